@@ -1,0 +1,1 @@
+"""Card-game engines: pure, synchronous, deterministic. See games/README.md for the contract."""

@@ -1,0 +1,21 @@
+"""`python -m games.bench GAME`: run that game's benchmark module (games/bench/GAME.py)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+GAMES = ("dutch", "euchre", "dame")
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or argv[0] not in GAMES:
+        print(f"usage: python -m games.bench {{{'|'.join(GAMES)}}}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"games.bench.{argv[0]}")
+    module.main()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,260 @@
+"""The engine contract every game follows (documented in games/README.md).
+
+A game is a `Game` object (name, options model, presets, seat range, deck) that makes `Round`s.
+A round is determined by (options, setup, deck order, actions): `RoundRecord` stores exactly
+that and `Game.replay` rebuilds an equal round from it. The bot renders only `Round.view(seat)`
+and `Round.public_view()`, which hold only what that viewer may know.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.cards import Card, deck_codes, deck_from_codes, shuffled
+from games.errors import IllegalAction
+
+
+class Options(BaseModel):
+    """Base of every game's options model. Presets are instances; a table may change fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    target: int = Field(gt=0)
+
+
+O = TypeVar("O", bound=Options)  # noqa: E741
+A = TypeVar("A")  # the game's action type; str(action) is its notation
+V = TypeVar("V")  # the game's view type
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. `to` is None for a public event, else the only seats that may
+    see it (a Queen's peek goes to the looker alone). `data` holds JSON-ready values: card
+    names as strings, seats and slots as ints."""
+
+    kind: str
+    seat: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """May this seat (None: a spectator / the public table) see this event?"""
+        return self.to is None or (seat is not None and seat in self.to)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSetup:
+    """What a round needs from the match around it."""
+
+    n_seats: int
+    dealer: int = 0
+    round_no: int = 0
+    totals: tuple[int, ...] = ()  # match totals per side before this round (empty: first round)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """`points[side]` is added to the match total of that side (a seat, or a team)."""
+
+    points: tuple[int, ...]
+    detail: Mapping[str, Any] = field(default_factory=dict)  # per-game breakdown, JSON-ready
+
+
+class RoundRecord(BaseModel):
+    """A round as stored: enough to rebuild it exactly by replay."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    rules_version: int
+    options: dict[str, Any]
+    n_seats: int
+    dealer: int
+    round_no: int = 0
+    totals: tuple[int, ...] = ()
+    deck: list[str]  # card codes, top of the deck (first dealt) first
+    actions: list[tuple[int, str]] = []  # (seat, notation)
+
+
+class Round(ABC, Generic[O, A, V]):
+    """One round (hand) of a game. Subclasses implement the abstract methods; `apply` checks
+    legality first and mutates only when the action is legal, so an illegal action changes
+    nothing."""
+
+    game: ClassVar[Game[Any, Any, Any]]
+
+    def __init__(self, options: O, setup: RoundSetup, deck: Sequence[Card]) -> None:
+        self.options = options
+        self.setup = setup
+        self.deck_order: tuple[Card, ...] = tuple(deck)
+        self.history: list[tuple[int, A]] = []
+
+    # -- the contract -------------------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (empty once the round is over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[A]:
+        """Every legal action of this seat now (empty if it may not act)."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: A) -> list[Event]:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def view(self, seat: int) -> V:
+        """What this seat may know, and nothing more."""
+
+    @abstractmethod
+    def public_view(self) -> V:
+        """What the table shows everyone (spectators included)."""
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> RoundResult:
+        """The round's points per side. Raises IllegalAction if the round is not over."""
+
+    # -- shared behaviour ---------------------------------------------------------------
+    def check(self, seat: int, action: A) -> None:
+        """Raise IllegalAction naming the rule if `seat` may not play `action` now. Games
+        override this to name the precise rule; the default compares with legal_actions."""
+        if self.finished:
+            raise IllegalAction("round_over", "The round is over.")
+        if seat not in self.to_act():
+            raise IllegalAction("not_your_turn", f"Seat {seat} may not act now.")
+        if action not in self.legal_actions(seat):
+            raise IllegalAction("illegal_action", f"{action} is not legal now.")
+
+    def apply(self, seat: int, action: A | str) -> list[Event]:
+        """Play one action of one seat; returns the events. Raises IllegalAction (state
+        unchanged) for an illegal action or unparsable notation."""
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        self.check(seat, action)
+        events = self._apply(seat, action)
+        self.history.append((seat, action))
+        return events
+
+    def record(self) -> RoundRecord:
+        return RoundRecord(
+            game=self.game.name,
+            rules_version=self.game.rules_version,
+            options=self.options.model_dump(mode="json"),
+            n_seats=self.setup.n_seats,
+            dealer=self.setup.dealer,
+            round_no=self.setup.round_no,
+            totals=self.setup.totals,
+            deck=deck_codes(self.deck_order),
+            actions=[(seat, str(action)) for seat, action in self.history],
+        )
+
+
+class Game(ABC, Generic[O, A, V]):
+    """A rule set: the factory of rounds of one game."""
+
+    name: ClassVar[str]  # "dutch", "euchre", "dame"
+    title: ClassVar[str]  # "Dutch"
+    rules_version: ClassVar[int]  # bump when a change could make an old action log illegal
+    options_model: ClassVar[type[Options]]
+    presets: ClassVar[Mapping[str, Options]]  # the first one is the default
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    round_class: ClassVar[type[Round[Any, Any, Any]]]
+    lower_is_better: ClassVar[bool] = False  # Dutch: lowest total wins
+
+    # -- to implement -------------------------------------------------------------------
+    @abstractmethod
+    def deck(self, options: O) -> list[Card]:
+        """The unshuffled deck for these options."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> A:
+        """The action written as `text` in this game's notation (raises NotationError)."""
+
+    # -- defaults shared by all games ----------------------------------------------------
+    def options(self, preset: str | None = None, **changes: Any) -> O:
+        """A preset (the default when None) with single options changed."""
+        name = preset or next(iter(self.presets))
+        if name not in self.presets:
+            raise ValueError(f"unknown preset {name!r} for {self.name}")
+        base = self.presets[name].model_dump()
+        base.update(changes)
+        return self.options_model.model_validate(base)  # type: ignore[return-value]
+
+    def sides(self, n_seats: int) -> tuple[tuple[int, ...], ...]:
+        """The scoring sides: one per seat by default; team games override (partners)."""
+        return tuple((seat,) for seat in range(n_seats))
+
+    def side_of(self, seat: int, n_seats: int) -> int:
+        for index, side in enumerate(self.sides(n_seats)):
+            if seat in side:
+                return index
+        raise ValueError(f"seat {seat} out of range")
+
+    def check_seats(self, n_seats: int) -> None:
+        if not self.min_seats <= n_seats <= self.max_seats:
+            raise IllegalAction(
+                "seat_count",
+                f"{self.title} needs {self.min_seats} to {self.max_seats} players.",
+            )
+
+    def new_round(
+        self,
+        options: O,
+        setup: RoundSetup,
+        *,
+        deck: Sequence[Card] | None = None,
+        seed: int | str | None = None,
+    ) -> Round[O, A, V]:
+        """Deal a round from an explicit deck order (top first), or from a seeded shuffle."""
+        self.check_seats(setup.n_seats)
+        if deck is None:
+            if seed is None:
+                raise ValueError("new_round needs a deck order or a seed")
+            deck = shuffled(self.deck(options), seed)
+        else:
+            expected = sorted(c.code for c in self.deck(options))
+            if sorted(c.code for c in deck) != expected:
+                raise ValueError(f"the deck order is not a full {self.title} deck")
+        return self.round_class(options, setup, deck)  # type: ignore[return-value]
+
+    def replay(self, record: RoundRecord) -> Round[O, A, V]:
+        """Rebuild a round from its record. Raises IllegalAction if an action no longer
+        parses or is illegal, ValueError for a record of another game or rules version."""
+        if record.game != self.name:
+            raise ValueError(f"record of {record.game!r}, not {self.name!r}")
+        if record.rules_version != self.rules_version:
+            raise ValueError(
+                f"record made with {self.name} rules v{record.rules_version}, "
+                f"these are v{self.rules_version}"
+            )
+        options = self.options_model.model_validate(record.options)
+        setup = RoundSetup(
+            n_seats=record.n_seats,
+            dealer=record.dealer,
+            round_no=record.round_no,
+            totals=tuple(record.totals),
+        )
+        round_ = self.new_round(options, setup, deck=deck_from_codes(record.deck))  # type: ignore[arg-type]
+        for seat, notation in record.actions:
+            round_.apply(seat, notation)
+        return round_
+
+    def match_winners(self, totals: Sequence[int], target: int) -> tuple[int, ...] | None:
+        """The winning sides once the match is over, else None. Default: the match ends after
+        the round in which any side reaches the target; best total wins, ties share the win.
+        Games with other end rules override this."""
+        if not any(t >= target for t in totals):
+            return None
+        best = min(totals) if self.lower_is_better else max(totals)
+        return tuple(i for i, t in enumerate(totals) if t == best)

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import pytest
+
+from games.cards import standard_deck
+from games.contract import RoundRecord, RoundSetup
+from games.errors import IllegalAction, NotationError
+from games.match import Match
+from tests.games.toygame import GAME
+
+
+def test_round_from_explicit_deck_deals_that_order() -> None:
+    deck = standard_deck()
+    round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=2, dealer=1), deck=deck)
+    round_.apply(0, "draw")
+    assert round_.view(0).own == ("AS",)
+
+
+def test_deck_that_is_not_the_game_deck_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a full"):
+        GAME.new_round(GAME.options(), RoundSetup(n_seats=2), deck=standard_deck()[:10])
+
+
+def test_illegal_action_names_the_rule_and_changes_nothing() -> None:
+    round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=2), seed=1)
+    before = round_.record()
+    with pytest.raises(IllegalAction) as error:
+        round_.apply(0, "draw")  # seat 1 starts (left of dealer 0)
+    assert error.value.rule == "not_your_turn"
+    with pytest.raises(NotationError):
+        round_.apply(1, "fly")
+    assert round_.record() == before
+
+
+def test_replay_rebuilds_an_equal_round() -> None:
+    round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=3, dealer=2), seed="x")
+    for _ in range(4):
+        seat = round_.to_act()[0]
+        round_.apply(seat, "draw" if seat else "pass")
+    record = RoundRecord.model_validate_json(round_.record().model_dump_json())
+    again = GAME.replay(record)
+    assert [again.view(s) for s in range(3)] == [round_.view(s) for s in range(3)]
+    assert again.record() == round_.record()
+
+
+def test_replay_refuses_another_rules_version() -> None:
+    round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=2), seed=1)
+    record = round_.record().model_copy(update={"rules_version": 99})
+    with pytest.raises(ValueError, match="v99"):
+        GAME.replay(record)
+
+
+def test_options_presets_and_single_changes() -> None:
+    assert GAME.options().target == 30
+    assert GAME.options("short").target == 10
+    assert GAME.options("short", draws_per_seat=3).draws_per_seat == 3
+    with pytest.raises(ValueError):
+        GAME.options("nope")
+
+
+def test_event_visibility() -> None:
+    round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=2), seed=1)
+    (event,) = round_.apply(1, "draw")
+    assert event.visible_to(1) and not event.visible_to(0) and not event.visible_to(None)
+
+
+def _play_round(match: Match, seed: int) -> None:
+    round_ = match.new_round(seed=seed)
+    while not round_.finished:
+        round_.apply(round_.to_act()[0], "draw")
+    match.add_round(round_.result())
+
+
+def test_match_adds_rounds_rotates_dealer_and_ends_at_target() -> None:
+    match = Match(GAME, GAME.options("standard", target=60), 2)
+    dealers = []
+    seed = 0
+    while not match.finished:
+        dealers.append(match.next_setup().dealer)
+        _play_round(match, seed)
+        seed += 1
+    assert max(match.totals) >= 60
+    assert dealers[:3] == [0, 1, 0]
+    assert match.winners == (match.totals.index(min(match.totals)),) or len(match.winners) > 1
+    with pytest.raises(IllegalAction):
+        match.new_round(seed=1)
+
+
+def test_match_equal_best_totals_share_the_win() -> None:
+    assert GAME.match_winners([30, 12, 12], 30) == (1, 2)
+    assert GAME.match_winners([29, 12, 12], 30) is None
+
+
+def test_match_state_round_trip() -> None:
+    match = Match(GAME, GAME.options(), 3, first_dealer=1)
+    _play_round(match, 5)
+    again = Match.restore(GAME, match.state())
+    assert again.totals == match.totals and again.next_setup() == match.next_setup()
