@@ -1,0 +1,1088 @@
+"""A fake Discord (REST + gateway) on 127.0.0.1, served by aiohttp inside the test process.
+
+discord.py 2.7.1 talks to it exactly as it talks to Discord (see /work/shared/DISCORD.md): the
+test points `Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY` here (`pointed_at`), starts the
+client, then injects slash commands, button clicks and select choices as INTERACTION_CREATE
+events. Every request the client makes is recorded with its route, payload, the interaction it
+answers (and so the user) and whether the resulting message is ephemeral, so tests can check
+who saw what. Unknown routes are logged loudly, kept in `unknown_routes`, and answered 404.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import yarl
+from aiohttp import web
+
+log = logging.getLogger("tests.fake_discord")
+
+EPHEMERAL = 64
+LOADING = 128
+TEXT_CHANNEL = 0
+PUBLIC_THREAD = 11
+ADMINISTRATOR = 1 << 3
+MANAGE_GUILD = 1 << 5
+# What an ordinary member may do in the table channel (view, send, read history, use commands…).
+MEMBER_PERMISSIONS = 0x0000_0000_0006_4C40 | (1 << 31)
+BOT_PERMISSIONS = 0x0000_0007_FFFF_FFFF & ~ADMINISTRATOR
+
+# Interaction callback types (Discord's InteractionResponseType).
+CALLBACK_MESSAGE = 4
+CALLBACK_DEFERRED_MESSAGE = 5
+CALLBACK_DEFERRED_UPDATE = 6
+CALLBACK_UPDATE = 7
+CALLBACK_MODAL = 9
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    permissions: int = MEMBER_PERMISSIONS
+    bot: bool = False
+
+    def user_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name.title(),
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    def member_payload(self) -> dict[str, Any]:
+        return {
+            "user": self.user_payload(),
+            "nick": None,
+            "roles": [],
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "permissions": str(self.permissions),
+        }
+
+
+@dataclass
+class FakeInteraction:
+    """One injected interaction and everything the client sent in answer to it."""
+
+    id: int
+    token: str
+    user: FakeUser
+    kind: str  # "command" | "button" | "select"
+    data: dict[str, Any]
+    channel_id: int
+    message_id: int | None = None  # the message a component sits on
+    custom_id: str | None = None
+    callback_type: int | None = None
+    original_message_id: int | None = None
+    requests: list[RecordedRequest] = field(default_factory=list)
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def wait_answered(self, timeout: float = 5.0) -> FakeInteraction:
+        try:
+            await asyncio.wait_for(self.answered.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"the bot did not answer {self.kind} {self.describe()}") from None
+        return self
+
+    def describe(self) -> str:
+        return self.custom_id or json.dumps(self.data.get("name"))
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    route: str  # the route template, e.g. "PATCH /channels/{channel_id}/messages/{message_id}"
+    path: str
+    payload: Any
+    status: int
+    interaction: FakeInteraction | None = None
+    ephemeral: bool = False  # the message it creates or edits is only seen by interaction.user
+    message_id: int | None = None  # the message created or edited
+    at: float = field(default_factory=time.monotonic)
+
+    @property
+    def user_id(self) -> int | None:
+        return self.interaction.user.id if self.interaction else None
+
+    @property
+    def is_public(self) -> bool:
+        return not self.ephemeral
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
+
+    @property
+    def shows_message(self) -> bool:
+        """Whether this request puts text in front of someone (creates or edits a message)."""
+        return self.ok and self.message_id is not None and self.method in ("POST", "PATCH")
+
+
+class _RouteError(Exception):
+    def __init__(self, status: int, message: str, code: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.code = code
+
+
+_Handler = Callable[..., Any]
+
+
+class FakeDiscord:
+    """The server, Discord's state as the client has shaped it, and the injection helpers."""
+
+    def __init__(self, *, user_names: tuple[str, ...] = ("alice", "bob", "carol", "dave")) -> None:
+        self._ids = itertools.count(1_200_000_000_000_000_000)
+        self.application_id = self.new_id()
+        self.bot_user = FakeUser(self.application_id, "cardtable", BOT_PERMISSIONS, bot=True)
+        self.owner = FakeUser(self.new_id(), "owner")
+        self.guild_id = self.new_id()
+        self.channel_id = self.new_id()
+        self.other_channel_id = self.new_id()
+        self.users: dict[str, FakeUser] = {n: FakeUser(self.new_id(), n) for n in user_names}
+        self.admin = FakeUser(self.new_id(), "admin", MEMBER_PERMISSIONS | MANAGE_GUILD)
+        self.channels: dict[int, dict[str, Any]] = {
+            self.channel_id: self._text_channel(self.channel_id, "cards", 1),
+            self.other_channel_id: self._text_channel(self.other_channel_id, "general", 2),
+        }
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.interactions: dict[str, FakeInteraction] = {}  # by token
+        self.requests: list[RecordedRequest] = []
+        self.unknown_routes: list[str] = []
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
+        self.listeners: list[Callable[[RecordedRequest], None]] = []
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+        self._sockets: list[web.WebSocketResponse] = []
+        self._seq = itertools.count(1)
+        self._changed = asyncio.Condition()
+        self._in_flight = 0
+        self._last_activity = time.monotonic()
+        self._rate_limit_until = 0.0
+        self._rate_limit_count = 0
+        self.rate_limit_retry_after = 0.05
+        self._routes: list[tuple[str, re.Pattern[str], str, _Handler]] = []
+        self._add_routes()
+
+    # ------------------------------------------------------------------ lifecycle
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> yarl.URL:
+        return yarl.URL(f"ws://127.0.0.1:{self.port}/gateway")
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._dispatch)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[attr-defined]
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        for socket in list(self._sockets):
+            await socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @contextlib.contextmanager
+    def pointed_at(self) -> Iterator[None]:
+        """discord.py's REST base and gateway point here; restored afterwards."""
+        old_base = discord.http.Route.BASE
+        old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = self.base_url
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self.gateway_url
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE = old_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+    # ------------------------------------------------------------------ guild payloads
+    def _text_channel(self, channel_id: int, name: str, position: int) -> dict[str, Any]:
+        return {
+            "id": str(channel_id),
+            "type": TEXT_CHANNEL,
+            "guild_id": str(self.guild_id),
+            "name": name,
+            "position": position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+    def all_members(self) -> list[FakeUser]:
+        return [self.bot_user, self.owner, self.admin, *self.users.values()]
+
+    def guild_payload(self) -> dict[str, Any]:
+        everyone = {
+            "id": str(self.guild_id),
+            "name": "@everyone",
+            "permissions": str(MEMBER_PERMISSIONS),
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        members = self.all_members()
+        return {
+            "id": str(self.guild_id),
+            "name": "Card Club",
+            "icon": None,
+            "owner_id": str(self.owner.id),
+            "roles": [everyone],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "channels": [dict(c) for c in self.channels.values() if c["type"] == TEXT_CHANNEL],
+            "threads": [dict(c) for c in self.channels.values() if c["type"] == PUBLIC_THREAD],
+            "members": [m.member_payload() for m in members],
+            "member_count": len(members),
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "large": False,
+            "unavailable": False,
+            "preferred_locale": "en-US",
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "premium_tier": 0,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "afk_timeout": 300,
+        }
+
+    # ------------------------------------------------------------------ gateway
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(max_msg_size=0)
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        await socket.send_json({"op": 10, "d": {"heartbeat_interval": 41250}})
+        try:
+            async for frame in socket:
+                if frame.type.name != "TEXT":
+                    continue
+                message = json.loads(frame.data)
+                await self._gateway_op(socket, message)
+        finally:
+            self._sockets.remove(socket)
+        return socket
+
+    async def _gateway_op(self, socket: web.WebSocketResponse, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        if op == 1:  # heartbeat
+            await socket.send_json({"op": 11})
+        elif op == 2:  # identify
+            await self._send_event(socket, "READY", self._ready_payload())
+            await self._send_event(socket, "GUILD_CREATE", self.guild_payload())
+        elif op == 6:  # resume: this fake keeps no sessions, so ask for a fresh identify
+            await socket.send_json({"op": 9, "d": False})
+        elif op == 8:  # request guild members
+            data = message["d"]
+            chunk = {
+                "guild_id": str(self.guild_id),
+                "members": [m.member_payload() for m in self.all_members()],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "nonce": data.get("nonce"),
+            }
+            await self._send_event(socket, "GUILD_MEMBERS_CHUNK", chunk)
+        elif op in (3, 4):  # presence / voice state updates: nothing to do
+            pass
+        else:
+            log.error("FAKE DISCORD: unknown gateway op %s: %s", op, message)
+            self.unknown_routes.append(f"gateway op {op}")
+
+    def _ready_payload(self) -> dict[str, Any]:
+        return {
+            "v": 10,
+            "user": {**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": f"session-{self.new_id()}",
+            "resume_gateway_url": str(self.gateway_url),
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+        }
+
+    async def _send_event(self, socket: web.WebSocketResponse, name: str, data: Any) -> None:
+        await socket.send_json({"op": 0, "t": name, "s": next(self._seq), "d": data})
+
+    async def _live_socket(self) -> web.WebSocketResponse:
+        live = [s for s in self._sockets if not s.closed]
+        if not live:
+            raise AssertionError("no discord client is connected to the fake gateway")
+        return live[-1]
+
+    async def dispatch_event(self, name: str, data: Any) -> None:
+        await self._send_event(await self._live_socket(), name, data)
+
+    # ------------------------------------------------------------------ REST plumbing
+    def _add_routes(self) -> None:
+        table: list[tuple[str, str, _Handler]] = [
+            ("GET", "/users/@me", self._get_me),
+            ("GET", "/oauth2/applications/@me", self._get_application),
+            ("GET", "/gateway", self._get_gateway),
+            ("GET", "/gateway/bot", self._get_gateway),
+            ("PUT", "/applications/{app_id}/commands", self._put_commands),
+            ("GET", "/applications/{app_id}/commands", self._get_commands),
+            ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
+            ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands),
+            ("GET", "/channels/{channel_id}", self._get_channel),
+            ("POST", "/channels/{channel_id}/typing", self._no_content),
+            ("POST", "/channels/{channel_id}/messages", self._post_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._patch_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
+            ("POST", "/channels/{channel_id}/threads", self._post_thread),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._post_thread),
+            ("PUT", "/channels/{channel_id}/thread-members/@me", self._no_content),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._no_content),
+            ("PATCH", "/channels/{channel_id}", self._patch_channel),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
+            ("POST", "/webhooks/{app_id}/{token}", self._followup),
+            ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._get_webhook_message),
+            ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._patch_webhook_msg),
+            (
+                "DELETE",
+                "/webhooks/{app_id}/{token}/messages/{message_id}",
+                self._delete_webhook_msg,
+            ),
+        ]
+        for method, template, handler in table:
+            pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
+            self._routes.append((method, re.compile(f"^{pattern}$"), template, handler))
+
+    async def _dispatch(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        self._in_flight += 1
+        self._last_activity = time.monotonic()
+        try:
+            for method, pattern, template, handler in self._routes:
+                found = pattern.match(path)
+                if found and method == request.method:
+                    payload = await self._read_payload(request)
+                    record = RecordedRequest(
+                        request.method, f"{method} {template}", path, payload, status=200
+                    )
+                    try:
+                        status, body, headers = await handler(record, request, **found.groupdict())
+                    except _RouteError as error:
+                        status, headers = error.status, {}
+                        body = {"message": error.message, "code": error.code}
+                    record.status = status
+                    self._record(record)
+                    return self._response(status, body, headers)
+            payload = await self._read_payload(request)
+            text = f"{request.method} {path} {json.dumps(payload)[:300]}"
+            log.error("FAKE DISCORD: unknown route %s", text)
+            self.unknown_routes.append(text)
+            return self._response(404, {"message": "404: Not Found (fake)", "code": 0}, {})
+        finally:
+            self._in_flight -= 1
+            self._last_activity = time.monotonic()
+            async with self._changed:
+                self._changed.notify_all()
+
+    @staticmethod
+    async def _read_payload(request: web.Request) -> Any:
+        if not request.can_read_body:
+            return None
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            payload: dict[str, Any] = {"attachments_uploaded": []}
+            async for part in reader:
+                name = getattr(part, "name", None)
+                if name == "payload_json":
+                    payload.update(json.loads(await part.text()))  # type: ignore[union-attr]
+                else:
+                    payload["attachments_uploaded"].append(getattr(part, "filename", name))
+                    await part.read()  # type: ignore[union-attr]
+            return payload
+        text = await request.text()
+        return json.loads(text) if text else None
+
+    @staticmethod
+    def _response(status: int, body: Any, headers: dict[str, str]) -> web.Response:
+        if status == 204 or body is None:
+            return web.Response(status=204, headers=headers)
+        # discord.py decodes JSON only for exactly this content type (no charset).
+        all_headers = {"Content-Type": "application/json", **headers}
+        return web.Response(status=status, body=json.dumps(body).encode(), headers=all_headers)
+
+    def _record(self, record: RecordedRequest) -> None:
+        self.requests.append(record)
+        if record.interaction is not None:
+            record.interaction.requests.append(record)
+        for listener in list(self.listeners):
+            listener(record)
+
+    # ------------------------------------------------------------------ messages
+    def _message(
+        self,
+        channel_id: int,
+        data: dict[str, Any],
+        *,
+        flags: int = 0,
+        interaction: FakeInteraction | None = None,
+        webhook: bool = False,
+    ) -> dict[str, Any]:
+        message_id = self.new_id()
+        message: dict[str, Any] = {
+            "id": str(message_id),
+            "channel_id": str(channel_id),
+            "guild_id": str(self.guild_id),
+            "type": 0 if interaction is None or interaction.kind != "command" else 20,
+            "author": self.bot_user.user_payload(),
+            "content": "",
+            "embeds": [],
+            "components": [],
+            "attachments": [],
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
+            "timestamp": _now_iso(),
+            "edited_timestamp": None,
+            "flags": flags,
+        }
+        if webhook:
+            message["webhook_id"] = str(self.application_id)
+            message["application_id"] = str(self.application_id)
+        if interaction is not None:
+            message["interaction_metadata"] = {
+                "id": str(interaction.id),
+                "type": 2 if interaction.kind == "command" else 3,
+                "user": interaction.user.user_payload(),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+            }
+        self._apply_message_data(message, data)
+        self.messages[message_id] = message
+        return message
+
+    @staticmethod
+    def _apply_message_data(message: dict[str, Any], data: dict[str, Any] | None) -> None:
+        for key in ("content", "embeds", "components", "attachments", "poll"):
+            if data and key in data and data[key] is not None:
+                message[key] = data[key]
+        if data and "embed" in data and data["embed"] is not None:  # old single-embed form
+            message["embeds"] = [data["embed"]]
+        if data and data.get("flags") is not None:
+            keep = int(message["flags"]) & (EPHEMERAL | LOADING)
+            message["flags"] = keep | (int(data["flags"]) & ~(EPHEMERAL | LOADING))
+        message["flags"] = int(message["flags"]) & ~LOADING
+
+    def _stored(self, message_id: int | str) -> dict[str, Any]:
+        message = self.messages.get(int(message_id))
+        if message is None:
+            raise _RouteError(404, "Unknown Message", 10008)
+        return message
+
+    def message(self, message_id: int) -> dict[str, Any]:
+        """The message as Discord holds it now (content, embeds, components, flags)."""
+        return self._stored(message_id)
+
+    def channel_messages(self, channel_id: int | None = None) -> list[dict[str, Any]]:
+        """Non-ephemeral messages of a channel (default: the table channel), oldest first."""
+        wanted = str(channel_id or self.channel_id)
+        return [
+            m
+            for m in self.messages.values()
+            if m["channel_id"] == wanted and not int(m["flags"]) & EPHEMERAL
+        ]
+
+    # ------------------------------------------------------------------ handlers
+    async def _get_me(self, record: RecordedRequest, request: web.Request) -> Any:
+        return 200, {**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False}, {}
+
+    async def _get_application(self, record: RecordedRequest, request: web.Request) -> Any:
+        body = {
+            "id": str(self.application_id),
+            "name": "cardtable",
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.owner.user_payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "team": None,
+        }
+        return 200, body, {}
+
+    async def _get_gateway(self, record: RecordedRequest, request: web.Request) -> Any:
+        body = {
+            "url": str(self.gateway_url),
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 1000,
+                "reset_after": 0,
+                "max_concurrency": 1,
+            },
+        }
+        return 200, body, {}
+
+    async def _put_commands(
+        self, record: RecordedRequest, request: web.Request, app_id: str, guild_id: str = ""
+    ) -> Any:
+        stored = []
+        for command in record.payload or []:
+            entry = {
+                "id": str(self.new_id()),
+                "application_id": str(self.application_id),
+                "version": str(self.new_id()),
+                "type": 1,
+                "options": [],
+                "default_member_permissions": None,
+                "dm_permission": True,
+                "nsfw": False,
+                **command,
+            }
+            if guild_id:
+                entry["guild_id"] = guild_id
+            stored.append(entry)
+        self.commands[int(guild_id) if guild_id else None] = stored
+        return 200, stored, {}
+
+    async def _get_commands(
+        self, record: RecordedRequest, request: web.Request, app_id: str, guild_id: str = ""
+    ) -> Any:
+        return 200, self.commands.get(int(guild_id) if guild_id else None, []), {}
+
+    async def _no_content(self, record: RecordedRequest, request: web.Request, **_: str) -> Any:
+        return 204, None, {}
+
+    async def _get_channel(
+        self, record: RecordedRequest, request: web.Request, channel_id: str
+    ) -> Any:
+        channel = self.channels.get(int(channel_id))
+        if channel is None:
+            raise _RouteError(404, "Unknown Channel", 10003)
+        return 200, channel, {}
+
+    async def _patch_channel(
+        self, record: RecordedRequest, request: web.Request, channel_id: str
+    ) -> Any:
+        channel = self.channels.get(int(channel_id))
+        if channel is None:
+            raise _RouteError(404, "Unknown Channel", 10003)
+        for key, value in (record.payload or {}).items():
+            if key in ("name", "archived", "locked"):
+                if channel["type"] == PUBLIC_THREAD and key != "name":
+                    channel["thread_metadata"][key] = value
+                else:
+                    channel[key] = value
+        return 200, channel, {}
+
+    async def _post_message(
+        self, record: RecordedRequest, request: web.Request, channel_id: str
+    ) -> Any:
+        if int(channel_id) not in self.channels:
+            raise _RouteError(404, "Unknown Channel", 10003)
+        flags = int((record.payload or {}).get("flags") or 0) & ~EPHEMERAL
+        message = self._message(int(channel_id), record.payload or {}, flags=flags)
+        record.message_id = int(message["id"])
+        return 200, message, {}
+
+    async def _get_message(
+        self, record: RecordedRequest, request: web.Request, channel_id: str, message_id: str
+    ) -> Any:
+        message = self._stored(message_id)
+        if message["channel_id"] != channel_id or int(message["flags"]) & EPHEMERAL:
+            raise _RouteError(404, "Unknown Message", 10008)
+        return 200, message, {}
+
+    async def _patch_message(
+        self, record: RecordedRequest, request: web.Request, channel_id: str, message_id: str
+    ) -> Any:
+        if self._rate_limited():
+            return self._too_many_requests()
+        message = self._stored(message_id)
+        if message["channel_id"] != channel_id or int(message["flags"]) & EPHEMERAL:
+            raise _RouteError(404, "Unknown Message", 10008)
+        self._apply_message_data(message, record.payload)
+        message["edited_timestamp"] = _now_iso()
+        record.message_id = int(message_id)
+        return 200, message, {}
+
+    async def _delete_message(
+        self, record: RecordedRequest, request: web.Request, channel_id: str, message_id: str
+    ) -> Any:
+        message = self._stored(message_id)
+        if message["channel_id"] != channel_id:
+            raise _RouteError(404, "Unknown Message", 10008)
+        del self.messages[int(message_id)]
+        return 204, None, {}
+
+    async def _post_thread(
+        self,
+        record: RecordedRequest,
+        request: web.Request,
+        channel_id: str,
+        message_id: str | None = None,
+    ) -> Any:
+        parent = self.channels.get(int(channel_id))
+        if parent is None:
+            raise _RouteError(404, "Unknown Channel", 10003)
+        thread_id = int(message_id) if message_id else self.new_id()  # Discord reuses the id
+        payload = record.payload or {}
+        thread = {
+            "id": str(thread_id),
+            "type": PUBLIC_THREAD,
+            "guild_id": str(self.guild_id),
+            "parent_id": channel_id,
+            "owner_id": str(self.bot_user.id),
+            "name": payload.get("name", "thread"),
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": payload.get("auto_archive_duration", 1440),
+                "archive_timestamp": _now_iso(),
+                "locked": False,
+            },
+        }
+        self.channels[thread_id] = thread
+        record.message_id = None
+        with contextlib.suppress(AssertionError):
+            await self.dispatch_event("THREAD_CREATE", {**thread, "newly_created": True})
+        return 201, thread, {}
+
+    # --- rate limits on channel message edits (the table message)
+    def rate_limit_table_edits(
+        self, *, count: int = 0, seconds: float = 0.0, retry_after: float = 0.05
+    ) -> None:
+        """Answer 429 to the next `count` channel-message edits, and/or to all for `seconds`."""
+        self._rate_limit_count = count
+        self._rate_limit_until = time.monotonic() + seconds
+        self.rate_limit_retry_after = retry_after
+
+    def _rate_limited(self) -> bool:
+        if self._rate_limit_count > 0:
+            self._rate_limit_count -= 1
+            return True
+        return time.monotonic() < self._rate_limit_until
+
+    def _too_many_requests(self) -> Any:
+        retry = self.rate_limit_retry_after
+        headers = {
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, round(retry))),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset-After": f"{retry:.3f}",
+            "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
+            "X-RateLimit-Bucket": "fake-message-edit-bucket",
+            "X-RateLimit-Scope": "user",
+        }
+        body = {"message": "You are being rate limited.", "retry_after": retry, "global": False}
+        return 429, body, headers
+
+    # --- interactions
+    def _interaction(self, token: str) -> FakeInteraction:
+        interaction = self.interactions.get(token)
+        if interaction is None:
+            raise _RouteError(401, "Invalid Webhook Token", 50027)
+        return interaction
+
+    async def _callback(
+        self, record: RecordedRequest, request: web.Request, interaction_id: str, token: str
+    ) -> Any:
+        interaction = self._interaction(token)
+        record.interaction = interaction
+        if interaction.callback_type is not None:
+            raise _RouteError(400, "Interaction has already been acknowledged.", 40060)
+        payload = record.payload or {}
+        kind = int(payload.get("type", 0))
+        data = payload.get("data") or {}
+        interaction.callback_type = kind
+        flags = int(data.get("flags") or 0)
+        message: dict[str, Any] | None = None
+        if kind in (CALLBACK_MESSAGE, CALLBACK_DEFERRED_MESSAGE):
+            loading = LOADING if kind == CALLBACK_DEFERRED_MESSAGE else 0
+            message = self._message(
+                interaction.channel_id,
+                data if kind == CALLBACK_MESSAGE else {},
+                flags=(flags & EPHEMERAL) | loading,
+                interaction=interaction,
+                webhook=True,
+            )
+            if loading:
+                message["flags"] = (flags & EPHEMERAL) | LOADING
+            interaction.original_message_id = int(message["id"])
+            record.message_id = int(message["id"]) if kind == CALLBACK_MESSAGE else None
+            record.ephemeral = bool(flags & EPHEMERAL)
+        elif kind in (CALLBACK_UPDATE, CALLBACK_DEFERRED_UPDATE):
+            if interaction.message_id is None:
+                raise _RouteError(400, "Interaction has no message to update", 50035)
+            message = self._stored(interaction.message_id)
+            interaction.original_message_id = interaction.message_id
+            record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
+            if kind == CALLBACK_UPDATE:
+                self._apply_message_data(message, data)
+                message["edited_timestamp"] = _now_iso()
+                record.message_id = interaction.message_id
+        elif kind == CALLBACK_MODAL:
+            record.ephemeral = True  # a modal is only shown to the clicker
+        else:
+            raise _RouteError(400, f"unknown interaction callback type {kind}", 50035)
+        body: dict[str, Any] = {
+            "interaction": {
+                "id": interaction_id,
+                "type": 2 if interaction.kind == "command" else 3,
+                "response_message_id": message["id"] if message else None,
+                "response_message_loading": kind == CALLBACK_DEFERRED_MESSAGE,
+                "response_message_ephemeral": bool(message and int(message["flags"]) & EPHEMERAL),
+            }
+        }
+        if message is not None and kind != CALLBACK_DEFERRED_UPDATE:
+            body["resource"] = {"type": kind, "message": message}
+        interaction.answered.set()
+        return 200, body, {}
+
+    async def _followup(
+        self, record: RecordedRequest, request: web.Request, app_id: str, token: str
+    ) -> Any:
+        interaction = self._interaction(token)
+        record.interaction = interaction
+        if interaction.callback_type is None:
+            raise _RouteError(404, "Unknown Webhook (interaction not acknowledged)", 10015)
+        payload = record.payload or {}
+        flags = int(payload.get("flags") or 0)
+        message = self._message(
+            interaction.channel_id, payload, flags=flags, interaction=interaction, webhook=True
+        )
+        record.message_id = int(message["id"])
+        record.ephemeral = bool(flags & EPHEMERAL)
+        return 200, message, {}
+
+    def _webhook_target(self, interaction: FakeInteraction, message_id: str) -> dict[str, Any]:
+        if message_id == "@original":
+            if interaction.original_message_id is None:
+                raise _RouteError(404, "Unknown Message", 10008)
+            return self._stored(interaction.original_message_id)
+        return self._stored(message_id)
+
+    async def _get_webhook_message(
+        self,
+        record: RecordedRequest,
+        request: web.Request,
+        app_id: str,
+        token: str,
+        message_id: str,
+    ) -> Any:
+        interaction = self._interaction(token)
+        record.interaction = interaction
+        return 200, self._webhook_target(interaction, message_id), {}
+
+    async def _patch_webhook_msg(
+        self,
+        record: RecordedRequest,
+        request: web.Request,
+        app_id: str,
+        token: str,
+        message_id: str,
+    ) -> Any:
+        interaction = self._interaction(token)
+        record.interaction = interaction
+        message = self._webhook_target(interaction, message_id)
+        self._apply_message_data(message, record.payload)
+        message["edited_timestamp"] = _now_iso()
+        record.message_id = int(message["id"])
+        record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
+        return 200, message, {}
+
+    async def _delete_webhook_msg(
+        self,
+        record: RecordedRequest,
+        request: web.Request,
+        app_id: str,
+        token: str,
+        message_id: str,
+    ) -> Any:
+        interaction = self._interaction(token)
+        record.interaction = interaction
+        message = self._webhook_target(interaction, message_id)
+        record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
+        del self.messages[int(message["id"])]
+        return 204, None, {}
+
+    # ------------------------------------------------------------------ injection helpers
+    def user(self, name: str) -> FakeUser:
+        return self.users[name]
+
+    async def _inject(
+        self,
+        user: FakeUser,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        channel_id: int | None = None,
+        message: dict[str, Any] | None = None,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        channel = self.channels[channel_id or self.channel_id]
+        interaction = FakeInteraction(
+            id=self.new_id(),
+            token=f"token-{self.new_id()}",
+            user=user,
+            kind=kind,
+            data=data,
+            channel_id=int(channel["id"]),
+            message_id=int(message["id"]) if message else None,
+            custom_id=data.get("custom_id"),
+        )
+        self.interactions[interaction.token] = interaction
+        event: dict[str, Any] = {
+            "id": str(interaction.id),
+            "application_id": str(self.application_id),
+            "type": 2 if kind == "command" else 3,
+            "token": interaction.token,
+            "version": 1,
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "data": data,
+            "guild_id": str(self.guild_id),
+            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "channel_id": channel["id"],
+            "channel": channel,
+            "member": user.member_payload(),
+            "locale": locale,
+            "guild_locale": "en-US",
+            "app_permissions": str(BOT_PERMISSIONS),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+        }
+        if message is not None:
+            event["message"] = message
+        await self.dispatch_event("INTERACTION_CREATE", event)
+        return interaction
+
+    def _command_definition(self, name: str) -> dict[str, Any] | None:
+        for scope in (self.guild_id, None):
+            for command in self.commands.get(scope, []):
+                if command["name"] == name:
+                    return command
+        return None
+
+    async def slash(
+        self,
+        user: FakeUser,
+        command: str,
+        *,
+        locale: str = "en-US",
+        channel_id: int | None = None,
+        **options: Any,
+    ) -> FakeInteraction:
+        """`/dutch start target:10` is `slash(user, "dutch start", target=10)`."""
+        names = command.split()
+        definition = self._command_definition(names[0])
+        level_defs = (definition or {}).get("options", [])
+        data: dict[str, Any] = {"id": (definition or {}).get("id", str(self.new_id()))}
+        data.update({"name": names[0], "type": 1, "guild_id": str(self.guild_id)})
+        holder = data
+        for depth, sub in enumerate(names[1:]):
+            sub_def = next((o for o in level_defs if o.get("name") == sub), None)
+            sub_type = sub_def["type"] if sub_def else (2 if depth < len(names) - 2 else 1)
+            child: dict[str, Any] = {"name": sub, "type": sub_type}
+            holder["options"] = [child]
+            holder = child
+            level_defs = (sub_def or {}).get("options", [])
+        holder["options"] = [
+            {"name": key, "type": self._option_type(level_defs, key, value), "value": value}
+            for key, value in options.items()
+        ]
+        return await self._inject(user, "command", data, channel_id=channel_id, locale=locale)
+
+    @staticmethod
+    def _option_type(definitions: list[dict[str, Any]], name: str, value: Any) -> int:
+        for definition in definitions:
+            if definition.get("name") == name:
+                return int(definition["type"])
+        if isinstance(value, bool):
+            return 5
+        if isinstance(value, int):
+            return 4
+        if isinstance(value, float):
+            return 10
+        return 3
+
+    async def click(
+        self,
+        user: FakeUser,
+        message_id: int,
+        custom_id: str,
+        *,
+        locale: str = "en-US",
+        forged: bool = False,
+    ) -> FakeInteraction:
+        """Click a button of a message. Discord only sends clicks on components a message has:
+        `forged=True` sends one anyway (as a tampered client or a stale cache would)."""
+        message = self._component_message(message_id, custom_id, 2, forged=forged)
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._inject(
+            user,
+            "button",
+            data,
+            channel_id=int(message["channel_id"]),
+            message=message,
+            locale=locale,
+        )
+
+    async def choose(
+        self,
+        user: FakeUser,
+        message_id: int,
+        custom_id: str,
+        values: list[str],
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """Choose `values` in a select menu of a message."""
+        message = self._component_message(message_id, custom_id, 3, forged=False)
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        return await self._inject(
+            user,
+            "select",
+            data,
+            channel_id=int(message["channel_id"]),
+            message=message,
+            locale=locale,
+        )
+
+    def _component_message(
+        self, message_id: int, custom_id: str, component_type: int, *, forged: bool
+    ) -> dict[str, Any]:
+        message = self._stored(message_id)
+        present = any(
+            c.get("custom_id") == custom_id and c.get("type") == component_type
+            for c in iter_components(message)
+        )
+        if present:
+            return message
+        if not forged:
+            raise AssertionError(f"message {message_id} has no component {custom_id!r}")
+        fake_row = {
+            "type": 1,
+            "components": [{"type": 2, "style": 2, "label": "?", "custom_id": custom_id}],
+        }
+        return {**message, "components": [*message["components"], fake_row]}
+
+    # ------------------------------------------------------------------ waiting
+    async def wait_for(
+        self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "condition"
+    ) -> None:
+        """Wait until `predicate()` holds; re-checked after every request the client makes."""
+
+        async def loop() -> None:
+            async with self._changed:
+                await self._changed.wait_for(predicate)
+
+        try:
+            await asyncio.wait_for(loop(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}") from None
+
+    async def settle(self, quiet: float = 0.1, *, timeout: float = 10.0) -> None:
+        """Wait until no request is in flight and none arrived for `quiet` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            idle_for = time.monotonic() - self._last_activity
+            if self._in_flight == 0 and idle_for >= quiet:
+                return
+            await asyncio.sleep(max(0.01, quiet - idle_for))
+        raise AssertionError(f"the client kept talking for {timeout}s")
+
+
+def iter_components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every component of a message, depth first (action rows and their children)."""
+    stack = list(reversed(message.get("components") or []))
+    while stack:
+        component = stack.pop()
+        yield component
+        stack.extend(reversed(component.get("components") or []))
+
+
+@contextlib.asynccontextmanager
+async def running_fake_discord(**kwargs: Any) -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord(**kwargs)
+    await fake.start()
+    try:
+        with fake.pointed_at():
+            yield fake
+    finally:
+        await fake.stop()
+
+
+@contextlib.asynccontextmanager
+async def running_client(client: discord.Client, *, timeout: float = 5.0) -> AsyncIterator[None]:
+    """Run `client` against the fake (already `pointed_at`) until the block ends, then close it."""
+    client._connection.guild_ready_timeout = 0.01  # one guild: no reason to wait for more
+    task = asyncio.create_task(client.start("fake-token"), name="fake-discord-client")
+    deadline = time.monotonic() + timeout
+    while not client.is_ready():
+        if task.done():
+            task.result()  # raises what stopped the client
+            raise AssertionError("the client stopped before it was ready")
+        if time.monotonic() > deadline:
+            task.cancel()
+            raise AssertionError(f"the client was not ready after {timeout}s")
+        await asyncio.sleep(0.01)
+    try:
+        yield
+    finally:
+        await client.close()
+        try:
+            await asyncio.wait_for(task, timeout)
+        except (TimeoutError, asyncio.CancelledError):
+            task.cancel()

@@ -1,0 +1,143 @@
+"""The fake Discord speaks well enough for discord.py: a tiny bot defined here runs against it."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from tests.bot.e2e.fake_discord import EPHEMERAL, FakeDiscord, running_client
+
+
+class CounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"count:(?P<n>\d+)"):
+    """A persistent button whose state (a counter) lives in its custom id."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Count {n}", custom_id=f"count:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: object
+    ) -> CounterButton:
+        return cls(int(match["n"]))  # type: ignore[index]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(CounterButton(self.n + 1))
+        await interaction.response.edit_message(content=f"count is {self.n + 1}", view=view)
+
+
+def tiny_bot() -> commands.Bot:
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+    bot.add_dynamic_items(CounterButton)
+    table: dict[str, discord.Message] = {}
+
+    @bot.tree.command(name="ping", description="ping")
+    @app_commands.describe(times="how many")
+    async def ping(interaction: discord.Interaction, times: int = 1) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(CounterButton(0))
+        await interaction.response.send_message(
+            f"pong x{times} for {interaction.user.name}", view=view, ephemeral=True
+        )
+        table["message"] = await interaction.channel.send("public table")  # type: ignore[union-attr]
+        await interaction.followup.send("a secret followup", ephemeral=True)
+
+    @bot.tree.command(name="retitle", description="edit the public message")
+    async def retitle(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await table["message"].edit(content=text)
+        await interaction.edit_original_response(content="done")
+
+    async def setup_hook() -> None:
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+async def test_a_discord_py_bot_logs_in_syncs_and_answers_commands_and_clicks(
+    fake_discord: FakeDiscord,
+) -> None:
+    bot = tiny_bot()
+    alice = fake_discord.user("alice")
+    async with running_client(bot):
+        assert bot.user is not None and bot.user.id == fake_discord.application_id
+        guild = bot.get_guild(fake_discord.guild_id)
+        assert guild is not None and guild.member_count == len(fake_discord.all_members())
+        assert {c["name"] for c in fake_discord.commands[None]} == {"ping", "retitle"}
+
+        ping = await fake_discord.slash(alice, "ping", times=3)
+        await ping.wait_answered()
+        await fake_discord.settle()
+        callback, followup = ping.requests
+        (send,) = [r for r in fake_discord.requests if r.route.startswith("POST /channels/")]
+        assert callback.payload["data"]["content"] == "pong x3 for alice"
+        assert callback.ephemeral and callback.user_id == alice.id
+        assert followup.ephemeral and followup.payload["content"] == "a secret followup"
+        assert send.is_public and send.interaction is None
+
+        answer = fake_discord.message(callback.message_id)
+        assert int(answer["flags"]) & EPHEMERAL
+        click = await fake_discord.click(alice, callback.message_id, "count:0")
+        await click.wait_answered()
+        assert fake_discord.message(callback.message_id)["content"] == "count is 1"
+        (update,) = click.requests
+        assert update.ephemeral and update.route.startswith("POST /interactions/")
+        button = fake_discord.message(callback.message_id)["components"][0]["components"][0]
+        assert button["custom_id"] == "count:1"
+
+
+async def test_table_edits_answered_429_are_retried_until_they_land(
+    fake_discord: FakeDiscord,
+) -> None:
+    bot = tiny_bot()
+    alice = fake_discord.user("alice")
+    async with running_client(bot):
+        await (await fake_discord.slash(alice, "ping")).wait_answered()
+        fake_discord.rate_limit_table_edits(count=2, retry_after=0.02)
+        retitle = await fake_discord.slash(alice, "retitle", text="new title")
+        await retitle.wait_answered()
+        await fake_discord.wait_for(
+            lambda: any(r.route.startswith("PATCH /webhooks/") for r in retitle.requests),
+            what="the deferred answer",
+        )
+        edits = [r for r in fake_discord.requests if r.route.startswith("PATCH /channels/")]
+        assert [r.status for r in edits] == [429, 429, 200]
+        assert fake_discord.message(edits[-1].message_id)["content"] == "new title"
+        assert retitle.requests[-1].ephemeral
+
+
+async def test_a_restarted_client_reconnects_and_old_persistent_buttons_still_work(
+    fake_discord: FakeDiscord,
+) -> None:
+    alice = fake_discord.user("alice")
+    async with running_client(tiny_bot()):
+        ping = await fake_discord.slash(alice, "ping")
+        await ping.wait_answered()
+        await fake_discord.settle()
+    message_id = ping.requests[0].message_id
+    assert message_id is not None
+    async with running_client(tiny_bot()):
+        click = await fake_discord.click(alice, message_id, "count:0")
+        await click.wait_answered()
+        assert fake_discord.message(message_id)["content"] == "count is 1"
+        forged = await fake_discord.click(alice, message_id, "count:41", forged=True)
+        await forged.wait_answered()
+        assert fake_discord.message(message_id)["content"] == "count is 42"
+
+
+async def test_unknown_routes_are_recorded_and_answered_404(fake_discord: FakeDiscord) -> None:
+    bot = tiny_bot()
+    async with running_client(bot):
+        guild = bot.get_guild(fake_discord.guild_id)
+        assert guild is not None
+        try:
+            await guild.fetch_roles()
+        except discord.NotFound:
+            pass
+        else:
+            raise AssertionError("an unknown route must answer 404")
+    assert fake_discord.unknown_routes and "/roles" in fake_discord.unknown_routes[0]
+    fake_discord.unknown_routes.clear()
