@@ -1,1 +1,34 @@
-"""The SQLite store: tables, action log, rounds, match totals, leaderboards (no discord here)."""
+"""The SQLite store: tables, action log, rounds, match totals, leaderboards (no discord here).
+
+`Store` is the whole interface the bot uses (see storage/README.md); it never sees SQL.
+"""
+
+from storage.errors import StoreError
+from storage.models import (
+    ActiveTable,
+    GameStats,
+    GuildSettings,
+    LeaderboardRow,
+    LoadedTables,
+    MatchSummary,
+    PlayerStats,
+    SeatRecord,
+    TableRecord,
+    TableStatus,
+)
+from storage.store import Store
+
+__all__ = [
+    "ActiveTable",
+    "GameStats",
+    "GuildSettings",
+    "LeaderboardRow",
+    "LoadedTables",
+    "MatchSummary",
+    "PlayerStats",
+    "SeatRecord",
+    "Store",
+    "StoreError",
+    "TableRecord",
+    "TableStatus",
+]

@@ -1,0 +1,138 @@
+"""Opening the SQLite file (checks, pragmas, migrations) and the one connection every query uses.
+
+All access goes through one aiosqlite connection guarded by one asyncio lock, so a transaction
+is never interleaved with another coroutine's statements and "database is locked" cannot
+happen inside the process. Durability: WAL with synchronous=FULL by default, so a COMMIT has
+reached the disk before it returns (safe against power loss, not only against the process being
+killed, which NORMAL would already survive); `synchronous="NORMAL"` trades that for speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import aiosqlite
+
+from storage.errors import StoreError
+from storage.migrate import migrate
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+Synchronous = Literal["FULL", "NORMAL"]
+
+
+class Database:
+    """The connection, its lock, and the clock that stamps rows."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path, now: Callable[[], datetime]) -> None:
+        self.conn = conn
+        self.path = path
+        self.now = now
+        self.lock = asyncio.Lock()
+        self.schema_version = 0
+
+    def stamp(self) -> str:
+        return self.now().isoformat()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE … COMMIT under the lock; rolled back on any error. SQLite errors
+        become StoreError."""
+        async with self.lock:
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.conn
+                except BaseException:
+                    await self.conn.rollback()
+                    raise
+                await self.conn.execute("COMMIT")
+            except sqlite3.Error as error:
+                if self.conn.in_transaction:
+                    await self.conn.rollback()
+                raise self.error(error) from error
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self.lock:
+            try:
+                return list(await self.conn.execute_fetchall(sql, tuple(params)))
+            except sqlite3.Error as error:
+                raise self.error(error) from error
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    def error(self, error: sqlite3.Error) -> StoreError:
+        if isinstance(error, sqlite3.DatabaseError) and not isinstance(
+            error, sqlite3.IntegrityError
+        ):
+            return StoreError(f"the database {self.path} cannot be used: {error}.")
+        return StoreError(f"the database {self.path} refused a write: {error}.")
+
+
+def _check_file(path: Path) -> None:
+    """Refuse a directory or a file that is not SQLite before SQLite touches it."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory; DATABASE_PATH must name a file.")
+    if path.exists() and path.stat().st_size > 0:
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+        if header != SQLITE_HEADER:
+            raise StoreError(
+                f"{path} is not an SQLite database (it may be another kind of file); "
+                "choose another DATABASE_PATH or move that file away."
+            )
+
+
+async def open_database(
+    path: Path,
+    *,
+    now: Callable[[], datetime],
+    synchronous: Synchronous = "FULL",
+    target_version: int | None = None,
+    check_integrity: bool = True,
+) -> Database:
+    """Create the parent directories, open the file in WAL mode, check it and migrate it."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _check_file(path)
+    except OSError as error:
+        raise StoreError(f"cannot use {path}: {error.strerror or error}.") from error
+    if synchronous not in ("FULL", "NORMAL"):
+        raise StoreError(f"synchronous must be FULL or NORMAL, not {synchronous!r}.")
+    try:
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open {path}: {error}.") from error
+    db = Database(conn, path, now)
+    try:
+        conn.row_factory = sqlite3.Row
+        mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+        if next(iter(mode))[0].lower() != "wal":
+            raise StoreError(f"{path} cannot use WAL mode (is it on a network filesystem?).")
+        await conn.execute(f"PRAGMA synchronous = {synchronous}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute("PRAGMA busy_timeout = 10000")
+        if check_integrity:
+            rows = list(await conn.execute_fetchall("PRAGMA quick_check"))
+            problems = [row[0] for row in rows if row[0] != "ok"]
+            if problems:
+                raise StoreError(f"{path} is corrupt ({problems[0]}); restore it from a backup.")
+        db.schema_version = await migrate(conn, str(path), target=target_version)
+    except sqlite3.DatabaseError as error:
+        await conn.close()
+        raise StoreError(
+            f"{path} is corrupt or not an SQLite database ({error}); "
+            "restore it from a backup or choose another DATABASE_PATH."
+        ) from error
+    except BaseException:
+        await conn.close()
+        raise
+    return db

@@ -1,0 +1,8 @@
+"""The one error the store raises: a clear sentence for the operator, never a raw traceback."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked (corrupt or foreign file, newer schema, a write that
+    breaks the log's rules, an unknown table or round). `str(error)` is one clear sentence."""

@@ -1,0 +1,103 @@
+"""Schema migrations: `storage/migrations/V<n>__<name>.sql`, applied once each, in order, each in
+its own transaction together with its row in `schema_version`."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+
+import aiosqlite
+
+from storage.errors import StoreError
+
+_NAME = re.compile(r"^V(\d+)__(\w+)\.sql$")
+VERSION_TABLE = "schema_version"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def available_migrations() -> list[Migration]:
+    """Every migration shipped with the code, by version (1, 2, … with no gap)."""
+    found = []
+    for entry in resources.files("storage.migrations").iterdir():
+        match = _NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    if [m.version for m in found] != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1..n: {[m.version for m in found]}")
+    return found
+
+
+def latest_version() -> int:
+    return available_migrations()[-1].version
+
+
+async def current_version(db: aiosqlite.Connection, path: str) -> int:
+    """The file's schema version: 0 for an empty file. Refuses a file that holds tables but no
+    schema_version (another program's database)."""
+    async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+        names = {row[0] for row in await cursor.fetchall()}
+    if VERSION_TABLE not in names:
+        user_tables = sorted(n for n in names if not n.startswith("sqlite_"))
+        if user_tables:
+            shown = ", ".join(user_tables[:5])
+            raise StoreError(
+                f"{path} is an SQLite database of another program (tables: {shown}) and not a "
+                "card table store; choose another DATABASE_PATH."
+            )
+        return 0
+    async with db.execute(f"SELECT MAX(version) FROM {VERSION_TABLE}") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+async def migrate(db: aiosqlite.Connection, path: str, *, target: int | None = None) -> int:
+    """Bring the file to `target` (default: the latest version); returns the version reached.
+    A file newer than the code is refused, and the file is left untouched."""
+    migrations = available_migrations()
+    latest = migrations[-1].version
+    target = latest if target is None else target
+    version = await current_version(db, path)
+    if version > latest:
+        raise StoreError(
+            f"{path} has schema version {version}, but this version of the bot knows only up to "
+            f"{latest}: run a newer version of the bot (or use another DATABASE_PATH)."
+        )
+    for migration in migrations:
+        if version < migration.version <= target:
+            await _apply(db, path, migration)
+            version = migration.version
+    return version
+
+
+async def _apply(db: aiosqlite.Connection, path: str, migration: Migration) -> None:
+    applied_at = datetime.now(UTC).isoformat()
+    # executescript runs outside Python's transaction handling, so the script owns BEGIN/COMMIT;
+    # an error leaves the transaction open, and we roll it back: a migration applies fully or not.
+    script = (
+        "BEGIN IMMEDIATE;\n"
+        f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} ("
+        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);\n"
+        f"{migration.sql}\n;\n"
+        f"INSERT INTO {VERSION_TABLE} (version, name, applied_at) "
+        f"VALUES ({migration.version}, '{migration.name}', '{applied_at}');\n"
+        "COMMIT;"
+    )
+    try:
+        await db.executescript(script)
+    except sqlite3.Error as error:
+        if db.in_transaction:
+            await db.rollback()
+        raise StoreError(
+            f"migration V{migration.version} ({migration.name}) failed on {path}: {error}; "
+            "the file was left at the previous version."
+        ) from error

@@ -1,0 +1,143 @@
+"""The records the store reads and writes (pydantic at the edge; the engine types are reused)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.contract import Round
+from games.match import Match
+
+TableStatus = Literal["lobby", "playing", "finished", "abandoned", "broken"]
+ACTIVE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
+Language = Literal["en", "fr"]
+LeaderboardOrder = Literal["rating", "wins", "win_rate"]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class GuildSettings(BaseModel):
+    """A guild's choices; `get_guild_settings` returns these defaults for an unknown guild."""
+
+    guild_id: int
+    language: Language | None = None  # None: each user's Discord locale
+    default_presets: dict[str, str] = {}  # game name -> preset name
+    turn_seconds: int = Field(default=90, ge=5, le=3600)
+    reveal_seconds: int = Field(default=8, ge=1, le=120)
+    use_threads: bool = False
+
+
+class SeatRecord(BaseModel):
+    """Who sits at a seat. A player who left keeps their record with `left_at` set."""
+
+    seat: int = Field(ge=0)
+    user_id: int | None = None  # None for a bot player
+    display_name: str
+    is_bot: bool = False
+    joined_at: datetime = Field(default_factory=utc_now)
+    left_at: datetime | None = None
+
+
+class TableRecord(BaseModel):
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None = None
+    message_id: int | None = None
+    game: str
+    options: dict[str, Any] = {}
+    host_id: int
+    status: TableStatus = "lobby"
+    broken_reason: str | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class ActiveTable(BaseModel):
+    """A lobby or running table rebuilt at start: the match restored and the round replayed."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    table: TableRecord
+    seats: list[SeatRecord]
+    match: Match | None = None
+    round: Round[Any, Any, Any] | None = None  # the unfinished round, replayed; None between rounds
+    round_no: int | None = None  # the store's number of `round` (for record_action)
+
+
+class LoadedTables(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    tables: list[ActiveTable] = []
+    broken: list[tuple[int, str]] = []  # (table id, reason); these are now marked 'broken'
+
+
+class LeaderboardRow(BaseModel):
+    rank: int  # 1-based position in this leaderboard
+    user_id: int
+    display_name: str
+    matches: int
+    wins: int
+    rounds: int
+    points: int
+    rating: float  # openskill ordinal (mu - 3 sigma): conservative, grows with certainty
+    mu: float
+    sigma: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+
+class GameStats(BaseModel):
+    """One player's statistics for one game in one guild."""
+
+    game: str
+    display_name: str
+    matches: int = 0
+    wins: int = 0
+    rounds: int = 0
+    points: int = 0
+    rating: float = 0.0
+    mu: float
+    sigma: float
+    rank: int | None = None  # position on this game's rating leaderboard
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+
+class PlayerStats(BaseModel):
+    guild_id: int
+    user_id: int
+    games: list[GameStats] = []  # one entry per game played (only the asked game if given)
+
+    @property
+    def matches(self) -> int:
+        return sum(g.matches for g in self.games)
+
+    @property
+    def wins(self) -> int:
+        return sum(g.wins for g in self.games)
+
+
+class MatchSummary(BaseModel):
+    """One finished match as seen by one player."""
+
+    table_id: int
+    match_no: int
+    game: str
+    finished_at: datetime
+    seat: int
+    won: bool
+    total: int  # this player's side's final total
+    final_totals: list[int]  # per side
+    winners_seats: list[int]
+    players: list[str]  # display names, by seat
+    rating_before: float | None = None
+    rating_after: float | None = None

@@ -1,0 +1,171 @@
+"""Rebuilding active tables after a restart: every lobby and running table is read in a few
+bulk queries, its match restored (Match.restore) and its open round replayed through its engine
+(Game.replay). A table that cannot be rebuilt is marked broken with the reason; the others load."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from games.contract import Game, RoundRecord
+from games.errors import IllegalAction
+from games.match import Match, MatchState
+from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, loads, seat_from_row, table_from_row
+from storage.database import Database
+from storage.errors import StoreError
+from storage.models import ActiveTable, LoadedTables, SeatRecord
+
+ACTIVE = "status IN ('lobby', 'playing')"
+LATEST_MATCH = "match_no = (SELECT MAX(match_no) FROM matches AS m2 WHERE m2.table_id = m.table_id)"
+
+
+def _record(row: Any, actions: list[tuple[int, str]]) -> RoundRecord:
+    return RoundRecord(
+        game=row["game"],
+        rules_version=row["rules_version"],
+        options=loads(row["options"]),
+        n_seats=row["n_seats"],
+        dealer=row["dealer"],
+        round_no=row["match_round"],
+        totals=tuple(loads(row["totals_before"])),
+        deck=row["deck"].split(),
+        actions=actions,
+    )
+
+
+def _match_state(row: Any, points: list[tuple[int, ...]]) -> MatchState:
+    return MatchState(
+        game=row["game"],
+        options=loads(row["options"]),
+        n_seats=row["n_seats"],
+        first_dealer=row["first_dealer"],
+        round_points=points,
+    )
+
+
+async def load_round(db: Database, table_id: int, round_no: int) -> RoundRecord:
+    row = await db.fetchone(
+        "SELECT * FROM rounds WHERE table_id = ? AND round_no = ?", (table_id, round_no)
+    )
+    if row is None:
+        raise StoreError(f"table {table_id} has no round {round_no}.")
+    actions = await db.fetchall(
+        "SELECT seat, notation FROM actions WHERE table_id = ? AND round_no = ? ORDER BY seq",
+        (table_id, round_no),
+    )
+    return _record(row, [(a["seat"], a["notation"]) for a in actions])
+
+
+async def load_match(db: Database, table_id: int) -> MatchState | None:
+    row = await db.fetchone(
+        "SELECT * FROM matches WHERE table_id = ? ORDER BY match_no DESC LIMIT 1", (table_id,)
+    )
+    if row is None:
+        return None
+    points = await db.fetchall(
+        "SELECT points FROM rounds WHERE table_id = ? AND match_no = ? AND finished_at IS NOT NULL "
+        "ORDER BY round_no",
+        (table_id, row["match_no"]),
+    )
+    return _match_state(row, [tuple(loads(p["points"])) for p in points])
+
+
+async def load_active_tables(
+    db: Database, resolve: Callable[[str], Game[Any, Any, Any]]
+) -> LoadedTables:
+    tables = await db.fetchall(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {ACTIVE} ORDER BY id")
+    seats: dict[int, list[SeatRecord]] = defaultdict(list)
+    for row in await db.fetchall(
+        f"SELECT {SEAT_COLUMNS} FROM seats "
+        f"WHERE table_id IN (SELECT id FROM tables WHERE {ACTIVE}) ORDER BY table_id, position"
+    ):
+        seats[row["table_id"]].append(seat_from_row(row))
+    matches = {
+        row["table_id"]: row
+        for row in await db.fetchall(
+            "SELECT m.* FROM matches AS m JOIN tables AS t ON t.id = m.table_id "
+            f"WHERE t.{ACTIVE} AND m.{LATEST_MATCH}"
+        )
+    }
+    points: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    for row in await db.fetchall(
+        "SELECT r.table_id, r.points FROM rounds AS r "
+        "JOIN matches AS m ON m.table_id = r.table_id AND m.match_no = r.match_no "
+        f"JOIN tables AS t ON t.id = r.table_id WHERE t.{ACTIVE} AND m.{LATEST_MATCH} "
+        "AND r.finished_at IS NOT NULL ORDER BY r.table_id, r.round_no"
+    ):
+        points[row["table_id"]].append(tuple(loads(row["points"])))
+    open_rounds = {
+        row["table_id"]: row
+        for row in await db.fetchall(
+            "SELECT r.* FROM rounds AS r JOIN tables AS t ON t.id = r.table_id "
+            f"WHERE t.{ACTIVE} AND r.finished_at IS NULL"
+        )
+    }
+    actions: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for row in await db.fetchall(
+        "SELECT a.table_id, a.seat, a.notation FROM actions AS a "
+        "JOIN rounds AS r ON r.table_id = a.table_id AND r.round_no = a.round_no "
+        f"JOIN tables AS t ON t.id = a.table_id WHERE t.{ACTIVE} AND r.finished_at IS NULL "
+        "ORDER BY a.table_id, a.round_no, a.seq"
+    ):
+        actions[row["table_id"]].append((row["seat"], row["notation"]))
+
+    loaded = LoadedTables()
+    for row in tables:
+        table = table_from_row(row)
+        try:
+            active = _rebuild(
+                resolve,
+                table.game,
+                matches.get(table.id),
+                points[table.id],
+                open_rounds.get(table.id),
+                actions[table.id],
+            )
+        except Exception as error:  # any failure to rebuild makes this one table broken
+            loaded.broken.append((table.id, _reason(table.game, error)))
+            continue
+        match, round_, round_no = active
+        loaded.tables.append(
+            ActiveTable(
+                table=table, seats=seats[table.id], match=match, round=round_, round_no=round_no
+            )
+        )
+    if loaded.broken:
+        await _mark_broken(db, loaded.broken)
+    return loaded
+
+
+def _rebuild(
+    resolve: Callable[[str], Game[Any, Any, Any]],
+    game_name: str,
+    match_row: Any,
+    points: list[tuple[int, ...]],
+    round_row: Any,
+    actions: list[tuple[int, str]],
+) -> tuple[Match | None, Any, int | None]:
+    game = resolve(game_name)
+    match = Match.restore(game, _match_state(match_row, points)) if match_row else None
+    if round_row is None:
+        return match, None, None
+    round_ = resolve(round_row["game"]).replay(_record(round_row, actions))
+    return match, round_, round_row["round_no"]
+
+
+def _reason(game: str, error: Exception) -> str:
+    if isinstance(error, KeyError | ModuleNotFoundError):
+        return f"unknown game {game!r} ({error})"
+    if isinstance(error, IllegalAction):
+        return f"replay failed: {error.rule}: {error.message}"
+    return f"replay failed: {type(error).__name__}: {error}"
+
+
+async def _mark_broken(db: Database, broken: list[tuple[int, str]]) -> None:
+    now = db.stamp()
+    async with db.transaction() as conn:
+        await conn.executemany(
+            "UPDATE tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
+            [(reason, now, table_id) for table_id, reason in broken],
+        )
