@@ -1,0 +1,454 @@
+"""One hand of Dame de Pique: the deal, the turns, going out and the hand's score."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+
+from games.cards import Card, shuffled
+from games.contract import Event, Round, RoundResult, RoundSetup
+from games.dame.actions import (
+    ADD,
+    ANNOUNCE,
+    CODE,
+    DISCARD,
+    DRAW,
+    MELD,
+    NAME,
+    RANK,
+    TAKE,
+    TOKENS,
+    DameAction,
+)
+from games.dame.options import DameOptions
+from games.dame.rules import (
+    HAND_SIZE,
+    IS_WILD,
+    KEEP_BEFORE_GOING_OUT,
+    N_SEATS,
+    PACK_MIN,
+    RANK_ORDER,
+    SORT_KEY,
+    TAKE_NATURALS,
+    TEAMS,
+    VALUE,
+)
+from games.dame.views import DRAW_PHASE, OVER, PLAY_PHASE, DameView, PackView, PlayOptions
+from games.errors import IllegalAction
+
+
+def _sorted_codes(cards: Sequence[Card]) -> tuple[str, ...]:
+    return tuple(c.code for c in sorted(cards, key=SORT_KEY.__getitem__))
+
+
+class DameRound(Round[DameOptions, DameAction, DameView]):
+    """State: four hands, the stock (top last), the face-up discard pile (top last), each
+    team's packs by rank (one pack per rank and team: a second meld of a laid rank is an add),
+    who announced going out and on which turn, and whether the player to act has drawn."""
+
+    def __init__(self, options: DameOptions, setup: RoundSetup, deck: Sequence[Card]) -> None:
+        super().__init__(options, setup, deck)
+        first = (setup.dealer + 1) % N_SEATS
+        self.hands: list[list[Card]] = [[] for _ in range(N_SEATS)]
+        for i in range(N_SEATS * HAND_SIZE):  # one card at a time, from the dealer's left
+            self.hands[(first + i) % N_SEATS].append(self.deck_order[i])
+        self.stock: list[Card] = list(reversed(self.deck_order[N_SEATS * HAND_SIZE :]))
+        self.pile: list[Card] = []
+        self.packs: tuple[dict[str, list[Card]], ...] = ({}, {})
+        self.pack_points: list[int] = [0, 0]
+        self.announced_turn: list[int] = [-1] * N_SEATS  # turn number of the announcement
+        self.turn = first
+        self.turn_no = 0
+        self.drawn = False
+        self.winner: int | None = None
+        self.went_out_by = ""
+        self.reshuffles = 0
+        self._planned: tuple[int, DameAction, list[Card]] | None = None
+
+    # -- state queries ---------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.winner is not None else (self.turn,)
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def may_go_out(self, seat: int) -> bool:
+        """Going out needs an announcement made on an earlier turn of this player."""
+        return 0 <= self.announced_turn[seat] < self.turn_no
+
+    def max_lay(self, seat: int) -> int:
+        """How many cards this seat may still lay this turn (it must keep one to discard and
+        one to hold until it may go out)."""
+        size = len(self.hands[seat])
+        return size if self.may_go_out(seat) else max(0, size - KEEP_BEFORE_GOING_OUT)
+
+    # -- legality --------------------------------------------------------------------------
+    def check(self, seat: int, action: DameAction) -> None:
+        self._planned = (seat, action, self._plan(seat, action))
+
+    def _plan(self, seat: int, action: DameAction) -> list[Card]:
+        """The cards of the seat's hand the action moves; raises IllegalAction naming the rule."""
+        if self.winner is not None:
+            raise IllegalAction("round_over", "The hand is over.")
+        if seat != self.turn:
+            raise IllegalAction("not_your_turn", f"It is seat {self.turn}'s turn, not {seat}'s.")
+        kind = action.kind
+        hand = self.hands[seat]
+        if not self.drawn:
+            if kind == DRAW:
+                return []
+            if kind == TAKE:
+                return self._plan_take(seat, action, hand)
+            raise IllegalAction("draw_first", "Draw from the stock or take the pile first.")
+        if kind in (DRAW, TAKE):
+            raise IllegalAction("already_drawn", "You have already drawn this turn.")
+        if kind == ANNOUNCE:
+            if self.announced_turn[seat] >= 0:
+                raise IllegalAction("already_announced", "You have already announced.")
+            return []
+        cards = self._resolve(hand, action.cards)
+        if kind == DISCARD:
+            if len(hand) == 1 and not self.may_go_out(seat):
+                raise IllegalAction(
+                    "announce_first",
+                    "You may discard your last card only after announcing on an earlier turn.",
+                )
+            return cards
+        packs = self.packs[seat % 2]
+        if kind == MELD:
+            if len(cards) < PACK_MIN:
+                raise IllegalAction("pack_too_small", f"A new pack needs {PACK_MIN}+ cards.")
+            rank = ""
+            for c in cards:
+                if IS_WILD[c]:
+                    continue
+                if not rank:
+                    rank = c.rank
+                elif c.rank != rank:
+                    raise IllegalAction("mixed_ranks", "A pack holds cards of one rank.")
+            if not rank:
+                raise IllegalAction(
+                    "pack_needs_natural", "A pack needs at least one natural card (3 to A)."
+                )
+            if rank in packs:
+                raise IllegalAction(
+                    "pack_exists", f"Your team has a {rank} pack already: add to it."
+                )
+        else:  # ADD
+            if action.rank not in packs:
+                raise IllegalAction("no_such_pack", f"Your team has no {action.rank} pack.")
+            for c in cards:
+                if not IS_WILD[c] and c.rank != action.rank:
+                    raise IllegalAction(
+                        "wrong_rank", f"{c.name} does not go on the {action.rank} pack."
+                    )
+        self._check_keep(seat, len(hand) - len(cards))
+        return cards
+
+    def _plan_take(self, seat: int, action: DameAction, hand: list[Card]) -> list[Card]:
+        if not self.pile:
+            raise IllegalAction("empty_pile", "The discard pile is empty.")
+        top = self.pile[-1]
+        if IS_WILD[top]:
+            raise IllegalAction("wild_on_top", "A wild card on top of the pile blocks the take.")
+        if action.cards:
+            cards = self._resolve(hand, action.cards)
+            if any(IS_WILD[c] for c in cards):
+                raise IllegalAction(
+                    "take_with_wild", "The pile is taken with natural cards only, no wild card."
+                )
+            if len(cards) != TAKE_NATURALS or any(c.rank != top.rank for c in cards):
+                raise IllegalAction(
+                    "take_needs_two_naturals",
+                    f"Taking the pile needs two natural {top.rank}s from your hand.",
+                )
+        elif not self.options.take_onto_team_pack:
+            raise IllegalAction(
+                "take_needs_two_naturals",
+                f"Taking the pile needs two natural {top.rank}s from your hand.",
+            )
+        elif top.rank not in self.packs[seat % 2]:
+            raise IllegalAction("no_such_pack", f"Your team has no {top.rank} pack.")
+        else:
+            cards = []
+        self._check_keep(seat, len(hand) - len(cards) + len(self.pile) - 1)
+        return cards
+
+    def _check_keep(self, seat: int, left: int) -> None:
+        if left < KEEP_BEFORE_GOING_OUT and not self.may_go_out(seat):
+            raise IllegalAction(
+                "announce_first",
+                "Keep two cards (one to discard, one to hold): going out needs an announcement "
+                "made on an earlier turn.",
+            )
+
+    @staticmethod
+    def _resolve(hand: list[Card], texts: tuple[str, ...]) -> list[Card]:
+        """The hand's cards the tokens name: codes first, then names (lowest copy), then ranks
+        (suits S H D C, then lowest copy), each among the cards not picked yet."""
+        tokens = [TOKENS[t] for t in texts]
+        picked: list[Card] = []
+        for kind in (CODE, NAME, RANK):
+            for tok in tokens:
+                if tok.kind != kind:
+                    continue
+                best: Card | None = None
+                key = tok.key
+                for c in hand:
+                    if kind == CODE:
+                        hit = c.code == key
+                    elif kind == NAME:
+                        hit = c.name == key and (best is None or c.copy < best.copy)
+                    else:
+                        hit = c.rank == key and (best is None or SORT_KEY[c] < SORT_KEY[best])
+                    if hit and c not in picked:
+                        best = c
+                if best is None:
+                    raise IllegalAction("not_in_hand", f"You have no {tok.text} to play.")
+                picked.append(best)
+        return picked
+
+    # -- effects ---------------------------------------------------------------------------
+    def _apply(self, seat: int, action: DameAction) -> list[Event]:
+        planned = self._planned
+        if planned is None or planned[0] != seat or planned[1] is not action:
+            self.check(seat, action)
+            planned = self._planned
+            assert planned is not None
+        self._planned = None
+        cards = planned[2]
+        kind = action.kind
+        hand = self.hands[seat]
+        events: list[Event] = []
+        if kind == DRAW:
+            if not self.stock:
+                self._reshuffle(events)
+            drawn = self.stock.pop()
+            hand.append(drawn)
+            self.drawn = True
+            events.append(Event("draw", seat, {"card": drawn.code}, frozenset({seat})))
+            events.append(Event("drew", seat, {"stock": len(self.stock)}))
+        elif kind == TAKE:
+            top = self.pile.pop()
+            for c in cards:
+                hand.remove(c)
+            self._lay(seat, top.rank, [*cards, top])
+            taken, self.pile = self.pile, []
+            hand.extend(taken)
+            self.drawn = True
+            events.append(
+                Event(
+                    "take",
+                    seat,
+                    {
+                        "top": top.code,
+                        "with": [c.code for c in cards],
+                        "pile": [c.code for c in taken],
+                    },
+                )
+            )
+        elif kind == ANNOUNCE:
+            self.announced_turn[seat] = self.turn_no
+            events.append(Event("announce", seat))
+        elif kind == DISCARD:
+            (c,) = cards
+            hand.remove(c)
+            self.pile.append(c)
+            events.append(Event("discard", seat, {"card": c.code}))
+            if hand:
+                self.turn = (self.turn + 1) % N_SEATS
+                self.turn_no += 1
+                self.drawn = False
+            else:
+                self.went_out_by = DISCARD
+        else:  # MELD or ADD
+            for c in cards:
+                hand.remove(c)
+            rank = action.rank or next(c.rank for c in cards if not IS_WILD[c])
+            self._lay(seat, rank, cards)
+            events.append(Event(kind, seat, {"rank": rank, "cards": [c.code for c in cards]}))
+        if not hand:
+            self.winner = seat
+            self.went_out_by = self.went_out_by or "lay"
+            events.append(Event("out", seat, {"by": self.went_out_by}))
+        return events
+
+    def _lay(self, seat: int, rank: str, cards: list[Card]) -> None:
+        team = seat % 2
+        pack = self.packs[team].get(rank)
+        if pack is None:
+            self.packs[team][rank] = pack = []
+        pack.extend(cards)
+        self.pack_points[team] += sum(VALUE[c] for c in cards)
+
+    def _reshuffle(self, events: list[Event]) -> None:
+        """The whole discard pile becomes the new stock, shuffled by `shuffled(pile, seed)`
+        with seed `"<deck codes, space-separated>/reshuffle/<k>"` (k = 1 for the first), so the
+        deal order and the log determine every reshuffle and replay reproduces it."""
+        self.reshuffles += 1
+        seed = f"{' '.join(c.code for c in self.deck_order)}/reshuffle/{self.reshuffles}"
+        self.stock = list(reversed(shuffled(self.pile, seed)))
+        self.pile = []
+        events.append(
+            Event("reshuffle", None, {"count": self.reshuffles, "stock": len(self.stock)})
+        )
+
+    # -- results ---------------------------------------------------------------------------
+    def hand_points(self, seat: int) -> int:
+        return sum(VALUE[c] for c in self.hands[seat])
+
+    def result(self) -> RoundResult:
+        """The team that went out scores its packs; the other its packs minus its hands."""
+        if self.winner is None:
+            raise IllegalAction("round_not_over", "The hand is not over.")
+        winning_team = self.winner % 2
+        points = []
+        for team, seats in enumerate(TEAMS):
+            score = self.pack_points[team]
+            if team != winning_team:
+                score -= sum(self.hand_points(s) for s in seats)
+            points.append(score)
+        return RoundResult(
+            points=tuple(points),
+            detail={
+                "winner": self.winner,
+                "team": winning_team,
+                "went_out_by": self.went_out_by,
+                "packs": list(self.pack_points),
+                "hands": [self.hand_points(s) for s in range(N_SEATS)],
+            },
+        )
+
+    # -- legal actions and views -----------------------------------------------------------
+    def play_options(self, seat: int) -> PlayOptions | None:
+        """The seat's legal moves by kind (None if it may not act)."""
+        if self.winner is not None or seat != self.turn:
+            return None
+        hand = self.hands[seat]
+        packs = self.packs[seat % 2]
+        if not self.drawn:
+            take: tuple[str, ...] = ()
+            onto = False
+            if self.pile and not IS_WILD[self.pile[-1]]:
+                top = self.pile[-1]
+                naturals = [c for c in hand if c.rank == top.rank]
+                after = len(hand) + len(self.pile) - 1
+                if len(naturals) >= TAKE_NATURALS and self.keeps(seat, after - TAKE_NATURALS):
+                    take = _sorted_codes(naturals)
+                onto = (
+                    self.options.take_onto_team_pack
+                    and top.rank in packs
+                    and self.keeps(seat, after)
+                )
+            return PlayOptions(draw=True, take=take, take_onto_pack=onto)
+        max_lay = self.max_lay(seat)
+        wilds = [c for c in hand if IS_WILD[c]]
+        naturals = Counter(c.rank for c in hand if not IS_WILD[c])
+        meld_ranks = ()
+        if max_lay >= PACK_MIN:
+            meld_ranks = tuple(
+                r
+                for r in sorted(naturals, key=lambda r: RANK_ORDER[r])
+                if r not in packs and naturals[r] + len(wilds) >= PACK_MIN
+            )
+        add_ranks = ()
+        if max_lay >= 1:
+            add_ranks = tuple(
+                r for r in sorted(packs, key=lambda r: RANK_ORDER[r]) if wilds or naturals[r]
+            )
+        one_card_left = len(hand) == 1 and not self.may_go_out(seat)
+        return PlayOptions(
+            meld_ranks=meld_ranks,
+            add_ranks=add_ranks,
+            wilds=_sorted_codes(wilds),
+            max_lay=max_lay,
+            announce=self.announced_turn[seat] < 0,
+            may_go_out=self.may_go_out(seat),
+            discard=() if one_card_left else _lowest_copies(hand),
+        )
+
+    def keeps(self, seat: int, left: int) -> bool:
+        """May this seat be left with `left` cards after laying (see `max_lay`)?"""
+        return left >= KEEP_BEFORE_GOING_OUT or self.may_go_out(seat)
+
+    def legal_actions(self, seat: int) -> list[DameAction]:
+        """Every legal action, with melds in canonical form: the 3-card melds (by card name) and
+        single-card adds, from which every larger pack is reached by further adds."""
+        options = self.play_options(seat)
+        if options is None:
+            return []
+        if not self.drawn:
+            actions = [DameAction(DRAW)]
+            names = sorted({code.split("#")[0] for code in options.take})
+            counts = Counter(c.name for c in self.hands[seat])
+            for pair in combinations_with_replacement(names, TAKE_NATURALS):
+                if all(counts[n] >= pair.count(n) for n in pair):
+                    actions.append(DameAction(TAKE, pair))
+            if options.take_onto_pack:
+                actions.append(DameAction(TAKE))
+            return actions
+        hand = self.hands[seat]
+        counts = Counter(c.name for c in hand)
+        wild_names = sorted({c.name for c in hand if IS_WILD[c]})
+        actions = []
+        for rank in options.meld_ranks:
+            natural_names = sorted({c.name for c in hand if c.rank == rank})
+            for combo in combinations_with_replacement([*natural_names, *wild_names], PACK_MIN):
+                if combo[0] in natural_names and all(counts[n] >= combo.count(n) for n in combo):
+                    actions.append(DameAction(MELD, combo))
+        for rank in options.add_ranks:
+            for name in sorted({c.name for c in hand if c.rank == rank}) + wild_names:
+                actions.append(DameAction(ADD, (name,), rank))
+        if options.announce:
+            actions.append(DameAction(ANNOUNCE))
+        for code in options.discard:
+            actions.append(DameAction(DISCARD, (code.split("#")[0],)))
+        return actions
+
+    def _view(self, seat: int | None) -> DameView:
+        phase = PLAY_PHASE if self.drawn else DRAW_PHASE
+        if self.winner is not None:
+            phase = OVER
+        return DameView(
+            seat=seat,
+            phase=phase,
+            turn=None if self.winner is not None else self.turn,
+            dealer=self.setup.dealer,
+            hand=() if seat is None else _sorted_codes(self.hands[seat]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            packs=tuple(
+                tuple(
+                    PackView(rank, tuple(c.code for c in pack), sum(VALUE[c] for c in pack))
+                    for rank, pack in sorted(packs.items(), key=lambda p: RANK_ORDER[p[0]])
+                )
+                for packs in self.packs
+            ),
+            discard=tuple(c.code for c in self.pile),
+            stock_size=len(self.stock),
+            reshuffles=self.reshuffles,
+            announced=tuple(t >= 0 for t in self.announced_turn),
+            points=tuple(self.pack_points),
+            totals=self.setup.totals,
+            winner=self.winner,
+            legal=None if seat is None else self.play_options(seat),
+        )
+
+    def view(self, seat: int) -> DameView:
+        if not 0 <= seat < N_SEATS:
+            raise IllegalAction("no_such_seat", f"There is no seat {seat}.")
+        return self._view(seat)
+
+    def public_view(self) -> DameView:
+        return self._view(None)
+
+
+def _lowest_copies(hand: list[Card]) -> tuple[str, ...]:
+    """One code per card name in hand: its lowest copy (what a name in an action picks)."""
+    lowest: dict[str, Card] = {}
+    for c in hand:
+        known = lowest.get(c.name)
+        if known is None or c.copy < known.copy:
+            lowest[c.name] = c
+    return _sorted_codes(list(lowest.values()))
