@@ -1,0 +1,960 @@
+"""The table service: seating, starting, applying clicks, storing them, timers, and the
+snapshots each viewer gets. No discord here; one asyncio lock per table.
+
+Every state change follows one order: validate, apply on the engine, store (durable), then
+notify outside the lock. A failed store write is rolled back by replaying the stored round, so
+memory always equals disk.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from bot.service.clock import Clock
+from bot.service.errors import TableError
+from bot.service.notifier import TableNotifier
+from bot.service.policy import policy_for
+from bot.service.snapshots import (
+    CLOSED,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    ROUND_OVER,
+    ActResult,
+    LogEntry,
+    PlayerRef,
+    PrivateSnapshot,
+    PublicSnapshot,
+    Reveal,
+    RoundEnd,
+    SeatInfo,
+    TableSnapshot,
+)
+from bot.service.table import LiveSeat, LiveTable
+from games.cards import Card
+from games.contract import Event, Game, Options
+from games.errors import IllegalAction
+from games.match import Match
+from games.registry import get_game
+from storage.models import ActiveTable, SeatRecord
+
+if TYPE_CHECKING:
+    from storage import Store
+
+log = logging.getLogger(__name__)
+
+MAX_AUTO_ACTIONS = 2_000  # a guard: bot moves in one go never exceed this (a round is shorter)
+MAX_TIMEOUT_ACTIONS = 50  # default moves to finish one timed-out turn
+AWAY_AFTER_TIMEOUTS = 2
+RETRY_SECONDS = 5.0  # a failed store write at a round's end is retried after this
+
+Notice = tuple[str, int, int | None]  # (notifier method, table id, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreReport:
+    restored: tuple[int, ...]
+    broken: tuple[tuple[int, str], ...]
+
+
+class TableService:
+    """All live tables of one bot process. See bot/service/README.md for the rules it keeps."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        notifier: TableNotifier,
+        seed_source: Callable[[], int],
+        *,
+        games: Callable[[str], Game[Any, Any, Any]] = get_game,
+        next_round_seconds: float = 20.0,
+        finished_keep_seconds: float = 3600.0,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.notifier = notifier
+        self.seed_source = seed_source
+        self._games = games
+        self.next_round_seconds = next_round_seconds
+        self.finished_keep_seconds = finished_keep_seconds
+        self._tables: dict[int, LiveTable] = {}
+        self._seated: dict[tuple[int, int], int] = {}  # (guild, user) -> table id
+
+    # ------------------------------------------------------------------------------------
+    # queries (no lock: they read memory only, and never await)
+    # ------------------------------------------------------------------------------------
+    def table_of_user(self, guild_id: int, user_id: int) -> int | None:
+        table_id = self._seated.get((guild_id, user_id))
+        return table_id if table_id is not None and table_id > 0 else None
+
+    def tables_in_channel(self, channel_id: int) -> list[int]:
+        return sorted(t.id for t in self._tables.values() if t.channel_id == channel_id)
+
+    def table_ids(self) -> list[int]:
+        return sorted(self._tables)
+
+    def public_snapshot(self, table_id: int) -> PublicSnapshot:
+        return self._public(self._table(table_id))
+
+    def stack_deck(self, table_id: int, deck: Sequence[Card]) -> None:
+        """Use this exact deck order (top first) for the table's next round (tests, replays)."""
+        self._table(table_id).stacked_decks.append(list(deck))
+
+    # ------------------------------------------------------------------------------------
+    # lobby
+    # ------------------------------------------------------------------------------------
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: PlayerRef,
+        game: str = "dutch",
+        preset: str | None = None,
+        target: int | None = None,
+    ) -> TableSnapshot:
+        game_obj = self._game(game)
+        options = self._options(game_obj, preset, target)
+        self._reserve(guild_id, host.user_id, -1)
+        try:
+            settings = await self.store.get_guild_settings(guild_id)
+            record = await self.store.create_table(
+                guild_id, channel_id, game, options.model_dump(mode="json"), host.user_id
+            )
+            table = LiveTable(
+                id=record.id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game_obj,
+                preset=preset or _preset_name(game_obj, options),
+                options=options,
+                host_id=host.user_id,
+                seats=[LiveSeat(host.user_id, host.name, False, self._now_dt())],
+                turn_seconds=float(settings.turn_seconds),
+            )
+            await self.store.save_seats(table.id, self._seat_records(table))
+        except TableError:
+            self._release(guild_id, host.user_id, -1)
+            raise
+        except Exception as error:
+            self._release(guild_id, host.user_id, -1)
+            raise _store_failed(error) from error
+        self._release(guild_id, host.user_id, -1)
+        self._seated[(guild_id, host.user_id)] = table.id
+        self._tables[table.id] = table
+        table.add_log(LogEntry("opened", 0, {"name": host.name}, "table"))
+        table.version += 1
+        return self._public(table)
+
+    async def join(self, table_id: int, player: PlayerRef) -> PublicSnapshot:
+        async with self._locked(table_id) as (table, notes):
+            self._need_lobby(table)
+            if table.seat_of(player.user_id) is not None:
+                raise TableError("already_joined", table_id=table_id)
+            if len(table.seats) >= table.game.max_seats:
+                raise TableError("table_full", max=table.game.max_seats)
+            self._reserve(table.guild_id, player.user_id, table.id)
+            table.seats.append(LiveSeat(player.user_id, player.name, False, self._now_dt()))
+            try:
+                await self.store.save_seats(table.id, self._seat_records(table))
+            except Exception as error:
+                table.seats.pop()
+                self._release(table.guild_id, player.user_id, table.id)
+                raise _store_failed(error) from error
+            self._changed(
+                table, notes, LogEntry("joined", len(table.seats) - 1, _name(player), "table")
+            )
+        return self._public(table)
+
+    async def add_bot(self, table_id: int, user_id: int, name: str | None = None) -> PublicSnapshot:
+        """The host fills a lobby seat with a bot player."""
+        async with self._locked(table_id) as (table, notes):
+            self._need_lobby(table)
+            self._need_host(table, user_id)
+            if len(table.seats) >= table.game.max_seats:
+                raise TableError("table_full", max=table.game.max_seats)
+            number = sum(1 for s in table.seats if s.is_bot) + 1
+            bot_name = name or f"Bot {number}"
+            table.seats.append(LiveSeat(None, bot_name, True, self._now_dt()))
+            try:
+                await self.store.save_seats(table.id, self._seat_records(table))
+            except Exception as error:
+                table.seats.pop()
+                raise _store_failed(error) from error
+            seat = len(table.seats) - 1
+            self._changed(table, notes, LogEntry("bot_added", seat, {"name": bot_name}, "table"))
+        return self._public(table)
+
+    async def remove_bot(self, table_id: int, user_id: int, seat: int) -> PublicSnapshot:
+        async with self._locked(table_id) as (table, notes):
+            self._need_lobby(table)
+            self._need_host(table, user_id)
+            if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
+                raise TableError("not_a_bot", seat=seat)
+            removed = table.seats.pop(seat)
+            try:
+                await self.store.save_seats(table.id, self._seat_records(table))
+            except Exception as error:
+                table.seats.insert(seat, removed)
+                raise _store_failed(error) from error
+            self._changed(
+                table, notes, LogEntry("bot_removed", seat, {"name": removed.name}, "table")
+            )
+        return self._public(table)
+
+    async def leave(self, table_id: int, user_id: int) -> PublicSnapshot:
+        """In the lobby the seat is freed (the host passes to the next human; a table with no
+        human left closes). During a match the seat is played by the bot policy to the end."""
+        async with self._locked(table_id) as (table, notes):
+            seat = self._need_seat(table, user_id)
+            player = table.seats[seat]
+            if table.status == LOBBY:
+                table.seats.pop(seat)
+                old_host = table.host_id
+                if user_id == table.host_id and table.human_ids():
+                    table.host_id = table.human_ids()[0]
+                try:
+                    await self.store.save_seats(table.id, self._seat_records(table))
+                except Exception as error:
+                    table.seats.insert(seat, player)
+                    table.host_id = old_host
+                    raise _store_failed(error) from error
+                self._release(table.guild_id, user_id, table.id)
+                if not table.human_ids():
+                    await self._close(
+                        table, notes, "abandoned", LogEntry("left", seat, {}, "table")
+                    )
+                else:
+                    self._changed(
+                        table, notes, LogEntry("left", seat, {"name": player.name}, "table")
+                    )
+            elif table.status in (PLAYING, ROUND_OVER):
+                player.left_at = self._now_dt()
+                try:
+                    await self.store.save_seats(table.id, self._seat_records(table))
+                except Exception as error:
+                    player.left_at = None
+                    raise _store_failed(error) from error
+                self._release(table.guild_id, user_id, table.id)
+                if not any(s.user_id is not None and s.left_at is None for s in table.seats):
+                    await self._close(
+                        table, notes, "abandoned", LogEntry("left", seat, {}, "table")
+                    )
+                else:
+                    if table.host_id == user_id:
+                        table.host_id = table.human_ids()[0]
+                    table.add_log(LogEntry("left", seat, {"name": player.name}, "table"))
+                    await self._run_table(table, notes)
+                    self._changed(table, notes)
+            else:
+                raise TableError("not_playing")
+        return self._public(table)
+
+    async def start(self, table_id: int, user_id: int) -> PublicSnapshot:
+        async with self._locked(table_id) as (table, notes):
+            self._need_lobby(table)
+            self._need_host(table, user_id)
+            game = table.game
+            if not game.min_seats <= len(table.seats) <= game.max_seats:
+                raise TableError("not_enough_players", min=game.min_seats, max=game.max_seats)
+            match = Match(game, table.options, len(table.seats))
+            try:
+                await self.store.update_table(table.id, status="playing")
+                await self.store.start_match(table.id, match.state())
+            except Exception as error:
+                raise _store_failed(error) from error
+            table.match = match
+            table.winners = ()
+            table.status = ROUND_OVER  # until the first round is dealt
+            table.add_log(LogEntry("started", None, {"players": len(table.seats)}, "table"))
+            await self._start_round(table, notes)
+        return self._public(table)
+
+    async def cancel(self, table_id: int, user_id: int) -> None:
+        """The host closes a table that is not playing (a lobby, or a finished match)."""
+        async with self._locked(table_id) as (table, notes):
+            self._need_host(table, user_id)
+            if table.status not in (LOBBY, FINISHED):
+                raise TableError("match_running")
+            status = "abandoned" if table.status == LOBBY else None
+            await self._close(table, notes, status, LogEntry("cancelled", None, {}, "table"))
+
+    async def stop(self, table_id: int, user_id: int, can_manage: bool) -> None:
+        """The host, or a member who can manage the server, stops the table at any stage."""
+        async with self._locked(table_id) as (table, notes):
+            if user_id != table.host_id and not can_manage:
+                raise TableError("not_allowed")
+            status = None if table.status == FINISHED else "abandoned"
+            await self._close(table, notes, status, LogEntry("stopped", None, {}, "table"))
+
+    # ------------------------------------------------------------------------------------
+    # playing
+    # ------------------------------------------------------------------------------------
+    async def act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
+        """One click. Stored before this returns and before anyone is notified."""
+        async with self._locked(table_id) as (table, notes):
+            seat = self._need_seat(table, user_id)
+            if table.status == LOBBY:
+                raise TableError("not_started")
+            if round_no != table.round_no:
+                raise TableError("stale_button")
+            round_ = table.round
+            if table.status != PLAYING or round_ is None or round_.finished:
+                raise TableError("round_over")
+            if seat not in round_.to_act():
+                raise TableError("not_your_turn")
+            player = table.seats[seat]
+            events = await self._play(table, seat, notation, clicked=True)
+            stored_notation = str(round_.history[-1][1])
+            public = tuple(_log_entry(e) for e in events if e.to is None)
+            reveals = tuple(_reveal(e) for e in events if e.to is not None and seat in e.to)
+            came_back = player.away
+            player.timeouts = 0
+            player.away = False
+            table.waiting_since.pop(seat, None)
+            table.reminded.discard(seat)
+            if came_back:
+                table.add_log(LogEntry("back", seat, {"name": player.name}, "table"))
+            acted_round = table.round_no if table.round_no is not None else round_no
+            await self._run_table(table, notes)
+            self._changed(table, notes)
+            result = ActResult(
+                table_id=table.id,
+                seat=seat,
+                round_no=acted_round,
+                notation=stored_notation,
+                events=public,
+                reveals=reveals,
+                private=self._private(table, seat, deliver=False),
+                round_over=table.round is round_ and round_.finished,
+                match_over=table.status == FINISHED,
+            )
+        return result
+
+    async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot:
+        """ "My cards": the seat's view and legal actions. Brings an away seat back."""
+        async with self._locked(table_id) as (table, notes):
+            seat = self._need_seat(table, user_id)
+            player = table.seats[seat]
+            if player.away:
+                player.away = False
+                player.timeouts = 0
+                table.waiting_since.pop(seat, None)
+                table.reminded.discard(seat)
+                table.add_log(LogEntry("back", seat, {"name": player.name}, "table"))
+                if table.status == PLAYING:
+                    self._arm_turn_timer(table)
+                elif table.status == ROUND_OVER and table.next_round_at is None:
+                    self._arm_next_round(table)
+                self._changed(table, notes)
+            return self._private(table, seat, deliver=True)
+
+    async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
+        async with self._locked(table_id) as (table, notes):
+            self._need_seat(table, user_id)
+            self._need_host(table, user_id)
+            if table.status != ROUND_OVER:
+                raise TableError("round_not_over")
+            await self._start_round(table, notes)
+        return self._public(table)
+
+    async def rematch(self, table_id: int, user_id: int) -> PublicSnapshot:
+        """After the match: back to the lobby with every player who is not seated elsewhere
+        (bots kept); the caller becomes host if the host is gone."""
+        async with self._locked(table_id) as (table, notes):
+            seat = self._need_seat(table, user_id)
+            if table.status != FINISHED:
+                raise TableError("match_not_over")
+            kept = [
+                s
+                for s in table.seats
+                if s.is_bot
+                or (
+                    s.user_id is not None
+                    and s.left_at is None
+                    and self._seated.get((table.guild_id, s.user_id)) is None
+                )
+            ]
+            if table.seats[seat] not in kept:
+                raise TableError(
+                    "already_seated", table_id=self.table_of_user(table.guild_id, user_id)
+                )
+            for s in kept:
+                if s.user_id is not None:
+                    self._reserve(table.guild_id, s.user_id, table.id)
+            old = (table.seats, table.host_id)
+            table.seats = [LiveSeat(s.user_id, s.name, s.is_bot, s.joined_at) for s in kept]
+            if table.host_id not in table.human_ids():
+                table.host_id = user_id
+            try:
+                await self.store.update_table(table.id, status="lobby")
+                await self.store.save_seats(table.id, self._seat_records(table))
+            except Exception as error:
+                for s in kept:
+                    if s.user_id is not None:
+                        self._release(table.guild_id, s.user_id, table.id)
+                table.seats, table.host_id = old
+                raise _store_failed(error) from error
+            table.cancel_timer()
+            table.status = LOBBY
+            table.match = None
+            table.round = None
+            table.round_no = None
+            table.last_round = None
+            table.winners = ()
+            table.next_round_at = None
+            table.pending_reveals.clear()
+            self._changed(table, notes, LogEntry("rematch", seat, {}, "table"))
+        return self._public(table)
+
+    # ------------------------------------------------------------------------------------
+    # restart
+    # ------------------------------------------------------------------------------------
+    async def restore(self) -> RestoreReport:
+        """Rebuild every active table from the store and re-arm its timers."""
+        loaded = await self.store.load_active_tables()
+        restored: list[int] = []
+        broken = list(loaded.broken)
+        for active in loaded.tables:
+            if active.table.id in self._tables:
+                continue
+            try:
+                table = await self._rebuild(active)
+            except Exception as error:  # one bad table must not stop the others
+                log.exception("table %s could not be restored", active.table.id)
+                broken.append((active.table.id, str(error)))
+                continue
+            restored.append(table.id)
+        for table_id in restored:
+            async with self._locked(table_id) as (table, notes):
+                if table.status == PLAYING:
+                    await self._run_table(table, notes)
+                elif table.status == ROUND_OVER:
+                    self._arm_next_round(table)
+                self._changed(table, notes)
+        return RestoreReport(tuple(restored), tuple(broken))
+
+    async def _rebuild(self, active: ActiveTable) -> LiveTable:
+        record = active.table
+        game = self._game(record.game)
+        options = game.options_model.model_validate(record.options)
+        settings = await self.store.get_guild_settings(record.guild_id)
+        seats = [
+            LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at)
+            for s in sorted(active.seats, key=lambda s: s.seat)
+        ]
+        table = LiveTable(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            game=game,
+            preset=_preset_name(game, options),
+            options=options,
+            host_id=record.host_id,
+            seats=seats,
+            turn_seconds=float(settings.turn_seconds),
+        )
+        if record.status == "playing" and active.match is not None:
+            table.match = active.match
+            if active.round is not None:
+                table.round = active.round
+                table.round_no = active.round_no
+                table.status = PLAYING
+                table.rng = random.Random(f"{record.id}:{active.round_no}:{len(seats)}")
+            else:
+                table.status = ROUND_OVER
+        humans = table.human_ids()
+        if table.host_id not in humans and humans:
+            table.host_id = humans[0]  # the store keeps the first host; a new one is re-derived
+        for user_id in humans:
+            self._seated[(table.guild_id, user_id)] = table.id
+        self._tables[table.id] = table
+        return table
+
+    # ------------------------------------------------------------------------------------
+    # the engine loop: rounds, bot moves, timers
+    # ------------------------------------------------------------------------------------
+    async def _play(
+        self, table: LiveTable, seat: int, action: Any, *, clicked: bool = False
+    ) -> list[Event]:
+        """Apply one action and store it; on a store failure, roll back by replay. Private
+        events for seats that did not click this are kept to show them once later."""
+        round_ = table.round
+        assert round_ is not None and table.round_no is not None
+        try:
+            events = round_.apply(seat, action)
+        except IllegalAction as error:
+            raise TableError(f"illegal:{error.rule}", message=error.message) from error
+        seq = len(round_.history) - 1
+        notation = str(round_.history[-1][1])
+        try:
+            await self.store.record_action(table.id, table.round_no, seq, seat, notation)
+        except Exception as error:
+            record = round_.record()
+            table.round = table.game.replay(
+                record.model_copy(update={"actions": record.actions[:-1]})
+            )
+            log.warning("table %s: action not stored, rolled back: %s", table.id, error)
+            raise _store_failed(error) from error
+        for event in events:
+            if event.to is None:
+                table.add_log(_log_entry(event))
+                continue
+            for viewer in event.to:
+                if not (clicked and viewer == seat):  # the clicker gets it in its ActResult
+                    table.pending_reveals.setdefault(viewer, []).append(_reveal(event))
+        return events
+
+    async def _run_table(self, table: LiveTable, notes: list[Notice]) -> None:
+        """After any change: play the seats nobody clicks for, score a finished round, and
+        arm the timers for whoever must act."""
+        if table.status != PLAYING or table.round is None:
+            return
+        policy = policy_for(table.game)
+        for _ in range(MAX_AUTO_ACTIONS):
+            round_ = table.round
+            if round_.finished:
+                try:
+                    await self._end_round(table, notes)
+                except TableError:  # stored actions stand; scoring is retried by a timer
+                    self._arm(table, RETRY_SECONDS, self._on_turn_timer)
+                return
+            auto = [s for s in round_.to_act() if table.seats[s].auto]
+            if not auto:
+                break
+            seat = auto[0]
+            try:
+                await self._play(table, seat, policy.choose(round_, seat, table.rng))
+            except TableError as error:
+                log.error("table %s: bot move for seat %s failed: %s", table.id, seat, error.key)
+                break
+        self._arm_turn_timer(table)
+
+    async def _start_round(self, table: LiveTable, notes: list[Notice]) -> None:
+        match = table.match
+        assert match is not None
+        seed = self.seed_source()
+        deck = table.stacked_decks.popleft() if table.stacked_decks else None
+        try:
+            round_ = match.new_round(deck=deck, seed=None if deck is not None else seed)
+        except (IllegalAction, ValueError) as error:
+            raise TableError("bad_deck", message=str(error)) from error
+        try:
+            settings = await self.store.get_guild_settings(table.guild_id)
+            round_no = await self.store.start_round(table.id, round_.record())
+        except Exception as error:
+            raise _store_failed(error) from error
+        table.turn_seconds = float(settings.turn_seconds)
+        table.cancel_timer()
+        table.round = round_
+        table.round_no = round_no
+        table.round_scored = False
+        table.status = PLAYING
+        table.last_round = None
+        table.next_round_at = None
+        table.pending_reveals.clear()
+        table.waiting_since.clear()
+        table.reminded.clear()
+        table.rng = random.Random(seed)
+        table.add_log(LogEntry("round_started", None, {"round": match.round_no + 1}, "table"))
+        notes.append(("round_started", table.id, None))
+        await self._run_table(table, notes)
+        self._changed(table, notes)
+
+    async def _end_round(self, table: LiveTable, notes: list[Notice]) -> None:
+        match, round_ = table.match, table.round
+        assert match is not None and round_ is not None and table.round_no is not None
+        table.cancel_timer()
+        table.waiting_since.clear()
+        table.reminded.clear()
+        before = match.state()
+        result = round_.result()
+        match.add_round(result)
+        try:
+            await self.store.finish_round(table.id, table.round_no, result, list(match.totals))
+            if match.finished:
+                winners = list(match.winner_seats())
+                await self.store.finish_match(table.id, winners, list(match.totals))
+                await self.store.update_table(table.id, status="finished")
+        except Exception as error:
+            table.match = Match.restore(table.game, before)
+            log.error("table %s: round end not stored: %s", table.id, error)
+            raise _store_failed(error) from error
+        table.round_scored = True
+        n = len(table.seats)
+        points = tuple(result.points[table.game.side_of(s, n)] for s in range(n))
+        totals = table.seat_totals()
+        table.last_round = RoundEnd(
+            round_no=table.round_no,
+            points=points,
+            totals=totals,
+            detail=dict(result.detail),
+            view=round_.public_view(),
+        )
+        table.add_log(LogEntry("round_over", None, {"points": points, "totals": totals}, "table"))
+        if match.finished:
+            table.status = FINISHED
+            table.winners = match.winner_seats()
+            table.add_log(LogEntry("match_over", None, {"winners": table.winners}, "table"))
+            for user_id in table.human_ids():
+                self._release(table.guild_id, user_id, table.id)
+            self._arm(table, self.finished_keep_seconds, self._on_finished_expiry)
+        else:
+            table.status = ROUND_OVER
+            self._arm_next_round(table)
+
+    def _arm_next_round(self, table: LiveTable) -> None:
+        """The next round starts by itself after a pause, if a human is there to play it."""
+        if table.status != ROUND_OVER or not any(s.present for s in table.seats):
+            return
+        table.next_round_at = self.clock.now() + self.next_round_seconds
+        self._arm(table, self.next_round_seconds, self._on_next_round_timer)
+
+    def _arm_turn_timer(self, table: LiveTable) -> None:
+        """One timer per table, due at the earliest reminder or timeout of the seats that
+        must act and are played by a human."""
+        table.cancel_timer()
+        round_ = table.round
+        if table.status != PLAYING or round_ is None or round_.finished:
+            return
+        now = self.clock.now()
+        waiting = [s for s in round_.to_act() if table.seats[s].present]
+        for seat in list(table.waiting_since):
+            if seat not in waiting:
+                del table.waiting_since[seat]
+                table.reminded.discard(seat)
+        if not waiting:
+            return
+        half = table.turn_seconds / 2
+        due: list[float] = []
+        for seat in waiting:
+            since = table.waiting_since.setdefault(seat, now)
+            due.append(since + table.turn_seconds)
+            if seat not in table.reminded:
+                due.append(since + half)
+        self._arm(table, max(0.0, min(due) - now), self._on_turn_timer)
+        table.timer_due = min(since + table.turn_seconds for since in table.waiting_since.values())
+
+    def _arm(
+        self,
+        table: LiveTable,
+        delay: float,
+        handler: Callable[[int, int], Awaitable[None]],
+    ) -> None:
+        table.cancel_timer()
+        token = table.timer_token
+        table_id = table.id
+
+        async def fire() -> None:
+            await handler(table_id, token)
+
+        table.timer = self.clock.call_later(delay, fire)
+        table.timer_due = self.clock.now() + delay
+
+    async def _on_turn_timer(self, table_id: int, token: int) -> None:
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        notes: list[Notice] = []
+        async with table.lock:
+            if table.closed or token != table.timer_token or table.round is None:
+                return
+            table.timer = None
+            now = self.clock.now()
+            round_ = table.round
+            waiting = [s for s in round_.to_act() if table.seats[s].present]
+            for seat in waiting:
+                since = table.waiting_since.get(seat, now)
+                if seat not in table.reminded and now >= since + table.turn_seconds / 2:
+                    table.reminded.add(seat)
+                    notes.append(("turn_reminder", table.id, seat))
+            expired = [
+                s for s in waiting if now >= table.waiting_since.get(s, now) + table.turn_seconds
+            ]
+            try:
+                for seat in expired:
+                    await self._time_out(table, seat)
+                await self._run_table(table, notes)
+            except TableError as error:
+                log.error("table %s: timeout move failed: %s", table.id, error.key)
+                self._arm(table, table.turn_seconds / 2, self._on_turn_timer)
+            if expired:
+                self._changed(table, notes)
+        await self._notify(notes)
+
+    async def _time_out(self, table: LiveTable, seat: int) -> None:
+        """Play safe default moves until this seat's turn is over; two in a row: away."""
+        policy = policy_for(table.game)
+        player = table.seats[seat]
+        for _ in range(MAX_TIMEOUT_ACTIONS):
+            round_ = table.round
+            if round_ is None or round_.finished or seat not in round_.to_act():
+                break
+            await self._play(table, seat, policy.default(round_, seat, table.rng))
+        table.waiting_since.pop(seat, None)
+        table.reminded.discard(seat)
+        player.timeouts += 1
+        table.add_log(LogEntry("timeout", seat, {"name": player.name}, "table"))
+        if player.timeouts >= AWAY_AFTER_TIMEOUTS and not player.away:
+            player.away = True
+            table.add_log(LogEntry("away", seat, {"name": player.name}, "table"))
+
+    async def _on_next_round_timer(self, table_id: int, token: int) -> None:
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        notes: list[Notice] = []
+        async with table.lock:
+            if table.closed or token != table.timer_token or table.status != ROUND_OVER:
+                return
+            try:
+                await self._start_round(table, notes)
+            except TableError as error:
+                log.error("table %s: next round not started: %s", table.id, error.key)
+                self._arm(table, self.next_round_seconds, self._on_next_round_timer)
+        await self._notify(notes)
+
+    async def _on_finished_expiry(self, table_id: int, token: int) -> None:
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.closed or token != table.timer_token or table.status != FINISHED:
+                return
+            table.closed = True
+            del self._tables[table.id]
+
+    # ------------------------------------------------------------------------------------
+    # snapshots
+    # ------------------------------------------------------------------------------------
+    def _public(self, table: LiveTable) -> PublicSnapshot:
+        round_ = table.round
+        totals = table.seat_totals()
+        seats = tuple(
+            SeatInfo(
+                seat=i,
+                user_id=s.user_id,
+                name=s.name,
+                is_bot=s.is_bot,
+                away=s.away,
+                left=s.left_at is not None,
+                total=totals[i] if i < len(totals) else 0,
+            )
+            for i, s in enumerate(table.seats)
+        )
+        playing = table.status == PLAYING and round_ is not None
+        return PublicSnapshot(
+            table_id=table.id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            game=table.game.name,
+            preset=table.preset,
+            options=table.options.model_dump(mode="json"),
+            target=table.options.target,
+            host_id=table.host_id,
+            status=CLOSED if table.closed else table.status,
+            seats=seats,
+            min_seats=table.game.min_seats,
+            max_seats=table.game.max_seats,
+            round_no=table.round_no,
+            view=round_.public_view() if round_ is not None else None,
+            to_act=round_.to_act() if playing and round_ is not None else (),
+            totals=totals,
+            log=tuple(table.log),
+            last_round=table.last_round,
+            winners=table.winners,
+            turn_deadline=table.timer_due if playing and table.waiting_since else None,
+            next_round_at=table.next_round_at if table.status == ROUND_OVER else None,
+            version=table.version,
+        )
+
+    def _private(self, table: LiveTable, seat: int, *, deliver: bool) -> PrivateSnapshot:
+        round_ = table.round
+        reveals: tuple[Reveal, ...] = ()
+        if deliver:
+            reveals = tuple(table.pending_reveals.pop(seat, ()))
+        view = None
+        legal: tuple[str, ...] = ()
+        if round_ is not None:
+            view = _hide_reveals(round_.view(seat))
+            if table.status == PLAYING and not round_.finished:
+                legal = tuple(str(a) for a in round_.legal_actions(seat))
+        return PrivateSnapshot(
+            table_id=table.id,
+            seat=seat,
+            round_no=table.round_no,
+            status=table.status,
+            view=view,
+            legal=legal,
+            reveals=reveals,
+            away=table.seats[seat].away,
+            turn_deadline=table.timer_due if legal else None,
+        )
+
+    # ------------------------------------------------------------------------------------
+    # helpers
+    # ------------------------------------------------------------------------------------
+    def _locked(self, table_id: int) -> _TableLock:
+        return _TableLock(self, self._table(table_id))
+
+    def _table(self, table_id: int) -> LiveTable:
+        table = self._tables.get(table_id)
+        if table is None or table.closed:
+            raise TableError("no_table", table_id=table_id)
+        return table
+
+    def _game(self, name: str) -> Game[Any, Any, Any]:
+        try:
+            return self._games(name)
+        except (KeyError, ImportError) as error:
+            raise TableError("unknown_game", game=name) from error
+
+    @staticmethod
+    def _options(game: Game[Any, Any, Any], preset: str | None, target: int | None) -> Options:
+        if preset is not None and preset not in game.presets:
+            raise TableError("unknown_preset", preset=preset, presets=", ".join(game.presets))
+        try:
+            if target is None:
+                return game.options(preset)
+            return game.options(preset, target=target)
+        except ValidationError as error:
+            raise TableError("bad_option", message=error.errors()[0]["msg"]) from error
+
+    def _reserve(self, guild_id: int, user_id: int, table_id: int) -> None:
+        """Claim the user's one seat in this guild (no await between check and claim)."""
+        current = self._seated.get((guild_id, user_id))
+        if current is not None and current != table_id:
+            raise TableError("already_seated", table_id=current if current > 0 else None)
+        self._seated[(guild_id, user_id)] = table_id
+
+    def _release(self, guild_id: int, user_id: int, table_id: int) -> None:
+        if self._seated.get((guild_id, user_id)) == table_id:
+            del self._seated[(guild_id, user_id)]
+
+    @staticmethod
+    def _need_lobby(table: LiveTable) -> None:
+        if table.status != LOBBY:
+            raise TableError("not_in_lobby")
+
+    @staticmethod
+    def _need_host(table: LiveTable, user_id: int) -> None:
+        if user_id != table.host_id:
+            raise TableError("not_host")
+
+    @staticmethod
+    def _need_seat(table: LiveTable, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated")
+        return seat
+
+    def _seat_records(self, table: LiveTable) -> list[SeatRecord]:
+        return [
+            SeatRecord(
+                seat=i,
+                user_id=s.user_id,
+                display_name=s.name,
+                is_bot=s.is_bot,
+                joined_at=s.joined_at,
+                left_at=s.left_at,
+            )
+            for i, s in enumerate(table.seats)
+        ]
+
+    async def _close(
+        self, table: LiveTable, notes: list[Notice], status: str | None, entry: LogEntry
+    ) -> None:
+        if status is not None:
+            try:
+                await self.store.update_table(table.id, status=status)
+            except Exception as error:
+                raise _store_failed(error) from error
+        table.cancel_timer()
+        table.closed = True
+        table.add_log(entry)
+        for user_id in table.human_ids():
+            self._release(table.guild_id, user_id, table.id)
+        self._tables.pop(table.id, None)
+        table.version += 1
+        notes.append(("table_closed", table.id, None))
+
+    @staticmethod
+    def _changed(table: LiveTable, notes: list[Notice], entry: LogEntry | None = None) -> None:
+        if entry is not None:
+            table.add_log(entry)
+        table.version += 1
+        if ("table_changed", table.id, None) not in notes:
+            notes.append(("table_changed", table.id, None))
+
+    def _now_dt(self) -> datetime:
+        return datetime.fromtimestamp(self.clock.now(), UTC)
+
+    async def _notify(self, notes: list[Notice]) -> None:
+        for kind, table_id, seat in notes:
+            try:
+                if kind == "turn_reminder":
+                    assert seat is not None
+                    await self.notifier.turn_reminder(table_id, seat)
+                else:
+                    await getattr(self.notifier, kind)(table_id)
+            except Exception:  # the glue's trouble must never undo or block a stored change
+                log.exception("notifier %s failed for table %s", kind, table_id)
+
+
+class _TableLock:
+    """`async with service._locked(id) as (table, notes)`: hold the table's lock, then send
+    the collected notices once the lock is released (after the work is stored)."""
+
+    def __init__(self, service: TableService, table: LiveTable) -> None:
+        self.service = service
+        self.table = table
+        self.notes: list[Notice] = []
+
+    async def __aenter__(self) -> tuple[LiveTable, list[Notice]]:
+        await self.table.lock.acquire()
+        if self.table.closed:
+            self.table.lock.release()
+            raise TableError("no_table", table_id=self.table.id)
+        return self.table, self.notes
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.table.lock.release()
+        await self.service._notify(self.notes)
+
+
+def _store_failed(error: Exception) -> TableError:
+    return TableError("store_failed", message=str(error))
+
+
+def _name(player: PlayerRef) -> dict[str, Any]:
+    return {"name": player.name}
+
+
+def _log_entry(event: Event) -> LogEntry:
+    return LogEntry(event.kind, event.seat, dict(event.data), "engine")
+
+
+def _reveal(event: Event) -> Reveal:
+    return Reveal(event.kind, event.seat, dict(event.data))
+
+
+def _hide_reveals(view: Any) -> Any:
+    """A view for "My cards": the engine's view as is (the engine already limits reveals to
+    the most recent action)."""
+    return view
+
+
+def _preset_name(game: Game[Any, Any, Any], options: Options) -> str | None:
+    """The preset these options come from (ignoring the target), or None if changed."""
+    dump = options.model_dump()
+    for name, preset in game.presets.items():
+        if {**preset.model_dump(), "target": dump["target"]} == dump:
+            return name
+    return None

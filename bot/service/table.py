@@ -1,0 +1,97 @@
+"""A table as the service holds it in memory (never handed out: snapshots are)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.service.clock import TimerHandle
+from bot.service.snapshots import LOBBY, LogEntry, Reveal, RoundEnd
+from games.cards import Card
+from games.contract import Game, Options, Round
+from games.match import Match
+
+LOG_LENGTH = 12  # public log lines kept per table
+
+
+@dataclass(slots=True)
+class LiveSeat:
+    user_id: int | None  # None: a bot player
+    name: str
+    is_bot: bool
+    joined_at: datetime
+    left_at: datetime | None = None
+    away: bool = False
+    timeouts: int = 0  # timeouts in a row; two make the seat away
+
+    @property
+    def auto(self) -> bool:
+        """Played by the bot policy (a bot, an away player, or a player who left)."""
+        return self.is_bot or self.away or self.left_at is not None
+
+    @property
+    def present(self) -> bool:
+        """A human who is here (neither away nor gone)."""
+        return not self.auto
+
+
+@dataclass(slots=True)
+class LiveTable:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: Game[Any, Any, Any]
+    preset: str | None
+    options: Options
+    host_id: int
+    seats: list[LiveSeat]
+    status: str = LOBBY
+    turn_seconds: float = 90.0
+    match: Match | None = None
+    round: Round[Any, Any, Any] | None = None
+    round_no: int | None = None  # the store's number of the current round
+    round_scored: bool = False  # the current round's result is added to the match and stored
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    log: deque[LogEntry] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
+    pending_reveals: dict[int, list[Reveal]] = field(default_factory=dict)
+    waiting_since: dict[int, float] = field(default_factory=dict)  # seat -> clock time
+    reminded: set[int] = field(default_factory=set)
+    timer: TimerHandle | None = None
+    timer_due: float | None = None
+    timer_token: int = 0
+    next_round_at: float | None = None
+    last_round: RoundEnd | None = None
+    winners: tuple[int, ...] = ()
+    stacked_decks: deque[list[Card]] = field(default_factory=deque)
+    rng: random.Random = field(default_factory=random.Random)
+    version: int = 0
+    closed: bool = False
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of this user if they sit here and have not left."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and seat.left_at is None:
+                return index
+        return None
+
+    def human_ids(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None and s.left_at is None]
+
+    def seat_totals(self) -> tuple[int, ...]:
+        if self.match is None:
+            return tuple(0 for _ in self.seats)
+        return tuple(self.match.seat_total(i) for i in range(len(self.seats)))
+
+    def add_log(self, entry: LogEntry) -> None:
+        self.log.append(entry)
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = None
+        self.timer_due = None
+        self.timer_token += 1
