@@ -1,0 +1,72 @@
+"""What one seat (or the public table) may know of a Dutch round: the only thing the bot renders.
+
+A view never holds a face-down card unless a rule has just revealed it to that viewer (its peek,
+a Queen's look, a 7's look, a wrong matching card shown to all), or the round is over (every card
+is then shown). `log` holds the recent public events as data (kind, seat, data), never sentences,
+so the bot can word them in any language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.contract import Event
+from games.dutch.actions import DutchAction
+
+PHASES = ("peek", "start", "drawn", "power", "end", "over")
+# peek: every seat must `peek` before the first turn; start: the turn's player may call Dutch
+# (classic), match, draw or take; drawn: the player holds a card; power: a Queen/Jack power may
+# be used; end: after the discard (match, call Dutch (house), end); over: the round is scored.
+
+
+@dataclass(frozen=True, slots=True)
+class SlotView:
+    slot: int  # 1-based, never renumbered
+    empty: bool  # emptied by a matching discard
+    card: str | None  # the card's name if this viewer may know it now, else None
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A card a rule showed to the viewer in the most recent action."""
+
+    seat: int  # whose grid
+    slot: int
+    card: str
+    by: str  # "peek", "look" (Queen), "seven", "match" (shown to all)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    seat: int
+    total: int  # sum of the seat's card values
+    points: int  # what the round adds to the seat's match total
+
+
+@dataclass(frozen=True, slots=True)
+class DutchView:
+    viewer: int | None  # None: the public table
+    n_seats: int
+    phase: str  # one of PHASES
+    turn: int | None  # whose turn (None during the peek phase and once over)
+    to_act: tuple[int, ...]
+    dealer: int
+    first_player: int
+    stock: int  # cards left in the stock
+    discard_top: str | None
+    discard_size: int
+    grids: tuple[tuple[SlotView, ...], ...]  # per seat, in slot order
+    peeked: tuple[bool, ...]  # per seat: has done its initial peek
+    dutch_caller: int | None
+    final_turns: tuple[int, ...]  # seats still owed their last turn after a Dutch call
+    held_from: str | None  # the turn player's held card came from "stock", "discard", "nine"
+    held: str | None  # that card's name, if this viewer may know it
+    power: str | None  # "queen"/"jack" pending after a discard; "seven"/"nine" (drawer only)
+    legal: tuple[DutchAction, ...]  # the viewer's legal actions now
+    reveals: tuple[Reveal, ...]
+    log: tuple[Event, ...]  # recent public events, oldest first
+    scores: tuple[SeatScore, ...] | None  # once the round is over
+    caller_succeeded: bool | None  # once the round is over, if someone called Dutch
+
+    def cards_left(self, seat: int) -> int:
+        return sum(1 for s in self.grids[seat] if not s.empty)
