@@ -173,7 +173,8 @@ class FakeDiscord:
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[str] = []
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
-        self.listeners: list[Callable[[RecordedRequest], None]] = []
+        self.listeners: list[Callable[[RecordedRequest], None]] = []  # after each request
+        self.inject_listeners: list[Callable[[FakeInteraction], None]] = []  # before dispatch
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._sockets: list[web.WebSocketResponse] = []
@@ -905,6 +906,8 @@ class FakeDiscord:
         }
         if message is not None:
             event["message"] = message
+        for listener in list(self.inject_listeners):
+            listener(interaction)
         await self.dispatch_event("INTERACTION_CREATE", event)
         return interaction
 
