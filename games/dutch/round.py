@@ -539,6 +539,9 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         for to, reveal in self.reveals:
             if to is None or to == viewer:
                 reveals.append(reveal)
+            if to is not None and to == viewer:
+                # a card shown to all (a wrong matching card) is face down again: it is in
+                # `reveals` and the log, never in a grid
                 shown[(reveal.seat, reveal.slot)] = reveal.card
         grids = tuple(
             tuple(

@@ -1,9 +1,9 @@
 """What one seat (or the public table) may know of a Dutch round: the only thing the bot renders.
 
-A view never holds a face-down card unless a rule has just revealed it to that viewer (its peek,
-a Queen's look, a 7's look, a wrong matching card shown to all), or the round is over (every card
-is then shown). `log` holds the recent public events as data (kind, seat, data), never sentences,
-so the bot can word them in any language.
+A grid slot never shows a face-down card unless a rule has just revealed it to that viewer alone
+(its peek, a Queen's look, a 7's look), or the round is over (every card is then shown). A wrong
+matching card shown to all appears in `reveals` and in the log only. `log` holds recent public
+events as data (kind, seat, data), never sentences, so the bot can word them in any language.
 """
 
 from __future__ import annotations
