@@ -1,0 +1,199 @@
+"""Random legal play to the end of matches: the invariants of the engine (hypothesis)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Card
+from games.contract import RoundRecord, RoundSetup
+from games.dame import GAME, DameAction, DameRound
+from games.dame.actions import KINDS, TOKENS
+from games.dame.policy import choose_action
+from games.dame.rules import DECK, NATURAL_RANKS, TEAMS, VALUE
+from games.errors import IllegalAction
+from games.match import Match
+
+PROPERTY = settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TOKEN_TEXTS = sorted(TOKENS)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            yield from _strings(getattr(value, f.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _state(round_: DameRound) -> tuple[Any, ...]:
+    return (
+        round_.record(),
+        [round_.view(s) for s in range(4)],
+        round_.public_view(),
+        tuple(round_.stock),
+        tuple(tuple(h) for h in round_.hands),
+        tuple(tuple(p.items()) for p in round_.packs),
+        tuple(round_.announced_turn),
+    )
+
+
+def _check_cards_accounted(round_: DameRound) -> None:
+    places = [*round_.stock, *round_.pile]
+    places += [c for hand in round_.hands for c in hand]
+    places += [c for packs in round_.packs for pack in packs.values() for c in pack]
+    assert len(places) == 108
+    assert {id(c) for c in places} == {id(c) for c in DECK}
+
+
+def _check_views_leak_nothing(round_: DameRound) -> None:
+    hidden_stock = {c.code for c in round_.stock}
+    public = set(_strings(round_.public_view()))
+    all_hands = {c.code for hand in round_.hands for c in hand}
+    assert not public & (all_hands | hidden_stock)
+    for seat in range(4):
+        view = round_.view(seat)
+        own = {c.code for c in round_.hands[seat]}
+        assert set(view.hand) == own
+        others = all_hands - own
+        assert not set(_strings(view)) & (others | hidden_stock)
+        assert view.hand_sizes == tuple(len(h) for h in round_.hands)
+
+
+def _check_score_formula(round_: DameRound) -> None:
+    winner = round_.winner
+    assert winner is not None and not round_.hands[winner]
+    result = round_.result()
+    for team, seats in enumerate(TEAMS):
+        packs = sum(VALUE[c] for pack in round_.packs[team].values() for c in pack)
+        in_hands = sum(VALUE[c] for s in seats for c in round_.hands[s])
+        assert result.points[team] == (packs if winner in seats else packs - in_hands)
+
+
+def _check_legal_matches_view(round_: DameRound, seat: int, legal: list[DameAction]) -> None:
+    """Every listed action passes the rules, and the view's options describe the same moves."""
+    for action in legal:
+        round_.check(seat, action)
+    options = round_.view(seat).legal
+    assert options is not None
+    kinds = {a.kind for a in legal}
+    assert ("draw" in kinds) == options.draw
+    assert {a.cards for a in legal if a.kind == "take" and a.cards} == {
+        (x.split("#")[0], y.split("#")[0])
+        for i, x in enumerate(options.take)
+        for y in options.take[i + 1 :]
+    }
+    assert ("meld" in kinds) == bool(options.meld_ranks)
+    assert {a.rank for a in legal if a.kind == "add"} == set(options.add_ranks)
+    assert [a.cards[0] for a in legal if a.kind == "discard"] == [
+        code.split("#")[0] for code in options.discard
+    ]
+
+
+def _random_action(rng: random.Random, hand: list[Card]) -> DameAction | str:
+    """An action, often of cards in hand (codes, names or ranks), or text that is no action."""
+    if rng.random() < 0.05:
+        return rng.choice(["", "fly", "meld", "add 2 2C", "discard QS QH", "take 7S#7"])
+    kind = rng.choice(KINDS)
+    mine = [t for c in hand for t in (c.name, f"{c.name}#{c.copy}", c.rank) if t in TOKENS]
+    pool = mine if mine and rng.random() < 0.7 else TOKEN_TEXTS
+    tokens = tuple(rng.choice(pool) for _ in range(rng.randint(1, 4)))
+    if kind in ("draw", "announce"):
+        return DameAction(kind)
+    if kind == "discard":
+        return DameAction(kind, tokens[:1])
+    if kind == "take" and rng.random() < 0.2:
+        return DameAction(kind)
+    return DameAction(kind, tokens, rng.choice(NATURAL_RANKS) if kind == "add" else "")
+
+
+def _play_round(round_: DameRound, rng: random.Random, policy_share: float) -> None:
+    """Random legal play (some of it by the simple policy) with random probes of illegal
+    actions, checking the invariants after every step."""
+    while not round_.finished:
+        (seat,) = round_.to_act()
+        legal = round_.legal_actions(seat)
+        assert legal and all(round_.legal_actions(s) == [] for s in range(4) if s != seat)
+        _check_legal_matches_view(round_, seat, legal)
+        probe = _random_action(rng, round_.hands[seat])
+        if probe not in legal:
+            before = _state(round_)
+            try:
+                round_.apply(rng.choice([s for s in range(4) if s != seat] + [seat] * 6), probe)
+            except IllegalAction:
+                assert _state(round_) == before
+            else:
+                _check_cards_accounted(round_)
+                continue  # the probe was a legal action written otherwise (e.g. a big meld)
+        if rng.random() < policy_share:
+            action = choose_action(round_, seat, rng)
+        else:
+            action = rng.choice(legal)
+        round_.apply(seat, str(action) if rng.random() < 0.5 else action)
+        _check_cards_accounted(round_)
+        _check_views_leak_nothing(round_)
+
+
+@PROPERTY
+@given(rng=st.randoms(use_true_random=False), policy_share=st.sampled_from([0.0, 0.5, 0.9]))
+def test_random_legal_play_to_the_end_of_a_match(rng: random.Random, policy_share: float) -> None:
+    options = GAME.options(target=300, take_onto_team_pack=rng.random() < 0.5)
+    match = Match(GAME, options, 4, first_dealer=rng.randrange(4))
+    while not match.finished:
+        round_ = match.new_round(seed=rng.randrange(2**32))
+        assert isinstance(round_, DameRound)
+        _play_round(round_, rng, policy_share)
+        _check_score_formula(round_)
+        record = RoundRecord.model_validate_json(round_.record().model_dump_json())
+        again = GAME.replay(record)
+        assert again.record() == round_.record()
+        assert [again.view(s) for s in range(4)] == [round_.view(s) for s in range(4)]
+        assert again.public_view() == round_.public_view()
+        assert again.result() == round_.result()
+        match.add_round(round_.result())
+    best = max(match.totals)
+    assert best >= options.target and match.totals.count(best) == 1
+    assert match.winners == (match.totals.index(best),)
+
+
+@PROPERTY
+@given(rng=st.randoms(use_true_random=False))
+def test_policy_always_chooses_a_legal_action(rng: random.Random) -> None:
+    setup = RoundSetup(n_seats=4, dealer=rng.randrange(4))
+    round_ = GAME.new_round(GAME.options(), setup, seed=rng.random())
+    assert isinstance(round_, DameRound)
+    while not round_.finished:
+        (seat,) = round_.to_act()
+        action = choose_action(round_, seat, rng)
+        round_.apply(seat, action)
+        assert GAME.parse_action(str(action)) == action
+    _check_score_formula(round_)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_full_target_match_by_policy_and_random_play_ends_with_one_winner(seed: int) -> None:
+    rng = random.Random(seed)
+    match = Match(GAME, GAME.options(), 4)
+    while not match.finished:
+        round_ = match.new_round(seed=f"{seed}/{match.round_no}")
+        assert isinstance(round_, DameRound)
+        _play_round(round_, rng, policy_share=0.7)
+        _check_score_formula(round_)
+        assert GAME.replay(round_.record()).result() == round_.result()
+        match.add_round(round_.result())
+    assert max(match.totals) >= 1000 and len(match.winners or ()) == 1
