@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import random
+
+from games.dame.policy import choose_action
+from tests.games.dame.stacking import stacked_round
+
+RNG_SEED = 7
+
+
+def test_policy_lays_the_packs_it_holds_then_discards_a_cheap_card() -> None:
+    round_ = stacked_round({1: "7S 7H 7D 9C 9D 2C AS KS QS AH KH QH JH"}, stock="AD")
+    rng = random.Random(RNG_SEED)
+    assert str(choose_action(round_, 1, rng)) == "draw"
+    round_.apply(1, "draw")
+    played = []
+    while round_.to_act() == (1,):
+        action = choose_action(round_, 1, rng)
+        played.append(str(action))
+        round_.apply(1, action)
+    assert {"meld AS AH AD", "meld 7S 7H 7D", "meld 9D 9C 2C"} <= set(played)
+    # left: KS QS KH QH JH; the discard is a cheapest one (10 points), never QS (100)
+    assert played[-1] in {"discard KS", "discard KH", "discard QH", "discard JH"}
+
+
+def test_policy_takes_the_pile_when_it_can() -> None:
+    round_ = stacked_round({1: "7C", 2: "7S 7H"})
+    round_.apply(1, "draw")
+    round_.apply(1, "discard 7C")
+    assert str(choose_action(round_, 2, random.Random(RNG_SEED))) == "take 7S 7H"
+
+
+def test_policy_announces_when_its_hand_is_small() -> None:
+    round_ = stacked_round({1: "3S 3H 3D 4S 4H 4D 5S 5H 5D 8C 9C JC KC"})
+    rng = random.Random(RNG_SEED)
+    round_.apply(1, "draw")
+    actions = []
+    while round_.to_act() == (1,):
+        action = choose_action(round_, 1, rng)
+        actions.append(str(action))
+        round_.apply(1, action)
+    assert "announce" in actions and round_.public_view().announced[1]
+    assert round_.to_act() == (2,) and actions[-1].startswith("discard")
