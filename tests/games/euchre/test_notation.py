@@ -7,6 +7,7 @@ from games.errors import NotationError
 from games.euchre import GAME
 from games.euchre.actions import CALL, CALL_ALONE, DISCARD, ORDER, ORDER_ALONE, PASS, PLAY
 from games.euchre.ranking import DECK
+from games.registry import get_game
 
 EVERY_ACTION = [
     PASS,
@@ -77,7 +78,7 @@ def test_notation_of_the_examples_is_exactly_the_documented_text() -> None:
 
 
 def test_game_surface_teams_seats_deck_and_presets() -> None:
-    assert GAME.name == "euchre"
+    assert GAME.name == "euchre" and get_game("euchre") is GAME
     assert GAME.sides(4) == ((0, 2), (1, 3))
     assert (GAME.min_seats, GAME.max_seats) == (4, 4)
     assert sorted(c.name for c in GAME.deck(GAME.options())) == sorted(c.name for c in DECK)

@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.contract import RoundRecord
+from games.contract import Event, RoundRecord
 from games.errors import IllegalAction
 from games.euchre import GAME, EuchreRound, EuchreView
 from games.euchre.actions import CALL, CALL_ALONE, DISCARD, ORDER, ORDER_ALONE, PASS, PLAY
@@ -54,6 +54,14 @@ def _assert_no_leak(round_: EuchreRound, seat: int | None, view: EuchreView) -> 
         assert view.hand == () and view.discard is None and view.legal == ()
 
 
+def _assert_events_leak_nothing(round_: EuchreRound, events: list[Event]) -> None:
+    for viewer in (*range(4), None):
+        hidden = _hidden_from(round_, viewer)
+        for event in events:
+            if event.visible_to(viewer):
+                assert not hidden & {str(v) for v in event.data.values()}, (viewer, event)
+
+
 def _snapshot(round_: EuchreRound) -> tuple[RoundRecord, list[EuchreView]]:
     return round_.record(), [round_.view(s) for s in range(4)] + [round_.public_view()]
 
@@ -81,7 +89,8 @@ def _play_hand(round_: EuchreRound, rng: random.Random) -> None:
             _assert_no_leak(round_, viewer, view)
         if rng.random() < 0.25:
             _try_illegal(round_, seat, rng)
-        round_.apply(seat, rng.choice(round_.legal_actions(seat)))
+        events = round_.apply(seat, rng.choice(round_.legal_actions(seat)))
+        _assert_events_leak_nothing(round_, events)
         assert len(_all_cards(round_)) == 24 and len(set(_all_cards(round_))) == 24
 
 
