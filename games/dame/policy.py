@@ -46,7 +46,7 @@ def choose_action(round_: DameRound, seat: int, rng: random.Random) -> DameActio
             return DameAction(ADD, (wild,), next(iter(packs)))
     if round_.announced_turn[seat] < 0 and len(hand) <= ANNOUNCE_AT:
         return _ANNOUNCE
-    return DameAction(DISCARD, (_cheapest(hand, rng).name,))
+    return DameAction(DISCARD, (cheapest_discard(hand, rng).name,))
 
 
 def _take_or_draw(round_: DameRound, seat: int, hand: list[Card]) -> DameAction:
@@ -61,10 +61,10 @@ def _take_or_draw(round_: DameRound, seat: int, hand: list[Card]) -> DameAction:
     return _DRAW
 
 
-def _cheapest(hand: list[Card], rng: random.Random) -> Card:
+def cheapest_discard(hand: list[Card], rng: random.Random) -> Card:
     """A random card among the cheapest natural ones (a wild card only if nothing else)."""
     best: list[Card] = []
-    best_value = 1000
+    best_value = 10**6
     for c in hand:
         value = VALUE[c] + (1000 if IS_WILD[c] else 0)
         if value < best_value:

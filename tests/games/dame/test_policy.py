@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import random
 
-from games.dame.policy import choose_action
+from games.cards import cards
+from games.dame.policy import cheapest_discard, choose_action
 from tests.games.dame.stacking import stacked_round
 
 RNG_SEED = 7
@@ -41,3 +42,10 @@ def test_policy_announces_when_its_hand_is_small() -> None:
         round_.apply(1, action)
     assert "announce" in actions and round_.public_view().announced[1]
     assert round_.to_act() == (2,) and actions[-1].startswith("discard")
+
+
+def test_policy_discards_a_wild_card_only_when_it_holds_nothing_else() -> None:
+    rng = random.Random(RNG_SEED)
+    assert cheapest_discard(cards("JK 2C KS QS"), rng).name == "KS"
+    assert cheapest_discard(cards("JK 2C"), rng).name == "2C"
+    assert cheapest_discard(cards("JK"), rng).name == "JK"
