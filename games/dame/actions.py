@@ -106,6 +106,16 @@ class DameAction:
         if canonical != self.cards:
             object.__setattr__(self, "cards", canonical)
 
+    @classmethod
+    def trusted(cls, kind: str, cards: tuple[str, ...] = (), rank: str = "") -> DameAction:
+        """An action from canonical parts (the engine's own, already sorted and checked),
+        built without re-validating them: legal-action generation stays fast."""
+        action = object.__new__(cls)
+        object.__setattr__(action, "kind", kind)
+        object.__setattr__(action, "cards", cards)
+        object.__setattr__(action, "rank", rank)
+        return action
+
     def __str__(self) -> str:
         parts = [self.kind]
         if self.rank:

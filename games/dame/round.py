@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations_with_replacement
 
 from games.cards import Card, shuffled
@@ -379,32 +379,32 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         options = self.play_options(seat)
         if options is None:
             return []
-        if not self.drawn:
-            actions = [DameAction(DRAW)]
-            names = sorted({code.split("#")[0] for code in options.take})
-            counts = Counter(c.name for c in self.hands[seat])
-            for pair in combinations_with_replacement(names, TAKE_NATURALS):
-                if all(counts[n] >= pair.count(n) for n in pair):
-                    actions.append(DameAction(TAKE, pair))
-            if options.take_onto_pack:
-                actions.append(DameAction(TAKE))
-            return actions
+        trusted = DameAction.trusted
         hand = self.hands[seat]
         counts = Counter(c.name for c in hand)
-        wild_names = sorted({c.name for c in hand if IS_WILD[c]})
+        if not self.drawn:
+            actions = [trusted(DRAW)]
+            names = _names_in_order(code.split("#")[0] for code in options.take)
+            for pair in combinations_with_replacement(names, TAKE_NATURALS):
+                if pair[0] != pair[1] or counts[pair[0]] >= 2:
+                    actions.append(trusted(TAKE, pair))
+            if options.take_onto_pack:
+                actions.append(trusted(TAKE))
+            return actions
+        wild_names = _names_in_order(c.name for c in hand if IS_WILD[c])
         actions = []
         for rank in options.meld_ranks:
-            natural_names = sorted({c.name for c in hand if c.rank == rank})
+            natural_names = _names_in_order(c.name for c in hand if c.rank == rank)
             for combo in combinations_with_replacement([*natural_names, *wild_names], PACK_MIN):
                 if combo[0] in natural_names and all(counts[n] >= combo.count(n) for n in combo):
-                    actions.append(DameAction(MELD, combo))
+                    actions.append(trusted(MELD, combo))
         for rank in options.add_ranks:
-            for name in sorted({c.name for c in hand if c.rank == rank}) + wild_names:
-                actions.append(DameAction(ADD, (name,), rank))
+            for name in _names_in_order(c.name for c in hand if c.rank == rank) + wild_names:
+                actions.append(trusted(ADD, (name,), rank))
         if options.announce:
-            actions.append(DameAction(ANNOUNCE))
+            actions.append(trusted(ANNOUNCE))
         for code in options.discard:
-            actions.append(DameAction(DISCARD, (code.split("#")[0],)))
+            actions.append(trusted(DISCARD, (code.split("#")[0],)))
         return actions
 
     def _view(self, seat: int | None) -> DameView:
@@ -442,6 +442,11 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
 
     def public_view(self) -> DameView:
         return self._view(None)
+
+
+def _names_in_order(names: Iterable[str]) -> list[str]:
+    """Distinct card names in the canonical order of action tokens."""
+    return sorted(set(names), key=lambda name: TOKENS[name].sort)
 
 
 def _lowest_copies(hand: list[Card]) -> tuple[str, ...]:

@@ -89,6 +89,7 @@ def _check_legal_matches_view(round_: DameRound, seat: int, legal: list[DameActi
     """Every listed action passes the rules, and the view's options describe the same moves."""
     for action in legal:
         round_.check(seat, action)
+        assert GAME.parse_action(str(action)) == action  # built canonical
     options = round_.view(seat).legal
     assert options is not None
     kinds = {a.kind for a in legal}
