@@ -1,0 +1,200 @@
+"""The bot: one `CardTableBot` whose setup_hook opens the store, builds the table service with
+the Discord notifier, restores active tables, registers the dynamic buttons, loads one cog per
+concern and syncs the slash commands. `run(settings)` is what `python -m bot` calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import sys
+from collections.abc import Callable
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from bot.cogs.dutch import DutchCog
+from bot.cogs.leaderboard import LeaderboardCog
+from bot.cogs.settings import SettingsCog
+from bot.i18n.translator import CatalogTranslator
+from bot.service.clock import Clock, SystemClock
+from bot.service.service import TableService
+from bot.settings import Settings
+from bot.ui.controller import TableController
+from bot.ui.guild_settings import GuildSettingsCache
+from bot.ui.items import TableItem
+from bot.ui.locations import TableLocations
+from bot.ui.notifier import DiscordNotifier
+from storage import Store
+from storage.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+REJECTED_TOKEN = (
+    "Discord rejected DISCORD_TOKEN: reset it (Developer Portal > your application > Bot > "
+    "Reset Token) and put the new one in .env."
+)
+MISSING_INTENTS = (
+    "Discord refused the gateway intents this bot asks for: enable them in the Developer Portal "
+    "(your application > Bot > Privileged Gateway Intents)."
+)
+MISSING_ACCESS = (
+    "Discord refused an action for lack of permissions: invite the bot with the 'bot' and "
+    "'applications.commands' scopes (Send Messages, Embed Links, Create Public Threads)."
+)
+NO_CONNECTION = "Cannot reach Discord ({error}): check the network connection."
+
+
+def intents() -> discord.Intents:
+    """Guild events only: no privileged intent and no message content are needed."""
+    chosen = discord.Intents.none()
+    chosen.guilds = True
+    return chosen
+
+
+class CardTableBot(commands.Bot):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        clock: Clock | None = None,
+        seed_source: Callable[[], int] | None = None,
+        edit_delay: float = 1.0,
+        guild_ready_timeout: float = 2.0,
+        sync_commands: bool = True,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            guild_ready_timeout=guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self._given_store = store
+        self._seed_source = seed_source or (lambda: secrets.randbits(63))
+        self._sync_commands = sync_commands
+        self.notifier = DiscordNotifier(self, edit_delay=edit_delay)
+        self.tables = TableController(self)
+        self._store: Store | None = store
+        self._service: TableService | None = None
+        self._guild_settings: GuildSettingsCache | None = None
+        self._locations: TableLocations | None = None
+
+    # -- parts built in setup_hook (typed accessors) -------------------------------------
+    @property
+    def store(self) -> Store:
+        assert self._store is not None, "the store opens in setup_hook"
+        return self._store
+
+    @property
+    def service(self) -> TableService:
+        assert self._service is not None, "the table service starts in setup_hook"
+        return self._service
+
+    @property
+    def guild_settings(self) -> GuildSettingsCache:
+        assert self._guild_settings is not None
+        return self._guild_settings
+
+    @property
+    def locations(self) -> TableLocations:
+        assert self._locations is not None
+        return self._locations
+
+    async def setup_hook(self) -> None:
+        if self._store is None:
+            self._store = await Store.open(self.settings.database_path)
+        self._guild_settings = GuildSettingsCache(self._store)
+        self._locations = TableLocations(self._store)
+        self._service = TableService(self._store, self.clock, self.notifier, self._seed_source)
+        self.add_dynamic_items(TableItem)
+        await self.tree.set_translator(CatalogTranslator())
+        for cog in (DutchCog(self), LeaderboardCog(self), SettingsCog(self)):
+            await self.add_cog(cog)
+        report = await self._service.restore()
+        for table_id, reason in report.broken:
+            log.warning("table %s could not be restored: %s", table_id, reason)
+        for table_id in report.restored:
+            self.notifier.coalescer.mark(table_id)  # refresh its message after the restart
+        if self._sync_commands:
+            await self._sync()
+
+    async def _sync(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        try:
+            if guild_id is not None:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        except discord.Forbidden:
+            log.error(MISSING_ACCESS)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        if self._guild_settings is not None:
+            self._guild_settings.note_preferred_locale(guild.id, guild.preferred_locale)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.on_guild_available(guild)
+
+    async def close(self) -> None:
+        await self.tables.close()
+        await self.notifier.close()
+        await super().close()
+        if self._store is not None and self._given_store is None:
+            await self._store.close()
+
+
+def create_bot(
+    settings: Settings,
+    store: Store | None = None,
+    clock: Clock | None = None,
+    **options: object,
+) -> CardTableBot:
+    """A bot ready to `start(token)`. Tests pass their own store, clock, a short
+    `guild_ready_timeout`, `edit_delay`, `seed_source` or `sync_commands=False`."""
+    return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]
+
+
+def run(settings: Settings) -> int:
+    """Run until stopped; print one clear line (no traceback) for a known failure."""
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    token = settings.token
+    if token is None:
+        print("DISCORD_TOKEN is not set (see .env.example).", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(_run(settings, token))
+    except KeyboardInterrupt:
+        return 0
+    except discord.LoginFailure:
+        return _fail(REJECTED_TOKEN)
+    except discord.PrivilegedIntentsRequired:
+        return _fail(MISSING_INTENTS)
+    except discord.Forbidden:
+        return _fail(MISSING_ACCESS)
+    except StoreError as error:
+        return _fail(f"The database could not be opened: {error}")
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        return _fail(NO_CONNECTION.format(error=error))
+    return 0
+
+
+async def _run(settings: Settings, token: str) -> None:
+    bot = create_bot(settings)
+    async with bot:
+        await bot.start(token)
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 1

@@ -1,0 +1,1 @@
+"""One cog per concern: the Dutch tables, leaderboards and stats, guild settings."""

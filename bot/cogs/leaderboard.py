@@ -1,0 +1,98 @@
+"""`/leaderboard [game] [order]` and `/stats [member]`, per guild, from the store."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.i18n import text
+from bot.i18n.translator import command_text
+from bot.render.stats import leaderboard_embed, stats_embed
+from bot.ui.replies import refuse
+from games.registry import game_names
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+
+LEADERBOARD_SIZE = 10
+MIN_MATCHES = 3
+RECENT_MATCHES = 5
+
+GAME_CHOICES = [
+    Choice(name=command_text(text("en", f"game.{name}"), f"game.{name}"), value=name)
+    for name in game_names()
+]
+ORDER_CHOICES = [
+    Choice(name=command_text("Rating", "leaderboard.order.rating"), value="rating"),
+    Choice(name=command_text("Wins", "leaderboard.order.wins"), value="wins"),
+    Choice(name=command_text("Win rate", "leaderboard.order.win_rate"), value="win_rate"),
+]
+
+
+class LeaderboardCog(commands.Cog):
+    def __init__(self, bot: CardTableBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name=command_text("leaderboard", "cmd.leaderboard"),
+        description=command_text("This server's best players of a game", "cmd.leaderboard.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game=command_text("The game (Dutch by default)", "cmd.leaderboard.game"),
+        order=command_text("Rank by rating, wins or win rate", "cmd.leaderboard.order"),
+    )
+    @app_commands.rename(
+        game=command_text("game", "cmd.param.game"), order=command_text("order", "cmd.param.order")
+    )
+    @app_commands.choices(game=GAME_CHOICES, order=ORDER_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str = "dutch", order: str = "rating"
+    ) -> None:
+        if interaction.guild_id is None:
+            await refuse(interaction, "guild_only")
+            return
+        await interaction.response.defer(thinking=True)
+        language = await self.bot.guild_settings.public_language(interaction.guild_id)
+        rows = await self.bot.store.leaderboard(
+            interaction.guild_id,
+            game,
+            order=order,
+            limit=LEADERBOARD_SIZE,
+            min_matches=MIN_MATCHES,
+        )
+        embed = leaderboard_embed(language, game, order, rows, MIN_MATCHES)
+        await interaction.followup.send(embed=embed)
+
+    @app_commands.command(
+        name=command_text("stats", "cmd.stats"),
+        description=command_text("A player's games, wins and rating here", "cmd.stats.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(member=command_text("Whose stats (you by default)", "cmd.stats.member"))
+    @app_commands.rename(member=command_text("member", "cmd.param.member"))
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
+        if interaction.guild_id is None:
+            await refuse(interaction, "guild_only")
+            return
+        await interaction.response.defer(thinking=True)
+        who = member or interaction.user
+        language = await self.bot.guild_settings.public_language(interaction.guild_id)
+        stats = await self.bot.store.player_stats(interaction.guild_id, who.id)
+        recent = await self.bot.store.recent_matches(
+            interaction.guild_id, who.id, limit=RECENT_MATCHES
+        )
+        await interaction.followup.send(
+            embed=stats_embed(language, who.display_name, stats, recent),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+async def setup(bot: CardTableBot) -> None:
+    await bot.add_cog(LeaderboardCog(bot))

@@ -1,0 +1,110 @@
+"""`/settings` (Manage Server): language, turn timer, reveal delay, threads, default preset."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+from pydantic import ValidationError
+
+from bot.i18n import text
+from bot.i18n.translator import command_text
+from bot.render.stats import settings_embed
+from bot.ui.replies import refuse, user_language
+from games.registry import get_game
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+
+LANGUAGE_CHOICES = [
+    Choice(name=command_text("English", "settings.language.en"), value="en"),
+    Choice(name=command_text("French", "settings.language.fr"), value="fr"),
+    Choice(name=command_text("Server locale", "settings.language.auto"), value="auto"),
+]
+
+
+def preset_choices(game: str) -> list[Choice[str]]:
+    return [
+        Choice(
+            name=command_text(text("en", f"preset.{game}.{name}"), f"preset.{game}.{name}"),
+            value=name,
+        )
+        for name in get_game(game).presets
+    ]
+
+
+class SettingsCog(commands.Cog):
+    def __init__(self, bot: CardTableBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name=command_text("settings", "cmd.settings"),
+        description=command_text(
+            "Show or change this server's table settings", "cmd.settings.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(
+        language=command_text("Language of the public table messages", "cmd.settings.language"),
+        turn_seconds=command_text("Seconds a player has to act", "cmd.settings.turn_seconds"),
+        reveal_seconds=command_text(
+            "Seconds a revealed card stays visible", "cmd.settings.reveal_seconds"
+        ),
+        threads=command_text("Put each table in a thread of its own", "cmd.settings.threads"),
+        preset=command_text("Default Dutch rules", "cmd.settings.preset"),
+    )
+    @app_commands.rename(
+        language=command_text("language", "cmd.param.language"),
+        turn_seconds=command_text("turn_seconds", "cmd.param.turn_seconds"),
+        reveal_seconds=command_text("reveal_seconds", "cmd.param.reveal_seconds"),
+        threads=command_text("threads", "cmd.param.threads"),
+        preset=command_text("preset", "cmd.param.preset"),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices("dutch"))
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        language: str | None = None,
+        turn_seconds: app_commands.Range[int, 5, 3600] | None = None,
+        reveal_seconds: app_commands.Range[int, 1, 120] | None = None,
+        threads: bool | None = None,
+        preset: str | None = None,
+    ) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await refuse(interaction, "guild_only")
+            return
+        if not interaction.permissions.manage_guild:
+            await refuse(interaction, "manage_guild_needed")
+            return
+        current = await self.bot.guild_settings.get(guild_id)
+        changes: dict[str, object] = {}
+        if language is not None:
+            changes["language"] = None if language == "auto" else language
+        if turn_seconds is not None:
+            changes["turn_seconds"] = turn_seconds
+        if reveal_seconds is not None:
+            changes["reveal_seconds"] = reveal_seconds
+        if threads is not None:
+            changes["use_threads"] = threads
+        if preset is not None:
+            changes["default_presets"] = {**current.default_presets, "dutch": preset}
+        if changes:
+            try:
+                updated = current.model_validate({**current.model_dump(), **changes})
+            except ValidationError:
+                await refuse(interaction, "bad_setting")
+                return
+            await self.bot.guild_settings.save(updated)
+            current = updated
+        await interaction.response.send_message(
+            embed=settings_embed(user_language(interaction), current), ephemeral=True
+        )
+
+
+async def setup(bot: CardTableBot) -> None:
+    await bot.add_cog(SettingsCog(bot))

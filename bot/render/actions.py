@@ -1,0 +1,161 @@
+"""The action menu of a player's private message, built from the legal actions in notation.
+
+The glue never decides what is legal: it lays out the notations the engine listed. Actions
+without arguments become buttons; a family of actions (`swap 1` … `swap 4`) becomes a row of
+buttons when short, a select when longer, and, past 25 choices (a Jack among ten players), a
+chain of selects that narrows one piece at a time (own card, then seat, then slot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.ui.custom_ids import navigate_id, play_id, select_id
+
+MAX_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_OPTIONS = 25
+
+ActionLabel = Callable[[str], str]  # full notation -> label
+PieceLabel = Callable[[str, str], str]  # (prefix, piece) -> label
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    custom_id: str
+    label: str
+    style: str = "secondary"  # primary, secondary, success, danger
+    row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SelectSpec:
+    custom_id: str
+    placeholder: str
+    options: tuple[tuple[str, str], ...]  # (label, value)
+    row: int = 0
+
+
+ComponentSpec = ButtonSpec | SelectSpec
+
+
+def under(legal: Sequence[str], prefix: str) -> list[str]:
+    """The legal actions that start with `prefix` (a whole piece: `swap` is not under `sw`)."""
+    if not prefix:
+        return list(legal)
+    return [
+        a
+        for a in legal
+        if a == prefix or a.startswith(prefix if prefix.endswith(":") else prefix + " ")
+    ]
+
+
+def join(prefix: str, piece: str) -> str:
+    if not prefix or prefix.endswith(":"):
+        return prefix + piece
+    return f"{prefix} {piece}"
+
+
+def next_piece(prefix: str, action: str) -> str:
+    """The next piece of `action` after `prefix`: a word, or a `seat:` before its slot."""
+    rest = action[len(prefix) :].lstrip(" ")
+    word = rest.split(" ", 1)[0]
+    seat, colon, _ = word.partition(":")
+    return seat + colon if colon else word
+
+
+def verb(action: str) -> str:
+    return action.split(" ", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class MenuText:
+    action_label: ActionLabel
+    piece_label: PieceLabel
+    choose: str  # select placeholder
+    back: str  # label of the button back to the top level
+
+
+def action_menu(
+    legal: Sequence[str],
+    prefix: str,
+    *,
+    table_id: int,
+    round_no: int,
+    labels: MenuText,
+    primary: frozenset[str] = frozenset(),
+) -> list[ComponentSpec]:
+    """The components for the actions under `prefix` ("" for the whole menu)."""
+    if prefix:
+        return _stage(legal, prefix, table_id, round_no, labels)
+    return _top(legal, table_id, round_no, labels, primary)
+
+
+def _top(
+    legal: Sequence[str],
+    table_id: int,
+    round_no: int,
+    labels: MenuText,
+    primary: frozenset[str],
+) -> list[ComponentSpec]:
+    families: dict[str, list[str]] = {}
+    for action in legal:
+        families.setdefault(verb(action), []).append(action)
+    singles = [acts[0] for name, acts in families.items() if acts == [name]]
+    groups = [(name, acts) for name, acts in families.items() if acts != [name]]
+    specs: list[ComponentSpec] = []
+    row = 0
+    for start in range(0, len(singles), MAX_BUTTONS_PER_ROW):
+        for action in singles[start : start + MAX_BUTTONS_PER_ROW]:
+            style = "primary" if action in primary else "secondary"
+            label = labels.action_label(action)
+            specs.append(ButtonSpec(play_id(table_id, round_no, action), label, style, row))
+        row += 1
+    if row + len(groups) > MAX_ROWS:
+        # Too many families for one message: a select of families, each opening its own stage.
+        options = tuple((labels.piece_label("", name), name) for name, _ in groups[:MAX_OPTIONS])
+        specs.append(SelectSpec(select_id(table_id, round_no, ""), labels.choose, options, row))
+        return specs
+    for name, acts in groups:
+        if len(acts) <= MAX_BUTTONS_PER_ROW and all(len(a.split(" ")) == 2 for a in acts):
+            for action in acts:
+                specs.append(
+                    ButtonSpec(
+                        play_id(table_id, round_no, action),
+                        labels.action_label(action),
+                        "secondary",
+                        row,
+                    )
+                )
+        else:
+            specs.append(_select_for(legal, name, table_id, round_no, labels, row))
+        row += 1
+    return specs
+
+
+def _stage(
+    legal: Sequence[str], prefix: str, table_id: int, round_no: int, labels: MenuText
+) -> list[ComponentSpec]:
+    return [
+        _select_for(legal, prefix, table_id, round_no, labels, 0),
+        ButtonSpec(navigate_id(table_id, round_no, ""), labels.back, "secondary", 1),
+    ]
+
+
+def _select_for(
+    legal: Sequence[str], prefix: str, table_id: int, round_no: int, labels: MenuText, row: int
+) -> SelectSpec:
+    actions = under(legal, prefix)
+    if len(actions) <= MAX_OPTIONS:
+        options = tuple((labels.action_label(a), a) for a in actions)
+    else:
+        pieces: list[str] = []
+        for action in actions:
+            piece = next_piece(prefix, action)
+            if piece not in pieces:
+                pieces.append(piece)
+        options = tuple(
+            (labels.piece_label(prefix, p), join(prefix, p)) for p in pieces[:MAX_OPTIONS]
+        )
+    return SelectSpec(select_id(table_id, round_no, prefix), labels.choose, options, row)

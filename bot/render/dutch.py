@@ -1,0 +1,294 @@
+"""Dutch on Discord: grids of card backs, the discard and stock, the log, action labels.
+
+Everything here reads a `DutchView` (public, or one seat's) and the seat names; the engine
+already left out what the viewer may not know, so a face-down card is never at hand here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.i18n import has_key, text
+from bot.render.cards import face, pretty
+from bot.service.snapshots import LogEntry, Reveal
+from games.dutch.views import DutchView, SlotView
+
+QUIET_EVENTS = frozenset({"turn", "end", "round_end"})  # said by the table, or noise
+SEPARATE_EVENTS = frozenset({"deal", "reshuffle"})  # not one seat's doing
+
+
+def grid_line(slots: Sequence[SlotView]) -> str:
+    """A seat's cards: the top row (1, 2) and the bottom row (3, 4), then penalty cards."""
+    faces = [face(s.card, empty=s.empty) for s in slots]
+    rows = [" ".join(faces[0:2]), " ".join(faces[2:4])]
+    if len(faces) > 4:
+        rows.append(" ".join(faces[4:]))
+    return " · ".join(row for row in rows if row)
+
+
+def numbered_grid(slots: Sequence[SlotView]) -> str:
+    """The viewer's own grid with slot numbers, two cards a line, as on the table."""
+    cells = [f"**{s.slot}** {face(s.card, empty=s.empty)}" for s in slots]
+    return "\n".join("   ".join(cells[i : i + 2]) for i in range(0, len(cells), 2))
+
+
+def _card_params(data: Mapping[str, Any]) -> dict[str, Any]:
+    params = dict(data)
+    if isinstance(params.get("card"), str):
+        params["card"] = pretty(params["card"])
+    if isinstance(params.get("slots"), list):
+        params["slots"] = " & ".join(str(s) for s in params["slots"])
+    return params
+
+
+def _phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
+    """The words of one engine event, without the acting seat's name."""
+    kind = entry.kind
+    if kind in QUIET_EVENTS:
+        return None
+    params = _card_params(entry.data)
+    target = params.get("seat")
+    if isinstance(target, int) and 0 <= target < len(names):
+        params["target"] = names[target]
+    if kind == "look" and target == entry.seat:
+        kind = "look_own"
+    elif kind == "nine" and params.get("slot") is None:
+        kind = "nine_drawn"
+    elif kind == "match":
+        kind = "match_ok" if params.get("ok") else "match_wrong"
+    key = f"log.dutch.{kind}"
+    return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
+
+
+def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
+    params = dict(entry.data)
+    if "name" not in params:
+        seat = entry.seat
+        params["name"] = names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+    if entry.kind == "match_over":
+        winners = params.get("winners") or ()
+        params["names"] = ", ".join(names[s] for s in winners if 0 <= s < len(names))
+    key = f"log.table.{entry.kind}"
+    return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
+
+
+def log_lines(entries: Sequence[LogEntry], names: Sequence[str], language: str) -> list[str]:
+    """One line per burst of one seat's doings ("**Alice**: drew …; swapped …"), oldest first."""
+    lines: list[str] = []
+    current_seat: int | None = None
+    phrases: list[str] = []
+
+    def flush() -> None:
+        if phrases and current_seat is not None:
+            name = names[current_seat] if 0 <= current_seat < len(names) else "?"
+            lines.append(f"**{name}**: " + "; ".join(phrases))
+        phrases.clear()
+
+    for entry in entries:
+        if entry.source != "engine":
+            flush()
+            current_seat = None
+            lines.append(_table_line(entry, names, language))
+            continue
+        phrase = _phrase(entry, names, language)
+        if phrase is None:
+            continue
+        if entry.seat is None or entry.kind in SEPARATE_EVENTS:
+            flush()
+            current_seat = None
+            lines.append(phrase)
+            continue
+        if entry.seat != current_seat:
+            flush()
+            current_seat = entry.seat
+        phrases.append(phrase)
+    flush()
+    return lines
+
+
+def status_line(view: DutchView, names: Sequence[str], language: str) -> str:
+    """What the table waits for: the peeks, or one seat's move (and its held card or power)."""
+    if view.phase == "peek":
+        waiting = [names[s] for s in range(view.n_seats) if not view.peeked[s]]
+        return text(language, "dutch.peek_phase", names=", ".join(waiting))
+    if view.turn is None:
+        return ""
+    name = names[view.turn]
+    if view.phase == "drawn":
+        if view.held is not None:
+            return text(language, "dutch.holds_card", name=name, card=pretty(view.held))
+        return text(language, "dutch.holds_hidden", name=name)
+    if view.phase == "power" and view.power is not None:
+        return text(language, f"dutch.power.{view.power}", name=name)
+    if view.phase == "end":
+        return text(language, "dutch.turn_end", name=name)
+    return text(language, "dutch.turn", name=name)
+
+
+def seat_lines(
+    view: DutchView,
+    names: Sequence[str],
+    totals: Sequence[int],
+    marks: Sequence[str],
+    language: str,
+) -> list[str]:
+    """One line per seat, in seat order: markers, name, card backs (or faces), match total."""
+    lines = []
+    for seat in range(view.n_seats):
+        badges = []
+        if seat in view.to_act and view.phase != "peek":
+            badges.append("▶️")
+        if view.dutch_caller == seat:
+            badges.append("📣")
+        prefix = " ".join(badges)
+        total = totals[seat] if seat < len(totals) else 0
+        line = text(
+            language,
+            "dutch.seat_line",
+            name=names[seat],
+            marks=marks[seat] if seat < len(marks) else "",
+            cards=grid_line(view.grids[seat]),
+            total=total,
+        )
+        lines.append(f"{prefix} {line}".strip())
+    return lines
+
+
+def dutch_call_line(view: DutchView, names: Sequence[str], language: str) -> str | None:
+    if view.dutch_caller is None:
+        return None
+    last = ", ".join(names[s] for s in view.final_turns)
+    return text(language, "dutch.called", name=names[view.dutch_caller], last=last or "—")
+
+
+def round_end_lines(
+    view: DutchView,
+    names: Sequence[str],
+    points: Sequence[int],
+    totals: Sequence[int],
+    language: str,
+) -> list[str]:
+    """Every card face up, the round's points and the match totals, per seat."""
+    lines = []
+    for seat in range(view.n_seats):
+        score = view.scores[seat].total if view.scores else 0
+        lines.append(
+            text(
+                language,
+                "dutch.round_end_line",
+                name=names[seat],
+                cards=grid_line(view.grids[seat]),
+                sum=score,
+                points=points[seat] if seat < len(points) else 0,
+                total=totals[seat] if seat < len(totals) else 0,
+            )
+        )
+    if view.dutch_caller is not None and view.caller_succeeded is not None:
+        key = "dutch.call_succeeded" if view.caller_succeeded else "dutch.call_failed"
+        lines.append(text(language, key, name=names[view.dutch_caller]))
+    return lines
+
+
+def _seen(reveal: Reveal) -> tuple[int, int, str] | None:
+    """(owner seat, slot, card) of a reveal that shows a card, else None."""
+    data = reveal.data
+    seat, slot, card = data.get("seat"), data.get("slot"), data.get("card")
+    if isinstance(seat, int) and isinstance(slot, int) and isinstance(card, str):
+        return seat, slot, card
+    return None
+
+
+def overlay(slots: Sequence[SlotView], seat: int, reveals: Sequence[Reveal]) -> list[SlotView]:
+    """A seat's grid with the cards these reveals showed of it turned face up."""
+    shown = {}
+    for reveal in reveals:
+        seen = _seen(reveal)
+        if seen is not None and seen[0] == seat:
+            shown[seen[1]] = seen[2]
+    return [
+        SlotView(s.slot, s.empty, shown.get(s.slot, s.card)) if not s.empty else s for s in slots
+    ]
+
+
+def reveal_lines(
+    viewer: int, reveals: Sequence[Reveal], names: Sequence[str], language: str
+) -> list[str]:
+    """The cards a rule just showed this viewer (peek, Queen, 7)."""
+    lines = []
+    for reveal in reveals:
+        seen = _seen(reveal)
+        if seen is None:
+            continue
+        owner, slot, card = seen
+        if owner == viewer:
+            lines.append(text(language, "dutch.reveal_own", slot=slot, card=pretty(card)))
+        else:
+            name = names[owner] if 0 <= owner < len(names) else "?"
+            lines.append(
+                text(language, "dutch.reveal_other", name=name, slot=slot, card=pretty(card))
+            )
+    return lines
+
+
+# -- action labels ------------------------------------------------------------------------
+
+
+def action_labeler(
+    view: DutchView | None, names: Sequence[str], language: str
+) -> Callable[[str], str]:
+    """Labels of full actions in notation (`jack 2 1:3` -> "Swap your card 2 with Bob's 3")."""
+
+    def seat_name(token: str) -> str:
+        seat = int(token) if token.isdigit() else -1
+        return names[seat] if 0 <= seat < len(names) else token
+
+    def label(notation: str) -> str:
+        words = notation.split()
+        head, args = words[0], words[1:]
+        try:
+            if head == "peek" and len(args) == 2:
+                return text(language, "action.peek", first=args[0], second=args[1])
+            if head == "take":
+                top = view.discard_top if view is not None else None
+                return text(language, "action.take", card=pretty(top) if top else "")
+            if head in ("swap", "seven", "match") and len(args) == 1:
+                return text(language, f"action.{head}", slot=args[0])
+            if head == "look" and len(args) == 1:
+                seat, slot = args[0].split(":")
+                if view is not None and seat == str(view.viewer):
+                    return text(language, "action.look_own", slot=slot)
+                return text(language, "action.look", name=seat_name(seat), slot=slot)
+            if head in ("jack", "nine") and len(args) == 2:
+                seat, slot = args[1].split(":")
+                key = "action.nine_drawn" if args[0] == "drawn" else f"action.{head}"
+                return text(language, key, own=args[0], name=seat_name(seat), slot=slot)
+            if not args:
+                return text(language, f"action.{head}")
+        except ValueError:
+            pass
+        return notation
+
+    return label
+
+
+def piece_labeler(
+    view: DutchView | None, names: Sequence[str], language: str
+) -> Callable[[str, str], str]:
+    """Labels of one piece of an action being chosen step by step (a card, then a seat, …)."""
+
+    def label(prefix: str, piece: str) -> str:
+        if not prefix:
+            return text(language, f"menu.family.{piece}")
+        if piece.endswith(":"):
+            seat = int(piece[:-1]) if piece[:-1].isdigit() else -1
+            if view is not None and seat == view.viewer:
+                return text(language, "menu.your_cards")
+            return names[seat] if 0 <= seat < len(names) else piece
+        if piece == "drawn":
+            return text(language, "menu.the_drawn_card")
+        if prefix.endswith(":"):
+            return text(language, "menu.card", slot=piece)
+        return text(language, "menu.your_card", slot=piece)
+
+    return label

@@ -1,0 +1,219 @@
+"""The public table message: lobby, round in play, round over, match over, closed.
+
+Built only from a `PublicSnapshot` (which holds the engine's *public* view), so no hidden card
+can reach it. Public texts are in the guild's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import discord
+
+from bot.i18n import text
+from bot.render import colors
+from bot.render import dutch as dutch_render
+from bot.render.actions import ButtonSpec, ComponentSpec
+from bot.render.cards import NO_CARD, pretty
+from bot.render.when import relative
+from bot.service.snapshots import (
+    CLOSED,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    ROUND_OVER,
+    PublicSnapshot,
+    SeatInfo,
+)
+from bot.ui.custom_ids import Verb, verb_id
+from games.registry import get_game
+
+LOG_LINES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedMessage:
+    embed: discord.Embed
+    components: tuple[ComponentSpec, ...]
+
+
+def round_of(snapshot: PublicSnapshot) -> int:
+    """The round number custom ids carry (0 before the first round)."""
+    return snapshot.round_no or 0
+
+
+def seat_marks(snapshot: PublicSnapshot, info: SeatInfo) -> str:
+    marks = []
+    if info.user_id is not None and info.user_id == snapshot.host_id:
+        marks.append("👑")
+    if info.is_bot:
+        marks.append("🤖")
+    if info.away:
+        marks.append("💤")
+    if info.left:
+        marks.append("🚪")
+    return " ".join(marks)
+
+
+def _title(snapshot: PublicSnapshot, language: str) -> str:
+    preset = snapshot.preset
+    preset_name = text(language, f"preset.{snapshot.game}.{preset}") if preset else ""
+    return text(
+        language,
+        "table.title",
+        game=text(language, f"game.{snapshot.game}"),
+        preset=preset_name,
+        table_id=snapshot.table_id,
+    )
+
+
+def _button(
+    snapshot: PublicSnapshot, verb: Verb, key: str, style: str, language: str, row: int = 0
+) -> ButtonSpec:
+    return ButtonSpec(
+        verb_id(snapshot.table_id, round_of(snapshot), verb), text(language, key), style, row
+    )
+
+
+def render_table(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
+    if snapshot.status == LOBBY:
+        return _lobby(snapshot, language)
+    if snapshot.status == CLOSED:
+        return _closed(snapshot, language)
+    if snapshot.status in (ROUND_OVER, FINISHED) or snapshot.status != PLAYING:
+        return _after_round(snapshot, language)
+    return _playing(snapshot, language)
+
+
+def _names(snapshot: PublicSnapshot) -> list[str]:
+    return [discord.utils.escape_markdown(info.name) for info in snapshot.seats]
+
+
+def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
+    host = next((s.name for s in snapshot.seats if s.user_id == snapshot.host_id), "?")
+    embed = discord.Embed(
+        title=_title(snapshot, language),
+        description=text(
+            language,
+            "table.lobby",
+            host=discord.utils.escape_markdown(host),
+            target=snapshot.target,
+            min=snapshot.min_seats,
+            max=snapshot.max_seats,
+        ),
+        color=colors.LOBBY,
+    )
+    names = _names(snapshot)
+    lines = [
+        f"{info.seat + 1}. {names[info.seat]} {seat_marks(snapshot, info)}".rstrip()
+        for info in snapshot.seats
+    ]
+    free = snapshot.max_seats - len(snapshot.seats)
+    if free > 0:
+        lines.append(text(language, "table.free_seats", count=free))
+    embed.add_field(
+        name=text(language, "table.players", count=len(snapshot.seats), max=snapshot.max_seats),
+        value="\n".join(lines),
+        inline=False,
+    )
+    _add_log(embed, snapshot, language)
+    components = (
+        _button(snapshot, Verb.JOIN, "button.join", "success", language),
+        _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
+        _button(snapshot, Verb.ADD_BOT, "button.add_bot", "secondary", language),
+        _button(snapshot, Verb.START, "button.start", "primary", language, row=1),
+        _button(snapshot, Verb.CANCEL, "button.cancel", "danger", language, row=1),
+    )
+    return RenderedMessage(embed, components)
+
+
+def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
+    embed = discord.Embed(title=_title(snapshot, language), color=colors.TABLE)
+    names = _names(snapshot)
+    view = snapshot.view
+    round_label = text(language, "table.round", round=round_of(snapshot) + 1)
+    if snapshot.game == "dutch" and view is not None:
+        marks = [seat_marks(snapshot, info) for info in snapshot.seats]
+        lines = dutch_render.seat_lines(view, names, snapshot.totals, marks, language)
+        embed.description = f"**{round_label}**\n" + "\n".join(lines)
+        embed.add_field(
+            name=text(language, "table.discard"),
+            value=pretty(view.discard_top) if view.discard_top else NO_CARD,
+        )
+        embed.add_field(
+            name=text(language, "table.stock"),
+            value=text(language, "table.stock_count", count=view.stock),
+        )
+        status = dutch_render.status_line(view, names, language)
+        if snapshot.turn_deadline is not None:
+            when = relative(snapshot.turn_deadline)
+            status = f"{status} {text(language, 'table.deadline', when=when)}".strip()
+        embed.add_field(name=text(language, "table.now"), value=status or "—", inline=False)
+        call = dutch_render.dutch_call_line(view, names, language)
+        if call:
+            embed.add_field(name=text(language, "table.dutch"), value=call, inline=False)
+    else:
+        embed.description = f"**{round_label}**"
+    _add_log(embed, snapshot, language)
+    components = (
+        _button(snapshot, Verb.HAND, "button.hand", "primary", language),
+        _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
+    )
+    return RenderedMessage(embed, components)
+
+
+def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
+    finished = snapshot.status == FINISHED
+    embed = discord.Embed(
+        title=_title(snapshot, language), color=colors.FINISHED if finished else colors.TABLE
+    )
+    names = _names(snapshot)
+    last = snapshot.last_round
+    if last is not None and snapshot.game == "dutch" and last.view is not None:
+        lines = dutch_render.round_end_lines(last.view, names, last.points, last.totals, language)
+        embed.add_field(
+            name=text(language, "table.round_over", round=last.round_no + 1),
+            value="\n".join(lines),
+            inline=False,
+        )
+    if finished:
+        winners = ", ".join(f"**{names[s]}**" for s in snapshot.winners if 0 <= s < len(names))
+        embed.description = text(language, "table.winners", names=winners or "—")
+        totals = "\n".join(
+            text(language, "table.total_line", name=names[i], total=snapshot.totals[i])
+            for i in _ranked(snapshot)
+        )
+        embed.add_field(name=text(language, "table.final_totals"), value=totals, inline=False)
+        components: tuple[ComponentSpec, ...] = (
+            _button(snapshot, Verb.REMATCH, "button.rematch", "success", language),
+        )
+    else:
+        if snapshot.next_round_at is not None:
+            when = relative(snapshot.next_round_at)
+            embed.description = text(language, "table.next_round_at", when=when)
+        components = (_button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),)
+    _add_log(embed, snapshot, language)
+    return RenderedMessage(embed, components)
+
+
+def _ranked(snapshot: PublicSnapshot) -> list[int]:
+    lower_is_better = get_game(snapshot.game).lower_is_better
+    order = sorted(range(len(snapshot.totals)), key=lambda i: snapshot.totals[i])
+    return order if lower_is_better else order[::-1]
+
+
+def _closed(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
+    embed = discord.Embed(
+        title=_title(snapshot, language),
+        description=text(language, "table.closed"),
+        color=colors.CLOSED,
+    )
+    _add_log(embed, snapshot, language)
+    return RenderedMessage(embed, ())
+
+
+def _add_log(embed: discord.Embed, snapshot: PublicSnapshot, language: str) -> None:
+    lines = dutch_render.log_lines(snapshot.log, _names(snapshot), language)[-LOG_LINES:]
+    if lines:
+        value = "\n".join(lines)
+        embed.add_field(name=text(language, "table.log"), value=value[-1024:], inline=False)

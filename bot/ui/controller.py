@@ -1,0 +1,271 @@
+"""Clicks and table commands turned into table service calls, and their answers.
+
+Every click is parsed (a forged id gets one sentence), handed to the service (which checks it
+against the engine and the seating), and answered within Discord's 3 seconds: the table
+message by `response.edit_message`, a player's own message by editing that same ephemeral
+message, a refusal by one short ephemeral sentence. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import language_of
+from bot.render.private import render_private
+from bot.render.table import RenderedMessage
+from bot.service.errors import TableError
+from bot.service.snapshots import PlayerRef, PrivateSnapshot, Reveal
+from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, parse
+from bot.ui.items import build_view
+from bot.ui.replies import refuse
+from bot.ui.timing import within_deadline
+from games.errors import IllegalAction
+from games.registry import get_game
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+
+log = logging.getLogger(__name__)
+
+ROUND_CHANGING = frozenset({Verb.START, Verb.CANCEL, Verb.NEXT_ROUND, Verb.REMATCH})
+
+
+def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:
+    user = interaction.user
+    return PlayerRef(user.id, user.display_name)
+
+
+class TableController:
+    def __init__(self, bot: CardTableBot) -> None:
+        self.bot = bot
+        self._pending_hides: dict[int, int] = {}  # private message key -> token of its hide
+        self._tokens = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    # -- entry point of every component -------------------------------------------------
+    async def on_component(
+        self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
+    ) -> None:
+        try:
+            component = parse(custom_id)
+        except BadCustomId:
+            await refuse(interaction, "bad_button")
+            return
+        try:
+            if component.kind is Kind.VERB:
+                await self._verb(interaction, component)
+            elif not _is_private_message(interaction):
+                # Play, select and navigate live only on a player's own ephemeral message.
+                await refuse(interaction, "bad_button")
+            elif component.kind is Kind.PLAY:
+                await self._play(interaction, component, component.text)
+            elif component.kind is Kind.SELECT:
+                await self._selected(interaction, component, values)
+            else:
+                await self._navigate(interaction, component, component.text)
+        except TableError as error:
+            await refuse(interaction, error.key, **error.params)
+        except discord.HTTPException as error:
+            log.warning("answering a click on table %s failed: %s", component.table_id, error)
+
+    # -- the table message's buttons ----------------------------------------------------
+    async def _verb(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+        table_id, verb = component.table_id, component.verb
+        user_id = interaction.user.id
+        if verb is Verb.HAND:
+            await self.show_hand(interaction, table_id)
+            return
+        calls: dict[Verb, Any] = {
+            Verb.JOIN: lambda: self.service.join(table_id, player_of(interaction)),
+            Verb.LEAVE: lambda: self.service.leave(table_id, user_id),
+            Verb.ADD_BOT: lambda: self.service.add_bot(table_id, user_id),
+            Verb.START: lambda: self.service.start(table_id, user_id),
+            Verb.CANCEL: lambda: self.service.cancel(table_id, user_id),
+            Verb.NEXT_ROUND: lambda: self.service.next_round(table_id, user_id),
+            Verb.REMATCH: lambda: self.service.rematch(table_id, user_id),
+        }
+        assert verb is not None
+        await within_deadline(calls[verb](), interaction.response.defer)
+        if verb in ROUND_CHANGING:
+            # The notifier re-posts or edits the table message; just acknowledge the click.
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            return
+        rendered = await self.bot.notifier.render(table_id)
+        if rendered is not None:
+            await _update(interaction, rendered)
+            self.bot.notifier.note_sent(table_id, rendered)
+
+    # -- a player's own message ---------------------------------------------------------
+    async def show_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """ "My cards": always a fresh ephemeral message (old ones may be frozen)."""
+        private = await within_deadline(
+            self.service.private_view(table_id, interaction.user.id),
+            lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        )
+        language = language_of(interaction.locale)
+        hide_at = await self._hide_at(interaction, private.reveals)
+        rendered = render_private(
+            private,
+            self.service.public_snapshot(table_id),
+            language,
+            reveals=private.reveals,
+            hide_at=hide_at,
+        )
+        view = build_view(rendered.components)
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(
+                embed=rendered.embed, view=view, ephemeral=True, wait=True
+            )
+            key = sent.id
+        else:
+            response = await interaction.response.send_message(
+                embed=rendered.embed, view=view, ephemeral=True
+            )
+            key = response.message_id or interaction.id
+        self._rendered(key, interaction, private, language, hide_at)
+
+    async def _play(
+        self, interaction: discord.Interaction[Any], component: ComponentId, notation: str
+    ) -> None:
+        result = await within_deadline(
+            self.service.act(component.table_id, interaction.user.id, component.round_no, notation),
+            interaction.response.defer,
+        )
+        await self._show_private(interaction, component.table_id, result.private, result.reveals)
+
+    async def _selected(
+        self,
+        interaction: discord.Interaction[Any],
+        component: ComponentId,
+        values: tuple[str, ...],
+    ) -> None:
+        if len(values) != 1:
+            await refuse(interaction, "bad_button")
+            return
+        value = values[0]
+        game = get_game(self.service.public_snapshot(component.table_id).game)
+        try:
+            game.parse_action(value)
+        except IllegalAction:
+            await self._navigate(interaction, component, value)  # a piece of an action
+            return
+        await self._play(interaction, component, value)
+
+    async def _navigate(
+        self, interaction: discord.Interaction[Any], component: ComponentId, prefix: str
+    ) -> None:
+        private = await within_deadline(
+            self.service.private_view(component.table_id, interaction.user.id),
+            interaction.response.defer,
+        )
+        if private.round_no is not None and private.round_no != component.round_no:
+            raise TableError("stale_button")
+        await self._show_private(interaction, component.table_id, private, private.reveals, prefix)
+
+    async def _show_private(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        private: PrivateSnapshot,
+        reveals: tuple[Reveal, ...],
+        prefix: str = "",
+    ) -> None:
+        language = language_of(interaction.locale)
+        hide_at = await self._hide_at(interaction, reveals)
+        public = self.service.public_snapshot(table_id)
+        rendered = render_private(
+            private, public, language, reveals=reveals, hide_at=hide_at, prefix=prefix
+        )
+        await _update(interaction, rendered)
+        message = interaction.message
+        key = message.id if message is not None else interaction.id
+        self._rendered(key, interaction, private, language, hide_at)
+
+    # -- reveals: shown once, hidden after the guild's delay ----------------------------
+    async def _hide_at(
+        self, interaction: discord.Interaction[Any], reveals: tuple[Reveal, ...]
+    ) -> float | None:
+        if not reveals:
+            return None
+        delay = await self._reveal_seconds(interaction.guild_id)
+        return self.bot.clock.now() + delay
+
+    async def _reveal_seconds(self, guild_id: int | None) -> float:
+        if guild_id is None:
+            return 8.0
+        return float((await self.bot.guild_settings.get(guild_id)).reveal_seconds)
+
+    def _rendered(
+        self,
+        key: int,
+        interaction: discord.Interaction[Any],
+        private: PrivateSnapshot,
+        language: str,
+        hide_at: float | None,
+    ) -> None:
+        """A private message was (re-)rendered: a pending hide of it is now moot, and the new
+        content's reveals, if any, get their own hide."""
+        self._pending_hides.pop(key, None)
+        if hide_at is None:
+            return
+        self._tokens += 1
+        self._pending_hides[key] = self._tokens
+        self._spawn(self._hide_later(key, self._tokens, interaction, private, language, hide_at))
+
+    async def _hide_later(
+        self,
+        key: int,
+        token: int,
+        interaction: discord.Interaction[Any],
+        private: PrivateSnapshot,
+        language: str,
+        hide_at: float,
+    ) -> None:
+        await self.bot.clock.sleep(max(0.0, hide_at - self.bot.clock.now()))
+        if self._pending_hides.get(key) != token:
+            return  # the message was re-rendered since, without these reveals
+        del self._pending_hides[key]
+        try:
+            public = self.service.public_snapshot(private.table_id)
+        except TableError:
+            return
+        rendered = render_private(private, public, language)
+        try:
+            await interaction.edit_original_response(
+                embed=rendered.embed, view=build_view(rendered.components)
+            )
+        except discord.HTTPException as error:
+            log.warning("could not hide revealed cards: %s", error)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def _is_private_message(interaction: discord.Interaction[Any]) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+async def _update(interaction: discord.Interaction[Any], rendered: RenderedMessage) -> None:
+    """Edit the message the clicked component is on (after a deferral, through the token)."""
+    view = build_view(rendered.components)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(embed=rendered.embed, view=view)
+    else:
+        await interaction.response.edit_message(embed=rendered.embed, view=view)

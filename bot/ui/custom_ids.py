@@ -1,0 +1,104 @@
+"""The custom id scheme of every component: `ct:<table_id>:<round_no>:<action>`.
+
+`action` is one of
+- a table verb (`join`, `leave`, `start`, `cancel`, `addbot`, `hand`, `next`, `rematch`);
+- `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`);
+- `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one;
+- `n=<prefix>`: show the choices that start with `prefix` (empty: the top level).
+Nothing here is trusted: the table service checks every click against the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+PREFIX = "ct"
+MAX_LENGTH = 100
+
+
+class Verb(StrEnum):
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    ADD_BOT = "addbot"
+    HAND = "hand"
+    NEXT_ROUND = "next"
+    REMATCH = "rematch"
+
+
+class Kind(StrEnum):
+    VERB = "verb"
+    PLAY = "p"
+    SELECT = "s"
+    NAVIGATE = "n"
+
+
+_ID = re.compile(r"ct:(?P<table>[0-9]{1,19}):(?P<round>[0-9]{1,6}):(?P<action>.+)")
+_NOTATION = re.compile(r"[A-Za-z0-9 :.#_-]*")
+_VERBS = {verb.value: verb for verb in Verb}
+
+
+class BadCustomId(ValueError):
+    """A custom id this bot never made (forged, or from an older scheme)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentId:
+    table_id: int
+    round_no: int
+    kind: Kind
+    verb: Verb | None = None
+    text: str = ""  # the notation (PLAY) or the prefix (SELECT, NAVIGATE)
+
+    def __str__(self) -> str:
+        if self.kind is Kind.VERB:
+            assert self.verb is not None
+            action = self.verb.value
+        else:
+            action = f"{self.kind.value}={self.text}"
+        value = f"{PREFIX}:{self.table_id}:{self.round_no}:{action}"
+        if len(value) > MAX_LENGTH:
+            raise ValueError(f"custom id longer than {MAX_LENGTH} characters: {value!r}")
+        return value
+
+
+def verb_id(table_id: int, round_no: int, verb: Verb) -> str:
+    return str(ComponentId(table_id, round_no, Kind.VERB, verb=verb))
+
+
+def play_id(table_id: int, round_no: int, notation: str) -> str:
+    return str(ComponentId(table_id, round_no, Kind.PLAY, text=notation))
+
+
+def select_id(table_id: int, round_no: int, prefix: str) -> str:
+    return str(ComponentId(table_id, round_no, Kind.SELECT, text=prefix))
+
+
+def navigate_id(table_id: int, round_no: int, prefix: str) -> str:
+    return str(ComponentId(table_id, round_no, Kind.NAVIGATE, text=prefix))
+
+
+def parse(custom_id: str) -> ComponentId:
+    """The meaning of a custom id; raises BadCustomId for anything this bot did not make."""
+    if len(custom_id) > MAX_LENGTH:
+        raise BadCustomId("too long")
+    found = _ID.fullmatch(custom_id)
+    if found is None:
+        raise BadCustomId(f"not a table component: {custom_id!r}")
+    table_id, round_no = int(found["table"]), int(found["round"])
+    action = found["action"]
+    verb = _VERBS.get(action)
+    if verb is not None:
+        return ComponentId(table_id, round_no, Kind.VERB, verb=verb)
+    kind_text, sep, rest = action.partition("=")
+    if not sep or kind_text not in {Kind.PLAY, Kind.SELECT, Kind.NAVIGATE}:
+        raise BadCustomId(f"unknown action {action!r}")
+    if not _NOTATION.fullmatch(rest) or rest != rest.strip() or "  " in rest:
+        raise BadCustomId(f"malformed action text {rest!r}")
+    kind = Kind(kind_text)
+    if kind is Kind.PLAY and not rest:
+        raise BadCustomId("empty action")
+    return ComponentId(table_id, round_no, kind, text=rest)

@@ -1,0 +1,96 @@
+"""The one dynamic item every component of the bot is: a button or a select whose custom id
+is its whole meaning (`ct:<table_id>:<round_no>:<action>`), parsed and distrusted on click.
+
+Its template matches *any* custom id, so a forged or outdated id still reaches the table
+controller, which answers it with one short sentence instead of letting the click time out.
+A single class (not one per component type) because discord.py offers every click to every
+dynamic item class whose template matches.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ui import Button, DynamicItem, Item, Select
+
+from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+LABEL_LIMIT = 80
+OPTION_LABEL_LIMIT = 100
+PLACEHOLDER_LIMIT = 150
+
+
+class TableItem(DynamicItem[Item[Any]], template=r"(?P<custom_id>.+)"):
+    def __init__(self, item: Item[Any], *, row: int | None = None) -> None:
+        super().__init__(item, row=row)
+
+    @classmethod
+    def button(
+        cls,
+        custom_id: str,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> TableItem:
+        label = label[:LABEL_LIMIT] if label else None
+        return cls(Button(custom_id=custom_id, label=label, style=style), row=row)
+
+    @classmethod
+    def select(
+        cls,
+        custom_id: str,
+        placeholder: str | None = None,
+        options: list[discord.SelectOption] | None = None,
+        row: int | None = None,
+    ) -> TableItem:
+        placeholder = placeholder[:PLACEHOLDER_LIMIT] if placeholder else None
+        select: Select[Any] = Select(
+            custom_id=custom_id, placeholder=placeholder, options=options or []
+        )
+        return cls(select, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TableItem:
+        custom_id = match["custom_id"]
+        if isinstance(item, Select):
+            return cls.select(custom_id)
+        return cls.button(custom_id)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = tuple(self.item.values) if isinstance(self.item, Select) else ()
+        bot: CardTableBot = interaction.client  # type: ignore[assignment]
+        await bot.tables.on_component(interaction, self.custom_id, values)
+
+
+def build_view(components: tuple[ComponentSpec, ...] | list[ComponentSpec]) -> discord.ui.View:
+    """A persistent view (no timeout) of dynamic items from rendered component specs."""
+    view = discord.ui.View(timeout=None)
+    for spec in components:
+        if isinstance(spec, ButtonSpec):
+            view.add_item(
+                TableItem.button(spec.custom_id, spec.label, STYLES[spec.style], spec.row)
+            )
+        elif isinstance(spec, SelectSpec):
+            options = [
+                discord.SelectOption(label=label[:OPTION_LABEL_LIMIT], value=value)
+                for label, value in spec.options
+            ]
+            view.add_item(TableItem.select(spec.custom_id, spec.placeholder, options, spec.row))
+    return view

@@ -1,0 +1,56 @@
+"""Where each table's public message lives (channel or thread, message id), kept in the store
+so that a restarted bot edits the same message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from storage.models import TableRecord
+
+
+class TableRecords(Protocol):
+    async def get_table(self, table_id: int) -> TableRecord: ...
+
+    async def update_table(
+        self, table_id: int, *, message_id: int | None = ..., thread_id: int | None = ...
+    ) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    channel_id: int
+    thread_id: int | None = None
+    message_id: int | None = None
+
+    @property
+    def post_channel_id(self) -> int:
+        """Where the table message goes: the table's thread, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+
+class TableLocations:
+    def __init__(self, store: TableRecords) -> None:
+        self._store = store
+        self._known: dict[int, Location] = {}
+
+    async def get(self, table_id: int) -> Location:
+        found = self._known.get(table_id)
+        if found is None:
+            record = await self._store.get_table(table_id)
+            found = Location(record.channel_id, record.thread_id, record.message_id)
+            self._known[table_id] = found
+        return found
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        location = await self.get(table_id)
+        await self._store.update_table(table_id, message_id=message_id)
+        self._known[table_id] = replace(location, message_id=message_id)
+
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        location = await self.get(table_id)
+        await self._store.update_table(table_id, thread_id=thread_id)
+        self._known[table_id] = replace(location, thread_id=thread_id)
+
+    def forget(self, table_id: int) -> None:
+        self._known.pop(table_id, None)

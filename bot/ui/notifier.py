@@ -1,0 +1,200 @@
+"""The table service's notifier on Discord: coalesced edits of the public table message, a
+fresh message each round, turn reminders, and the closing edit.
+
+Every public message is rendered from the service's public snapshot in the guild's language.
+A digest of the last content sent per table skips edits that would change nothing (for
+instance after a click already answered with `interaction.response.edit_message`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import text
+from bot.render.table import RenderedMessage, render_table
+from bot.service.errors import TableError
+from bot.ui.coalescer import EditCoalescer, RetryLater
+from bot.ui.items import build_view
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+
+log = logging.getLogger(__name__)
+
+# Discord error codes: unknown message / channel, and "message too old to edit" (30046).
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_CHANNEL = 10003
+TOO_OLD_TO_EDIT = 30046
+REPOST_CODES = frozenset({UNKNOWN_MESSAGE, TOO_OLD_TO_EDIT})
+REMINDER_LIFETIME = 120.0  # seconds a turn reminder stays in the channel
+
+
+def digest(rendered: RenderedMessage) -> str:
+    payload = {
+        "embed": rendered.embed.to_dict(),
+        "components": [repr(c) for c in rendered.components],
+    }
+    return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class DiscordNotifier:
+    def __init__(self, bot: CardTableBot, *, edit_delay: float = 1.0) -> None:
+        self.bot = bot
+        self.coalescer = EditCoalescer(self._edit, delay=edit_delay)
+        self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- TableNotifier ------------------------------------------------------------------
+    async def table_changed(self, table_id: int) -> None:
+        self.coalescer.mark(table_id)
+
+    async def round_started(self, table_id: int) -> None:
+        """A new message each round: Discord limits edits of messages older than an hour.
+        Runs in the background: the service awaits its notifier before answering a click."""
+        self._spawn(self._repost_locked(table_id))
+
+    async def turn_reminder(self, table_id: int, seat: int) -> None:
+        self._spawn(self._remind(table_id, seat))
+
+    async def _remind(self, table_id: int, seat: int) -> None:
+        try:
+            snapshot = self.bot.service.public_snapshot(table_id)
+        except TableError:
+            return
+        if seat >= len(snapshot.seats) or snapshot.seats[seat].user_id is None:
+            return
+        user_id = snapshot.seats[seat].user_id
+        language = await self.bot.guild_settings.public_language(snapshot.guild_id)
+        location = await self.bot.locations.get(table_id)
+        channel = self.bot.get_partial_messageable(location.post_channel_id)
+        try:
+            await channel.send(
+                text(language, "table.reminder", mention=f"<@{user_id}>", table_id=table_id),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                delete_after=REMINDER_LIFETIME,
+            )
+        except discord.HTTPException:
+            log.warning("could not remind seat %s of table %s", seat, table_id)
+
+    async def table_closed(self, table_id: int) -> None:
+        self._spawn(self._close(table_id))
+
+    async def _close(self, table_id: int) -> None:
+        async with self._lock(table_id):
+            self.coalescer.forget(table_id)
+            try:
+                await self._edit_now(table_id)
+            except (RetryLater, discord.HTTPException):
+                log.warning("could not show the end of table %s", table_id)
+            self._sent.pop(table_id, None)
+            self.bot.locations.forget(table_id)
+        self._locks.pop(table_id, None)
+
+    # -- messages -----------------------------------------------------------------------
+    def note_sent(self, table_id: int, rendered: RenderedMessage) -> None:
+        """The table message was just updated by a click's response: no edit needed for it."""
+        self._sent[table_id] = digest(rendered)
+
+    async def render(self, table_id: int) -> RenderedMessage | None:
+        try:
+            snapshot = self.bot.service.public_snapshot(table_id)
+        except TableError:
+            return None
+        language = await self.bot.guild_settings.public_language(snapshot.guild_id)
+        return render_table(snapshot, language)
+
+    async def post(self, table_id: int, channel_id: int) -> discord.Message | None:
+        """Send the table message to a channel (or thread) and remember where it is."""
+        rendered = await self.render(table_id)
+        if rendered is None:
+            return None
+        channel = self.bot.get_partial_messageable(channel_id)
+        message = await channel.send(embed=rendered.embed, view=build_view(rendered.components))
+        await self.bot.locations.set_message(table_id, message.id)
+        self._sent[table_id] = digest(rendered)
+        return message
+
+    async def _edit(self, table_id: int) -> None:
+        async with self._lock(table_id):
+            await self._edit_now(table_id)
+
+    async def _edit_now(self, table_id: int) -> None:
+        rendered = await self.render(table_id)
+        if rendered is None:
+            return
+        fingerprint = digest(rendered)
+        if self._sent.get(table_id) == fingerprint:
+            return
+        location = await self.bot.locations.get(table_id)
+        if location.message_id is None:
+            await self._repost(table_id)
+            return
+        channel = self.bot.get_partial_messageable(location.post_channel_id)
+        message = channel.get_partial_message(location.message_id)
+        try:
+            await message.edit(embed=rendered.embed, view=build_view(rendered.components))
+        except discord.HTTPException as error:
+            if error.status == 429 or error.status >= 500:
+                raise RetryLater(None) from error
+            if error.code in REPOST_CODES:
+                await self._repost(table_id)
+                return
+            raise
+        self._sent[table_id] = fingerprint
+
+    async def _repost(self, table_id: int) -> None:
+        location = await self.bot.locations.get(table_id)
+        old = location.message_id
+        try:
+            await self.post(table_id, location.post_channel_id)
+        except discord.HTTPException as error:
+            if error.status == 429 or error.status >= 500:
+                self.coalescer.mark(table_id)  # try again later: the table must converge
+            log.warning("could not post the message of table %s: %s", table_id, error)
+            return
+        if old is not None:
+            # The previous message keeps its content (last round's scores) without buttons.
+            channel = self.bot.get_partial_messageable(location.post_channel_id)
+            # Too old or gone: never mind, its buttons are refused as stale anyway.
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).edit(view=None)
+
+    async def _repost_locked(self, table_id: int) -> None:
+        async with self._lock(table_id):
+            self.coalescer.forget(table_id)
+            await self._repost(table_id)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(self._guarded(work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _guarded(work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("updating a table message failed")
+
+    async def drain(self) -> None:
+        """Wait for every pending message update (tests, shutdown)."""
+        while self._tasks or self.coalescer.pending:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            await self.coalescer.drain()
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def close(self) -> None:
+        await self.coalescer.close()
+        for task in list(self._tasks):
+            task.cancel()

@@ -1,0 +1,31 @@
+"""Short ephemeral answers: a refused click or command gets one sentence in the user's locale."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import error_text, language_of, text
+
+
+def user_language(interaction: discord.Interaction[Any]) -> str:
+    return language_of(interaction.locale)
+
+
+async def say(interaction: discord.Interaction[Any], message: str) -> None:
+    """Answer ephemerally, whether or not the interaction was already answered or deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
+async def refuse(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
+    """One short sentence for a service error key (`not_your_turn`, `illegal:<rule>`, …)."""
+    await say(interaction, error_text(user_language(interaction), key, **params))
+
+
+async def tell(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
+    """One short sentence from the catalog, in the user's language."""
+    await say(interaction, text(user_language(interaction), key, **params))
