@@ -9,9 +9,8 @@ powers, end the turn). Neither reads the round's hidden state: only `round.view(
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
-from games.cards import card
+from games.cards import JOKER
 from games.dutch import actions as act
 from games.dutch.actions import DutchAction
 from games.dutch.knowledge import Knowledge, knowledge_of
@@ -25,17 +24,27 @@ HIGH_CARD = 8  # a known own card this high is worth giving away
 PATIENCE = 8  # after this many turns per player, call Dutch to finish the round
 
 
-@lru_cache(maxsize=64)
-def _value(name: str, options: DutchOptions) -> int:
-    return card_value(card(name), options)
+_TABLES: dict[int, tuple[DutchOptions, dict[str, int], float]] = {}
 
 
-@lru_cache(maxsize=8)
-def _mean_value(options: DutchOptions) -> float:
-    from games.dutch.game import GAME  # the deck belongs to the game object
+def _table(options: DutchOptions) -> tuple[dict[str, int], float]:
+    """Card values by name, and the deck's mean value, for these options (cached by identity:
+    hashing a pydantic model on every lookup would cost more than the policy itself)."""
+    entry = _TABLES.get(id(options))
+    if entry is None or entry[0] is not options:
+        from games.dutch.game import GAME  # the deck belongs to the game object
 
-    deck = GAME.deck(options)
-    return sum(card_value(c, options) for c in deck) / len(deck)
+        deck = GAME.deck(options)
+        values = {c.name: card_value(c, options) for c in deck}
+        mean = sum(card_value(c, options) for c in deck) / len(deck)
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        entry = _TABLES[id(options)] = (options, values, mean)
+    return entry[1], entry[2]
+
+
+def _rank(name: str) -> str:
+    return name if name == JOKER else name[:-1]
 
 
 def default_action(round_: DutchRound, seat: int) -> DutchAction:
@@ -62,7 +71,8 @@ class _Player:
     def __init__(
         self, view: DutchView, knowledge: Knowledge, options: DutchOptions, rng: random.Random
     ) -> None:
-        self.view, self.knowledge, self.options, self.rng = view, knowledge, options, rng
+        self.view, self.knowledge, self.rng = view, knowledge, rng
+        self.values, self.mean = _table(options)
         self.seat = view.viewer if view.viewer is not None else -1
         self.legal = view.legal
         self.known: dict[int, int] = {}  # own slot -> value
@@ -74,13 +84,13 @@ class _Player:
             if name is None:
                 self.unknown.append(slot.slot)
             else:
-                self.known[slot.slot] = _value(name, options)
+                self.known[slot.slot] = self.values[name]
 
     def value(self, name: str) -> int:
-        return _value(name, self.options)
+        return self.values[name]
 
     def estimate(self) -> float:
-        return sum(self.known.values()) + len(self.unknown) * _mean_value(self.options)
+        return sum(self.known.values()) + len(self.unknown) * self.mean
 
     def wants_dutch(self) -> bool:
         if act.CALL_DUTCH not in self.legal:
@@ -99,11 +109,11 @@ class _Player:
         top = self.view.discard_top
         if top is None:
             return None
-        rank = card(top).rank
+        rank = _rank(top)
         for slot in self.known:
             name = self.knowledge.known(self.seat, slot)
             action = act.match(slot)
-            if name is not None and card(name).rank == rank and action in self.legal:
+            if name is not None and _rank(name) == rank and action in self.legal:
                 return action
         return None
 

@@ -40,6 +40,20 @@ LOG_LENGTH = 12  # public events kept in views
 _QUEEN, _JACK = "queen", "jack"
 
 
+_HIDDEN_GRIDS: dict[tuple[bool, ...], tuple[SlotView, ...]] = {}
+
+
+def _hidden_grid(grid: list[Card | None]) -> tuple[SlotView, ...]:
+    """The view of a grid with no card shown (shared: views are immutable)."""
+    key = tuple(c is None for c in grid)
+    found = _HIDDEN_GRIDS.get(key)
+    if found is None:
+        found = tuple(SlotView(i + 1, empty, None) for i, empty in enumerate(key))
+        if len(_HIDDEN_GRIDS) < 4096:
+            _HIDDEN_GRIDS[key] = found
+    return found
+
+
 class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
     def __init__(self, options: DutchOptions, setup: RoundSetup, deck: Sequence[Card]) -> None:
         super().__init__(options, setup, deck)
@@ -81,6 +95,8 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         self.caller_succeeded: bool | None = None
         self._legal: list[DutchAction] | None = None
         self._legal_seat = -1
+        # per seat, the grid's view with nothing shown; reset when the grid's shape changes
+        self._hidden_views: list[tuple[SlotView, ...] | None] = [None] * n
         self._emit(
             Event("deal", None, {"dealer": self.dealer, "first": self.first, "card": self.top})
         )
@@ -443,6 +459,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         ok = card.rank == self.discard[-1].rank
         self.turn_acted = True
         self._emit(Event("match", seat, {"slot": slot, "card": card.name, "ok": ok}))
+        self._hidden_views[seat] = None
         if ok:
             grid[slot - 1] = None
             self.discard.append(card)
@@ -529,6 +546,12 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
             raise ValueError(f"there is no seat {seat}")
         return self._view(seat)
 
+    def _hidden_view(self, seat: int) -> tuple[SlotView, ...]:
+        found = self._hidden_views[seat]
+        if found is None:
+            found = self._hidden_views[seat] = _hidden_grid(self.grids[seat])
+        return found
+
     def public_view(self) -> DutchView:
         return self._view(None)
 
@@ -543,6 +566,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
                 # a card shown to all (a wrong matching card) is face down again: it is in
                 # `reveals` and the log, never in a grid
                 shown[(reveal.seat, reveal.slot)] = reveal.card
+        shown_seats = {seat for seat, _ in shown}
         grids = tuple(
             tuple(
                 SlotView(
@@ -552,6 +576,8 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
                 )
                 for i, c in enumerate(grid)
             )
+            if over or s in shown_seats
+            else self._hidden_view(s)
             for s, grid in enumerate(self.grids)
         )
         held = self.held
