@@ -16,6 +16,7 @@ from games.dutch.views import DutchView, SlotView
 
 QUIET_EVENTS = frozenset({"turn", "end", "round_end"})  # said by the table, or noise
 SEPARATE_EVENTS = frozenset({"deal", "reshuffle"})  # not one seat's doing
+TURN_BREAKS = frozenset({"turn"})  # a new turn starts a new line
 
 
 def grid_line(slots: Sequence[SlotView]) -> str:
@@ -91,6 +92,9 @@ def log_lines(entries: Sequence[LogEntry], names: Sequence[str], language: str) 
             current_seat = None
             lines.append(_table_line(entry, names, language))
             continue
+        if entry.kind in TURN_BREAKS:
+            flush()
+            current_seat = None
         phrase = _phrase(entry, names, language)
         if phrase is None:
             continue

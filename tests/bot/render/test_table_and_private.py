@@ -1,0 +1,181 @@
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bot.render.private import render_private
+from bot.render.table import render_table
+from bot.service.snapshots import CLOSED, FINISHED, LOBBY, ROUND_OVER
+from bot.ui.custom_ids import Kind, Verb, parse
+from games.cards import card
+from tests.bot.render.snapshots import (
+    new_round,
+    play,
+    private,
+    public,
+    reveals_of,
+    round_end,
+)
+
+CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
+
+
+def shown_cards(rendered: object) -> set[str]:
+    """Every card face written in a rendered message (embed and component labels)."""
+    embed = rendered.embed.to_dict()  # type: ignore[attr-defined]
+    labels = [repr(c) for c in rendered.components]  # type: ignore[attr-defined]
+    return set(CARD_TEXT.findall(json.dumps(embed, ensure_ascii=False) + " ".join(labels)))
+
+
+def pretty_names(names: object) -> set[str]:
+    return {card(n).pretty for n in names if n is not None and n != "JK"}  # type: ignore[attr-defined]
+
+
+def public_cards(round_: object, events: list[object]) -> set[str]:
+    """What the public may know: the public view's faces, and cards named by public events."""
+    view = round_.public_view()  # type: ignore[attr-defined]
+    names = {s.card for grid in view.grids for s in grid} | {view.discard_top, view.held}
+    names |= {e.data.get("card") for e in events if e.to is None}  # type: ignore[attr-defined]
+    return pretty_names(names)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("preset", ["classic", "house"])
+def test_no_hidden_card_reaches_the_public_table_message(seed: int, preset: str) -> None:
+    round_ = new_round(n_seats=4, seed=seed, preset=preset)
+    events: list[object] = []
+    for _ in range(40):
+        events += play(round_, 1, seed=seed)
+        if round_.finished:
+            break
+        rendered = render_table(public(round_, n_seats=4, events=events), "en")
+        assert shown_cards(rendered) <= public_cards(round_, events)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_private_message_shows_only_public_cards_the_held_card_and_its_reveals(seed: int) -> None:
+    round_ = new_round(n_seats=3, seed=seed)
+    events: list[object] = []
+    for _ in range(40):
+        step = play(round_, 1, seed=seed)
+        events += step
+        if round_.finished:
+            break
+        for seat in range(3):
+            reveals = reveals_of(step, seat)
+            mine = private(round_, seat, reveals)
+            rendered = render_private(mine, public(round_, events=events), "fr", reveals=reveals)
+            allowed = public_cards(round_, events)
+            allowed |= pretty_names([round_.view(seat).held])
+            allowed |= pretty_names([r.data["card"] for r in reveals])
+            assert shown_cards(rendered) <= allowed
+
+
+def test_the_initial_peek_is_shown_once_then_hidden() -> None:
+    round_ = new_round(n_seats=2, seed=3)
+    events = round_.apply(0, "peek 3 4")
+    reveals = reveals_of(events, 0)
+    peeked = pretty_names([r.data["card"] for r in reveals])
+    assert len(peeked) == 2 or "JK" in {r.data["card"] for r in reveals}
+    snapshot = public(round_, n_seats=2, events=events)
+    shown = render_private(
+        private(round_, 0, reveals), snapshot, "en", reveals=reveals, hide_at=9e9
+    )
+    assert peeked <= shown_cards(shown)
+    assert "<t:9000000000:R>" in json.dumps(shown.embed.to_dict())
+    hidden = render_private(private(round_, 0), snapshot, "en")
+    assert not peeked & shown_cards(hidden)
+
+
+def test_a_queen_look_at_an_opponent_names_the_card_to_the_looker_only() -> None:
+    round_ = new_round(n_seats=2, seed=3)
+    reveal = reveals_of(round_.apply(0, "peek 3 4"), 0)  # any private reveal to seat 0
+    assert reveal
+    snapshot = public(round_, n_seats=2)
+    other = render_private(private(round_, 1), snapshot, "en")
+    assert not pretty_names([r.data["card"] for r in reveal]) & shown_cards(other)
+
+
+def test_lobby_message_lists_players_and_offers_the_lobby_buttons() -> None:
+    rendered = render_table(public(None, status=LOBBY), "en")
+    text = json.dumps(rendered.embed.to_dict(), ensure_ascii=False)
+    assert "Alice" in text and "Chloé" in text and "(3/10)" in text
+    verbs = [parse(c.custom_id).verb for c in rendered.components]
+    assert verbs == [Verb.JOIN, Verb.LEAVE, Verb.ADD_BOT, Verb.START, Verb.CANCEL]
+    assert all(parse(c.custom_id).table_id == 12 for c in rendered.components)
+
+
+def test_round_in_play_shows_card_backs_discard_stock_turn_and_my_cards() -> None:
+    round_ = new_round(n_seats=3, seed=5)
+    events = play(round_, 6, seed=5)
+    view = round_.public_view()
+    rendered = render_table(public(round_, events=events), "en")
+    text = json.dumps(rendered.embed.to_dict(), ensure_ascii=False)
+    assert text.count("🂠") >= 3 * 4 - 1  # face-down cards as backs
+    assert f"{view.stock} cards" in text
+    assert "Last actions" in text and "**Alice**" in text
+    assert card(view.discard_top).pretty in text
+    first = rendered.components[0]
+    assert parse(first.custom_id).verb is Verb.HAND and first.label == "My cards"
+
+
+def test_the_log_joins_one_seats_burst_of_actions_in_one_line() -> None:
+    round_ = new_round(n_seats=2, seed=11)
+    events = round_.apply(0, "peek 3 4") + round_.apply(1, "peek 3 4")
+    seat = round_.to_act()[0]
+    events += round_.apply(seat, "draw") + round_.apply(seat, "swap 2")
+    rendered = render_table(public(round_, n_seats=2, events=events), "en")
+    log = next(
+        f["value"] for f in rendered.embed.to_dict()["fields"] if f["name"] == "Last actions"
+    )
+    last = log.splitlines()[-1]
+    name = ("Alice", "Bob")[seat]
+    assert last.startswith(f"**{name}**: drew from the stock; swapped it into card 2;")
+    assert CARD_TEXT.search(last)  # the card that left the grid is public once discarded
+
+
+def test_round_over_shows_every_card_the_points_and_next_round() -> None:
+    round_ = new_round(n_seats=3, seed=2)
+    play(round_, 500, seed=2)
+    assert round_.finished
+    end = round_end(round_)
+    snapshot = public(round_, status=ROUND_OVER, last_round=end, totals=end.totals)
+    rendered = render_table(snapshot, "fr")
+    every = {c.pretty for grid in round_.grids for c in grid if c is not None and c.name != "JK"}
+    assert every <= shown_cards(rendered)
+    assert parse(rendered.components[0].custom_id).verb is Verb.NEXT_ROUND
+    assert "Manche suivante" in rendered.components[0].label
+
+
+def test_match_over_names_the_winners_and_offers_a_rematch() -> None:
+    round_ = new_round(n_seats=3, seed=2)
+    play(round_, 500, seed=2)
+    end = round_end(round_)
+    snapshot = public(round_, status=FINISHED, last_round=end, winners=(1,), totals=(120, 30, 45))
+    rendered = render_table(snapshot, "en")
+    text = json.dumps(rendered.embed.to_dict(), ensure_ascii=False)
+    assert "Winner: **Bob**" in text
+    assert text.index("Bob: 30") < text.index("Chloé: 45") < text.index("Alice: 120")
+    assert [parse(c.custom_id).verb for c in rendered.components] == [Verb.REMATCH]
+
+
+def test_a_closed_table_has_no_buttons() -> None:
+    rendered = render_table(public(None, status=CLOSED), "en")
+    assert rendered.components == ()
+    assert "closed" in rendered.embed.description
+
+
+def test_private_buttons_are_the_seats_legal_actions_only() -> None:
+    round_ = new_round(n_seats=2, seed=4)
+    round_.apply(0, "peek 3 4")
+    round_.apply(1, "peek 3 4")
+    seat = round_.to_act()[0]
+    waiting = render_private(private(round_, 1 - seat), public(round_, n_seats=2), "en")
+    assert waiting.components == ()
+    mine = render_private(private(round_, seat), public(round_, n_seats=2), "en")
+    played = {
+        parse(c.custom_id).text for c in mine.components if parse(c.custom_id).kind is Kind.PLAY
+    }
+    assert played == {str(a) for a in round_.legal_actions(seat)}
