@@ -12,7 +12,7 @@ from games.contract import Game, RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
 from storage import recovery, stats
-from storage.action_log import ActionRow, ActionWriter
+from storage.action_log import ActionRow, ActionWriter, OpenRounds
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads, seat_from_row, table_from_row
 from storage.database import Database, Synchronous, open_database
 from storage.errors import StoreError
@@ -43,7 +43,8 @@ UNSET: Any = _Unset()
 class Store:
     def __init__(self, db: Database, games_resolver: GamesResolver) -> None:
         self._db = db
-        self._actions = ActionWriter(db)
+        self._open_rounds = OpenRounds()
+        self._actions = ActionWriter(db, self._open_rounds)
         self._games = games_resolver
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -280,6 +281,7 @@ class Store:
                     self._db.stamp(),
                 ),
             )
+        self._open_rounds.opened((table_id, round_no), record.n_seats)  # committed: known open
         return round_no
 
     async def record_action(
@@ -295,21 +297,29 @@ class Store:
     async def finish_round(
         self, table_id: int, round_no: int, result: RoundResult, totals_after: list[int]
     ) -> None:
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
-                "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL",
-                (
-                    self._db.stamp(),
-                    dumps(list(result.points)),
-                    dumps(dict(result.detail)),
-                    dumps(list(totals_after)),
-                    table_id,
-                    round_no,
-                ),
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
+        key = (table_id, round_no)
+        try:
+            async with self._db.transaction() as conn:
+                cursor = await conn.execute(
+                    "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
+                    "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL",
+                    (
+                        self._db.stamp(),
+                        dumps(list(result.points)),
+                        dumps(dict(result.detail)),
+                        dumps(list(totals_after)),
+                        table_id,
+                        round_no,
+                    ),
+                )
+                if cursor.rowcount == 0:
+                    raise StoreError(
+                        f"round {round_no} of table {table_id} is unknown or finished."
+                    )
+                self._open_rounds.close(key)  # under the lock: no action slips in after this
+        except BaseException:
+            self._open_rounds.forget({key})  # the file decides again on next use
+            raise
 
     async def finish_match(
         self, table_id: int, winners_seats: list[int], final_totals: list[int]

@@ -86,3 +86,17 @@ async def test_200_tables_recording_at_once_are_all_stored_in_order(store: Store
         assert stored == toy.round.record()
     # group commit: 4,000 actions needed far fewer transactions than actions
     assert store.commits - commits_before < 4000 // 10
+
+
+async def test_after_a_restart_the_log_continues_from_the_stored_actions(db_path: Path) -> None:
+    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+        toy = await ToyTable.open(store)
+        await toy.new_round(seed=1)
+        await toy.play("draw")
+        await toy.play("draw")
+    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+        toy.store = store
+        with pytest.raises(StoreError, match="at or after it"):
+            await store.record_action(toy.id, 0, 1, 0, "draw")
+        await toy.play("pass")
+        assert await store.load_round(toy.id, 0) == toy.round.record()
