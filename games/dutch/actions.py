@@ -166,6 +166,10 @@ DutchAction = (
     | End
 )
 
+ACTION_TYPES = (
+    Peek, CallDutch, Draw, Take, Swap, Discard, Look, JackSwap, Seven, Nine, Skip, Match, End,
+)  # fmt: skip
+
 # Interned instances: the engine's legal-action lists hold these, so membership tests are
 # identity checks in the hot path.
 CALL_DUTCH = CallDutch()

@@ -222,11 +222,11 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
             raise self._diagnose(seat, action)
 
     # -- why an action is illegal (the slow path, for a clear answer) -------------------------
-    def _diagnose(self, seat: int, action: Any) -> IllegalAction:
+    def _diagnose(self, seat: int, action: object) -> IllegalAction:
         phase = self.phase
-        kind = getattr(action, "kind", None)
-        if kind is None:
+        if not isinstance(action, act.ACTION_TYPES):
             return IllegalAction("bad_notation", f"{action!r} is not a Dutch action.")
+        kind = action.kind
         if phase == PEEK:
             if kind != "peek":
                 return IllegalAction("peek_first", "Every player first looks at two own cards.")
@@ -599,8 +599,6 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         if self.caller is not None and not over:
             remaining = self.final_left
             order = [(self.turn + i) % self.n for i in range(self.n)]
-            if self.turn == self.caller:  # the caller's own turn is ending
-                order = order[1:]
             final = tuple(s for s in order if s != self.caller)[:remaining]
         return DutchView(
             viewer=viewer,

@@ -312,3 +312,28 @@ def test_new_round_from_setup_seats_range() -> None:
     with pytest.raises(IllegalAction):
         GAME.new_round(GAME.options(), RoundSetup(n_seats=11), seed=1)
     GAME.new_round(GAME.options(), RoundSetup(n_seats=10), seed=1)
+
+
+def test_illegal_actions_name_the_rule_and_change_nothing() -> None:
+    round_ = deal("classic", TWO, "9S")
+    before = round_.record()
+    cases = [
+        (1, "draw", "not_your_turn"),
+        (5, "draw", "no_such_seat"),
+        (0, "fly", "bad_notation"),
+        (0, "discard", "wrong_phase"),
+        (0, "look 1:1", "wrong_phase"),
+        (0, "match 1", "no_matching"),
+    ]
+    for seat, text, rule in cases:
+        with pytest.raises(IllegalAction) as error:
+            round_.apply(seat, text)
+        assert error.value.rule == rule, text
+    with pytest.raises(IllegalAction) as error:
+        round_.apply(0, object())  # type: ignore[arg-type]
+    assert error.value.rule == "bad_notation"
+    play(round_, "draw")
+    with pytest.raises(IllegalAction) as error:
+        play(round_, "swap 9")
+    assert error.value.rule == "no_such_slot"
+    assert round_.record().actions == [*before.actions, (0, "draw")]

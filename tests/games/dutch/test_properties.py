@@ -164,3 +164,40 @@ def test_random_legal_play_keeps_every_invariant(
             assert knowledge_from(round_.events, seat).cards == knowledge_of(round_, seat).cards
         match.add_round(round_.result())
     assert match.winners
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(
+    n_seats=st.integers(2, 10),
+    seed=st.integers(0, 2**32),
+    changes=st.fixed_dictionaries(
+        {
+            "jokers": st.booleans(),
+            "queen_jack_powers": st.booleans(),
+            "seven_nine_powers": st.booleans(),
+            "matching_discards": st.booleans(),
+            "dutch_call": st.sampled_from(["start_of_turn", "end_of_turn"]),
+            "caller_success": st.sampled_from(["zero", "own_total"]),
+            "failed_call": st.sampled_from(["double", "plus_20"]),
+            "first_player": st.sampled_from(["after_dealer", "highest_total"]),
+        }
+    ),
+)
+def test_any_mix_of_options_plays_to_the_end(
+    n_seats: int, seed: int, changes: dict[str, Any]
+) -> None:
+    rng = random.Random(seed)
+    options = GAME.options("classic", target=20, **changes)
+    deck = Counter(c.code for c in GAME.deck(options))
+    match = Match(GAME, options, n_seats)
+    while not match.finished:
+        round_ = match.new_round(seed=rng.random())
+        assert isinstance(round_, DutchRound)
+        while not round_.finished:
+            seat = rng.choice(round_.to_act())
+            events = round_.apply(seat, pick(round_.legal_actions(seat), rng, 0.1))
+            check_cards_accounted_for(round_, deck)
+            check_views_hide_face_down_cards(round_, events)
+        check_knowledge_is_true(round_)
+        check_replay(round_)
+        match.add_round(round_.result())
