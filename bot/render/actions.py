@@ -1,7 +1,7 @@
 """The action menu of a player's private message, built from the legal actions in notation.
 
-The glue never decides what is legal: it lays out the notations the engine listed. Actions
-without arguments become buttons; a family of actions (`swap 1` … `swap 4`) becomes a row of
+The glue never decides what is legal: it lays out the notations the engine listed. A family of
+one action becomes a button; a family of actions (`swap 1` … `swap 4`) becomes a row of
 buttons when short, a select when longer, and, past 25 choices (a Jack among ten players), a
 chain of selects that narrows one piece at a time (own card, then seat, then slot).
 """
@@ -102,8 +102,8 @@ def _top(
     families: dict[str, list[str]] = {}
     for action in legal:
         families.setdefault(verb(action), []).append(action)
-    singles = [acts[0] for name, acts in families.items() if acts == [name]]
-    groups = [(name, acts) for name, acts in families.items() if acts != [name]]
+    singles = [acts[0] for acts in families.values() if len(acts) == 1]
+    groups = [(name, acts) for name, acts in families.items() if len(acts) > 1]
     specs: list[ComponentSpec] = []
     row = 0
     for start in range(0, len(singles), MAX_BUTTONS_PER_ROW):

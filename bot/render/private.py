@@ -14,11 +14,12 @@ import discord
 from bot.i18n import text
 from bot.render import colors
 from bot.render import dutch as dutch_render
-from bot.render.actions import MenuText, action_menu
+from bot.render.actions import MAX_ROWS, ButtonSpec, MenuText, action_menu
 from bot.render.cards import pretty
 from bot.render.table import RenderedMessage
 from bot.render.when import relative
 from bot.service.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
+from bot.ui.custom_ids import navigate_id
 
 PRIMARY_ACTIONS = frozenset({"draw", "peek 3 4"})
 
@@ -81,4 +82,11 @@ def render_private(
         labels=menu,
         primary=PRIMARY_ACTIONS,
     )
+    if not prefix:
+        # Ephemeral messages do not follow the table: this re-renders the message in place.
+        next_row = max((c.row for c in components), default=-1) + 1
+        if next_row < MAX_ROWS:
+            refresh = navigate_id(private.table_id, private.round_no or 0, "")
+            label = text(language, "menu.refresh")
+            components.append(ButtonSpec(refresh, label, "secondary", next_row))
     return RenderedMessage(embed, tuple(components))

@@ -191,7 +191,10 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         if snapshot.next_round_at is not None:
             when = relative(snapshot.next_round_at)
             embed.description = text(language, "table.next_round_at", when=when)
-        components = (_button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),)
+        components = (
+            _button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),
+            _button(snapshot, Verb.HAND, "button.hand", "secondary", language),
+        )
     _add_log(embed, snapshot, language)
     return RenderedMessage(embed, components)
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import language_of
+from bot.i18n import language_of, text
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
@@ -87,7 +87,7 @@ class TableController:
         calls: dict[Verb, Any] = {
             Verb.JOIN: lambda: self.service.join(table_id, player_of(interaction)),
             Verb.LEAVE: lambda: self.service.leave(table_id, user_id),
-            Verb.ADD_BOT: lambda: self.service.add_bot(table_id, user_id),
+            Verb.ADD_BOT: lambda: self._add_bot(table_id, user_id),
             Verb.START: lambda: self.service.start(table_id, user_id),
             Verb.CANCEL: lambda: self.service.cancel(table_id, user_id),
             Verb.NEXT_ROUND: lambda: self.service.next_round(table_id, user_id),
@@ -104,6 +104,14 @@ class TableController:
         if rendered is not None:
             await _update(interaction, rendered)
             self.bot.notifier.note_sent(table_id, rendered)
+
+    async def _add_bot(self, table_id: int, user_id: int) -> Any:
+        """A bot player named in the table's language ("Bot 2", "Robot 2")."""
+        snapshot = self.service.public_snapshot(table_id)
+        language = await self.bot.guild_settings.public_language(snapshot.guild_id)
+        number = sum(1 for seat in snapshot.seats if seat.is_bot) + 1
+        name = text(language, "table.bot_name", number=number)
+        return await self.service.add_bot(table_id, user_id, name)
 
     # -- a player's own message ---------------------------------------------------------
     async def show_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:

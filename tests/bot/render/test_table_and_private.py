@@ -145,7 +145,7 @@ def test_round_over_shows_every_card_the_points_and_next_round() -> None:
     rendered = render_table(snapshot, "fr")
     every = {c.pretty for grid in round_.grids for c in grid if c is not None and c.name != "JK"}
     assert every <= shown_cards(rendered)
-    assert parse(rendered.components[0].custom_id).verb is Verb.NEXT_ROUND
+    assert [parse(c.custom_id).verb for c in rendered.components] == [Verb.NEXT_ROUND, Verb.HAND]
     assert "Manche suivante" in rendered.components[0].label
 
 
@@ -173,7 +173,8 @@ def test_private_buttons_are_the_seats_legal_actions_only() -> None:
     round_.apply(1, "peek 3 4")
     seat = round_.to_act()[0]
     waiting = render_private(private(round_, 1 - seat), public(round_, n_seats=2), "en")
-    assert waiting.components == ()
+    assert [parse(c.custom_id).kind for c in waiting.components] == [Kind.NAVIGATE]
+    assert waiting.components[0].label == "🔄 Refresh"
     mine = render_private(private(round_, seat), public(round_, n_seats=2), "en")
     played = {
         parse(c.custom_id).text for c in mine.components if parse(c.custom_id).kind is Kind.PLAY

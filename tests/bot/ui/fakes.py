@@ -1,0 +1,114 @@
+"""Stand-ins for discord.py's Interaction: they record every answer the controller gives."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+_ids = itertools.count(9000)
+
+
+@dataclass
+class Answer:
+    kind: str  # send, edit, defer, followup, edit_original
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    ephemeral: bool = False
+
+    def text(self) -> str:
+        import json
+
+        parts = [self.content or ""]
+        if self.embed is not None:
+            parts.append(json.dumps(self.embed.to_dict(), ensure_ascii=False))
+        return " ".join(parts)
+
+    def custom_ids(self) -> list[str]:
+        if self.view is None:
+            return []
+        return [item.custom_id for item in self.view.children]  # type: ignore[attr-defined]
+
+
+@dataclass
+class FakeResponse:
+    answers: list[Answer]
+    done: bool = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def send_message(
+        self,
+        content: str | None = None,
+        *,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+        ephemeral: bool = False,
+    ) -> Any:
+        assert not self.done, "an interaction is answered once"
+        self.done = True
+        self.answers.append(Answer("send", content, embed, view, ephemeral))
+        return SimpleNamespace(message_id=next(_ids))
+
+    async def edit_message(
+        self, *, embed: discord.Embed | None = None, view: discord.ui.View | None = None
+    ) -> None:
+        assert not self.done, "an interaction is answered once"
+        self.done = True
+        self.answers.append(Answer("edit", None, embed, view))
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        assert not self.done, "an interaction is answered once"
+        self.done = True
+        self.answers.append(Answer("defer", ephemeral=ephemeral))
+
+
+@dataclass
+class FakeFollowup:
+    answers: list[Answer]
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Any:
+        self.answers.append(
+            Answer(
+                "followup",
+                content,
+                kwargs.get("embed"),
+                kwargs.get("view"),
+                kwargs.get("ephemeral", False),
+            )
+        )
+        return SimpleNamespace(id=next(_ids))
+
+
+@dataclass
+class FakeInteraction:
+    user_id: int
+    name: str = "Player"
+    locale: discord.Locale = discord.Locale.american_english
+    guild_id: int = 1
+    ephemeral_message: bool = False
+    answers: list[Answer] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.id = next(_ids)
+        self.user = SimpleNamespace(id=self.user_id, display_name=self.name)
+        self.response = FakeResponse(self.answers)
+        self.followup = FakeFollowup(self.answers)
+        self.message = SimpleNamespace(
+            id=next(_ids), flags=SimpleNamespace(ephemeral=self.ephemeral_message)
+        )
+
+    async def edit_original_response(
+        self, *, embed: discord.Embed | None = None, view: discord.ui.View | None = None
+    ) -> None:
+        self.answers.append(Answer("edit_original", None, embed, view))
+
+    @property
+    def only(self) -> Answer:
+        assert len(self.answers) == 1, self.answers
+        return self.answers[0]

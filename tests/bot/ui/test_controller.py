@@ -1,0 +1,172 @@
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import CardTableBot, create_bot
+from bot.service import FakeClock, PlayerRef, RecordingNotifier
+from bot.settings import Settings
+from bot.ui.custom_ids import Kind, Verb, parse, play_id, verb_id
+from storage import Store
+from storage.models import GuildSettings
+from tests.bot.ui.fakes import FakeInteraction
+
+GUILD, CHANNEL = 1, 10
+HOST, GUEST, STRANGER = 101, 102, 103
+CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
+    store = await Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL")
+    settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
+    seeds = iter(range(1, 1000))
+    made = create_bot(
+        settings,
+        store=store,
+        clock=FakeClock(),
+        sync_commands=False,
+        seed_source=lambda: next(seeds),
+    )
+    await made.setup_hook()
+    # No Discord here: the service reports to a recorder instead of editing real messages.
+    made.service.notifier = RecordingNotifier()
+    yield made
+    await made.tables.close()
+    await made.notifier.close()
+    await store.close()
+
+
+async def open_table(bot: CardTableBot) -> int:
+    snapshot = await bot.service.open_table(GUILD, CHANNEL, PlayerRef(HOST, "Host"), "dutch")
+    return snapshot.table_id
+
+
+async def click(bot: CardTableBot, custom_id: str, user: int, **options: Any) -> FakeInteraction:
+    values = options.pop("values", ())
+    interaction = FakeInteraction(user, **options)
+    await bot.tables.on_component(interaction, custom_id, values)  # type: ignore[arg-type]
+    return interaction
+
+
+async def test_join_answers_by_editing_the_table_message(bot: CardTableBot) -> None:
+    table_id = await open_table(bot)
+    answer = (await click(bot, verb_id(table_id, 0, Verb.JOIN), GUEST, name="Guest")).only
+    assert answer.kind == "edit" and "Guest" in answer.text()
+    assert [s.name for s in bot.service.public_snapshot(table_id).seats] == ["Host", "Guest"]
+
+
+async def test_the_host_adds_a_bot_player_named_in_the_tables_language(bot: CardTableBot) -> None:
+    await bot.store.save_guild_settings(GuildSettings(guild_id=GUILD, language="fr"))
+    table_id = await open_table(bot)
+    for _ in range(2):
+        answer = (await click(bot, verb_id(table_id, 0, Verb.ADD_BOT), HOST)).only
+        assert answer.kind == "edit"
+    seats = bot.service.public_snapshot(table_id).seats
+    assert [(s.name, s.is_bot) for s in seats] == [
+        ("Host", False),
+        ("Robot 1", True),
+        ("Robot 2", True),
+    ]
+
+
+async def test_only_the_host_adds_a_bot_and_the_table_is_untouched(bot: CardTableBot) -> None:
+    table_id = await open_table(bot)
+    await click(bot, verb_id(table_id, 0, Verb.JOIN), GUEST)
+    before = bot.service.public_snapshot(table_id)
+    refused = await click(
+        bot, verb_id(table_id, 0, Verb.ADD_BOT), GUEST, locale=discord.Locale.french
+    )
+    assert refused.only.kind == "send" and refused.only.ephemeral
+    assert refused.only.content == "Seul l'hôte peut faire cela."
+    assert bot.service.public_snapshot(table_id).seats == before.seats
+
+
+@pytest.mark.parametrize("forged", ["ct:1:0:fly", "hello", "ct:1:0:p=draw;x", "ct:1:0:q=draw"])
+async def test_a_forged_custom_id_gets_one_short_sentence(bot: CardTableBot, forged: str) -> None:
+    answer = (await click(bot, forged, GUEST)).only
+    assert answer.kind == "send" and answer.ephemeral
+    assert answer.content == "This button is not one of mine, or it is out of date."
+
+
+async def test_a_spectator_asking_for_cards_is_told_they_are_not_seated(bot: CardTableBot) -> None:
+    table_id = await open_table(bot)
+    answer = (await click(bot, verb_id(table_id, 0, Verb.HAND), STRANGER)).only
+    assert answer.ephemeral and answer.content == "You are not seated at this table."
+
+
+async def started(bot: CardTableBot) -> tuple[int, int]:
+    table_id = await open_table(bot)
+    await click(bot, verb_id(table_id, 0, Verb.JOIN), GUEST, name="Guest")
+    start = await click(bot, verb_id(table_id, 0, Verb.START), HOST)
+    assert start.only.kind == "defer"  # the notifier re-posts the table message
+    round_no = bot.service.public_snapshot(table_id).round_no
+    assert round_no is not None
+    return table_id, round_no
+
+
+async def test_play_buttons_are_refused_on_a_public_message(bot: CardTableBot) -> None:
+    table_id, round_no = await started(bot)
+    answer = (await click(bot, play_id(table_id, round_no, "peek 3 4"), HOST)).only
+    assert answer.ephemeral and "not one of mine" in (answer.content or "")
+    assert not bot.service.public_snapshot(table_id).view.peeked[0]
+
+
+async def test_my_cards_then_peek_shows_the_cards_once_and_hides_them_later(
+    bot: CardTableBot,
+) -> None:
+    table_id, round_no = await started(bot)
+    hand = (await click(bot, verb_id(table_id, round_no, Verb.HAND), HOST)).only
+    assert hand.kind == "send" and hand.ephemeral
+    played = [parse(c).text for c in hand.custom_ids() if parse(c).kind is Kind.PLAY]
+    assert played == ["peek 3 4"]
+
+    peek = await click(bot, hand.custom_ids()[0], HOST, ephemeral_message=True)
+    shown = peek.only
+    assert shown.kind == "edit"
+    cards = set(CARD_TEXT.findall(shown.text()))
+    assert len(cards) >= 1  # the two peeked cards (a joker shows as 🃏)
+
+    clock: FakeClock = bot.clock  # type: ignore[assignment]
+    await asyncio.sleep(0)  # the hiding task arms its timer
+    await clock.advance(7)
+    assert len(peek.answers) == 1  # still shown before the guild's reveal delay (8 s)
+    await clock.advance(1)
+    hidden = peek.answers[-1]
+    assert hidden.kind == "edit_original"
+    assert not cards & set(CARD_TEXT.findall(hidden.text()))
+
+    again = (await click(bot, verb_id(table_id, round_no, Verb.HAND), HOST)).only
+    assert not cards & set(CARD_TEXT.findall(again.text()))
+
+
+async def test_double_clicks_and_old_rounds_get_one_sentence_and_change_nothing(
+    bot: CardTableBot,
+) -> None:
+    table_id, round_no = await started(bot)
+    custom_id = play_id(table_id, round_no, "peek 3 4")
+    first = await click(bot, custom_id, GUEST, ephemeral_message=True)
+    assert first.answers[0].kind == "edit"
+    version = bot.service.public_snapshot(table_id).version
+    second = (await click(bot, custom_id, GUEST, ephemeral_message=True)).only
+    assert second.ephemeral and second.kind == "send"
+    stale = (
+        await click(bot, play_id(table_id, round_no + 5, "draw"), HOST, ephemeral_message=True)
+    ).only
+    assert stale.content == "This button is from an earlier round: press My cards again."
+    assert bot.service.public_snapshot(table_id).version == version
+
+
+async def test_a_select_value_that_is_a_piece_opens_the_next_step(bot: CardTableBot) -> None:
+    table_id, round_no = await started(bot)
+    select = f"ct:{table_id}:{round_no}:s="
+    answer = (await click(bot, select, HOST, ephemeral_message=True, values=("peek",))).only
+    assert answer.kind == "edit"
+    ids = [parse(c) for c in answer.custom_ids()]
+    assert ids[-1].kind is Kind.NAVIGATE  # a way back to the whole menu
