@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.contract import Event
+from games.contract import Event, RoundRecord
 from games.dutch import GAME, DutchAction, DutchRound
 from games.dutch.knowledge import knowledge_from, knowledge_of
 from games.errors import IllegalAction
@@ -105,7 +105,8 @@ def check_illegal_actions(round_: DutchRound, rng: random.Random) -> None:
 
 
 def check_replay(round_: DutchRound) -> None:
-    again = GAME.replay(round_.record())
+    stored = RoundRecord.model_validate_json(round_.record().model_dump_json())
+    again = GAME.replay(stored)
     assert isinstance(again, DutchRound)
     assert state(again) == state(round_)
     assert all_views(again) == all_views(round_)
