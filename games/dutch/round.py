@@ -600,7 +600,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
             remaining = self.final_left
             order = [(self.turn + i) % self.n for i in range(self.n)]
             final = tuple(s for s in order if s != self.caller)[:remaining]
-        return DutchView(
+        return DutchView.build(
             viewer=viewer,
             n_seats=self.n,
             phase=PHASES[self.phase],

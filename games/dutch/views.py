@@ -9,6 +9,7 @@ events as data (kind, seat, data), never sentences, so the bot can word them in 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games.contract import Event
 from games.dutch.actions import DutchAction
@@ -43,7 +44,7 @@ class SeatScore:
     points: int  # what the round adds to the seat's match total
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: `build` fills __dict__ in one step
 class DutchView:
     viewer: int | None  # None: the public table
     n_seats: int
@@ -67,6 +68,14 @@ class DutchView:
     log: tuple[Event, ...]  # recent public events, oldest first
     scores: tuple[SeatScore, ...] | None  # once the round is over
     caller_succeeded: bool | None  # once the round is over, if someone called Dutch
+
+    @classmethod
+    def build(cls, **values: Any) -> DutchView:
+        """The engine's constructor: one dict update instead of 22 frozen-field assignments
+        (views are built for every bot decision). Every field must be given."""
+        view = object.__new__(cls)
+        view.__dict__.update(values)
+        return view
 
     def cards_left(self, seat: int) -> int:
         return sum(1 for s in self.grids[seat] if not s.empty)

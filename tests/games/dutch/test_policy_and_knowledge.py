@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields, replace
 
 import pytest
 
-from games.dutch import GAME, DutchRound
+from games.dutch import GAME, DutchRound, DutchView
 from games.dutch.knowledge import knowledge_from, knowledge_of
 from games.dutch.policy import choose_action, default_action
 from games.match import Match
@@ -110,3 +111,10 @@ def test_views_hold_only_the_viewers_own_legal_actions() -> None:
     round_: DutchRound = deal("classic", ["AS 2S 3S 4S", "5S 6S 7S 8S"], "9S")
     assert [str(a) for a in round_.view(0).legal] == ["dutch", "draw", "take"]
     assert round_.view(1).legal == () and round_.public_view().legal == ()
+
+
+def test_engine_views_are_complete_dataclasses() -> None:
+    round_ = deal("house", ["AS 2S 3S 4S", "5S 6S 7S 8S"], "9S")
+    view = round_.view(0)
+    assert set(vars(view)) == {f.name for f in fields(DutchView)}
+    assert replace(view) == view
