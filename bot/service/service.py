@@ -38,6 +38,7 @@ from bot.service.snapshots import (
     TableSnapshot,
 )
 from bot.service.table import LiveSeat, LiveTable
+from bot.service.views import without_private_reveals
 from games.cards import Card
 from games.contract import Event, Game, Options
 from games.errors import IllegalAction
@@ -53,6 +54,7 @@ log = logging.getLogger(__name__)
 MAX_AUTO_ACTIONS = 2_000  # a guard: bot moves in one go never exceed this (a round is shorter)
 MAX_TIMEOUT_ACTIONS = 50  # default moves to finish one timed-out turn
 AWAY_AFTER_TIMEOUTS = 2
+TURN_EVENT = "turn"  # the public event engines emit when a seat's turn begins
 RETRY_SECONDS = 5.0  # a failed store write at a round's end is retried after this
 
 Notice = tuple[str, int, int | None]  # (notifier method, table id, seat)
@@ -697,7 +699,9 @@ class TableService:
             round_ = table.round
             if round_ is None or round_.finished or seat not in round_.to_act():
                 break
-            await self._play(table, seat, policy.default(round_, seat, table.rng))
+            events = await self._play(table, seat, policy.default(round_, seat, table.rng))
+            if any(e.kind == TURN_EVENT and e.seat == seat for e in events):
+                break  # its next turn began (after a peek): that one gets its own timer
         table.waiting_since.pop(seat, None)
         table.reminded.discard(seat)
         player.timeouts += 1
@@ -776,6 +780,8 @@ class TableService:
         )
 
     def _private(self, table: LiveTable, seat: int, *, deliver: bool) -> PrivateSnapshot:
+        """`deliver`: a "My cards" request: hand out the pending reveals once, and hide the
+        ones the last action showed (they were shown in that click's ActResult)."""
         round_ = table.round
         reveals: tuple[Reveal, ...] = ()
         if deliver:
@@ -783,7 +789,9 @@ class TableService:
         view = None
         legal: tuple[str, ...] = ()
         if round_ is not None:
-            view = _hide_reveals(round_.view(seat))
+            view = round_.view(seat)
+            if deliver:
+                view = without_private_reveals(view, round_.public_view())
             if table.status == PLAYING and not round_.finished:
                 legal = tuple(str(a) for a in round_.legal_actions(seat))
         return PrivateSnapshot(
@@ -943,12 +951,6 @@ def _log_entry(event: Event) -> LogEntry:
 
 def _reveal(event: Event) -> Reveal:
     return Reveal(event.kind, event.seat, dict(event.data))
-
-
-def _hide_reveals(view: Any) -> Any:
-    """A view for "My cards": the engine's view as is (the engine already limits reveals to
-    the most recent action)."""
-    return view
 
 
 def _preset_name(game: Game[Any, Any, Any], options: Options) -> str | None:

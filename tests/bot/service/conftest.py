@@ -1,0 +1,89 @@
+"""A real store on a temporary file, a fake clock, a recording notifier and helpers that play
+Dutch through the service the way the glue would (clicks with round numbers)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable, Iterator
+from itertools import count
+from pathlib import Path
+
+import pytest
+
+from bot.service import FakeClock, PlayerRef, PublicSnapshot, RecordingNotifier, TableService
+from storage import Store
+
+GUILD = 1
+CHANNEL = 10
+ANN, BOB, CAT, DAN = (PlayerRef(100 + i, n) for i, n in enumerate(["Ann", "Bob", "Cat", "Dan"]))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "tables.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path, synchronous="NORMAL")
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def notifier() -> RecordingNotifier:
+    return RecordingNotifier()
+
+
+@pytest.fixture
+def seeds() -> Callable[[], int]:
+    counter: Iterator[int] = count(7)
+    return lambda: next(counter)
+
+
+@pytest.fixture
+def service(
+    store: Store, clock: FakeClock, notifier: RecordingNotifier, seeds: Callable[[], int]
+) -> TableService:
+    return TableService(store, clock, notifier, seeds)
+
+
+async def open_dutch(
+    service: TableService, players: list[PlayerRef], *, target: int = 100, start: bool = True
+) -> int:
+    """A Dutch table in GUILD/CHANNEL hosted by players[0] with the others joined."""
+    snapshot = await service.open_table(GUILD, CHANNEL, players[0], "dutch", target=target)
+    for player in players[1:]:
+        await service.join(snapshot.table_id, player)
+    if start:
+        await service.start(snapshot.table_id, players[0].user_id)
+    return snapshot.table_id
+
+
+def user_at(snapshot: PublicSnapshot, seat: int) -> int:
+    user_id = snapshot.seats[seat].user_id
+    assert user_id is not None
+    return user_id
+
+
+async def click_any(service: TableService, table_id: int, rng: random.Random) -> str:
+    """The first seat that may act clicks one of its legal actions (as shown in its view)."""
+    public = service.public_snapshot(table_id)
+    assert public.round_no is not None
+    user_id = user_at(public, public.to_act[0])
+    private = await service.private_view(table_id, user_id)
+    notation = rng.choice(private.legal)
+    await service.act(table_id, user_id, public.round_no, notation)
+    return notation
+
+
+async def peek_all(service: TableService, table_id: int) -> None:
+    public = service.public_snapshot(table_id)
+    assert public.round_no is not None
+    for seat in public.to_act:
+        await service.act(table_id, user_at(public, seat), public.round_no, "peek 3 4")

@@ -1,0 +1,147 @@
+"""Every click is checked (seat, table, round, turn, legality) and a refused click changes
+nothing, in memory or on disk."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.service import ActResult, TableError, TableService
+from storage import Store
+from tests.bot.service.conftest import ANN, BOB, CAT, open_dutch, peek_all
+
+
+async def stored_actions(store: Store, table_id: int, round_no: int) -> list[tuple[int, str]]:
+    return [tuple(a) for a in (await store.load_round(table_id, round_no)).actions]  # type: ignore[misc]
+
+
+async def test_a_click_is_stored_before_act_returns(service: TableService, store: Store) -> None:
+    table_id = await open_dutch(service, [ANN, BOB])
+    result = await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    assert isinstance(result, ActResult)
+    assert (result.seat, result.round_no, result.notation) == (0, 0, "peek 3 4")
+    assert await stored_actions(store, table_id, 0) == [(0, "peek 3 4")]
+    assert [e.kind for e in result.events] == ["peek"]
+
+
+async def test_not_seated_wrong_turn_and_stale_round_are_refused(service: TableService) -> None:
+    table_id = await open_dutch(service, [ANN, BOB])
+    await peek_all(service, table_id)
+    turn = service.public_snapshot(table_id).turn
+    waiting = ANN if turn == 1 else BOB
+    cases = [
+        (CAT.user_id, 0, "draw", "not_seated"),
+        (waiting.user_id, 0, "draw", "not_your_turn"),
+        (ANN.user_id, 1, "draw", "stale_button"),
+        (ANN.user_id, -1, "draw", "stale_button"),
+    ]
+    before = service.public_snapshot(table_id)
+    for user_id, round_no, notation, key in cases:
+        with pytest.raises(TableError) as refused:
+            await service.act(table_id, user_id, round_no, notation)
+        assert refused.value.key == key
+    with pytest.raises(TableError) as refused:
+        await service.act(table_id + 99, ANN.user_id, 0, "draw")
+    assert refused.value.key == "no_table"
+    assert service.public_snapshot(table_id).version == before.version
+
+
+async def test_an_illegal_action_leaves_the_table_unchanged(
+    service: TableService, store: Store
+) -> None:
+    table_id = await open_dutch(service, [ANN, BOB])
+    await peek_all(service, table_id)
+    before = service.public_snapshot(table_id)
+    player = ANN if before.turn == 0 else BOB
+    for notation, rule in [("discard", "illegal:"), ("swap 9", "illegal:"), ("fly", "illegal:")]:
+        with pytest.raises(TableError) as refused:
+            await service.act(table_id, player.user_id, 0, notation)
+        assert refused.value.key.startswith(rule) and refused.value.rule
+    with pytest.raises(TableError) as refused:
+        await service.act(table_id, player.user_id, 0, "fly")
+    assert refused.value.key == "illegal:bad_notation"
+    after = service.public_snapshot(table_id)
+    assert after.view == before.view and after.version == before.version
+    assert len(await stored_actions(store, table_id, 0)) == 2
+
+
+async def test_a_double_click_gets_a_clear_error_and_changes_nothing(
+    service: TableService, store: Store
+) -> None:
+    table_id = await open_dutch(service, [ANN, BOB])
+    first = await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    with pytest.raises(TableError) as refused:
+        await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    assert refused.value.key == "not_your_turn"  # Ann's peek is done; only Bob must peek
+    assert first.private.legal == ()
+    assert await stored_actions(store, table_id, 0) == [(0, "peek 3 4")]
+
+
+async def test_two_clicks_at_once_are_handled_one_after_the_other(
+    service: TableService, store: Store
+) -> None:
+    table_id = await open_dutch(service, [ANN, BOB])
+    await peek_all(service, table_id)
+    player = ANN if service.public_snapshot(table_id).turn == 0 else BOB
+    outcomes = await asyncio.gather(
+        service.act(table_id, player.user_id, 0, "draw"),
+        service.act(table_id, player.user_id, 0, "draw"),
+        return_exceptions=True,
+    )
+    done = [o for o in outcomes if isinstance(o, ActResult)]
+    refused = [o for o in outcomes if isinstance(o, TableError)]
+    assert len(done) == 1 and len(refused) == 1
+    assert refused[0].key.startswith("illegal:")
+    actions = await stored_actions(store, table_id, 0)
+    assert actions[-1][1] == "draw" and [a for _, a in actions].count("draw") == 1
+
+
+async def test_acts_on_two_tables_at_once_do_not_wait_for_each_other(
+    service: TableService,
+) -> None:
+    first = await open_dutch(service, [ANN, BOB])
+    second = await open_dutch(service, [CAT], start=False)
+    await service.add_bot(second, CAT.user_id)
+    await service.start(second, CAT.user_id)
+    results = await asyncio.gather(
+        service.act(first, ANN.user_id, 0, "peek 3 4"),
+        service.act(second, CAT.user_id, 0, "peek 3 4"),
+    )
+    assert [r.table_id for r in results] == [first, second]
+
+
+class FailingStore:
+    """The real store, except that record_action fails when `fail` is set."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self.fail = False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def record_action(self, *args: object) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        await self._store.record_action(*args)  # type: ignore[arg-type]
+
+
+async def test_a_failed_store_write_is_rolled_back_so_memory_equals_disk(
+    store: Store, service: TableService
+) -> None:
+    failing = FailingStore(store)
+    service.store = failing  # type: ignore[assignment]
+    table_id = await open_dutch(service, [ANN, BOB])
+    await peek_all(service, table_id)
+    player = ANN if service.public_snapshot(table_id).turn == 0 else BOB
+    before = service.public_snapshot(table_id)
+    failing.fail = True
+    with pytest.raises(TableError) as refused:
+        await service.act(table_id, player.user_id, 0, "draw")
+    assert refused.value.key == "store_failed"
+    assert service.public_snapshot(table_id).view == before.view
+    failing.fail = False
+    result = await service.act(table_id, player.user_id, 0, "draw")
+    assert result.notation == "draw"
+    assert [a for _, a in await stored_actions(store, table_id, 0)][-1] == "draw"

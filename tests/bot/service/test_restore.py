@@ -1,0 +1,98 @@
+"""A new service on the same database file continues every table where it stood."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.service import (
+    LOBBY,
+    PLAYING,
+    ROUND_OVER,
+    FakeClock,
+    RecordingNotifier,
+    TableService,
+)
+from storage import Store
+from tests.bot.service.conftest import ANN, BOB, CAT, GUILD, open_dutch, peek_all, user_at
+
+
+async def restarted(
+    db_path: Path, seeds: Callable[[], int]
+) -> tuple[TableService, Store, FakeClock]:
+    store = await Store.open(db_path, synchronous="NORMAL")
+    clock = FakeClock(start=2_000_000_000.0)
+    service = TableService(store, clock, RecordingNotifier(), seeds)
+    await service.restore()
+    return service, store, clock
+
+
+async def test_a_restart_mid_round_continues_the_round(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    table_id = await open_dutch(service, [ANN, BOB])
+    await peek_all(service, table_id)
+    before = service.public_snapshot(table_id)
+    player = user_at(before, before.to_act[0])
+    await service.act(table_id, player, 0, "draw")
+    before = service.public_snapshot(table_id)
+    held = (await service.private_view(table_id, player)).view
+    await store.close()
+
+    again, new_store, clock = await restarted(db_path, seeds)
+    try:
+        after = again.public_snapshot(table_id)
+        assert after.status == PLAYING and after.round_no == 0
+        assert after.view == before.view and after.to_act == before.to_act
+        assert [s.user_id for s in after.seats] == [ANN.user_id, BOB.user_id]
+        assert again.table_of_user(GUILD, ANN.user_id) == table_id
+        assert (await again.private_view(table_id, player)).view == held
+        result = await again.act(table_id, player, 0, "discard")  # the old round_no is valid
+        assert result.round_no == 0
+        assert (await new_store.load_round(table_id, 0)).actions[-1] == (result.seat, "discard")
+        assert after.turn_deadline == clock.now() + 90  # timers re-armed
+    finally:
+        await new_store.close()
+
+
+async def test_a_restart_between_rounds_starts_the_next_round_after_the_pause(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    from tests.bot.service.test_match import end_round_quickly
+
+    table_id = await open_dutch(service, [ANN, BOB])
+    await end_round_quickly(service, table_id)
+    totals = service.public_snapshot(table_id).totals
+    await store.close()
+
+    again, new_store, clock = await restarted(db_path, seeds)
+    try:
+        snapshot = again.public_snapshot(table_id)
+        assert snapshot.status == ROUND_OVER and snapshot.totals == totals
+        await clock.advance(again.next_round_seconds)
+        snapshot = again.public_snapshot(table_id)
+        assert snapshot.status == PLAYING and snapshot.round_no == 1
+    finally:
+        await new_store.close()
+
+
+async def test_a_restart_keeps_lobbies_and_seats(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    table_id = await open_dutch(service, [ANN, BOB], start=False)
+    await service.add_bot(table_id, ANN.user_id)
+    await store.close()
+    again, new_store, _ = await restarted(db_path, seeds)
+    try:
+        snapshot = again.public_snapshot(table_id)
+        assert snapshot.status == LOBBY
+        assert [(s.user_id, s.is_bot) for s in snapshot.seats] == [
+            (ANN.user_id, False),
+            (BOB.user_id, False),
+            (None, True),
+        ]
+        await again.join(table_id, CAT)
+        started = await again.start(table_id, ANN.user_id)
+        assert started.status == PLAYING and started.to_act == (0, 1, 3)
+    finally:
+        await new_store.close()
