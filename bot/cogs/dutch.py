@@ -109,9 +109,7 @@ class DutchCog(
             log.warning("no thread for table %s (%s): posting in the channel", table_id, error)
             where = channel.id
         await self.bot.notifier.post(table_id, where)
-        message = text(
-            user_language(interaction), "reply.opened", table_id=table_id, where=f"<#{where}>"
-        )
+        message = text(language, "reply.opened", table_id=table_id, where=f"<#{where}>")
         if interaction.response.is_done():
             await interaction.followup.send(message)
         else:

@@ -92,6 +92,8 @@ class FakeInteraction:
     locale: discord.Locale = discord.Locale.american_english
     guild_id: int = 1
     ephemeral_message: bool = False
+    manage_guild: bool = False
+    channel_id: int = 10
     answers: list[Answer] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -99,6 +101,8 @@ class FakeInteraction:
         self.user = SimpleNamespace(id=self.user_id, display_name=self.name)
         self.response = FakeResponse(self.answers)
         self.followup = FakeFollowup(self.answers)
+        self.permissions = discord.Permissions(manage_guild=self.manage_guild)
+        self.channel = SimpleNamespace(id=self.channel_id)
         self.message = SimpleNamespace(
             id=next(_ids), flags=SimpleNamespace(ephemeral=self.ephemeral_message)
         )

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+from aiohttp import web
+
+from bot.app import REJECTED_TOKEN, create_bot, intents, run
+from bot.settings import Settings
+
+
+@pytest.fixture
+async def rejecting_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[str]:
+    """A local stand-in for Discord's REST API that refuses every token."""
+
+    async def unauthorized(request: web.Request) -> web.Response:
+        return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", unauthorized)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    yield f"http://127.0.0.1:{port}"
+    await runner.cleanup()
+
+
+async def test_a_rejected_token_is_one_clear_line(
+    rejecting_discord: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, DISCORD_TOKEN="not-a-token", DATABASE_PATH=tmp_path / "db.sqlite3"
+    )
+    code = await asyncio.to_thread(run, settings)
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == REJECTED_TOKEN
+    assert not any("Traceback" in line for line in err)
+
+
+def test_the_bot_asks_for_no_privileged_intent() -> None:
+    chosen = intents()
+    assert chosen.guilds
+    assert not (chosen.members or chosen.presences or chosen.message_content)
+
+
+async def test_create_bot_takes_a_short_guild_ready_timeout(tmp_path: Path) -> None:
+    settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
+    bot = create_bot(settings, guild_ready_timeout=0.01, edit_delay=0.05)
+    assert bot._connection.guild_ready_timeout == 0.01
+    assert bot.notifier.coalescer._delay == 0.05
+    await bot.close()

@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import CardTableBot, create_bot
+from bot.service import FakeClock, PlayerRef
+from bot.settings import Settings
+from bot.ui.coalescer import RetryLater
+from storage import Store
+
+GUILD, CHANNEL, HOST = 1, 10, 101
+
+
+def http_error(status: int, code: int = 0) -> discord.HTTPException:
+    response = SimpleNamespace(status=status, reason="refused")
+    return discord.HTTPException(response, {"code": code, "message": "refused"})  # type: ignore[arg-type]
+
+
+class FakeChannel:
+    """Records sends and edits; raises the queued errors first."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.edits: list[tuple[int, dict[str, Any]]] = []
+        self.edit_errors: list[discord.HTTPException] = []
+        self._ids = itertools.count(5000)
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Any:
+        message = SimpleNamespace(id=next(self._ids))
+        self.sent.append({"content": content, **kwargs, "id": message.id})
+        return message
+
+    def get_partial_message(self, message_id: int) -> Any:
+        channel = self
+
+        class Partial:
+            async def edit(self, **kwargs: Any) -> None:
+                if channel.edit_errors:
+                    raise channel.edit_errors.pop(0)
+                channel.edits.append((message_id, kwargs))
+
+        return Partial()
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
+    store = await Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL")
+    settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
+    made = create_bot(settings, store=store, clock=FakeClock(), sync_commands=False, edit_delay=0.2)
+    await made.setup_hook()
+    channel = FakeChannel()
+    made.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign]
+    made.channel = channel  # type: ignore[attr-defined]
+    yield made
+    await made.notifier.drain()
+    await made.tables.close()
+    await made.notifier.close()
+    await store.close()
+
+
+async def lobby(bot: CardTableBot) -> int:
+    snapshot = await bot.service.open_table(GUILD, CHANNEL, PlayerRef(HOST, "Host"), "dutch")
+    await bot.notifier.post(snapshot.table_id, CHANNEL)
+    return snapshot.table_id
+
+
+async def test_a_burst_of_service_changes_makes_one_edit(bot: CardTableBot) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    for user in range(3):
+        await bot.service.join(table_id, PlayerRef(200 + user, f"P{user}"))
+    await bot.notifier.drain()
+    assert len(channel.edits) == 1
+    assert "P2" in str(channel.edits[0][1]["embed"].to_dict())
+
+
+async def test_an_unchanged_table_is_not_edited(bot: CardTableBot) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.notifier.table_changed(table_id)
+    await bot.notifier.drain()
+    assert channel.edits == []
+
+
+async def test_a_rate_limited_edit_is_retried_until_the_message_converges(
+    bot: CardTableBot,
+) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    channel.edit_errors = [http_error(429)]
+    bot.notifier.coalescer._retry_delay = 0.0  # retry at once in this test
+    await bot.service.join(table_id, PlayerRef(201, "Late"))
+    await bot.notifier.drain()
+    assert len(channel.edits) == 1 and "Late" in str(channel.edits[0][1]["embed"].to_dict())
+
+
+async def test_a_server_error_asks_to_retry_later(bot: CardTableBot) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Late"))
+    bot.notifier.coalescer.forget(table_id)
+    channel.edit_errors = [http_error(503)]
+    with pytest.raises(RetryLater):
+        await bot.notifier._edit_now(table_id)
+
+
+async def test_a_message_too_old_to_edit_is_posted_anew(bot: CardTableBot) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    first = (await bot.locations.get(table_id)).message_id
+    channel.edit_errors = [http_error(400, code=30046)]
+    await bot.service.join(table_id, PlayerRef(201, "Late"))
+    await bot.notifier.drain()
+    assert len(channel.sent) == 2
+    location = await bot.locations.get(table_id)
+    assert location.message_id == channel.sent[-1]["id"] != first
+    assert (await bot.store.get_table(table_id)).message_id == location.message_id
+
+
+async def test_each_round_gets_a_new_message_and_the_old_one_loses_its_buttons(
+    bot: CardTableBot,
+) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.notifier.drain()
+    lobby_message = (await bot.locations.get(table_id)).message_id
+    await bot.service.start(table_id, HOST)
+    await bot.notifier.drain()
+    assert len(channel.sent) == 2
+    assert (lobby_message, {"view": None}) in channel.edits
+    assert (await bot.locations.get(table_id)).message_id == channel.sent[-1]["id"]
+
+
+async def test_a_turn_reminder_mentions_only_that_player(bot: CardTableBot) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.notifier.turn_reminder(table_id, 0)
+    await bot.notifier.drain()
+    reminder = channel.sent[-1]
+    assert f"<@{HOST}>" in reminder["content"]
+    assert [u.id for u in reminder["allowed_mentions"].users] == [HOST]
