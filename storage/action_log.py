@@ -20,7 +20,9 @@ from storage.database import Database
 from storage.errors import StoreError
 
 INSERT_ACTIONS = "INSERT INTO actions (table_id, round_no, seq, seat, notation, at) VALUES"
-MAX_ROWS_PER_INSERT = 5000  # 6 parameters a row, under SQLite's 32,766 parameters a statement
+# Rows per transaction: 6 parameters a row stay under SQLite's 32,766 per statement, and a
+# smaller batch lets Python resolve one batch while the SQLite thread writes the next.
+MAX_BATCH = 5000
 OPEN_ROUND = (
     "SELECT n_seats, (SELECT MAX(seq) FROM actions AS a "
     "WHERE a.table_id = r.table_id AND a.round_no = r.round_no) "
@@ -50,6 +52,12 @@ class OpenRounds:
 
     def __init__(self) -> None:
         self._rounds: dict[RoundKey, OpenRound | None] = {}  # None: not open
+
+    def known(self, key: RoundKey) -> bool:
+        return key in self._rounds
+
+    def get(self, key: RoundKey) -> OpenRound | None:
+        return self._rounds[key]
 
     async def lookup(self, conn: object, key: RoundKey) -> OpenRound | None:
         if key not in self._rounds:
@@ -121,7 +129,8 @@ class ActionWriter:
                 if self._closing:
                     return
                 continue
-            batch, self._pending = self._pending, []
+            batch = self._pending[:MAX_BATCH]
+            del self._pending[:MAX_BATCH]
             self._wake.set()  # come back for rows queued during this flush, or to exit
             try:
                 outcomes = await self._flush([row for row, _ in batch])
@@ -138,36 +147,26 @@ class ActionWriter:
 
     async def _flush(self, rows: list[ActionRow]) -> list[StoreError | None]:
         db = self._db
+        last_seqs: dict[RoundKey, int] = {}
         async with db.lock:
             try:
                 outcomes, accepted, last_seqs = await self._check(rows)
-            except sqlite3.Error as error:
-                raise db.error(error) from error
-            stored = 0
-            try:
-                for start in range(0, len(accepted), MAX_ROWS_PER_INSERT):
-                    chunk = accepted[start : start + MAX_ROWS_PER_INSERT]
-                    await self._insert(chunk)
-                    stored += len(chunk)
+                if accepted:
+                    await self._insert(accepted)
             except sqlite3.Error as error:
                 self._rounds.forget(set(last_seqs))  # re-read them: trust only the file
-                failure = db.error(error)
-                unstored = {id(row) for row in accepted[stored:]}
-                return [
-                    failure if id(row) in unstored else outcome
-                    for row, outcome in zip(rows, outcomes, strict=True)
-                ]
+                raise db.error(error) from error
             for key, last_seq in last_seqs.items():
                 self._rounds.advance(key, last_seq)
             return outcomes
 
-    async def _insert(self, chunk: list[ActionRow]) -> None:
+    async def _insert(self, rows: list[ActionRow]) -> None:
         """One multi-row INSERT outside any transaction: SQLite commits it as one atomic,
         durable transaction before it returns, in a single trip to the connection's thread."""
         assert not self._db.conn.in_transaction
-        values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(chunk))
+        values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(rows))
         await self._db.conn.execute(
-            f"{INSERT_ACTIONS} {values}", [field for row in chunk for field in row]
+            f"{INSERT_ACTIONS} {values}", [field for row in rows for field in row]
         )
         self.batches += 1
 
@@ -180,7 +179,10 @@ class ActionWriter:
         last_seqs: dict[RoundKey, int] = {}
         for row in rows:
             key = (row.table_id, row.round_no)
-            open_round = await self._rounds.lookup(self._db.conn, key)
+            if self._rounds.known(key):  # the usual case: no await per row
+                open_round = self._rounds.get(key)
+            else:
+                open_round = await self._rounds.lookup(self._db.conn, key)
             if open_round is None:
                 outcomes.append(refusal(row, "that round is unknown or already finished"))
             elif not 0 <= row.seat < open_round.n_seats:
