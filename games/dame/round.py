@@ -29,6 +29,7 @@ from games.dame.rules import (
     N_SEATS,
     PACK_MIN,
     RANK_ORDER,
+    RESHUFFLE_SEED,
     SORT_KEY,
     TAKE_NATURALS,
     TEAMS,
@@ -284,11 +285,10 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         self.pack_points[team] += sum(VALUE[c] for c in cards)
 
     def _reshuffle(self, events: list[Event]) -> None:
-        """The whole discard pile becomes the new stock, shuffled by `shuffled(pile, seed)`
-        with seed `"<deck codes, space-separated>/reshuffle/<k>"` (k = 1 for the first), so the
-        deal order and the log determine every reshuffle and replay reproduces it."""
+        """The whole discard pile becomes the new stock, shuffled as `RESHUFFLE_SEED` says."""
         self.reshuffles += 1
-        seed = f"{' '.join(c.code for c in self.deck_order)}/reshuffle/{self.reshuffles}"
+        deck = " ".join(c.code for c in self.deck_order)
+        seed = RESHUFFLE_SEED.format(deck=deck, k=self.reshuffles)
         self.stock = list(reversed(shuffled(self.pile, seed)))
         self.pile = []
         events.append(

@@ -341,20 +341,16 @@ def test_last_card_may_not_be_discarded_without_the_announcement() -> None:
     assert round_.view(1).hand == ("3S#1",)
 
 
-def _take_down_to_one_card(announce: bool) -> DameRound:
-    """Seat 2 melds down to three cards (7S 7H AC); seat 1 takes the pile and discards 7D, so
-    seat 2 could take a pile of that one 7 and keep a single card."""
-    round_ = stacked_round(
-        {
-            1: "KH KD 7D",
-            2: "3S 3H 3D 3C 4S 4H 4D 5S 5H 5D 7S 7H AC",
-            0: "KS",
-        }
-    )
+def _take_down_to_one_card(
+    announce: bool, hand: str = "3S 3H 3D 3C 4S 4H 4D 5S 5H 5D 7S 7H AC"
+) -> DameRound:
+    """Seat 2 melds down to 7S 7H and what else is left of `hand` beyond its packs of 3s, 4s
+    and 5s; seat 1 takes the pile and discards 7D, so seat 2 could take a pile of that one 7."""
+    round_ = stacked_round({1: "KH KD 7D", 2: hand, 0: "KS"})
     draw_and_discard(round_, 1)
     drawn = round_.apply(2, "draw")[0].data["card"]
-    for text in ("meld 3 3 3 3", "meld 4 4 4", "meld 5 5 5"):
-        round_.apply(2, text)
+    for rank in "345":
+        round_.apply(2, f"meld {' '.join(c for c in hand.split() if c[0] == rank)}")
     if announce:
         round_.apply(2, "announce")
     round_.apply(2, f"discard {drawn.split('#')[0]}#{card(drawn).copy}")
@@ -363,12 +359,13 @@ def _take_down_to_one_card(announce: bool) -> DameRound:
     round_.apply(0, "discard KS")
     round_.apply(1, "take KH KD")
     round_.apply(1, "discard 7D")
-    assert round_.public_view().discard == ("7D",) and round_.view(2).hand_sizes[2] == 3
+    assert round_.public_view().discard == ("7D",)
     return round_
 
 
 def test_take_that_would_leave_one_card_needs_the_announcement() -> None:
     round_ = _take_down_to_one_card(announce=False)
+    assert round_.view(2).hand == ("7S", "7H", "AC")
     _refused(round_, 2, "take 7S 7H", "announce_first")
     legal = round_.view(2).legal
     assert legal is not None and legal.take == ()
@@ -380,6 +377,21 @@ def test_take_after_the_announcement_then_going_out_by_discard() -> None:
     assert round_.view(2).hand == ("AC",)
     round_.apply(2, "discard AC")
     assert round_.finished and round_.result().detail["winner"] == 2
+
+
+def test_going_out_by_a_take_that_lays_the_last_cards() -> None:
+    hand = "3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 5D 7S 7H"
+    round_ = _take_down_to_one_card(announce=True, hand=hand)
+    assert round_.view(2).hand == ("7S", "7H")
+    events = round_.apply(2, "take 7S 7H")
+    assert events[-1].kind == "out" and round_.finished
+    assert round_.result().detail == {
+        "winner": 2,
+        "team": 0,
+        "went_out_by": "lay",
+        "packs": [5 * 4 + 5 * 4 + 5 * 3 + 5 * 3, 10 * 3],  # 3s, 4s, 5s, 7s; KH KD KS
+        "hands": round_.result().detail["hands"],
+    }
 
 
 # -- scoring ---------------------------------------------------------------------------------
