@@ -19,17 +19,17 @@ from typing import NamedTuple
 from storage.database import Database
 from storage.errors import StoreError
 
-INSERT_ACTIONS = "INSERT INTO actions (table_id, round_no, seq, seat, notation, at) VALUES"
-# Rows per transaction: 6 parameters a row stay under SQLite's 32,766 per statement, and a
+INSERT_ACTIONS = "INSERT INTO actions (round_id, seq, seat, notation, at) VALUES"
+# Rows per transaction: 5 parameters a row stay under SQLite's 32,766 per statement, and a
 # smaller batch lets Python resolve one batch while the SQLite thread writes the next.
 MAX_BATCH = 5000
 OPEN_ROUND = (
-    "SELECT n_seats, (SELECT MAX(seq) FROM actions AS a "
-    "WHERE a.table_id = r.table_id AND a.round_no = r.round_no) "
-    "FROM rounds AS r WHERE table_id = ? AND round_no = ? AND finished_at IS NULL"
+    "SELECT id, n_seats, (SELECT MAX(seq) FROM actions WHERE round_id = rounds.id) "
+    "FROM rounds WHERE table_id = ? AND round_no = ? AND finished_at IS NULL"
 )
 
 RoundKey = tuple[int, int]  # (table id, round number)
+StoredAction = tuple[int, int, int, str, str]  # (round id, seq, seat, notation, at)
 
 
 class ActionRow(NamedTuple):
@@ -42,6 +42,7 @@ class ActionRow(NamedTuple):
 
 
 class OpenRound(NamedTuple):
+    round_id: int  # rounds.id
     n_seats: int
     last_seq: int  # -1 before the first action
 
@@ -63,11 +64,11 @@ class OpenRounds:
         if key not in self._rounds:
             async with conn.execute(OPEN_ROUND, key) as cursor:  # type: ignore[attr-defined]
                 row = await cursor.fetchone()
-            self._rounds[key] = None if row is None else OpenRound(row[0], _or(row[1], -1))
+            self._rounds[key] = None if row is None else OpenRound(row[0], row[1], _or(row[2], -1))
         return self._rounds[key]
 
-    def opened(self, key: RoundKey, n_seats: int) -> None:
-        self._rounds[key] = OpenRound(n_seats, -1)
+    def opened(self, key: RoundKey, round_id: int, n_seats: int) -> None:
+        self._rounds[key] = OpenRound(round_id, n_seats, -1)
 
     def close(self, key: RoundKey) -> None:
         self._rounds[key] = None
@@ -160,11 +161,11 @@ class ActionWriter:
                 self._rounds.advance(key, last_seq)
             return outcomes
 
-    async def _insert(self, rows: list[ActionRow]) -> None:
+    async def _insert(self, rows: list[StoredAction]) -> None:
         """One multi-row INSERT outside any transaction: SQLite commits it as one atomic,
         durable transaction before it returns, in a single trip to the connection's thread."""
         assert not self._db.conn.in_transaction
-        values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(rows))
+        values = ", ".join(["(?, ?, ?, ?, ?)"] * len(rows))
         await self._db.conn.execute(
             f"{INSERT_ACTIONS} {values}", [field for row in rows for field in row]
         )
@@ -172,10 +173,10 @@ class ActionWriter:
 
     async def _check(
         self, rows: list[ActionRow]
-    ) -> tuple[list[StoreError | None], list[ActionRow], dict[RoundKey, int]]:
+    ) -> tuple[list[StoreError | None], list[StoredAction], dict[RoundKey, int]]:
         """Split the batch into refusals and rows to insert; the new last seq of each round."""
         outcomes: list[StoreError | None] = []
-        accepted: list[ActionRow] = []
+        accepted: list[StoredAction] = []
         last_seqs: dict[RoundKey, int] = {}
         for row in rows:
             key = (row.table_id, row.round_no)
@@ -191,6 +192,6 @@ class ActionWriter:
                 outcomes.append(refusal(row, "the round already has an action at or after it"))
             else:
                 outcomes.append(None)
-                accepted.append(row)
+                accepted.append((open_round.round_id, row.seq, row.seat, row.notation, row.at))
                 last_seqs[key] = row.seq
         return outcomes, accepted, last_seqs

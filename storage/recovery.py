@@ -51,8 +51,7 @@ async def load_round(db: Database, table_id: int, round_no: int) -> RoundRecord:
     if row is None:
         raise StoreError(f"table {table_id} has no round {round_no}.")
     actions = await db.fetchall(
-        "SELECT seat, notation FROM actions WHERE table_id = ? AND round_no = ? ORDER BY seq",
-        (table_id, round_no),
+        "SELECT seat, notation FROM actions WHERE round_id = ? ORDER BY seq", (row["id"],)
     )
     return _record(row, [(a["seat"], a["notation"]) for a in actions])
 
@@ -105,10 +104,9 @@ async def load_active_tables(
     }
     actions: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for row in await db.fetchall(
-        "SELECT a.table_id, a.seat, a.notation FROM actions AS a "
-        "JOIN rounds AS r ON r.table_id = a.table_id AND r.round_no = a.round_no "
-        f"JOIN tables AS t ON t.id = a.table_id WHERE t.{ACTIVE} AND r.finished_at IS NULL "
-        "ORDER BY a.table_id, a.round_no, a.seq"
+        "SELECT r.table_id, a.seat, a.notation FROM rounds AS r "
+        "JOIN actions AS a ON a.round_id = r.id JOIN tables AS t ON t.id = r.table_id "
+        f"WHERE t.{ACTIVE} AND r.finished_at IS NULL ORDER BY r.table_id, r.round_no, a.seq"
     ):
         actions[row["table_id"]].append((row["seat"], row["notation"]))
 

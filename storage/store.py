@@ -46,6 +46,7 @@ class Store:
         self._open_rounds = OpenRounds()
         self._actions = ActionWriter(db, self._open_rounds)
         self._games = games_resolver
+        self._closed = False
 
     # -- lifecycle -----------------------------------------------------------------------
     @classmethod
@@ -69,7 +70,10 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Store queued actions, then close the file."""
+        """Store queued actions, then close the file (a second call does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
         await self._actions.close()
         await self._db.conn.close()
 
@@ -262,7 +266,7 @@ class Store:
             ) as cursor:
                 match_row = await cursor.fetchone()
             round_no = await _next_number(conn, "rounds", "round_no", table_id)
-            await conn.execute(
+            cursor = await conn.execute(
                 "INSERT INTO rounds (table_id, round_no, match_no, match_round, game, "
                 "rules_version, options, n_seats, dealer, totals_before, deck, started_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -281,7 +285,8 @@ class Store:
                     self._db.stamp(),
                 ),
             )
-        self._open_rounds.opened((table_id, round_no), record.n_seats)  # committed: known open
+        assert cursor.lastrowid is not None
+        self._open_rounds.opened((table_id, round_no), cursor.lastrowid, record.n_seats)
         return round_no
 
     async def record_action(

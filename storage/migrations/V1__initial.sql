@@ -57,8 +57,10 @@ CREATE TABLE matches (
 ) WITHOUT ROWID;
 
 -- round_no counts a table's rounds from 0 across its matches (it is what buttons carry);
--- match_round is the round's index inside its match (RoundRecord.round_no).
+-- match_round is the round's index inside its match (RoundRecord.round_no). `id` is global and
+-- grows with time, so the action log's index appends near its end (few pages per commit).
 CREATE TABLE rounds (
+    id            INTEGER PRIMARY KEY,
     table_id      INTEGER NOT NULL REFERENCES tables (id),
     round_no      INTEGER NOT NULL,
     match_no      INTEGER,
@@ -75,18 +77,20 @@ CREATE TABLE rounds (
     points        TEXT,  -- JSON list, per side
     detail        TEXT,  -- JSON object
     totals_after  TEXT,  -- JSON list, per side
-    PRIMARY KEY (table_id, round_no)
-) WITHOUT ROWID;
+    UNIQUE (table_id, round_no)
+);
+CREATE INDEX rounds_open ON rounds (table_id) WHERE finished_at IS NULL;
 
+-- Rows in arrival order (rowid), found by (round_id, seq): a commit of many tables' actions
+-- writes a few pages at the end of each b-tree instead of one page per table.
 CREATE TABLE actions (
-    table_id INTEGER NOT NULL,
-    round_no INTEGER NOT NULL,
+    round_id INTEGER NOT NULL REFERENCES rounds (id),
     seq      INTEGER NOT NULL,
     seat     INTEGER NOT NULL,
     notation TEXT NOT NULL,
-    at       TEXT NOT NULL,
-    PRIMARY KEY (table_id, round_no, seq)
-) WITHOUT ROWID;
+    at       TEXT NOT NULL
+);
+CREATE UNIQUE INDEX actions_by_round ON actions (round_id, seq);
 
 -- The log is append-only: the store checks in memory that an action goes to an open round,
 -- after its last action, from a seat of the table (a trigger doing it cost a third of the

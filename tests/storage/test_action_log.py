@@ -68,6 +68,7 @@ async def test_record_action_after_close_is_a_clear_error(db_path: Path) -> None
     await store.close()
     with pytest.raises(StoreError, match="closed"):
         await store.record_action(toy.id, 0, 0, 1, "draw")
+    await store.close()  # closing twice is harmless
 
 
 async def test_200_tables_recording_at_once_are_all_stored_in_order(store: Store) -> None:

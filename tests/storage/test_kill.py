@@ -66,7 +66,8 @@ async def test_no_acknowledged_action_is_lost_when_the_writer_is_killed(
         with sqlite3.connect(db_path) as raw:  # read after the store recovered the WAL
             stored_seqs: dict[tuple[int, int], list[int]] = defaultdict(list)
             for table_id, round_no, seq in raw.execute(
-                "SELECT table_id, round_no, seq FROM actions ORDER BY table_id, round_no, seq"
+                "SELECT table_id, round_no, seq FROM actions JOIN rounds ON rounds.id = round_id "
+                "ORDER BY table_id, round_no, seq"
             ):
                 stored_seqs[(table_id, round_no)].append(seq)
         raw.close()
