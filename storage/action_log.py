@@ -16,13 +16,13 @@ import asyncio
 import sqlite3
 from typing import NamedTuple
 
+import aiosqlite
+
 from storage.database import Database
 from storage.errors import StoreError
 
 INSERT_ACTIONS = "INSERT INTO actions (round_id, seq, seat, notation, at) VALUES"
-# Rows per transaction: 5 parameters a row stay under SQLite's 32,766 per statement, and a
-# smaller batch lets Python resolve one batch while the SQLite thread writes the next.
-MAX_BATCH = 5000
+MAX_BATCH = 5000  # rows per INSERT: 5 parameters a row, under SQLite's 32,766 a statement
 OPEN_ROUND = (
     "SELECT id, n_seats, (SELECT MAX(seq) FROM actions WHERE round_id = rounds.id) "
     "FROM rounds WHERE table_id = ? AND round_no = ? AND finished_at IS NULL"
@@ -49,29 +49,29 @@ class OpenRound(NamedTuple):
 
 class OpenRounds:
     """The open rounds the writer has seen, read from the file on first use. `close` must be
-    called (under the store's lock) when a round is finished."""
+    called (under the store's lock) when a round is finished; only open rounds are kept."""
 
     def __init__(self) -> None:
-        self._rounds: dict[RoundKey, OpenRound | None] = {}  # None: not open
-
-    def known(self, key: RoundKey) -> bool:
-        return key in self._rounds
+        self._rounds: dict[RoundKey, OpenRound] = {}
 
     def get(self, key: RoundKey) -> OpenRound | None:
-        return self._rounds[key]
+        return self._rounds.get(key)
 
-    async def lookup(self, conn: object, key: RoundKey) -> OpenRound | None:
+    async def lookup(self, conn: aiosqlite.Connection, key: RoundKey) -> OpenRound | None:
+        """The open round, from memory or else from the file (None: unknown or finished)."""
         if key not in self._rounds:
-            async with conn.execute(OPEN_ROUND, key) as cursor:  # type: ignore[attr-defined]
+            async with conn.execute(OPEN_ROUND, key) as cursor:
                 row = await cursor.fetchone()
-            self._rounds[key] = None if row is None else OpenRound(row[0], row[1], _or(row[2], -1))
+            if row is None:
+                return None
+            self._rounds[key] = OpenRound(row[0], row[1], _or(row[2], -1))
         return self._rounds[key]
 
     def opened(self, key: RoundKey, round_id: int, n_seats: int) -> None:
         self._rounds[key] = OpenRound(round_id, n_seats, -1)
 
     def close(self, key: RoundKey) -> None:
-        self._rounds[key] = None
+        self._rounds.pop(key, None)
 
     def forget(self, keys: set[RoundKey]) -> None:
         for key in keys:
@@ -180,9 +180,8 @@ class ActionWriter:
         last_seqs: dict[RoundKey, int] = {}
         for row in rows:
             key = (row.table_id, row.round_no)
-            if self._rounds.known(key):  # the usual case: no await per row
-                open_round = self._rounds.get(key)
-            else:
+            open_round = self._rounds.get(key)  # the usual case: no await per row
+            if open_round is None:
                 open_round = await self._rounds.lookup(self._db.conn, key)
             if open_round is None:
                 outcomes.append(refusal(row, "that round is unknown or already finished"))
