@@ -55,6 +55,13 @@ async def current_version(db: aiosqlite.Connection, path: str) -> int:
                 "card table store; choose another DATABASE_PATH."
             )
         return 0
+    async with db.execute(f"PRAGMA table_info({VERSION_TABLE})") as cursor:
+        columns = {row[1] for row in await cursor.fetchall()}
+    if not {"version", "name", "applied_at"} <= columns or "tables" not in names:
+        raise StoreError(
+            f"{path} has a {VERSION_TABLE} table but not this bot's schema (another program's "
+            "database?); choose another DATABASE_PATH."
+        )
     async with db.execute(f"SELECT MAX(version) FROM {VERSION_TABLE}") as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row and row[0] is not None else 0

@@ -81,3 +81,14 @@ async def test_a_path_under_a_file_is_refused(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(StoreError, match="cannot use"):
         await Store.open(blocker / "store.sqlite3", games_resolver=resolve_toy)
+
+
+async def test_another_programs_schema_version_table_is_not_mistaken_for_ours(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "flyway.sqlite3"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE schema_version (installed_rank INTEGER, script TEXT)")
+    raw.close()
+    with pytest.raises(StoreError, match="not this bot's schema"):
+        await Store.open(path, games_resolver=resolve_toy)
