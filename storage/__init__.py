@@ -4,6 +4,7 @@
 """
 
 from storage.errors import StoreError
+from storage.interface import StoreInterface
 from storage.models import (
     ActiveTable,
     GameStats,
@@ -29,6 +30,7 @@ __all__ = [
     "SeatRecord",
     "Store",
     "StoreError",
+    "StoreInterface",
     "TableRecord",
     "TableStatus",
 ]

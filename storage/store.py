@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from games.contract import Game, RoundRecord, RoundResult
+from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
 from storage import recovery, stats
@@ -16,6 +16,7 @@ from storage.action_log import ActionRow, ActionWriter, OpenRounds
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads, seat_from_row, table_from_row
 from storage.database import Database, Synchronous, open_database
 from storage.errors import StoreError
+from storage.interface import GamesResolver
 from storage.models import (
     GuildSettings,
     LeaderboardOrder,
@@ -28,8 +29,6 @@ from storage.models import (
     TableStatus,
     utc_now,
 )
-
-GamesResolver = Callable[[str], Game[Any, Any, Any]]
 
 
 class _Unset:
