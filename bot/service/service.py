@@ -106,6 +106,19 @@ class TableService:
     def public_snapshot(self, table_id: int) -> PublicSnapshot:
         return self._public(self._table(table_id))
 
+    def bot_choice(self, table_id: int, user_id: int, rng: random.Random) -> str | None:
+        """What the bot policy would play for this user's seat now, in notation (None if the
+        seat may not act). The policy reads only the seat's view and knowledge: the benchmark
+        clicks with it, and a "hint" could."""
+        table = self._table(table_id)
+        seat = table.seat_of(user_id)
+        round_ = table.round
+        if seat is None or round_ is None or table.status != PLAYING:
+            return None
+        if seat not in round_.to_act():
+            return None
+        return str(policy_for(table.game).choose(round_, seat, rng))
+
     def stack_deck(self, table_id: int, deck: Sequence[Card]) -> None:
         """Use this exact deck order (top first) for the table's next round (tests, replays)."""
         self._table(table_id).stacked_decks.append(list(deck))
