@@ -128,6 +128,8 @@ async def end_round_quickly(service: TableService, table_id: int) -> None:
     assert round_no is not None
     while service.public_snapshot(table_id).status == PLAYING:
         snapshot = service.public_snapshot(table_id)
+        if not snapshot.to_act:
+            return  # the round is over (its result may still be waiting to be stored)
         seat = snapshot.to_act[0]
         legal = (await service.private_view(table_id, user_at(snapshot, seat))).legal
         choice = next(a for a in ("peek 3 4", "dutch", "skip", "discard", "draw") if a in legal)
