@@ -286,6 +286,7 @@ class TableService:
             except Exception as error:
                 raise _store_failed(error) from error
             table.match = match
+            table.match_stored = False
             table.winners = ()
             table.status = ROUND_OVER  # until the first round is dealt
             table.add_log(LogEntry("started", None, {"players": len(table.seats)}, "table"))
@@ -449,12 +450,30 @@ class TableService:
             restored.append(table.id)
         for table_id in restored:
             async with self._locked(table_id) as (table, notes):
-                if table.status == PLAYING:
-                    await self._run_table(table, notes)
-                elif table.status == ROUND_OVER:
-                    self._arm_next_round(table)
+                try:
+                    await self._resume(table, notes)
+                except TableError as error:  # logged; the table stays as the store has it
+                    log.error("table %s: not resumed: %s", table.id, error.params)
                 self._changed(table, notes)
         return RestoreReport(tuple(restored), tuple(broken))
+
+    async def _resume(self, table: LiveTable, notes: list[Notice]) -> None:
+        if table.status == PLAYING:
+            await self._run_table(table, notes)
+        elif table.status == ROUND_OVER and table.match is not None and table.match.finished:
+            # The last round was stored but the match end was not (a stop in between).
+            try:
+                await self._finish_match(table, table.match)
+            except TableError:  # the store refuses a second finish_match: it was stored
+                table.match_stored = True
+                await self._finish_match(table, table.match)
+            table.status = FINISHED
+            table.winners = table.match.winner_seats()
+            for user_id in table.human_ids():
+                self._release(table.guild_id, user_id, table.id)
+            self._arm(table, self.finished_keep_seconds, self._on_finished_expiry)
+        elif table.status == ROUND_OVER:
+            self._arm_next_round(table)
 
     async def _rebuild(self, active: ActiveTable) -> LiveTable:
         record = active.table
@@ -478,6 +497,7 @@ class TableService:
         )
         if record.status == "playing" and active.match is not None:
             table.match = active.match
+            table.round_scored = active.round is None
             if active.round is not None:
                 table.round = active.round
                 table.round_no = active.round_no
@@ -584,37 +604,39 @@ class TableService:
         self._changed(table, notes)
 
     async def _end_round(self, table: LiveTable, notes: list[Notice]) -> None:
+        """Store the finished round's result, then (match over) the winners and stats. Each
+        step is stored once: after a failure the retry resumes at the step that failed."""
         match, round_ = table.match, table.round
         assert match is not None and round_ is not None and table.round_no is not None
         table.cancel_timer()
         table.waiting_since.clear()
         table.reminded.clear()
-        before = match.state()
         result = round_.result()
-        match.add_round(result)
-        try:
-            await self.store.finish_round(table.id, table.round_no, result, list(match.totals))
-            if match.finished:
-                winners = list(match.winner_seats())
-                await self.store.finish_match(table.id, winners, list(match.totals))
-                await self.store.update_table(table.id, status="finished")
-        except Exception as error:
-            table.match = Match.restore(table.game, before)
-            log.error("table %s: round end not stored: %s", table.id, error)
-            raise _store_failed(error) from error
-        table.round_scored = True
-        n = len(table.seats)
-        points = tuple(result.points[table.game.side_of(s, n)] for s in range(n))
-        totals = table.seat_totals()
-        table.last_round = RoundEnd(
-            round_no=table.round_no,
-            points=points,
-            totals=totals,
-            detail=dict(result.detail),
-            view=round_.public_view(),
-        )
-        table.add_log(LogEntry("round_over", None, {"points": points, "totals": totals}, "table"))
+        if not table.round_scored:
+            before = match.state()
+            match.add_round(result)
+            try:
+                await self.store.finish_round(table.id, table.round_no, result, list(match.totals))
+            except Exception as error:
+                table.match = Match.restore(table.game, before)
+                log.error("table %s: round end not stored: %s", table.id, error)
+                raise _store_failed(error) from error
+            table.round_scored = True
+            n = len(table.seats)
+            points = tuple(result.points[table.game.side_of(s, n)] for s in range(n))
+            totals = table.seat_totals()
+            table.last_round = RoundEnd(
+                round_no=table.round_no,
+                points=points,
+                totals=totals,
+                detail=dict(result.detail),
+                view=round_.public_view(),
+            )
+            table.add_log(
+                LogEntry("round_over", None, {"points": points, "totals": totals}, "table")
+            )
         if match.finished:
+            await self._finish_match(table, match)
             table.status = FINISHED
             table.winners = match.winner_seats()
             table.add_log(LogEntry("match_over", None, {"winners": table.winners}, "table"))
@@ -624,6 +646,18 @@ class TableService:
         else:
             table.status = ROUND_OVER
             self._arm_next_round(table)
+
+    async def _finish_match(self, table: LiveTable, match: Match) -> None:
+        try:
+            if not table.match_stored:
+                await self.store.finish_match(
+                    table.id, list(match.winner_seats()), list(match.totals)
+                )
+                table.match_stored = True
+            await self.store.update_table(table.id, status="finished")
+        except Exception as error:
+            log.error("table %s: match end not stored: %s", table.id, error)
+            raise _store_failed(error) from error
 
     def _arm_next_round(self, table: LiveTable) -> None:
         """The next round starts by itself after a pause, if a human is there to play it."""

@@ -55,6 +55,7 @@ class LiveTable:
     round: Round[Any, Any, Any] | None = None
     round_no: int | None = None  # the store's number of the current round
     round_scored: bool = False  # the current round's result is added to the match and stored
+    match_stored: bool = False  # the finished match's winners and stats are stored
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     log: deque[LogEntry] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
     pending_reveals: dict[int, list[Reveal]] = field(default_factory=dict)

@@ -167,3 +167,42 @@ async def test_player_refs_with_the_same_id_in_two_guilds_are_two_seats(
     second = await service.open_table(GUILD + 5, 2, twin, "dutch")
     assert first.table_id != second.table_id
     assert service.table_of_user(GUILD + 5, ANN.user_id) == second.table_id
+
+
+class MatchEndFailingStore(ForgetfulStore):
+    """The real store whose finish_match fails once (the rest works)."""
+
+    async def finish_round(self, *args: object) -> None:
+        await self._store.finish_round(*args)  # type: ignore[arg-type]
+
+    async def finish_match(self, *args: object) -> None:
+        raise OSError("power cut")
+
+
+async def test_a_match_end_not_stored_is_completed_after_a_restart(
+    store: Store, clock: FakeClock, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    from tests.bot.service.test_match import end_round_quickly
+
+    failing = MatchEndFailingStore(store)
+    service = TableService(failing, clock, RecordingNotifier(), seeds)  # type: ignore[arg-type]
+    table_id = await open_dutch(service, [ANN, BOB], target=1)
+    for _ in range(20):
+        await end_round_quickly(service, table_id)
+        snapshot = service.public_snapshot(table_id)
+        if snapshot.status != ROUND_OVER:
+            break
+        await service.next_round(table_id, ANN.user_id)
+    assert snapshot.status == PLAYING and snapshot.to_act == ()  # the match end is pending
+    await store.close()
+
+    again_store = await Store.open(db_path, synchronous="NORMAL")
+    try:
+        again = TableService(again_store, FakeClock(), RecordingNotifier(), seeds)
+        await again.restore()
+        assert (await again_store.get_table(table_id)).status == "finished"
+        stats = await again_store.player_stats(GUILD, ANN.user_id, "dutch")
+        assert stats.matches == 1
+        assert again.table_of_user(GUILD, ANN.user_id) is None
+    finally:
+        await again_store.close()
