@@ -16,6 +16,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from storage.store import Store
 WRITE_TABLES = (1, 50, 500)
 LOAD_TABLES = 1000
 SEATS = 4
+TARGET_RATE, TARGET_P99_MS, TARGET_LOAD_S = 2000, 20.0, 3.0  # at 500 tables; for 1,000 tables
 
 
 def dutch() -> Game[Any, Any, Any] | None:
@@ -64,7 +66,18 @@ async def open_table(store: Store, game_name: str, index: int) -> int:
     return record.id
 
 
-async def bench_writes(n_tables: int, seconds: float, synchronous: str, workdir: Path) -> str:
+@dataclass(frozen=True)
+class WriteResult:
+    n_tables: int
+    rate: float  # durable actions per second
+    p50_ms: float
+    p99_ms: float
+    line: str
+
+
+async def bench_writes(
+    n_tables: int, seconds: float, synchronous: str, workdir: Path
+) -> WriteResult:
     path = workdir / f"writes_{n_tables}.sqlite3"
     store = await Store.open(path, synchronous=synchronous)  # type: ignore[arg-type]
     deck = [f"c{i}" for i in range(52)]  # the write path never replays: any deck text will do
@@ -100,15 +113,20 @@ async def bench_writes(n_tables: int, seconds: float, synchronous: str, workdir:
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
-    return (
-        f"{n_tables:>4} tables: {len(latencies) / elapsed:>8,.0f} durable actions/s   "
+    rate = len(latencies) / elapsed
+    return WriteResult(
+        n_tables,
+        rate,
+        p50,
+        p99,
+        f"{n_tables:>4} tables: {rate:>8,.0f} durable actions/s   "
         f"p50 {p50:6.2f} ms   p99 {p99:6.2f} ms   "
         f"({len(latencies):,} actions in {commits:,} commits, "
-        f"{len(latencies) / max(commits, 1):.1f} per commit, {cpu_per_action:.0f} µs CPU each)"
+        f"{len(latencies) / max(commits, 1):.1f} per commit, {cpu_per_action:.0f} µs CPU each)",
     )
 
 
-async def bench_load(game: Game[Any, Any, Any], workdir: Path) -> str:
+async def bench_load(game: Game[Any, Any, Any], workdir: Path) -> tuple[float, str]:
     path = workdir / "load.sqlite3"
     rng = random.Random(2026)
     store = await Store.open(path)
@@ -142,7 +160,7 @@ async def bench_load(game: Game[Any, Any, Any], workdir: Path) -> str:
     loaded = await store.load_active_tables()
     done = time.perf_counter()
     await store.close()
-    return (
+    return done - opened, (
         f"load {len(loaded.tables):,} active {game.title} tables ({n_actions:,} actions replayed, "
         f"{len(loaded.broken)} broken): {done - opened:.2f} s "
         f"(+ {opened - began:.2f} s to open and check the file)"
@@ -167,13 +185,27 @@ async def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="storage-bench-") as tmp:
         workdir = Path(tmp)
         for n_tables in WRITE_TABLES:
-            print(await bench_writes(n_tables, args.seconds, args.synchronous, workdir), flush=True)
+            result = await bench_writes(n_tables, args.seconds, args.synchronous, workdir)
+            print(result.line, flush=True)
         game = dutch()
         if game is None:
             print("load: skipped, games.dutch is not available (no engine to replay rounds with)")
+            load_s = None
         else:
-            print(await bench_load(game, workdir), flush=True)
+            load_s, line = await bench_load(game, workdir)
+            print(line, flush=True)
+    load_verdict = "not measured" if load_s is None else _verdict(load_s < TARGET_LOAD_S)
+    print(
+        f"targets: >= {TARGET_RATE:,} actions/s at 500 tables: "
+        f"{_verdict(result.rate >= TARGET_RATE)}; p99 < {TARGET_P99_MS:.0f} ms at 500 tables: "
+        f"{_verdict(result.p99_ms < TARGET_P99_MS)}; 1,000 tables loaded in < "
+        f"{TARGET_LOAD_S:.0f} s: {load_verdict}"
+    )
     return 0
+
+
+def _verdict(met: bool) -> str:
+    return "met" if met else "MISSED"
 
 
 if __name__ == "__main__":
