@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from bot.service import build
 from bot.service.clock import Clock
 from bot.service.errors import TableError
 from bot.service.notifier import TableNotifier
 from bot.service.policy import policy_for
 from bot.service.snapshots import (
-    CLOSED,
     FINISHED,
     LOBBY,
     PLAYING,
@@ -34,11 +34,9 @@ from bot.service.snapshots import (
     PublicSnapshot,
     Reveal,
     RoundEnd,
-    SeatInfo,
     TableSnapshot,
 )
 from bot.service.table import LiveSeat, LiveTable
-from bot.service.views import without_private_reveals
 from games.cards import Card
 from games.contract import Event, Game, Options
 from games.errors import IllegalAction
@@ -104,7 +102,7 @@ class TableService:
         return sorted(self._tables)
 
     def public_snapshot(self, table_id: int) -> PublicSnapshot:
-        return self._public(self._table(table_id))
+        return build.public_snapshot(self._table(table_id))
 
     def bot_choice(self, table_id: int, user_id: int, rng: random.Random) -> str | None:
         """What the bot policy would play for this user's seat now, in notation (None if the
@@ -166,7 +164,7 @@ class TableService:
         self._tables[table.id] = table
         table.add_log(LogEntry("opened", 0, {"name": host.name}, "table"))
         table.version += 1
-        return self._public(table)
+        return build.public_snapshot(table)
 
     async def join(self, table_id: int, player: PlayerRef) -> PublicSnapshot:
         async with self._locked(table_id) as (table, notes):
@@ -186,7 +184,7 @@ class TableService:
             self._changed(
                 table, notes, LogEntry("joined", len(table.seats) - 1, _name(player), "table")
             )
-        return self._public(table)
+        return build.public_snapshot(table)
 
     async def add_bot(self, table_id: int, user_id: int, name: str | None = None) -> PublicSnapshot:
         """The host fills a lobby seat with a bot player."""
@@ -205,7 +203,7 @@ class TableService:
                 raise _store_failed(error) from error
             seat = len(table.seats) - 1
             self._changed(table, notes, LogEntry("bot_added", seat, {"name": bot_name}, "table"))
-        return self._public(table)
+        return build.public_snapshot(table)
 
     async def remove_bot(self, table_id: int, user_id: int, seat: int) -> PublicSnapshot:
         async with self._locked(table_id) as (table, notes):
@@ -222,7 +220,7 @@ class TableService:
             self._changed(
                 table, notes, LogEntry("bot_removed", seat, {"name": removed.name}, "table")
             )
-        return self._public(table)
+        return build.public_snapshot(table)
 
     async def leave(self, table_id: int, user_id: int) -> PublicSnapshot:
         """In the lobby the seat is freed (the host passes to the next human; a table with no
@@ -270,7 +268,7 @@ class TableService:
                     self._changed(table, notes)
             else:
                 raise TableError("not_playing")
-        return self._public(table)
+        return build.public_snapshot(table)
 
     async def start(self, table_id: int, user_id: int) -> PublicSnapshot:
         async with self._locked(table_id) as (table, notes):
@@ -291,7 +289,7 @@ class TableService:
             table.status = ROUND_OVER  # until the first round is dealt
             table.add_log(LogEntry("started", None, {"players": len(table.seats)}, "table"))
             await self._start_round(table, notes)
-        return self._public(table)
+        return build.public_snapshot(table)
 
     async def cancel(self, table_id: int, user_id: int) -> None:
         """The host closes a table that is not playing (a lobby, or a finished match)."""
@@ -348,7 +346,7 @@ class TableService:
                 notation=stored_notation,
                 events=public,
                 reveals=reveals,
-                private=self._private(table, seat, deliver=False),
+                private=build.private_snapshot(table, seat, deliver=False),
                 round_over=table.round is round_ and round_.finished,
                 match_over=table.status == FINISHED,
             )
@@ -370,7 +368,7 @@ class TableService:
                 elif table.status == ROUND_OVER and table.next_round_at is None:
                     self._arm_next_round(table)
                 self._changed(table, notes)
-            return self._private(table, seat, deliver=True)
+            return build.private_snapshot(table, seat, deliver=True)
 
     async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
         async with self._locked(table_id) as (table, notes):
@@ -379,7 +377,7 @@ class TableService:
             if table.status != ROUND_OVER:
                 raise TableError("round_not_over")
             await self._start_round(table, notes)
-        return self._public(table)
+        return build.public_snapshot(table)
 
     async def rematch(self, table_id: int, user_id: int) -> PublicSnapshot:
         """After the match: back to the lobby with every player who is not seated elsewhere
@@ -428,7 +426,7 @@ class TableService:
             table.next_round_at = None
             table.pending_reveals.clear()
             self._changed(table, notes, LogEntry("rematch", seat, {}, "table"))
-        return self._public(table)
+        return build.public_snapshot(table)
 
     # ------------------------------------------------------------------------------------
     # restart
@@ -781,77 +779,6 @@ class TableService:
                 return
             table.closed = True
             del self._tables[table.id]
-
-    # ------------------------------------------------------------------------------------
-    # snapshots
-    # ------------------------------------------------------------------------------------
-    def _public(self, table: LiveTable) -> PublicSnapshot:
-        round_ = table.round
-        totals = table.seat_totals()
-        seats = tuple(
-            SeatInfo(
-                seat=i,
-                user_id=s.user_id,
-                name=s.name,
-                is_bot=s.is_bot,
-                away=s.away,
-                left=s.left_at is not None,
-                total=totals[i] if i < len(totals) else 0,
-            )
-            for i, s in enumerate(table.seats)
-        )
-        playing = table.status == PLAYING and round_ is not None
-        return PublicSnapshot(
-            table_id=table.id,
-            guild_id=table.guild_id,
-            channel_id=table.channel_id,
-            game=table.game.name,
-            preset=table.preset,
-            options=table.options.model_dump(mode="json"),
-            target=table.options.target,
-            host_id=table.host_id,
-            status=CLOSED if table.closed else table.status,
-            seats=seats,
-            min_seats=table.game.min_seats,
-            max_seats=table.game.max_seats,
-            round_no=table.round_no,
-            view=round_.public_view() if round_ is not None else None,
-            to_act=round_.to_act() if playing and round_ is not None else (),
-            totals=totals,
-            log=tuple(table.log),
-            last_round=table.last_round,
-            winners=table.winners,
-            turn_deadline=table.timer_due if playing and table.waiting_since else None,
-            next_round_at=table.next_round_at if table.status == ROUND_OVER else None,
-            version=table.version,
-        )
-
-    def _private(self, table: LiveTable, seat: int, *, deliver: bool) -> PrivateSnapshot:
-        """`deliver`: a "My cards" request: hand out the pending reveals once, and hide the
-        ones the last action showed (they were shown in that click's ActResult)."""
-        round_ = table.round
-        reveals: tuple[Reveal, ...] = ()
-        if deliver:
-            reveals = tuple(table.pending_reveals.pop(seat, ()))
-        view = None
-        legal: tuple[str, ...] = ()
-        if round_ is not None:
-            view = round_.view(seat)
-            if deliver:
-                view = without_private_reveals(view, round_.public_view())
-            if table.status == PLAYING and not round_.finished:
-                legal = tuple(str(a) for a in round_.legal_actions(seat))
-        return PrivateSnapshot(
-            table_id=table.id,
-            seat=seat,
-            round_no=table.round_no,
-            status=table.status,
-            view=view,
-            legal=legal,
-            reveals=reveals,
-            away=table.seats[seat].away,
-            turn_deadline=table.timer_due if legal else None,
-        )
 
     # ------------------------------------------------------------------------------------
     # helpers

@@ -1,0 +1,87 @@
+"""Snapshots from a live table: what the table message and each seat's private message show.
+Only engine views and service records go in, never the round itself."""
+
+from __future__ import annotations
+
+from bot.service.snapshots import (
+    CLOSED,
+    PLAYING,
+    ROUND_OVER,
+    PrivateSnapshot,
+    PublicSnapshot,
+    Reveal,
+    SeatInfo,
+)
+from bot.service.table import LiveTable
+from bot.service.views import without_private_reveals
+
+
+def public_snapshot(table: LiveTable) -> PublicSnapshot:
+    """The table message's content: lobby or the round's public view, seats, log, totals."""
+    round_ = table.round
+    totals = table.seat_totals()
+    seats = tuple(
+        SeatInfo(
+            seat=i,
+            user_id=s.user_id,
+            name=s.name,
+            is_bot=s.is_bot,
+            away=s.away,
+            left=s.left_at is not None,
+            total=totals[i] if i < len(totals) else 0,
+        )
+        for i, s in enumerate(table.seats)
+    )
+    playing = table.status == PLAYING and round_ is not None
+    return PublicSnapshot(
+        table_id=table.id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        game=table.game.name,
+        preset=table.preset,
+        options=table.options.model_dump(mode="json"),
+        target=table.options.target,
+        host_id=table.host_id,
+        status=CLOSED if table.closed else table.status,
+        seats=seats,
+        min_seats=table.game.min_seats,
+        max_seats=table.game.max_seats,
+        round_no=table.round_no,
+        view=round_.public_view() if round_ is not None else None,
+        to_act=round_.to_act() if playing and round_ is not None else (),
+        totals=totals,
+        log=tuple(table.log),
+        last_round=table.last_round,
+        winners=table.winners,
+        turn_deadline=table.timer_due if playing and table.waiting_since else None,
+        next_round_at=table.next_round_at if table.status == ROUND_OVER else None,
+        version=table.version,
+    )
+
+
+def private_snapshot(table: LiveTable, seat: int, *, deliver: bool) -> PrivateSnapshot:
+    """`deliver`: a "My cards" request: hand out the pending reveals once, and hide the
+    ones the last action showed (they were shown in that click's ActResult)."""
+    round_ = table.round
+    reveals: tuple[Reveal, ...] = ()
+    if deliver:
+        reveals = tuple(table.pending_reveals.pop(seat, ()))
+    view = None
+    legal: tuple[str, ...] = ()
+    if round_ is not None:
+        view = round_.view(seat)
+        if deliver:
+            view = without_private_reveals(view, round_.public_view())
+        if table.status == PLAYING and not round_.finished:
+            legal = tuple(str(a) for a in round_.legal_actions(seat))
+    return PrivateSnapshot(
+        table_id=table.id,
+        seat=seat,
+        round_no=table.round_no,
+        status=table.status,
+        view=view,
+        legal=legal,
+        reveals=reveals,
+        away=table.seats[seat].away,
+        turn_deadline=table.timer_due if legal else None,
+    )
