@@ -79,6 +79,8 @@ async def migrate(db: aiosqlite.Connection, path: str, *, target: int | None = N
             f"{path} has schema version {version}, but this version of the bot knows only up to "
             f"{latest}: run a newer version of the bot (or use another DATABASE_PATH)."
         )
+    if 0 < version < target:
+        await _backup(db, path, version)
     for migration in migrations:
         if version < migration.version <= target:
             await _apply(db, path, migration)
@@ -108,3 +110,17 @@ async def _apply(db: aiosqlite.Connection, path: str, migration: Migration) -> N
             f"migration V{migration.version} ({migration.name}) failed on {path}: {error}; "
             "the file was left at the previous version."
         ) from error
+
+
+async def _backup(db: aiosqlite.Connection, path: str, version: int) -> str:
+    """Copy the file before upgrading it: a migration that works but does the wrong thing
+    must not cost a guild its history. Returns the copy's path."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    copy = f"{path}-v{version}-{stamp}.bak"
+    try:
+        await db.execute("VACUUM INTO ?", (copy,))
+    except sqlite3.Error as error:
+        raise StoreError(
+            f"cannot back up {path} to {copy} before upgrading it ({error}); nothing was changed."
+        ) from error
+    return copy

@@ -28,6 +28,7 @@ def test_migrations_are_numbered_from_one_without_gaps() -> None:
 async def test_an_empty_file_gets_every_migration_once(db_path: Path) -> None:
     async with await Store.open(db_path, games_resolver=resolve_toy) as store:
         assert store.schema_version == latest_version()
+    assert list(db_path.parent.glob("*.bak")) == []  # nothing to back up in a new file
     first = applied_versions(db_path)
     assert [v for v, _, _ in first] == [m.version for m in available_migrations()]
     async with await Store.open(db_path, games_resolver=resolve_toy):
@@ -48,6 +49,8 @@ async def test_a_version_1_file_is_migrated_and_keeps_its_tables(db_path: Path) 
     async with await Store.open(db_path, games_resolver=resolve_toy) as store:
         assert store.schema_version == latest_version()
         assert await store.load_round(toy.id, 0) == played
+        (backup,) = db_path.parent.glob(f"{db_path.name}-v1-*.bak")  # the file before upgrading
+        assert [v for v, _, _ in applied_versions(backup)] == [1]
         # V2's statistics work on the old file's match
         await store.finish_match(toy.id, list(toy.match.winner_seats()), toy.match.totals)
         board = await store.leaderboard(1, "toy")
