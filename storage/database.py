@@ -35,6 +35,15 @@ class Database:
         self.now = now
         self.lock = asyncio.Lock()
         self.schema_version = 0
+        self.closed = False
+
+    async def close(self) -> None:
+        self.closed = True
+        await self.conn.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise StoreError(f"the store on {self.path} is closed.")
 
     def stamp(self) -> str:
         return self.now().isoformat()
@@ -43,6 +52,7 @@ class Database:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE … COMMIT under the lock; rolled back on any error. SQLite errors
         become StoreError."""
+        self._check_open()
         async with self.lock:
             try:
                 await self.conn.execute("BEGIN IMMEDIATE")
@@ -58,6 +68,7 @@ class Database:
                 raise self.error(error) from error
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        self._check_open()
         async with self.lock:
             try:
                 return list(await self.conn.execute_fetchall(sql, tuple(params)))

@@ -14,7 +14,7 @@ from games.match import Match, MatchState
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, loads, seat_from_row, table_from_row
 from storage.database import Database
 from storage.errors import StoreError
-from storage.models import ActiveTable, LoadedTables, SeatRecord
+from storage.models import ActiveTable, LoadedTables
 
 ACTIVE = "status IN ('lobby', 'playing')"
 LATEST_MATCH = "match_no = (SELECT MAX(match_no) FROM matches AS m2 WHERE m2.table_id = m.table_id)"
@@ -74,12 +74,13 @@ async def load_active_tables(
     db: Database, resolve: Callable[[str], Game[Any, Any, Any]]
 ) -> LoadedTables:
     tables = await db.fetchall(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {ACTIVE} ORDER BY id")
-    seats: dict[int, list[SeatRecord]] = defaultdict(list)
+    # rows are grouped raw and parsed per table, so one damaged row breaks only its table
+    seats: dict[int, list[Any]] = defaultdict(list)
     for row in await db.fetchall(
         f"SELECT {SEAT_COLUMNS} FROM seats "
         f"WHERE table_id IN (SELECT id FROM tables WHERE {ACTIVE}) ORDER BY table_id, position"
     ):
-        seats[row["table_id"]].append(seat_from_row(row))
+        seats[row["table_id"]].append(row)
     matches = {
         row["table_id"]: row
         for row in await db.fetchall(
@@ -87,14 +88,14 @@ async def load_active_tables(
             f"WHERE t.{ACTIVE} AND m.{LATEST_MATCH}"
         )
     }
-    points: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    points: dict[int, list[str]] = defaultdict(list)
     for row in await db.fetchall(
         "SELECT r.table_id, r.points FROM rounds AS r "
         "JOIN matches AS m ON m.table_id = r.table_id AND m.match_no = r.match_no "
         f"JOIN tables AS t ON t.id = r.table_id WHERE t.{ACTIVE} AND m.{LATEST_MATCH} "
         "AND r.finished_at IS NOT NULL ORDER BY r.table_id, r.round_no"
     ):
-        points[row["table_id"]].append(tuple(loads(row["points"])))
+        points[row["table_id"]].append(row["points"])
     open_rounds = {
         row["table_id"]: row
         for row in await db.fetchall(
@@ -112,25 +113,28 @@ async def load_active_tables(
 
     loaded = LoadedTables()
     for row in tables:
-        table = table_from_row(row)
+        table_id = row["id"]
         try:
-            active = _rebuild(
+            table = table_from_row(row)
+            match, round_, round_no = _rebuild(
                 resolve,
                 table.game,
-                matches.get(table.id),
-                points[table.id],
-                open_rounds.get(table.id),
-                actions[table.id],
+                matches.get(table_id),
+                [tuple(loads(p)) for p in points[table_id]],
+                open_rounds.get(table_id),
+                actions[table_id],
+            )
+            loaded.tables.append(
+                ActiveTable(
+                    table=table,
+                    seats=[seat_from_row(seat) for seat in seats[table_id]],
+                    match=match,
+                    round=round_,
+                    round_no=round_no,
+                )
             )
         except Exception as error:  # any failure to rebuild makes this one table broken
-            loaded.broken.append((table.id, _reason(table.game, error)))
-            continue
-        match, round_, round_no = active
-        loaded.tables.append(
-            ActiveTable(
-                table=table, seats=seats[table.id], match=match, round=round_, round_no=round_no
-            )
-        )
+            loaded.broken.append((table_id, _reason(row["game"], error)))
     if loaded.broken:
         await _mark_broken(db, loaded.broken)
     return loaded

@@ -74,7 +74,7 @@ class Store:
             return
         self._closed = True
         await self._actions.close()
-        await self._db.conn.close()
+        await self._db.close()
 
     async def __aenter__(self) -> Store:
         return self

@@ -61,13 +61,15 @@ async def test_the_log_cannot_be_rewritten(db_path: Path, store: Store) -> None:
         raw.execute("UPDATE actions SET notation = 'pass'")
 
 
-async def test_record_action_after_close_is_a_clear_error(db_path: Path) -> None:
+async def test_using_a_closed_store_is_a_clear_error(db_path: Path) -> None:
     store = await Store.open(db_path, games_resolver=resolve_toy)
     toy = await ToyTable.open(store)
     await toy.new_round(seed=1)
     await store.close()
     with pytest.raises(StoreError, match="closed"):
         await store.record_action(toy.id, 0, 0, 1, "draw")
+    with pytest.raises(StoreError, match="closed"):
+        await store.get_table(toy.id)
     await store.close()  # closing twice is harmless
 
 

@@ -107,18 +107,27 @@ async def test_a_rules_change_breaks_only_the_tables_it_affects(db_path: Path) -
     ]
 
 
-async def test_damaged_round_row_breaks_only_its_table(db_path: Path) -> None:
+async def test_damaged_rows_break_only_their_table(db_path: Path) -> None:
     async with await Store.open(db_path, games_resolver=resolve_toy) as store:
-        damaged = await ToyTable.open(store)
-        await damaged.new_round(seed=1)
-        healthy = await ToyTable.open(store)
-        await healthy.new_round(seed=2)
-    with sqlite3.connect(db_path) as raw:  # a deck that is not a full deck
-        raw.execute("UPDATE rounds SET deck = 'AS KS' WHERE table_id = ?", (damaged.id,))
+        bad_deck, bad_seat, bad_points, bad_options, healthy = [
+            await ToyTable.open(store, target=1000) for _ in range(5)
+        ]
+        for toy in (bad_deck, bad_seat, bad_options, healthy):
+            await toy.new_round(seed=toy.id)
+        await bad_points.play_round(seed=1)
+    with sqlite3.connect(db_path) as raw:
+        raw.execute("UPDATE rounds SET deck = 'AS KS' WHERE table_id = ?", (bad_deck.id,))
+        raw.execute("UPDATE seats SET joined_at = 'yesterday' WHERE table_id = ?", (bad_seat.id,))
+        raw.execute("UPDATE rounds SET points = '[1,' WHERE table_id = ?", (bad_points.id,))
+        raw.execute("UPDATE tables SET options = '{' WHERE id = ?", (bad_options.id,))
+    raw.close()
     async with await Store.open(db_path, games_resolver=resolve_toy) as store:
         loaded = await store.load_active_tables()
     assert [a.table.id for a in loaded.tables] == [healthy.id]
-    assert loaded.broken[0][0] == damaged.id and "not a full Toy deck" in loaded.broken[0][1]
+    broken = dict(loaded.broken)
+    assert set(broken) == {bad_deck.id, bad_seat.id, bad_points.id, bad_options.id}
+    assert "not a full Toy deck" in broken[bad_deck.id]
+    assert "yesterday" in broken[bad_seat.id]
 
 
 async def test_the_resolver_can_be_given_at_load_time(db_path: Path) -> None:
