@@ -62,11 +62,13 @@ async def finish_match(
             (table_id,),
         )
     }
-    humans = {
-        seat: (row["user_id"], row["display_name"])
-        for seat, row in seated.items()
-        if row["user_id"] is not None and not row["is_bot"] and seat < n_seats
-    }
+    humans: dict[int, tuple[int, str]] = {}  # seat -> (user id, name); a user counts once
+    for seat, row in sorted(seated.items()):
+        user_id = row["user_id"]
+        if user_id is None or row["is_bot"] or seat >= n_seats:
+            continue
+        if all(user_id != other for other, _ in humans.values()):
+            humans[seat] = (user_id, row["display_name"])
     seat_names = [seated[s]["display_name"] if s in seated else None for s in range(n_seats)]
     rounds_row = await db.fetchone(
         "SELECT COUNT(*) FROM rounds WHERE table_id = ? AND match_no = ? "

@@ -195,3 +195,10 @@ async def test_bad_finish_match_input_is_a_clear_error(store: Store) -> None:
         await store.finish_match(toy.id, [7], [1, 2])
     with pytest.raises(StoreError, match="unknown leaderboard order"):
         await store.leaderboard(1, "toy", order="luck")  # type: ignore[arg-type]
+
+
+async def test_a_player_in_two_seats_counts_once(store: Store) -> None:
+    await record_match(store, [A, A, B], [0], [1, 5, 9])
+    rows = {r.user_id: r for r in await store.leaderboard(1, "toy")}
+    assert (rows[A].matches, rows[A].wins, rows[B].matches) == (1, 1, 1)
+    assert [m.seat for m in await store.recent_matches(1, A)] == [0]
