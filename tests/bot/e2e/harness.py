@@ -1,0 +1,263 @@
+"""The real bot (bot.app.create_bot, all its cogs, a temporary database) against the fake Discord,
+with players who click what they are shown, and a leak checker reading the live game."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.app import CardTableBot, create_bot
+from bot.service.clock import FakeClock
+from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER
+from bot.settings import Settings
+from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
+from games.cards import shuffled, standard_deck
+from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser, running_client
+from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
+from tests.bot.e2e.players import Choice, answer_message, choices, pick, use, verb_choice
+
+EDIT_DELAY = 0.02  # seconds the bot coalesces table edits (1 s in production)
+# Classic Dutch, fastest honest play: call Dutch when offered, else draw and discard.
+DUTCH_PREFERENCE = ("peek", "dutch", "draw", "discard", "skip", "end")
+
+
+class BotUnderTest:
+    """Starts and restarts the bot on one database; its players act through the fake."""
+
+    def __init__(self, fake: FakeDiscord, database: Path) -> None:
+        self.fake = fake
+        self.database = database
+        self.clock = FakeClock()
+        self._seeds = itertools.count(1)
+        self.bot: CardTableBot | None = None
+        self.last_private: dict[int, int] = {}  # user id -> their latest ephemeral message
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[CardTableBot]:
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            DISCORD_TOKEN="fake-token",
+            DATABASE_PATH=self.database,
+            DEV_GUILD_ID=self.fake.guild_id,
+        )
+        bot = create_bot(
+            settings,
+            clock=self.clock,
+            edit_delay=EDIT_DELAY,
+            guild_ready_timeout=0.01,
+            seed_source=lambda: next(self._seeds),
+        )
+        self.bot = bot
+        async with running_client(bot):
+            yield bot
+            await self.settle()
+        self.bot = None
+
+    @property
+    def live(self) -> CardTableBot:
+        assert self.bot is not None, "the bot is not running"
+        return self.bot
+
+    async def settle(self) -> None:
+        """Let the bot finish what it is doing: pending table edits, answers in flight."""
+        await self.fake.settle(quiet=EDIT_DELAY * 3)
+        if self.bot is not None:
+            await self.bot.notifier.drain()
+        await self.fake.settle(quiet=EDIT_DELAY * 3)
+
+    # -- the table ------------------------------------------------------------------------
+    def table_ids(self) -> list[int]:
+        return self.live.service.tables_in_channel(self.fake.channel_id)
+
+    def table_message(self, table_id: int) -> dict[str, Any]:
+        """The newest public message carrying this table's buttons."""
+        for message in reversed(self.fake.channel_messages()):
+            if any(_table_of(c) == table_id for c in choices(message)):
+                return message
+        raise AssertionError(f"no message of table {table_id} with buttons in the channel")
+
+    async def stored_table_message(self, table_id: int) -> dict[str, Any]:
+        """The message the bot keeps for this table (whatever it now shows)."""
+        location = await self.live.locations.get(table_id)
+        assert location.message_id is not None, f"table {table_id} has no message"
+        return self.fake.message(location.message_id)
+
+    async def open_table(self, host: FakeUser, **options: Any) -> int:
+        before = set(self.table_ids())
+        answer = await self.fake.slash(host, "dutch start", **options)
+        await answer.wait_answered()
+        await self.settle()
+        (table_id,) = set(self.table_ids()) - before
+        return table_id
+
+    async def press(self, user: FakeUser, table_id: int, verb: str) -> FakeInteraction:
+        choice = verb_choice(self.table_message(table_id), verb)
+        assert choice is not None, f"the table message has no {verb!r} button"
+        interaction = await use(self.fake, user, choice)
+        await self.settle()
+        return interaction
+
+    def stack_decks(self, table_id: int, seeds: Sequence[int]) -> None:
+        """Deal the next rounds from known deck orders, so the match is the same every run."""
+        for seed in seeds:
+            deck = shuffled(standard_deck(jokers=2), seed)
+            self.live.service.stack_deck(table_id, deck)
+
+    async def seat_players(self, host: FakeUser, guests: Sequence[FakeUser], **options: Any) -> int:
+        table_id = await self.open_table(host, **options)
+        self.stack_decks(table_id, range(101, 111))
+        for guest in guests:
+            await self.press(guest, table_id, Verb.JOIN.value)
+        await self.press(host, table_id, Verb.START.value)
+        assert self.live.service.public_snapshot(table_id).status == PLAYING
+        return table_id
+
+    # -- playing --------------------------------------------------------------------------
+    def user_of_seat(self, table_id: int, seat: int) -> FakeUser:
+        info = self.live.service.public_snapshot(table_id).seats[seat]
+        for user in self.fake.users.values():
+            if user.id == info.user_id:
+                return user
+        raise AssertionError(f"seat {seat} is not one of the fake's users")
+
+    async def my_cards(self, user: FakeUser, table_id: int) -> FakeInteraction:
+        """Click "My cards" on the table message; remember the ephemeral answer."""
+        choice = verb_choice(self.table_message(table_id), Verb.HAND.value)
+        assert choice is not None, "the table message has no 'My cards' button"
+        interaction = await use(self.fake, user, choice)
+        await self.settle()
+        message = answer_message(self.fake, interaction)
+        if message is not None:
+            self.last_private[user.id] = int(message["id"])
+        return interaction
+
+    def private_choices(self, user: FakeUser, round_no: int) -> list[Choice]:
+        message_id = self.last_private.get(user.id)
+        if message_id is None or message_id not in self.fake.messages:
+            return []
+        offered = choices(self.fake.message(message_id))
+        return [c for c in offered if _round_of(c) == round_no]
+
+    async def act(
+        self, user: FakeUser, table_id: int, preference: Sequence[str] = DUTCH_PREFERENCE
+    ) -> FakeInteraction:
+        """One step of `user`: from their own message (fetched anew when it offers nothing for
+        this round), the preferred offered action, or the navigation towards one."""
+        round_no = self.live.service.public_snapshot(table_id).round_no
+        assert round_no is not None
+        offered = self.private_choices(user, round_no)
+        if pick(offered, preference) is None:
+            await self.my_cards(user, table_id)
+            offered = self.private_choices(user, round_no)
+        choice = pick(offered, preference)
+        assert choice is not None, f"{user.name} is offered nothing: {offered}"
+        interaction = await use(self.fake, user, choice)
+        await self.settle()
+        message = answer_message(self.fake, interaction)
+        if message is not None and int(message["flags"]) & 64:
+            self.last_private[user.id] = int(message["id"])
+        return interaction
+
+    async def play_round(self, table_id: int, *, max_steps: int = 200) -> None:
+        """Whoever may act acts, until the round is over."""
+        for _ in range(max_steps):
+            snapshot = self.live.service.public_snapshot(table_id)
+            if snapshot.status != PLAYING:
+                return
+            await self.act(self.user_of_seat(table_id, snapshot.to_act[0]), table_id)
+        raise AssertionError(f"the round was not over after {max_steps} steps")
+
+    async def play_match(self, table_id: int, *, max_rounds: int = 10) -> None:
+        for _ in range(max_rounds):
+            await self.play_round(table_id)
+            snapshot = self.live.service.public_snapshot(table_id)
+            if snapshot.status == FINISHED:
+                return
+            assert snapshot.status == ROUND_OVER, snapshot.status
+            await self.next_round(table_id)
+        raise AssertionError(f"the match was not over after {max_rounds} rounds")
+
+    async def next_round(self, table_id: int) -> None:
+        snapshot = self.live.service.public_snapshot(table_id)
+        choice = verb_choice(self.table_message(table_id), Verb.NEXT_ROUND.value)
+        if choice is not None:
+            await use(self.fake, self.user_of_seat(table_id, 0), choice)
+        elif snapshot.next_round_at is not None:
+            await self.clock.advance(snapshot.next_round_at - self.clock.now())
+        await self.settle()
+        assert self.live.service.public_snapshot(table_id).status == PLAYING
+
+    def actions_played(self, table_id: int) -> int:
+        """How many actions the engine applied in the current round."""
+        table = self.live.service._table(table_id)
+        return len(table.round.history) if table.round is not None else 0
+
+    async def assert_table_message_converged(self, table_id: int) -> None:
+        """The stored table message shows exactly what the bot would render now."""
+        await self.settle()
+        rendered = await self.live.notifier.render(table_id)
+        assert rendered is not None
+        shown = await self.stored_table_message(table_id)
+        assert shown["embeds"] == [rendered.embed.to_dict()]
+
+    # -- what may be seen -----------------------------------------------------------------
+    def exposure(self) -> Exposure:
+        """Card faces the public table shows now, and each seated user's own view."""
+        if self.bot is None or self.bot._service is None:
+            return Exposure()
+        service = self.bot.service
+        public: set[str] = set()
+        private: dict[int, frozenset[str]] = {}
+        for table_id in service.table_ids():
+            snapshot = service.public_snapshot(table_id)
+            public |= card_faces(snapshot)
+            table = service._table(table_id)  # the live round: what each seat's view shows
+            for seat, info in enumerate(snapshot.seats):
+                if info.user_id is None or table.round is None or snapshot.status == LOBBY:
+                    continue
+                seen = card_faces(table.round.view(seat))
+                seen |= card_faces(table.pending_reveals.get(seat, []))
+                private[info.user_id] = frozenset(seen)
+        return Exposure(frozenset(public), private)
+
+    def leak_checker(self) -> LeakChecker:
+        return LeakChecker(
+            self.exposure, is_private_view_request=_asks_private_view, is_exempt=_is_rules
+        ).attach(self.fake)
+
+
+def _parsed(choice: Choice) -> Any:
+    try:
+        return parse(choice.custom_id)
+    except BadCustomId:
+        return None
+
+
+def _table_of(choice: Choice) -> int | None:
+    component = _parsed(choice)
+    return component.table_id if component is not None else None
+
+
+def _round_of(choice: Choice) -> int | None:
+    component = _parsed(choice)
+    return component.round_no if component is not None else None
+
+
+def _asks_private_view(interaction: FakeInteraction) -> bool:
+    """A click whose answer is a player's own view: "My cards", or any click on a private
+    message (play, select, navigate)."""
+    if interaction.custom_id is None:
+        return False
+    try:
+        component = parse(interaction.custom_id)
+    except BadCustomId:
+        return False
+    return component.verb is Verb.HAND or component.kind is not Kind.VERB
+
+
+def _is_rules(interaction: FakeInteraction) -> bool:
+    """`/dutch rules` describes cards in general ("a red King is worth 15"), not anyone's."""
+    return interaction.kind == "command" and "rules" in str(interaction.data.get("options"))

@@ -1,0 +1,122 @@
+"""Players for end-to-end tests: they read the components of the messages they see and click.
+
+A player never calls the bot's service to act: like a person, it presses the buttons and picks
+the select options that the table message and its own ephemeral messages offer. Only *which*
+offered action to take is decided here, by a preference list of notations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser, iter_components
+
+BUTTON = 2
+SELECT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One thing a player can do on a message: a button, or one option of a select."""
+
+    message_id: int
+    custom_id: str
+    component_type: int
+    label: str
+    value: str | None = None  # the option value of a select
+
+    @property
+    def action(self) -> str:
+        """What the choice means: the option value, or what follows `ct:<t>:<r>:` in the id."""
+        if self.value is not None:
+            return self.value
+        parts = self.custom_id.split(":", 3)
+        return parts[3] if len(parts) == 4 else self.custom_id
+
+    @property
+    def notation(self) -> str | None:
+        """The game action a `p=` button plays (None for other components)."""
+        action = self.action
+        if self.value is not None:
+            return action
+        return action[2:] if action.startswith("p=") else None
+
+
+def choices(message: dict[str, Any]) -> list[Choice]:
+    found: list[Choice] = []
+    message_id = int(message["id"])
+    for component in iter_components(message):
+        if component.get("disabled"):
+            continue
+        if component.get("type") == BUTTON and component.get("custom_id"):
+            label = str(component.get("label") or "")
+            found.append(Choice(message_id, component["custom_id"], BUTTON, label))
+        elif component.get("type") == SELECT:
+            for option in component.get("options") or []:
+                found.append(
+                    Choice(
+                        message_id,
+                        component["custom_id"],
+                        SELECT,
+                        str(option.get("label", "")),
+                        str(option["value"]),
+                    )
+                )
+    return found
+
+
+def verb_choice(message: dict[str, Any], verb: str) -> Choice | None:
+    """The button of a table verb (`join`, `start`, `hand`, `next`, …) on a message."""
+    for choice in choices(message):
+        if choice.component_type == BUTTON and choice.action == verb:
+            return choice
+    return None
+
+
+def pick(options: Sequence[Choice], preference: Sequence[str]) -> Choice | None:
+    """The offered game action ranked first by `preference` (notation prefixes), else the
+    first offered action; navigation buttons (`n=`) only when nothing playable is offered."""
+    playable = [c for c in options if c.notation is not None]
+    for wanted in preference:
+        for choice in playable:
+            notation = choice.notation or ""
+            if notation == wanted or notation.startswith(wanted + " "):
+                return choice
+    if playable:
+        return playable[0]
+    navigation = [c for c in options if c.action.startswith("n=") and c.action != "n="]
+    return navigation[0] if navigation else None
+
+
+async def use(fake: FakeDiscord, user: FakeUser, choice: Choice) -> FakeInteraction:
+    """Click the button, or choose the option; return the answered interaction."""
+    if choice.component_type == SELECT:
+        assert choice.value is not None
+        interaction = await fake.choose(user, choice.message_id, choice.custom_id, [choice.value])
+    else:
+        interaction = await fake.click(user, choice.message_id, choice.custom_id)
+    return await interaction.wait_answered()
+
+
+def answer_message(fake: FakeDiscord, interaction: FakeInteraction) -> dict[str, Any] | None:
+    """The message the interaction's answer created or edited last (None: none)."""
+    for request in reversed(interaction.requests):
+        if request.shows_message and request.message_id in fake.messages:
+            return fake.message(request.message_id)
+    return None
+
+
+def answer_text(fake: FakeDiscord, interaction: FakeInteraction) -> str:
+    """All the words of the interaction's answers (content, embed titles and descriptions)."""
+    parts: list[str] = []
+    for request in interaction.requests:
+        payload = request.payload or {}
+        data = payload.get("data", payload) if isinstance(payload, dict) else {}
+        if not isinstance(data, dict):
+            continue
+        parts.append(str(data.get("content") or ""))
+        for embed in data.get("embeds") or []:
+            parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+    return "\n".join(p for p in parts if p)

@@ -1,0 +1,244 @@
+"""The real bot, end to end: slash commands and clicks of three players through a fake Discord,
+with every payload checked for leaked cards."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
+from tests.bot.e2e.harness import BotUnderTest
+from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
+from tests.bot.e2e.players import pick, use, verb_choice
+
+ONE_SENTENCE_MAX = 200  # characters: "one short sentence"
+
+
+@pytest.fixture
+async def harness(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[BotUnderTest]:
+    caplog.set_level(logging.WARNING)
+    yield BotUnderTest(fake_discord, tmp_path / "cardtable.sqlite3")
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, "the bot logged errors:\n" + "\n".join(r.getMessage() for r in errors)
+
+
+def players(fake: FakeDiscord) -> tuple[FakeUser, FakeUser, FakeUser]:
+    return fake.user("alice"), fake.user("bob"), fake.user("carol")
+
+
+def assert_one_short_private_sentence(interaction: FakeInteraction) -> str:
+    """The answer is a single ephemeral message of one short line, with nothing to click."""
+    (answer,) = [r for r in interaction.requests if r.shows_message]
+    assert answer.ephemeral and answer.user_id == interaction.user.id
+    data = answer.payload.get("data", answer.payload)
+    content = str(data.get("content") or "")
+    assert content and "\n" not in content and len(content) <= ONE_SENTENCE_MAX
+    assert not data.get("embeds") and not data.get("components")
+    assert all(r.ok for r in interaction.requests)
+    return content
+
+
+async def test_three_players_play_a_whole_short_match_and_no_card_leaks(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.play_match(table_id)
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.status == FINISHED and snapshot.winners
+        await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
+        assert checker.checked > 20  # the checker did read the game's messages
+        assert all(r.status != 400 for r in harness.fake.requests)
+
+
+async def test_a_restarted_bot_resumes_the_round_and_old_buttons_still_work(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)  # everyone peeks
+        turn = bot.service.public_snapshot(table_id).to_act[0]
+        mover = harness.user_of_seat(table_id, turn)
+        await harness.my_cards(mover, table_id)
+        played_before = harness.actions_played(table_id)
+        old_table_message = harness.table_message(table_id)
+        round_no = bot.service.public_snapshot(table_id).round_no
+        assert round_no is not None
+        old_private = harness.private_choices(mover, round_no)
+
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        assert bot.service.public_snapshot(table_id).status == PLAYING
+        assert harness.actions_played(table_id) == played_before
+        # A button of the player's ephemeral message, made by the previous process.
+        choice = pick(old_private, ("draw",))
+        assert choice is not None and choice.notation == "draw"
+        await use(harness.fake, mover, choice)
+        await harness.settle()
+        assert harness.actions_played(table_id) == played_before + 1
+        # The old table message's "My cards" still answers.
+        hand = verb_choice(old_table_message, "hand")
+        assert hand is not None
+        answer = await use(harness.fake, bob, hand)
+        assert answer.requests[0].ephemeral
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
+
+
+async def test_a_click_by_someone_not_seated_gets_one_short_private_sentence(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    dave = harness.fake.user("dave")
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        version = bot.service.public_snapshot(table_id).version
+        table_message = harness.table_message(table_id)
+        hand = verb_choice(table_message, "hand")
+        assert hand is not None
+        click = await use(harness.fake, dave, hand)
+        await harness.settle()
+        assert_one_short_private_sentence(click)
+        assert bot.service.public_snapshot(table_id).version == version
+        assert harness.table_message(table_id) == table_message
+
+
+async def test_a_button_of_an_earlier_round_is_refused_as_stale(harness: BotUnderTest) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+        first_round = bot.service.public_snapshot(table_id).round_no
+        assert first_round is not None
+        await harness.my_cards(alice, table_id)
+        old_peek = pick(harness.private_choices(alice, first_round), ("peek",))
+        assert old_peek is not None and (old_peek.notation or "").startswith("peek")
+        await harness.my_cards(alice, table_id)  # she plays from a newer message
+        await harness.play_round(table_id)
+        assert bot.service.public_snapshot(table_id).status == ROUND_OVER
+        await harness.next_round(table_id)
+        assert bot.service.public_snapshot(table_id).round_no != first_round
+        # The same move is legal in the new round, but this button belongs to the old one.
+        click = await use(harness.fake, alice, old_peek)
+        await harness.settle()
+        assert_one_short_private_sentence(click)
+        assert harness.actions_played(table_id) == 0
+
+
+async def test_two_clicks_at_once_on_the_same_button_play_once(harness: BotUnderTest) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.round_no is not None
+        mover = harness.user_of_seat(table_id, snapshot.to_act[0])
+        await harness.my_cards(mover, table_id)
+        draw = pick(harness.private_choices(mover, snapshot.round_no), ("draw",))
+        assert draw is not None and draw.notation == "draw"
+        played = harness.actions_played(table_id)
+        first, second = await asyncio.gather(
+            harness.fake.click(mover, draw.message_id, draw.custom_id),
+            harness.fake.click(mover, draw.message_id, draw.custom_id),
+        )
+        await first.wait_answered()
+        await second.wait_answered()
+        await harness.settle()
+        assert harness.actions_played(table_id) == played + 1
+        for click in (first, second):
+            assert [r.ok for r in click.requests] == [True] * len(click.requests)
+            assert all(r.ephemeral for r in click.requests if r.shows_message)
+        refused = [c for c in (first, second) if c.requests[0].payload["type"] == 4]
+        assert len(refused) == 1
+        assert_one_short_private_sentence(refused[0])
+
+
+async def test_forged_custom_ids_get_one_short_private_sentence(harness: BotUnderTest) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        round_no = bot.service.public_snapshot(table_id).round_no
+        table_message = harness.table_message(table_id)
+        forged_ids = (
+            "not-ours",
+            f"ct:{table_id}:{round_no}:explode",
+            f"ct:{table_id}:{round_no}:p=peek 3 4",  # a play on the public message
+            f"ct:{table_id + 99}:{round_no}:hand",  # no such table
+        )
+        version = bot.service.public_snapshot(table_id).version
+        for custom_id in forged_ids:
+            click = await harness.fake.click(
+                alice, int(table_message["id"]), custom_id, forged=True
+            )
+            await click.wait_answered()
+            await harness.settle()
+            assert_one_short_private_sentence(click)
+        assert harness.actions_played(table_id) == 0
+        assert bot.service.public_snapshot(table_id).version == version
+
+
+async def test_the_table_message_converges_when_discord_rate_limits_its_edits(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        # Longer than discord.py's own five retries: the bot's coalescer must retry later.
+        harness.fake.rate_limit_table_edits(seconds=0.5, retry_after=0.05)
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        refused = [r for r in harness.fake.requests if r.status == 429]
+        assert refused, "the fake never rate limited an edit"
+        checker.assert_clean()
+
+
+async def test_private_views_are_ephemeral_and_show_the_players_own_peek(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        peek = await harness.act(alice, table_id)
+        table = bot.service._table(table_id)
+        assert table.round is not None
+        seat = table.seat_of(alice.id)
+        assert seat is not None
+        own = {s.card for s in table.round.view(seat).grids[seat] if s.card is not None}
+        assert len(own) == 2  # the two bottom cards, just peeked
+        shown = [r for r in peek.requests if r.shows_message]
+        assert shown and all(r.ephemeral for r in shown)
+        assert own <= card_faces([r.payload for r in shown])
+        checker.assert_clean()
+
+
+async def test_the_leak_checker_reads_the_cards_the_real_bot_renders(harness: BotUnderTest) -> None:
+    """Guard against a silent checker: if alice's own view were not hers to see, her peek's
+    answer would be a leak of exactly her two bottom cards."""
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        blind = LeakChecker(lambda: Exposure(public=harness.exposure().public)).attach(harness.fake)
+        await harness.act(alice, table_id)
+        table = bot.service._table(table_id)
+        assert table.round is not None
+        seat = table.seat_of(alice.id)
+        assert seat is not None
+        own = {s.card for s in table.round.view(seat).grids[seat] if s.card is not None}
+        assert {face for leak in blind.leaks for face in leak.faces} == own
