@@ -17,7 +17,15 @@ from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
 from games.cards import shuffled, standard_deck
 from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser, running_client
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
-from tests.bot.e2e.players import Choice, answer_message, choices, pick, use, verb_choice
+from tests.bot.e2e.players import (
+    Choice,
+    Chooser,
+    answer_message,
+    choices,
+    pick,
+    use,
+    verb_choice,
+)
 
 EDIT_DELAY = 0.02  # seconds the bot coalesces table edits (1 s in production)
 # Classic Dutch, fastest honest play: call Dutch when offered, else draw and discard.
@@ -34,6 +42,7 @@ class BotUnderTest:
         self._seeds = itertools.count(1)
         self.bot: CardTableBot | None = None
         self.last_private: dict[int, int] = {}  # user id -> their latest ephemeral message
+        self.choose: Chooser = lambda offered: pick(offered, DUTCH_PREFERENCE)
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[CardTableBot]:
@@ -102,8 +111,9 @@ class BotUnderTest:
 
     def stack_decks(self, table_id: int, seeds: Sequence[int]) -> None:
         """Deal the next rounds from known deck orders, so the match is the same every run."""
+        jokers = 2 if getattr(self.live.service._table(table_id).options, "jokers", False) else 0
         for seed in seeds:
-            deck = shuffled(standard_deck(jokers=2), seed)
+            deck = shuffled(standard_deck(jokers=jokers), seed)
             self.live.service.stack_deck(table_id, deck)
 
     async def seat_players(self, host: FakeUser, guests: Sequence[FakeUser], **options: Any) -> int:
@@ -141,18 +151,16 @@ class BotUnderTest:
         offered = choices(self.fake.message(message_id))
         return [c for c in offered if _round_of(c) == round_no]
 
-    async def act(
-        self, user: FakeUser, table_id: int, preference: Sequence[str] = DUTCH_PREFERENCE
-    ) -> FakeInteraction:
+    async def act(self, user: FakeUser, table_id: int) -> FakeInteraction:
         """One step of `user`: from their own message (fetched anew when it offers nothing for
-        this round), the preferred offered action, or the navigation towards one."""
+        this round), the action `self.choose` picks among those offered."""
         round_no = self.live.service.public_snapshot(table_id).round_no
         assert round_no is not None
         offered = self.private_choices(user, round_no)
-        if pick(offered, preference) is None:
+        if self.choose(offered) is None:
             await self.my_cards(user, table_id)
             offered = self.private_choices(user, round_no)
-        choice = pick(offered, preference)
+        choice = self.choose(offered)
         assert choice is not None, f"{user.name} is offered nothing: {offered}"
         interaction = await use(self.fake, user, choice)
         await self.settle()

@@ -7,7 +7,8 @@ offered action to take is decided here, by a preference list of notations.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,9 @@ class Choice:
         if self.value is not None:
             return action
         return action[2:] if action.startswith("p=") else None
+
+
+Chooser = Callable[[Sequence[Choice]], "Choice | None"]
 
 
 def choices(message: dict[str, Any]) -> list[Choice]:
@@ -88,6 +92,22 @@ def pick(options: Sequence[Choice], preference: Sequence[str]) -> Choice | None:
         return playable[0]
     navigation = [c for c in options if c.action.startswith("n=") and c.action != "n="]
     return navigation[0] if navigation else None
+
+
+def pick_at_random(
+    options: Sequence[Choice], rng: random.Random, *, rare: tuple[str, ...] = ("dutch",)
+) -> Choice | None:
+    """Any offered game action, uniformly (seeded): reaches selects, powers and rare moves.
+    `rare` actions (ending the round) are taken one time in five, so rounds last a while.
+    Navigation (`n=`, e.g. back or refresh) only when nothing playable is offered."""
+    playable = [c for c in options if c.notation is not None]
+    common = [c for c in playable if (c.notation or "").split(" ")[0] not in rare]
+    if common and (len(common) == len(playable) or rng.random() < 0.8):
+        return rng.choice(common)
+    if playable:
+        return rng.choice(playable)
+    navigation = [c for c in options if c.action.startswith("n=") and c.action != "n="]
+    return rng.choice(navigation) if navigation else None
 
 
 async def use(fake: FakeDiscord, user: FakeUser, choice: Choice) -> FakeInteraction:

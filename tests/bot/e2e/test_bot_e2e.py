@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
 from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
 from tests.bot.e2e.harness import BotUnderTest
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
-from tests.bot.e2e.players import pick, use, verb_choice
+from tests.bot.e2e.players import pick, pick_at_random, use, verb_choice
 
 ONE_SENTENCE_MAX = 200  # characters: "one short sentence"
 
@@ -59,6 +60,36 @@ async def test_three_players_play_a_whole_short_match_and_no_card_leaks(
         checker.assert_clean()
         assert checker.checked > 20  # the checker did read the game's messages
         assert all(r.status != 400 for r in harness.fake.requests)
+
+
+@pytest.mark.parametrize("preset", ["classic", "house"])
+async def test_players_clicking_any_offered_move_reach_every_menu_and_no_card_leaks(
+    harness: BotUnderTest, preset: str
+) -> None:
+    """Seeded random clicks: powers (Queen looks at others' cards, Jack swaps, 7s, 9s),
+    matching discards, selects and their navigation, all checked for leaks."""
+    rng = random.Random(f"e2e-{preset}")
+    harness.choose = lambda offered: pick_at_random(offered, rng)
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], preset=preset, target=10)
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
+        plain = {"join", "start", "hand", "peek", "draw", "take", "discard", "swap", "dutch", "end"}
+        moves = [_verb_of(i.custom_id or "") for i in harness.fake.interactions.values()]
+        assert set(moves) - plain, f"no power, match or select was used: {moves}"
+
+
+def _verb_of(custom_id: str) -> str:
+    """`ct:1:0:p=swap 2` -> `swap`; `ct:1:0:s=jack 3` -> `s=jack`; `ct:1:0:hand` -> `hand`."""
+    action = custom_id.split(":", 3)[-1]
+    kind, _, rest = action.partition("=")
+    if kind == "p":
+        return rest.split(" ")[0]
+    return f"{kind}={rest.split(' ')[0]}" if rest else kind
 
 
 async def test_a_restarted_bot_resumes_the_round_and_old_buttons_still_work(
