@@ -27,6 +27,7 @@ GAME = "dutch"
 THREAD_ARCHIVE_MINUTES = 1440
 
 
+@app_commands.guild_only()
 class DutchCog(
     commands.GroupCog,
     group_name=command_text("dutch", "cmd.dutch"),
@@ -42,7 +43,6 @@ class DutchCog(
         name=command_text("start", "cmd.dutch.start"),
         description=command_text("Open a Dutch table in this channel", "cmd.dutch.start.desc"),
     )
-    @app_commands.guild_only()
     @app_commands.describe(
         preset=command_text("The rules: classic or house", "cmd.dutch.start.preset"),
         target=command_text("Points that end the match (100)", "cmd.dutch.start.target"),
@@ -134,7 +134,6 @@ class DutchCog(
         name=command_text("leave", "cmd.dutch.leave"),
         description=command_text("Leave your table", "cmd.dutch.leave.desc"),
     )
-    @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             await refuse(interaction, "guild_only")
@@ -159,7 +158,6 @@ class DutchCog(
             "Stop a table (its host, or Manage Server)", "cmd.dutch.stop.desc"
         ),
     )
-    @app_commands.guild_only()
     async def stop(self, interaction: discord.Interaction) -> None:
         table_id = self._table_here(interaction)
         if table_id is None:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Coroutine
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +22,7 @@ import discord
 from bot.i18n import text
 from bot.render.table import RenderedMessage, render_table
 from bot.service.errors import TableError
+from bot.service.snapshots import CLOSED, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.items import build_view
 
@@ -50,6 +52,7 @@ class DiscordNotifier:
         self.bot = bot
         self.coalescer = EditCoalescer(self._edit, delay=edit_delay)
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
+        self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -96,6 +99,7 @@ class DiscordNotifier:
             except (RetryLater, discord.HTTPException):
                 log.warning("could not show the end of table %s", table_id)
             self._sent.pop(table_id, None)
+            self._last.pop(table_id, None)
             self.bot.locations.forget(table_id)
         self._locks.pop(table_id, None)
 
@@ -108,7 +112,12 @@ class DiscordNotifier:
         try:
             snapshot = self.bot.service.public_snapshot(table_id)
         except TableError:
-            return None
+            # A closed table is gone from the service: show its last state, closed.
+            last = self._last.get(table_id)
+            if last is None:
+                return None
+            snapshot = replace(last, status=CLOSED)
+        self._last[table_id] = snapshot
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
         return render_table(snapshot, language)
 

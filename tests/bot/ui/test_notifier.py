@@ -147,3 +147,14 @@ async def test_a_turn_reminder_mentions_only_that_player(bot: CardTableBot) -> N
     reminder = channel.sent[-1]
     assert f"<@{HOST}>" in reminder["content"]
     assert [u.id for u in reminder["allowed_mentions"].users] == [HOST]
+
+
+async def test_a_cancelled_table_shows_closed_without_buttons(bot: CardTableBot) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.cancel(table_id, HOST)
+    await bot.notifier.drain()
+    message_id, last_edit = channel.edits[-1]
+    assert message_id == channel.sent[0]["id"]
+    assert "closed" in last_edit["embed"].description
+    assert last_edit["view"].children == []
