@@ -10,6 +10,7 @@ killed, which NORMAL would already survive); `synchronous="NORMAL"` trades that 
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -29,17 +30,28 @@ Synchronous = Literal["FULL", "NORMAL"]
 class Database:
     """The connection, its lock, and the clock that stamps rows."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, now: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: Path,
+        now: Callable[[], datetime],
+        lock_fd: int | None = None,
+    ) -> None:
         self.conn = conn
         self.path = path
         self.now = now
+        self.lock_fd = lock_fd
         self.lock = asyncio.Lock()
         self.schema_version = 0
         self.closed = False
 
     async def close(self) -> None:
         self.closed = True
-        await self.conn.close()
+        try:
+            await self.conn.close()
+        finally:
+            _unlock(self.lock_fd)
+            self.lock_fd = None
 
     def _check_open(self) -> None:
         if self.closed:
@@ -118,11 +130,13 @@ async def open_database(
         raise StoreError(f"cannot use {path}: {error.strerror or error}.") from error
     if synchronous not in ("FULL", "NORMAL"):
         raise StoreError(f"synchronous must be FULL or NORMAL, not {synchronous!r}.")
+    lock_fd = _lock(path)
     try:
         conn = await aiosqlite.connect(str(path), isolation_level=None)
     except sqlite3.Error as error:
+        _unlock(lock_fd)
         raise StoreError(f"cannot open {path}: {error}.") from error
-    db = Database(conn, path, now)
+    db = Database(conn, path, now, lock_fd)
     try:
         conn.row_factory = sqlite3.Row
         mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
@@ -138,12 +152,40 @@ async def open_database(
                 raise StoreError(f"{path} is corrupt ({problems[0]}); restore it from a backup.")
         db.schema_version = await migrate(conn, str(path), target=target_version)
     except sqlite3.DatabaseError as error:
-        await conn.close()
+        await db.close()
         raise StoreError(
             f"{path} is corrupt or not an SQLite database ({error}); "
             "restore it from a backup or choose another DATABASE_PATH."
         ) from error
     except BaseException:
-        await conn.close()
+        await db.close()
         raise
     return db
+
+
+def _lock(path: Path) -> int | None:
+    """Hold `<file>-lock` while the store is open: a second bot on the same file would play the
+    same tables twice, so it is refused. The OS drops the lock when the process dies."""
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: no guard
+        return None
+    lock_path = f"{path}-lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise StoreError(f"cannot create {lock_path}: {error.strerror or error}.") from error
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreError(
+            f"{path} is already in use by another running bot (or store); stop it first, or "
+            "give this one another DATABASE_PATH."
+        ) from None
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)  # closing the descriptor releases the lock

@@ -92,3 +92,21 @@ async def test_another_programs_schema_version_table_is_not_mistaken_for_ours(
     raw.close()
     with pytest.raises(StoreError, match="not this bot's schema"):
         await Store.open(path, games_resolver=resolve_toy)
+
+
+async def test_a_file_in_use_by_another_store_is_refused(db_path: Path) -> None:
+    async with await Store.open(db_path, games_resolver=resolve_toy):
+        with pytest.raises(StoreError, match="already in use by another running bot"):
+            await Store.open(db_path, games_resolver=resolve_toy)
+    async with await Store.open(db_path, games_resolver=resolve_toy) as again:  # released
+        assert again.schema_version >= 1
+
+
+async def test_a_refused_file_does_not_stay_locked(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    raw.close()
+    for _ in range(2):  # the second attempt gives the same answer, not "in use"
+        with pytest.raises(StoreError, match="another program"):
+            await Store.open(path, games_resolver=resolve_toy)
