@@ -23,23 +23,25 @@ TABLES = 40
 
 
 def run_and_kill(db_path: Path, acks_path: Path, delay: float) -> None:
-    with acks_path.open("w") as acks:
+    errors_path = acks_path.with_suffix(".err")
+    with acks_path.open("w") as acks, errors_path.open("w") as errors:
         child = subprocess.Popen(
             [sys.executable, "-m", "tests.storage.kill_writer", str(db_path), str(TABLES)],
             cwd=ROOT,
             stdout=acks,
-            stderr=subprocess.PIPE,
+            stderr=errors,
         )
         deadline = time.monotonic() + 30
         while acks_path.stat().st_size == 0:  # wait for the first acknowledged action
             if child.poll() is not None or time.monotonic() > deadline:
                 child.kill()
-                pytest.fail(f"writer never acknowledged: {child.communicate()[1].decode()}")
+                child.wait()
+                pytest.fail(f"writer never acknowledged: {errors_path.read_text()}")
             time.sleep(0.01)
         time.sleep(delay)
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
-    assert child.returncode == -signal.SIGKILL
+    assert child.returncode == -signal.SIGKILL, f"writer died first: {errors_path.read_text()}"
 
 
 def acknowledged(acks_path: Path) -> dict[tuple[int, int], list[int]]:
