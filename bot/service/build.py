@@ -39,7 +39,7 @@ def public_snapshot(table: LiveTable) -> PublicSnapshot:
         channel_id=table.channel_id,
         game=table.game.name,
         preset=table.preset,
-        options=table.options.model_dump(mode="json"),
+        options=table.options_json,
         target=table.options.target,
         host_id=table.host_id,
         status=CLOSED if table.closed else table.status,

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 from bot.service.clock import TimerHandle
@@ -71,6 +73,11 @@ class LiveTable:
     rng: random.Random = field(default_factory=random.Random)
     version: int = 0
     closed: bool = False
+    options_json: Mapping[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # dumped once: every public snapshot shows the options
+        self.options_json = MappingProxyType(self.options.model_dump(mode="json"))
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of this user if they sit here and have not left."""
