@@ -224,7 +224,8 @@ class TableService:
 
     async def leave(self, table_id: int, user_id: int) -> PublicSnapshot:
         """In the lobby the seat is freed (the host passes to the next human; a table with no
-        human left closes). During a match the seat is played by the bot policy to the end."""
+        human left closes). During a match the seat is played by the bot policy to the end.
+        After the match the player is left out of a rematch."""
         async with self._locked(table_id) as (table, notes):
             seat = self._need_seat(table, user_id)
             player = table.seats[seat]
@@ -266,8 +267,14 @@ class TableService:
                     table.add_log(LogEntry("left", seat, {"name": player.name}, "table"))
                     await self._run_table(table, notes)
                     self._changed(table, notes)
-            else:
-                raise TableError("not_playing")
+            else:  # FINISHED: out of a rematch
+                player.left_at = self._now_dt()
+                try:
+                    await self.store.save_seats(table.id, self._seat_records(table))
+                except Exception as error:
+                    player.left_at = None
+                    raise _store_failed(error) from error
+                self._changed(table, notes, LogEntry("left", seat, {"name": player.name}, "table"))
         return build.public_snapshot(table)
 
     async def start(self, table_id: int, user_id: int) -> PublicSnapshot:

@@ -168,3 +168,17 @@ async def test_a_rematch_goes_back_to_the_lobby_with_the_same_players(
     with pytest.raises(TableError) as refused:
         await service.act(table_id, ANN.user_id, old_round, "peek 3 4")
     assert refused.value.key == "stale_button"
+
+
+async def test_a_player_who_leaves_after_the_match_is_not_in_the_rematch(
+    service: TableService, clock: FakeClock
+) -> None:
+    from bot.service import PlayerRef
+
+    cat = PlayerRef(103, "Cat")
+    table_id = await open_dutch(service, [ANN, BOB, cat], target=1)
+    await play_match(service, table_id, clock)
+    await service.leave(table_id, BOB.user_id)
+    lobby = await service.rematch(table_id, cat.user_id)
+    assert [s.user_id for s in lobby.seats] == [ANN.user_id, cat.user_id]
+    assert lobby.host_id == ANN.user_id
