@@ -11,11 +11,9 @@ from typing import Any
 from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
-from storage import recovery, stats
+from storage import guilds, recovery, rounds, stats, tables
 from storage.action_log import ActionRow, ActionWriter, OpenRounds
-from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads, seat_from_row, table_from_row
 from storage.database import Database, Synchronous, open_database
-from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import (
     GuildSettings,
@@ -97,62 +95,21 @@ class Store:
 
     # -- guild settings ------------------------------------------------------------------
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
-        row = await self._db.fetchone(
-            "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
-        if row is None:
-            return GuildSettings(guild_id=guild_id)
-        return GuildSettings(
-            guild_id=guild_id,
-            language=row["language"],
-            default_presets=loads(row["default_presets"]),
-            turn_seconds=row["turn_seconds"],
-            reveal_seconds=row["reveal_seconds"],
-            use_threads=bool(row["use_threads"]),
-        )
+        """The guild's settings, or the defaults for a guild that never saved any."""
+        return await guilds.get_guild_settings(self._db, guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
-                "reveal_seconds, use_threads, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
-                "default_presets = excluded.default_presets, "
-                "turn_seconds = excluded.turn_seconds, reveal_seconds = excluded.reveal_seconds, "
-                "use_threads = excluded.use_threads, updated_at = excluded.updated_at",
-                (
-                    settings.guild_id,
-                    settings.language,
-                    dumps(settings.default_presets),
-                    settings.turn_seconds,
-                    settings.reveal_seconds,
-                    int(settings.use_threads),
-                    self._db.stamp(),
-                ),
-            )
+        await guilds.save_guild_settings(self._db, settings)
 
     # -- tables and seats ----------------------------------------------------------------
     async def create_table(
         self, guild_id: int, channel_id: int, game: str, options: dict[str, Any], host_id: int
     ) -> TableRecord:
-        now = self._db.stamp()
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
-                (guild_id, channel_id, game, dumps(options), host_id, now, now),
-            )
-            table_id = cursor.lastrowid
-        assert table_id is not None
-        return await self.get_table(table_id)
+        """A new table in the lobby."""
+        return await tables.create_table(self._db, guild_id, channel_id, game, options, host_id)
 
     async def get_table(self, table_id: int) -> TableRecord:
-        row = await self._db.fetchone(
-            f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
-        )
-        if row is None:
-            raise StoreError(f"there is no table {table_id}.")
-        return table_from_row(row)
+        return await tables.get_table(self._db, table_id)
 
     async def update_table(
         self,
@@ -165,128 +122,33 @@ class Store:
         broken_reason: str | None = UNSET,
     ) -> None:
         """Change only the fields given (None is a value: it clears message_id or thread_id)."""
-        changes: dict[str, Any] = {}
-        if status is not UNSET:
-            if status not in ("lobby", "playing", "finished", "abandoned", "broken"):
-                raise StoreError(f"{status!r} is not a table status.")
-            changes["status"] = status
-        if message_id is not UNSET:
-            changes["message_id"] = message_id
-        if thread_id is not UNSET:
-            changes["thread_id"] = thread_id
-        if options is not UNSET:
-            changes["options"] = dumps(options)
-        if broken_reason is not UNSET:
-            changes["broken_reason"] = broken_reason
-        changes["updated_at"] = self._db.stamp()
-        assignments = ", ".join(f"{column} = ?" for column in changes)
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                f"UPDATE tables SET {assignments} WHERE id = ?", (*changes.values(), table_id)
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"there is no table {table_id}.")
+        given = {
+            "status": status,
+            "message_id": message_id,
+            "thread_id": thread_id,
+            "options": options,
+            "broken_reason": broken_reason,
+        }
+        await tables.update_table(
+            self._db, table_id, {k: v for k, v in given.items() if v is not UNSET}
+        )
 
     async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
         """Replace the table's seat list (kept in the given order, left players included)."""
-        async with self._db.transaction() as conn:
-            await self._require_table(conn, table_id)
-            await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            await conn.executemany(
-                "INSERT INTO seats (table_id, position, seat, user_id, display_name, is_bot, "
-                "joined_at, left_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        table_id,
-                        position,
-                        s.seat,
-                        s.user_id,
-                        s.display_name,
-                        int(s.is_bot),
-                        s.joined_at.isoformat(),
-                        s.left_at.isoformat() if s.left_at else None,
-                    )
-                    for position, s in enumerate(seats)
-                ],
-            )
+        await tables.save_seats(self._db, table_id, seats)
 
     async def get_seats(self, table_id: int) -> list[SeatRecord]:
-        rows = await self._db.fetchall(
-            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
-        )
-        return [seat_from_row(row) for row in rows]
+        return await tables.get_seats(self._db, table_id)
 
     # -- matches, rounds, actions --------------------------------------------------------
     async def start_match(self, table_id: int, state: MatchState) -> int:
         """Begin a (new) match at this table; returns its number at the table (0, 1, …)."""
-        if state.round_points:
-            raise StoreError("start_match takes a match with no round played yet.")
-        async with self._db.transaction() as conn:
-            await self._require_table(conn, table_id)
-            match_no = await _next_number(conn, "matches", "match_no", table_id)
-            await conn.execute(
-                "INSERT INTO matches (table_id, match_no, game, options, n_seats, first_dealer, "
-                "started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table_id,
-                    match_no,
-                    state.game,
-                    dumps(state.options),
-                    state.n_seats,
-                    state.first_dealer,
-                    self._db.stamp(),
-                ),
-            )
-        return match_no
+        return await rounds.start_match(self._db, table_id, state)
 
     async def start_round(self, table_id: int, record: RoundRecord) -> int:
         """Store a new round's options, seats, dealer and deck order; returns the store's round
         number at this table (0, 1, … across matches), the one record_action takes."""
-        if record.actions:
-            raise StoreError(
-                "start_round takes a round with no action yet; record them one by one."
-            )
-        async with self._db.transaction() as conn:
-            await self._require_table(conn, table_id)
-            async with conn.execute(
-                "SELECT round_no FROM rounds WHERE table_id = ? AND finished_at IS NULL",
-                (table_id,),
-            ) as cursor:
-                open_round = await cursor.fetchone()
-            if open_round is not None:
-                raise StoreError(
-                    f"round {open_round[0]} of table {table_id} is not finished; "
-                    "finish it before starting another."
-                )
-            async with conn.execute(
-                "SELECT match_no FROM matches WHERE table_id = ? AND finished_at IS NULL "
-                "ORDER BY match_no DESC LIMIT 1",
-                (table_id,),
-            ) as cursor:
-                match_row = await cursor.fetchone()
-            round_no = await _next_number(conn, "rounds", "round_no", table_id)
-            cursor = await conn.execute(
-                "INSERT INTO rounds (table_id, round_no, match_no, match_round, game, "
-                "rules_version, options, n_seats, dealer, totals_before, deck, started_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table_id,
-                    round_no,
-                    match_row[0] if match_row else None,
-                    record.round_no,
-                    record.game,
-                    record.rules_version,
-                    dumps(record.options),
-                    record.n_seats,
-                    record.dealer,
-                    dumps(list(record.totals)),
-                    " ".join(record.deck),
-                    self._db.stamp(),
-                ),
-            )
-        assert cursor.lastrowid is not None
-        self._open_rounds.opened((table_id, round_no), cursor.lastrowid, record.n_seats)
-        return round_no
+        return await rounds.start_round(self._db, self._open_rounds, table_id, record)
 
     async def record_action(
         self, table_id: int, round_no: int, seq: int, seat: int, notation: str
@@ -301,29 +163,11 @@ class Store:
     async def finish_round(
         self, table_id: int, round_no: int, result: RoundResult, totals_after: list[int]
     ) -> None:
-        key = (table_id, round_no)
-        try:
-            async with self._db.transaction() as conn:
-                cursor = await conn.execute(
-                    "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
-                    "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL",
-                    (
-                        self._db.stamp(),
-                        dumps(list(result.points)),
-                        dumps(dict(result.detail)),
-                        dumps(list(totals_after)),
-                        table_id,
-                        round_no,
-                    ),
-                )
-                if cursor.rowcount == 0:
-                    raise StoreError(
-                        f"round {round_no} of table {table_id} is unknown or finished."
-                    )
-                self._open_rounds.close(key)  # under the lock: no action slips in after this
-        except BaseException:
-            self._open_rounds.forget({key})  # the file decides again on next use
-            raise
+        """Store the round's result and the match totals after it; the round takes no more
+        actions."""
+        await rounds.finish_round(
+            self._db, self._open_rounds, table_id, round_no, result, totals_after
+        )
 
     async def finish_match(
         self, table_id: int, winners_seats: list[int], final_totals: list[int]
@@ -343,15 +187,7 @@ class Store:
         self, table_id: int, round_no: int
     ) -> tuple[RoundResult, list[int]] | None:
         """A finished round's result and the match totals after it (None while unfinished)."""
-        row = await self._db.fetchone(
-            "SELECT points, detail, totals_after FROM rounds "
-            "WHERE table_id = ? AND round_no = ? AND finished_at IS NOT NULL",
-            (table_id, round_no),
-        )
-        if row is None:
-            return None
-        result = RoundResult(points=tuple(loads(row["points"])), detail=loads(row["detail"]))
-        return result, loads(row["totals_after"])
+        return await rounds.round_result(self._db, table_id, round_no)
 
     # -- recovery ------------------------------------------------------------------------
     async def load_active_tables(self, games_resolver: GamesResolver | None = None) -> LoadedTables:
@@ -380,18 +216,3 @@ class Store:
         self, guild_id: int, user_id: int, limit: int = 5
     ) -> list[MatchSummary]:
         return await stats.recent_matches(self._db, guild_id, user_id, limit)
-
-    # -- helpers -------------------------------------------------------------------------
-    @staticmethod
-    async def _require_table(conn: Any, table_id: int) -> None:
-        async with conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)) as cursor:
-            if await cursor.fetchone() is None:
-                raise StoreError(f"there is no table {table_id}.")
-
-
-async def _next_number(conn: Any, table: str, column: str, table_id: int) -> int:
-    async with conn.execute(
-        f"SELECT COALESCE(MAX({column}) + 1, 0) FROM {table} WHERE table_id = ?", (table_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
-    return int(row[0])

@@ -1,0 +1,42 @@
+"""Guild settings: language, default presets, timers, threads."""
+
+from __future__ import annotations
+
+from storage.codec import dumps, loads
+from storage.database import Database
+from storage.models import GuildSettings
+
+
+async def get_guild_settings(db: Database, guild_id: int) -> GuildSettings:
+    row = await db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    if row is None:
+        return GuildSettings(guild_id=guild_id)
+    return GuildSettings(
+        guild_id=guild_id,
+        language=row["language"],
+        default_presets=loads(row["default_presets"]),
+        turn_seconds=row["turn_seconds"],
+        reveal_seconds=row["reveal_seconds"],
+        use_threads=bool(row["use_threads"]),
+    )
+
+
+async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
+            "reveal_seconds, use_threads, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
+            "default_presets = excluded.default_presets, "
+            "turn_seconds = excluded.turn_seconds, reveal_seconds = excluded.reveal_seconds, "
+            "use_threads = excluded.use_threads, updated_at = excluded.updated_at",
+            (
+                settings.guild_id,
+                settings.language,
+                dumps(settings.default_presets),
+                settings.turn_seconds,
+                settings.reveal_seconds,
+                int(settings.use_threads),
+                db.stamp(),
+            ),
+        )

@@ -1,0 +1,138 @@
+"""Matches and rounds: a round's record (options, seats, dealer, deck order, rules version) when
+it starts, its result and the match totals when it ends. Actions go through action_log.py."""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from games.contract import RoundRecord, RoundResult
+from games.match import MatchState
+from storage.action_log import OpenRounds
+from storage.codec import dumps, loads
+from storage.database import Database
+from storage.errors import StoreError
+from storage.tables import require_table
+
+
+async def next_number(conn: aiosqlite.Connection, table: str, column: str, table_id: int) -> int:
+    async with conn.execute(
+        f"SELECT COALESCE(MAX({column}) + 1, 0) FROM {table} WHERE table_id = ?", (table_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def start_match(db: Database, table_id: int, state: MatchState) -> int:
+    if state.round_points:
+        raise StoreError("start_match takes a match with no round played yet.")
+    async with db.transaction() as conn:
+        await require_table(conn, table_id)
+        match_no = await next_number(conn, "matches", "match_no", table_id)
+        await conn.execute(
+            "INSERT INTO matches (table_id, match_no, game, options, n_seats, first_dealer, "
+            "started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                match_no,
+                state.game,
+                dumps(state.options),
+                state.n_seats,
+                state.first_dealer,
+                db.stamp(),
+            ),
+        )
+    return match_no
+
+
+async def start_round(
+    db: Database, open_rounds: OpenRounds, table_id: int, record: RoundRecord
+) -> int:
+    if record.actions:
+        raise StoreError("start_round takes a round with no action yet; record them one by one.")
+    async with db.transaction() as conn:
+        await require_table(conn, table_id)
+        async with conn.execute(
+            "SELECT round_no FROM rounds WHERE table_id = ? AND finished_at IS NULL", (table_id,)
+        ) as cursor:
+            open_round = await cursor.fetchone()
+        if open_round is not None:
+            raise StoreError(
+                f"round {open_round[0]} of table {table_id} is not finished; "
+                "finish it before starting another."
+            )
+        async with conn.execute(
+            "SELECT match_no FROM matches WHERE table_id = ? AND finished_at IS NULL "
+            "ORDER BY match_no DESC LIMIT 1",
+            (table_id,),
+        ) as cursor:
+            match_row = await cursor.fetchone()
+        round_no = await next_number(conn, "rounds", "round_no", table_id)
+        cursor = await conn.execute(
+            "INSERT INTO rounds (table_id, round_no, match_no, match_round, game, "
+            "rules_version, options, n_seats, dealer, totals_before, deck, started_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                round_no,
+                match_row[0] if match_row else None,
+                record.round_no,
+                record.game,
+                record.rules_version,
+                dumps(record.options),
+                record.n_seats,
+                record.dealer,
+                dumps(list(record.totals)),
+                " ".join(record.deck),
+                db.stamp(),
+            ),
+        )
+        round_id = cursor.lastrowid
+    assert round_id is not None
+    open_rounds.opened((table_id, round_no), round_id, record.n_seats)  # committed: open
+    return round_no
+
+
+async def finish_round(
+    db: Database,
+    open_rounds: OpenRounds,
+    table_id: int,
+    round_no: int,
+    result: RoundResult,
+    totals_after: list[int],
+) -> None:
+    key = (table_id, round_no)
+    try:
+        async with db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
+                "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL",
+                (
+                    db.stamp(),
+                    dumps(list(result.points)),
+                    dumps(dict(result.detail)),
+                    dumps(list(totals_after)),
+                    table_id,
+                    round_no,
+                ),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
+            open_rounds.close(key)  # under the lock: no action slips in after this
+    except BaseException:
+        open_rounds.forget({key})  # the file decides again on next use
+        raise
+
+
+async def round_result(
+    db: Database, table_id: int, round_no: int
+) -> tuple[RoundResult, list[int]] | None:
+    row = await db.fetchone(
+        "SELECT points, detail, totals_after FROM rounds "
+        "WHERE table_id = ? AND round_no = ? AND finished_at IS NOT NULL",
+        (table_id, round_no),
+    )
+    if row is None:
+        return None
+    result = RoundResult(points=tuple(loads(row["points"])), detail=loads(row["detail"]))
+    return result, loads(row["totals_after"])

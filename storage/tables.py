@@ -1,0 +1,88 @@
+"""Tables (where, what game, which options, who hosts, in which state) and their seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiosqlite
+
+from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, dumps, seat_from_row, table_from_row
+from storage.database import Database
+from storage.errors import StoreError
+from storage.models import SeatRecord, TableRecord
+
+STATUSES = ("lobby", "playing", "finished", "abandoned", "broken")
+
+
+async def require_table(conn: aiosqlite.Connection, table_id: int) -> None:
+    async with conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)) as cursor:
+        if await cursor.fetchone() is None:
+            raise StoreError(f"there is no table {table_id}.")
+
+
+async def create_table(
+    db: Database, guild_id: int, channel_id: int, game: str, options: dict[str, Any], host_id: int
+) -> TableRecord:
+    now = db.stamp()
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            (guild_id, channel_id, game, dumps(options), host_id, now, now),
+        )
+        table_id = cursor.lastrowid
+    assert table_id is not None
+    return await get_table(db, table_id)
+
+
+async def get_table(db: Database, table_id: int) -> TableRecord:
+    row = await db.fetchone(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+    if row is None:
+        raise StoreError(f"there is no table {table_id}.")
+    return table_from_row(row)
+
+
+async def update_table(db: Database, table_id: int, changes: dict[str, Any]) -> None:
+    """Set these columns (status, message_id, thread_id, options, broken_reason)."""
+    if "status" in changes and changes["status"] not in STATUSES:
+        raise StoreError(f"{changes['status']!r} is not a table status.")
+    if "options" in changes:
+        changes["options"] = dumps(changes["options"])
+    changes["updated_at"] = db.stamp()
+    assignments = ", ".join(f"{column} = ?" for column in changes)
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            f"UPDATE tables SET {assignments} WHERE id = ?", (*changes.values(), table_id)
+        )
+        if cursor.rowcount == 0:
+            raise StoreError(f"there is no table {table_id}.")
+
+
+async def save_seats(db: Database, table_id: int, seats: list[SeatRecord]) -> None:
+    async with db.transaction() as conn:
+        await require_table(conn, table_id)
+        await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await conn.executemany(
+            "INSERT INTO seats (table_id, position, seat, user_id, display_name, is_bot, "
+            "joined_at, left_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    table_id,
+                    position,
+                    s.seat,
+                    s.user_id,
+                    s.display_name,
+                    int(s.is_bot),
+                    s.joined_at.isoformat(),
+                    s.left_at.isoformat() if s.left_at else None,
+                )
+                for position, s in enumerate(seats)
+            ],
+        )
+
+
+async def get_seats(db: Database, table_id: int) -> list[SeatRecord]:
+    rows = await db.fetchall(
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
+    )
+    return [seat_from_row(row) for row in rows]
