@@ -82,18 +82,29 @@ class Knowledge:
 _CACHE: weakref.WeakKeyDictionary[DutchRound, dict[int, Knowledge]] = weakref.WeakKeyDictionary()
 
 
+# the event kinds `Knowledge.update` learns from; the others (deal, peek, dutch, look, skip, end,
+# penalty, no_penalty, reshuffle) change nothing a seat knows, so the hot loop skips them
+_LEARNED_FROM = frozenset((
+    "see", "turn", "draw", "drawn", "take", "seven", "swap", "discard", "jack", "nine", "match",
+    "round_end",
+))  # fmt: skip
+
+
 def knowledge_of(round_: DutchRound, seat: int) -> Knowledge:
     """What `seat` knows now, from the events visible to it (kept up to date incrementally)."""
-    per_seat = _CACHE.setdefault(round_, {})
+    per_seat = _CACHE.get(round_)
+    if per_seat is None:
+        per_seat = _CACHE[round_] = {}
     knowledge = per_seat.get(seat)
     if knowledge is None:
         knowledge = per_seat[seat] = Knowledge(seat)
     events = round_.events
-    for index in range(knowledge.processed, len(events)):
-        event = events[index]
-        if event.to is None or seat in event.to:
-            knowledge.update(event)
-    knowledge.processed = len(events)
+    if knowledge.processed < len(events):
+        update, learned_from = knowledge.update, _LEARNED_FROM
+        for event in events[knowledge.processed :]:
+            if event.kind in learned_from and (event.to is None or seat in event.to):
+                update(event)
+        knowledge.processed = len(events)
     return knowledge
 
 

@@ -2,7 +2,8 @@
 
 `choose_action` plays for bot players, away seats and the benchmark; `default_action` is the
 safe move for a timed-out turn (peek the default slots, draw, discard what was drawn, skip
-powers, end the turn). Neither reads the round's hidden state: only `round.view(seat)` and
+powers, end the turn). Neither reads the round's hidden state: only the seat's
+`round.decision_view(seat)` (the part of `round.view(seat)` a decision needs) and
 `knowledge_of(round, seat)` (built from the events that seat witnessed).
 """
 
@@ -16,7 +17,7 @@ from games.dutch.actions import DutchAction
 from games.dutch.knowledge import Knowledge, knowledge_of
 from games.dutch.options import DutchOptions, card_value
 from games.dutch.round import DutchRound
-from games.dutch.views import DutchView
+from games.dutch.views import DecisionView
 
 CALL_MARGIN = 4  # call Dutch when the estimated total is at most this
 LOW_CARD = 3  # a known card this low is worth keeping / taking
@@ -61,30 +62,32 @@ def default_action(round_: DutchRound, seat: int) -> DutchAction:
 def choose_action(round_: DutchRound, seat: int, rng: random.Random) -> DutchAction:
     """A sensible move for `seat`, from its view and what it knows (raises ValueError if the
     seat may not act)."""
-    view = round_.view(seat)
+    view = round_.decision_view(seat)
     if not view.legal:
         raise ValueError(f"seat {seat} may not act now")
     return _Player(view, knowledge_of(round_, seat), round_.options, rng).choose()
 
 
 class _Player:
+    __slots__ = ("knowledge", "known", "legal", "mean", "rng", "seat", "unknown", "values", "view")
+
     def __init__(
-        self, view: DutchView, knowledge: Knowledge, options: DutchOptions, rng: random.Random
+        self, view: DecisionView, knowledge: Knowledge, options: DutchOptions, rng: random.Random
     ) -> None:
         self.view, self.knowledge, self.rng = view, knowledge, rng
-        self.values, self.mean = _table(options)
-        self.seat = view.viewer if view.viewer is not None else -1
+        values, self.mean = _table(options)
+        self.values = values
+        self.seat = seat = view.viewer
         self.legal = view.legal
         self.known: dict[int, int] = {}  # own slot -> value
         self.unknown: list[int] = []
-        for slot in view.grids[self.seat]:
-            if slot.empty:
-                continue
-            name = knowledge.known(self.seat, slot.slot)
+        cards = knowledge.cards
+        for slot in view.own_slots:
+            name = cards.get((seat, slot))
             if name is None:
-                self.unknown.append(slot.slot)
+                self.unknown.append(slot)
             else:
-                self.known[slot.slot] = self.values[name]
+                self.known[slot] = values[name]
 
     def value(self, name: str) -> int:
         return self.values[name]
@@ -168,8 +171,8 @@ class _Player:
             return act.swap(self.rng.choice(self.unknown))
         return act.swap(worst[0] if worst else self.own_slots()[0])
 
-    def own_slots(self) -> list[int]:
-        return [s.slot for s in self.view.grids[self.seat] if not s.empty]
+    def own_slots(self) -> tuple[int, ...]:
+        return self.view.own_slots
 
     def nine(self) -> DutchAction | None:
         worst = self.worst_known()

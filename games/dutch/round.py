@@ -28,7 +28,7 @@ from games.contract import Event, Round, RoundResult, RoundSetup
 from games.dutch import actions as act
 from games.dutch.actions import DutchAction
 from games.dutch.options import FAILED_CALL_PENALTY, DutchOptions, card_value
-from games.dutch.views import PHASES, DutchView, Reveal, SeatScore, SlotView
+from games.dutch.views import PHASES, DecisionView, DutchView, Reveal, SeatScore, SlotView
 from games.errors import IllegalAction
 
 PEEK, START, DRAWN, POWER, END, OVER = range(6)
@@ -97,6 +97,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         self._legal_seat = -1
         # per seat, the grid's view with nothing shown; reset when the grid's shape changes
         self._hidden_views: list[tuple[SlotView, ...] | None] = [None] * n
+        self._own_slots: list[tuple[int, ...] | None] = [None] * n  # non-empty slots, same reset
         self._emit(
             Event("deal", None, {"dealer": self.dealer, "first": self.first, "card": self.top})
         )
@@ -460,6 +461,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         self.turn_acted = True
         self._emit(Event("match", seat, {"slot": slot, "card": card.name, "ok": ok}))
         self._hidden_views[seat] = None
+        self._own_slots[seat] = None
         if ok:
             grid[slot - 1] = None
             self.discard.append(card)
@@ -472,8 +474,8 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
             else:
                 grid.append(penalty)
                 self._emit(Event("penalty", seat, {"slot": len(grid)}))
-        if self.phase == END and self._generate(seat) == [act.END]:
-            self._end_turn()
+        if self.phase == END:
+            self._end_turn_unless_a_choice_remains(seat)
 
     def _do_end(self, seat: int, action: act.End) -> None:
         self._emit(Event("end", seat))
@@ -483,8 +485,14 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
     def _after_discard(self, seat: int) -> None:
         """The discard is done: the turn ends unless matching or a Dutch call remains."""
         self.phase = END
-        if self._generate(seat) == [act.END]:
+        self._end_turn_unless_a_choice_remains(seat)
+
+    def _end_turn_unless_a_choice_remains(self, seat: int) -> None:
+        legal = self._generate(seat)
+        if legal == [act.END]:
             self._end_turn()
+        else:  # the state stays as it is until the seat's next action: keep its legal actions
+            self._legal, self._legal_seat = legal, seat
 
     def _begin_turn(self, seat: int) -> None:
         self.turn = seat
@@ -555,6 +563,37 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
     def public_view(self) -> DutchView:
         return self._view(None)
 
+    def decision_view(self, seat: int) -> DecisionView:
+        """`DecisionView.of(self.view(seat))`, built without the rest of the view: what a bot
+        player reads for every decision."""
+        if not 0 <= seat < self.n:
+            raise ValueError(f"there is no seat {seat}")
+        held, power = self._held_and_power(seat)
+        own = self._own_slots[seat]
+        if own is None:
+            own = self._own_slots[seat] = tuple(
+                i + 1 for i, c in enumerate(self.grids[seat]) if c is not None
+            )
+        legal = self._legal_for(seat)
+        return DecisionView(
+            seat, self.n, PHASES[self.phase], self.top, held, power, tuple(legal), own
+        )
+
+    def _held_and_power(self, viewer: int | None) -> tuple[str | None, str | None]:
+        """The held card's name if `viewer` may know it, and the power `viewer` sees pending."""
+        held = self.held
+        held_name = None
+        power = None
+        if held is not None:
+            public = self.held_from == FROM_DISCARD or self.seven_shown
+            if public or (viewer == self.turn and self.held_from == FROM_STOCK):
+                held_name = held.name
+            if viewer == self.turn and self.draw_power:
+                power = "seven" if held.rank == "7" else "nine"
+        if self.phase == POWER:
+            power = self.power
+        return held_name, power
+
     def _view(self, viewer: int | None) -> DutchView:
         over = self.phase == OVER
         shown: dict[tuple[int, int], str] = {}
@@ -581,17 +620,8 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
             for s, grid in enumerate(self.grids)
         )
         held = self.held
-        held_name = None
-        power = None
+        held_name, power = self._held_and_power(viewer)
         in_turn = self.phase in (START, DRAWN, POWER, END)
-        if held is not None:
-            public = self.held_from == FROM_DISCARD or self.seven_shown
-            if public or (viewer == self.turn and self.held_from == FROM_STOCK):
-                held_name = held.name
-            if viewer == self.turn and self.draw_power:
-                power = "seven" if held.rank == "7" else "nine"
-        if self.phase == POWER:
-            power = self.power
         scores = None
         if over and self.totals is not None and self.points is not None:
             scores = tuple(SeatScore(s, self.totals[s], self.points[s]) for s in range(self.n))

@@ -9,7 +9,7 @@ events as data (kind, seat, data), never sentences, so the bot can word them in 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.contract import Event
 from games.dutch.actions import DutchAction
@@ -79,3 +79,36 @@ class DutchView:
 
     def cards_left(self, seat: int) -> int:
         return sum(1 for s in self.grids[seat] if not s.empty)
+
+
+class DecisionView(NamedTuple):
+    """What a seat needs to choose its move: a projection of its `DutchView`, nothing more.
+
+    The engine builds it directly (`DutchRound.decision_view`) for bot decisions, without the
+    grids, log and reveals a full view assembles; `of` projects a full view, and tests pin that
+    both agree at every decision."""
+
+    viewer: int
+    n_seats: int
+    phase: str
+    discard_top: str | None
+    held: str | None
+    power: str | None
+    legal: tuple[DutchAction, ...]
+    own_slots: tuple[int, ...]  # the viewer's non-empty slots, in slot order
+
+    @classmethod
+    def of(cls, view: DutchView) -> DecisionView:
+        """The projection of one seat's full view (not of the public view: it has no seat)."""
+        if view.viewer is None:
+            raise ValueError("the public view has no decisions")
+        return cls(
+            view.viewer,
+            view.n_seats,
+            view.phase,
+            view.discard_top,
+            view.held,
+            view.power,
+            view.legal,
+            tuple(s.slot for s in view.grids[view.viewer] if not s.empty),
+        )
