@@ -557,7 +557,6 @@ class TableService:
         arm the timers for whoever must act."""
         if table.status != PLAYING or table.round is None:
             return
-        policy = policy_for(table.game)
         for _ in range(MAX_AUTO_ACTIONS):
             round_ = table.round
             if round_.finished:
@@ -571,11 +570,32 @@ class TableService:
                 break
             seat = auto[0]
             try:
-                await self._play(table, seat, policy.choose(round_, seat, table.rng))
-            except TableError as error:
+                await self._play(table, seat, self._policy_move(table, seat, default=False))
+            except TableError as error:  # the store failed: nobody may wait on this seat
                 log.error("table %s: bot move for seat %s failed: %s", table.id, seat, error.key)
-                break
+                self._arm(table, RETRY_SECONDS, self._on_turn_timer)
+                return
         self._arm_turn_timer(table)
+
+    def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
+        """The policy's move (`default`: the safe timeout move); a failing policy must not
+        stop the table, so its error is logged and the first legal action is played."""
+        round_ = table.round
+        assert round_ is not None
+        policy = policy_for(table.game)
+        legal = round_.legal_actions(seat)
+        try:
+            if default:
+                move = policy.default(round_, seat, table.rng)
+            else:
+                move = policy.choose(round_, seat, table.rng)
+        except Exception:
+            log.exception("table %s: %s policy failed for seat %s", table.id, table.game.name, seat)
+            return legal[0]
+        if move not in legal:
+            log.error("table %s: %s policy chose illegal %s", table.id, table.game.name, move)
+            return legal[0]
+        return move
 
     async def _start_round(self, table: LiveTable, notes: list[Notice]) -> None:
         match = table.match
@@ -745,13 +765,12 @@ class TableService:
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
         """Play safe default moves until this seat's turn is over; two in a row: away."""
-        policy = policy_for(table.game)
         player = table.seats[seat]
         for _ in range(MAX_TIMEOUT_ACTIONS):
             round_ = table.round
             if round_ is None or round_.finished or seat not in round_.to_act():
                 break
-            events = await self._play(table, seat, policy.default(round_, seat, table.rng))
+            events = await self._play(table, seat, self._policy_move(table, seat, default=True))
             if any(e.kind == TURN_EVENT and e.seat == seat for e in events):
                 break  # its next turn began (after a peek): that one gets its own timer
         table.waiting_since.pop(seat, None)

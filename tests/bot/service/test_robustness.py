@@ -206,3 +206,26 @@ async def test_a_match_end_not_stored_is_completed_after_a_restart(
         assert again.table_of_user(GUILD, ANN.user_id) is None
     finally:
         await again_store.close()
+
+
+class BrokenPolicy:
+    def choose(self, *args: object) -> object:
+        raise RuntimeError("policy bug")
+
+    def default(self, *args: object) -> str:
+        return "not an action"
+
+
+async def test_a_failing_policy_never_stops_the_table(
+    service: TableService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.service.service as service_module
+
+    monkeypatch.setattr(service_module, "policy_for", lambda game: BrokenPolicy())
+    table_id = await open_dutch(service, [ANN], start=False)
+    await service.add_bot(table_id, ANN.user_id)
+    snapshot = await service.start(table_id, ANN.user_id)
+    assert snapshot.to_act == (0,)  # the bot peeked with the first legal action
+    await clock.advance(90)  # Ann's peek times out: the broken default falls back too
+    snapshot = service.public_snapshot(table_id)
+    assert snapshot.view is not None and snapshot.view.peeked == (True, True)
