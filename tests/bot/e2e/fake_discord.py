@@ -1037,13 +1037,15 @@ class FakeDiscord:
             raise AssertionError(f"timed out after {timeout}s waiting for {what}") from None
 
     async def settle(self, quiet: float = 0.1, *, timeout: float = 10.0) -> None:
-        """Wait until no request is in flight and none arrived for `quiet` seconds."""
-        deadline = time.monotonic() + timeout
+        """Wait until no request is in flight and none arrived for `quiet` seconds, counted
+        from this call at the earliest (so work the client is about to start is awaited)."""
+        start = time.monotonic()
+        deadline = start + timeout
         while time.monotonic() < deadline:
-            idle_for = time.monotonic() - self._last_activity
+            idle_for = time.monotonic() - max(self._last_activity, start)
             if self._in_flight == 0 and idle_for >= quiet:
                 return
-            await asyncio.sleep(max(0.01, quiet - idle_for))
+            await asyncio.sleep(max(0.005, quiet - idle_for))
         raise AssertionError(f"the client kept talking for {timeout}s")
 
 

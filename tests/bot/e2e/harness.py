@@ -72,10 +72,10 @@ class BotUnderTest:
 
     async def settle(self) -> None:
         """Let the bot finish what it is doing: pending table edits, answers in flight."""
-        await self.fake.settle(quiet=EDIT_DELAY * 3)
+        await self.fake.settle(quiet=EDIT_DELAY)
         if self.bot is not None:
             await self.bot.notifier.drain()
-        await self.fake.settle(quiet=EDIT_DELAY * 3)
+        await self.fake.settle(quiet=EDIT_DELAY)
 
     # -- the table ------------------------------------------------------------------------
     def table_ids(self) -> list[int]:

@@ -273,3 +273,94 @@ async def test_the_leak_checker_reads_the_cards_the_real_bot_renders(harness: Bo
         assert seat is not None
         own = {s.card for s in table.round.view(seat).grids[seat] if s.card is not None}
         assert {face for leak in blind.leaks for face in leak.faces} == own
+
+
+async def test_a_peeked_card_is_hidden_again_after_the_reveal_delay(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        peek = await harness.act(alice, table_id)
+        message_id = harness.last_private[alice.id]
+        assert len(card_faces(harness.fake.message(message_id))) == 2
+        settings = await bot.guild_settings.get(harness.fake.guild_id)
+        await harness.clock.advance(settings.reveal_seconds)
+        await harness.settle()
+        assert card_faces(harness.fake.message(message_id)) == set()
+        hide = peek.requests[-1]
+        assert hide.route.startswith("PATCH /webhooks/") and hide.ephemeral
+        checker.assert_clean()
+
+
+async def test_an_absent_player_is_played_for_when_the_turn_times_out_and_sees_it_later(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.act(alice, table_id)
+        await harness.act(bob, table_id)  # carol does not peek: her time runs out
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.turn_deadline is not None
+        await harness.clock.advance(snapshot.turn_deadline - harness.clock.now())
+        await harness.settle()
+        assert harness.actions_played(table_id) == 3  # the timeout peeked for her
+        await harness.assert_table_message_converged(table_id)
+        hand = await harness.my_cards(carol, table_id)  # carol is back: her peek, for her only
+        assert hand.requests[0].ephemeral
+        assert len(card_faces([r.payload for r in hand.requests])) == 2
+        await harness.my_cards(alice, table_id)
+        checker.assert_clean()
+
+
+async def test_the_host_cannot_be_overruled_but_a_manager_can_stop_a_table(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    dave, admin = harness.fake.user("dave"), harness.fake.admin
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        refused = await harness.fake.slash(dave, "dutch stop")
+        await refused.wait_answered()
+        await harness.settle()
+        assert_one_short_private_sentence(refused)
+        assert bot.service.public_snapshot(table_id).status == PLAYING
+        stopped = await harness.fake.slash(admin, "dutch stop")
+        await stopped.wait_answered()
+        await harness.settle()
+        assert_one_short_private_sentence(stopped)
+        assert table_id not in harness.table_ids()
+        final = await harness.stored_table_message(table_id)
+        assert not final["components"], "a stopped table keeps no buttons"
+        checker.assert_clean()
+
+
+async def test_a_guild_that_wants_threads_gets_each_table_in_its_own_thread(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    admin = harness.fake.admin
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        setting = await harness.fake.slash(admin, "settings", threads=True)
+        await setting.wait_answered()
+        assert setting.requests[0].ephemeral
+        table_id = await harness.open_table(alice, target=10)
+        threads = [c for c in harness.fake.channels.values() if c["type"] == 11]
+        assert len(threads) == 1
+        thread_id = int(threads[0]["id"])
+        location = await bot.locations.get(table_id)
+        assert location.thread_id == thread_id
+        table_message = await harness.stored_table_message(table_id)
+        assert int(table_message["channel_id"]) == thread_id
+        for guest in (bob, carol):
+            join = verb_choice(table_message, "join")
+            assert join is not None
+            await use(harness.fake, guest, join)
+        await harness.settle()
+        assert len(bot.service.public_snapshot(table_id).seats) == 3
+        checker.assert_clean()
