@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -37,6 +37,7 @@ from bot.service.snapshots import (
     TableSnapshot,
 )
 from bot.service.table import LiveSeat, LiveTable
+from bot.service.timers import Notice, TimerMixin
 from games.cards import Card
 from games.contract import Event, Game, Options
 from games.errors import IllegalAction
@@ -50,12 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_AUTO_ACTIONS = 2_000  # a guard: bot moves in one go never exceed this (a round is shorter)
-MAX_TIMEOUT_ACTIONS = 50  # default moves to finish one timed-out turn
-AWAY_AFTER_TIMEOUTS = 2
-TURN_EVENT = "turn"  # the public event engines emit when a seat's turn begins
 RETRY_SECONDS = 5.0  # a failed store write at a round's end is retried after this
-
-Notice = tuple[str, int, int | None]  # (notifier method, table id, seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +60,7 @@ class RestoreReport:
     broken: tuple[tuple[int, str], ...]
 
 
-class TableService:
+class TableService(TimerMixin):
     """All live tables of one bot process. See bot/service/README.md for the rules it keeps."""
 
     def __init__(
@@ -683,128 +679,6 @@ class TableService:
         except Exception as error:
             log.error("table %s: match end not stored: %s", table.id, error)
             raise _store_failed(error) from error
-
-    def _arm_next_round(self, table: LiveTable) -> None:
-        """The next round starts by itself after a pause, if a human is there to play it."""
-        if table.status != ROUND_OVER or not any(s.present for s in table.seats):
-            return
-        table.next_round_at = self.clock.now() + self.next_round_seconds
-        self._arm(table, self.next_round_seconds, self._on_next_round_timer)
-
-    def _arm_turn_timer(self, table: LiveTable) -> None:
-        """One timer per table, due at the earliest reminder or timeout of the seats that
-        must act and are played by a human."""
-        table.cancel_timer()
-        round_ = table.round
-        if table.status != PLAYING or round_ is None or round_.finished:
-            return
-        now = self.clock.now()
-        waiting = [s for s in round_.to_act() if table.seats[s].present]
-        for seat in list(table.waiting_since):
-            if seat not in waiting:
-                del table.waiting_since[seat]
-                table.reminded.discard(seat)
-        if not waiting:
-            return
-        half = table.turn_seconds / 2
-        due: list[float] = []
-        for seat in waiting:
-            since = table.waiting_since.setdefault(seat, now)
-            due.append(since + table.turn_seconds)
-            if seat not in table.reminded:
-                due.append(since + half)
-        self._arm(table, max(0.0, min(due) - now), self._on_turn_timer)
-        table.timer_due = min(since + table.turn_seconds for since in table.waiting_since.values())
-
-    def _arm(
-        self,
-        table: LiveTable,
-        delay: float,
-        handler: Callable[[int, int], Awaitable[None]],
-    ) -> None:
-        table.cancel_timer()
-        token = table.timer_token
-        table_id = table.id
-
-        async def fire() -> None:
-            await handler(table_id, token)
-
-        table.timer = self.clock.call_later(delay, fire)
-        table.timer_due = self.clock.now() + delay
-
-    async def _on_turn_timer(self, table_id: int, token: int) -> None:
-        table = self._tables.get(table_id)
-        if table is None:
-            return
-        notes: list[Notice] = []
-        async with table.lock:
-            if table.closed or token != table.timer_token or table.round is None:
-                return
-            table.timer = None
-            now = self.clock.now()
-            round_ = table.round
-            waiting = [s for s in round_.to_act() if table.seats[s].present]
-            for seat in waiting:
-                since = table.waiting_since.get(seat, now)
-                if seat not in table.reminded and now >= since + table.turn_seconds / 2:
-                    table.reminded.add(seat)
-                    notes.append(("turn_reminder", table.id, seat))
-            expired = [
-                s for s in waiting if now >= table.waiting_since.get(s, now) + table.turn_seconds
-            ]
-            try:
-                for seat in expired:
-                    await self._time_out(table, seat)
-                await self._run_table(table, notes)
-            except TableError as error:
-                log.error("table %s: timeout move failed: %s", table.id, error.key)
-                self._arm(table, table.turn_seconds / 2, self._on_turn_timer)
-            if expired:
-                self._changed(table, notes)
-        await self._notify(notes)
-
-    async def _time_out(self, table: LiveTable, seat: int) -> None:
-        """Play safe default moves until this seat's turn is over; two in a row: away."""
-        player = table.seats[seat]
-        for _ in range(MAX_TIMEOUT_ACTIONS):
-            round_ = table.round
-            if round_ is None or round_.finished or seat not in round_.to_act():
-                break
-            events = await self._play(table, seat, self._policy_move(table, seat, default=True))
-            if any(e.kind == TURN_EVENT and e.seat == seat for e in events):
-                break  # its next turn began (after a peek): that one gets its own timer
-        table.waiting_since.pop(seat, None)
-        table.reminded.discard(seat)
-        player.timeouts += 1
-        table.add_log(LogEntry("timeout", seat, {"name": player.name}, "table"))
-        if player.timeouts >= AWAY_AFTER_TIMEOUTS and not player.away:
-            player.away = True
-            table.add_log(LogEntry("away", seat, {"name": player.name}, "table"))
-
-    async def _on_next_round_timer(self, table_id: int, token: int) -> None:
-        table = self._tables.get(table_id)
-        if table is None:
-            return
-        notes: list[Notice] = []
-        async with table.lock:
-            if table.closed or token != table.timer_token or table.status != ROUND_OVER:
-                return
-            try:
-                await self._start_round(table, notes)
-            except TableError as error:
-                log.error("table %s: next round not started: %s", table.id, error.key)
-                self._arm(table, self.next_round_seconds, self._on_next_round_timer)
-        await self._notify(notes)
-
-    async def _on_finished_expiry(self, table_id: int, token: int) -> None:
-        table = self._tables.get(table_id)
-        if table is None:
-            return
-        async with table.lock:
-            if table.closed or token != table.timer_token or table.status != FINISHED:
-                return
-            table.closed = True
-            del self._tables[table.id]
 
     # ------------------------------------------------------------------------------------
     # helpers
