@@ -90,9 +90,13 @@ class LiveTable:
         return [s.user_id for s in self.seats if s.user_id is not None and s.left_at is None]
 
     def seat_totals(self) -> tuple[int, ...]:
-        if self.match is None:
-            return tuple(0 for _ in self.seats)
-        return tuple(self.match.seat_total(i) for i in range(len(self.seats)))
+        """Each seat's side's match total (partners share one)."""
+        totals = [0] * len(self.seats)
+        if self.match is not None:
+            for side, seats in enumerate(self.match.sides):
+                for seat in seats:
+                    totals[seat] = self.match.totals[side]
+        return tuple(totals)
 
     def add_log(self, entry: LogEntry) -> None:
         self.log.append(entry)
