@@ -339,13 +339,12 @@ class TableService(TimerMixin):
             table.reminded.discard(seat)
             if came_back:
                 table.add_log(LogEntry("back", seat, {"name": player.name}, "table"))
-            acted_round = table.round_no if table.round_no is not None else round_no
             await self._run_table(table, notes)
             self._changed(table, notes)
             result = ActResult(
                 table_id=table.id,
                 seat=seat,
-                round_no=acted_round,
+                round_no=round_no,  # checked equal to the table's round above
                 notation=stored_notation,
                 events=public,
                 reveals=reveals,
@@ -356,7 +355,8 @@ class TableService(TimerMixin):
         return result
 
     async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot:
-        """ "My cards": the seat's view and legal actions. Brings an away seat back."""
+        """The "My cards" button: the seat's view and legal actions, and the reveals it has
+        not seen yet (once). Brings an away seat back."""
         async with self._locked(table_id) as (table, notes):
             seat = self._need_seat(table, user_id)
             player = table.seats[seat]
