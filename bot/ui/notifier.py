@@ -50,7 +50,8 @@ def digest(rendered: RenderedMessage) -> str:
 class DiscordNotifier:
     def __init__(self, bot: CardTableBot, *, edit_delay: float = 1.0) -> None:
         self.bot = bot
-        self.coalescer = EditCoalescer(self._edit, delay=edit_delay)
+        # Retries back off from twice the coalescing delay (2 s in production) up to a minute.
+        self.coalescer = EditCoalescer(self._edit, delay=edit_delay, retry_delay=2 * edit_delay)
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
         self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
         self._locks: dict[int, asyncio.Lock] = {}
@@ -153,7 +154,7 @@ class DiscordNotifier:
             await message.edit(embed=rendered.embed, view=build_view(rendered.components))
         except discord.HTTPException as error:
             if error.status == 429 or error.status >= 500:
-                raise RetryLater(None) from error
+                raise RetryLater(None) from error  # discord.py already waited and retried
             if error.code in REPOST_CODES:
                 await self._repost(table_id)
                 return
