@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -232,9 +232,24 @@ class BotUnderTest:
         return Exposure(frozenset(public), private)
 
     def leak_checker(self) -> LeakChecker:
-        return LeakChecker(
+        """A checker on every payload from now on. It also looks at the game each time the
+        service reports a change (synchronously, right after the change, before any other
+        click runs), so concurrent clicks never hide a state a payload was rendered from."""
+        checker = LeakChecker(
             self.exposure, is_private_view_request=_asks_private_view, is_exempt=_is_rules
         ).attach(self.fake)
+        notifier = self.live.notifier
+        for name in ("table_changed", "round_started", "turn_reminder", "table_closed"):
+            setattr(notifier, name, _observing(checker, getattr(notifier, name)))
+        return checker
+
+
+def _observing(checker: LeakChecker, call: Callable[..., Awaitable[None]]) -> Any:
+    async def observed(*args: Any) -> None:
+        checker.observe()
+        await call(*args)
+
+    return observed
 
 
 def _parsed(choice: Choice) -> Any:

@@ -213,6 +213,38 @@ async def test_two_clicks_at_once_on_the_same_button_play_once(harness: BotUnder
         assert_one_short_private_sentence(refused[0])
 
 
+async def test_three_players_peeking_at_once_each_see_only_their_own_cards(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        round_no = bot.service.public_snapshot(table_id).round_no
+        assert round_no is not None
+        for user in (alice, bob, carol):
+            await harness.my_cards(user, table_id)
+        peeks = []
+        for user in (alice, bob, carol):
+            (choice,) = [c for c in harness.private_choices(user, round_no) if c.notation]
+            peeks.append(choice)
+        clicks = await asyncio.gather(
+            *(
+                harness.fake.click(user, c.message_id, c.custom_id)
+                for user, c in zip((alice, bob, carol), peeks, strict=True)
+            )
+        )
+        for click in clicks:
+            await click.wait_answered()
+        await harness.settle()
+        assert harness.actions_played(table_id) == 3
+        for click in clicks:
+            shown = [r for r in click.requests if r.shows_message]
+            assert shown and all(r.ephemeral for r in shown)
+            assert len(card_faces([r.payload for r in shown])) == 2
+        checker.assert_clean()
+
+
 async def test_forged_custom_ids_get_one_short_private_sentence(harness: BotUnderTest) -> None:
     alice, bob, carol = players(harness.fake)
     async with harness.running() as bot:
