@@ -6,6 +6,7 @@ concern and syncs the slash commands. `run(settings)` is what `python -m bot` ca
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import sys
@@ -13,6 +14,7 @@ from collections.abc import Callable
 
 import aiohttp
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.dutch import DutchCog
@@ -27,6 +29,7 @@ from bot.ui.guild_settings import GuildSettingsCache
 from bot.ui.items import TableItem
 from bot.ui.locations import TableLocations
 from bot.ui.notifier import DiscordNotifier
+from bot.ui.replies import refuse
 from storage import Store
 from storage.errors import StoreError
 
@@ -114,6 +117,7 @@ class CardTableBot(commands.Bot):
         self._service = TableService(self._store, self.clock, self.notifier, self._seed_source)
         self.add_dynamic_items(TableItem)
         await self.tree.set_translator(CatalogTranslator())
+        self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         for cog in (DutchCog(self), LeaderboardCog(self), SettingsCog(self)):
             await self.add_cog(cog)
         report = await self._service.restore()
@@ -135,6 +139,20 @@ class CardTableBot(commands.Bot):
                 await self.tree.sync()
         except discord.Forbidden:
             log.error(MISSING_ACCESS)
+
+    async def _on_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Every failed command gets one short sentence in the user's language."""
+        if isinstance(error, app_commands.MissingPermissions):
+            key = "manage_guild_needed"
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            key = "guild_only"
+        else:
+            key = "unknown"
+            log.error("command %s failed", interaction.command, exc_info=error)
+        with contextlib.suppress(discord.HTTPException):
+            await refuse(interaction, key)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         if self._guild_settings is not None:

@@ -29,6 +29,6 @@ class CatalogTranslator(app_commands.Translator):
         if key is None:
             return None
         language = language_of(locale)
-        if language == DEFAULT_LANGUAGE or not str(locale.value).startswith(language):
+        if language == DEFAULT_LANGUAGE:
             return None
         return catalog(language).get(key)

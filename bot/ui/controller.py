@@ -9,6 +9,7 @@ message, a refusal by one short ephemeral sentence. Nothing here decides a rule.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
@@ -76,6 +77,11 @@ class TableController:
             await refuse(interaction, error.key, **error.params)
         except discord.HTTPException as error:
             log.warning("answering a click on table %s failed: %s", component.table_id, error)
+        except Exception:
+            # A bug must still get an answer, never a click that spins until it times out.
+            log.exception("a click on table %s failed", component.table_id)
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, "unknown")
 
     # -- the table message's buttons ----------------------------------------------------
     async def _verb(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:

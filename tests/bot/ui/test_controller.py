@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.app import CardTableBot, create_bot
 from bot.service import FakeClock, PlayerRef, RecordingNotifier
@@ -170,3 +171,25 @@ async def test_a_select_value_that_is_a_piece_opens_the_next_step(bot: CardTable
     assert answer.kind == "edit"
     ids = [parse(c) for c in answer.custom_ids()]
     assert ids[-1].kind is Kind.NAVIGATE  # a way back to the whole menu
+
+
+async def test_an_unexpected_failure_still_gets_one_sentence(
+    bot: CardTableBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id = await open_table(bot)
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(bot.service, "join", broken)
+    answer = (await click(bot, verb_id(table_id, 0, Verb.JOIN), GUEST)).only
+    assert answer.ephemeral and answer.content == "That did not work. Please try again."
+
+
+async def test_a_failed_command_gets_one_sentence_in_the_users_language(bot: CardTableBot) -> None:
+    interaction = FakeInteraction(GUEST, locale=discord.Locale.french)
+    error = app_commands.MissingPermissions(["manage_guild"])
+    await bot._on_command_error(interaction, error)  # type: ignore[arg-type]
+    assert interaction.only.content == (
+        "Seuls les membres avec Gérer le serveur peuvent changer les réglages."
+    )
