@@ -30,15 +30,12 @@ class Knowledge:
     def update(self, event: Event) -> None:
         """Learn from one event this seat witnessed."""
         kind, data, cards = event.kind, event.data, self.cards
-        if kind == "see":
-            cards[(data["seat"], data["slot"])] = data["card"]
-        elif kind == "turn":
+        # the most frequent kinds first
+        if kind == "turn":
             self.turns += 1
             self.held = None
-        elif kind == "draw":
+        elif kind == "draw" or kind == "discard":
             self.held = None
-        elif kind in ("drawn", "take", "seven"):
-            self.held = data["card"]
         elif kind == "swap":
             place = (event.seat, data["slot"])
             if self.held is None:
@@ -46,8 +43,10 @@ class Knowledge:
             else:
                 cards[place] = self.held
             self.held = None
-        elif kind == "discard":
-            self.held = None
+        elif kind == "drawn" or kind == "take" or kind == "seven":
+            self.held = data["card"]
+        elif kind == "see":
+            cards[(data["seat"], data["slot"])] = data["card"]
         elif kind == "jack":
             self._exchange((event.seat, data["slot"]), (data["seat"], data["target_slot"]))
         elif kind == "nine":

@@ -26,21 +26,28 @@ PATIENCE = 8  # after this many turns per player, call Dutch to finish the round
 
 
 _TABLES: dict[int, tuple[DutchOptions, dict[str, int], float]] = {}
+_TABLES_BY_VALUE: dict[DutchOptions, tuple[dict[str, int], float]] = {}
 
 
 def _table(options: DutchOptions) -> tuple[dict[str, int], float]:
     """Card values by name, and the deck's mean value, for these options (cached by identity:
-    hashing a pydantic model on every lookup would cost more than the policy itself)."""
+    hashing a pydantic model on every lookup would cost more than the policy itself; a new but
+    equal options object, e.g. one per round, hashes once)."""
     entry = _TABLES.get(id(options))
     if entry is None or entry[0] is not options:
-        from games.dutch.game import GAME  # the deck belongs to the game object
+        table = _TABLES_BY_VALUE.get(options)
+        if table is None:
+            from games.dutch.game import GAME  # the deck belongs to the game object
 
-        deck = GAME.deck(options)
-        values = {c.name: card_value(c, options) for c in deck}
-        mean = sum(card_value(c, options) for c in deck) / len(deck)
+            deck = GAME.deck(options)
+            values = {c.name: card_value(c, options) for c in deck}
+            mean = sum(card_value(c, options) for c in deck) / len(deck)
+            if len(_TABLES_BY_VALUE) > 64:
+                _TABLES_BY_VALUE.clear()
+            table = _TABLES_BY_VALUE[options] = (values, mean)
         if len(_TABLES) > 64:
             _TABLES.clear()
-        entry = _TABLES[id(options)] = (options, values, mean)
+        entry = _TABLES[id(options)] = (options, *table)
     return entry[1], entry[2]
 
 
@@ -113,11 +120,13 @@ class _Player:
         if top is None:
             return None
         rank = _rank(top)
+        cards, seat = self.knowledge.cards, self.seat
         for slot in self.known:
-            name = self.knowledge.known(self.seat, slot)
-            action = act.match(slot)
-            if name is not None and _rank(name) == rank and action in self.legal:
-                return action
+            name = cards.get((seat, slot))
+            if name is not None and _rank(name) == rank:
+                action = act.match(slot)
+                if action in self.legal:
+                    return action
         return None
 
     def choose(self) -> DutchAction:
