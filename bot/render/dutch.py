@@ -6,6 +6,7 @@ already left out what the viewer may not know, so a face-down card is never at h
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -83,7 +84,8 @@ def log_lines(entries: Sequence[LogEntry], names: Sequence[str], language: str) 
     def flush() -> None:
         if phrases and current_seat is not None:
             name = names[current_seat] if 0 <= current_seat < len(names) else "?"
-            lines.append(f"**{name}**: " + "; ".join(phrases))
+            separator = text(language, "log.separator")
+            lines.append(text(language, "log.burst", name=name, doings=separator.join(phrases)))
         phrases.clear()
 
     for entry in entries:
@@ -155,7 +157,7 @@ def seat_lines(
             cards=grid_line(view.grids[seat]),
             total=total,
         )
-        lines.append(f"{prefix} {line}".strip())
+        lines.append(re.sub(" {2,}", " ", f"{prefix} {line}").strip())  # no marks: one space
     return lines
 
 

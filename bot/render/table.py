@@ -131,11 +131,10 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     embed = discord.Embed(title=_title(snapshot, language), color=colors.TABLE)
     names = _names(snapshot)
     view = snapshot.view
-    round_label = text(language, "table.round", round=round_of(snapshot) + 1)
     if snapshot.game == "dutch" and view is not None:
         marks = [seat_marks(snapshot, info) for info in snapshot.seats]
         lines = dutch_render.seat_lines(view, names, snapshot.totals, marks, language)
-        embed.description = f"**{round_label}**\n" + "\n".join(lines)
+        embed.description = "\n".join(lines)
         embed.add_field(
             name=text(language, "table.discard"),
             value=pretty(view.discard_top) if view.discard_top else NO_CARD,
@@ -153,7 +152,7 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         if call:
             embed.add_field(name=text(language, "table.dutch"), value=call, inline=False)
     else:
-        embed.description = f"**{round_label}**"
+        embed.description = text(language, "table.in_play")
     _add_log(embed, snapshot, language)
     components = (
         _button(snapshot, Verb.HAND, "button.hand", "primary", language),
@@ -172,7 +171,7 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     if last is not None and snapshot.game == "dutch" and last.view is not None:
         lines = dutch_render.round_end_lines(last.view, names, last.points, last.totals, language)
         embed.add_field(
-            name=text(language, "table.round_over", round=last.round_no + 1),
+            name=text(language, "table.round_over"),
             value="\n".join(lines),
             inline=False,
         )
