@@ -26,6 +26,8 @@ import discord
 import yarl
 from aiohttp import web
 
+from tests.bot.e2e.discord_limits import message_errors
+
 log = logging.getLogger("tests.fake_discord")
 
 EPHEMERAL = 64
@@ -151,6 +153,13 @@ class _RouteError(Exception):
 _Handler = Callable[..., Any]
 
 
+def _refuse_invalid(data: dict[str, Any], *, creating: bool) -> None:
+    errors = message_errors(data, creating=creating)
+    if errors:
+        log.error("FAKE DISCORD: invalid message payload: %s", "; ".join(errors))
+        raise _RouteError(400, "Invalid Form Body: " + "; ".join(errors), 50035)
+
+
 class FakeDiscord:
     """The server, Discord's state as the client has shaped it, and the injection helpers."""
 
@@ -185,6 +194,7 @@ class FakeDiscord:
         self._rate_limit_until = 0.0
         self._rate_limit_count = 0
         self.rate_limit_retry_after = 0.05
+        self.too_old_to_edit: set[int] = set()  # channel messages Discord no longer lets edit
         self._routes: list[tuple[str, re.Pattern[str], str, _Handler]] = []
         self._add_routes()
 
@@ -627,6 +637,7 @@ class FakeDiscord:
     ) -> Any:
         if int(channel_id) not in self.channels:
             raise _RouteError(404, "Unknown Channel", 10003)
+        _refuse_invalid(record.payload or {}, creating=True)
         flags = int((record.payload or {}).get("flags") or 0) & ~EPHEMERAL
         message = self._message(int(channel_id), record.payload or {}, flags=flags)
         record.message_id = int(message["id"])
@@ -648,6 +659,9 @@ class FakeDiscord:
         message = self._stored(message_id)
         if message["channel_id"] != channel_id or int(message["flags"]) & EPHEMERAL:
             raise _RouteError(404, "Unknown Message", 10008)
+        if int(message_id) in self.too_old_to_edit:
+            raise _RouteError(400, "Maximum number of edits to messages older than 1 hour", 30046)
+        _refuse_invalid(record.payload or {}, creating=False)
         self._apply_message_data(message, record.payload)
         message["edited_timestamp"] = _now_iso()
         record.message_id = int(message_id)
@@ -746,6 +760,8 @@ class FakeDiscord:
         payload = record.payload or {}
         kind = int(payload.get("type", 0))
         data = payload.get("data") or {}
+        if kind in (CALLBACK_MESSAGE, CALLBACK_UPDATE):
+            _refuse_invalid(data, creating=kind == CALLBACK_MESSAGE)
         interaction.callback_type = kind
         flags = int(data.get("flags") or 0)
         message: dict[str, Any] | None = None
@@ -799,6 +815,7 @@ class FakeDiscord:
         if interaction.callback_type is None:
             raise _RouteError(404, "Unknown Webhook (interaction not acknowledged)", 10015)
         payload = record.payload or {}
+        _refuse_invalid(payload, creating=True)
         flags = int(payload.get("flags") or 0)
         message = self._message(
             interaction.channel_id, payload, flags=flags, interaction=interaction, webhook=True
@@ -837,6 +854,7 @@ class FakeDiscord:
         interaction = self._interaction(token)
         record.interaction = interaction
         message = self._webhook_target(interaction, message_id)
+        _refuse_invalid(record.payload or {}, creating=False)
         self._apply_message_data(message, record.payload)
         message["edited_timestamp"] = _now_iso()
         record.message_id = int(message["id"])

@@ -286,6 +286,26 @@ async def test_the_table_message_converges_when_discord_rate_limits_its_edits(
         checker.assert_clean()
 
 
+async def test_a_table_message_too_old_to_edit_is_posted_anew_and_play_goes_on(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        old = await harness.stored_table_message(table_id)
+        harness.fake.too_old_to_edit.add(int(old["id"]))
+        await harness.act(alice, table_id)  # a change: the bot must edit the table message
+        new = await harness.stored_table_message(table_id)
+        assert new["id"] != old["id"]
+        refused = [r for r in harness.fake.requests if r.status == 400]
+        assert refused and {r.path.rsplit("/", 1)[-1] for r in refused} == {old["id"]}
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
+
+
 async def test_private_views_are_ephemeral_and_show_the_players_own_peek(
     harness: BotUnderTest,
 ) -> None:

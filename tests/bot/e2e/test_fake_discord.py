@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 from discord import app_commands
 from discord.ext import commands
 
@@ -126,6 +127,23 @@ async def test_a_restarted_client_reconnects_and_old_persistent_buttons_still_wo
         forged = await fake_discord.click(alice, message_id, "count:41", forged=True)
         await forged.wait_answered()
         assert fake_discord.message(message_id)["content"] == "count is 42"
+
+
+async def test_payloads_discord_would_refuse_are_refused_with_its_error(
+    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = tiny_bot()
+    async with running_client(bot):
+        channel = bot.get_partial_messageable(fake_discord.channel_id)
+        with pytest.raises(discord.HTTPException) as refused:
+            await channel.send("x" * 2001)
+        assert refused.value.status == 400 and refused.value.code == 50035
+        message = await channel.send("table")
+        fake_discord.too_old_to_edit.add(message.id)
+        with pytest.raises(discord.HTTPException) as too_old:
+            await message.edit(content="new")
+        assert too_old.value.code == 30046
+    assert "content: 2001 > 2000 characters" in caplog.text
 
 
 async def test_unknown_routes_are_recorded_and_answered_404(fake_discord: FakeDiscord) -> None:
