@@ -62,6 +62,8 @@ class DutchCog(
         if guild_id is None or channel is None:
             await refuse(interaction, "guild_only")
             return
+        if interaction.guild_locale is not None:
+            self.bot.guild_settings.note_preferred_locale(guild_id, interaction.guild_locale)
         settings = await self.bot.guild_settings.get(guild_id)
         preset = preset or settings.default_presets.get(GAME)
         try:

@@ -56,6 +56,10 @@ class TableController:
     async def on_component(
         self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
     ) -> None:
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            self.bot.guild_settings.note_preferred_locale(
+                interaction.guild_id, interaction.guild_locale
+            )
         try:
             component = parse(custom_id)
         except BadCustomId:

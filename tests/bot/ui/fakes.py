@@ -91,6 +91,7 @@ class FakeInteraction:
     name: str = "Player"
     locale: discord.Locale = discord.Locale.american_english
     guild_id: int = 1
+    guild_locale: discord.Locale | None = None
     ephemeral_message: bool = False
     manage_guild: bool = False
     channel_id: int = 10

@@ -193,3 +193,12 @@ async def test_a_failed_command_gets_one_sentence_in_the_users_language(bot: Car
     assert interaction.only.content == (
         "Seuls les membres avec Gérer le serveur peuvent changer les réglages."
     )
+
+
+async def test_public_texts_default_to_the_guilds_discord_locale(bot: CardTableBot) -> None:
+    table_id = await open_table(bot)
+    join = verb_id(table_id, 0, Verb.JOIN)
+    answer = (await click(bot, join, GUEST, guild_locale=discord.Locale.french)).only
+    assert answer.view is not None
+    labels = [item.item.label for item in answer.view.children]  # type: ignore[attr-defined]
+    assert labels[0] == "Rejoindre"
