@@ -8,7 +8,7 @@ chain of selects that narrows one piece at a time (own card, then seat, then slo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.ui.custom_ids import navigate_id, play_id, select_id
@@ -84,12 +84,12 @@ def action_menu(
     table_id: int,
     round_no: int,
     labels: MenuText,
-    primary: frozenset[str] = frozenset(),
+    styles: Mapping[str, str] | None = None,
 ) -> list[ComponentSpec]:
     """The components for the actions under `prefix` ("" for the whole menu)."""
     if prefix:
         return _stage(legal, prefix, table_id, round_no, labels)
-    return _top(legal, table_id, round_no, labels, primary)
+    return _top(legal, table_id, round_no, labels, styles or {})
 
 
 def _top(
@@ -97,7 +97,7 @@ def _top(
     table_id: int,
     round_no: int,
     labels: MenuText,
-    primary: frozenset[str],
+    styles: Mapping[str, str],
 ) -> list[ComponentSpec]:
     families: dict[str, list[str]] = {}
     for action in legal:
@@ -108,7 +108,7 @@ def _top(
     row = 0
     for start in range(0, len(singles), MAX_BUTTONS_PER_ROW):
         for action in singles[start : start + MAX_BUTTONS_PER_ROW]:
-            style = "primary" if action in primary else "secondary"
+            style = styles.get(action, "secondary")
             label = labels.action_label(action)
             specs.append(ButtonSpec(play_id(table_id, round_no, action), label, style, row))
         row += 1

@@ -21,7 +21,8 @@ from bot.render.when import relative
 from bot.service.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.custom_ids import navigate_id
 
-PRIMARY_ACTIONS = frozenset({"draw", "peek 3 4"})
+# Button colours of single actions: the usual move stands out, calling Dutch warns.
+ACTION_STYLES = {"draw": "primary", "peek 3 4": "primary", "dutch": "danger"}
 
 
 def render_private(
@@ -80,7 +81,7 @@ def render_private(
         table_id=private.table_id,
         round_no=private.round_no or 0,
         labels=menu,
-        primary=PRIMARY_ACTIONS,
+        styles=ACTION_STYLES,
     )
     if not prefix:
         # Ephemeral messages do not follow the table: this re-renders the message in place.
