@@ -959,10 +959,17 @@ class FakeDiscord:
             holder["options"] = [child]
             holder = child
             level_defs = (sub_def or {}).get("options", [])
-        holder["options"] = [
-            {"name": key, "type": self._option_type(level_defs, key, value), "value": value}
-            for key, value in options.items()
-        ]
+        holder["options"] = []
+        for key, value in options.items():
+            if isinstance(value, FakeUser):  # a member option: an id, plus resolved data
+                holder["options"].append({"name": key, "type": 6, "value": str(value.id)})
+                member = value.member_payload()
+                resolved = data.setdefault("resolved", {"users": {}, "members": {}})
+                resolved["users"][str(value.id)] = member.pop("user")
+                resolved["members"][str(value.id)] = member
+                continue
+            kind = self._option_type(level_defs, key, value)
+            holder["options"].append({"name": key, "type": kind, "value": value})
         return await self._inject(user, "command", data, channel_id=channel_id, locale=locale)
 
     @staticmethod

@@ -16,7 +16,7 @@ from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
 from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
 from tests.bot.e2e.harness import BotUnderTest
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
-from tests.bot.e2e.players import pick, pick_at_random, use, verb_choice
+from tests.bot.e2e.players import answer_text, pick, pick_at_random, use, verb_choice
 
 ONE_SENTENCE_MAX = 200  # characters: "one short sentence"
 
@@ -431,3 +431,35 @@ async def test_a_guild_that_wants_threads_gets_each_table_in_its_own_thread(
         await harness.settle()
         assert len(bot.service.public_snapshot(table_id).seats) == 3
         checker.assert_clean()
+
+
+async def test_finished_matches_feed_the_leaderboard_and_stats_commands(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        for match in range(3):
+            if match:
+                await harness.press(alice, table_id, "rematch")
+                await harness.press(bob, table_id, "join")
+                await harness.press(carol, table_id, "join")
+                await harness.press(alice, table_id, "start")
+            await harness.play_match(table_id)
+            assert bot.service.public_snapshot(table_id).status == FINISHED
+        guild_id = harness.fake.guild_id
+        rows = await bot.store.leaderboard(guild_id, "dutch", min_matches=3)
+        assert {row.user_id for row in rows} == {alice.id, bob.id, carol.id}
+        board = await harness.fake.slash(carol, "leaderboard")
+        await board.wait_answered()
+        await harness.settle()
+        shown = answer_text(harness.fake, board)
+        positions = [shown.index(row.display_name) for row in rows]
+        assert positions == sorted(positions), "the board lists the store's ranking in order"
+        stats = await harness.fake.slash(carol, "stats", member=bob)
+        await stats.wait_answered()
+        await harness.settle()
+        bob_stats = await bot.store.player_stats(guild_id, bob.id)
+        (dutch,) = bob_stats.games
+        assert dutch.matches == 3
+        assert "Bob" in answer_text(harness.fake, stats)
