@@ -182,10 +182,8 @@ def create_bot(
 
 def run(settings: Settings) -> int:
     """Run until stopped; print one clear line (no traceback) for a known failure."""
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    level = logging.getLevelNamesMapping().get(settings.log_level.upper(), logging.INFO)
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     token = settings.token
     if token is None:
         print("DISCORD_TOKEN is not set (see .env.example).", file=sys.stderr)
