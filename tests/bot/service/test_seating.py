@@ -148,3 +148,35 @@ async def test_unknown_game_preset_or_option_get_clear_errors(service: TableServ
             await service.open_table(GUILD, CHANNEL, ANN, **kwargs)  # type: ignore[arg-type]
         assert refused.value.key == key
     assert service.table_of_user(GUILD, ANN.user_id) is None
+
+
+async def test_the_host_removes_a_bot_from_the_lobby(service: TableService, store: Store) -> None:
+    table_id = await open_dutch(service, [ANN, BOB], start=False)
+    await service.add_bot(table_id, ANN.user_id, "Robo")
+    with pytest.raises(TableError) as refused:
+        await service.remove_bot(table_id, ANN.user_id, 1)  # Bob is no bot
+    assert refused.value.key == "not_a_bot"
+    with pytest.raises(TableError) as refused:
+        await service.remove_bot(table_id, BOB.user_id, 2)
+    assert refused.value.key == "not_host"
+    snapshot = await service.remove_bot(table_id, ANN.user_id, 2)
+    assert [s.name for s in snapshot.seats] == ["Ann", "Bob"]
+    assert len(await store.get_seats(table_id)) == 2
+
+
+async def test_a_rematch_leaves_out_players_seated_elsewhere(service: TableService) -> None:
+    from tests.bot.service.test_match import end_round_quickly
+
+    table_id = await open_dutch(service, [ANN, BOB, CAT], target=1)
+    for _ in range(20):
+        await end_round_quickly(service, table_id)
+        if service.public_snapshot(table_id).status != "round_over":
+            break
+        await service.next_round(table_id, ANN.user_id)
+    other = await service.open_table(GUILD, CHANNEL, CAT, "dutch")
+    lobby = await service.rematch(table_id, BOB.user_id)
+    assert [s.user_id for s in lobby.seats] == [ANN.user_id, BOB.user_id]
+    assert service.table_of_user(GUILD, CAT.user_id) == other.table_id
+    with pytest.raises(TableError) as refused:
+        await service.private_view(table_id, CAT.user_id)
+    assert refused.value.key == "not_seated"
