@@ -76,7 +76,9 @@ def choose_action(round_: DutchRound, seat: int, rng: random.Random) -> DutchAct
 
 
 class _Player:
-    __slots__ = ("knowledge", "known", "legal", "mean", "rng", "seat", "unknown", "values", "view")
+    __slots__ = (
+        "knowledge", "known", "legal", "mean", "rng", "seat", "unknown", "values", "view", "worst",
+    )  # fmt: skip
 
     def __init__(
         self, view: DecisionView, knowledge: Knowledge, options: DutchOptions, rng: random.Random
@@ -88,6 +90,7 @@ class _Player:
         self.legal = view.legal
         self.known: dict[int, int] = {}  # own slot -> value
         self.unknown: list[int] = []
+        self.worst: tuple[int, int] | None = None  # worst_known(), once computed
         cards = knowledge.cards
         for slot in view.own_slots:
             name = cards.get((seat, slot))
@@ -112,8 +115,10 @@ class _Player:
     def worst_known(self) -> tuple[int, int] | None:
         if not self.known:
             return None
-        slot = max(self.known, key=self.known.__getitem__)
-        return slot, self.known[slot]
+        if self.worst is None:  # asked up to three times per decision
+            slot = max(self.known, key=self.known.__getitem__)
+            self.worst = slot, self.known[slot]
+        return self.worst
 
     def matching_slot(self) -> DutchAction | None:
         top = self.view.discard_top

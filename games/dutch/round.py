@@ -59,7 +59,6 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         super().__init__(options, setup, deck)
         n = setup.n_seats
         self.n = n
-        self.values: dict[Card, int] = {c: card_value(c, options) for c in deck}
         self.queen_jack = options.queen_jack_powers
         self.seven_nine = options.seven_nine_powers
         self.matching = options.matching_discards
@@ -512,8 +511,8 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
 
     def _finish(self) -> None:
         self.phase = OVER
-        values = self.values
-        totals = [sum(values[c] for c in g if c is not None) for g in self.grids]
+        options = self.options
+        totals = [sum(card_value(c, options) for c in g if c is not None) for g in self.grids]
         points = list(totals)
         caller = self.caller
         if caller is not None:
