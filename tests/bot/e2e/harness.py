@@ -175,7 +175,10 @@ class BotUnderTest:
             snapshot = self.live.service.public_snapshot(table_id)
             if snapshot.status != PLAYING:
                 return
-            await self.act(self.user_of_seat(table_id, snapshot.to_act[0]), table_id)
+            # Bot players move by themselves: only people are waited for.
+            people = [s for s in snapshot.to_act if snapshot.seats[s].user_id is not None]
+            assert people, f"only bot players may act, yet they did not: {snapshot.to_act}"
+            await self.act(self.user_of_seat(table_id, people[0]), table_id)
         raise AssertionError(f"the round was not over after {max_steps} steps")
 
     async def play_match(self, table_id: int, *, max_rounds: int = 10) -> None:

@@ -463,3 +463,22 @@ async def test_finished_matches_feed_the_leaderboard_and_stats_commands(
         (dutch,) = bob_stats.games
         assert dutch.matches == 3
         assert "Bob" in answer_text(harness.fake, stats)
+
+
+async def test_two_friends_and_a_bot_player_finish_a_match_without_seeing_its_cards(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, _ = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.open_table(alice, target=10)
+        harness.stack_decks(table_id, range(201, 211))
+        await harness.press(bob, table_id, "join")
+        await harness.press(alice, table_id, "addbot")
+        seats = bot.service.public_snapshot(table_id).seats
+        assert [info.is_bot for info in seats] == [False, False, True]
+        await harness.press(alice, table_id, "start")
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
