@@ -165,9 +165,10 @@ class _Player:
 
     def drawn(self) -> DutchAction:
         legal = self.legal
-        if self.unknown and act.seven(self.unknown[0]) in legal:
+        power = self.view.power  # a 7 or 9 action is legal only with its power pending
+        if power == "seven" and self.unknown and act.seven(self.unknown[0]) in legal:
             return act.seven(self.rng.choice(self.unknown))
-        nine = self.nine()
+        nine = self.nine() if power == "nine" else None
         if nine is not None:
             return nine
         held = self.view.held

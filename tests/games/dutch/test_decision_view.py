@@ -44,6 +44,10 @@ def test_decision_view_is_the_projection_of_the_full_view(preset: str, n_seats: 
             for seat in range(n_seats):  # the seats that may not act too
                 full = round_.view(seat)
                 assert round_.decision_view(seat) == DecisionView.of(full)
+                # the policy tries a 7 or 9 action only when the view names that power
+                kinds = {a.kind for a in full.legal}
+                assert "seven" not in kinds or full.power == "seven"
+                assert "nine" not in kinds or full.power == "nine"
                 phases.add(full.phase)
                 powers.add(full.power)
     # classic turns end on the discard (no matching, Dutch called first); house rules have no
