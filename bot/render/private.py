@@ -16,6 +16,7 @@ from bot.render import colors
 from bot.render import dutch as dutch_render
 from bot.render.actions import MAX_ROWS, ButtonSpec, MenuText, action_menu
 from bot.render.cards import pretty
+from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage
 from bot.render.when import relative
 from bot.service.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
@@ -42,7 +43,7 @@ def render_private(
     )
     view = private.view
     if view is None or public.game != "dutch":
-        embed.description = text(language, "private.no_round")
+        describe(embed, text(language, "private.no_round"))
         return RenderedMessage(embed, ())
     base = public.view if public.view is not None else view
     grid = dutch_render.overlay(base.grids[private.seat], private.seat, reveals)
@@ -59,16 +60,14 @@ def render_private(
     else:
         status = dutch_render.status_line(view, names, language)
     lines.append(status)
-    embed.description = "\n".join(line for line in lines if line)
+    describe(embed, "\n".join(line for line in lines if line))
     if reveals:
         seen = dutch_render.reveal_lines(private.seat, reveals, names, language)
         if seen:
             if hide_at is not None:
                 when = relative(hide_at)
                 seen.append(text(language, "private.hides", when=when))
-            embed.add_field(
-                name=text(language, "private.seen"), value="\n".join(seen), inline=False
-            )
+            add_field(embed, text(language, "private.seen"), "\n".join(seen), inline=False)
     menu = MenuText(
         action_label=dutch_render.action_labeler(view, names, language),
         piece_label=dutch_render.piece_labeler(view, names, language),

@@ -15,6 +15,7 @@ from bot.render import colors
 from bot.render import dutch as dutch_render
 from bot.render.actions import ButtonSpec, ComponentSpec
 from bot.render.cards import NO_CARD, pretty
+from bot.render.limits import add_field, describe
 from bot.render.when import relative
 from bot.service.snapshots import (
     CLOSED,
@@ -111,9 +112,10 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     free = snapshot.max_seats - len(snapshot.seats)
     if free > 0:
         lines.append(text(language, "table.free_seats", count=free))
-    embed.add_field(
-        name=text(language, "table.players", count=len(snapshot.seats), max=snapshot.max_seats),
-        value="\n".join(lines),
+    add_field(
+        embed,
+        text(language, "table.players", count=len(snapshot.seats), max=snapshot.max_seats),
+        "\n".join(lines),
         inline=False,
     )
     _add_log(embed, snapshot, language)
@@ -134,25 +136,27 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     if snapshot.game == "dutch" and view is not None:
         marks = [seat_marks(snapshot, info) for info in snapshot.seats]
         lines = dutch_render.seat_lines(view, names, snapshot.totals, marks, language)
-        embed.description = "\n".join(lines)
-        embed.add_field(
-            name=text(language, "table.discard"),
-            value=pretty(view.discard_top) if view.discard_top else NO_CARD,
+        describe(embed, "\n".join(lines))
+        add_field(
+            embed,
+            text(language, "table.discard"),
+            pretty(view.discard_top) if view.discard_top else NO_CARD,
         )
-        embed.add_field(
-            name=text(language, "table.stock"),
-            value=text(language, "table.stock_count", count=view.stock),
+        add_field(
+            embed,
+            text(language, "table.stock"),
+            text(language, "table.stock_count", count=view.stock),
         )
         status = dutch_render.status_line(view, names, language)
         if snapshot.turn_deadline is not None:
             when = relative(snapshot.turn_deadline)
             status = f"{status} {text(language, 'table.deadline', when=when)}".strip()
-        embed.add_field(name=text(language, "table.now"), value=status or "—", inline=False)
+        add_field(embed, text(language, "table.now"), status or "—", inline=False)
         call = dutch_render.dutch_call_line(view, names, language)
         if call:
-            embed.add_field(name=text(language, "table.dutch"), value=call, inline=False)
+            add_field(embed, text(language, "table.dutch"), call, inline=False)
     else:
-        embed.description = text(language, "table.in_play")
+        describe(embed, text(language, "table.in_play"))
     _add_log(embed, snapshot, language)
     components = (
         _button(snapshot, Verb.HAND, "button.hand", "primary", language),
@@ -170,26 +174,27 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     last = snapshot.last_round
     if last is not None and snapshot.game == "dutch" and last.view is not None:
         lines = dutch_render.round_end_lines(last.view, names, last.points, last.totals, language)
-        embed.add_field(
-            name=text(language, "table.round_over"),
-            value="\n".join(lines),
+        add_field(
+            embed,
+            text(language, "table.round_over"),
+            "\n".join(lines),
             inline=False,
         )
     if finished:
         winners = ", ".join(f"**{names[s]}**" for s in snapshot.winners if 0 <= s < len(names))
-        embed.description = text(language, "table.winners", names=winners or "—")
+        describe(embed, text(language, "table.winners", names=winners or "—"))
         totals = "\n".join(
             text(language, "table.total_line", name=names[i], total=snapshot.totals[i])
             for i in _ranked(snapshot)
         )
-        embed.add_field(name=text(language, "table.final_totals"), value=totals, inline=False)
+        add_field(embed, text(language, "table.final_totals"), totals, inline=False)
         components: tuple[ComponentSpec, ...] = (
             _button(snapshot, Verb.REMATCH, "button.rematch", "success", language),
         )
     else:
         if snapshot.next_round_at is not None:
             when = relative(snapshot.next_round_at)
-            embed.description = text(language, "table.next_round_at", when=when)
+            describe(embed, text(language, "table.next_round_at", when=when))
         components = (
             _button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),
             _button(snapshot, Verb.HAND, "button.hand", "secondary", language),
@@ -218,4 +223,4 @@ def _add_log(embed: discord.Embed, snapshot: PublicSnapshot, language: str) -> N
     lines = dutch_render.log_lines(snapshot.log, _names(snapshot), language)[-LOG_LINES:]
     if lines:
         value = "\n".join(lines)
-        embed.add_field(name=text(language, "table.log"), value=value[-1024:], inline=False)
+        add_field(embed, text(language, "table.log"), value, inline=False)

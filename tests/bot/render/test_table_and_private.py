@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -180,3 +181,19 @@ def test_private_buttons_are_the_seats_legal_actions_only() -> None:
         parse(c.custom_id).text for c in mine.components if parse(c.custom_id).kind is Kind.PLAY
     }
     assert played == {str(a) for a in round_.legal_actions(seat)}
+
+
+def test_ten_long_named_players_stay_within_discords_embed_limits() -> None:
+    round_ = new_round(n_seats=10, seed=8, preset="house")
+    events = play(round_, 2000, seed=8)
+    assert round_.finished
+    end = round_end(round_)
+    snapshot = public(round_, n_seats=10, status=ROUND_OVER, events=events, last_round=end)
+    long_names = tuple(
+        replace(info, name=f"{info.name} the Magnificent Player of Cards {'x' * 40}")
+        for info in snapshot.seats
+    )
+    embed = render_table(replace(snapshot, seats=long_names), "fr").embed.to_dict()
+    assert len(embed.get("description") or "") <= 4096
+    assert all(len(f["value"]) <= 1024 and f["value"] for f in embed["fields"])
+    assert len(embed["fields"]) <= 25
