@@ -18,128 +18,35 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 import discord
 import yarl
 from aiohttp import web
 
+from tests.bot.e2e import fake_payloads as payloads
 from tests.bot.e2e.discord_limits import message_errors
+from tests.bot.e2e.fake_gateway import FakeGateway
+from tests.bot.e2e.fake_records import (
+    BOT_PERMISSIONS,
+    CALLBACK_DEFERRED_MESSAGE,
+    CALLBACK_DEFERRED_UPDATE,
+    CALLBACK_MESSAGE,
+    CALLBACK_MODAL,
+    CALLBACK_UPDATE,
+    EPHEMERAL,
+    LOADING,
+    MANAGE_GUILD,
+    MEMBER_PERMISSIONS,
+    PUBLIC_THREAD,
+    FakeInteraction,
+    FakeUser,
+    RecordedRequest,
+    iter_components,
+    now_iso,
+)
 
 log = logging.getLogger("tests.fake_discord")
-
-EPHEMERAL = 64
-LOADING = 128
-TEXT_CHANNEL = 0
-PUBLIC_THREAD = 11
-ADMINISTRATOR = 1 << 3
-MANAGE_GUILD = 1 << 5
-# What an ordinary member may do in the table channel (view, send, read history, use commands…).
-MEMBER_PERMISSIONS = 0x0000_0000_0006_4C40 | (1 << 31)
-BOT_PERMISSIONS = 0x0000_0007_FFFF_FFFF & ~ADMINISTRATOR
-
-# Interaction callback types (Discord's InteractionResponseType).
-CALLBACK_MESSAGE = 4
-CALLBACK_DEFERRED_MESSAGE = 5
-CALLBACK_DEFERRED_UPDATE = 6
-CALLBACK_UPDATE = 7
-CALLBACK_MODAL = 9
-
-
-def _now_iso() -> str:
-    return datetime.now(UTC).isoformat()
-
-
-@dataclass
-class FakeUser:
-    id: int
-    name: str
-    permissions: int = MEMBER_PERMISSIONS
-    bot: bool = False
-
-    def user_payload(self) -> dict[str, Any]:
-        return {
-            "id": str(self.id),
-            "username": self.name,
-            "global_name": self.name.title(),
-            "discriminator": "0",
-            "avatar": None,
-            "bot": self.bot,
-            "public_flags": 0,
-        }
-
-    def member_payload(self) -> dict[str, Any]:
-        return {
-            "user": self.user_payload(),
-            "nick": None,
-            "roles": [],
-            "joined_at": "2024-01-01T00:00:00+00:00",
-            "deaf": False,
-            "mute": False,
-            "flags": 0,
-            "pending": False,
-            "permissions": str(self.permissions),
-        }
-
-
-@dataclass
-class FakeInteraction:
-    """One injected interaction and everything the client sent in answer to it."""
-
-    id: int
-    token: str
-    user: FakeUser
-    kind: str  # "command" | "button" | "select"
-    data: dict[str, Any]
-    channel_id: int
-    message_id: int | None = None  # the message a component sits on
-    custom_id: str | None = None
-    callback_type: int | None = None
-    original_message_id: int | None = None
-    requests: list[RecordedRequest] = field(default_factory=list)
-    answered: asyncio.Event = field(default_factory=asyncio.Event)
-
-    async def wait_answered(self, timeout: float = 5.0) -> FakeInteraction:
-        try:
-            await asyncio.wait_for(self.answered.wait(), timeout)
-        except TimeoutError:
-            raise AssertionError(f"the bot did not answer {self.kind} {self.describe()}") from None
-        return self
-
-    def describe(self) -> str:
-        return self.custom_id or json.dumps(self.data.get("name"))
-
-
-@dataclass
-class RecordedRequest:
-    method: str
-    route: str  # the route template, e.g. "PATCH /channels/{channel_id}/messages/{message_id}"
-    path: str
-    payload: Any
-    status: int
-    interaction: FakeInteraction | None = None
-    ephemeral: bool = False  # the message it creates or edits is only seen by interaction.user
-    message_id: int | None = None  # the message created or edited
-    at: float = field(default_factory=time.monotonic)
-
-    @property
-    def user_id(self) -> int | None:
-        return self.interaction.user.id if self.interaction else None
-
-    @property
-    def is_public(self) -> bool:
-        return not self.ephemeral
-
-    @property
-    def ok(self) -> bool:
-        return 200 <= self.status < 300
-
-    @property
-    def shows_message(self) -> bool:
-        """Whether this request puts text in front of someone (creates or edits a message)."""
-        return self.ok and self.message_id is not None and self.method in ("POST", "PATCH")
 
 
 class _RouteError(Exception):
@@ -174,8 +81,10 @@ class FakeDiscord:
         self.users: dict[str, FakeUser] = {n: FakeUser(self.new_id(), n) for n in user_names}
         self.admin = FakeUser(self.new_id(), "admin", MEMBER_PERMISSIONS | MANAGE_GUILD)
         self.channels: dict[int, dict[str, Any]] = {
-            self.channel_id: self._text_channel(self.channel_id, "cards", 1),
-            self.other_channel_id: self._text_channel(self.other_channel_id, "general", 2),
+            self.channel_id: payloads.text_channel(self.guild_id, self.channel_id, "cards", 1),
+            self.other_channel_id: payloads.text_channel(
+                self.guild_id, self.other_channel_id, "general", 2
+            ),
         }
         self.messages: dict[int, dict[str, Any]] = {}
         self.interactions: dict[str, FakeInteraction] = {}  # by token
@@ -186,8 +95,12 @@ class FakeDiscord:
         self.inject_listeners: list[Callable[[FakeInteraction], None]] = []  # before dispatch
         self.port = 0
         self._runner: web.AppRunner | None = None
-        self._sockets: list[web.WebSocketResponse] = []
-        self._seq = itertools.count(1)
+        self.gateway = FakeGateway(
+            on_identify=self._identified,
+            members=lambda: [m.member_payload() for m in self.all_members()],
+            guild_id=self.guild_id,
+            on_unknown=self.unknown_routes.append,
+        )
         self._changed = asyncio.Condition()
         self._in_flight = 0
         self._last_activity = time.monotonic()
@@ -212,7 +125,7 @@ class FakeDiscord:
 
     async def start(self) -> None:
         app = web.Application()
-        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -223,8 +136,7 @@ class FakeDiscord:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def stop(self) -> None:
-        for socket in list(self._sockets):
-            await socket.close()
+        await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -241,137 +153,21 @@ class FakeDiscord:
             discord.http.Route.BASE = old_base
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
-    # ------------------------------------------------------------------ guild payloads
-    def _text_channel(self, channel_id: int, name: str, position: int) -> dict[str, Any]:
-        return {
-            "id": str(channel_id),
-            "type": TEXT_CHANNEL,
-            "guild_id": str(self.guild_id),
-            "name": name,
-            "position": position,
-            "permission_overwrites": [],
-            "nsfw": False,
-            "parent_id": None,
-            "topic": None,
-            "last_message_id": None,
-            "rate_limit_per_user": 0,
-            "flags": 0,
-        }
-
+    # ------------------------------------------------------------------ guild
     def all_members(self) -> list[FakeUser]:
         return [self.bot_user, self.owner, self.admin, *self.users.values()]
 
     def guild_payload(self) -> dict[str, Any]:
-        everyone = {
-            "id": str(self.guild_id),
-            "name": "@everyone",
-            "permissions": str(MEMBER_PERMISSIONS),
-            "position": 0,
-            "color": 0,
-            "hoist": False,
-            "managed": False,
-            "mentionable": False,
-            "flags": 0,
-        }
         members = self.all_members()
-        return {
-            "id": str(self.guild_id),
-            "name": "Card Club",
-            "icon": None,
-            "owner_id": str(self.owner.id),
-            "roles": [everyone],
-            "emojis": [],
-            "stickers": [],
-            "features": [],
-            "channels": [dict(c) for c in self.channels.values() if c["type"] == TEXT_CHANNEL],
-            "threads": [dict(c) for c in self.channels.values() if c["type"] == PUBLIC_THREAD],
-            "members": [m.member_payload() for m in members],
-            "member_count": len(members),
-            "voice_states": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "large": False,
-            "unavailable": False,
-            "preferred_locale": "en-US",
-            "joined_at": "2024-01-01T00:00:00+00:00",
-            "premium_tier": 0,
-            "system_channel_id": None,
-            "system_channel_flags": 0,
-            "verification_level": 0,
-            "default_message_notifications": 0,
-            "explicit_content_filter": 0,
-            "mfa_level": 0,
-            "nsfw_level": 0,
-            "afk_timeout": 300,
-        }
+        return payloads.guild(self.guild_id, self.owner, members, self.channels.values())
 
-    # ------------------------------------------------------------------ gateway
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        socket = web.WebSocketResponse(max_msg_size=0)
-        await socket.prepare(request)
-        self._sockets.append(socket)
-        await socket.send_json({"op": 10, "d": {"heartbeat_interval": 41250}})
-        try:
-            async for frame in socket:
-                if frame.type.name != "TEXT":
-                    continue
-                message = json.loads(frame.data)
-                await self._gateway_op(socket, message)
-        finally:
-            self._sockets.remove(socket)
-        return socket
-
-    async def _gateway_op(self, socket: web.WebSocketResponse, message: dict[str, Any]) -> None:
-        op = message.get("op")
-        if op == 1:  # heartbeat
-            await socket.send_json({"op": 11})
-        elif op == 2:  # identify
-            await self._send_event(socket, "READY", self._ready_payload())
-            await self._send_event(socket, "GUILD_CREATE", self.guild_payload())
-        elif op == 6:  # resume: this fake keeps no sessions, so ask for a fresh identify
-            await socket.send_json({"op": 9, "d": False})
-        elif op == 8:  # request guild members
-            data = message["d"]
-            chunk = {
-                "guild_id": str(self.guild_id),
-                "members": [m.member_payload() for m in self.all_members()],
-                "chunk_index": 0,
-                "chunk_count": 1,
-                "nonce": data.get("nonce"),
-            }
-            await self._send_event(socket, "GUILD_MEMBERS_CHUNK", chunk)
-        elif op in (3, 4):  # presence / voice state updates: nothing to do
-            pass
-        else:
-            log.error("FAKE DISCORD: unknown gateway op %s: %s", op, message)
-            self.unknown_routes.append(f"gateway op {op}")
-
-    def _ready_payload(self) -> dict[str, Any]:
-        return {
-            "v": 10,
-            "user": {**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-            "session_id": f"session-{self.new_id()}",
-            "resume_gateway_url": str(self.gateway_url),
-            "application": {"id": str(self.application_id), "flags": 0},
-            "private_channels": [],
-            "relationships": [],
-            "presences": [],
-        }
-
-    async def _send_event(self, socket: web.WebSocketResponse, name: str, data: Any) -> None:
-        await socket.send_json({"op": 0, "t": name, "s": next(self._seq), "d": data})
-
-    async def _live_socket(self) -> web.WebSocketResponse:
-        live = [s for s in self._sockets if not s.closed]
-        if not live:
-            raise AssertionError("no discord client is connected to the fake gateway")
-        return live[-1]
+    def _identified(self) -> list[tuple[str, Any]]:
+        session = f"session-{self.new_id()}"
+        ready = payloads.ready(self.bot_user, self.guild_id, session, str(self.gateway_url))
+        return [("READY", ready), ("GUILD_CREATE", self.guild_payload())]
 
     async def dispatch_event(self, name: str, data: Any) -> None:
-        await self._send_event(await self._live_socket(), name, data)
+        await self.gateway.dispatch(name, data)
 
     # ------------------------------------------------------------------ REST plumbing
     def _add_routes(self) -> None:
@@ -484,50 +280,18 @@ class FakeDiscord:
         webhook: bool = False,
     ) -> dict[str, Any]:
         message_id = self.new_id()
-        message: dict[str, Any] = {
-            "id": str(message_id),
-            "channel_id": str(channel_id),
-            "guild_id": str(self.guild_id),
-            "type": 0 if interaction is None or interaction.kind != "command" else 20,
-            "author": self.bot_user.user_payload(),
-            "content": "",
-            "embeds": [],
-            "components": [],
-            "attachments": [],
-            "mentions": [],
-            "mention_roles": [],
-            "mention_everyone": False,
-            "pinned": False,
-            "tts": False,
-            "timestamp": _now_iso(),
-            "edited_timestamp": None,
-            "flags": flags,
-        }
-        if webhook:
-            message["webhook_id"] = str(self.application_id)
-            message["application_id"] = str(self.application_id)
-        if interaction is not None:
-            message["interaction_metadata"] = {
-                "id": str(interaction.id),
-                "type": 2 if interaction.kind == "command" else 3,
-                "user": interaction.user.user_payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
-            }
-        self._apply_message_data(message, data)
+        message = payloads.message(
+            message_id,
+            channel_id,
+            self.guild_id,
+            self.bot_user,
+            data,
+            flags=flags,
+            interaction=interaction,
+            webhook=webhook,
+        )
         self.messages[message_id] = message
         return message
-
-    @staticmethod
-    def _apply_message_data(message: dict[str, Any], data: dict[str, Any] | None) -> None:
-        for key in ("content", "embeds", "components", "attachments", "poll"):
-            if data and key in data and data[key] is not None:
-                message[key] = data[key]
-        if data and "embed" in data and data["embed"] is not None:  # old single-embed form
-            message["embeds"] = [data["embed"]]
-        if data and data.get("flags") is not None:
-            keep = int(message["flags"]) & (EPHEMERAL | LOADING)
-            message["flags"] = keep | (int(data["flags"]) & ~(EPHEMERAL | LOADING))
-        message["flags"] = int(message["flags"]) & ~LOADING
 
     def _stored(self, message_id: int | str) -> dict[str, Any]:
         message = self.messages.get(int(message_id))
@@ -662,8 +426,8 @@ class FakeDiscord:
         if int(message_id) in self.too_old_to_edit:
             raise _RouteError(400, "Maximum number of edits to messages older than 1 hour", 30046)
         _refuse_invalid(record.payload or {}, creating=False)
-        self._apply_message_data(message, record.payload)
-        message["edited_timestamp"] = _now_iso()
+        payloads.apply_message_data(message, record.payload)
+        message["edited_timestamp"] = now_iso()
         record.message_id = int(message_id)
         return 200, message, {}
 
@@ -688,25 +452,9 @@ class FakeDiscord:
             raise _RouteError(404, "Unknown Channel", 10003)
         thread_id = int(message_id) if message_id else self.new_id()  # Discord reuses the id
         payload = record.payload or {}
-        thread = {
-            "id": str(thread_id),
-            "type": PUBLIC_THREAD,
-            "guild_id": str(self.guild_id),
-            "parent_id": channel_id,
-            "owner_id": str(self.bot_user.id),
-            "name": payload.get("name", "thread"),
-            "last_message_id": None,
-            "rate_limit_per_user": 0,
-            "message_count": 0,
-            "member_count": 1,
-            "flags": 0,
-            "thread_metadata": {
-                "archived": False,
-                "auto_archive_duration": payload.get("auto_archive_duration", 1440),
-                "archive_timestamp": _now_iso(),
-                "locked": False,
-            },
-        }
+        thread = payloads.thread(
+            self.guild_id, int(channel_id), thread_id, self.bot_user.id, payload
+        )
         self.channels[thread_id] = thread
         record.message_id = None
         with contextlib.suppress(AssertionError):
@@ -786,8 +534,8 @@ class FakeDiscord:
             interaction.original_message_id = interaction.message_id
             record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
             if kind == CALLBACK_UPDATE:
-                self._apply_message_data(message, data)
-                message["edited_timestamp"] = _now_iso()
+                payloads.apply_message_data(message, data)
+                message["edited_timestamp"] = now_iso()
                 record.message_id = interaction.message_id
         elif kind == CALLBACK_MODAL:
             record.ephemeral = True  # a modal is only shown to the clicker
@@ -855,8 +603,8 @@ class FakeDiscord:
         record.interaction = interaction
         message = self._webhook_target(interaction, message_id)
         _refuse_invalid(record.payload or {}, creating=False)
-        self._apply_message_data(message, record.payload)
-        message["edited_timestamp"] = _now_iso()
+        payloads.apply_message_data(message, record.payload)
+        message["edited_timestamp"] = now_iso()
         record.message_id = int(message["id"])
         record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
         return 200, message, {}
@@ -902,28 +650,9 @@ class FakeDiscord:
             custom_id=data.get("custom_id"),
         )
         self.interactions[interaction.token] = interaction
-        event: dict[str, Any] = {
-            "id": str(interaction.id),
-            "application_id": str(self.application_id),
-            "type": 2 if kind == "command" else 3,
-            "token": interaction.token,
-            "version": 1,
-            "attachment_size_limit": 10 * 1024 * 1024,
-            "data": data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
-            "channel_id": channel["id"],
-            "channel": channel,
-            "member": user.member_payload(),
-            "locale": locale,
-            "guild_locale": "en-US",
-            "app_permissions": str(BOT_PERMISSIONS),
-            "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
-            "context": 0,
-        }
-        if message is not None:
-            event["message"] = message
+        event = payloads.interaction_create(
+            interaction, self.application_id, self.guild_id, channel, locale=locale, message=message
+        )
         for listener in list(self.inject_listeners):
             listener(interaction)
         await self.dispatch_event("INTERACTION_CREATE", event)
@@ -948,42 +677,9 @@ class FakeDiscord:
         """`/dutch start target:10` is `slash(user, "dutch start", target=10)`."""
         names = command.split()
         definition = self._command_definition(names[0])
-        level_defs = (definition or {}).get("options", [])
-        data: dict[str, Any] = {"id": (definition or {}).get("id", str(self.new_id()))}
-        data.update({"name": names[0], "type": 1, "guild_id": str(self.guild_id)})
-        holder = data
-        for depth, sub in enumerate(names[1:]):
-            sub_def = next((o for o in level_defs if o.get("name") == sub), None)
-            sub_type = sub_def["type"] if sub_def else (2 if depth < len(names) - 2 else 1)
-            child: dict[str, Any] = {"name": sub, "type": sub_type}
-            holder["options"] = [child]
-            holder = child
-            level_defs = (sub_def or {}).get("options", [])
-        holder["options"] = []
-        for key, value in options.items():
-            if isinstance(value, FakeUser):  # a member option: an id, plus resolved data
-                holder["options"].append({"name": key, "type": 6, "value": str(value.id)})
-                member = value.member_payload()
-                resolved = data.setdefault("resolved", {"users": {}, "members": {}})
-                resolved["users"][str(value.id)] = member.pop("user")
-                resolved["members"][str(value.id)] = member
-                continue
-            kind = self._option_type(level_defs, key, value)
-            holder["options"].append({"name": key, "type": kind, "value": value})
+        command_id = (definition or {}).get("id", str(self.new_id()))
+        data = payloads.command_data(definition, command_id, self.guild_id, names, options)
         return await self._inject(user, "command", data, channel_id=channel_id, locale=locale)
-
-    @staticmethod
-    def _option_type(definitions: list[dict[str, Any]], name: str, value: Any) -> int:
-        for definition in definitions:
-            if definition.get("name") == name:
-                return int(definition["type"])
-        if isinstance(value, bool):
-            return 5
-        if isinstance(value, int):
-            return 4
-        if isinstance(value, float):
-            return 10
-        return 3
 
     async def click(
         self,
@@ -1072,15 +768,6 @@ class FakeDiscord:
                 return
             await asyncio.sleep(max(0.005, quiet - idle_for))
         raise AssertionError(f"the client kept talking for {timeout}s")
-
-
-def iter_components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Every component of a message, depth first (action rows and their children)."""
-    stack = list(reversed(message.get("components") or []))
-    while stack:
-        component = stack.pop()
-        yield component
-        stack.extend(reversed(component.get("components") or []))
 
 
 @contextlib.asynccontextmanager

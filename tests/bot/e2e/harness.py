@@ -15,7 +15,8 @@ from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER
 from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
 from games.cards import shuffled, standard_deck
-from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser, running_client
+from tests.bot.e2e.fake_discord import FakeDiscord, running_client
+from tests.bot.e2e.fake_records import FakeInteraction, FakeUser
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
 from tests.bot.e2e.players import (
     Choice,

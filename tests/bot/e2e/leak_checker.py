@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, RecordedRequest
+from tests.bot.e2e.fake_discord import FakeDiscord
+from tests.bot.e2e.fake_records import FakeInteraction, RecordedRequest
 
 _SYMBOL_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _CARD_TEXT = re.compile(

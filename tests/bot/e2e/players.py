@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser, iter_components
+from tests.bot.e2e.fake_discord import FakeDiscord
+from tests.bot.e2e.fake_records import FakeInteraction, FakeUser, iter_components
 
 BUTTON = 2
 SELECT = 3

@@ -13,7 +13,8 @@ import pytest
 
 from bot.i18n import catalog
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
-from tests.bot.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
+from tests.bot.e2e.fake_discord import FakeDiscord
+from tests.bot.e2e.fake_records import FakeInteraction, FakeUser
 from tests.bot.e2e.harness import BotUnderTest
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
 from tests.bot.e2e.players import answer_text, pick, pick_at_random, use, verb_choice

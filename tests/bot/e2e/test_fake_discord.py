@@ -7,7 +7,8 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.bot.e2e.fake_discord import EPHEMERAL, FakeDiscord, running_client
+from tests.bot.e2e.fake_discord import FakeDiscord, running_client
+from tests.bot.e2e.fake_records import EPHEMERAL
 
 
 class CounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"count:(?P<n>\d+)"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.cards import card
-from tests.bot.e2e.fake_discord import FakeInteraction, FakeUser, RecordedRequest
+from tests.bot.e2e.fake_records import FakeInteraction, FakeUser, RecordedRequest
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces, card_faces_in_text
 
 ALICE = FakeUser(1, "alice")

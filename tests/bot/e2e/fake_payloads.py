@@ -1,0 +1,270 @@
+"""Discord's JSON objects as the fake sends them: guild, channels, threads, messages, the READY
+event, and the INTERACTION_CREATE of a slash command or a component."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tests.bot.e2e.fake_records import (
+    BOT_PERMISSIONS,
+    EPHEMERAL,
+    LOADING,
+    MEMBER_PERMISSIONS,
+    PUBLIC_THREAD,
+    TEXT_CHANNEL,
+    FakeInteraction,
+    FakeUser,
+    now_iso,
+)
+
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+STRING, INTEGER, BOOLEAN, USER, NUMBER = 3, 4, 5, 6, 10
+
+
+def text_channel(guild_id: int, channel_id: int, name: str, position: int) -> dict[str, Any]:
+    return {
+        "id": str(channel_id),
+        "type": TEXT_CHANNEL,
+        "guild_id": str(guild_id),
+        "name": name,
+        "position": position,
+        "permission_overwrites": [],
+        "nsfw": False,
+        "parent_id": None,
+        "topic": None,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+    }
+
+
+def thread(
+    guild_id: int, parent_id: int, thread_id: int, owner_id: int, payload: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {
+        "id": str(thread_id),
+        "type": PUBLIC_THREAD,
+        "guild_id": str(guild_id),
+        "parent_id": str(parent_id),
+        "owner_id": str(owner_id),
+        "name": payload.get("name", "thread"),
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": payload.get("auto_archive_duration", 1440),
+            "archive_timestamp": now_iso(),
+            "locked": False,
+        },
+    }
+
+
+def guild(
+    guild_id: int,
+    owner: FakeUser,
+    members: list[FakeUser],
+    channels: Iterable[dict[str, Any]],
+) -> dict[str, Any]:
+    """A GUILD_CREATE: the guild, its @everyone role, channels, threads and members."""
+    everyone = {
+        "id": str(guild_id),
+        "name": "@everyone",
+        "permissions": str(MEMBER_PERMISSIONS),
+        "position": 0,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+    all_channels = list(channels)
+    return {
+        "id": str(guild_id),
+        "name": "Card Club",
+        "icon": None,
+        "owner_id": str(owner.id),
+        "roles": [everyone],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "channels": [dict(c) for c in all_channels if c["type"] == TEXT_CHANNEL],
+        "threads": [dict(c) for c in all_channels if c["type"] == PUBLIC_THREAD],
+        "members": [m.member_payload() for m in members],
+        "member_count": len(members),
+        "voice_states": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "soundboard_sounds": [],
+        "large": False,
+        "unavailable": False,
+        "preferred_locale": "en-US",
+        "joined_at": "2024-01-01T00:00:00+00:00",
+        "premium_tier": 0,
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "nsfw_level": 0,
+        "afk_timeout": 300,
+    }
+
+
+def ready(bot_user: FakeUser, guild_id: int, session_id: str, gateway_url: str) -> dict[str, Any]:
+    return {
+        "v": 10,
+        "user": {**bot_user.user_payload(), "verified": True, "mfa_enabled": False},
+        "guilds": [{"id": str(guild_id), "unavailable": True}],
+        "session_id": session_id,
+        "resume_gateway_url": gateway_url,
+        "application": {"id": str(bot_user.id), "flags": 0},
+        "private_channels": [],
+        "relationships": [],
+        "presences": [],
+    }
+
+
+def message(
+    message_id: int,
+    channel_id: int,
+    guild_id: int,
+    author: FakeUser,
+    data: Mapping[str, Any],
+    *,
+    flags: int = 0,
+    interaction: FakeInteraction | None = None,
+    webhook: bool = False,
+) -> dict[str, Any]:
+    """A message as Discord returns it, from the content the client sent."""
+    created: dict[str, Any] = {
+        "id": str(message_id),
+        "channel_id": str(channel_id),
+        "guild_id": str(guild_id),
+        "type": 0 if interaction is None or interaction.kind != "command" else 20,
+        "author": author.user_payload(),
+        "content": "",
+        "embeds": [],
+        "components": [],
+        "attachments": [],
+        "mentions": [],
+        "mention_roles": [],
+        "mention_everyone": False,
+        "pinned": False,
+        "tts": False,
+        "timestamp": now_iso(),
+        "edited_timestamp": None,
+        "flags": flags,
+    }
+    if webhook:
+        created["webhook_id"] = str(author.id)
+        created["application_id"] = str(author.id)
+    if interaction is not None:
+        created["interaction_metadata"] = {
+            "id": str(interaction.id),
+            "type": 2 if interaction.kind == "command" else 3,
+            "user": interaction.user.user_payload(),
+            "authorizing_integration_owners": {"0": str(guild_id)},
+        }
+    apply_message_data(created, data)
+    return created
+
+
+def apply_message_data(target: dict[str, Any], data: Mapping[str, Any] | None) -> None:
+    """Edit a stored message with what the client sent (only the keys it sent change)."""
+    for key in ("content", "embeds", "components", "attachments", "poll"):
+        if data and key in data and data[key] is not None:
+            target[key] = data[key]
+    if data and "embed" in data and data["embed"] is not None:  # old single-embed form
+        target["embeds"] = [data["embed"]]
+    if data and data.get("flags") is not None:
+        keep = int(target["flags"]) & (EPHEMERAL | LOADING)
+        target["flags"] = keep | (int(data["flags"]) & ~(EPHEMERAL | LOADING))
+    target["flags"] = int(target["flags"]) & ~LOADING
+
+
+def interaction_create(
+    interaction: FakeInteraction,
+    application_id: int,
+    guild_id: int,
+    channel: dict[str, Any],
+    *,
+    locale: str,
+    message: dict[str, Any] | None,
+) -> dict[str, Any]:
+    event: dict[str, Any] = {
+        "id": str(interaction.id),
+        "application_id": str(application_id),
+        "type": 2 if interaction.kind == "command" else 3,
+        "token": interaction.token,
+        "version": 1,
+        "attachment_size_limit": 10 * 1024 * 1024,
+        "data": interaction.data,
+        "guild_id": str(guild_id),
+        "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
+        "channel_id": channel["id"],
+        "channel": channel,
+        "member": interaction.user.member_payload(),
+        "locale": locale,
+        "guild_locale": "en-US",
+        "app_permissions": str(BOT_PERMISSIONS),
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild_id)},
+        "context": 0,
+    }
+    if message is not None:
+        event["message"] = message
+    return event
+
+
+def command_data(
+    definition: Mapping[str, Any] | None,
+    command_id: str,
+    guild_id: int,
+    names: list[str],
+    options: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The `data` of a slash command: `names` is the command, group and subcommand path;
+    option types come from the synced definition, else from the Python values."""
+    level: list[dict[str, Any]] = list((definition or {}).get("options", []))
+    data: dict[str, Any] = {"id": command_id, "name": names[0], "type": 1}
+    data["guild_id"] = str(guild_id)
+    holder = data
+    for depth, sub in enumerate(names[1:]):
+        sub_def = next((o for o in level if o.get("name") == sub), None)
+        last = depth == len(names) - 2
+        sub_type = sub_def["type"] if sub_def else (SUB_COMMAND if last else SUB_COMMAND_GROUP)
+        child: dict[str, Any] = {"name": sub, "type": sub_type}
+        holder["options"] = [child]
+        holder = child
+        level = list((sub_def or {}).get("options", []))
+    holder["options"] = []
+    for key, value in options.items():
+        if isinstance(value, FakeUser):  # a member option: an id, plus resolved data
+            holder["options"].append({"name": key, "type": USER, "value": str(value.id)})
+            member = value.member_payload()
+            resolved = data.setdefault("resolved", {"users": {}, "members": {}})
+            resolved["users"][str(value.id)] = member.pop("user")
+            resolved["members"][str(value.id)] = member
+            continue
+        holder["options"].append({"name": key, "type": _option_type(level, key, value)})
+        holder["options"][-1]["value"] = value
+    return data
+
+
+def _option_type(definitions: list[dict[str, Any]], name: str, value: Any) -> int:
+    for definition in definitions:
+        if definition.get("name") == name:
+            return int(definition["type"])
+    if isinstance(value, bool):
+        return BOOLEAN
+    if isinstance(value, int):
+        return INTEGER
+    if isinstance(value, float):
+        return NUMBER
+    return STRING
