@@ -108,6 +108,7 @@ class FakeDiscord:
         self._rate_limit_count = 0
         self.rate_limit_retry_after = 0.05
         self.too_old_to_edit: set[int] = set()  # channel messages Discord no longer lets edit
+        self.answer_deadline = 3.0  # seconds Discord waits for an interaction's first answer
         self._routes: list[tuple[str, re.Pattern[str], str, _Handler]] = []
         self._add_routes()
 
@@ -505,6 +506,10 @@ class FakeDiscord:
         record.interaction = interaction
         if interaction.callback_type is not None:
             raise _RouteError(400, "Interaction has already been acknowledged.", 40060)
+        late = time.monotonic() - interaction.created_at
+        if late > self.answer_deadline:
+            log.error("FAKE DISCORD: interaction answered after %.2f s", late)
+            raise _RouteError(404, "Unknown interaction", 10062)
         payload = record.payload or {}
         kind = int(payload.get("type", 0))
         data = payload.get("data") or {}

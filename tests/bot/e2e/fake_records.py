@@ -81,6 +81,7 @@ class FakeInteraction:
     original_message_id: int | None = None
     requests: list[RecordedRequest] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    created_at: float = field(default_factory=time.monotonic)
 
     async def wait_answered(self, timeout: float = 5.0) -> FakeInteraction:
         try:

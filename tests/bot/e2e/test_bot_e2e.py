@@ -483,3 +483,29 @@ async def test_two_friends_and_a_bot_player_finish_a_match_without_seeing_its_ca
         assert bot.service.public_snapshot(table_id).status == FINISHED
         await harness.assert_table_message_converged(table_id)
         checker.assert_clean()
+
+
+async def test_a_slow_store_makes_the_bot_defer_within_three_seconds_then_answer(
+    harness: BotUnderTest,
+) -> None:
+    """Discord drops an interaction not answered within 3 s (the fake enforces it)."""
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        record_action = bot.store.record_action
+
+        async def slow_record_action(*args: object, **kwargs: object) -> None:
+            await asyncio.sleep(2.3)  # past the bot's 2 s deferral point, within Discord's 3 s
+            await record_action(*args, **kwargs)  # type: ignore[arg-type]
+
+        bot.store.record_action = slow_record_action  # type: ignore[method-assign]
+        peek = await harness.act(alice, table_id)
+        await harness.fake.wait_for(lambda: len(peek.requests) > 1, what="the deferred answer")
+        await harness.settle()
+        deferral, *answers = peek.requests
+        assert deferral.payload["type"] == 6 and deferral.ok
+        assert answers and all(r.ok and r.ephemeral for r in answers)
+        assert len(card_faces([r.payload for r in answers])) == 2
+        assert harness.actions_played(table_id) == 1
+        checker.assert_clean()

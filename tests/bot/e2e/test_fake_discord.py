@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 from discord import app_commands
@@ -30,7 +32,8 @@ class CounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"count:
         await interaction.response.edit_message(content=f"count is {self.n + 1}", view=view)
 
 
-def tiny_bot() -> commands.Bot:
+def tiny_bot(think: float = 0.0) -> commands.Bot:
+    """A bot with `/ping` (answered after `think` seconds), `/retitle` and a counter button."""
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
     bot.add_dynamic_items(CounterButton)
     table: dict[str, discord.Message] = {}
@@ -38,6 +41,7 @@ def tiny_bot() -> commands.Bot:
     @bot.tree.command(name="ping", description="ping")
     @app_commands.describe(times="how many")
     async def ping(interaction: discord.Interaction, times: int = 1) -> None:
+        await asyncio.sleep(think)
         view = discord.ui.View(timeout=None)
         view.add_item(CounterButton(0))
         await interaction.response.send_message(
@@ -145,6 +149,20 @@ async def test_payloads_discord_would_refuse_are_refused_with_its_error(
             await message.edit(content="new")
         assert too_old.value.code == 30046
     assert "content: 2001 > 2000 characters" in caplog.text
+
+
+async def test_an_interaction_answered_after_three_seconds_is_unknown(
+    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_discord.answer_deadline = 0.05  # Discord's 3 s, shortened for the test
+    bot = tiny_bot(think=0.1)
+    async with running_client(bot):
+        ping = await fake_discord.slash(fake_discord.user("alice"), "ping")
+        await fake_discord.wait_for(lambda: bool(ping.requests), what="the late answer")
+        await fake_discord.settle()
+    (late, *_) = ping.requests
+    assert late.status == 404 and not ping.answered.is_set()
+    assert "10062" in caplog.text or "Unknown interaction" in caplog.text
 
 
 async def test_unknown_routes_are_recorded_and_answered_404(fake_discord: FakeDiscord) -> None:
