@@ -22,6 +22,7 @@ from storage.database import Database
 from storage.errors import StoreError
 
 INSERT_ACTIONS = "INSERT INTO actions (round_id, seq, seat, notation, at) VALUES"
+MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") has 14
 MAX_BATCH = 5000  # rows per INSERT: 5 parameters a row, under SQLite's 32,766 a statement
 OPEN_ROUND = (
     "SELECT id, n_seats, (SELECT MAX(seq) FROM actions WHERE round_id = rounds.id) "
@@ -189,6 +190,8 @@ class ActionWriter:
                 outcomes.append(refusal(row, f"seat {row.seat} is not at that table"))
             elif row.seq <= last_seqs.get(key, open_round.last_seq):
                 outcomes.append(refusal(row, "the round already has an action at or after it"))
+            elif not 0 < len(row.notation) <= MAX_NOTATION:
+                outcomes.append(refusal(row, f"a notation has 1 to {MAX_NOTATION} characters"))
             else:
                 outcomes.append(None)
                 accepted.append((open_round.round_id, row.seq, row.seat, row.notation, row.at))

@@ -37,6 +37,15 @@ async def test_action_of_a_seat_not_at_the_table_is_refused(store: Store) -> Non
         await store.record_action(toy.id, 0, 0, 5, "draw")
 
 
+async def test_an_empty_or_overlong_notation_is_refused(store: Store) -> None:
+    toy = await ToyTable.open(store)
+    await toy.new_round(seed=1)
+    for notation in ("", "x" * 101):
+        with pytest.raises(StoreError, match="1 to 100 characters"):
+            await store.record_action(toy.id, 0, 0, 1, notation)
+    assert (await store.load_round(toy.id, 0)).actions == []
+
+
 async def test_a_refused_action_does_not_fail_the_others_of_its_batch(store: Store) -> None:
     tables = [await ToyTable.open(store) for _ in range(3)]
     for toy in tables:
