@@ -23,13 +23,14 @@ from games.dutch.actions import DutchAction, parse_action
 from games.dutch.game import GAME, DutchGame
 from games.dutch.options import CLASSIC, HOUSE, PRESETS, DutchOptions, card_value
 from games.dutch.round import DutchRound
-from games.dutch.views import DutchView, Reveal, SeatScore, SlotView
+from games.dutch.views import DecisionView, DutchView, Reveal, SeatScore, SlotView
 
 __all__ = [
     "CLASSIC",
     "GAME",
     "HOUSE",
     "PRESETS",
+    "DecisionView",
     "DutchAction",
     "DutchGame",
     "DutchOptions",
