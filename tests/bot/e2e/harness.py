@@ -29,6 +29,7 @@ from tests.bot.e2e.players import (
 )
 
 EDIT_DELAY = 0.02  # seconds the bot coalesces table edits (1 s in production)
+STEP_QUIET = 0.005  # after a click's answer: its follow-ups, not the coalesced table edit
 # Classic Dutch, fastest honest play: call Dutch when offered, else draw and discard.
 DUTCH_PREFERENCE = ("peek", "dutch", "draw", "discard", "skip", "end")
 
@@ -139,7 +140,7 @@ class BotUnderTest:
         choice = verb_choice(self.table_message(table_id), Verb.HAND.value)
         assert choice is not None, "the table message has no 'My cards' button"
         interaction = await use(self.fake, user, choice)
-        await self.settle()
+        await self.fake.settle(quiet=STEP_QUIET)
         message = answer_message(self.fake, interaction)
         if message is not None:
             self.last_private[user.id] = int(message["id"])
@@ -164,7 +165,7 @@ class BotUnderTest:
         choice = self.choose(offered)
         assert choice is not None, f"{user.name} is offered nothing: {offered}"
         interaction = await use(self.fake, user, choice)
-        await self.settle()
+        await self.fake.settle(quiet=STEP_QUIET)
         message = answer_message(self.fake, interaction)
         if message is not None and int(message["flags"]) & 64:
             self.last_private[user.id] = int(message["id"])
@@ -175,6 +176,7 @@ class BotUnderTest:
         for _ in range(max_steps):
             snapshot = self.live.service.public_snapshot(table_id)
             if snapshot.status != PLAYING:
+                await self.settle()
                 return
             # Bot players move by themselves: only people are waited for.
             people = [s for s in snapshot.to_act if snapshot.seats[s].user_id is not None]

@@ -6,18 +6,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import catalog
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
-from tests.bot.e2e.fake_discord import FakeDiscord
+from games.cards import card, shuffled, standard_deck
+from tests.bot.e2e.fake_discord import FakeDiscord, running_fake_discord
 from tests.bot.e2e.fake_records import FakeInteraction, FakeUser
-from tests.bot.e2e.harness import BotUnderTest
+from tests.bot.e2e.harness import DUTCH_PREFERENCE, BotUnderTest
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
-from tests.bot.e2e.players import answer_text, pick, pick_at_random, use, verb_choice
+from tests.bot.e2e.players import Choice, answer_text, pick, pick_at_random, use, verb_choice
 
 ONE_SENTENCE_MAX = 200  # characters: "one short sentence"
 
@@ -297,6 +298,7 @@ async def test_a_table_message_too_old_to_edit_is_posted_anew_and_play_goes_on(
         old = await harness.stored_table_message(table_id)
         harness.fake.too_old_to_edit.add(int(old["id"]))
         await harness.act(alice, table_id)  # a change: the bot must edit the table message
+        await harness.settle()
         new = await harness.stored_table_message(table_id)
         assert new["id"] != old["id"]
         refused = [r for r in harness.fake.requests if r.status == 400]
@@ -508,4 +510,57 @@ async def test_a_slow_store_makes_the_bot_defer_within_three_seconds_then_answer
         assert answers and all(r.ok and r.ephemeral for r in answers)
         assert len(card_faces([r.payload for r in answers])) == 2
         assert harness.actions_played(table_id) == 1
+        checker.assert_clean()
+
+
+EIGHT = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+
+
+@pytest.fixture
+async def eight_players(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[BotUnderTest]:
+    caplog.set_level(logging.WARNING)
+    async with running_fake_discord(user_names=EIGHT) as fake:
+        yield BotUnderTest(fake, tmp_path / "cardtable.sqlite3")
+        assert not fake.unknown_routes
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, "the bot logged errors:\n" + "\n".join(r.getMessage() for r in errors)
+
+
+async def test_eight_players_reach_a_jack_and_a_queen_through_menus_of_over_25_choices(
+    eight_players: BotUnderTest,
+) -> None:
+    """With 8 seats a Jack has 4 x 28 targets and a Queen 32: past a select's 25 options the
+    menu narrows one piece at a time. The deck puts a Jack, then a Queen, on top of the stock."""
+    harness = eight_players
+    users = [harness.fake.user(name) for name in EIGHT]
+    deck = shuffled(standard_deck(jokers=2), 7)
+    for position, name in ((33, "JS"), (34, "QH")):  # 8 x 4 dealt, 1 discarded, then the stock
+        deck.remove(card(name))
+        deck.insert(position, card(name))
+    used: set[str] = set()
+
+    def choose(offered: Sequence[Choice]) -> Choice | None:
+        table = harness.live.service._table(table_id)
+        used.update(action.kind for _, action in table.round.history if table.round)
+        if {"jack", "look"} <= used:
+            return pick(offered, DUTCH_PREFERENCE)
+        return pick(offered, ("peek", "jack", "look", "draw", "discard", "skip"))
+
+    harness.choose = choose
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.open_table(users[0], target=10)
+        bot.service.stack_deck(table_id, deck)
+        for user in users[1:]:
+            await harness.press(user, table_id, "join")
+        await harness.press(users[0], table_id, "start")
+        await harness.play_match(table_id)
+        assert {"jack", "look"} <= used
+        narrowing = [
+            i for i in harness.fake.interactions.values() if i.kind == "select" and i.data["values"]
+        ]
+        assert any(len(str(i.data["values"][0]).split(" ")) < 3 for i in narrowing)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
         checker.assert_clean()
