@@ -569,6 +569,14 @@ class FakeDiscord:
             raise _RouteError(404, "Unknown Webhook (interaction not acknowledged)", 10015)
         payload = record.payload or {}
         _refuse_invalid(payload, creating=True)
+        original = self.messages.get(interaction.original_message_id or 0)
+        if original is not None and int(original["flags"]) & LOADING:
+            # The first follow-up after a "thinking" deferral replaces the loading message and
+            # keeps ITS visibility: an ephemeral flag here cannot hide it any more.
+            payloads.apply_message_data(original, {**payload, "flags": None})
+            record.message_id = int(original["id"])
+            record.ephemeral = bool(int(original["flags"]) & EPHEMERAL)
+            return 200, original, {}
         flags = int(payload.get("flags") or 0)
         message = self._message(
             interaction.channel_id, payload, flags=flags, interaction=interaction, webhook=True

@@ -56,6 +56,12 @@ def tiny_bot(think: float = 0.0) -> commands.Bot:
         await table["message"].edit(content=text)
         await interaction.edit_original_response(content="done")
 
+    @bot.tree.command(name="think", description="defer in public, then follow up")
+    async def think_command(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("first", ephemeral=True)
+        await interaction.followup.send("second", ephemeral=True)
+
     async def setup_hook() -> None:
         await bot.tree.sync()
 
@@ -72,7 +78,7 @@ async def test_a_discord_py_bot_logs_in_syncs_and_answers_commands_and_clicks(
         assert bot.user is not None and bot.user.id == fake_discord.application_id
         guild = bot.get_guild(fake_discord.guild_id)
         assert guild is not None and guild.member_count == len(fake_discord.all_members())
-        assert {c["name"] for c in fake_discord.commands[None]} == {"ping", "retitle"}
+        assert {c["name"] for c in fake_discord.commands[None]} == {"ping", "retitle", "think"}
 
         ping = await fake_discord.slash(alice, "ping", times=3)
         await ping.wait_answered()
@@ -163,6 +169,19 @@ async def test_an_interaction_answered_after_three_seconds_is_unknown(
     (late, *_) = ping.requests
     assert late.status == 404 and not ping.answered.is_set()
     assert "10062" in caplog.text or "Unknown interaction" in caplog.text
+
+
+async def test_the_first_follow_up_after_a_public_deferral_is_public_whatever_its_flags(
+    fake_discord: FakeDiscord,
+) -> None:
+    async with running_client(tiny_bot()):
+        think = await fake_discord.slash(fake_discord.user("alice"), "think")
+        await think.wait_answered()
+        await fake_discord.wait_for(lambda: len(think.requests) == 3, what="two follow-ups")
+    deferral, first, second = think.requests
+    assert first.message_id == deferral.interaction.original_message_id  # type: ignore[union-attr]
+    assert first.is_public and fake_discord.message(first.message_id)["content"] == "first"
+    assert second.ephemeral and second.message_id != first.message_id
 
 
 async def test_unknown_routes_are_recorded_and_answered_404(fake_discord: FakeDiscord) -> None:
