@@ -16,7 +16,7 @@ from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
 from games.cards import shuffled, standard_deck
 from tests.bot.e2e.fake_discord import FakeDiscord, running_client
-from tests.bot.e2e.fake_records import FakeInteraction, FakeUser
+from tests.bot.e2e.fake_records import EPHEMERAL, FakeInteraction, FakeUser
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
 from tests.bot.e2e.players import (
     Choice,
@@ -81,14 +81,15 @@ class BotUnderTest:
 
     # -- the table ------------------------------------------------------------------------
     def table_ids(self) -> list[int]:
-        return self.live.service.tables_in_channel(self.fake.channel_id)
+        return self.live.service.table_ids()
 
     def table_message(self, table_id: int) -> dict[str, Any]:
-        """The newest public message carrying this table's buttons."""
-        for message in reversed(self.fake.channel_messages()):
+        """The newest public message, in any channel or thread, carrying this table's buttons."""
+        public = [m for m in self.fake.messages.values() if not int(m["flags"]) & EPHEMERAL]
+        for message in reversed(public):
             if any(_table_of(c) == table_id for c in choices(message)):
                 return message
-        raise AssertionError(f"no message of table {table_id} with buttons in the channel")
+        raise AssertionError(f"no message of table {table_id} with buttons")
 
     async def stored_table_message(self, table_id: int) -> dict[str, Any]:
         """The message the bot keeps for this table (whatever it now shows)."""
@@ -96,9 +97,11 @@ class BotUnderTest:
         assert location.message_id is not None, f"table {table_id} has no message"
         return self.fake.message(location.message_id)
 
-    async def open_table(self, host: FakeUser, **options: Any) -> int:
+    async def open_table(
+        self, host: FakeUser, *, channel_id: int | None = None, **options: Any
+    ) -> int:
         before = set(self.table_ids())
-        answer = await self.fake.slash(host, "dutch start", **options)
+        answer = await self.fake.slash(host, "dutch start", channel_id=channel_id, **options)
         await answer.wait_answered()
         await self.settle()
         (table_id,) = set(self.table_ids()) - before

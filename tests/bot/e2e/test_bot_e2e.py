@@ -564,3 +564,35 @@ async def test_eight_players_reach_a_jack_and_a_queen_through_menus_of_over_25_c
         assert any(len(str(i.data["values"][0]).split(" ")) < 3 for i in narrowing)
         assert bot.service.public_snapshot(table_id).status == FINISHED
         checker.assert_clean()
+
+
+async def test_two_tables_in_two_channels_played_in_turns_keep_their_cards_apart(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    fake = harness.fake
+    first = [fake.user(name) for name in EIGHT[:3]]
+    second = [fake.user(name) for name in EIGHT[3:6]]
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        here = await harness.seat_players(first[0], first[1:], target=10)
+        there = await harness.seat_players(
+            second[0], second[1:], target=10, channel_id=fake.other_channel_id
+        )
+        assert int(harness.table_message(there)["channel_id"]) == fake.other_channel_id
+        for _ in range(400):
+            moved = False
+            for table_id in (here, there):
+                snapshot = bot.service.public_snapshot(table_id)
+                if snapshot.status == PLAYING:
+                    await harness.act(harness.user_of_seat(table_id, snapshot.to_act[0]), table_id)
+                    moved = True
+                elif snapshot.status == ROUND_OVER:
+                    await harness.next_round(table_id)
+                    moved = True
+            if not moved:
+                break
+        for table_id in (here, there):
+            assert bot.service.public_snapshot(table_id).status == FINISHED
+            await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
