@@ -1,16 +1,44 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.bot.e2e.fake_discord import FakeDiscord, running_fake_discord
+from tests.bot.e2e.harness import EIGHT, BotUnderTest
 
 
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     async with running_fake_discord() as fake:
         yield fake
+        assert not fake.unknown_routes, (
+            f"the client called routes the fake lacks: {fake.unknown_routes}"
+        )
+
+
+@pytest.fixture
+def no_errors_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """The bot must log nothing at ERROR level (nor the fake: an invalid payload, a late answer)."""
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, "errors were logged:\n" + "\n".join(r.getMessage() for r in errors)
+
+
+@pytest.fixture
+async def harness(
+    fake_discord: FakeDiscord, tmp_path: Path, no_errors_logged: None
+) -> AsyncIterator[BotUnderTest]:
+    yield BotUnderTest(fake_discord, tmp_path / "cardtable.sqlite3")
+
+
+@pytest.fixture
+async def eight_players(tmp_path: Path, no_errors_logged: None) -> AsyncIterator[BotUnderTest]:
+    async with running_fake_discord(user_names=EIGHT) as fake:
+        yield BotUnderTest(fake, tmp_path / "cardtable.sqlite3")
         assert not fake.unknown_routes, (
             f"the client called routes the fake lacks: {fake.unknown_routes}"
         )

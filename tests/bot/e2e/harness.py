@@ -34,6 +34,26 @@ STEP_QUIET = 0.005  # after a click's answer: its follow-ups, not the coalesced 
 DUTCH_PREFERENCE = ("peek", "dutch", "draw", "discard", "skip", "end")
 
 
+EIGHT = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")  # user names
+ONE_SENTENCE_MAX = 200  # characters: "one short sentence"
+
+
+def players(fake: FakeDiscord) -> tuple[FakeUser, FakeUser, FakeUser]:
+    return fake.user("alice"), fake.user("bob"), fake.user("carol")
+
+
+def assert_one_short_private_sentence(interaction: FakeInteraction) -> str:
+    """The answer is a single ephemeral message of one short line, with nothing to click."""
+    (answer,) = [r for r in interaction.requests if r.shows_message]
+    assert answer.ephemeral and answer.user_id == interaction.user.id
+    data = answer.payload.get("data", answer.payload)
+    content = str(data.get("content") or "")
+    assert content and "\n" not in content and len(content) <= ONE_SENTENCE_MAX
+    assert not data.get("embeds") and not data.get("components")
+    assert all(r.ok for r in interaction.requests)
+    return content
+
+
 class BotUnderTest:
     """Starts and restarts the bot on one database; its players act through the fake."""
 

@@ -1,0 +1,113 @@
+"""The bot against a Discord that restarts it, rate limits it, refuses old messages, or
+waits on a slow store: tables converge and no click is lost."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.service.snapshots import FINISHED, PLAYING
+from tests.bot.e2e.harness import BotUnderTest, players
+from tests.bot.e2e.leak_checker import card_faces
+from tests.bot.e2e.players import pick, use, verb_choice
+
+
+async def test_a_restarted_bot_resumes_the_round_and_old_buttons_still_work(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)  # everyone peeks
+        turn = bot.service.public_snapshot(table_id).to_act[0]
+        mover = harness.user_of_seat(table_id, turn)
+        await harness.my_cards(mover, table_id)
+        played_before = harness.actions_played(table_id)
+        old_table_message = harness.table_message(table_id)
+        round_no = bot.service.public_snapshot(table_id).round_no
+        assert round_no is not None
+        old_private = harness.private_choices(mover, round_no)
+
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        assert bot.service.public_snapshot(table_id).status == PLAYING
+        assert harness.actions_played(table_id) == played_before
+        # A button of the player's ephemeral message, made by the previous process.
+        choice = pick(old_private, ("draw",))
+        assert choice is not None and choice.notation == "draw"
+        await use(harness.fake, mover, choice)
+        await harness.settle()
+        assert harness.actions_played(table_id) == played_before + 1
+        # The old table message's "My cards" still answers.
+        hand = verb_choice(old_table_message, "hand")
+        assert hand is not None
+        answer = await use(harness.fake, bob, hand)
+        assert answer.requests[0].ephemeral
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
+
+
+async def test_the_table_message_converges_when_discord_rate_limits_its_edits(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        # Longer than discord.py's own five retries: the bot's coalescer must retry later.
+        harness.fake.rate_limit_table_edits(seconds=0.5, retry_after=0.05)
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        refused = [r for r in harness.fake.requests if r.status == 429]
+        assert len(refused) >= 5, "discord.py gives up after five tries: then the bot retries"
+        checker.assert_clean()
+
+
+async def test_a_table_message_too_old_to_edit_is_posted_anew_and_play_goes_on(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        old = await harness.stored_table_message(table_id)
+        harness.fake.too_old_to_edit.add(int(old["id"]))
+        await harness.act(alice, table_id)  # a change: the bot must edit the table message
+        await harness.settle()
+        new = await harness.stored_table_message(table_id)
+        assert new["id"] != old["id"]
+        refused = [r for r in harness.fake.requests if r.status == 400]
+        assert refused and {r.path.rsplit("/", 1)[-1] for r in refused} == {old["id"]}
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
+
+
+async def test_a_slow_store_makes_the_bot_defer_within_three_seconds_then_answer(
+    harness: BotUnderTest,
+) -> None:
+    """Discord drops an interaction not answered within 3 s (the fake enforces it)."""
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        record_action = bot.store.record_action
+
+        async def slow_record_action(*args: object, **kwargs: object) -> None:
+            await asyncio.sleep(2.3)  # past the bot's 2 s deferral point, within Discord's 3 s
+            await record_action(*args, **kwargs)  # type: ignore[arg-type]
+
+        bot.store.record_action = slow_record_action  # type: ignore[method-assign]
+        peek = await harness.act(alice, table_id)
+        await harness.fake.wait_for(lambda: len(peek.requests) > 1, what="the deferred answer")
+        await harness.settle()
+        deferral, *answers = peek.requests
+        assert deferral.payload["type"] == 6 and deferral.ok
+        assert answers and all(r.ok and r.ephemeral for r in answers)
+        assert len(card_faces([r.payload for r in answers])) == 2
+        assert harness.actions_played(table_id) == 1
+        checker.assert_clean()
