@@ -1,3 +1,14 @@
+"""End-to-end tests: the real bot (bot.app.create_bot) against a fake Discord in this process.
+
+- fake_discord.py serves Discord's REST API and gateway on 127.0.0.1 and records every request
+  (route, payload, the interaction and user it answers, ephemeral or not); tests inject slash
+  commands, clicks and select choices (`slash`, `click`, `choose`) and wait on answers.
+- harness.py starts the bot on a temporary database with a FakeClock (timers move only when a
+  test advances it) and plays for the users: they click what their messages offer.
+- leak_checker.py reads every payload as it arrives and flags a card face its viewer may not see.
+Every test here fails on an ERROR log line or on a route the fake does not know.
+"""
+
 from __future__ import annotations
 
 import logging

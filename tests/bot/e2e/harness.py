@@ -190,7 +190,7 @@ class BotUnderTest:
         interaction = await use(self.fake, user, choice)
         await self.fake.settle(quiet=STEP_QUIET)
         message = answer_message(self.fake, interaction)
-        if message is not None and int(message["flags"]) & 64:
+        if message is not None and int(message["flags"]) & EPHEMERAL:
             self.last_private[user.id] = int(message["id"])
         return interaction
 
