@@ -201,8 +201,12 @@ class BotUnderTest:
             if snapshot.status != PLAYING:
                 await self.settle()
                 return
-            # Bot players move by themselves: only people are waited for.
-            people = [s for s in snapshot.to_act if snapshot.seats[s].user_id is not None]
+            # Bot players, and the seats of players who left, move by themselves.
+            people = [
+                s
+                for s in snapshot.to_act
+                if snapshot.seats[s].user_id is not None and not snapshot.seats[s].left
+            ]
             assert people, f"only bot players may act, yet they did not: {snapshot.to_act}"
             await self.act(self.user_of_seat(table_id, people[0]), table_id)
         raise AssertionError(f"the round was not over after {max_steps} steps")

@@ -10,8 +10,14 @@ import pytest
 
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
 from games.cards import card, shuffled, standard_deck
-from tests.bot.e2e.harness import DUTCH_PREFERENCE, EIGHT, BotUnderTest, players
-from tests.bot.e2e.players import Choice, answer_text, pick, pick_at_random
+from tests.bot.e2e.harness import (
+    DUTCH_PREFERENCE,
+    EIGHT,
+    BotUnderTest,
+    assert_one_short_private_sentence,
+    players,
+)
+from tests.bot.e2e.players import Choice, answer_text, pick, pick_at_random, use, verb_choice
 
 
 async def test_three_players_play_a_whole_short_match_and_no_card_leaks(
@@ -179,3 +185,39 @@ async def test_finished_matches_feed_the_leaderboard_and_stats_commands(
         (dutch,) = bob_stats.games
         assert dutch.matches == 3
         assert "Bob" in answer_text(harness.fake, stats)
+
+
+async def test_a_player_who_leaves_mid_match_is_played_for_and_cannot_act_any_more(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)
+        leave = await harness.fake.slash(carol, "dutch leave")
+        await leave.wait_answered()
+        await harness.settle()
+        assert_one_short_private_sentence(leave)
+        assert bot.service.public_snapshot(table_id).seats[2].left
+        hand = verb_choice(harness.table_message(table_id), "hand")
+        assert hand is not None
+        assert_one_short_private_sentence(await use(harness.fake, carol, hand))
+        await harness.play_match(table_id)
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        await harness.assert_table_message_converged(table_id)
+        checker.assert_clean()
+
+
+async def test_a_host_who_cancels_the_lobby_closes_the_table_and_its_buttons(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, _ = players(harness.fake)
+    async with harness.running():
+        table_id = await harness.open_table(alice, target=10)
+        await harness.press(bob, table_id, "join")
+        await harness.press(alice, table_id, "cancel")
+        assert table_id not in harness.table_ids()
+        final = await harness.stored_table_message(table_id)
+        assert not final["components"], "a cancelled table keeps no buttons"
