@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service.snapshots import FINISHED, PLAYING
+from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import card_faces
 from tests.bot.e2e.players import pick, use, verb_choice
@@ -110,4 +110,30 @@ async def test_a_slow_store_makes_the_bot_defer_within_three_seconds_then_answer
         assert answers and all(r.ok and r.ephemeral for r in answers)
         assert len(card_faces([r.payload for r in answers])) == 2
         assert harness.actions_played(table_id) == 1
+        checker.assert_clean()
+
+
+async def test_a_restart_in_the_lobby_and_between_rounds_loses_nothing(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running():
+        table_id = await harness.open_table(alice, target=1000)
+        await harness.press(bob, table_id, "join")
+    async with harness.running() as bot:
+        await harness.press(carol, table_id, "join")  # the lobby message's button, made before
+        harness.stack_decks(table_id, range(301, 311))
+        await harness.press(alice, table_id, "start")
+        await harness.play_round(table_id)
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.status == ROUND_OVER
+        totals = snapshot.totals
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.status == ROUND_OVER and snapshot.totals == totals
+        await harness.next_round(table_id)
+        await harness.play_round(table_id)
+        assert bot.service.public_snapshot(table_id).totals != totals
+        await harness.assert_table_message_converged(table_id)
         checker.assert_clean()
