@@ -184,6 +184,23 @@ async def test_the_first_follow_up_after_a_public_deferral_is_public_whatever_it
     assert second.ephemeral and second.message_id != first.message_id
 
 
+async def test_threads_are_created_and_messages_deleted_as_discord_does(
+    fake_discord: FakeDiscord,
+) -> None:
+    bot = tiny_bot()
+    async with running_client(bot):
+        guild = bot.get_guild(fake_discord.guild_id)
+        assert guild is not None
+        channel = guild.get_channel(fake_discord.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        thread = await channel.create_thread(name="table 1", type=discord.ChannelType.public_thread)
+        assert fake_discord.channels[thread.id]["parent_id"] == str(channel.id)
+        message = await thread.send("in the thread")
+        assert fake_discord.message(message.id)["channel_id"] == str(thread.id)
+        await message.delete()
+        assert message.id not in fake_discord.messages
+
+
 async def test_unknown_routes_are_recorded_and_answered_404(fake_discord: FakeDiscord) -> None:
     bot = tiny_bot()
     async with running_client(bot):
