@@ -57,9 +57,12 @@ def assert_one_short_private_sentence(interaction: FakeInteraction) -> str:
 class BotUnderTest:
     """Starts and restarts the bot on one database; its players act through the fake."""
 
-    def __init__(self, fake: FakeDiscord, database: Path) -> None:
+    def __init__(
+        self, fake: FakeDiscord, database: Path, *, edit_delay: float = EDIT_DELAY
+    ) -> None:
         self.fake = fake
         self.database = database
+        self.edit_delay = edit_delay
         self.clock = FakeClock()
         self._seeds = itertools.count(1)
         self.bot: CardTableBot | None = None
@@ -77,7 +80,7 @@ class BotUnderTest:
         bot = create_bot(
             settings,
             clock=self.clock,
-            edit_delay=EDIT_DELAY,
+            edit_delay=self.edit_delay,
             guild_ready_timeout=0.01,
             seed_source=lambda: next(self._seeds),
         )

@@ -4,8 +4,10 @@ waits on a slow store: tables converge and no click is lost."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from tests.bot.e2e.fake_discord import FakeDiscord
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import card_faces
 from tests.bot.e2e.players import pick, use, verb_choice
@@ -137,3 +139,38 @@ async def test_a_restart_in_the_lobby_and_between_rounds_loses_nothing(
         assert bot.service.public_snapshot(table_id).totals != totals
         await harness.assert_table_message_converged(table_id)
         checker.assert_clean()
+
+
+async def test_a_burst_of_moves_makes_one_edit_of_the_table_message(
+    fake_discord: FakeDiscord, tmp_path: Path, no_errors_logged: None
+) -> None:
+    """Edits are coalesced (1 s in production, as here): three peeks at once, one edit."""
+    harness = BotUnderTest(fake_discord, tmp_path / "cardtable.sqlite3", edit_delay=1.0)
+    alice, bob, carol = players(fake_discord)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        round_no = bot.service.public_snapshot(table_id).round_no
+        for user in (alice, bob, carol):
+            await harness.my_cards(user, table_id)
+        await harness.settle()
+        edits_before = _table_edits(fake_discord)
+        peeks = [
+            next(c for c in harness.private_choices(user, round_no or 0) if c.notation)
+            for user in (alice, bob, carol)
+        ]
+        clicks = await asyncio.gather(
+            *(
+                fake_discord.click(user, c.message_id, c.custom_id)
+                for user, c in zip((alice, bob, carol), peeks, strict=True)
+            )
+        )
+        for click in clicks:
+            await click.wait_answered()
+        await harness.settle()
+        assert harness.actions_played(table_id) == 3
+        assert _table_edits(fake_discord) == edits_before + 1
+        await harness.assert_table_message_converged(table_id)
+
+
+def _table_edits(fake: FakeDiscord) -> int:
+    return sum(1 for r in fake.requests if r.route.startswith("PATCH /channels/") and r.ok)
