@@ -16,6 +16,7 @@ import itertools
 import json
 import logging
 import re
+import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -130,11 +131,10 @@ class FakeDiscord:
         app.router.add_route("*", "/api/v10/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        server = site._server
-        assert server is not None and server.sockets  # type: ignore[attr-defined]
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listening.bind(("127.0.0.1", 0))  # a free port, chosen by the system
+        self.port = listening.getsockname()[1]
+        await web.SockSite(self._runner, listening).start()
 
     async def stop(self) -> None:
         await self.gateway.close()
