@@ -223,6 +223,11 @@ class FakeDiscord:
                     except _RouteError as error:
                         status, headers = error.status, {}
                         body = {"message": error.message, "code": error.code}
+                    except Exception as error:  # a bug of the fake: fail fast and loudly
+                        log.exception("FAKE DISCORD: %s %s crashed", method, path)
+                        self.unknown_routes.append(f"{method} {path} crashed the fake: {error}")
+                        status, headers = 400, {}
+                        body = {"message": f"the fake crashed: {error}", "code": 0}
                     record.status = status
                     self._record(record)
                     return self._response(status, body, headers)
