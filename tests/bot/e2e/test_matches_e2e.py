@@ -221,3 +221,27 @@ async def test_a_host_who_cancels_the_lobby_closes_the_table_and_its_buttons(
         assert table_id not in harness.table_ids()
         final = await harness.stored_table_message(table_id)
         assert not final["components"], "a cancelled table keeps no buttons"
+
+
+async def test_a_slow_player_is_reminded_once_by_a_mention_of_them_alone(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.turn_deadline is not None
+        slow = harness.user_of_seat(table_id, snapshot.to_act[0])
+        posts_before = len(harness.fake.channel_messages())
+        halfway = (snapshot.turn_deadline - harness.clock.now()) / 2
+        await harness.clock.advance(halfway + 1)
+        await harness.settle()
+        reminders = harness.fake.channel_messages()[posts_before:]
+        assert len(reminders) == 1 and f"<@{slow.id}>" in reminders[0]["content"]
+        reminder_post = next(
+            r for r in harness.fake.requests if r.message_id == int(reminders[0]["id"])
+        )
+        assert [int(u) for u in reminder_post.payload["allowed_mentions"]["users"]] == [slow.id]
+        assert harness.actions_played(table_id) == 3  # a reminder, not yet a timeout
