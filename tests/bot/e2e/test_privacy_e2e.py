@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+from games.cards import card, shuffled, standard_deck
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
+from tests.bot.e2e.players import pick
 
 
 async def test_private_views_are_ephemeral_and_show_the_players_own_peek(
@@ -114,4 +116,74 @@ async def test_an_absent_player_is_played_for_when_the_turn_times_out_and_sees_i
         assert hand.requests[0].ephemeral
         assert len(card_faces([r.payload for r in hand.requests])) == 2
         await harness.my_cards(alice, table_id)
+        checker.assert_clean()
+
+
+async def test_a_queens_look_at_an_opponents_card_is_shown_to_the_looker_alone(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    deck = shuffled(standard_deck(jokers=2), 11)
+    deck.remove(card("QS"))
+    deck.insert(13, card("QS"))  # 3 x 4 dealt, 1 discarded: the first card drawn
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.open_table(alice, target=10)
+        bot.service.stack_deck(table_id, deck)
+        for guest in (bob, carol):
+            await harness.press(guest, table_id, "join")
+        await harness.press(alice, table_id, "start")
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)
+        looker_seat = bot.service.public_snapshot(table_id).to_act[0]
+        target_seat = (looker_seat + 1) % 3
+        looker = harness.user_of_seat(table_id, looker_seat)
+        target = harness.user_of_seat(table_id, target_seat)
+        harness.choose = lambda offered: pick(offered, ("draw", "discard", f"look {target_seat}:1"))
+        await harness.act(looker, table_id)  # draws the Queen
+        await harness.act(looker, table_id)  # discards it: its power may be used
+        look = await harness.act(looker, table_id)
+        assert str(bot.service._table(table_id).round.history[-1][1]) == f"look {target_seat}:1"
+        (reveal,) = bot.service._table(table_id).round.view(looker_seat).reveals
+        shown = [r for r in look.requests if r.shows_message]
+        assert shown and all(r.ephemeral and r.user_id == looker.id for r in shown)
+        assert reveal.card in card_faces([r.payload for r in shown])
+        for other in (target, harness.user_of_seat(table_id, (looker_seat + 2) % 3)):
+            hand = await harness.my_cards(other, table_id)
+            assert reveal.card not in card_faces([r.payload for r in hand.requests])
+        await harness.settle()
+        table_message = await harness.stored_table_message(table_id)
+        assert reveal.card not in card_faces(table_message)
+        checker.assert_clean()
+
+
+async def test_a_sevens_look_and_a_nines_blind_swap_reveal_nothing_to_others(
+    harness: BotUnderTest,
+) -> None:
+    """House rules: the first draw is a 7 (look at an own card), the second a 9 (swap with
+    an opponent, neither card seen); the deck is stacked so both happen at once."""
+    alice, bob, carol = players(harness.fake)
+    deck = shuffled(standard_deck(), 12)
+    for position, name in ((13, "7S"), (14, "9H")):
+        deck.remove(card(name))
+        deck.insert(position, card(name))
+    harness.choose = lambda offered: pick(
+        offered, ("peek", "draw", "seven 1", "nine 1", "discard", "end", "skip")
+    )
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.open_table(alice, preset="house", target=10)
+        bot.service.stack_deck(table_id, deck)
+        for guest in (bob, carol):
+            await harness.press(guest, table_id, "join")
+        await harness.press(alice, table_id, "start")
+        played: list[str] = []
+        for _ in range(40):
+            if {"seven", "nine"} <= set(played):
+                break
+            snapshot = bot.service.public_snapshot(table_id)
+            await harness.act(harness.user_of_seat(table_id, snapshot.to_act[0]), table_id)
+            played = [a.kind for _, a in bot.service._table(table_id).round.history]
+        assert {"seven", "nine"} <= set(played)
+        await harness.settle()
         checker.assert_clean()
