@@ -8,7 +8,7 @@ import asyncio
 from bot.i18n import catalog
 from bot.service.snapshots import PLAYING, ROUND_OVER
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
-from tests.bot.e2e.players import pick, use, verb_choice
+from tests.bot.e2e.players import answer_text, pick, use, verb_choice
 
 
 async def test_a_click_by_someone_not_seated_gets_one_short_private_sentence(
@@ -164,4 +164,21 @@ async def test_a_guild_that_wants_threads_gets_each_table_in_its_own_thread(
             await use(harness.fake, guest, join)
         await harness.settle()
         assert len(bot.service.public_snapshot(table_id).seats) == 3
+        checker.assert_clean()
+
+
+async def test_the_rules_are_shown_to_the_asker_alone_in_both_rule_sets(
+    harness: BotUnderTest,
+) -> None:
+    alice, _, _ = players(harness.fake)
+    async with harness.running():
+        checker = harness.leak_checker()
+        texts = []
+        for preset in ("classic", "house"):
+            rules = await harness.fake.slash(alice, "dutch rules", preset=preset)
+            await rules.wait_answered()
+            (answer,) = rules.requests
+            assert answer.ephemeral and answer.user_id == alice.id
+            texts.append(answer_text(harness.fake, rules))
+        assert all(texts) and texts[0] != texts[1]
         checker.assert_clean()
