@@ -184,6 +184,9 @@ def run(settings: Settings) -> int:
     """Run until stopped; print one clear line (no traceback) for a known failure."""
     level = logging.getLevelNamesMapping().get(settings.log_level.upper(), logging.INFO)
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The bot never joins voice: discord.py's warnings about missing voice libraries are noise.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     token = settings.token
     if token is None:
         print("DISCORD_TOKEN is not set (see .env.example).", file=sys.stderr)

@@ -9,7 +9,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # env_ignore_empty: `.env.example` copied as-is leaves optional variables empty
+    # (`DEV_GUILD_ID=`), which means "not set", not an invalid value.
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
     discord_token: SecretStr | None = Field(default=None, alias="DISCORD_TOKEN")
     database_path: Path = Field(default=Path("data/cardtable.sqlite3"), alias="DATABASE_PATH")

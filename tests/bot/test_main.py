@@ -17,3 +17,27 @@ def test_python_m_bot_without_token_says_what_is_missing(tmp_path: Path) -> None
     assert "DISCORD_TOKEN" in proc.stderr and ".env.example" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_env_example_copied_with_only_a_token_loads(tmp_path: Path, monkeypatch) -> None:
+    from bot.settings import load_settings
+
+    root = Path(__file__).resolve().parents[2]
+    example = (root / ".env.example").read_text()
+    (tmp_path / ".env").write_text(example.replace("DISCORD_TOKEN=\n", "DISCORD_TOKEN=abc\n"))
+    monkeypatch.chdir(tmp_path)
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = load_settings()
+    assert settings.token == "abc"
+    assert settings.dev_guild_id is None
+    assert str(settings.database_path) == "data/cardtable.sqlite3"
+
+
+def test_every_setting_is_listed_in_env_example() -> None:
+    from bot.settings import Settings
+
+    root = Path(__file__).resolve().parents[2]
+    example = (root / ".env.example").read_text()
+    for field in Settings.model_fields.values():
+        assert f"\n{field.alias}=" in f"\n{example}"
