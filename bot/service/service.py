@@ -171,12 +171,12 @@ class TableService(TimerMixin):
                 raise TableError("table_full", max=table.game.max_seats)
             self._reserve(table.guild_id, player.user_id, table.id)
             table.seats.append(LiveSeat(player.user_id, player.name, False, self._now_dt()))
-            try:
-                await self.store.save_seats(table.id, self._seat_records(table))
-            except Exception as error:
+
+            def undo() -> None:
                 table.seats.pop()
                 self._release(table.guild_id, player.user_id, table.id)
-                raise _store_failed(error) from error
+
+            await self._save_seats(table, undo)
             self._changed(
                 table, notes, LogEntry("joined", len(table.seats) - 1, _name(player), "table")
             )
@@ -192,11 +192,7 @@ class TableService(TimerMixin):
             number = sum(1 for s in table.seats if s.is_bot) + 1
             bot_name = name or f"Bot {number}"
             table.seats.append(LiveSeat(None, bot_name, True, self._now_dt()))
-            try:
-                await self.store.save_seats(table.id, self._seat_records(table))
-            except Exception as error:
-                table.seats.pop()
-                raise _store_failed(error) from error
+            await self._save_seats(table, table.seats.pop)
             seat = len(table.seats) - 1
             self._changed(table, notes, LogEntry("bot_added", seat, {"name": bot_name}, "table"))
         return build.public_snapshot(table)
@@ -208,11 +204,7 @@ class TableService(TimerMixin):
             if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
                 raise TableError("not_a_bot", seat=seat)
             removed = table.seats.pop(seat)
-            try:
-                await self.store.save_seats(table.id, self._seat_records(table))
-            except Exception as error:
-                table.seats.insert(seat, removed)
-                raise _store_failed(error) from error
+            await self._save_seats(table, lambda: table.seats.insert(seat, removed))
             self._changed(
                 table, notes, LogEntry("bot_removed", seat, {"name": removed.name}, "table")
             )
@@ -230,12 +222,12 @@ class TableService(TimerMixin):
                 old_host = table.host_id
                 if user_id == table.host_id and table.human_ids():
                     table.host_id = table.human_ids()[0]
-                try:
-                    await self.store.save_seats(table.id, self._seat_records(table))
-                except Exception as error:
+
+                def undo() -> None:
                     table.seats.insert(seat, player)
                     table.host_id = old_host
-                    raise _store_failed(error) from error
+
+                await self._save_seats(table, undo)
                 self._release(table.guild_id, user_id, table.id)
                 if not table.human_ids():
                     await self._close(
@@ -247,11 +239,7 @@ class TableService(TimerMixin):
                     )
             elif table.status in (PLAYING, ROUND_OVER):
                 player.left_at = self._now_dt()
-                try:
-                    await self.store.save_seats(table.id, self._seat_records(table))
-                except Exception as error:
-                    player.left_at = None
-                    raise _store_failed(error) from error
+                await self._save_seats(table, lambda: setattr(player, "left_at", None))
                 self._release(table.guild_id, user_id, table.id)
                 if not any(s.user_id is not None and s.left_at is None for s in table.seats):
                     await self._close(
@@ -265,11 +253,7 @@ class TableService(TimerMixin):
                     self._changed(table, notes)
             else:  # FINISHED: out of a rematch
                 player.left_at = self._now_dt()
-                try:
-                    await self.store.save_seats(table.id, self._seat_records(table))
-                except Exception as error:
-                    player.left_at = None
-                    raise _store_failed(error) from error
+                await self._save_seats(table, lambda: setattr(player, "left_at", None))
                 self._changed(table, notes, LogEntry("left", seat, {"name": player.name}, "table"))
         return build.public_snapshot(table)
 
@@ -736,6 +720,15 @@ class TableService(TimerMixin):
         if seat is None:
             raise TableError("not_seated")
         return seat
+
+    async def _save_seats(self, table: LiveTable, undo: Callable[[], object]) -> None:
+        """Store the seats after a change in memory; if the store fails, undo the change (so
+        memory equals disk) and refuse the click."""
+        try:
+            await self.store.save_seats(table.id, self._seat_records(table))
+        except Exception as error:
+            undo()
+            raise _store_failed(error) from error
 
     def _seat_records(self, table: LiveTable) -> list[SeatRecord]:
         return [

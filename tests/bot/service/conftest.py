@@ -87,3 +87,21 @@ async def peek_all(service: TableService, table_id: int) -> None:
     assert public.round_no is not None
     for seat in public.to_act:
         await service.act(table_id, user_at(public, seat), public.round_no, "peek 3 4")
+
+
+class FailingStore:
+    """The real store, except that the methods named in `failing` raise OSError (a full disk,
+    a power cut). Empty `failing` to bring the disk back."""
+
+    def __init__(self, store: Store, *failing: str) -> None:
+        self._store = store
+        self.failing = set(failing)
+
+    def __getattr__(self, name: str) -> object:
+        if name in self.failing:
+
+            async def fail(*args: object, **kwargs: object) -> None:
+                raise OSError(f"{name}: disk failure")
+
+            return fail
+        return getattr(self._store, name)

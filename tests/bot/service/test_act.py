@@ -9,7 +9,7 @@ import pytest
 
 from bot.service import ActResult, TableError, TableService
 from storage import Store
-from tests.bot.service.conftest import ANN, BOB, CAT, open_dutch, peek_all
+from tests.bot.service.conftest import ANN, BOB, CAT, FailingStore, open_dutch, peek_all
 
 
 async def stored_actions(store: Store, table_id: int, round_no: int) -> list[tuple[int, str]]:
@@ -111,22 +111,6 @@ async def test_acts_on_two_tables_at_once_do_not_wait_for_each_other(
     assert [r.table_id for r in results] == [first, second]
 
 
-class FailingStore:
-    """The real store, except that record_action fails when `fail` is set."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self.fail = False
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._store, name)
-
-    async def record_action(self, *args: object) -> None:
-        if self.fail:
-            raise OSError("disk full")
-        await self._store.record_action(*args)  # type: ignore[arg-type]
-
-
 async def test_a_failed_store_write_is_rolled_back_so_memory_equals_disk(
     store: Store, service: TableService
 ) -> None:
@@ -136,12 +120,12 @@ async def test_a_failed_store_write_is_rolled_back_so_memory_equals_disk(
     await peek_all(service, table_id)
     player = ANN if service.public_snapshot(table_id).turn == 0 else BOB
     before = service.public_snapshot(table_id)
-    failing.fail = True
+    failing.failing = {"record_action"}
     with pytest.raises(TableError) as refused:
         await service.act(table_id, player.user_id, 0, "draw")
     assert refused.value.key == "store_failed"
     assert service.public_snapshot(table_id).view == before.view
-    failing.fail = False
+    failing.failing.clear()
     result = await service.act(table_id, player.user_id, 0, "draw")
     assert result.notation == "draw"
     assert [a for _, a in await stored_actions(store, table_id, 0)][-1] == "draw"

@@ -20,7 +20,15 @@ from bot.service import (
     TableService,
 )
 from storage import Store
-from tests.bot.service.conftest import ANN, BOB, CAT, GUILD, open_dutch, user_at
+from tests.bot.service.conftest import (
+    ANN,
+    BOB,
+    CAT,
+    GUILD,
+    FailingStore,
+    open_dutch,
+    user_at,
+)
 
 
 class CheckingNotifier(RecordingNotifier):
@@ -106,25 +114,12 @@ async def test_the_bot_choice_is_a_legal_click(service: TableService) -> None:
         await service.act(table_id, user_id, snapshot.round_no or 0, choice)
 
 
-class ForgetfulStore:
-    """The real store whose finish_round fails (a crash before the round's result is stored)."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._store, name)
-
-    async def finish_round(self, *args: object) -> None:
-        raise OSError("power cut")
-
-
 async def test_a_round_whose_result_was_not_stored_is_scored_after_a_restart(
     store: Store, clock: FakeClock, db_path: Path, seeds: Callable[[], int]
 ) -> None:
     from tests.bot.service.test_match import end_round_quickly
 
-    service = TableService(ForgetfulStore(store), clock, RecordingNotifier(), seeds)  # type: ignore[arg-type]
+    service = TableService(FailingStore(store, "finish_round"), clock, RecordingNotifier(), seeds)  # type: ignore[arg-type]
     table_id = await open_dutch(service, [ANN, BOB])
     await end_round_quickly(service, table_id)
     assert service.public_snapshot(table_id).status == PLAYING  # scoring failed, retried later
@@ -148,7 +143,7 @@ async def test_a_failed_round_end_is_retried_by_the_timer(
 ) -> None:
     from tests.bot.service.test_match import end_round_quickly
 
-    forgetful = ForgetfulStore(store)
+    forgetful = FailingStore(store, "finish_round")
     service = TableService(forgetful, clock, RecordingNotifier(), seeds)  # type: ignore[arg-type]
     table_id = await open_dutch(service, [ANN, BOB])
     await end_round_quickly(service, table_id)
@@ -169,22 +164,12 @@ async def test_player_refs_with_the_same_id_in_two_guilds_are_two_seats(
     assert service.table_of_user(GUILD + 5, ANN.user_id) == second.table_id
 
 
-class MatchEndFailingStore(ForgetfulStore):
-    """The real store whose finish_match fails once (the rest works)."""
-
-    async def finish_round(self, *args: object) -> None:
-        await self._store.finish_round(*args)  # type: ignore[arg-type]
-
-    async def finish_match(self, *args: object) -> None:
-        raise OSError("power cut")
-
-
 async def test_a_match_end_not_stored_is_completed_after_a_restart(
     store: Store, clock: FakeClock, db_path: Path, seeds: Callable[[], int]
 ) -> None:
     from tests.bot.service.test_match import end_round_quickly
 
-    failing = MatchEndFailingStore(store)
+    failing = FailingStore(store, "finish_match")
     service = TableService(failing, clock, RecordingNotifier(), seeds)  # type: ignore[arg-type]
     table_id = await open_dutch(service, [ANN, BOB], target=1)
     for _ in range(20):

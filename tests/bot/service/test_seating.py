@@ -12,7 +12,7 @@ from bot.service import (
     TableService,
 )
 from storage import Store
-from tests.bot.service.conftest import ANN, BOB, CAT, CHANNEL, GUILD, open_dutch
+from tests.bot.service.conftest import ANN, BOB, CAT, CHANNEL, GUILD, FailingStore, open_dutch
 
 
 async def test_open_table_seats_the_host_in_a_stored_lobby(
@@ -180,3 +180,32 @@ async def test_a_rematch_leaves_out_players_seated_elsewhere(service: TableServi
     with pytest.raises(TableError) as refused:
         await service.private_view(table_id, CAT.user_id)
     assert refused.value.key == "not_seated"
+
+
+async def test_a_seat_change_the_store_refuses_is_undone_in_memory(
+    service: TableService, store: Store
+) -> None:
+    table_id = await open_dutch(service, [ANN, BOB], start=False)
+    failing = FailingStore(store, "save_seats")
+    service.store = failing  # type: ignore[assignment]
+    before = service.public_snapshot(table_id).seats
+    for attempt in (
+        service.join(table_id, CAT),
+        service.add_bot(table_id, ANN.user_id),
+        service.leave(table_id, BOB.user_id),
+    ):
+        with pytest.raises(TableError) as refused:
+            await attempt
+        assert refused.value.key == "store_failed"
+        assert service.public_snapshot(table_id).seats == before
+    assert service.table_of_user(GUILD, CAT.user_id) is None  # Cat may still sit elsewhere
+    assert service.table_of_user(GUILD, BOB.user_id) == table_id
+
+    failing.failing.clear()
+    await service.join(table_id, CAT)
+    await service.start(table_id, ANN.user_id)
+    failing.failing.add("save_seats")
+    with pytest.raises(TableError):
+        await service.leave(table_id, CAT.user_id)
+    assert not service.public_snapshot(table_id).seats[2].left
+    assert [s.left_at for s in await store.get_seats(table_id)] == [None, None, None]
