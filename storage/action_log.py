@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from typing import NamedTuple
 
 import aiosqlite
 
@@ -30,22 +29,21 @@ OPEN_ROUND = (
 )
 
 RoundKey = tuple[int, int]  # (table id, round number)
-StoredAction = tuple[int, int, int, str, str]  # (round id, seq, seat, notation, at)
+# (table id, round number, seq, seat, notation, the caller's future): a plain tuple, built once
+# per call with no Python-level constructor, unpacked once by the writer.
+Pending = tuple[int, int, int, int, str, "asyncio.Future[None]"]
 
 
-class ActionRow(NamedTuple):
-    table_id: int
-    round_no: int
-    seq: int
-    seat: int
-    notation: str
-    at: str
+class OpenRound:
+    """An open round as the writer sees it; `last_seq` moves forward in place as rows are
+    accepted (and the round is forgotten, to be re-read from the file, if their commit fails)."""
 
+    __slots__ = ("last_seq", "n_seats", "round_id")
 
-class OpenRound(NamedTuple):
-    round_id: int  # rounds.id
-    n_seats: int
-    last_seq: int  # -1 before the first action
+    def __init__(self, round_id: int, n_seats: int, last_seq: int) -> None:
+        self.round_id = round_id  # rounds.id
+        self.n_seats = n_seats
+        self.last_seq = last_seq  # -1 before the first action
 
 
 class OpenRounds:
@@ -78,42 +76,61 @@ class OpenRounds:
         for key in keys:
             self._rounds.pop(key, None)
 
-    def advance(self, key: RoundKey, last_seq: int) -> None:
-        current = self._rounds[key]
-        assert current is not None
-        self._rounds[key] = current._replace(last_seq=last_seq)
-
 
 def _or(value: int | None, default: int) -> int:
     return default if value is None else value
 
 
-def refusal(row: ActionRow, reason: str) -> StoreError:
-    where = f"action {row.seq} of table {row.table_id}, round {row.round_no}"
+def refusal(table_id: int, round_no: int, seq: int, reason: str) -> StoreError:
+    where = f"action {seq} of table {table_id}, round {round_no}"
     return StoreError(f"{where} was not stored: {reason}.")
+
+
+def _insert_sql(n_rows: int) -> str:
+    sql = _INSERT_SQL.get(n_rows)
+    if sql is None:
+        sql = _INSERT_SQL[n_rows] = f"{INSERT_ACTIONS} {', '.join(['(?, ?, ?, ?, ?)'] * n_rows)}"
+    return sql
+
+
+_INSERT_SQL: dict[int, str] = {}
+
+
+def _fail(future: asyncio.Future[None], error: BaseException) -> None:
+    if not future.done():  # a cancelled caller has gone; its outcome interests no one
+        future.set_exception(error)
 
 
 class ActionWriter:
     def __init__(self, db: Database, rounds: OpenRounds) -> None:
         self._db = db
         self._rounds = rounds
-        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._pending: list[Pending] = []
         self._wake = asyncio.Event()
         self._closing = False
         self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.batches = 0  # transactions committed (for the benchmark)
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="storage-action-writer")
+        self._loop = asyncio.get_running_loop()
+        self._task = self._loop.create_task(self._run(), name="storage-action-writer")
 
-    async def write(self, row: ActionRow) -> None:
-        """Store one row; returns after the transaction holding it has committed."""
-        if self._closing or self._task is None:
+    def submit(
+        self, table_id: int, round_no: int, seq: int, seat: int, notation: str
+    ) -> asyncio.Future[None]:
+        """Queue one row; the future resolves after the transaction holding it has committed
+        (or fails with the row's refusal). Plain, not a coroutine: no extra frame per call."""
+        if self._closing or self._loop is None:
             raise StoreError("the store is closed; the action was not stored.")
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((row, future))
+        future: asyncio.Future[None] = self._loop.create_future()
+        self._pending.append((table_id, round_no, seq, seat, notation, future))
         self._wake.set()
-        await future
+        return future
+
+    async def write(self, table_id: int, round_no: int, seq: int, seat: int, notation: str) -> None:
+        """Store one row; returns after the transaction holding it has committed."""
+        await self.submit(table_id, round_no, seq, seat, notation)
 
     async def close(self) -> None:
         """Store what is queued, then stop the writer task."""
@@ -131,69 +148,76 @@ class ActionWriter:
                 if self._closing:
                     return
                 continue
-            batch = self._pending[:MAX_BATCH]
-            del self._pending[:MAX_BATCH]
+            batch = self._pending
+            if len(batch) > MAX_BATCH:
+                self._pending = batch[MAX_BATCH:]
+                batch = batch[:MAX_BATCH]
+            else:
+                self._pending = []
             self._wake.set()  # come back for rows queued during this flush, or to exit
             try:
-                outcomes = await self._flush([row for row, _ in batch])
-            except Exception as error:  # an I/O failure: every caller of the batch hears it
+                accepted = await self._flush(batch)
+            except Exception as error:  # an I/O failure: every accepted caller hears it
                 failure = error if isinstance(error, StoreError) else StoreError(str(error))
-                outcomes = [failure] * len(batch)
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():  # the caller was cancelled; its row is stored all the same
-                    continue
-                if outcome is None:
+                for row in batch:
+                    _fail(row[5], failure)
+                continue
+            for future in accepted:  # one loop, no task per caller
+                if not future.done():  # the caller was cancelled; its row is stored all the same
                     future.set_result(None)
-                else:
-                    future.set_exception(outcome)
 
-    async def _flush(self, rows: list[ActionRow]) -> list[StoreError | None]:
+    async def _flush(self, batch: list[Pending]) -> list[asyncio.Future[None]]:
+        """Check the batch (refused rows fail now, alone), then store the others in one INSERT.
+        Returns the futures of the stored rows."""
         db = self._db
-        last_seqs: dict[RoundKey, int] = {}
         async with db.lock:
             try:
-                outcomes, accepted, last_seqs = await self._check(rows)
+                accepted, params = await self._check(batch, db.stamp())
                 if accepted:
-                    await self._insert(accepted)
-            except sqlite3.Error as error:
-                self._rounds.forget(set(last_seqs))  # re-read them: trust only the file
-                raise db.error(error) from error
-            for key, last_seq in last_seqs.items():
-                self._rounds.advance(key, last_seq)
-            return outcomes
+                    await self._insert(len(accepted), params)
+            except BaseException as error:
+                # Some rounds' last seq moved for rows that are not stored: re-read them from
+                # the file, the only truth, on next use.
+                self._rounds.forget({(row[0], row[1]) for row in batch})
+                if isinstance(error, sqlite3.Error):
+                    raise db.error(error) from error
+                raise
+            return accepted
 
-    async def _insert(self, rows: list[StoredAction]) -> None:
+    async def _insert(self, n_rows: int, params: list[object]) -> None:
         """One multi-row INSERT outside any transaction: SQLite commits it as one atomic,
         durable transaction before it returns, in a single trip to the connection's thread."""
         assert not self._db.conn.in_transaction
-        values = ", ".join(["(?, ?, ?, ?, ?)"] * len(rows))
-        await self._db.conn.execute(
-            f"{INSERT_ACTIONS} {values}", [field for row in rows for field in row]
-        )
+        await self._db.conn.execute(_insert_sql(n_rows), params)
         self.batches += 1
 
     async def _check(
-        self, rows: list[ActionRow]
-    ) -> tuple[list[StoreError | None], list[StoredAction], dict[RoundKey, int]]:
-        """Split the batch into refusals and rows to insert; the new last seq of each round."""
-        outcomes: list[StoreError | None] = []
-        accepted: list[StoredAction] = []
-        last_seqs: dict[RoundKey, int] = {}
-        for row in rows:
-            key = (row.table_id, row.round_no)
-            open_round = self._rounds.get(key)  # the usual case: no await per row
+        self, batch: list[Pending], at: str
+    ) -> tuple[list[asyncio.Future[None]], list[object]]:
+        """Refuse the rows that break the log's rules (their futures fail now) and advance each
+        round's last seq past the others; returns their futures and the INSERT's parameters.
+        One time stamp for the batch: its rows are committed together."""
+        accepted: list[asyncio.Future[None]] = []
+        params: list[object] = []
+        extend = params.extend
+        get = self._rounds.get
+        for table_id, round_no, seq, seat, notation, future in batch:
+            key = (table_id, round_no)
+            open_round = get(key)  # the usual case: no await per row
             if open_round is None:
                 open_round = await self._rounds.lookup(self._db.conn, key)
             if open_round is None:
-                outcomes.append(refusal(row, "that round is unknown or already finished"))
-            elif not 0 <= row.seat < open_round.n_seats:
-                outcomes.append(refusal(row, f"seat {row.seat} is not at that table"))
-            elif row.seq <= last_seqs.get(key, open_round.last_seq):
-                outcomes.append(refusal(row, "the round already has an action at or after it"))
-            elif not 0 < len(row.notation) <= MAX_NOTATION:
-                outcomes.append(refusal(row, f"a notation has 1 to {MAX_NOTATION} characters"))
+                reason = "that round is unknown or already finished"
+            elif not 0 <= seat < open_round.n_seats:
+                reason = f"seat {seat} is not at that table"
+            elif seq <= open_round.last_seq:
+                reason = "the round already has an action at or after it"
+            elif not 0 < len(notation) <= MAX_NOTATION:
+                reason = f"a notation has 1 to {MAX_NOTATION} characters"
             else:
-                outcomes.append(None)
-                accepted.append((open_round.round_id, row.seq, row.seat, row.notation, row.at))
-                last_seqs[key] = row.seq
-        return outcomes, accepted, last_seqs
+                open_round.last_seq = seq
+                extend((open_round.round_id, seq, seat, notation, at))
+                accepted.append(future)
+                continue
+            _fail(future, refusal(table_id, round_no, seq, reason))
+        return accepted, params

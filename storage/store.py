@@ -12,7 +12,7 @@ from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
 from storage import guilds, recovery, rounds, stats, tables
-from storage.action_log import ActionRow, ActionWriter, OpenRounds
+from storage.action_log import ActionWriter, OpenRounds
 from storage.database import Database, Synchronous, open_database
 from storage.interface import GamesResolver
 from storage.models import (
@@ -156,9 +156,7 @@ class Store:
         """Append one action to an open round's log; returns once it is committed to disk.
         `seq` must grow within a round (use the action's index: len(round.history) - 1 after
         apply). Raises StoreError if the round is unknown or finished, or seq does not grow."""
-        await self._actions.write(
-            ActionRow(table_id, round_no, seq, seat, notation, self._db.stamp())
-        )
+        await self._actions.submit(table_id, round_no, seq, seat, notation)
 
     async def finish_round(
         self, table_id: int, round_no: int, result: RoundResult, totals_after: list[int]
