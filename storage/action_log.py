@@ -190,6 +190,7 @@ class ActionWriter:
         assert not self._db.conn.in_transaction
         await self._db.conn.execute(_insert_sql(n_rows), params)
         self.batches += 1
+        self._db.committed()
 
     async def _check(
         self, batch: list[Pending], at: str

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
+from storage.checkpointer import FALLBACK_PAGES, Checkpointer
 from storage.errors import StoreError
 from storage.migrate import migrate
 
@@ -44,9 +45,18 @@ class Database:
         self.lock = asyncio.Lock()
         self.schema_version = 0
         self.closed = False
+        self.checkpointer: Checkpointer | None = None
+
+    def committed(self) -> None:
+        """Called after each commit: the background checkpointer copies the WAL soon."""
+        if self.checkpointer is not None:
+            self.checkpointer.nudge()
 
     async def close(self) -> None:
         self.closed = True
+        if self.checkpointer is not None:
+            await asyncio.to_thread(self.checkpointer.stop)  # before the last checkpoint
+            self.checkpointer = None
         try:
             await self.conn.close()
         finally:
@@ -74,6 +84,7 @@ class Database:
                     await self.conn.rollback()
                     raise
                 await self.conn.execute("COMMIT")
+                self.committed()
             except sqlite3.Error as error:
                 if self.conn.in_transaction:
                     await self.conn.rollback()
@@ -151,6 +162,9 @@ async def open_database(
             if problems:
                 raise StoreError(f"{path} is corrupt ({problems[0]}); restore it from a backup.")
         db.schema_version = await migrate(conn, str(path), target=target_version)
+        await conn.execute(f"PRAGMA wal_autocheckpoint = {FALLBACK_PAGES}")
+        db.checkpointer = Checkpointer(path, synchronous)
+        db.checkpointer.start()
     except sqlite3.DatabaseError as error:
         await db.close()
         raise StoreError(
