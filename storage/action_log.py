@@ -128,10 +128,6 @@ class ActionWriter:
         self._wake.set()
         return future
 
-    async def write(self, table_id: int, round_no: int, seq: int, seat: int, notation: str) -> None:
-        """Store one row; returns after the transaction holding it has committed."""
-        await self.submit(table_id, round_no, seq, seat, notation)
-
     async def close(self) -> None:
         """Store what is queued, then stop the writer task."""
         self._closing = True
