@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import discord
@@ -15,10 +16,15 @@ def user_language(interaction: discord.Interaction[Any]) -> str:
 
 async def say(interaction: discord.Interaction[Any], message: str) -> None:
     """Answer ephemerally, whether or not the interaction was already answered or deferred."""
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
+    if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
+        return
+    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+        # The first follow-up replaces a "thinking…" message and keeps its visibility, which
+        # is public for a command deferred in the channel: remove it so this one stays private.
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    await interaction.followup.send(message, ephemeral=True)
 
 
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:

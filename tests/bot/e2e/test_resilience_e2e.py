@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.i18n import error_text
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
-from tests.bot.e2e.fake_discord import FakeDiscord
+from tests.bot.e2e.fake_discord import EPHEMERAL, FakeDiscord
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import card_faces
 from tests.bot.e2e.players import pick, use, verb_choice
@@ -174,3 +175,27 @@ async def test_a_burst_of_moves_makes_one_edit_of_the_table_message(
 
 def _table_edits(fake: FakeDiscord) -> int:
     return sum(1 for r in fake.requests if r.route.startswith("PATCH /channels/") and r.ok)
+
+
+async def test_a_start_refused_after_the_deferral_is_told_to_the_host_alone(
+    harness: BotUnderTest,
+) -> None:
+    """Past 2 s the bot defers `/dutch start` with a public "thinking…" message. A refusal then
+    must not take that public message's place: only the host reads it."""
+    alice, _bob, _carol = players(harness.fake)
+    refusal = error_text("en", "store_failed", message="disk full")
+    async with harness.running() as bot:
+
+        async def slow_failing_create_table(*args: object, **kwargs: object) -> None:
+            await asyncio.sleep(2.3)  # past the bot's 2 s deferral point, within Discord's 3 s
+            raise OSError("disk full")
+
+        bot.store.create_table = slow_failing_create_table  # type: ignore[method-assign]
+        answer = await harness.fake.slash(alice, "dutch start")
+        await harness.fake.wait_for(
+            lambda: any(refusal in str(r.payload) for r in answer.requests), what="the refusal"
+        )
+        await harness.settle()
+        told = [m for m in harness.fake.messages.values() if refusal in (m.get("content") or "")]
+        assert len(told) == 1 and int(told[0]["flags"]) & EPHEMERAL
+        assert harness.table_ids() == []
