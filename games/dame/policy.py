@@ -1,5 +1,9 @@
 """A simple, fast policy for bot players and the benchmark: take the pile when it can, lay
-every pack and add every card it can, announce when its hand is small, discard a cheap card."""
+every pack and add every card it can, announce when its hand is small, discard a cheap card.
+
+For speed it reads the round directly, but only what its seat may know: its own hand and the
+public table (pile, packs, announcements). A test deals the hidden cards anew and checks that
+the choice never changes."""
 
 from __future__ import annotations
 

@@ -49,3 +49,38 @@ def test_policy_discards_a_wild_card_only_when_it_holds_nothing_else() -> None:
     assert cheapest_discard(cards("JK 2C KS QS"), rng).name == "KS"
     assert cheapest_discard(cards("JK 2C"), rng).name == "2C"
     assert cheapest_discard(cards("JK"), rng).name == "JK"
+
+
+def test_policy_decides_only_from_what_its_seat_may_know() -> None:
+    """The policy reads the round directly (for speed), so pin that it reads nothing hidden:
+    dealing the other hands and the stock anew never changes its choice."""
+    import copy
+
+    from games.contract import RoundSetup
+    from games.dame import GAME
+
+    for seed in range(6):
+        round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=4, dealer=seed % 4), seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not round_.finished and steps < 400:
+            seat = round_.to_act()[0]
+            state = random.Random(seed).getstate()
+            expected = choose_action(round_, seat, _seeded(state))
+            other = copy.deepcopy(round_)
+            hidden = [c for s in range(4) if s != seat for c in other.hands[s]] + other.stock
+            rng.shuffle(hidden)
+            for s in range(4):
+                if s != seat:
+                    size = len(other.hands[s])
+                    other.hands[s], hidden = hidden[:size], hidden[size:]
+            other.stock = hidden
+            assert choose_action(other, seat, _seeded(state)) == expected
+            round_.apply(seat, expected)
+            steps += 1
+
+
+def _seeded(state: object) -> random.Random:
+    rng = random.Random()
+    rng.setstate(state)  # type: ignore[arg-type]
+    return rng
