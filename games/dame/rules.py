@@ -54,7 +54,3 @@ SUIT_ORDER: dict[str, int] = {s: i for i, s in enumerate(SUITS)} | {"": len(SUIT
 SORT_KEY: dict[Card, tuple[int, int, int, int]] = {
     c: (int(IS_WILD[c]), RANK_ORDER[c.rank], SUIT_ORDER[c.suit], c.copy) for c in DECK
 }
-
-
-def team_of(seat: int) -> int:
-    return seat % 2
