@@ -194,10 +194,10 @@ _SIMPLE: dict[str, DutchAction] = {
     "skip": SKIP,
     "end": END,
 }
-MAX_NUMBER = 999  # bounds the numbers a parser accepts (and the interning caches)
 
 
 def _number(token: str, text: str) -> int:
+    # at most three digits: bounds the numbers a parser accepts (and the interning caches)
     if not token.isdigit() or len(token) > 3:
         raise NotationError(text, f"{token!r} is not a number")
     return int(token)
