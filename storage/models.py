@@ -11,7 +11,6 @@ from games.contract import Round
 from games.match import Match
 
 TableStatus = Literal["lobby", "playing", "finished", "abandoned", "broken"]
-ACTIVE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
 Language = Literal["en", "fr"]
 LeaderboardOrder = Literal["rating", "wins", "win_rate"]
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import aiosqlite
 
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, dumps, seat_from_row, table_from_row
 from storage.database import Database
 from storage.errors import StoreError
-from storage.models import SeatRecord, TableRecord
+from storage.models import SeatRecord, TableRecord, TableStatus
 
-STATUSES = ("lobby", "playing", "finished", "abandoned", "broken")
+STATUSES: tuple[str, ...] = get_args(TableStatus)
 
 
 async def require_table(conn: aiosqlite.Connection, table_id: int) -> None:
