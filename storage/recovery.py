@@ -5,15 +5,15 @@ bulk queries, its match restored (Match.restore) and its open round replayed thr
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Game, RoundRecord
+from games.contract import RoundRecord
 from games.errors import IllegalAction
 from games.match import Match, MatchState
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, loads, seat_from_row, table_from_row
 from storage.database import Database
 from storage.errors import StoreError
+from storage.interface import GamesResolver
 from storage.models import ActiveTable, LoadedTables
 
 ACTIVE = "status IN ('lobby', 'playing')"
@@ -70,9 +70,7 @@ async def load_match(db: Database, table_id: int) -> MatchState | None:
     return _match_state(row, [tuple(loads(p["points"])) for p in points])
 
 
-async def load_active_tables(
-    db: Database, resolve: Callable[[str], Game[Any, Any, Any]]
-) -> LoadedTables:
+async def load_active_tables(db: Database, resolve: GamesResolver) -> LoadedTables:
     tables = await db.fetchall(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {ACTIVE} ORDER BY id")
     # rows are grouped raw and parsed per table, so one damaged row breaks only its table
     seats: dict[int, list[Any]] = defaultdict(list)
@@ -141,7 +139,7 @@ async def load_active_tables(
 
 
 def _rebuild(
-    resolve: Callable[[str], Game[Any, Any, Any]],
+    resolve: GamesResolver,
     game_name: str,
     match_row: Any,
     points: list[tuple[int, ...]],

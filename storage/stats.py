@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from games.contract import Game
 from storage.codec import dumps, loads
 from storage.database import Database
 from storage.errors import StoreError
+from storage.interface import GamesResolver
 from storage.models import GameStats, LeaderboardOrder, LeaderboardRow, MatchSummary, PlayerStats
 from storage.ratings import Skill, rate, side_ranks
 
@@ -22,7 +21,7 @@ ORDERS: dict[str, str] = {
 
 async def finish_match(
     db: Database,
-    resolve: Callable[[str], Game[Any, Any, Any]],
+    resolve: GamesResolver,
     table_id: int,
     winners_seats: list[int],
     final_totals: list[int],
