@@ -311,18 +311,11 @@ class TableService(TimerMixin):
                 raise TableError("round_over")
             if seat not in round_.to_act():
                 raise TableError("not_your_turn")
-            player = table.seats[seat]
             events = await self._play(table, seat, notation, clicked=True)
             stored_notation = str(round_.history[-1][1])
             public = tuple(_log_entry(e) for e in events if e.to is None)
             reveals = tuple(_reveal(e) for e in events if e.to is not None and seat in e.to)
-            came_back = player.away
-            player.timeouts = 0
-            player.away = False
-            table.waiting_since.pop(seat, None)
-            table.reminded.discard(seat)
-            if came_back:
-                table.add_log(LogEntry("back", seat, {"name": player.name}, "table"))
+            self._player_here(table, seat)
             await self._run_table(table, notes)
             self._changed(table, notes)
             result = ActResult(
@@ -343,13 +336,8 @@ class TableService(TimerMixin):
         not seen yet (once). Brings an away seat back."""
         async with self._locked(table_id) as (table, notes):
             seat = self._need_seat(table, user_id)
-            player = table.seats[seat]
-            if player.away:
-                player.away = False
-                player.timeouts = 0
-                table.waiting_since.pop(seat, None)
-                table.reminded.discard(seat)
-                table.add_log(LogEntry("back", seat, {"name": player.name}, "table"))
+            if table.seats[seat].away:
+                self._player_here(table, seat)
                 if table.status == PLAYING:
                     self._arm_turn_timer(table)
                 elif table.status == ROUND_OVER and table.next_round_at is None:
@@ -720,6 +708,18 @@ class TableService(TimerMixin):
         if seat is None:
             raise TableError("not_seated")
         return seat
+
+    @staticmethod
+    def _player_here(table: LiveTable, seat: int) -> None:
+        """The seat's player acted or asked for their cards: no longer waited on, reminded,
+        timed out or away (and the table log says so if they were away)."""
+        player = table.seats[seat]
+        if player.away:
+            table.add_log(LogEntry("back", seat, {"name": player.name}, "table"))
+        player.away = False
+        player.timeouts = 0
+        table.waiting_since.pop(seat, None)
+        table.reminded.discard(seat)
 
     async def _save_seats(self, table: LiveTable, undo: Callable[[], object]) -> None:
         """Store the seats after a change in memory; if the store fails, undo the change (so
