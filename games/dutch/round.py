@@ -19,11 +19,10 @@ Decisions where RULES.md is silent (also listed in games/dutch/README.md):
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.cards import Card
+from games.cards import Card, shuffled
 from games.contract import Event, Round, RoundResult, RoundSetup
 from games.dutch import actions as act
 from games.dutch.actions import DutchAction
@@ -336,13 +335,11 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
             if len(self.discard) <= 1:
                 return None
             top = self.discard.pop()
-            pile = self.discard
             self.reshuffles += 1
-            seed = f"dutch-reshuffle:{self.reshuffles}:" + ",".join(c.code for c in pile)
-            random.Random(seed).shuffle(pile)
-            self.stock = pile
+            seed = f"dutch-reshuffle:{self.reshuffles}:" + ",".join(c.code for c in self.discard)
+            self.stock = shuffled(self.discard, seed)
             self.discard = [top]
-            self._emit(Event("reshuffle", None, {"stock": len(pile)}))
+            self._emit(Event("reshuffle", None, {"stock": len(self.stock)}))
         return self.stock.pop()
 
     def _do_draw(self, seat: int, action: act.Draw) -> None:
