@@ -590,7 +590,13 @@ class FakeDiscord:
         record.ephemeral = bool(flags & EPHEMERAL)
         return 200, message, {}
 
-    def _webhook_target(self, interaction: FakeInteraction, message_id: str) -> dict[str, Any]:
+    def _webhook_message(
+        self, record: RecordedRequest, token: str, message_id: str
+    ) -> dict[str, Any]:
+        """The message a webhook route names ("@original" or an id), with the request tied
+        to the interaction its token belongs to."""
+        interaction = self._interaction(token)
+        record.interaction = interaction
         if message_id == "@original":
             if interaction.original_message_id is None:
                 raise _RouteError(404, "Unknown Message", 10008)
@@ -605,9 +611,7 @@ class FakeDiscord:
         token: str,
         message_id: str,
     ) -> Any:
-        interaction = self._interaction(token)
-        record.interaction = interaction
-        return 200, self._webhook_target(interaction, message_id), {}
+        return 200, self._webhook_message(record, token, message_id), {}
 
     async def _patch_webhook_msg(
         self,
@@ -617,9 +621,7 @@ class FakeDiscord:
         token: str,
         message_id: str,
     ) -> Any:
-        interaction = self._interaction(token)
-        record.interaction = interaction
-        message = self._webhook_target(interaction, message_id)
+        message = self._webhook_message(record, token, message_id)
         _refuse_invalid(record.payload or {}, creating=False)
         payloads.apply_message_data(message, record.payload)
         message["edited_timestamp"] = now_iso()
@@ -635,9 +637,7 @@ class FakeDiscord:
         token: str,
         message_id: str,
     ) -> Any:
-        interaction = self._interaction(token)
-        record.interaction = interaction
-        message = self._webhook_target(interaction, message_id)
+        message = self._webhook_message(record, token, message_id)
         record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
         del self.messages[int(message["id"])]
         return 204, None, {}
