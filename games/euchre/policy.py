@@ -36,7 +36,7 @@ def choose_action(round_: EuchreRound, seat: int, rng: random.Random) -> EuchreA
     if view.phase == ORDER_UP:
         return _order_up(view, hand, legal, rng)
     if view.phase == NAME_TRUMP:
-        return _name_trump(view, hand, legal, rng)
+        return _name_trump(hand, legal, rng)
     if view.phase == DEALER_DISCARD:
         assert view.trump is not None
         dealt = [c for c in hand if c.name != view.turned]
@@ -87,9 +87,7 @@ def _order_up(
     return by_kind[("pass", False)]
 
 
-def _name_trump(
-    view: EuchreView, hand: list[Card], legal: list[EuchreAction], rng: random.Random
-) -> EuchreAction:
+def _name_trump(hand: list[Card], legal: list[EuchreAction], rng: random.Random) -> EuchreAction:
     calls = [a for a in legal if a.kind == "call" and not a.alone]
     best = max(calls, key=lambda a: (strength(hand, a.suit or "S"), rng.random()))
     score = strength(hand, best.suit or "S")
