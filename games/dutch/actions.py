@@ -198,7 +198,8 @@ _SIMPLE: dict[str, DutchAction] = {
 
 def _number(token: str, text: str) -> int:
     # at most three digits: bounds the numbers a parser accepts (and the interning caches)
-    if not token.isdigit() or len(token) > 3:
+    # ASCII only: str.isdigit() also accepts "²", which int() refuses.
+    if not (token.isascii() and token.isdigit()) or len(token) > 3:
         raise NotationError(text, f"{token!r} is not a number")
     return int(token)
 

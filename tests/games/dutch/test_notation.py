@@ -45,3 +45,9 @@ def test_bad_notation_is_a_notation_error(text: str) -> None:
         GAME.parse_action(text)
     assert isinstance(error.value, IllegalAction)
     assert error.value.rule == "bad_notation"
+
+
+@pytest.mark.parametrize("text", ["swap ²", "look 1:³", "jack ٣ 1:2", "swap 1234", "swap -1"])
+def test_non_ascii_or_oversized_numbers_are_notation_errors(text: str) -> None:
+    with pytest.raises(NotationError):
+        GAME.parse_action(text)
