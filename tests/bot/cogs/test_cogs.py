@@ -8,12 +8,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import CardTableBot, create_bot
+from bot.app import CardTableBot
 from bot.render.stats import leaderboard_embed, stats_embed
-from bot.service import FakeClock, PlayerRef, RecordingNotifier
-from bot.settings import Settings
-from storage import Store
+from bot.service import PlayerRef, RecordingNotifier
 from storage.models import GameStats, LeaderboardRow, MatchSummary, PlayerStats
+from tests.bot.bots import offline_bot
 from tests.bot.ui.fakes import FakeInteraction
 
 GUILD, CHANNEL, HOST, GUEST = 1, 10, 101, 102
@@ -21,15 +20,9 @@ GUILD, CHANNEL, HOST, GUEST = 1, 10, 101, 102
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
-    store = await Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL")
-    settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
-    made = create_bot(settings, store=store, clock=FakeClock(), sync_commands=False)
-    await made.setup_hook()
-    made.service.notifier = RecordingNotifier()
-    yield made
-    await made.tables.close()
-    await made.notifier.close()
-    await store.close()
+    async with offline_bot(tmp_path) as made:
+        made.service.notifier = RecordingNotifier()
+        yield made
 
 
 async def run(

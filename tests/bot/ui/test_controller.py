@@ -10,12 +10,11 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.app import CardTableBot, create_bot
+from bot.app import CardTableBot
 from bot.service import FakeClock, PlayerRef, RecordingNotifier
-from bot.settings import Settings
 from bot.ui.custom_ids import Kind, Verb, parse, play_id, verb_id
-from storage import Store
 from storage.models import GuildSettings
+from tests.bot.bots import offline_bot
 from tests.bot.ui.fakes import FakeInteraction
 
 GUILD, CHANNEL = 1, 10
@@ -25,23 +24,11 @@ CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
-    store = await Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL")
-    settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
     seeds = iter(range(1, 1000))
-    made = create_bot(
-        settings,
-        store=store,
-        clock=FakeClock(),
-        sync_commands=False,
-        seed_source=lambda: next(seeds),
-    )
-    await made.setup_hook()
-    # No Discord here: the service reports to a recorder instead of editing real messages.
-    made.service.notifier = RecordingNotifier()
-    yield made
-    await made.tables.close()
-    await made.notifier.close()
-    await store.close()
+    async with offline_bot(tmp_path, seed_source=lambda: next(seeds)) as made:
+        # No Discord here: the service reports to a recorder instead of editing real messages.
+        made.service.notifier = RecordingNotifier()
+        yield made
 
 
 async def open_table(bot: CardTableBot) -> int:

@@ -9,11 +9,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import CardTableBot, create_bot
-from bot.service import FakeClock, PlayerRef
-from bot.settings import Settings
+from bot.app import CardTableBot
+from bot.service import PlayerRef
 from bot.ui.coalescer import RetryLater
-from storage import Store
+from tests.bot.bots import offline_bot
 
 GUILD, CHANNEL, HOST = 1, 10, 101
 
@@ -51,18 +50,12 @@ class FakeChannel:
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
-    store = await Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL")
-    settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
-    made = create_bot(settings, store=store, clock=FakeClock(), sync_commands=False, edit_delay=0.2)
-    await made.setup_hook()
-    channel = FakeChannel()
-    made.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign]
-    made.channel = channel  # type: ignore[attr-defined]
-    yield made
-    await made.notifier.drain()
-    await made.tables.close()
-    await made.notifier.close()
-    await store.close()
+    async with offline_bot(tmp_path, edit_delay=0.2) as made:
+        channel = FakeChannel()
+        made.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign]
+        made.channel = channel  # type: ignore[attr-defined]
+        yield made
+        await made.notifier.drain()
 
 
 async def lobby(bot: CardTableBot) -> int:
