@@ -18,6 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from games.cards import Card, deck_codes, deck_from_codes, shuffled
 from games.errors import IllegalAction
 
+FACING_PARTNERS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+"""The teams of a four-handed partnership game: partners sit opposite (Euchre, Dame de Pique)."""
+
 
 class Options(BaseModel):
     """Base of every game's options model. Presets are instances; a table may change fields."""

@@ -6,9 +6,10 @@ Every constant here is a rule the engine enforces; the table options live in `op
 from __future__ import annotations
 
 from games.cards import JOKER, SUITS, Card, standard_deck
+from games.contract import FACING_PARTNERS
 
 N_SEATS = 4
-TEAMS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))  # partners face each other
+TEAMS = FACING_PARTNERS
 HAND_SIZE = 13  # cards dealt to each seat, one at a time clockwise from the dealer's left
 PACK_MIN = 3  # a new pack holds at least three cards
 TAKE_NATURALS = 2  # natural cards of the top card's rank needed from hand to take the pile

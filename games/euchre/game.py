@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.cards import Card
-from games.contract import Game, Options, Round
+from games.contract import FACING_PARTNERS, Game, Options, Round
 from games.euchre.actions import EuchreAction, parse_action
 from games.euchre.options import PRESETS, EuchreOptions
 from games.euchre.ranking import DECK
 from games.euchre.round import EuchreRound
 from games.euchre.views import EuchreView
 
-TEAMS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))  # partners sit opposite
+TEAMS = FACING_PARTNERS
 
 
 class EuchreGame(Game[EuchreOptions, EuchreAction, EuchreView]):
