@@ -182,15 +182,18 @@ class TableService(TimerMixin):
             )
         return build.public_snapshot(table)
 
-    async def add_bot(self, table_id: int, user_id: int, name: str | None = None) -> PublicSnapshot:
-        """The host fills a lobby seat with a bot player."""
+    async def add_bot(
+        self, table_id: int, user_id: int, name: Callable[[int], str] | None = None
+    ) -> PublicSnapshot:
+        """The host fills a lobby seat with a bot player, numbered here (under the table's lock)
+        and named by `name(number)` (the glue's words for it), else "Bot <number>"."""
         async with self._locked(table_id) as (table, notes):
             self._need_lobby(table)
             self._need_host(table, user_id)
             if len(table.seats) >= table.game.max_seats:
                 raise TableError("table_full", max=table.game.max_seats)
             number = sum(1 for s in table.seats if s.is_bot) + 1
-            bot_name = name or f"Bot {number}"
+            bot_name = name(number) if name is not None else f"Bot {number}"
             table.seats.append(LiveSeat(None, bot_name, True, self._now_dt()))
             await self._save_seats(table, table.seats.pop)
             seat = len(table.seats) - 1

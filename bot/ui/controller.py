@@ -116,12 +116,13 @@ class TableController:
             self.bot.notifier.note_sent(table_id, rendered)
 
     async def _add_bot(self, table_id: int, user_id: int) -> Any:
-        """A bot player named in the table's language ("Bot 2", "Robot 2")."""
+        """A bot player named in the table's language ("Bot 2", "Robot 2"); the service
+        numbers it."""
         snapshot = self.service.public_snapshot(table_id)
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
-        number = sum(1 for seat in snapshot.seats if seat.is_bot) + 1
-        name = text(language, "table.bot_name", number=number)
-        return await self.service.add_bot(table_id, user_id, name)
+        return await self.service.add_bot(
+            table_id, user_id, lambda number: text(language, "table.bot_name", number=number)
+        )
 
     # -- a player's own message ---------------------------------------------------------
     async def show_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:

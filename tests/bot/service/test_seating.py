@@ -152,7 +152,7 @@ async def test_unknown_game_preset_or_option_get_clear_errors(service: TableServ
 
 async def test_the_host_removes_a_bot_from_the_lobby(service: TableService, store: Store) -> None:
     table_id = await open_dutch(service, [ANN, BOB], start=False)
-    await service.add_bot(table_id, ANN.user_id, "Robo")
+    await service.add_bot(table_id, ANN.user_id, lambda _number: "Robo")
     with pytest.raises(TableError) as refused:
         await service.remove_bot(table_id, ANN.user_id, 1)  # Bob is no bot
     assert refused.value.key == "not_a_bot"
