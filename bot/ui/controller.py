@@ -131,14 +131,8 @@ class TableController:
             self.service.private_view(table_id, interaction.user.id),
             lambda: interaction.response.defer(ephemeral=True, thinking=True),
         )
-        language = language_of(interaction.locale)
-        hide_at = await self._hide_at(interaction, private.reveals)
-        rendered = render_private(
-            private,
-            self.service.public_snapshot(table_id),
-            language,
-            reveals=private.reveals,
-            hide_at=hide_at,
+        rendered, language, hide_at = await self._render_private(
+            interaction, table_id, private, private.reveals
         )
         view = build_view(rendered.components)
         if interaction.response.is_done():
@@ -199,16 +193,30 @@ class TableController:
         reveals: tuple[Reveal, ...],
         prefix: str = "",
     ) -> None:
+        rendered, language, hide_at = await self._render_private(
+            interaction, table_id, private, reveals, prefix
+        )
+        await _update(interaction, rendered)
+        message = interaction.message
+        key = message.id if message is not None else interaction.id
+        self._rendered(key, interaction, private, language, hide_at)
+
+    async def _render_private(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        private: PrivateSnapshot,
+        reveals: tuple[Reveal, ...],
+        prefix: str = "",
+    ) -> tuple[RenderedMessage, str, float | None]:
+        """A player's own message in their language, and when its reveals (if any) hide."""
         language = language_of(interaction.locale)
         hide_at = await self._hide_at(interaction, reveals)
         public = self.service.public_snapshot(table_id)
         rendered = render_private(
             private, public, language, reveals=reveals, hide_at=hide_at, prefix=prefix
         )
-        await _update(interaction, rendered)
-        message = interaction.message
-        key = message.id if message is not None else interaction.id
-        self._rendered(key, interaction, private, language, hide_at)
+        return rendered, language, hide_at
 
     # -- reveals: shown once, hidden after the guild's delay ----------------------------
     async def _hide_at(
