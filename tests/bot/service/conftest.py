@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import FakeClock, PlayerRef, PublicSnapshot, RecordingNotifier, TableService
+from bot.service import (
+    PLAYING,
+    FakeClock,
+    PlayerRef,
+    PublicSnapshot,
+    RecordingNotifier,
+    TableService,
+)
 from storage import Store
 
 GUILD = 1
@@ -87,6 +94,21 @@ async def peek_all(service: TableService, table_id: int) -> None:
     assert public.round_no is not None
     for seat in public.to_act:
         await service.act(table_id, user_at(public, seat), public.round_no, "peek 3 4")
+
+
+async def end_round_quickly(service: TableService, table_id: int) -> None:
+    """Peek, then the first player calls Dutch and the other skips every choice."""
+    snapshot = service.public_snapshot(table_id)
+    round_no = snapshot.round_no
+    assert round_no is not None
+    while service.public_snapshot(table_id).status == PLAYING:
+        snapshot = service.public_snapshot(table_id)
+        if not snapshot.to_act:
+            return  # the round is over (its result may still be waiting to be stored)
+        seat = snapshot.to_act[0]
+        legal = (await service.private_view(table_id, user_at(snapshot, seat))).legal
+        choice = next(a for a in ("peek 3 4", "dutch", "skip", "discard", "draw") if a in legal)
+        await service.act(table_id, user_at(snapshot, seat), round_no, choice)
 
 
 class FailingStore:

@@ -21,7 +21,15 @@ from bot.service import (
 from games.cards import cards
 from games.dutch import GAME
 from storage import Store
-from tests.bot.service.conftest import ANN, BOB, GUILD, click_any, open_dutch, user_at
+from tests.bot.service.conftest import (
+    ANN,
+    BOB,
+    GUILD,
+    click_any,
+    end_round_quickly,
+    open_dutch,
+    user_at,
+)
 
 
 def assert_no_face_down_card_shown(snapshot: PublicSnapshot) -> None:
@@ -119,21 +127,6 @@ async def test_the_next_round_starts_on_the_host_click_or_after_the_pause(
     await clock.advance(1)
     assert service.public_snapshot(table_id).round_no == 2
     assert notifier.of("round_started")[-1] == (table_id,)
-
-
-async def end_round_quickly(service: TableService, table_id: int) -> None:
-    """Peek, then the first player calls Dutch and the other skips every choice."""
-    snapshot = service.public_snapshot(table_id)
-    round_no = snapshot.round_no
-    assert round_no is not None
-    while service.public_snapshot(table_id).status == PLAYING:
-        snapshot = service.public_snapshot(table_id)
-        if not snapshot.to_act:
-            return  # the round is over (its result may still be waiting to be stored)
-        seat = snapshot.to_act[0]
-        legal = (await service.private_view(table_id, user_at(snapshot, seat))).legal
-        choice = next(a for a in ("peek 3 4", "dutch", "skip", "discard", "draw") if a in legal)
-        await service.act(table_id, user_at(snapshot, seat), round_no, choice)
 
 
 async def test_a_stacked_deck_deals_the_given_cards(service: TableService) -> None:

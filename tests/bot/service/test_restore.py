@@ -14,7 +14,16 @@ from bot.service import (
     TableService,
 )
 from storage import Store
-from tests.bot.service.conftest import ANN, BOB, CAT, GUILD, open_dutch, peek_all, user_at
+from tests.bot.service.conftest import (
+    ANN,
+    BOB,
+    CAT,
+    GUILD,
+    end_round_quickly,
+    open_dutch,
+    peek_all,
+    user_at,
+)
 
 
 async def restarted(
@@ -58,8 +67,6 @@ async def test_a_restart_mid_round_continues_the_round(
 async def test_a_restart_between_rounds_starts_the_next_round_after_the_pause(
     service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
 ) -> None:
-    from tests.bot.service.test_match import end_round_quickly
-
     table_id = await open_dutch(service, [ANN, BOB])
     await end_round_quickly(service, table_id)
     totals = service.public_snapshot(table_id).totals

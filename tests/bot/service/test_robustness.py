@@ -26,6 +26,7 @@ from tests.bot.service.conftest import (
     CAT,
     GUILD,
     FailingStore,
+    end_round_quickly,
     open_dutch,
     user_at,
 )
@@ -117,8 +118,6 @@ async def test_the_bot_choice_is_a_legal_click(service: TableService) -> None:
 async def test_a_round_whose_result_was_not_stored_is_scored_after_a_restart(
     store: Store, clock: FakeClock, db_path: Path, seeds: Callable[[], int]
 ) -> None:
-    from tests.bot.service.test_match import end_round_quickly
-
     service = TableService(FailingStore(store, "finish_round"), clock, RecordingNotifier(), seeds)  # type: ignore[arg-type]
     table_id = await open_dutch(service, [ANN, BOB])
     await end_round_quickly(service, table_id)
@@ -141,8 +140,6 @@ async def test_a_round_whose_result_was_not_stored_is_scored_after_a_restart(
 async def test_a_failed_round_end_is_retried_by_the_timer(
     store: Store, clock: FakeClock, seeds: Callable[[], int]
 ) -> None:
-    from tests.bot.service.test_match import end_round_quickly
-
     forgetful = FailingStore(store, "finish_round")
     service = TableService(forgetful, clock, RecordingNotifier(), seeds)  # type: ignore[arg-type]
     table_id = await open_dutch(service, [ANN, BOB])
@@ -167,8 +164,6 @@ async def test_player_refs_with_the_same_id_in_two_guilds_are_two_seats(
 async def test_a_match_end_not_stored_is_completed_after_a_restart(
     store: Store, clock: FakeClock, db_path: Path, seeds: Callable[[], int]
 ) -> None:
-    from tests.bot.service.test_match import end_round_quickly
-
     failing = FailingStore(store, "finish_match")
     service = TableService(failing, clock, RecordingNotifier(), seeds)  # type: ignore[arg-type]
     table_id = await open_dutch(service, [ANN, BOB], target=1)

@@ -12,7 +12,16 @@ from bot.service import (
     TableService,
 )
 from storage import Store
-from tests.bot.service.conftest import ANN, BOB, CAT, CHANNEL, GUILD, FailingStore, open_dutch
+from tests.bot.service.conftest import (
+    ANN,
+    BOB,
+    CAT,
+    CHANNEL,
+    GUILD,
+    FailingStore,
+    end_round_quickly,
+    open_dutch,
+)
 
 
 async def test_open_table_seats_the_host_in_a_stored_lobby(
@@ -165,8 +174,6 @@ async def test_the_host_removes_a_bot_from_the_lobby(service: TableService, stor
 
 
 async def test_a_rematch_leaves_out_players_seated_elsewhere(service: TableService) -> None:
-    from tests.bot.service.test_match import end_round_quickly
-
     table_id = await open_dutch(service, [ANN, BOB, CAT], target=1)
     for _ in range(20):
         await end_round_quickly(service, table_id)
