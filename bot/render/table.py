@@ -22,7 +22,6 @@ from bot.service.snapshots import (
     FINISHED,
     LOBBY,
     PLAYING,
-    ROUND_OVER,
     PublicSnapshot,
     SeatInfo,
 )
@@ -81,7 +80,7 @@ def render_table(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         return _lobby(snapshot, language)
     if snapshot.status == CLOSED:
         return _closed(snapshot, language)
-    if snapshot.status in (ROUND_OVER, FINISHED) or snapshot.status != PLAYING:
+    if snapshot.status != PLAYING:  # round over or finished
         return _after_round(snapshot, language)
     return _playing(snapshot, language)
 
