@@ -192,7 +192,3 @@ class DutchCog(
             if not ids and parent_id is not None:
                 ids = self.bot.service.tables_in_channel(parent_id)
         return ids[0] if len(ids) == 1 else None
-
-
-async def setup(bot: CardTableBot) -> None:
-    await bot.add_cog(DutchCog(bot))

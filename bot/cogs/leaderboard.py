@@ -92,7 +92,3 @@ class LeaderboardCog(commands.Cog):
             embed=stats_embed(language, who.display_name, stats, recent),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-
-
-async def setup(bot: CardTableBot) -> None:
-    await bot.add_cog(LeaderboardCog(bot))

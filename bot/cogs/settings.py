@@ -104,7 +104,3 @@ class SettingsCog(commands.Cog):
         await interaction.response.send_message(
             embed=settings_embed(user_language(interaction), current), ephemeral=True
         )
-
-
-async def setup(bot: CardTableBot) -> None:
-    await bot.add_cog(SettingsCog(bot))

@@ -27,6 +27,7 @@ from bot.ui.replies import refuse
 from bot.ui.timing import within_deadline
 from games.errors import IllegalAction
 from games.registry import get_game
+from storage.models import GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -228,8 +229,8 @@ class TableController:
         return self.bot.clock.now() + delay
 
     async def _reveal_seconds(self, guild_id: int | None) -> float:
-        if guild_id is None:
-            return 8.0
+        if guild_id is None:  # no guild, no guild setting: the settings' default delay
+            return float(GuildSettings.model_fields["reveal_seconds"].default)
         return float((await self.bot.guild_settings.get(guild_id)).reveal_seconds)
 
     def _rendered(

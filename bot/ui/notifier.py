@@ -33,7 +33,6 @@ log = logging.getLogger(__name__)
 
 # Discord error codes: unknown message / channel, and "message too old to edit" (30046).
 UNKNOWN_MESSAGE = 10008
-UNKNOWN_CHANNEL = 10003
 TOO_OLD_TO_EDIT = 30046
 REPOST_CODES = frozenset({UNKNOWN_MESSAGE, TOO_OLD_TO_EDIT})
 REMINDER_LIFETIME = 120.0  # seconds a turn reminder stays in the channel
