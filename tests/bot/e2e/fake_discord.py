@@ -380,20 +380,23 @@ class FakeDiscord:
     async def _no_content(self, record: RecordedRequest, request: web.Request, **_: str) -> Any:
         return 204, None, {}
 
-    async def _get_channel(
-        self, record: RecordedRequest, request: web.Request, channel_id: str
-    ) -> Any:
+    def _channel(self, channel_id: str) -> dict[str, Any]:
+        """The channel, or Discord's 404 "Unknown Channel"."""
         channel = self.channels.get(int(channel_id))
         if channel is None:
             raise _RouteError(404, "Unknown Channel", 10003)
+        return channel
+
+    async def _get_channel(
+        self, record: RecordedRequest, request: web.Request, channel_id: str
+    ) -> Any:
+        channel = self._channel(channel_id)
         return 200, channel, {}
 
     async def _patch_channel(
         self, record: RecordedRequest, request: web.Request, channel_id: str
     ) -> Any:
-        channel = self.channels.get(int(channel_id))
-        if channel is None:
-            raise _RouteError(404, "Unknown Channel", 10003)
+        channel = self._channel(channel_id)
         for key, value in (record.payload or {}).items():
             if key in ("name", "archived", "locked"):
                 if channel["type"] == PUBLIC_THREAD and key != "name":
@@ -405,8 +408,7 @@ class FakeDiscord:
     async def _post_message(
         self, record: RecordedRequest, request: web.Request, channel_id: str
     ) -> Any:
-        if int(channel_id) not in self.channels:
-            raise _RouteError(404, "Unknown Channel", 10003)
+        self._channel(channel_id)
         _refuse_invalid(record.payload or {}, creating=True)
         flags = int((record.payload or {}).get("flags") or 0) & ~EPHEMERAL
         message = self._message(int(channel_id), record.payload or {}, flags=flags)
@@ -453,9 +455,7 @@ class FakeDiscord:
         channel_id: str,
         message_id: str | None = None,
     ) -> Any:
-        parent = self.channels.get(int(channel_id))
-        if parent is None:
-            raise _RouteError(404, "Unknown Channel", 10003)
+        self._channel(channel_id)  # the parent channel must exist
         thread_id = int(message_id) if message_id else self.new_id()  # Discord reuses the id
         payload = record.payload or {}
         thread = payloads.thread(
