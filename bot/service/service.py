@@ -100,6 +100,10 @@ class TableService(TimerMixin):
     def public_snapshot(self, table_id: int) -> PublicSnapshot:
         return build.public_snapshot(self._table(table_id))
 
+    def game_of(self, table_id: int) -> Game[Any, Any, Any]:
+        """The game played at this table (raises no_table like the other queries)."""
+        return self._table(table_id).game
+
     def bot_choice(self, table_id: int, user_id: int, rng: random.Random) -> str | None:
         """What the bot policy would play for this user's seat now, in notation (None if the
         seat may not act). The policy reads only the seat's view and knowledge: the benchmark

@@ -26,7 +26,6 @@ from bot.ui.items import build_view
 from bot.ui.replies import refuse
 from bot.ui.timing import within_deadline
 from games.errors import IllegalAction
-from games.registry import get_game
 from storage.models import GuildSettings
 
 if TYPE_CHECKING:
@@ -167,7 +166,7 @@ class TableController:
             await refuse(interaction, "bad_button")
             return
         value = values[0]
-        game = get_game(self.service.public_snapshot(component.table_id).game)
+        game = self.service.game_of(component.table_id)
         try:
             game.parse_action(value)
         except IllegalAction:

@@ -3,8 +3,10 @@ structured log lines."""
 
 from __future__ import annotations
 
-from bot.service import PLAYING, TableService
-from tests.bot.service.conftest import ANN, BOB, open_dutch
+import pytest
+
+from bot.service import PLAYING, TableError, TableService
+from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD, open_dutch
 
 
 async def test_a_peek_is_shown_in_the_click_result_and_never_again(service: TableService) -> None:
@@ -44,3 +46,13 @@ async def test_my_cards_shows_the_seat_view_and_its_legal_actions(service: Table
     private = await service.private_view(table_id, BOB.user_id)
     assert private.seat == 1 and private.round_no == 0 and private.legal == ("peek 3 4",)
     assert private.my_turn and private.view.viewer == 1
+
+
+async def test_game_of_names_the_tables_game_and_refuses_an_unknown_table(
+    service: TableService,
+) -> None:
+    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch")
+    assert service.game_of(snapshot.table_id).name == "dutch"
+    with pytest.raises(TableError) as refused:
+        service.game_of(snapshot.table_id + 99)
+    assert refused.value.key == "no_table"
