@@ -1,8 +1,9 @@
 """End-to-end tests: the real bot (bot.app.create_bot) against a fake Discord in this process.
 
-- fake_discord.py serves Discord's REST API and gateway on 127.0.0.1 and records every request
+- bot.local.server serves Discord's REST API and gateway on 127.0.0.1 and records every request
   (route, payload, the interaction and user it answers, ephemeral or not); tests inject slash
-  commands, clicks and select choices (`slash`, `click`, `choose`) and wait on answers.
+  commands, clicks and select choices (`slash`, `click`, `choose`) and wait on answers. The
+  `fake_discord` fixture (tests/bot/conftest.py) runs one per test.
 - harness.py starts the bot on a temporary database with a FakeClock (timers move only when a
   test advances it) and plays for the users: they click what their messages offer.
 - leak_checker.py reads every payload as it arrives and flags a card face its viewer may not see.
@@ -17,17 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.e2e.fake_discord import FakeDiscord, running_fake_discord
+from bot.local.server import LocalDiscord, running_local_discord
 from tests.bot.e2e.harness import EIGHT, BotUnderTest
-
-
-@pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    async with running_fake_discord() as fake:
-        yield fake
-        assert not fake.unknown_routes, (
-            f"the client called routes the fake lacks: {fake.unknown_routes}"
-        )
 
 
 @pytest.fixture
@@ -41,14 +33,14 @@ def no_errors_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 @pytest.fixture
 async def harness(
-    fake_discord: FakeDiscord, tmp_path: Path, no_errors_logged: None
+    fake_discord: LocalDiscord, tmp_path: Path, no_errors_logged: None
 ) -> AsyncIterator[BotUnderTest]:
     yield BotUnderTest(fake_discord, tmp_path / "cardtable.sqlite3")
 
 
 @pytest.fixture
 async def eight_players(tmp_path: Path, no_errors_logged: None) -> AsyncIterator[BotUnderTest]:
-    async with running_fake_discord(user_names=EIGHT) as fake:
+    async with running_local_discord(user_names=EIGHT) as fake:
         yield BotUnderTest(fake, tmp_path / "cardtable.sqlite3")
         assert not fake.unknown_routes, (
             f"the client called routes the fake lacks: {fake.unknown_routes}"

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import CardTableBot, create_bot
+from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
+from bot.local.server import LocalDiscord, running_client
 from bot.service.clock import FakeClock
 from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER
 from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
 from games.cards import shuffled, standard_deck
-from tests.bot.e2e.fake_discord import FakeDiscord, running_client
-from tests.bot.e2e.fake_records import EPHEMERAL, FakeInteraction, FakeUser
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
 from tests.bot.e2e.players import (
     Choice,
@@ -38,11 +38,11 @@ EIGHT = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")  # 
 ONE_SENTENCE_MAX = 200  # characters: "one short sentence"
 
 
-def players(fake: FakeDiscord) -> tuple[FakeUser, FakeUser, FakeUser]:
+def players(fake: LocalDiscord) -> tuple[LocalUser, LocalUser, LocalUser]:
     return fake.user("alice"), fake.user("bob"), fake.user("carol")
 
 
-def assert_one_short_private_sentence(interaction: FakeInteraction) -> str:
+def assert_one_short_private_sentence(interaction: LocalInteraction) -> str:
     """The answer is a single ephemeral message of one short line, with nothing to click."""
     (answer,) = [r for r in interaction.requests if r.shows_message]
     assert answer.ephemeral and answer.user_id == interaction.user.id
@@ -58,7 +58,7 @@ class BotUnderTest:
     """Starts and restarts the bot on one database; its players act through the fake."""
 
     def __init__(
-        self, fake: FakeDiscord, database: Path, *, edit_delay: float = EDIT_DELAY
+        self, fake: LocalDiscord, database: Path, *, edit_delay: float = EDIT_DELAY
     ) -> None:
         self.fake = fake
         self.database = database
@@ -121,7 +121,7 @@ class BotUnderTest:
         return self.fake.message(location.message_id)
 
     async def open_table(
-        self, host: FakeUser, *, channel_id: int | None = None, **options: Any
+        self, host: LocalUser, *, channel_id: int | None = None, **options: Any
     ) -> int:
         before = set(self.table_ids())
         answer = await self.fake.slash(host, "dutch start", channel_id=channel_id, **options)
@@ -130,7 +130,7 @@ class BotUnderTest:
         (table_id,) = set(self.table_ids()) - before
         return table_id
 
-    async def press(self, user: FakeUser, table_id: int, verb: str) -> FakeInteraction:
+    async def press(self, user: LocalUser, table_id: int, verb: str) -> LocalInteraction:
         choice = verb_choice(self.table_message(table_id), verb)
         assert choice is not None, f"the table message has no {verb!r} button"
         interaction = await use(self.fake, user, choice)
@@ -144,7 +144,9 @@ class BotUnderTest:
             deck = shuffled(standard_deck(jokers=jokers), seed)
             self.live.service.stack_deck(table_id, deck)
 
-    async def seat_players(self, host: FakeUser, guests: Sequence[FakeUser], **options: Any) -> int:
+    async def seat_players(
+        self, host: LocalUser, guests: Sequence[LocalUser], **options: Any
+    ) -> int:
         table_id = await self.open_table(host, **options)
         self.stack_decks(table_id, range(101, 111))
         for guest in guests:
@@ -154,14 +156,14 @@ class BotUnderTest:
         return table_id
 
     # -- playing --------------------------------------------------------------------------
-    def user_of_seat(self, table_id: int, seat: int) -> FakeUser:
+    def user_of_seat(self, table_id: int, seat: int) -> LocalUser:
         info = self.live.service.public_snapshot(table_id).seats[seat]
         for user in self.fake.users.values():
             if user.id == info.user_id:
                 return user
         raise AssertionError(f"seat {seat} is not one of the fake's users")
 
-    async def my_cards(self, user: FakeUser, table_id: int) -> FakeInteraction:
+    async def my_cards(self, user: LocalUser, table_id: int) -> LocalInteraction:
         """Click "My cards" on the table message; remember the ephemeral answer."""
         choice = verb_choice(self.table_message(table_id), Verb.HAND.value)
         assert choice is not None, "the table message has no 'My cards' button"
@@ -172,14 +174,14 @@ class BotUnderTest:
             self.last_private[user.id] = int(message["id"])
         return interaction
 
-    def private_choices(self, user: FakeUser, round_no: int) -> list[Choice]:
+    def private_choices(self, user: LocalUser, round_no: int) -> list[Choice]:
         message_id = self.last_private.get(user.id)
         if message_id is None or message_id not in self.fake.messages:
             return []
         offered = choices(self.fake.message(message_id))
         return [c for c in offered if _round_of(c) == round_no]
 
-    async def act(self, user: FakeUser, table_id: int) -> FakeInteraction:
+    async def act(self, user: LocalUser, table_id: int) -> LocalInteraction:
         """One step of `user`: from their own message (fetched anew when it offers nothing for
         this round), the action `self.choose` picks among those offered."""
         round_no = self.live.service.public_snapshot(table_id).round_no
@@ -305,7 +307,7 @@ def _round_of(choice: Choice) -> int | None:
     return component.round_no if component is not None else None
 
 
-def _asks_private_view(interaction: FakeInteraction) -> bool:
+def _asks_private_view(interaction: LocalInteraction) -> bool:
     """A click whose answer is a player's own view: "My cards", or any click on a private
     message (play, select, navigate)."""
     if interaction.custom_id is None:
@@ -317,6 +319,6 @@ def _asks_private_view(interaction: FakeInteraction) -> bool:
     return component.verb is Verb.HAND or component.kind is not Kind.VERB
 
 
-def _is_rules(interaction: FakeInteraction) -> bool:
+def _is_rules(interaction: LocalInteraction) -> bool:
     """`/dutch rules` describes cards in general ("a red King is worth 15"), not anyone's."""
     return interaction.kind == "command" and "rules" in str(interaction.data.get("options"))

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.bot.e2e.fake_discord import FakeDiscord
-from tests.bot.e2e.fake_records import FakeInteraction, RecordedRequest
+from bot.local.records import LocalInteraction, RecordedRequest
+from bot.local.server import LocalDiscord
 
 _SYMBOL_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _CARD_TEXT = re.compile(
@@ -90,14 +90,14 @@ class Leak:
 
 
 class LeakChecker:
-    """Attach to a FakeDiscord; read `leaks` (or `assert_clean()`) at the end of the test."""
+    """Attach to a LocalDiscord; read `leaks` (or `assert_clean()`) at the end of the test."""
 
     def __init__(
         self,
         exposure: Callable[[], Exposure],
         *,
-        is_private_view_request: Callable[[FakeInteraction], bool] = lambda _: False,
-        is_exempt: Callable[[FakeInteraction], bool] = lambda _: False,
+        is_private_view_request: Callable[[LocalInteraction], bool] = lambda _: False,
+        is_exempt: Callable[[LocalInteraction], bool] = lambda _: False,
     ) -> None:
         self._exposure = exposure
         self._is_private_view_request = is_private_view_request
@@ -108,7 +108,7 @@ class LeakChecker:
         self.leaks: list[Leak] = []
         self.checked = 0  # payloads that showed a message (for tests to assert coverage)
 
-    def attach(self, fake: FakeDiscord) -> LeakChecker:
+    def attach(self, fake: LocalDiscord) -> LeakChecker:
         fake.inject_listeners.append(self.interaction_arrived)
         fake.listeners.append(self.check)
         return self
@@ -119,7 +119,7 @@ class LeakChecker:
         self.public_seen |= exposure.public
         self._history.append(dict(exposure.private))
 
-    def interaction_arrived(self, interaction: FakeInteraction) -> None:
+    def interaction_arrived(self, interaction: LocalInteraction) -> None:
         self.observe()
         self._window_start[interaction.id] = len(self._history) - 1
 

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tests.bot.e2e.fake_discord import FakeDiscord
-from tests.bot.e2e.fake_records import FakeInteraction, FakeUser, iter_components
+from bot.local.records import LocalInteraction, LocalUser, iter_components
+from bot.local.server import LocalDiscord
 
 BUTTON = 2
 SELECT = 3
@@ -111,7 +111,7 @@ def pick_at_random(
     return rng.choice(navigation) if navigation else None
 
 
-async def use(fake: FakeDiscord, user: FakeUser, choice: Choice) -> FakeInteraction:
+async def use(fake: LocalDiscord, user: LocalUser, choice: Choice) -> LocalInteraction:
     """Click the button, or choose the option; return the answered interaction."""
     if choice.component_type == SELECT:
         assert choice.value is not None
@@ -121,7 +121,7 @@ async def use(fake: FakeDiscord, user: FakeUser, choice: Choice) -> FakeInteract
     return await interaction.wait_answered()
 
 
-def answer_message(fake: FakeDiscord, interaction: FakeInteraction) -> dict[str, Any] | None:
+def answer_message(fake: LocalDiscord, interaction: LocalInteraction) -> dict[str, Any] | None:
     """The message the interaction's answer created or edited last (None: none)."""
     for request in reversed(interaction.requests):
         if request.shows_message and request.message_id in fake.messages:
@@ -129,7 +129,7 @@ def answer_message(fake: FakeDiscord, interaction: FakeInteraction) -> dict[str,
     return None
 
 
-def answer_text(fake: FakeDiscord, interaction: FakeInteraction) -> str:
+def answer_text(fake: LocalDiscord, interaction: LocalInteraction) -> str:
     """All the words of the interaction's answers (content, embed titles and descriptions)."""
     parts: list[str] = []
     for request in interaction.requests:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.local.records import LocalInteraction, LocalUser, RecordedRequest
 from games.cards import card
-from tests.bot.e2e.fake_records import FakeInteraction, FakeUser, RecordedRequest
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces, card_faces_in_text
 
-ALICE = FakeUser(1, "alice")
-BOB = FakeUser(2, "bob")
+ALICE = LocalUser(1, "alice")
+BOB = LocalUser(2, "bob")
 
 
 def test_card_faces_are_read_in_every_form_players_read() -> None:
@@ -35,8 +35,8 @@ def test_card_faces_walks_payloads_and_engine_objects() -> None:
     assert card_faces((Slot("QS"), Slot(None), [card("10H")])) == {"QS", "10H"}
 
 
-def _interaction(user: FakeUser, custom_id: str = "ct:1:1:hand") -> FakeInteraction:
-    return FakeInteraction(
+def _interaction(user: LocalUser, custom_id: str = "ct:1:1:hand") -> LocalInteraction:
+    return LocalInteraction(
         id=100 + user.id,
         token=f"t{user.id}",
         user=user,
@@ -48,7 +48,7 @@ def _interaction(user: FakeUser, custom_id: str = "ct:1:1:hand") -> FakeInteract
 
 
 def _answer(
-    interaction: FakeInteraction | None, content: str, *, ephemeral: bool
+    interaction: LocalInteraction | None, content: str, *, ephemeral: bool
 ) -> RecordedRequest:
     route = "POST /interactions/{interaction_id}/{token}/callback" if interaction else "PATCH x"
     payload = {"type": 4, "data": {"content": content}}

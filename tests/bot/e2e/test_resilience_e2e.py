@@ -7,8 +7,8 @@ import asyncio
 from pathlib import Path
 
 from bot.i18n import error_text
+from bot.local.server import EPHEMERAL, LocalDiscord
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
-from tests.bot.e2e.fake_discord import EPHEMERAL, FakeDiscord
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import card_faces
 from tests.bot.e2e.players import pick, use, verb_choice
@@ -143,7 +143,7 @@ async def test_a_restart_in_the_lobby_and_between_rounds_loses_nothing(
 
 
 async def test_a_burst_of_moves_makes_one_edit_of_the_table_message(
-    fake_discord: FakeDiscord, tmp_path: Path, no_errors_logged: None
+    fake_discord: LocalDiscord, tmp_path: Path, no_errors_logged: None
 ) -> None:
     """Edits are coalesced (1 s in production, as here): three peeks at once, one edit."""
     harness = BotUnderTest(fake_discord, tmp_path / "cardtable.sqlite3", edit_delay=1.0)
@@ -173,7 +173,7 @@ async def test_a_burst_of_moves_makes_one_edit_of_the_table_message(
         await harness.assert_table_message_converged(table_id)
 
 
-def _table_edits(fake: FakeDiscord) -> int:
+def _table_edits(fake: LocalDiscord) -> int:
     return sum(1 for r in fake.requests if r.route.startswith("PATCH /channels/") and r.ok)
 
 

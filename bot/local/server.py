@@ -1,11 +1,12 @@
-"""A fake Discord (REST + gateway) on 127.0.0.1, served by aiohttp inside the test process.
+"""A Discord-compatible server (REST + gateway) on 127.0.0.1, served by aiohttp in-process.
 
-discord.py 2.7.1 talks to it exactly as it talks to Discord (see /work/shared/DISCORD.md): the
-test points `Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY` here (`pointed_at`), starts the
-client, then injects slash commands, button clicks and select choices as INTERACTION_CREATE
-events. Every request the client makes is recorded with its route, payload, the interaction it
-answers (and so the user) and whether the resulting message is ephemeral, so tests can check
-who saw what. Unknown routes are logged loudly, kept in `unknown_routes`, and answered 404.
+discord.py 2.7.1 talks to it exactly as it talks to Discord, and it refuses what Discord refuses
+(payload limits, the 3-second first answer, the one-hour edit limit): `pointed_at` points
+`Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY` here, the client starts, then slash commands,
+button clicks and select choices arrive as INTERACTION_CREATE events (`slash`, `click`,
+`choose`). Every request the client makes is recorded with its route, payload, the interaction
+it answers (and so the user) and whether the resulting message is ephemeral, so who saw what is
+known. Unknown routes are logged loudly, kept in `unknown_routes`, and answered 404.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ import discord
 import yarl
 from aiohttp import web
 
-from tests.bot.e2e import fake_payloads as payloads
-from tests.bot.e2e.discord_limits import message_errors
-from tests.bot.e2e.fake_gateway import FakeGateway
-from tests.bot.e2e.fake_records import (
+from bot.local import payloads
+from bot.local.gateway import LocalGateway
+from bot.local.limits import message_errors
+from bot.local.records import (
     BOT_PERMISSIONS,
     CALLBACK_DEFERRED_MESSAGE,
     CALLBACK_DEFERRED_UPDATE,
@@ -40,14 +41,14 @@ from tests.bot.e2e.fake_records import (
     MANAGE_GUILD,
     MEMBER_PERMISSIONS,
     PUBLIC_THREAD,
-    FakeInteraction,
-    FakeUser,
+    LocalInteraction,
+    LocalUser,
     RecordedRequest,
     iter_components,
     now_iso,
 )
 
-log = logging.getLogger("tests.fake_discord")
+log = logging.getLogger("bot.local")
 
 
 class _RouteError(Exception):
@@ -64,23 +65,23 @@ _Handler = Callable[..., Any]
 def _refuse_invalid(data: dict[str, Any], *, creating: bool) -> None:
     errors = message_errors(data, creating=creating)
     if errors:
-        log.error("FAKE DISCORD: invalid message payload: %s", "; ".join(errors))
+        log.error("LOCAL DISCORD: invalid message payload: %s", "; ".join(errors))
         raise _RouteError(400, "Invalid Form Body: " + "; ".join(errors), 50035)
 
 
-class FakeDiscord:
+class LocalDiscord:
     """The server, Discord's state as the client has shaped it, and the injection helpers."""
 
     def __init__(self, *, user_names: tuple[str, ...] = ("alice", "bob", "carol", "dave")) -> None:
         self._ids = itertools.count(1_200_000_000_000_000_000)
         self.application_id = self.new_id()
-        self.bot_user = FakeUser(self.application_id, "cardtable", BOT_PERMISSIONS, bot=True)
-        self.owner = FakeUser(self.new_id(), "owner")
+        self.bot_user = LocalUser(self.application_id, "cardtable", BOT_PERMISSIONS, bot=True)
+        self.owner = LocalUser(self.new_id(), "owner")
         self.guild_id = self.new_id()
         self.channel_id = self.new_id()
         self.other_channel_id = self.new_id()
-        self.users: dict[str, FakeUser] = {n: FakeUser(self.new_id(), n) for n in user_names}
-        self.admin = FakeUser(self.new_id(), "admin", MEMBER_PERMISSIONS | MANAGE_GUILD)
+        self.users: dict[str, LocalUser] = {n: LocalUser(self.new_id(), n) for n in user_names}
+        self.admin = LocalUser(self.new_id(), "admin", MEMBER_PERMISSIONS | MANAGE_GUILD)
         self.channels: dict[int, dict[str, Any]] = {
             self.channel_id: payloads.text_channel(self.guild_id, self.channel_id, "cards", 1),
             self.other_channel_id: payloads.text_channel(
@@ -88,15 +89,15 @@ class FakeDiscord:
             ),
         }
         self.messages: dict[int, dict[str, Any]] = {}
-        self.interactions: dict[str, FakeInteraction] = {}  # by token
+        self.interactions: dict[str, LocalInteraction] = {}  # by token
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[str] = []
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
         self.listeners: list[Callable[[RecordedRequest], None]] = []  # after each request
-        self.inject_listeners: list[Callable[[FakeInteraction], None]] = []  # before dispatch
+        self.inject_listeners: list[Callable[[LocalInteraction], None]] = []  # before dispatch
         self.port = 0
         self._runner: web.AppRunner | None = None
-        self.gateway = FakeGateway(
+        self.gateway = LocalGateway(
             on_identify=self._identified,
             members=lambda: [m.member_payload() for m in self.all_members()],
             guild_id=self.guild_id,
@@ -155,7 +156,7 @@ class FakeDiscord:
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
     # ------------------------------------------------------------------ guild
-    def all_members(self) -> list[FakeUser]:
+    def all_members(self) -> list[LocalUser]:
         return [self.bot_user, self.owner, self.admin, *self.users.values()]
 
     def guild_payload(self) -> dict[str, Any]:
@@ -223,19 +224,19 @@ class FakeDiscord:
                     except _RouteError as error:
                         status, headers = error.status, {}
                         body = {"message": error.message, "code": error.code}
-                    except Exception as error:  # a bug of the fake: fail fast and loudly
-                        log.exception("FAKE DISCORD: %s %s crashed", method, path)
-                        self.unknown_routes.append(f"{method} {path} crashed the fake: {error}")
+                    except Exception as error:  # a bug of this server: fail fast and loudly
+                        log.exception("LOCAL DISCORD: %s %s crashed", method, path)
+                        self.unknown_routes.append(f"{method} {path} crashed the server: {error}")
                         status, headers = 400, {}
-                        body = {"message": f"the fake crashed: {error}", "code": 0}
+                        body = {"message": f"the local server crashed: {error}", "code": 0}
                     record.status = status
                     self._record(record)
                     return self._response(status, body, headers)
             payload = await self._read_payload(request)
             text = f"{request.method} {path} {json.dumps(payload)[:300]}"
-            log.error("FAKE DISCORD: unknown route %s", text)
+            log.error("LOCAL DISCORD: unknown route %s", text)
             self.unknown_routes.append(text)
-            return self._response(404, {"message": "404: Not Found (fake)", "code": 0}, {})
+            return self._response(404, {"message": "404: Not Found (local)", "code": 0}, {})
         finally:
             self._in_flight -= 1
             self._last_activity = time.monotonic()
@@ -282,7 +283,7 @@ class FakeDiscord:
         data: dict[str, Any],
         *,
         flags: int = 0,
-        interaction: FakeInteraction | None = None,
+        interaction: LocalInteraction | None = None,
         webhook: bool = False,
     ) -> dict[str, Any]:
         message_id = self.new_id()
@@ -491,14 +492,14 @@ class FakeDiscord:
             "X-RateLimit-Remaining": "0",
             "X-RateLimit-Reset-After": f"{retry:.3f}",
             "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
-            "X-RateLimit-Bucket": "fake-message-edit-bucket",
+            "X-RateLimit-Bucket": "local-message-edit-bucket",
             "X-RateLimit-Scope": "user",
         }
         body = {"message": "You are being rate limited.", "retry_after": retry, "global": False}
         return 429, body, headers
 
     # --- interactions
-    def _interaction(self, token: str) -> FakeInteraction:
+    def _interaction(self, token: str) -> LocalInteraction:
         interaction = self.interactions.get(token)
         if interaction is None:
             raise _RouteError(401, "Invalid Webhook Token", 50027)
@@ -513,7 +514,7 @@ class FakeDiscord:
             raise _RouteError(400, "Interaction has already been acknowledged.", 40060)
         late = time.monotonic() - interaction.created_at
         if late > self.answer_deadline:
-            log.error("FAKE DISCORD: interaction answered after %.2f s", late)
+            log.error("LOCAL DISCORD: interaction answered after %.2f s", late)
             raise _RouteError(404, "Unknown interaction", 10062)
         payload = record.payload or {}
         kind = int(payload.get("type", 0))
@@ -643,21 +644,21 @@ class FakeDiscord:
         return 204, None, {}
 
     # ------------------------------------------------------------------ injection helpers
-    def user(self, name: str) -> FakeUser:
+    def user(self, name: str) -> LocalUser:
         return self.users[name]
 
     async def _inject(
         self,
-        user: FakeUser,
+        user: LocalUser,
         kind: str,
         data: dict[str, Any],
         *,
         channel_id: int | None = None,
         message: dict[str, Any] | None = None,
         locale: str = "en-US",
-    ) -> FakeInteraction:
+    ) -> LocalInteraction:
         channel = self.channels[channel_id or self.channel_id]
-        interaction = FakeInteraction(
+        interaction = LocalInteraction(
             id=self.new_id(),
             token=f"token-{self.new_id()}",
             user=user,
@@ -685,13 +686,13 @@ class FakeDiscord:
 
     async def slash(
         self,
-        user: FakeUser,
+        user: LocalUser,
         command: str,
         *,
         locale: str = "en-US",
         channel_id: int | None = None,
         **options: Any,
-    ) -> FakeInteraction:
+    ) -> LocalInteraction:
         """`/dutch start target:10` is `slash(user, "dutch start", target=10)`."""
         names = command.split()
         definition = self._command_definition(names[0])
@@ -701,13 +702,13 @@ class FakeDiscord:
 
     async def click(
         self,
-        user: FakeUser,
+        user: LocalUser,
         message_id: int,
         custom_id: str,
         *,
         locale: str = "en-US",
         forged: bool = False,
-    ) -> FakeInteraction:
+    ) -> LocalInteraction:
         """Click a button of a message. Discord only sends clicks on components a message has:
         `forged=True` sends one anyway (as a tampered client or a stale cache would)."""
         message = self._component_message(message_id, custom_id, 2, forged=forged)
@@ -723,13 +724,13 @@ class FakeDiscord:
 
     async def choose(
         self,
-        user: FakeUser,
+        user: LocalUser,
         message_id: int,
         custom_id: str,
         values: list[str],
         *,
         locale: str = "en-US",
-    ) -> FakeInteraction:
+    ) -> LocalInteraction:
         """Choose `values` in a select menu of a message."""
         message = self._component_message(message_id, custom_id, 3, forged=False)
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
@@ -789,21 +790,21 @@ class FakeDiscord:
 
 
 @contextlib.asynccontextmanager
-async def running_fake_discord(**kwargs: Any) -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(**kwargs)
-    await fake.start()
+async def running_local_discord(**kwargs: Any) -> AsyncIterator[LocalDiscord]:
+    server = LocalDiscord(**kwargs)
+    await server.start()
     try:
-        with fake.pointed_at():
-            yield fake
+        with server.pointed_at():
+            yield server
     finally:
-        await fake.stop()
+        await server.stop()
 
 
 @contextlib.asynccontextmanager
 async def running_client(client: discord.Client, *, timeout: float = 5.0) -> AsyncIterator[None]:
-    """Run `client` against the fake (already `pointed_at`) until the block ends, then close it."""
+    """Run `client` against the server (already `pointed_at`) until the block ends; close it."""
     client._connection.guild_ready_timeout = 0.01  # one guild: no reason to wait for more
-    task = asyncio.create_task(client.start("fake-token"), name="fake-discord-client")
+    task = asyncio.create_task(client.start("local-token"), name="local-discord-client")
     deadline = time.monotonic() + timeout
     while not client.is_ready():
         if task.done():

@@ -1,20 +1,20 @@
-"""Discord's JSON objects as the fake sends them: guild, channels, threads, messages, the READY
-event, and the INTERACTION_CREATE of a slash command or a component."""
+"""Discord's JSON objects as the local server sends them: guild, channels, threads, messages,
+the READY event, and the INTERACTION_CREATE of a slash command or a component."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tests.bot.e2e.fake_records import (
+from bot.local.records import (
     BOT_PERMISSIONS,
     EPHEMERAL,
     LOADING,
     MEMBER_PERMISSIONS,
     PUBLIC_THREAD,
     TEXT_CHANNEL,
-    FakeInteraction,
-    FakeUser,
+    LocalInteraction,
+    LocalUser,
     now_iso,
 )
 
@@ -65,8 +65,8 @@ def thread(
 
 def guild(
     guild_id: int,
-    owner: FakeUser,
-    members: list[FakeUser],
+    owner: LocalUser,
+    members: list[LocalUser],
     channels: Iterable[dict[str, Any]],
 ) -> dict[str, Any]:
     """A GUILD_CREATE: the guild, its @everyone role, channels, threads and members."""
@@ -116,7 +116,7 @@ def guild(
     }
 
 
-def ready(bot_user: FakeUser, guild_id: int, session_id: str, gateway_url: str) -> dict[str, Any]:
+def ready(bot_user: LocalUser, guild_id: int, session_id: str, gateway_url: str) -> dict[str, Any]:
     return {
         "v": 10,
         "user": {**bot_user.user_payload(), "verified": True, "mfa_enabled": False},
@@ -134,11 +134,11 @@ def message(
     message_id: int,
     channel_id: int,
     guild_id: int,
-    author: FakeUser,
+    author: LocalUser,
     data: Mapping[str, Any],
     *,
     flags: int = 0,
-    interaction: FakeInteraction | None = None,
+    interaction: LocalInteraction | None = None,
     webhook: bool = False,
 ) -> dict[str, Any]:
     """A message as Discord returns it, from the content the client sent."""
@@ -189,7 +189,7 @@ def apply_message_data(target: dict[str, Any], data: Mapping[str, Any] | None) -
 
 
 def interaction_create(
-    interaction: FakeInteraction,
+    interaction: LocalInteraction,
     application_id: int,
     guild_id: int,
     channel: dict[str, Any],
@@ -245,7 +245,7 @@ def command_data(
         level = list((sub_def or {}).get("options", []))
     holder["options"] = []
     for key, value in options.items():
-        if isinstance(value, FakeUser):  # a member option: an id, plus resolved data
+        if isinstance(value, LocalUser):  # a member option: an id, plus resolved data
             holder["options"].append({"name": key, "type": USER, "value": str(value.id)})
             member = value.member_payload()
             resolved = data.setdefault("resolved", {"users": {}, "members": {}})

@@ -1,4 +1,4 @@
-"""The fake Discord's gateway: a websocket speaking plain JSON text frames (discord.py only
+"""The local Discord's gateway: a websocket speaking plain JSON text frames (discord.py only
 decompresses binary ones), enough for one bot at a time to identify and receive events."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import Any
 
 from aiohttp import web
 
-log = logging.getLogger("tests.fake_discord")
+log = logging.getLogger("bot.local")
 
 HEARTBEAT_INTERVAL_MS = 41250
 
 
-class FakeGateway:
+class LocalGateway:
     def __init__(
         self,
         *,
@@ -52,7 +52,7 @@ class FakeGateway:
         elif op == 2:  # identify
             for name, data in self._on_identify():
                 await self._send(socket, name, data)
-        elif op == 6:  # resume: this fake keeps no sessions, so ask for a fresh identify
+        elif op == 6:  # resume: this server keeps no sessions, so ask for a fresh identify
             await socket.send_json({"op": 9, "d": False})
         elif op == 8:  # request guild members
             chunk = {
@@ -66,7 +66,7 @@ class FakeGateway:
         elif op in (3, 4):  # presence / voice state updates: nothing to do
             pass
         else:
-            log.error("FAKE DISCORD: unknown gateway op %s: %s", op, message)
+            log.error("LOCAL DISCORD: unknown gateway op %s: %s", op, message)
             self._on_unknown(f"gateway op {op}")
 
     async def _send(self, socket: web.WebSocketResponse, name: str, data: Any) -> None:
@@ -76,7 +76,7 @@ class FakeGateway:
         """Send an event to the most recently connected client."""
         live = [s for s in self._sockets if not s.closed]
         if not live:
-            raise AssertionError("no discord client is connected to the fake gateway")
+            raise AssertionError("no discord client is connected to the local gateway")
         await self._send(live[-1], name, data)
 
     async def close(self) -> None:

@@ -1,10 +1,10 @@
-"""The fake refuses what Discord refuses: the limits on content, embeds and components."""
+"""The local Discord server refuses what Discord refuses: limits on content, embeds, components."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.bot.e2e.discord_limits import message_errors
+from bot.local.limits import message_errors
 
 
 def _button(custom_id: str, label: str = "Go") -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The fake Discord speaks well enough for discord.py: a tiny bot defined here runs against it."""
+"""The local Discord server speaks well enough for discord.py: a tiny bot here runs against it."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.bot.e2e.fake_discord import FakeDiscord, running_client
-from tests.bot.e2e.fake_records import EPHEMERAL
+from bot.local.records import EPHEMERAL
+from bot.local.server import LocalDiscord, running_client
 
 
 class CounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"count:(?P<n>\d+)"):
@@ -70,7 +70,7 @@ def tiny_bot(think: float = 0.0) -> commands.Bot:
 
 
 async def test_a_discord_py_bot_logs_in_syncs_and_answers_commands_and_clicks(
-    fake_discord: FakeDiscord,
+    fake_discord: LocalDiscord,
 ) -> None:
     bot = tiny_bot()
     alice = fake_discord.user("alice")
@@ -102,7 +102,7 @@ async def test_a_discord_py_bot_logs_in_syncs_and_answers_commands_and_clicks(
 
 
 async def test_table_edits_answered_429_are_retried_until_they_land(
-    fake_discord: FakeDiscord,
+    fake_discord: LocalDiscord,
 ) -> None:
     bot = tiny_bot()
     alice = fake_discord.user("alice")
@@ -122,7 +122,7 @@ async def test_table_edits_answered_429_are_retried_until_they_land(
 
 
 async def test_a_restarted_client_reconnects_and_old_persistent_buttons_still_work(
-    fake_discord: FakeDiscord,
+    fake_discord: LocalDiscord,
 ) -> None:
     alice = fake_discord.user("alice")
     async with running_client(tiny_bot()):
@@ -141,7 +141,7 @@ async def test_a_restarted_client_reconnects_and_old_persistent_buttons_still_wo
 
 
 async def test_payloads_discord_would_refuse_are_refused_with_its_error(
-    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+    fake_discord: LocalDiscord, caplog: pytest.LogCaptureFixture
 ) -> None:
     bot = tiny_bot()
     async with running_client(bot):
@@ -158,7 +158,7 @@ async def test_payloads_discord_would_refuse_are_refused_with_its_error(
 
 
 async def test_an_interaction_answered_after_three_seconds_is_unknown(
-    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+    fake_discord: LocalDiscord, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake_discord.answer_deadline = 0.05  # Discord's 3 s, shortened for the test
     bot = tiny_bot(think=0.1)
@@ -172,7 +172,7 @@ async def test_an_interaction_answered_after_three_seconds_is_unknown(
 
 
 async def test_the_first_follow_up_after_a_public_deferral_is_public_whatever_its_flags(
-    fake_discord: FakeDiscord,
+    fake_discord: LocalDiscord,
 ) -> None:
     async with running_client(tiny_bot()):
         think = await fake_discord.slash(fake_discord.user("alice"), "think")
@@ -185,7 +185,7 @@ async def test_the_first_follow_up_after_a_public_deferral_is_public_whatever_it
 
 
 async def test_threads_are_created_and_messages_deleted_as_discord_does(
-    fake_discord: FakeDiscord,
+    fake_discord: LocalDiscord,
 ) -> None:
     bot = tiny_bot()
     async with running_client(bot):
@@ -201,7 +201,7 @@ async def test_threads_are_created_and_messages_deleted_as_discord_does(
         assert message.id not in fake_discord.messages
 
 
-async def test_unknown_routes_are_recorded_and_answered_404(fake_discord: FakeDiscord) -> None:
+async def test_unknown_routes_are_recorded_and_answered_404(fake_discord: LocalDiscord) -> None:
     bot = tiny_bot()
     async with running_client(bot):
         guild = bot.get_guild(fake_discord.guild_id)

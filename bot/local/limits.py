@@ -1,5 +1,5 @@
-"""Discord's limits on a message payload, so the fake refuses (400, code 50035) what Discord
-refuses: content, embeds and (non-v2) components. From Discord's API documentation."""
+"""Discord's limits on a message payload, so the local server refuses (400, code 50035) what
+Discord refuses: content, embeds and (non-v2) components. From Discord's API documentation."""
 
 from __future__ import annotations
 

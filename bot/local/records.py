@@ -1,4 +1,4 @@
-"""What the fake Discord knows and records: its users, the interactions a test injects, and
+"""What the local Discord knows and records: its users, the interactions it injects, and
 every request the client makes (with whom it answers and whether only that user sees it)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def now_iso() -> str:
 
 
 @dataclass
-class FakeUser:
+class LocalUser:
     id: int
     name: str
     permissions: int = MEMBER_PERMISSIONS
@@ -66,12 +66,12 @@ class FakeUser:
 
 
 @dataclass
-class FakeInteraction:
+class LocalInteraction:
     """One injected interaction and everything the client sent in answer to it."""
 
     id: int
     token: str
-    user: FakeUser
+    user: LocalUser
     kind: str  # "command" | "button" | "select"
     data: dict[str, Any]
     channel_id: int
@@ -83,7 +83,7 @@ class FakeInteraction:
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     created_at: float = field(default_factory=time.monotonic)
 
-    async def wait_answered(self, timeout: float = 5.0) -> FakeInteraction:
+    async def wait_answered(self, timeout: float = 5.0) -> LocalInteraction:
         try:
             await asyncio.wait_for(self.answered.wait(), timeout)
         except TimeoutError:
@@ -101,7 +101,7 @@ class RecordedRequest:
     path: str
     payload: Any
     status: int
-    interaction: FakeInteraction | None = None
+    interaction: LocalInteraction | None = None
     ephemeral: bool = False  # the message it creates or edits is only seen by interaction.user
     message_id: int | None = None  # the message created or edited
     at: float = field(default_factory=time.monotonic)
