@@ -1,7 +1,13 @@
 """Euchre engine benchmark: `python -m games.bench euchre` (one core, numbers only).
 
-- random hands: deal from a seeded shuffle, then uniformly random legal actions (bidding,
-  the dealer's discard, play) until the hand is over; legal-action generation included.
+- random hands, integer engine: `games.euchre.fast.random_hand` (shuffle, deal, uniformly
+  random legal bids, discard and cards to the end of the hand, scored), the unit a search
+  bot's rollouts are made of. When the optional `open_spiel` package is installed (`pip
+  install -e '.[openspiel]'`), OpenSpiel's C++ euchre plays the same unit in the same run
+  (`pyspiel.evaluate_bots` with four uniform random bots: chance deals and play all in C++),
+  interleaved with ours in short windows, best window of each: a busy machine disturbs both.
+- random hands, public API: a seeded shuffle, then `round.apply(seat, rng.choice(
+  round.legal_actions(seat)))` until the hand is over (events, history, validation).
 - policy hands: the same, every seat played by `games.euchre.policy.choose_action`.
 - replays: `GAME.replay(record)` of finished random hands.
 """
@@ -14,10 +20,13 @@ from collections.abc import Callable
 
 from games.contract import RoundRecord, RoundSetup
 from games.euchre import GAME
+from games.euchre.fast import random_hand
 from games.euchre.policy import choose_action
 from games.euchre.round import EuchreRound
 
 SECONDS = 2.0
+WINDOWS = 8  # interleaved windows of the integer engine and OpenSpiel
+WINDOW_SECONDS = 0.5
 
 
 def _random_hand(index: int, rng: random.Random) -> tuple[EuchreRound, int]:
@@ -63,9 +72,55 @@ def _measure_replay() -> float:
     return replays / elapsed
 
 
+def _window(play_batch: Callable[[int], None]) -> float:
+    """Hands per second of `play_batch(100)` repeated for one window."""
+    hands = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < WINDOW_SECONDS:
+        play_batch(100)
+        hands += 100
+    return hands / elapsed
+
+
+def _integer_batch(rng: random.Random) -> Callable[[int], None]:
+    def play(n: int) -> None:
+        for i in range(n):
+            random_hand(rng, i & 3)
+
+    return play
+
+
+def _openspiel_batch() -> Callable[[int], None] | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # optional extra
+    except ImportError:
+        return None
+    game = pyspiel.load_game("euchre")
+    bots = [pyspiel.make_uniform_random_bot(seat, 1000 + seat) for seat in range(4)]
+    seeds = iter(range(1 << 62))
+
+    def play(n: int) -> None:
+        for _ in range(n):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, next(seeds))
+
+    return play
+
+
 def main() -> None:
+    ours_batch, theirs_batch = _integer_batch(random.Random(0)), _openspiel_batch()
+    ours = theirs = 0.0
+    for _ in range(WINDOWS):
+        ours = max(ours, _window(ours_batch))
+        if theirs_batch is not None:
+            theirs = max(theirs, _window(theirs_batch))
+    print(f"euchre random hands/s, integer engine (one core): {ours:,.0f}")
+    if theirs_batch is None:
+        print("OpenSpiel random hands/s: not measured (pip install -e '.[openspiel]')")
+    else:
+        print(f"OpenSpiel C++ euchre random hands/s (same run): {theirs:,.0f}")
+        print(f"  ratio: {ours / theirs:.2f}x OpenSpiel")
     hands, actions = _measure(_random_hand)
-    print(f"euchre random hands/s (one core): {hands:,.0f}  ({actions:,.0f} actions/s)")
+    print(f"euchre random hands/s, public API (one core): {hands:,.0f}  ({actions:,.0f} actions/s)")
     hands, actions = _measure(_policy_hand)
     print(f"euchre policy hands/s (one core): {hands:,.0f}  ({actions:,.0f} actions/s)")
     print(f"euchre replays/s (one core): {_measure_replay():,.0f}")
