@@ -182,8 +182,8 @@ def create_bot(
 
 def run(settings: Settings) -> int:
     """Run until stopped; print one clear line (no traceback) for a known failure."""
-    level = logging.getLevelNamesMapping().get(settings.log_level.upper(), logging.INFO)
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    logging.basicConfig(level=settings.log_level, format=log_format)
     # The bot never joins voice: discord.py's warnings about missing voice libraries are noise.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False

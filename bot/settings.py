@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
@@ -20,9 +22,20 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(default=None, alias="DEV_GUILD_ID")
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
 
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"{value!r} is not a log level: use one of {', '.join(LOG_LEVELS)}")
+        return level
+
     @property
     def token(self) -> str | None:
+        """The token as Discord wants it: the `Bot ` prefix some people paste along is dropped."""
         value = self.discord_token.get_secret_value().strip() if self.discord_token else ""
+        if value[:4].lower() == "bot ":
+            value = value[4:].strip()
         return value or None
 
 

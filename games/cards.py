@@ -1,4 +1,4 @@
-"""Cards with the short names of RULES.md: rank `A 2 … 10 J Q K`, suit `S H D C`, joker `JK`.
+"""Cards with the short names of docs/rules/: rank `A 2 … 10 J Q K`, suit `S H D C`, joker `JK`.
 
 Every card is an interned object: there is exactly one `Card` per (rank, suit, copy), so
 comparison and hashing are by identity and cost nothing in hot loops. Two-deck games tell

@@ -1,4 +1,4 @@
-"""`python -m games.bench GAME`: run that game's benchmark module (games/bench/GAME.py)."""
+"""`python -m games.bench GAME`: run that game's benchmark module (games/bench/<game>.py)."""
 
 from __future__ import annotations
 

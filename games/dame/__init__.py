@@ -1,4 +1,4 @@
-"""Dame de Pique, Québec version (RULES.md §4): 108 cards, two teams of partners (0+2, 1+3).
+"""Dame de Pique, Québec version (docs/rules/dame.md): 108 cards, two teams of partners (0+2, 1+3).
 
 Notation (one action per line; `str(action)` is canonical and `parse_action` reads it back):
 

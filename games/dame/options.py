@@ -1,4 +1,4 @@
-"""The table options of Dame de Pique (RULES.md §4 decisions marked **option**)."""
+"""The table options of Dame de Pique (docs/rules/dame.md decisions marked **option**)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dame de Pique (Québec) constants: the decisions of RULES.md §4 that are not table options.
+"""Dame de Pique (Québec) constants: the decisions of docs/rules/dame.md that are not table options.
 
 Every constant here is a rule the engine enforces; the table options live in `options.py`.
 """

@@ -1,4 +1,4 @@
-"""Dutch, classic and house rules (RULES.md §1 and §2): the package exposes `GAME`.
+"""Dutch, classic and house rules (docs/rules/dutch.md): the package exposes `GAME`.
 
 Notation (`str(action)`, `GAME.parse_action(text)`; full table in games/dutch/README.md).
 Seats are engine seat indices (0 to n-1); slots are numbered from 1 (1 top-left, 2 top-right,

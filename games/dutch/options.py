@@ -1,4 +1,4 @@
-"""Dutch options: every decision of RULES.md §1 (classic) and §2 (house) is a field here.
+"""Dutch options: every decision of docs/rules/dutch.md (classic and house) is a field here.
 
 The two rule sets are the presets `classic` (the default) and `house`; a table may change single
 options, e.g. `GAME.options("house", target=50)`.

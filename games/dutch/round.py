@@ -1,10 +1,10 @@
-"""The Dutch round: both rule sets, driven by DutchOptions (RULES.md §1 and §2).
+"""The Dutch round: both rule sets, driven by DutchOptions (docs/rules/dutch.md, classic and house).
 
 State is plain lists and ints for speed: `grids[seat][slot - 1]` is a Card or None (an emptied
 slot); the stock and the discard pile are lists whose top is the last item. Legal actions are
 cached until the next action; `check` validates before anything mutates.
 
-Decisions where RULES.md is silent (also listed in games/dutch/README.md):
+Decisions where the rules are silent (also listed in games/dutch/README.md):
 - dealing: seat 0 gets the first 4 cards of the deck (slots 1-4), seat 1 the next 4, …; the next
   card starts the discard pile and the rest is the stock, in deck order;
 - matching discards are laid one card per action (`match 2`, then `match 4`); a slot laid wrong

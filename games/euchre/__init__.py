@@ -1,4 +1,4 @@
-"""Euchre (RULES.md §3): 24 cards, four players in two teams (seats 0+2 and 1+3), five tricks.
+"""Euchre (docs/rules/euchre.md): 24 cards, four players in two teams (0+2, 1+3), five tricks.
 
 Notation (`str(action)`, parsed back by `GAME.parse_action`; case-insensitive):
 

@@ -1,4 +1,5 @@
-"""Euchre table settings (RULES.md §3): every rule decision is a field, presets are values."""
+"""Euchre table settings (docs/rules/euchre.md): every rule decision is a field; presets are
+values."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One Euchre hand (RULES.md §3): deal, two bidding rounds, the dealer's pick-up, five tricks.
+"""One Euchre hand (docs/rules/euchre.md): deal, two bidding rounds, the pick-up, five tricks.
 
 State changes only in `_apply`, after `check` has named any broken rule, so an illegal action
 changes nothing. Card lookups go through the per-trump tables of `ranking` (hot path).

@@ -1,4 +1,4 @@
-"""Scoring one Euchre hand (RULES.md §3): only one team scores."""
+"""Scoring one Euchre hand (docs/rules/euchre.md): only one team scores."""
 
 from __future__ import annotations
 

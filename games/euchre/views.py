@@ -30,7 +30,7 @@ class EuchreView:
     trump: str | None
     maker: int | None
     alone: bool
-    sitting_out: int | None  # the lone maker's partner (or the dealer, see RULES.md §3)
+    sitting_out: int | None  # the lone maker's partner (or the dealer, see docs/rules/euchre.md)
     trick: tuple[tuple[int, str], ...]  # the trick on the table, led card first
     tricks: tuple[tuple[tuple[int, str], ...], ...]  # completed tricks, in order
     trick_winners: tuple[int, ...]  # winner of each completed trick

@@ -41,3 +41,36 @@ def test_every_setting_is_listed_in_env_example() -> None:
     example = (root / ".env.example").read_text()
     for field in Settings.model_fields.values():
         assert f"\n{field.alias}=" in f"\n{example}"
+
+
+def test_a_token_pasted_with_its_bot_prefix_works(monkeypatch) -> None:
+    from bot.settings import Settings
+
+    monkeypatch.setenv("DISCORD_TOKEN", "  Bot abc.def.ghi ")
+    assert Settings(_env_file=None).token == "abc.def.ghi"  # type: ignore[call-arg]
+
+
+def test_an_invalid_log_level_is_refused_in_one_clear_line(tmp_path: Path) -> None:
+    env = {**os.environ, "DISCORD_TOKEN": "abc", "LOG_LEVEL": "verbose"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "Invalid setting LOG_LEVEL: 'verbose' is not a log level: use one of DEBUG, INFO, "
+        "WARNING, ERROR, CRITICAL (see .env.example)."
+    ]
+
+
+def test_starting_the_bot_shows_no_voice_library_deprecation(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.run(
+        [sys.executable, "-W", "default", "-c", "import bot.app"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0
+    assert "audioop" not in proc.stderr and "Warning" not in proc.stderr

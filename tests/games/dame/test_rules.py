@@ -1,4 +1,4 @@
-"""One test per rule and decision of RULES.md §4, each from a stacked deck."""
+"""One test per rule and decision of docs/rules/dame.md, each from a stacked deck."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md §1 (classic Dutch), each from a stacked deck."""
+"""Scenario tests for docs/rules/dutch.md (classic), each from a stacked deck."""
 
 from __future__ import annotations
 

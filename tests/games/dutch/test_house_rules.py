@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md §2 (house Dutch), each from a stacked deck."""
+"""Scenario tests for docs/rules/dutch.md (house rules), each from a stacked deck."""
 
 from __future__ import annotations
 

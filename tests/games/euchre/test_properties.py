@@ -1,4 +1,4 @@
-"""Random legal play over many hands, to the end of matches: the invariants of RULES.md §3
+"""Random legal play over many hands, to the end of matches: the invariants of docs/rules/euchre.md
 and of the engine contract hold whatever the options, deck and choices."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Effective suit and card order for every trump suit (RULES.md §3, bowers)."""
+"""Effective suit and card order for every trump suit (docs/rules/euchre.md, bowers)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md §3, each on a stacked deck (dealer 0 unless said)."""
+"""One test per rule of docs/rules/euchre.md, each on a stacked deck (dealer 0 unless said)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scoring lines of RULES.md §3, each from a full hand on a stacked deck.
+"""Scoring lines of docs/rules/euchre.md, each from a full hand on a stacked deck.
 
 Dealer 0 turns up 9D; everyone passes round 1 and seat 1 names hearts (JD is the left bower).
 Where a deal forces the trick count whatever is played, the hand is played out with random
