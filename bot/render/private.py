@@ -50,7 +50,9 @@ def render_private(
     lines = [dutch_render.numbered_grid(grid)]
     if view.held is not None and view.turn == private.seat:
         lines.append(text(language, "private.held", card=pretty(view.held)))
-    if private.legal:
+    if private.legal and view.phase == "peek":
+        status = text(language, "private.peek_pick")  # everyone at once: nobody's "turn"
+    elif private.legal:
         status = text(language, "private.your_turn")
         if private.turn_deadline is not None:
             when = relative(private.turn_deadline)
@@ -71,7 +73,7 @@ def render_private(
     menu = MenuText(
         action_label=dutch_render.action_labeler(view, names, language),
         piece_label=dutch_render.piece_labeler(view, names, language),
-        choose=text(language, "menu.choose"),
+        choose=text(language, "private.peek_pick" if view.phase == "peek" else "menu.choose"),
         back=text(language, "menu.back"),
     )
     components = action_menu(

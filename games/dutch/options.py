@@ -42,8 +42,9 @@ class DutchOptions(Options):
     failed_call: Literal["double", "plus_20"] = "double"
     # who starts: the player after the dealer, or (after round 1) the highest match total
     first_player: Literal["after_dealer", "highest_total"] = "after_dealer"
-    # initial peek: the bottom row (slots 3 and 4), or any two slots the player picks
-    peek_choice: bool = False
+    # initial peek: any two slots the player picks (classic: "2 de ses 4 cartes"), or the
+    # bottom row, slots 3 and 4 (house: "les deux plus proches")
+    peek_choice: bool = True
 
 
 FAILED_CALL_PENALTY = 20  # points added to a beaten caller with failed_call="plus_20"
@@ -63,6 +64,7 @@ HOUSE = DutchOptions(
     caller_success="own_total",
     failed_call="plus_20",
     first_player="highest_total",
+    peek_choice=False,
 )
 PRESETS: dict[str, DutchOptions] = {"classic": CLASSIC, "house": HOUSE}
 

@@ -7,7 +7,7 @@ import asyncio
 from games.cards import card, shuffled, standard_deck
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
-from tests.bot.e2e.players import pick
+from tests.bot.e2e.players import pick, use
 
 
 async def test_private_views_are_ephemeral_and_show_the_players_own_peek(
@@ -59,11 +59,11 @@ async def test_three_players_peeking_at_once_each_see_only_their_own_cards(
             await harness.my_cards(user, table_id)
         peeks = []
         for user in (alice, bob, carol):
-            (choice,) = [c for c in harness.private_choices(user, round_no) if c.notation]
-            peeks.append(choice)
+            offered = harness.private_choices(user, round_no)
+            peeks.append(next(c for c in offered if c.action.startswith("peek")))
         clicks = await asyncio.gather(
             *(
-                harness.fake.click(user, c.message_id, c.custom_id)
+                use(harness.fake, user, c)
                 for user, c in zip((alice, bob, carol), peeks, strict=True)
             )
         )

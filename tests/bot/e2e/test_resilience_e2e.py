@@ -156,12 +156,16 @@ async def test_a_burst_of_moves_makes_one_edit_of_the_table_message(
         await harness.settle()
         edits_before = _table_edits(fake_discord)
         peeks = [
-            next(c for c in harness.private_choices(user, round_no or 0) if c.notation)
+            next(
+                c
+                for c in harness.private_choices(user, round_no or 0)
+                if c.action.startswith("peek")
+            )
             for user in (alice, bob, carol)
         ]
         clicks = await asyncio.gather(
             *(
-                fake_discord.click(user, c.message_id, c.custom_id)
+                use(fake_discord, user, c)
                 for user, c in zip((alice, bob, carol), peeks, strict=True)
             )
         )

@@ -112,10 +112,17 @@ async def test_my_cards_then_peek_shows_the_cards_once_and_hides_them_later(
     table_id, round_no = await started(bot)
     hand = (await click(bot, verb_id(table_id, round_no, Verb.HAND), HOST)).only
     assert hand.kind == "send" and hand.ephemeral
-    played = [parse(c).text for c in hand.custom_ids() if parse(c).kind is Kind.PLAY]
-    assert played == ["peek 3 4"]
+    assert "Pick two cards to look at." in hand.text() and "Your turn" not in hand.text()
+    assert hand.view is not None
+    (select,) = [i.item for i in hand.view.children if isinstance(i.item, discord.ui.Select)]
+    assert select.placeholder == "Pick two cards to look at."
+    assert [o.value for o in select.options] == [
+        f"peek {a} {b}" for a in range(1, 5) for b in range(a + 1, 5)
+    ]
+    assert parse(select.custom_id).kind is Kind.SELECT
 
-    peek = await click(bot, hand.custom_ids()[0], HOST, ephemeral_message=True)
+    peek_id = play_id(table_id, round_no, "peek 3 4")
+    peek = await click(bot, peek_id, HOST, ephemeral_message=True)
     shown = peek.only
     assert shown.kind == "edit"
     cards = set(CARD_TEXT.findall(shown.text()))

@@ -30,27 +30,29 @@ def test_deal_makes_a_2x2_grid_per_seat_and_turns_up_the_discard() -> None:
     assert slot_cards(round_, 0) == ["AS", "2S", "3S", "4S"]
 
 
-def test_initial_peek_default_is_the_bottom_row_shown_only_to_that_seat() -> None:
+def test_initial_peek_classic_the_player_picks_two_slots_shown_only_to_that_seat() -> None:
     round_ = deal("classic", TWO, "9S", peek=False)
-    assert round_.legal_actions(0) == [GAME.parse_action("peek 3 4")]
-    with pytest.raises(IllegalAction) as error:
-        round_.apply(0, "peek 1 2")
-    assert error.value.rule == "peek_slots"
-    events = round_.apply(0, "peek 3 4")
+    assert GAME.options("classic").peek_choice
+    assert [str(a) for a in round_.legal_actions(0)] == [
+        "peek 1 2", "peek 1 3", "peek 1 4", "peek 2 3", "peek 2 4", "peek 3 4"
+    ]  # fmt: skip
+    events = round_.apply(0, "peek 1 4")
     private = [e for e in events if e.to is not None]
-    assert {(e.data["slot"], e.data["card"]) for e in private} == {(3, "3S"), (4, "4S")}
+    assert {(e.data["slot"], e.data["card"]) for e in private} == {(1, "AS"), (4, "4S")}
     assert all(e.to == frozenset({0}) for e in private)
-    mine = round_.view(0)
-    assert [s.card for s in mine.grids[0]] == [None, None, "3S", "4S"]
+    assert [s.card for s in round_.view(0).grids[0]] == ["AS", None, None, "4S"]
     assert all(s.card is None for g in round_.view(1).grids for s in g)
     assert all(s.card is None for g in round_.public_view().grids for s in g)
 
 
-def test_peek_choice_lets_the_player_pick_any_two_slots() -> None:
-    round_ = deal("classic", TWO, "9S", peek=False, peek_choice=True)
-    assert len(round_.legal_actions(0)) == 6
-    round_.apply(0, "peek 1 4")
-    assert [s.card for s in round_.view(0).grids[0]] == ["AS", None, None, "4S"]
+def test_initial_peek_without_choice_is_the_bottom_row() -> None:
+    round_ = deal("classic", TWO, "9S", peek=False, peek_choice=False)
+    assert round_.legal_actions(0) == [GAME.parse_action("peek 3 4")]
+    with pytest.raises(IllegalAction) as error:
+        round_.apply(0, "peek 1 2")
+    assert error.value.rule == "peek_slots"
+    round_.apply(0, "peek 3 4")
+    assert [s.card for s in round_.view(0).grids[0]] == [None, None, "3S", "4S"]
 
 
 def test_every_seat_must_peek_before_the_first_turn() -> None:

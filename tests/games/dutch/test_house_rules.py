@@ -268,3 +268,12 @@ def test_single_options_can_change_on_a_preset() -> None:
     assert options.target == 50 and options.matching_discards
     assert GAME.options().queen_jack_powers and not GAME.options().matching_discards
     assert list(GAME.presets) == ["classic", "house"]
+
+
+def test_initial_peek_house_is_the_two_nearest_cards_slots_3_and_4() -> None:
+    round_ = deal("house", FOUR, "KS", peek=False)
+    assert not GAME.options("house").peek_choice
+    assert [str(a) for a in round_.legal_actions(0)] == ["peek 3 4"]
+    with pytest.raises(IllegalAction) as error:
+        round_.apply(0, "peek 1 4")
+    assert error.value.rule == "peek_slots"
