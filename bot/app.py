@@ -113,8 +113,8 @@ class CardTableBot(commands.Bot):
         if self._store is None:
             self._store = await Store.open(self.settings.database_path)
         self._guild_settings = GuildSettingsCache(self._store)
-        self._locations = TableLocations(self._store)
         self._service = TableService(self._store, self.clock, self.notifier, self._seed_source)
+        self._locations = TableLocations(self._store, self._service.has_table)
         self.add_dynamic_items(TableItem)
         await self.tree.set_translator(CatalogTranslator())
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
@@ -160,6 +160,10 @@ class CardTableBot(commands.Bot):
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self.on_guild_available(guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        if self._guild_settings is not None:
+            self._guild_settings.forget(guild.id)
 
     async def close(self) -> None:
         await self.tables.close()

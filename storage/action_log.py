@@ -13,6 +13,7 @@ open rounds is exact, and a refused row fails alone without costing the batch an
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 
 import aiosqlite
@@ -20,9 +21,17 @@ import aiosqlite
 from storage.database import Database
 from storage.errors import StoreError
 
-INSERT_ACTIONS = "INSERT INTO actions (round_id, seq, seat, notation, at) VALUES"
+# One statement text for every batch size: the rows travel as one JSON array parameter. A
+# multi-row VALUES list needs one text per row count, and each text is a statement sqlite3
+# prepares and caches (hundreds of distinct sizes held hundreds of MB); this one is prepared
+# once and stays in the connection's statement cache (bounded by `cached_statements`).
+INSERT_ACTIONS = (
+    "INSERT INTO actions (round_id, seq, seat, notation, at) "
+    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
+    "json_extract(value, '$[2]'), json_extract(value, '$[3]'), ? FROM json_each(?)"
+)
 MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") has 14
-MAX_BATCH = 5000  # rows per INSERT: 5 parameters a row, under SQLite's 32,766 a statement
+MAX_BATCH = 5000  # rows per transaction: a bounded wait for the callers of a huge burst
 OPEN_ROUND = (
     "SELECT id, n_seats, (SELECT MAX(seq) FROM actions WHERE round_id = rounds.id) "
     "FROM rounds WHERE table_id = ? AND round_no = ? AND finished_at IS NULL"
@@ -38,43 +47,55 @@ class OpenRound:
     """An open round as the writer sees it; `last_seq` moves forward in place as rows are
     accepted (and the round is forgotten, to be re-read from the file, if their commit fails)."""
 
-    __slots__ = ("last_seq", "n_seats", "round_id")
+    __slots__ = ("last_seq", "n_seats", "round_id", "round_no")
 
-    def __init__(self, round_id: int, n_seats: int, last_seq: int) -> None:
+    def __init__(self, round_id: int, n_seats: int, last_seq: int, round_no: int) -> None:
         self.round_id = round_id  # rounds.id
         self.n_seats = n_seats
         self.last_seq = last_seq  # -1 before the first action
+        self.round_no = round_no  # the table's round number
 
 
 class OpenRounds:
-    """The open rounds the writer has seen, read from the file on first use. `close` must be
-    called (under the store's lock) when a round is finished; only open rounds are kept."""
+    """The open rounds the writer has seen, read from the file on first use, one per table (a
+    table has at most one open round). Bounded by the tables in play: `close` must be called
+    (under the store's lock) when a round is finished, and `drop_table` when a table stops
+    playing (stopped, abandoned, broken) with its round unfinished."""
 
     def __init__(self) -> None:
-        self._rounds: dict[RoundKey, OpenRound] = {}
+        self._rounds: dict[int, OpenRound] = {}  # table id -> its open round
+
+    def __len__(self) -> int:
+        return len(self._rounds)
 
     def get(self, key: RoundKey) -> OpenRound | None:
-        return self._rounds.get(key)
+        found = self._rounds.get(key[0])
+        return found if found is not None and found.round_no == key[1] else None
 
     async def lookup(self, conn: aiosqlite.Connection, key: RoundKey) -> OpenRound | None:
         """The open round, from memory or else from the file (None: unknown or finished)."""
-        if key not in self._rounds:
+        found = self.get(key)
+        if found is None:
             async with conn.execute(OPEN_ROUND, key) as cursor:
                 row = await cursor.fetchone()
             if row is None:
                 return None
-            self._rounds[key] = OpenRound(row[0], row[1], _or(row[2], -1))
-        return self._rounds[key]
+            found = self._rounds[key[0]] = OpenRound(row[0], row[1], _or(row[2], -1), key[1])
+        return found
 
     def opened(self, key: RoundKey, round_id: int, n_seats: int) -> None:
-        self._rounds[key] = OpenRound(round_id, n_seats, -1)
+        self._rounds[key[0]] = OpenRound(round_id, n_seats, -1, key[1])
 
     def close(self, key: RoundKey) -> None:
-        self._rounds.pop(key, None)
+        if self.get(key) is not None:
+            del self._rounds[key[0]]
 
     def forget(self, keys: set[RoundKey]) -> None:
         for key in keys:
-            self._rounds.pop(key, None)
+            self.close(key)
+
+    def drop_table(self, table_id: int) -> None:
+        self._rounds.pop(table_id, None)
 
 
 def _or(value: int | None, default: int) -> int:
@@ -84,16 +105,6 @@ def _or(value: int | None, default: int) -> int:
 def refusal(table_id: int, round_no: int, seq: int, reason: str) -> StoreError:
     where = f"action {seq} of table {table_id}, round {round_no}"
     return StoreError(f"{where} was not stored: {reason}.")
-
-
-def _insert_sql(n_rows: int) -> str:
-    sql = _INSERT_SQL.get(n_rows)
-    if sql is None:
-        sql = _INSERT_SQL[n_rows] = f"{INSERT_ACTIONS} {', '.join(['(?, ?, ?, ?, ?)'] * n_rows)}"
-    return sql
-
-
-_INSERT_SQL: dict[int, str] = {}
 
 
 def _fail(future: asyncio.Future[None], error: BaseException) -> None:
@@ -168,9 +179,9 @@ class ActionWriter:
         db = self._db
         async with db.lock:
             try:
-                accepted, params = await self._check(batch, db.stamp())
+                accepted, rows = await self._check(batch)
                 if accepted:
-                    await self._insert(len(accepted), params)
+                    await self._insert(rows, db.stamp())
             except BaseException as error:
                 # Some rounds' last seq moved for rows that are not stored: re-read them from
                 # the file, the only truth, on next use.
@@ -180,23 +191,23 @@ class ActionWriter:
                 raise
             return accepted
 
-    async def _insert(self, n_rows: int, params: list[object]) -> None:
-        """One multi-row INSERT outside any transaction: SQLite commits it as one atomic,
-        durable transaction before it returns, in a single trip to the connection's thread."""
+    async def _insert(self, rows: list[tuple[int, int, int, str]], at: str) -> None:
+        """One INSERT of every row outside any transaction: SQLite commits it as one atomic,
+        durable transaction before it returns, in a single trip to the connection's thread.
+        One time stamp for the batch: its rows are committed together."""
         assert not self._db.conn.in_transaction
-        await self._db.conn.execute(_insert_sql(n_rows), params)
+        await self._db.conn.execute(INSERT_ACTIONS, (at, json.dumps(rows, separators=(",", ":"))))
         self.batches += 1
         self._db.committed()
 
     async def _check(
-        self, batch: list[Pending], at: str
-    ) -> tuple[list[asyncio.Future[None]], list[object]]:
+        self, batch: list[Pending]
+    ) -> tuple[list[asyncio.Future[None]], list[tuple[int, int, int, str]]]:
         """Refuse the rows that break the log's rules (their futures fail now) and advance each
-        round's last seq past the others; returns their futures and the INSERT's parameters.
-        One time stamp for the batch: its rows are committed together."""
+        round's last seq past the others; returns their futures and rows to insert."""
         accepted: list[asyncio.Future[None]] = []
-        params: list[object] = []
-        extend = params.extend
+        rows: list[tuple[int, int, int, str]] = []
+        append = rows.append
         get = self._rounds.get
         for table_id, round_no, seq, seat, notation, future in batch:
             key = (table_id, round_no)
@@ -213,8 +224,8 @@ class ActionWriter:
                 reason = f"a notation has 1 to {MAX_NOTATION} characters"
             else:
                 open_round.last_seq = seq
-                extend((open_round.round_id, seq, seat, notation, at))
+                append((open_round.round_id, seq, seat, notation))
                 accepted.append(future)
                 continue
             _fail(future, refusal(table_id, round_no, seq, reason))
-        return accepted, params
+        return accepted, rows

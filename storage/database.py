@@ -26,6 +26,7 @@ from storage.migrate import migrate
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 Synchronous = Literal["FULL", "NORMAL"]
+STATEMENT_CACHE = 64  # prepared statements kept per connection (the store has fewer texts)
 
 
 class Database:
@@ -143,7 +144,13 @@ async def open_database(
         raise StoreError(f"synchronous must be FULL or NORMAL, not {synchronous!r}.")
     lock_fd = _lock(path)
     try:
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        # sqlite3 caches prepared statements by text, at most `cached_statements` of them. The
+        # store's texts are constants or one of a few variants (the columns a table update sets,
+        # one mark per seat): none grows with a batch's size or a value, so the cache holds a
+        # small, fixed set of small statements.
+        conn = await aiosqlite.connect(
+            str(path), isolation_level=None, cached_statements=STATEMENT_CACHE
+        )
     except sqlite3.Error as error:
         _unlock(lock_fd)
         raise StoreError(f"cannot open {path}: {error}.") from error

@@ -28,6 +28,8 @@ from storage.models import (
     utc_now,
 )
 
+ACTIVE_STATUSES = frozenset({"lobby", "playing"})
+
 
 class _Unset:
     def __repr__(self) -> str:
@@ -132,6 +134,9 @@ class Store:
         await tables.update_table(
             self._db, table_id, {k: v for k, v in given.items() if v is not UNSET}
         )
+        if status is not UNSET and status not in ACTIVE_STATUSES:
+            # a round left unfinished (a stopped or abandoned match) takes no more actions
+            self._open_rounds.drop_table(table_id)
 
     async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
         """Replace the table's seat list (kept in the given order, left players included)."""

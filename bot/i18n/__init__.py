@@ -16,7 +16,7 @@ LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
 
 
-@cache
+@cache  # bounded: one entry per language (any other raises, and raising caches nothing)
 def catalog(language: str) -> dict[str, str]:
     """The message catalog of one language (key -> template)."""
     if language not in LANGUAGES:

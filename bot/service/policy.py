@@ -38,7 +38,7 @@ class SeatPolicy:
         return round_.legal_actions(seat)[0]
 
 
-_POLICIES: dict[str, SeatPolicy] = {}
+_POLICIES: dict[str, SeatPolicy] = {}  # bounded: one per game the bot plays
 
 
 def policy_for(game: Game[Any, Any, Any]) -> SeatPolicy:

@@ -97,6 +97,11 @@ class TableService(TimerMixin):
     def table_ids(self) -> list[int]:
         return sorted(self._tables)
 
+    def has_table(self, table_id: int) -> bool:
+        """The table is open here (the glue keeps things for open tables only)."""
+        table = self._tables.get(table_id)
+        return table is not None and not table.closed
+
     def public_snapshot(self, table_id: int) -> PublicSnapshot:
         return build.public_snapshot(self._table(table_id))
 
@@ -758,9 +763,14 @@ class TableService(TimerMixin):
                 await self.store.update_table(table.id, status=status)
             except Exception as error:
                 raise _store_failed(error) from error
+        table.add_log(entry)
+        self._forget(table, notes)
+
+    def _forget(self, table: LiveTable, notes: list[Notice]) -> None:
+        """The table leaves memory (closed, stopped, abandoned or expired): nothing of it stays
+        here, and `table_closed` tells the glue to free what it keeps for it."""
         table.cancel_timer()
         table.closed = True
-        table.add_log(entry)
         for user_id in table.human_ids():
             self._release(table.guild_id, user_id, table.id)
         self._tables.pop(table.id, None)

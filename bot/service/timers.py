@@ -42,6 +42,7 @@ class TimerMixin:
         async def _start_round(self, table: LiveTable, notes: list[Notice]) -> None: ...
         async def _notify(self, notes: list[Notice]) -> None: ...
         def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any: ...
+        def _forget(self, table: LiveTable, notes: list[Notice]) -> None: ...
         @staticmethod
         def _changed(
             table: LiveTable, notes: list[Notice], entry: LogEntry | None = None
@@ -163,8 +164,10 @@ class TimerMixin:
         table = self._tables.get(table_id)
         if table is None:
             return
+        notes: list[Notice] = []
         async with table.lock:
             if table.closed or token != table.timer_token or table.status != FINISHED:
                 return
-            table.closed = True
-            del self._tables[table.id]
+            # Like any closing: the glue shows the table closed and frees what it kept for it.
+            self._forget(table, notes)
+        await self._notify(notes)

@@ -59,6 +59,10 @@ class EditCoalescer:
     def pending(self) -> bool:
         return bool(self._tasks)
 
+    def tracked(self) -> int:
+        """Tables with an edit pending or marked (both maps empty out once edits are done)."""
+        return len(self._tasks.keys() | self._dirty)
+
     def forget(self, table_id: int) -> None:
         """Drop the pending edit of this table (its message was re-posted or closed)."""
         self._dirty.discard(table_id)

@@ -17,6 +17,7 @@ class SettingsStore(Protocol):
 class GuildSettingsCache:
     def __init__(self, store: SettingsStore) -> None:
         self._store = store
+        # Bounded by the guilds the bot is in: `forget` drops a guild the bot leaves.
         self._cache: dict[int, GuildSettings] = {}
         self._preferred: dict[int, str] = {}  # guild id -> language of its preferred locale
 
@@ -30,6 +31,11 @@ class GuildSettingsCache:
     async def save(self, settings: GuildSettings) -> None:
         await self._store.save_guild_settings(settings)
         self._cache[settings.guild_id] = settings
+
+    def forget(self, guild_id: int) -> None:
+        """The bot left this guild: keep nothing of it (the store keeps its settings)."""
+        self._cache.pop(guild_id, None)
+        self._preferred.pop(guild_id, None)
 
     def note_preferred_locale(self, guild_id: int, locale: object) -> None:
         """Remember the guild's Discord locale (the default of its public language)."""

@@ -3,6 +3,7 @@ so that a restarted bot edits the same message."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -30,27 +31,39 @@ class Location:
 
 
 class TableLocations:
-    def __init__(self, store: TableRecords) -> None:
+    """The locations of open tables, cached. A closed table's location is still answered (its
+    closing edit needs it) but read from the store and not kept: the cache holds open tables
+    only, and `forget` drops a table when it closes."""
+
+    def __init__(self, store: TableRecords, is_open: Callable[[int], bool]) -> None:
         self._store = store
+        self._is_open = is_open
         self._known: dict[int, Location] = {}
+
+    def __len__(self) -> int:
+        return len(self._known)
 
     async def get(self, table_id: int) -> Location:
         found = self._known.get(table_id)
         if found is None:
             record = await self._store.get_table(table_id)
             found = Location(record.channel_id, record.thread_id, record.message_id)
-            self._known[table_id] = found
+            self._keep(table_id, found)
         return found
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         location = await self.get(table_id)
         await self._store.update_table(table_id, message_id=message_id)
-        self._known[table_id] = replace(location, message_id=message_id)
+        self._keep(table_id, replace(location, message_id=message_id))
 
     async def set_thread(self, table_id: int, thread_id: int) -> None:
         location = await self.get(table_id)
         await self._store.update_table(table_id, thread_id=thread_id)
-        self._known[table_id] = replace(location, thread_id=thread_id)
+        self._keep(table_id, replace(location, thread_id=thread_id))
 
     def forget(self, table_id: int) -> None:
         self._known.pop(table_id, None)
+
+    def _keep(self, table_id: int, location: Location) -> None:
+        if self._is_open(table_id):
+            self._known[table_id] = location

@@ -4,6 +4,11 @@ fresh message each round, turn reminders, and the closing edit.
 Every public message is rendered from the service's public snapshot in the guild's language.
 A digest of the last content sent per table skips edits that would change nothing (for
 instance after a click already answered with `interaction.response.edit_message`).
+
+Memory: what is kept per table (digest, last snapshot, lock) is kept for open tables only.
+Every way a table leaves the service ends in `table_closed`, whose closing edit frees it all
+(and the table's location and pending edit); work that comes later for a closed table finds
+nothing to do and keeps nothing.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ class DiscordNotifier:
         self.bot = bot
         # Retries back off from twice the coalescing delay (2 s in production) up to a minute.
         self.coalescer = EditCoalescer(self._edit, delay=edit_delay, retry_delay=2 * edit_delay)
+        # Per open table (and a closed one until its closing edit): see the module docstring.
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
         self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
         self._locks: dict[int, asyncio.Lock] = {}
@@ -92,7 +98,7 @@ class DiscordNotifier:
         self._spawn(self._close(table_id))
 
     async def _close(self, table_id: int) -> None:
-        async with self._lock(table_id):
+        async with self._locks.setdefault(table_id, asyncio.Lock()):
             self.coalescer.forget(table_id)
             try:
                 await self._edit_now(table_id)
@@ -106,7 +112,21 @@ class DiscordNotifier:
     # -- messages -----------------------------------------------------------------------
     def note_sent(self, table_id: int, rendered: RenderedMessage) -> None:
         """The table message was just updated by a click's response: no edit needed for it."""
-        self._sent[table_id] = digest(rendered)
+        if self.bot.service.has_table(table_id):
+            self._sent[table_id] = digest(rendered)
+
+    def tracked(self) -> dict[str, int]:
+        """How many tables each per-table map holds (the soak checks they come back down)."""
+        return {
+            "sent": len(self._sent),
+            "last": len(self._last),
+            "locks": len(self._locks),
+            "pending_edits": self.coalescer.tracked(),
+        }
+
+    def _closed(self, table_id: int) -> bool:
+        """Gone from the service and its closing edit done: nothing left to show or keep."""
+        return table_id not in self._last and not self.bot.service.has_table(table_id)
 
     async def render(self, table_id: int) -> RenderedMessage | None:
         try:
@@ -117,7 +137,8 @@ class DiscordNotifier:
             if last is None:
                 return None
             snapshot = replace(last, status=CLOSED)
-        self._last[table_id] = snapshot
+        else:
+            self._last[table_id] = snapshot
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
         return render_table(snapshot, language)
 
@@ -129,12 +150,16 @@ class DiscordNotifier:
         channel = self.bot.get_partial_messageable(channel_id)
         message = await channel.send(embed=rendered.embed, view=build_view(rendered.components))
         await self.bot.locations.set_message(table_id, message.id)
-        self._sent[table_id] = digest(rendered)
+        self.note_sent(table_id, rendered)
         return message
 
     async def _edit(self, table_id: int) -> None:
-        async with self._lock(table_id):
-            await self._edit_now(table_id)
+        lock = self._lock(table_id)
+        if lock is None:
+            return
+        async with lock:
+            if not self._closed(table_id):
+                await self._edit_now(table_id)
 
     async def _edit_now(self, table_id: int) -> None:
         rendered = await self.render(table_id)
@@ -178,7 +203,12 @@ class DiscordNotifier:
                 await channel.get_partial_message(old).edit(view=None)
 
     async def _repost_locked(self, table_id: int) -> None:
-        async with self._lock(table_id):
+        lock = self._lock(table_id)
+        if lock is None:
+            return
+        async with lock:
+            if self._closed(table_id):
+                return
             self.coalescer.forget(table_id)
             await self._repost(table_id)
 
@@ -200,8 +230,13 @@ class DiscordNotifier:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
             await self.coalescer.drain()
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _lock(self, table_id: int) -> asyncio.Lock | None:
+        """The table's lock, made on first use; None once the table is closed (no lock is made
+        again for it: `_close` dropped the last one)."""
+        lock = self._locks.get(table_id)
+        if lock is None and not self._closed(table_id):
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
 
     async def close(self) -> None:
         await self.coalescer.close()

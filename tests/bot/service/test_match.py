@@ -175,3 +175,16 @@ async def test_a_player_who_leaves_after_the_match_is_not_in_the_rematch(
     lobby = await service.rematch(table_id, cat.user_id)
     assert [s.user_id for s in lobby.seats] == [ANN.user_id, cat.user_id]
     assert lobby.host_id == ANN.user_id
+
+
+async def test_a_finished_table_nobody_rematches_is_closed_for_the_glue_when_it_expires(
+    service: TableService, clock: FakeClock, notifier: RecordingNotifier
+) -> None:
+    table_id = await open_dutch(service, [ANN, BOB], target=1)
+    await play_match(service, table_id, clock)
+    assert notifier.of("table_closed") == []
+    await clock.advance(service.finished_keep_seconds)
+    assert notifier.of("table_closed") == [(table_id,)]
+    assert not service.has_table(table_id)
+    with pytest.raises(TableError, match="no_table"):
+        service.public_snapshot(table_id)
