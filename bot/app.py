@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.dutch import DutchCog
+from bot.cogs.help import HelpCog
 from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.settings import SettingsCog
 from bot.i18n.translator import CatalogTranslator
@@ -51,9 +52,12 @@ NO_CONNECTION = "Cannot reach Discord ({error}): check the network connection."
 
 
 def intents() -> discord.Intents:
-    """Guild events only: no privileged intent and no message content are needed."""
+    """Guild events, and guild messages so that a mention of the bot gets the help: Discord
+    sends the content of a message that mentions the bot without the privileged
+    message-content intent, which the bot does not ask for."""
     chosen = discord.Intents.none()
     chosen.guilds = True
+    chosen.guild_messages = True
     return chosen
 
 
@@ -118,7 +122,7 @@ class CardTableBot(commands.Bot):
         self.add_dynamic_items(TableItem)
         await self.tree.set_translator(CatalogTranslator())
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
-        for cog in (DutchCog(self), LeaderboardCog(self), SettingsCog(self)):
+        for cog in (DutchCog(self), LeaderboardCog(self), SettingsCog(self), HelpCog(self)):
             await self.add_cog(cog)
         report = await self._service.restore()
         for table_id, reason in report.broken:
@@ -153,6 +157,9 @@ class CardTableBot(commands.Bot):
             log.error("command %s failed", interaction.command, exc_info=error)
         with contextlib.suppress(discord.HTTPException):
             await refuse(interaction, key)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """No prefix commands: the help cog answers mentions (its own listener)."""
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         if self._guild_settings is not None:

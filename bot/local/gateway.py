@@ -31,6 +31,7 @@ class LocalGateway:
         self._on_unknown = on_unknown
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
+        self.intents = 0  # what the client asked for in IDENTIFY (bit flags)
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=0)
@@ -50,6 +51,7 @@ class LocalGateway:
         if op == 1:  # heartbeat
             await socket.send_json({"op": 11})
         elif op == 2:  # identify
+            self.intents = int(message["d"].get("intents") or 0)
             for name, data in self._on_identify():
                 await self._send(socket, name, data)
         elif op == 6:  # resume: this server keeps no sessions, so ask for a fresh identify

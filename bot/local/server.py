@@ -51,6 +51,10 @@ from bot.local.records import (
 log = logging.getLogger("bot.local")
 
 
+GUILD_MESSAGES_INTENT = 1 << 9
+MESSAGE_CONTENT_INTENT = 1 << 15
+
+
 class _RouteError(Exception):
     def __init__(self, status: int, message: str, code: int = 0) -> None:
         super().__init__(message)
@@ -676,6 +680,28 @@ class LocalDiscord:
             listener(interaction)
         await self.dispatch_event("INTERACTION_CREATE", event)
         return interaction
+
+    async def say(
+        self, user: LocalUser, content: str, *, channel_id: int | None = None
+    ) -> dict[str, Any]:
+        """`user` posts `content` (`<@id>` mentions someone). The bot receives it as Discord
+        sends it: only with the guild-messages intent, and without the message-content intent
+        the content is empty unless the message mentions the bot."""
+        channel = int(channel_id or self.channel_id)
+        message = payloads.message(
+            self.new_id(), channel, self.guild_id, user, {"content": content}
+        )
+        everyone = {u.id: u for u in self.all_members()}
+        mentioned = [int(m) for m in re.findall(r"<@!?([0-9]+)>", content)]
+        message["mentions"] = [everyone[m].user_payload() for m in mentioned if m in everyone]
+        self.messages[int(message["id"])] = message
+        intents = self.gateway.intents
+        if intents & GUILD_MESSAGES_INTENT:
+            event = {**message, "member": user.member_payload()}
+            if not intents & MESSAGE_CONTENT_INTENT and self.bot_user.id not in mentioned:
+                event["content"] = ""
+            await self.dispatch_event("MESSAGE_CREATE", event)
+        return message
 
     def _command_definition(self, name: str) -> dict[str, Any] | None:
         for scope in (self.guild_id, None):

@@ -1,0 +1,100 @@
+"""`/help`, and the same help when someone mentions the bot.
+
+A mention reaches the bot without the privileged message-content intent: Discord still sends
+the content of a message that mentions the bot. The help lists the slash commands the bot has
+registered, so each game's command group shows up as soon as the game is loaded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import catalog, text
+from bot.i18n.translator import command_text
+from bot.render.help import CommandHelp, GameHelp, render_help
+from bot.ui.replies import user_language
+from games.registry import game_names
+from storage.models import GuildSettings
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+
+RULES_COMMAND = "rules"
+HELP_COMMAND = "help"
+
+
+def _localized(language: str, key: str, english: str) -> str:
+    return catalog(language).get(key, english) if language != "en" else english
+
+
+def _command_help(command: app_commands.Command | app_commands.Group, language: str) -> CommandHelp:
+    key = "cmd." + ".".join(command.qualified_name.split())
+    parts = command.qualified_name.split()
+    names = [
+        _localized(language, "cmd." + ".".join(parts[: i + 1]), part)
+        for i, part in enumerate(parts)
+    ]
+    description = _localized(language, f"{key}.desc", command.description)
+    return CommandHelp(" ".join(names), description)
+
+
+def help_sections(
+    tree: app_commands.CommandTree, language: str
+) -> tuple[list[GameHelp], list[CommandHelp]]:
+    """The games (command groups named after a registered game) and the other commands."""
+    games: list[GameHelp] = []
+    others: list[CommandHelp] = []
+    known = set(game_names())
+    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
+        if isinstance(command, app_commands.Group) and command.name in known:
+            subcommands = [c for c in command.commands if isinstance(c, app_commands.Command)]
+            rules = next((c for c in subcommands if c.name == RULES_COMMAND), None)
+            games.append(
+                GameHelp(
+                    title=text(language, f"game.{command.name}"),
+                    commands=tuple(_command_help(c, language) for c in subcommands),
+                    rules=_command_help(rules, language).name if rules else None,
+                )
+            )
+        elif command.name != HELP_COMMAND:
+            others.append(_command_help(command, language))
+    return games, others
+
+
+class HelpCog(commands.Cog):
+    def __init__(self, bot: CardTableBot) -> None:
+        self.bot = bot
+
+    async def help_embed(self, language: str, guild_id: int | None) -> discord.Embed:
+        if guild_id is None:
+            seconds = GuildSettings.model_fields["turn_seconds"].default
+        else:
+            seconds = (await self.bot.guild_settings.get(guild_id)).turn_seconds
+        games, others = help_sections(self.bot.tree, language)
+        return render_help(language, games, others, turn_seconds=seconds)
+
+    @app_commands.command(
+        name=command_text("help", "cmd.help"),
+        description=command_text("How to play card games with this bot", "cmd.help.desc"),
+    )
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = await self.help_embed(user_language(interaction), interaction.guild_id)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        me = self.bot.user
+        if me is None or message.author.bot or message.guild is None:
+            return
+        if f"<@{me.id}>" not in message.content and f"<@!{me.id}>" not in message.content:
+            return  # a reply to the bot also lists it in `mentions`: only an explicit @ counts
+        language = await self.bot.guild_settings.public_language(message.guild.id)
+        embed = await self.help_embed(language, message.guild.id)
+        try:
+            await message.channel.send(embed=embed)
+        except discord.HTTPException:
+            return  # no right to speak in this channel: nothing else to do

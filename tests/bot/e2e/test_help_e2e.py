@@ -1,0 +1,49 @@
+"""`/help` and a mention of the bot: the same help, built from the registered commands."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.bot.e2e.harness import BotUnderTest, players
+
+
+def embed_words(payload: Any) -> str:
+    data = payload.get("data", payload) if isinstance(payload, dict) else {}
+    return json.dumps(data.get("embeds") or [], ensure_ascii=False)
+
+
+async def test_help_lists_each_game_s_commands_and_how_to_play_in_the_user_s_language(
+    harness: BotUnderTest,
+) -> None:
+    alice, _, _ = players(harness.fake)
+    async with harness.running():
+        english = await harness.fake.slash(alice, "help")
+        await english.wait_answered()
+        (answer,) = english.requests
+        assert answer.ephemeral and answer.user_id == alice.id
+        words = embed_words(answer.payload)
+        for expected in ("/dutch start", "/dutch leave", "Rules: `/dutch rules`", "/leaderboard"):
+            assert expected in words
+        for part in ("My cards", "Slot numbers", "90 seconds", "Bots"):
+            assert part in words
+        assert "/help" not in words
+
+        french = await harness.fake.slash(alice, "help", locale="fr")
+        await french.wait_answered()
+        words = embed_words(french.requests[0].payload)
+        assert "/dutch lancer" in words and "Règles : `/dutch règles`" in words
+        assert "/réglages" in words and "Mes cartes" in words
+
+
+async def test_a_mention_of_the_bot_gets_the_help_in_the_channel(harness: BotUnderTest) -> None:
+    alice, bob, _ = players(harness.fake)
+    async with harness.running():
+        posts = len(harness.fake.channel_messages())
+        await harness.fake.say(bob, "anyone up for cards?")  # no mention: no answer
+        await harness.fake.say(alice, f"<@{harness.fake.bot_user.id}> how does this work?")
+        await harness.settle()
+        new = harness.fake.channel_messages()[posts:]
+        answers = [m for m in new if m["author"]["id"] == str(harness.fake.bot_user.id)]
+        assert len(answers) == 1
+        assert "/dutch start" in embed_words(answers[0]) and "My cards" in embed_words(answers[0])
