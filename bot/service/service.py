@@ -3,7 +3,9 @@ snapshots each viewer gets. No discord here; one asyncio lock per table.
 
 Every state change follows one order: validate, apply on the engine, store (durable), then
 notify outside the lock. A failed store write is rolled back by replaying the stored round, so
-memory always equals disk.
+memory always equals disk. Nothing outside the service reads a live table: it reads the
+snapshot published when the table's lock is released, once every change is stored or rolled
+back, so a state whose write is pending (or failed) is never shown.
 """
 
 from __future__ import annotations
@@ -103,7 +105,8 @@ class TableService(TimerMixin):
         return table is not None and not table.closed
 
     def public_snapshot(self, table_id: int) -> PublicSnapshot:
-        return build.public_snapshot(self._table(table_id))
+        """The table as last stored: published when its lock was last released."""
+        return _published(self._table(table_id))
 
     def game_of(self, table_id: int) -> Game[Any, Any, Any]:
         """The game played at this table (raises no_table like the other queries)."""
@@ -116,8 +119,8 @@ class TableService(TimerMixin):
         table = self._table(table_id)
         seat = table.seat_of(user_id)
         round_ = table.round
-        if seat is None or round_ is None or table.status != PLAYING:
-            return None
+        if seat is None or round_ is None or table.status != PLAYING or table.lock.locked():
+            return None  # (locked: the round may hold a move whose write is pending)
         if seat not in round_.to_act():
             return None
         return str(policy_for(table.game).choose(round_, seat, rng))
@@ -166,10 +169,11 @@ class TableService(TimerMixin):
             raise _store_failed(error) from error
         self._release(guild_id, host.user_id, -1)
         self._seated[(guild_id, host.user_id)] = table.id
-        self._tables[table.id] = table
         table.add_log(LogEntry("opened", 0, {"name": host.name}, "table"))
         table.version += 1
-        return build.public_snapshot(table)
+        _publish(table)
+        self._tables[table.id] = table
+        return _published(table)
 
     async def join(self, table_id: int, player: PlayerRef) -> PublicSnapshot:
         async with self._locked(table_id) as (table, notes):
@@ -189,7 +193,7 @@ class TableService(TimerMixin):
             self._changed(
                 table, notes, LogEntry("joined", len(table.seats) - 1, _name(player), "table")
             )
-        return build.public_snapshot(table)
+        return _published(table)
 
     async def add_bot(
         self, table_id: int, user_id: int, name: Callable[[int], str] | None = None
@@ -207,7 +211,7 @@ class TableService(TimerMixin):
             await self._save_seats(table, table.seats.pop)
             seat = len(table.seats) - 1
             self._changed(table, notes, LogEntry("bot_added", seat, {"name": bot_name}, "table"))
-        return build.public_snapshot(table)
+        return _published(table)
 
     async def remove_bot(self, table_id: int, user_id: int, seat: int) -> PublicSnapshot:
         async with self._locked(table_id) as (table, notes):
@@ -220,7 +224,7 @@ class TableService(TimerMixin):
             self._changed(
                 table, notes, LogEntry("bot_removed", seat, {"name": removed.name}, "table")
             )
-        return build.public_snapshot(table)
+        return _published(table)
 
     async def leave(self, table_id: int, user_id: int) -> PublicSnapshot:
         """In the lobby the seat is freed (the host passes to the next human; a table with no
@@ -267,7 +271,7 @@ class TableService(TimerMixin):
                 player.left_at = self._now_dt()
                 await self._save_seats(table, lambda: setattr(player, "left_at", None))
                 self._changed(table, notes, LogEntry("left", seat, {"name": player.name}, "table"))
-        return build.public_snapshot(table)
+        return _published(table)
 
     async def start(self, table_id: int, user_id: int) -> PublicSnapshot:
         async with self._locked(table_id) as (table, notes):
@@ -288,7 +292,7 @@ class TableService(TimerMixin):
             table.status = ROUND_OVER  # until the first round is dealt
             table.add_log(LogEntry("started", None, {"players": len(table.seats)}, "table"))
             await self._start_round(table, notes)
-        return build.public_snapshot(table)
+        return _published(table)
 
     async def cancel(self, table_id: int, user_id: int) -> None:
         """The host closes a table that is not playing (a lobby, or a finished match)."""
@@ -364,7 +368,7 @@ class TableService(TimerMixin):
             if table.status != ROUND_OVER:
                 raise TableError("round_not_over")
             await self._start_round(table, notes)
-        return build.public_snapshot(table)
+        return _published(table)
 
     async def rematch(self, table_id: int, user_id: int) -> PublicSnapshot:
         """After the match: back to the lobby with every player who is not seated elsewhere
@@ -413,7 +417,7 @@ class TableService(TimerMixin):
             table.next_round_at = None
             table.pending_reveals.clear()
             self._changed(table, notes, LogEntry("rematch", seat, {}, "table"))
-        return build.public_snapshot(table)
+        return _published(table)
 
     # ------------------------------------------------------------------------------------
     # restart
@@ -495,6 +499,7 @@ class TableService(TimerMixin):
             table.host_id = humans[0]  # the store keeps the first host; a new one is re-derived
         for user_id in humans:
             self._seated[(table.guild_id, user_id)] = table.id
+        _publish(table)  # as loaded: every part of it is on disk
         self._tables[table.id] = table
         return table
 
@@ -521,6 +526,7 @@ class TableService(TimerMixin):
             table.round = table.game.replay(
                 record.model_copy(update={"actions": record.actions[:-1]})
             )
+            table.version += 1  # re-rendered when the lock is released
             log.warning("table %s: action not stored, rolled back: %s", table.id, error)
             raise _store_failed(error) from error
         for event in events:
@@ -670,6 +676,11 @@ class TableService(TimerMixin):
     def _locked(self, table_id: int) -> _TableLock:
         return _TableLock(self, self._table(table_id))
 
+    def _held(self, table: LiveTable) -> _TableLock:
+        """The lock of a table the caller found itself (timers): no refusal if it closed
+        meanwhile, the caller checks `table.closed`."""
+        return _TableLock(self, table, refuse_closed=False)
+
     def _table(self, table_id: int) -> LiveTable:
         table = self._tables.get(table_id)
         if table is None or table.closed:
@@ -740,6 +751,7 @@ class TableService(TimerMixin):
             await self.store.save_seats(table.id, self._seat_records(table))
         except Exception as error:
             undo()
+            table.version += 1  # re-rendered when the lock is released
             raise _store_failed(error) from error
 
     def _seat_records(self, table: LiveTable) -> list[SeatRecord]:
@@ -801,24 +813,46 @@ class TableService(TimerMixin):
 
 
 class _TableLock:
-    """`async with service._locked(id) as (table, notes)`: hold the table's lock, then send
-    the collected notices once the lock is released (after the work is stored)."""
+    """`async with service._locked(id) as (table, notes)`: hold the table's lock; on release
+    publish the table's snapshot (every change made under the lock is stored or rolled back by
+    then), then send the collected notices. A change nobody announced (a rollback) is
+    announced too, so the table message is re-rendered from what is stored."""
 
-    def __init__(self, service: TableService, table: LiveTable) -> None:
+    def __init__(
+        self, service: TableService, table: LiveTable, *, refuse_closed: bool = True
+    ) -> None:
         self.service = service
         self.table = table
         self.notes: list[Notice] = []
+        self.refuse_closed = refuse_closed
 
     async def __aenter__(self) -> tuple[LiveTable, list[Notice]]:
         await self.table.lock.acquire()
-        if self.table.closed:
+        if self.table.closed and self.refuse_closed:
             self.table.lock.release()
             raise TableError("no_table", table_id=self.table.id)
         return self.table, self.notes
 
     async def __aexit__(self, *exc: object) -> None:
-        self.table.lock.release()
+        table = self.table
+        before = table.published
+        _publish(table)
+        changed = ("table_changed", table.id, None)
+        moved = before is not None and before.version != table.version
+        if moved and not table.closed and changed not in self.notes:
+            self.notes.append(changed)
+        table.lock.release()
         await self.service._notify(self.notes)
+
+
+def _publish(table: LiveTable) -> None:
+    """Only here, with every change stored, is the live table turned into what others see."""
+    table.published = build.public_snapshot(table)
+
+
+def _published(table: LiveTable) -> PublicSnapshot:
+    assert table.published is not None, "a table is published before it is listed"
+    return table.published
 
 
 def _store_failed(error: Exception) -> TableError:

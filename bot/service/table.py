@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.service.clock import TimerHandle
-from bot.service.snapshots import LOBBY, LogEntry, Reveal, RoundEnd
+from bot.service.snapshots import LOBBY, LogEntry, PublicSnapshot, Reveal, RoundEnd
 from games.cards import Card
 from games.contract import Game, Options, Round
 from games.match import Match
@@ -73,6 +73,9 @@ class LiveTable:
     rng: random.Random = field(default_factory=random.Random)
     version: int = 0
     closed: bool = False
+    # What everyone outside the service sees: set only when the lock is released (every
+    # change stored), so a pending or failed write is never shown.
+    published: PublicSnapshot | None = None
     options_json: Mapping[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -14,6 +14,7 @@ from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveTable
 
 if TYPE_CHECKING:
+    from bot.service.service import _TableLock
     from games.contract import Event
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ class TimerMixin:
         ) -> list[Event]: ...
         async def _run_table(self, table: LiveTable, notes: list[Notice]) -> None: ...
         async def _start_round(self, table: LiveTable, notes: list[Notice]) -> None: ...
-        async def _notify(self, notes: list[Notice]) -> None: ...
+        def _held(self, table: LiveTable) -> _TableLock: ...
         def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any: ...
         def _forget(self, table: LiveTable, notes: list[Notice]) -> None: ...
         @staticmethod
@@ -100,8 +101,7 @@ class TimerMixin:
         table = self._tables.get(table_id)
         if table is None:
             return
-        notes: list[Notice] = []
-        async with table.lock:
+        async with self._held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.round is None:
                 return
             table.timer = None
@@ -125,7 +125,6 @@ class TimerMixin:
                 self._arm(table, table.turn_seconds / 2, self._on_turn_timer)
             if expired:
                 self._changed(table, notes)
-        await self._notify(notes)
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
         """Play safe default moves until this seat's turn is over; two in a row: away."""
@@ -149,8 +148,7 @@ class TimerMixin:
         table = self._tables.get(table_id)
         if table is None:
             return
-        notes: list[Notice] = []
-        async with table.lock:
+        async with self._held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.status != ROUND_OVER:
                 return
             try:
@@ -158,16 +156,13 @@ class TimerMixin:
             except TableError as error:
                 log.error("table %s: next round not started: %s", table.id, error.key)
                 self._arm(table, self.next_round_seconds, self._on_next_round_timer)
-        await self._notify(notes)
 
     async def _on_finished_expiry(self, table_id: int, token: int) -> None:
         table = self._tables.get(table_id)
         if table is None:
             return
-        notes: list[Notice] = []
-        async with table.lock:
+        async with self._held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.status != FINISHED:
                 return
             # Like any closing: the glue shows the table closed and frees what it kept for it.
             self._forget(table, notes)
-        await self._notify(notes)

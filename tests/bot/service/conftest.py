@@ -3,6 +3,7 @@ Dutch through the service the way the glue would (clicks with round numbers)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from itertools import count
@@ -127,3 +128,41 @@ class FailingStore:
 
             return fail
         return getattr(self._store, name)
+
+
+class StallingStore:
+    """The real store, except that the next call of `method` (once `arm()`ed) waits, like a
+    locked database, until the test lets it go: `entered` is set while it waits, and
+    `release(fail=...)` ends the wait with an OSError or with the real write."""
+
+    def __init__(self, store: Store, method: str) -> None:
+        self._store = store
+        self._method = method
+        self._armed = False
+        self.entered = asyncio.Event()
+        self._released = asyncio.Event()
+        self._fail = True
+
+    def arm(self) -> None:
+        self._armed = True
+        self.entered.clear()
+        self._released.clear()
+
+    def release(self, *, fail: bool) -> None:
+        self._fail = fail
+        self._released.set()
+
+    def __getattr__(self, name: str) -> object:
+        real = getattr(self._store, name)
+        if name != self._method or not self._armed:
+            return real
+        self._armed = False
+
+        async def stall(*args: object, **kwargs: object) -> object:
+            self.entered.set()
+            await self._released.wait()
+            if self._fail:
+                raise OSError(f"{name}: database is locked")
+            return await real(*args, **kwargs)
+
+        return stall

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -10,9 +11,10 @@ import discord
 import pytest
 
 from bot.app import CardTableBot
-from bot.service import PlayerRef
+from bot.service import PlayerRef, TableError
 from bot.ui.coalescer import RetryLater
 from tests.bot.bots import offline_bot
+from tests.bot.service.conftest import StallingStore
 
 GUILD, CHANNEL, HOST = 1, 10, 101
 
@@ -153,3 +155,45 @@ async def test_a_cancelled_table_shows_closed_without_buttons(bot: CardTableBot)
     assert message_id == channel.sent[0]["id"]
     assert "closed" in last_edit["embed"].description
     assert last_edit["view"].children == []
+
+
+async def test_a_table_edit_during_a_stalled_write_shows_only_what_is_stored(
+    bot: CardTableBot,
+) -> None:
+    """A player discards the card they drew while the database is locked; the delayed table
+    edit runs meanwhile, then the write fails: no message ever shows the discard."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    for user in (HOST, 201):
+        await bot.service.act(table_id, user, 0, "peek 3 4")
+    snapshot = bot.service.public_snapshot(table_id)
+    player = snapshot.seats[snapshot.to_act[0]].user_id
+    assert player is not None
+    await bot.service.act(table_id, player, 0, "draw")
+    await bot.notifier.drain()
+    stored = await _embed(bot, table_id)
+    edits_before = len(channel.edits)
+
+    stalling = StallingStore(bot.store, "record_action")
+    bot.service.store = stalling  # type: ignore[assignment]
+    stalling.arm()
+    click = asyncio.create_task(bot.service.act(table_id, player, 0, "discard"))
+    await stalling.entered.wait()
+    bot.notifier.coalescer.mark(table_id)  # some other change asks for an edit meanwhile
+    await bot.notifier.coalescer.drain()
+    assert await _embed(bot, table_id) == stored
+    stalling.release(fail=True)
+    with pytest.raises(TableError):
+        await click
+    await bot.notifier.drain()
+    assert await _embed(bot, table_id) == stored
+    shown = [kw["embed"].to_dict() for _, kw in channel.edits[edits_before:] if "embed" in kw]
+    assert all(embed == stored for embed in shown)
+
+
+async def _embed(bot: CardTableBot, table_id: int) -> dict[str, Any]:
+    rendered = await bot.notifier.render(table_id)
+    assert rendered is not None
+    return dict(rendered.embed.to_dict())
