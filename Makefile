@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ $(TEST_STAMP): $(STAMP)
 	touch $(TEST_STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m bot
+	$(BIN)/python -m bot --local-without-token
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
@@ -28,6 +28,11 @@ lint: $(TEST_STAMP)
 
 test: lint
 	$(BIN)/python -m pytest -n 2
+
+# The README's pictures, taken by the browser tests (needs Chromium: apt-get install chromium).
+screenshots: $(TEST_STAMP)
+	CARDTABLE_SCREENSHOTS=docs/screenshots CARDTABLE_REQUIRE_BROWSER=1 \
+		$(BIN)/python -m pytest tests/bot/local/test_page_in_browser.py -p no:xdist
 
 bench: $(STAMP)
 	$(BIN)/python -m games.bench dutch

@@ -191,13 +191,17 @@ def create_bot(
     return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]
 
 
-def run(settings: Settings) -> int:
-    """Run until stopped; print one clear line (no traceback) for a known failure."""
+def configure_logging(settings: Settings) -> None:
     log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     logging.basicConfig(level=settings.log_level, format=log_format)
     # The bot never joins voice: discord.py's warnings about missing voice libraries are noise.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+
+
+def run(settings: Settings) -> int:
+    """Run until stopped; print one clear line (no traceback) for a known failure."""
+    configure_logging(settings)
     token = settings.token
     if token is None:
         print("DISCORD_TOKEN is not set (see .env.example).", file=sys.stderr)

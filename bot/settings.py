@@ -21,6 +21,8 @@ class Settings(BaseSettings):
     database_path: Path = Field(default=Path("data/cardtable.sqlite3"), alias="DATABASE_PATH")
     dev_guild_id: int | None = Field(default=None, alias="DEV_GUILD_ID")
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
+    # The local table's page (no token, or `python -m bot --local`): http://127.0.0.1:PORT
+    local_port: int = Field(default=8765, ge=1, le=65535, alias="LOCAL_PORT")
 
     @field_validator("log_level")
     @classmethod

@@ -74,6 +74,11 @@ class LocalGateway:
     async def _send(self, socket: web.WebSocketResponse, name: str, data: Any) -> None:
         await socket.send_json({"op": 0, "t": name, "s": next(self._seq), "d": data})
 
+    @property
+    def connected(self) -> bool:
+        """Whether a client is connected (events can be dispatched)."""
+        return any(not s.closed for s in self._sockets)
+
     async def dispatch(self, name: str, data: Any) -> None:
         """Send an event to the most recently connected client."""
         live = [s for s in self._sockets if not s.closed]

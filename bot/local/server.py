@@ -130,14 +130,26 @@ class LocalDiscord:
     def gateway_url(self) -> yarl.URL:
         return yarl.URL(f"ws://127.0.0.1:{self.port}/gateway")
 
-    async def start(self) -> None:
+    def continue_ids_after(self, last_id: int) -> None:
+        """New ids start after `last_id` (state restored from an earlier run holds ids)."""
+        upcoming = next(self._ids)
+        self._ids = itertools.count(max(upcoming, last_id + 1))
+
+    async def start(
+        self, *, port: int = 0, extend: Callable[[web.Application], None] | None = None
+    ) -> None:
+        """Listen on 127.0.0.1 only (`port` 0: a free one, chosen by the system); `extend`
+        adds routes of its own (the local table's page) to the same application."""
         app = web.Application()
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._dispatch)
+        if extend is not None:
+            extend(app)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listening.bind(("127.0.0.1", 0))  # a free port, chosen by the system
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(("127.0.0.1", port))
         self.port = listening.getsockname()[1]
         await web.SockSite(self._runner, listening).start()
 

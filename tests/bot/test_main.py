@@ -15,6 +15,7 @@ def test_python_m_bot_without_token_says_what_is_missing(tmp_path: Path) -> None
     )
     assert proc.returncode != 0
     assert "DISCORD_TOKEN" in proc.stderr and ".env.example" in proc.stderr
+    assert "--local" in proc.stderr  # the way to play without Discord
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
 
@@ -74,3 +75,25 @@ def test_starting_the_bot_shows_no_voice_library_deprecation(tmp_path: Path) -> 
     )
     assert proc.returncode == 0
     assert "audioop" not in proc.stderr and "Warning" not in proc.stderr
+
+
+def test_the_run_command_without_a_token_starts_the_local_table(tmp_path: Path) -> None:
+    """`make run` with no token: the local table starts, says where, and stops on Ctrl-C."""
+    from tests.bot.local.browser import LocalTable
+
+    table = LocalTable(tmp_path, arguments=("--local-without-token",))
+    table.start()
+    table.stop()
+    first = next(line for line in table.output if "playing locally" in line)
+    assert first.strip() == (
+        f"No DISCORD_TOKEN: playing locally at http://127.0.0.1:{table.port} — put a token "
+        "in .env to connect to Discord"
+    )
+    assert table.returncode == 0 and not table.errors()
+    assert (tmp_path / "cardtable.local.json").exists()  # the Discord side was saved
+
+
+def test_makefile_run_target_uses_the_local_table_when_there_is_no_token() -> None:
+    root = Path(__file__).resolve().parents[2]
+    assert "python -m bot --local-without-token" in (root / "Makefile").read_text()
+    assert (root / "Procfile").read_text().strip() == "worker: python -m bot"

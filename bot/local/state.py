@@ -1,0 +1,98 @@
+"""What the local Discord keeps across restarts: channels (threads included), messages, synced
+commands and each page user's language, in one JSON file next to the database.
+
+The bot's store already survives a restart; this file makes the Discord side survive it too,
+so a restored table finds its message and the buttons already on the page keep working.
+Writes are coalesced (one per burst of requests) and atomic (a temporary file renamed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from bot.local.server import LocalDiscord
+
+log = logging.getLogger(__name__)
+
+WRITE_DELAY = 0.05  # seconds: one write per burst of requests
+
+
+class SavedState(BaseModel):
+    """The file's shape; ids are Discord's strings in messages and ints as keys."""
+
+    channels: dict[int, dict[str, Any]] = Field(default_factory=dict)
+    messages: dict[int, dict[str, Any]] = Field(default_factory=dict)
+    commands: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    locales: dict[str, str] = Field(default_factory=dict)  # user name -> Discord locale
+
+
+def state_path(database_path: Path) -> Path:
+    """`data/cardtable.sqlite3` keeps its local Discord in `data/cardtable.local.json`."""
+    return database_path.with_name(database_path.stem + ".local.json")
+
+
+class StateFile:
+    """Loads the saved state into a server, then saves it after every change."""
+
+    def __init__(self, path: Path, server: LocalDiscord, locales: dict[str, str]) -> None:
+        self.path = path
+        self._server = server
+        self._locales = locales  # shared with the page: edited in place when a user switches
+        self._pending: asyncio.TimerHandle | None = None
+
+    def load(self) -> None:
+        """Restore what a previous run saved (nothing if there is no file; a damaged file is
+        set aside with a warning rather than stopping the table)."""
+        if not self.path.exists():
+            return
+        try:
+            saved = SavedState.model_validate_json(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            aside = self.path.with_suffix(".damaged.json")
+            log.warning("local state %s unreadable (%s): moved to %s", self.path, error, aside)
+            with contextlib.suppress(OSError):
+                self.path.replace(aside)
+            return
+        server = self._server
+        for channel_id, channel in saved.channels.items():
+            server.channels.setdefault(channel_id, channel)
+        server.messages.update(saved.messages)
+        for scope, commands in saved.commands.items():
+            server.commands[None if scope == "global" else int(scope)] = commands
+        self._locales.update({k: v for k, v in saved.locales.items() if k in server.users})
+        known = [*server.channels, *server.messages]
+        if known:
+            server.continue_ids_after(max(known))
+
+    def changed(self) -> None:
+        """Save soon (coalesced with the other changes of the same burst)."""
+        if self._pending is None:
+            loop = asyncio.get_running_loop()
+            self._pending = loop.call_later(WRITE_DELAY, self.save)
+
+    def save(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        server = self._server
+        state = SavedState(
+            channels=server.channels,
+            messages=server.messages,
+            commands={
+                ("global" if scope is None else str(scope)): commands
+                for scope, commands in server.commands.items()
+            },
+            locales=self._locales,
+        )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(state.model_dump(mode="json")), encoding="utf-8")
+        os.replace(temporary, self.path)

@@ -1,0 +1,711 @@
+// The local table's page: a small Discord-like client for one of the four local users.
+// It shows what the server sends for this user (never another user's ephemeral message),
+// turns commands, clicks and choices into interactions, and refreshes when told to.
+"use strict";
+
+(() => {
+  const params = new URLSearchParams(location.search);
+  const userNumber = Number(params.get("user") || "1");
+  const pageOpened = Date.now(); // ephemeral messages from before this visit are gone, as on Discord
+  const dismissed = new Set();
+  const STYLES = { 1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium" };
+  const SUB_COMMAND = 1, SUB_COMMAND_GROUP = 2;
+  const TYPE_NAMES = { 3: "text", 4: "integer", 5: "true/false", 6: "member", 10: "number" };
+
+  const state = {
+    me: null, users: [], bot: null, channels: [], commands: [], channelId: params.get("channel"),
+    rendered: new Map(), // message id -> { key, element }
+    flatCommands: [], chosen: null, menuIndex: 0,
+  };
+  // The page's own words (Discord's client texts), in the user's language.
+  const TEXTS = {
+    fr: {
+      "Only you can see this": "Vous seul·e pouvez voir ceci",
+      "Dismiss message": "Ignorer le message",
+      "used a command": "a utilisé une commande",
+      "is thinking…": "réfléchit…",
+      "This interaction failed": "Cette interaction a échoué",
+      "Type / to use a command in #{channel}": "Tapez / pour utiliser une commande dans #{channel}",
+      "Playing as": "Vous jouez",
+      "Text channels": "Salons textuels",
+      "Reconnecting…": "Reconnexion…",
+      "Commands": "Commandes",
+      "(edited)": "(modifié)",
+      "No command matches.": "Aucune commande ne correspond.",
+      "This bot answers commands only: type / to see them.":
+        "Ce bot ne répond qu'aux commandes : tapez / pour les voir.",
+      "{option} is required.": "{option} est obligatoire.",
+      "Welcome to #{channel}!": "Bienvenue dans #{channel} !",
+      "Type / below to see the bot's commands.": "Tapez / ci-dessous pour voir les commandes du bot.",
+      "open thread": "ouvrir le fil",
+      "thread": "fil",
+      "Send": "Envoyer",
+      "Make a selection": "Faites un choix",
+      "(default)": "(par défaut)",
+      "choose…": "choisir…",
+    },
+  };
+  function t(text, values = {}) {
+    const locale = state.me ? state.me.locale.split("-")[0] : "en";
+    const table = TEXTS[locale] || {};
+    const found = table[text] || text;
+    return found.replace(/\{(\w+)\}/g, (_, key) => values[key] ?? "");
+  }
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, className, text) => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+
+  // ------------------------------------------------------------------ server calls
+  async function getJson(url) {
+    const response = await fetch(url, { cache: "no-store" });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    return body;
+  }
+
+  async function postJson(url, payload) {
+    const response = await fetch(url, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    return body;
+  }
+
+  // ------------------------------------------------------------------ refreshing
+  let refreshing = null, again = false;
+  function refresh() {
+    if (refreshing) { again = true; return refreshing; }
+    refreshing = (async () => {
+      try {
+        do {
+          again = false;
+          await load();
+        } while (again);
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  async function load() {
+    const body = await getJson(`/page/state?user=${userNumber}`);
+    Object.assign(state, {
+      me: body.me, users: body.users, bot: body.bot, channels: body.channels,
+    });
+    if (JSON.stringify(body.commands) !== JSON.stringify(state.commands)) {
+      state.commands = body.commands;
+      state.flatCommands = flatten(body.commands);
+    }
+    if (!state.channels.some((c) => c.id === state.channelId)) state.channelId = body.default_channel_id;
+    renderShell(body);
+    document.body.dataset.me = state.me.id;
+    const messages = await getJson(
+      `/page/channels/${state.channelId}/messages?user=${userNumber}`);
+    renderMessages(messages);
+    document.body.dataset.ready = "true";
+  }
+
+  // ------------------------------------------------------------------ live updates
+  let socket = null, retry = 250;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/page/events?user=${userNumber}`);
+    socket.onopen = () => {
+      retry = 250;
+      $("connection").hidden = true;
+      document.body.dataset.connected = "true";
+      refresh().catch(showError);
+    };
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "changed") refresh().catch(showError);
+    };
+    socket.onclose = () => {
+      document.body.dataset.connected = "false";
+      $("connection").hidden = false;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 3000);
+    };
+  }
+
+  // ------------------------------------------------------------------ shell
+  function renderShell(body) {
+    document.title = `${body.guild.name} — ${state.me.global_name}`;
+    $("guild-name").textContent = body.guild.name;
+    const icon = $("guild-icon");
+    icon.textContent = body.guild.name.split(/\s+/).map((w) => w[0]).join("").slice(0, 3);
+    icon.title = body.guild.name;
+    renderChannels();
+    const switcher = $("user-switch");
+    switcher.replaceChildren(...state.users.map((user) => {
+      const option = el("option", "", `${user.global_name} (${user.number})`);
+      option.value = user.number;
+      option.selected = user.number === userNumber;
+      return option;
+    }));
+    const avatar = $("me-avatar");
+    avatar.textContent = state.me.global_name[0];
+    avatar.style.background = colourOf(state.me.id);
+    const locales = $("locale-switch");
+    locales.replaceChildren(...body.locales.map((locale) => {
+      const option = el("option", "", locale === "fr" ? "Français" : "English");
+      option.value = locale;
+      option.selected = locale === state.me.locale;
+      return option;
+    }));
+    const channel = state.channels.find((c) => c.id === state.channelId);
+    $("channel-name").textContent = channel ? channel.name : "";
+    $("channel-hint").textContent = channel && channel.thread ? t("thread") : "";
+    $("command-input").placeholder = t("Type / to use a command in #{channel}",
+      { channel: channel ? channel.name : "" });
+    $("command-send").textContent = t("Send");
+    $("connection").textContent = t("Reconnecting…");
+    document.querySelector(".switch-label").textContent = t("Playing as");
+    Markdown.locale = state.me.locale;
+  }
+
+  function renderChannels() {
+    const list = $("channels");
+    const parents = state.channels.filter((c) => !c.thread).sort((a, b) => a.position - b.position);
+    const nodes = [el("div", "channel-group", t("Text channels"))];
+    for (const parent of parents) {
+      nodes.push(channelLink(parent, false));
+      for (const thread of state.channels.filter((c) => c.thread && c.parent_id === parent.id)) {
+        nodes.push(channelLink(thread, true));
+      }
+    }
+    list.replaceChildren(...nodes);
+  }
+
+  function channelLink(channel, isThread) {
+    const link = el("a", `channel${isThread ? " thread" : ""}${
+      channel.id === state.channelId ? " active" : ""}`);
+    link.href = `?user=${userNumber}&channel=${channel.id}`;
+    link.dataset.channelId = channel.id;
+    link.setAttribute("role", "listitem");
+    link.append(el("span", "channel-mark", isThread ? "↳" : "#"), el("span", "", channel.name));
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      openChannel(channel.id);
+    });
+    return link;
+  }
+
+  function openChannel(channelId) {
+    state.channelId = channelId;
+    history.replaceState(null, "", `?user=${userNumber}&channel=${channelId}`);
+    state.rendered.clear();
+    $("messages").replaceChildren();
+    refresh().catch(showError);
+  }
+
+  // ------------------------------------------------------------------ messages
+  function visibleHere(message) {
+    if (!message.ephemeral_owner) return true;
+    return !dismissed.has(message.id) && Date.parse(message.timestamp) >= pageOpened - 1000;
+  }
+
+  let stickToBottom = true; // follow new messages unless the user scrolled up to read
+  function renderMessages(messages) {
+    const list = $("messages");
+    const wanted = [];
+    for (const raw of messages) {
+      const message = withOwner(raw);
+      if (!visibleHere(message)) continue;
+      wanted.push(message.id);
+      const key = JSON.stringify(message);
+      const known = state.rendered.get(message.id);
+      if (known && known.key === key) continue;
+      const element = messageElement(message);
+      if (known) known.element.replaceWith(element);
+      state.rendered.set(message.id, { key, element });
+    }
+    for (const [id, known] of state.rendered) {
+      if (!wanted.includes(id)) {
+        known.element.remove();
+        state.rendered.delete(id);
+      }
+    }
+    // Keep the order of the server (ids grow with time).
+    const ordered = wanted.map((id) => state.rendered.get(id).element);
+    ordered.forEach((element, index) => {
+      if (list.children[index] !== element) list.insertBefore(element, list.children[index] || null);
+    });
+    if (!wanted.length) {
+      list.replaceChildren(emptyChannel());
+      state.rendered.clear();
+    } else if (list.querySelector(".empty-channel")) {
+      list.querySelector(".empty-channel").remove();
+    }
+    if (stickToBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  function emptyChannel() {
+    const box = el("div", "empty-channel");
+    const channel = state.channels.find((c) => c.id === state.channelId);
+    box.append(el("div", "empty-title", t("Welcome to #{channel}!", { channel: channel ? channel.name : "" })),
+      el("div", "empty-text", t("Type / below to see the bot's commands.")));
+    return box;
+  }
+
+  function withOwner(message) {
+    const ephemeral = (Number(message.flags) & 64) !== 0;
+    const owner = message.interaction_metadata && message.interaction_metadata.user;
+    return { ...message, ephemeral_owner: ephemeral && owner ? owner.id : null };
+  }
+
+  function nameOf(id) {
+    const user = state.users.find((u) => u.id === id);
+    if (user) return user.global_name;
+    if (state.bot && state.bot.id === id) return state.bot.global_name;
+    return null;
+  }
+
+  function colourOf(id) {
+    const palette = ["#5865f2", "#eb459e", "#57f287", "#fee75c", "#ed4245", "#3ba55c", "#faa61a"];
+    let sum = 0;
+    for (const c of String(id)) sum = (sum * 31 + c.charCodeAt(0)) % 9973;
+    return palette[sum % palette.length];
+  }
+
+  function messageElement(message) {
+    const box = el("article", `message${message.ephemeral_owner ? " ephemeral" : ""}`);
+    box.dataset.messageId = message.id;
+    if (message.ephemeral_owner) box.dataset.ephemeralOwner = message.ephemeral_owner;
+    const meta = message.interaction_metadata;
+    if (meta && meta.user && meta.type === 2) {
+      const reply = el("div", "reply-line");
+            reply.append(el("span", "reply-name", nameOf(meta.user.id) || meta.user.username),
+        el("span", "", ` ${t("used a command")}`));
+      box.append(reply);
+    }
+    const avatar = el("div", "avatar", (message.author.global_name || message.author.username)[0]);
+    avatar.style.background = colourOf(message.author.id);
+    const body = el("div", "message-body");
+    const head = el("div", "message-head");
+    head.append(el("span", "author", message.author.global_name || message.author.username));
+    if (message.author.bot) head.append(el("span", "app-tag", "APP"));
+    const time = el("time", "stamp", new Date(message.timestamp).toLocaleTimeString([],
+      { hour: "2-digit", minute: "2-digit" }));
+    time.dateTime = message.timestamp;
+    head.append(time);
+    body.append(head);
+    if (message.loading) {
+      body.append(el("div", "thinking", `${message.author.global_name} ${t("is thinking…")}`));
+    }
+    if (message.content) {
+      const content = el("div", "content");
+      content.innerHTML = Markdown.render(message.content, nameOf);
+      if (message.edited_timestamp) content.append(el("span", "edited", ` ${t("(edited)")}`));
+      body.append(content);
+    }
+    for (const embed of message.embeds || []) body.append(embedElement(embed));
+    for (const row of message.components || []) body.append(rowElement(message, row));
+    const thread = state.channels.find((c) => c.thread && c.id === message.id);
+    if (thread) body.append(threadLink(thread));
+    if (message.ephemeral_owner) body.append(ephemeralNote(message));
+    const line = el("div", "message-line");
+    line.append(avatar, body);
+    box.append(line);
+    return box;
+  }
+
+  function threadLink(thread) {
+    const link = el("button", "thread-link");
+    link.type = "button";
+    link.append(el("span", "", "🧵 "), el("strong", "", thread.name), el("span", "", ` — ${t("open thread")}`));
+    link.addEventListener("click", () => openChannel(thread.id));
+    return link;
+  }
+
+  function ephemeralNote(message) {
+    const note = el("div", "ephemeral-note");
+    note.append(el("span", "eye", "👁"), el("span", "", ` ${t("Only you can see this")} · `));
+    const dismiss = el("button", "link-button", t("Dismiss message"));
+    dismiss.type = "button";
+    dismiss.addEventListener("click", () => {
+      dismissed.add(message.id);
+      refresh().catch(showError);
+    });
+    note.append(dismiss);
+    return note;
+  }
+
+  function embedElement(embed) {
+    const box = el("div", "embed");
+    box.style.borderLeftColor = embed.color !== undefined && embed.color !== null
+      ? `#${Number(embed.color).toString(16).padStart(6, "0")}` : "#1e1f22";
+    const grid = el("div", "embed-grid");
+    if (embed.author && embed.author.name) grid.append(el("div", "embed-author", embed.author.name));
+    if (embed.title) {
+      const title = el("div", "embed-title");
+      title.innerHTML = Markdown.render(embed.title, nameOf);
+      grid.append(title);
+    }
+    if (embed.description) {
+      const description = el("div", "embed-description");
+      description.innerHTML = Markdown.render(embed.description, nameOf);
+      grid.append(description);
+    }
+    if (embed.fields && embed.fields.length) {
+      const fields = el("div", "embed-fields");
+      for (const field of embed.fields) {
+        const box = el("div", `embed-field${field.inline ? " inline" : ""}`);
+        const name = el("div", "field-name");
+        name.innerHTML = Markdown.render(field.name, nameOf);
+        const value = el("div", "field-value");
+        value.innerHTML = Markdown.render(field.value, nameOf);
+        box.append(name, value);
+        fields.append(box);
+      }
+      grid.append(fields);
+    }
+    if (embed.image && embed.image.url) {
+      const image = el("img", "embed-image");
+      image.src = embed.image.url;
+      image.alt = "";
+      grid.append(image);
+    }
+    if ((embed.footer && embed.footer.text) || embed.timestamp) {
+      const footer = el("div", "embed-footer");
+      const parts = [];
+      if (embed.footer && embed.footer.text) parts.push(embed.footer.text);
+      if (embed.timestamp) parts.push(Markdown.absolute(new Date(embed.timestamp), "f"));
+      footer.textContent = parts.join(" • ");
+      grid.append(footer);
+    }
+    box.append(grid);
+    if (embed.thumbnail && embed.thumbnail.url) {
+      const thumbnail = el("img", "embed-thumbnail");
+      thumbnail.src = embed.thumbnail.url;
+      thumbnail.alt = "";
+      box.append(thumbnail);
+    }
+    return box;
+  }
+
+  function emojiElement(emoji) {
+    if (!emoji) return null;
+    if (emoji.id) {
+      const image = el("img", "emoji");
+      image.src = `/emojis/${emoji.id}.${emoji.animated ? "gif" : "png"}`;
+      image.alt = `:${emoji.name}:`;
+      return image;
+    }
+    return el("span", "emoji-text", emoji.name);
+  }
+
+  function rowElement(message, row) {
+    const box = el("div", "component-row");
+    for (const component of row.components || []) {
+      if (component.type === 2) box.append(buttonElement(message, component));
+      else if (component.type === 3) box.append(selectElement(message, component));
+    }
+    return box;
+  }
+
+  function buttonElement(message, component) {
+    const button = el("button", `button ${STYLES[component.style] || "secondary"}`);
+    button.type = "button";
+    button.disabled = Boolean(component.disabled);
+    const emoji = emojiElement(component.emoji);
+    if (emoji) button.append(emoji);
+    if (component.label) button.append(el("span", "label", component.label));
+    if (component.style === 5) {
+      button.addEventListener("click", () => window.open(component.url, "_blank", "noopener"));
+      return button;
+    }
+    button.dataset.customId = component.custom_id;
+    button.addEventListener("click", () =>
+      interact(button, message, { type: "component", message_id: message.id,
+        custom_id: component.custom_id }));
+    return button;
+  }
+
+  function selectElement(message, component) {
+    const select = el("select", "select-menu");
+    select.dataset.customId = component.custom_id;
+    select.disabled = Boolean(component.disabled);
+    const placeholder = el("option", "", component.placeholder || t("Make a selection"));
+    placeholder.value = "";
+    placeholder.disabled = true;
+    placeholder.selected = true;
+    select.append(placeholder);
+    for (const option of component.options || []) {
+      const emoji = option.emoji && !option.emoji.id ? `${option.emoji.name} ` : "";
+      const item = el("option", "", `${emoji}${option.label}${
+        option.description ? ` — ${option.description}` : ""}`);
+      item.value = option.value;
+      select.append(item);
+    }
+    select.addEventListener("change", () => {
+      if (!select.value) return;
+      interact(select, message, { type: "component", message_id: message.id,
+        custom_id: component.custom_id, values: [select.value] });
+    });
+    return select;
+  }
+
+  // `data-busy` counts this page's interactions not yet answered and shown (tests wait on it).
+  function busy(step) {
+    const count = Number(document.body.dataset.busy || "0") + step;
+    document.body.dataset.busy = String(count);
+  }
+
+  async function interact(control, message, payload) {
+    control.classList.add("pending");
+    busy(1);
+    const article = control.closest(".message");
+    stickToBottom = true;
+    try {
+      const answer = await postJson("/page/interactions", { user: userNumber, ...payload });
+      if (!answer.answered) failed(article, answer.error);
+      await refresh();
+    } catch (error) {
+      failed(article, error.message);
+    } finally {
+      control.classList.remove("pending");
+      busy(-1);
+    }
+  }
+
+  function failed(article, text) {
+    if (!article) return showError(new Error(text));
+    const note = el("div", "interaction-failed", `⚠ ${t(text || "This interaction failed")}`);
+    article.querySelector(".message-body").append(note);
+    setTimeout(() => note.remove(), 6000);
+  }
+
+  // ------------------------------------------------------------------ commands
+  function localized(item, key) {
+    const table = item[`${key}_localizations`];
+    const locale = state.me ? state.me.locale : "en-US";
+    return (table && (table[locale] || table[locale.split("-")[0]])) || item[key] || "";
+  }
+
+  function flatten(commands) {
+    const flat = [];
+    const walk = (item, path) => {
+      const children = item.options || [];
+      const subs = children.filter((o) => o.type === SUB_COMMAND || o.type === SUB_COMMAND_GROUP);
+      if (subs.length) subs.forEach((sub) => walk(sub, [...path, sub.name]));
+      else flat.push({ path: path.join(" "), item, options: children });
+    };
+    for (const command of commands) {
+      if ((command.type || 1) === 1) walk(command, [command.name]);
+    }
+    return flat.sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  function matches() {
+    const text = $("command-input").value.replace(/^\//, "").trim().toLowerCase();
+    return state.flatCommands.filter((c) => c.path.startsWith(text) || text.startsWith(c.path));
+  }
+
+  function renderMenu() {
+    const input = $("command-input");
+    const menu = $("command-menu");
+    if (!input.value.startsWith("/") || state.chosen) {
+      menu.hidden = true;
+      return;
+    }
+    const found = matches();
+    state.menuIndex = Math.min(state.menuIndex, Math.max(found.length - 1, 0));
+    menu.replaceChildren(el("div", "menu-title", t("Commands")), ...found.map((command, index) => {
+      const row = el("div", `menu-item${index === state.menuIndex ? " active" : ""}`);
+      row.setAttribute("role", "option");
+      row.dataset.command = command.path;
+      const name = el("span", "menu-name", `/${command.path}`);
+      const args = command.options.map((o) => (o.required ? o.name : `[${o.name}]`)).join(" ");
+      row.append(name, el("span", "menu-args", args),
+        el("span", "menu-description", localized(command.item, "description")));
+      row.addEventListener("mousedown", (event) => {
+        event.preventDefault();
+        choose(command);
+      });
+      return row;
+    }));
+    if (!found.length) menu.append(el("div", "menu-empty", t("No command matches.")));
+    menu.hidden = false;
+  }
+
+  function choose(command) {
+    state.chosen = command;
+    $("command-input").value = `/${command.path}`;
+    $("command-menu").hidden = true;
+    renderOptions();
+  }
+
+  function renderOptions() {
+    const box = $("command-options");
+    box.replaceChildren();
+    if (!state.chosen) return;
+    for (const option of state.chosen.options) {
+      const pill = el("label", `option-pill${option.required ? " required" : ""}`);
+      pill.title = localized(option, "description");
+      pill.append(el("span", "option-name", option.name));
+      let field;
+      if (option.choices && option.choices.length) {
+        field = el("select");
+        const none = el("option", "", t(option.required ? "choose…" : "(default)"));
+        none.value = "";
+        field.append(none, ...option.choices.map((choice) => {
+          const item = el("option", "", localized(choice, "name"));
+          item.value = String(choice.value);
+          return item;
+        }));
+      } else if (option.type === 5) {
+        field = el("select");
+        for (const [value, text] of [["", t("(default)")], ["true", "true"], ["false", "false"]]) {
+          const item = el("option", "", text);
+          item.value = value;
+          field.append(item);
+        }
+      } else if (option.type === 6) {
+        field = el("select");
+        const none = el("option", "", t("(default)"));
+        none.value = "";
+        field.append(none, ...state.users.map((user) => {
+          const item = el("option", "", user.global_name);
+          item.value = user.id;
+          return item;
+        }));
+      } else {
+        field = el("input");
+        field.type = option.type === 4 || option.type === 10 ? "number" : "text";
+        field.placeholder = TYPE_NAMES[option.type] || "value";
+        if (option.min_value !== undefined) field.min = option.min_value;
+        if (option.max_value !== undefined) field.max = option.max_value;
+      }
+      field.dataset.option = option.name;
+      field.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") send();
+      });
+      pill.append(field);
+      box.append(pill);
+    }
+  }
+
+  async function send() {
+    const input = $("command-input");
+    const error = $("command-error");
+    error.textContent = "";
+    if (!state.chosen) {
+      const text = input.value.replace(/^\//, "").trim();
+      const exact = state.flatCommands.find((c) => c.path === text) || matches()[state.menuIndex];
+      if (!exact) {
+        error.textContent = t(input.value.startsWith("/")
+          ? "No command matches." : "This bot answers commands only: type / to see them.");
+        return;
+      }
+      choose(exact);
+      if (exact.options.some((o) => o.required)) return;
+    }
+    const options = {};
+    for (const field of $("command-options").querySelectorAll("[data-option]")) {
+      if (field.value !== "") options[field.dataset.option] = field.value;
+    }
+    const missing = state.chosen.options.find((o) => o.required && !(o.name in options));
+    if (missing) {
+      error.textContent = t("{option} is required.", { option: missing.name });
+      return;
+    }
+    const payload = { type: "command", channel_id: state.channelId, name: state.chosen.path, options };
+    resetComposer();
+    busy(1);
+    stickToBottom = true;
+    try {
+      const answer = await postJson("/page/interactions", { user: userNumber, ...payload });
+      if (!answer.answered) error.textContent = t(answer.error);
+      await refresh();
+    } catch (failure) {
+      error.textContent = failure.message;
+    } finally {
+      busy(-1);
+    }
+  }
+
+  function resetComposer() {
+    state.chosen = null;
+    state.menuIndex = 0;
+    $("command-input").value = "";
+    renderOptions();
+    renderMenu();
+  }
+
+  function showError(error) {
+    $("command-error").textContent = error.message;
+  }
+
+  // ------------------------------------------------------------------ controls
+  function wire() {
+    const input = $("command-input");
+    input.addEventListener("input", () => {
+      if (state.chosen && input.value !== `/${state.chosen.path}`) {
+        state.chosen = null;
+        renderOptions();
+      }
+      if (!state.chosen) {
+        const exact = state.flatCommands.find((c) => `/${c.path}` === input.value.trim());
+        if (exact && !state.flatCommands.some((c) => c !== exact && c.path.startsWith(exact.path))) {
+          choose(exact);
+          return;
+        }
+      }
+      state.menuIndex = 0;
+      renderMenu();
+    });
+    input.addEventListener("keydown", (event) => {
+      const found = matches();
+      if (!$("command-menu").hidden && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+        event.preventDefault();
+        const step = event.key === "ArrowDown" ? 1 : -1;
+        state.menuIndex = (state.menuIndex + step + found.length) % Math.max(found.length, 1);
+        renderMenu();
+      } else if (event.key === "Tab" && !$("command-menu").hidden && found.length) {
+        event.preventDefault();
+        choose(found[state.menuIndex]);
+      } else if (event.key === "Enter") {
+        event.preventDefault();
+        send();
+      } else if (event.key === "Escape") {
+        resetComposer();
+      }
+    });
+    input.addEventListener("blur", () => setTimeout(() => ($("command-menu").hidden = true), 150));
+    input.addEventListener("focus", renderMenu);
+    $("command-send").addEventListener("click", send);
+    $("messages").addEventListener("scroll", () => {
+      const list = $("messages");
+      stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    });
+    $("user-switch").addEventListener("change", (event) => {
+      location.search = `?user=${event.target.value}&channel=${state.channelId}`;
+    });
+    $("locale-switch").addEventListener("change", async (event) => {
+      try {
+        state.me = await postJson(`/page/users/${userNumber}/locale`, { locale: event.target.value });
+        state.rendered.clear(); // times and the page's own words change language
+        $("messages").replaceChildren();
+        await refresh();
+      } catch (error) {
+        showError(error);
+      }
+    });
+    setInterval(() => {
+      for (const node of document.querySelectorAll('time.md-time[data-style="R"]')) {
+        node.textContent = Markdown.relative(new Date(node.dateTime));
+      }
+    }, 1000);
+  }
+
+  wire();
+  connect();
+})();

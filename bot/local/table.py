@@ -1,0 +1,90 @@
+"""The local table: the real bot (same cogs, client, store and click path) connected to the
+Discord-compatible server in this process, and the page on http://127.0.0.1:PORT to play on.
+
+`run_local(settings, announce)` is what `python -m bot --local` (and `make run` without a token)
+calls. Everything listens on the loopback interface only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+
+from bot.app import configure_logging, create_bot
+from bot.local.page import LocalPage
+from bot.local.records import MANAGE_GUILD
+from bot.local.server import LocalDiscord
+from bot.local.state import StateFile, state_path
+from bot.settings import Settings
+from storage.errors import StoreError
+
+# Four people share the machine; the first one manages the server (may use /settings).
+PAGE_USERS = ("alice", "bob", "carol", "dave")
+DEFAULT_LOCALES = {"alice": "en-US", "bob": "fr", "carol": "en-US", "dave": "fr"}
+PORT_IN_USE = "Port {port} is in use: set LOCAL_PORT in .env to a free port."
+
+
+def page_url(port: int) -> str:
+    return f"http://127.0.0.1:{port}"
+
+
+def run_local(settings: Settings, announce: str) -> int:
+    """Run until stopped (Ctrl-C or SIGTERM); `announce` is printed, with `{url}` filled in,
+    once the bot is connected and the page answers."""
+    configure_logging(settings)
+    try:
+        asyncio.run(_serve(settings, announce))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return 0
+    except StoreError as error:
+        return _fail(f"The database could not be opened: {error}")
+    except OSError as error:
+        if error.errno in (98, 48, 10048):  # address already in use (Linux, macOS, Windows)
+            return _fail(PORT_IN_USE.format(port=settings.local_port))
+        return _fail(f"The local table could not start: {error}")
+    return 0
+
+
+async def _serve(settings: Settings, announce: str) -> None:
+    server = LocalDiscord(user_names=PAGE_USERS)
+    server.users[PAGE_USERS[0]].permissions |= MANAGE_GUILD
+    locales = dict(DEFAULT_LOCALES)
+    state = StateFile(state_path(settings.database_path), server, locales)
+    state.load()
+    page = LocalPage(server, locales, on_change=state.changed)
+    await server.start(port=settings.local_port, extend=page.install)
+    _stop_on_sigterm()
+    try:
+        with server.pointed_at():
+            # Commands sync to the local guild, so they are listed at once.
+            local = settings.model_copy(update={"dev_guild_id": server.guild_id})
+            bot = create_bot(local, guild_ready_timeout=0.1)
+            async with bot:
+                running = asyncio.create_task(bot.start("local-token"), name="local-bot")
+                ready = asyncio.create_task(bot.wait_until_ready())
+                await asyncio.wait({running, ready}, return_when=asyncio.FIRST_COMPLETED)
+                if ready.done():
+                    print(announce.format(url=page_url(server.port)), flush=True)
+                else:
+                    ready.cancel()
+                await running
+    finally:
+        state.save()
+        await page.close()
+        await server.stop()
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM stops the table as Ctrl-C does (the state is saved on the way out)."""
+    main = asyncio.current_task()
+    if main is None:
+        return
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows: no signal handlers
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 1

@@ -1,0 +1,290 @@
+"""Browser tests' tools: the local table as a real process, Chromium through Playwright, and
+players who click what their page shows.
+
+A player never reads the bot's state: like a person, it looks at its own page (its latest
+"Only you can see this" message and the table message) and clicks a button or picks an option.
+Which offered action to take is decided by a preference list, as in the e2e players.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+REQUIRED = "CARDTABLE_REQUIRE_BROWSER"  # set by .ci/run: a skipped browser test fails instead
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+HOW_TO_ENABLE = (
+    "browser tests skipped: install Chromium (`apt-get install chromium`, or set CHROMIUM to "
+    "its path) to run them"
+)
+STARTED = "locally at http://127.0.0.1:"
+SCREENSHOTS = os.environ.get("CARDTABLE_SCREENSHOTS")  # a folder: save the README's pictures
+STEP_TIMEOUT_MS = 10_000
+
+
+def browser_or_skip() -> Any:
+    """The Playwright module when Chromium can run here; else skip (or fail under CI)."""
+    missing = None
+    if not CHROMIUM.exists():
+        missing = f"no Chromium at {CHROMIUM}"
+    try:
+        from playwright import sync_api
+    except ImportError:
+        missing = missing or "Playwright is not installed"
+        sync_api = None
+    if missing is not None:
+        if os.environ.get(REQUIRED):
+            pytest.fail(f"{missing}, and {REQUIRED} is set: the browser tests must run")
+        pytest.skip(HOW_TO_ENABLE)
+    return sync_api
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class LocalTable:
+    """`python -m bot --local` on a temporary database, run as a person would run it."""
+
+    folder: Path
+    port: int = field(default_factory=free_port)
+    arguments: tuple[str, ...] = ("--local",)
+    process: subprocess.Popen[str] | None = None
+    output: list[str] = field(default_factory=list)
+    returncode: int | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+        env.update(
+            PYTHONPATH=str(ROOT),
+            DATABASE_PATH=str(self.folder / "cardtable.sqlite3"),
+            LOCAL_PORT=str(self.port),
+            LOG_LEVEL="WARNING",
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot", *self.arguments],
+            cwd=self.folder,  # no .env here: only the variables above
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def pump(stream: Any) -> None:
+            for line in stream:
+                self.output.append(line)
+                lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=pump, args=(self.process.stdout,), daemon=True).start()
+        while True:
+            try:
+                line = lines.get(timeout=timeout)
+            except queue.Empty:
+                raise AssertionError(f"the local table did not start: {self.output}") from None
+            if line is None:
+                raise AssertionError(f"the local table stopped: {''.join(self.output)}")
+            if STARTED in line:
+                return
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.returncode = self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.returncode = self.process.wait()
+        self.process = None
+
+    def errors(self) -> list[str]:
+        return [line for line in self.output if " ERROR " in line or "Traceback" in line]
+
+
+@contextmanager
+def local_table(folder: Path) -> Iterator[LocalTable]:
+    table = LocalTable(folder)
+    table.start()
+    try:
+        yield table
+    finally:
+        table.stop()
+    assert not table.errors(), "the local table logged errors:\n" + "".join(table.output)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    sync_api = browser_or_skip()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+TABLE = "article.message:not(.ephemeral)"
+MINE = "article.message.ephemeral"
+ROUND_OVER = f"{TABLE} button[data-custom-id$=':next'], {TABLE} button[data-custom-id$=':rematch']"
+
+
+class Player:
+    """One user's page in its own browser context (cookies and storage of its own)."""
+
+    def __init__(self, browser: Any, table: LocalTable, number: int) -> None:
+        self.number = number
+        self.context = browser.new_context(viewport={"width": 1180, "height": 860})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(STEP_TIMEOUT_MS)
+        self.page_errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+        self.received: list[dict[str, Any]] = []  # every message the server sent this page
+        self.page.on("response", self._seen)
+        self.page.goto(f"{table.url}/?user={number}")
+        self.settled()
+
+    def _seen(self, response: Any) -> None:
+        if "/page/channels/" in response.url and response.ok:
+            try:
+                self.received.extend(response.json())
+            except Exception:  # a response of a page being closed or reloaded
+                return
+
+    @property
+    def user_id(self) -> str:
+        return str(self.page.evaluate("document.body.dataset.me"))
+
+    def settled(self) -> None:
+        """Wait until the page shows the answer to everything it sent."""
+        self.page.wait_for_function(
+            "document.body.dataset.ready === 'true' && (document.body.dataset.busy || '0') === '0'"
+        )
+
+    def command(self, name: str, **options: str) -> None:
+        self.page.fill("#command-input", f"/{name}")
+        for option, value in options.items():
+            field_ = self.page.locator(f"[data-option='{option}']")
+            if field_.evaluate("node => node.tagName") == "SELECT":
+                field_.select_option(value)
+            else:
+                field_.fill(value)
+        self.page.press("#command-input", "Enter")
+        self.settled()
+
+    def table_button(self, action: str) -> Any:
+        """The newest button of a table verb (`join`, `start`, `hand`, `next`) on the table."""
+        return self.page.locator(f"{TABLE} button[data-custom-id$=':{action}']").last
+
+    def click(self, locator: Any) -> None:
+        locator.click()
+        self.settled()
+
+    def wait_table_button(self, action: str) -> Any:
+        button = self.table_button(action)
+        button.wait_for()
+        return button
+
+    def round_over(self) -> bool:
+        """The table offers the next round, or a rematch when the round ended the match."""
+        ended = (
+            f"{TABLE} button[data-custom-id$=':next'], {TABLE} button[data-custom-id$=':rematch']"
+        )
+        return self.page.locator(ended).count() > 0
+
+    def refresh_private(self) -> None:
+        """Ask for this player's view anew: Refresh on their message, else My cards."""
+        refresh = self.private().locator("button[data-custom-id$=':n=']")
+        self.click(refresh.first if refresh.count() else self.table_button("hand"))
+
+    def private(self) -> Any:
+        return self.page.locator(MINE).last
+
+    def offered(self) -> list[tuple[str, str]]:
+        """What the newest private message lets this player do: (custom id, value or '')."""
+        mine = self.private()
+        if mine.count() == 0:
+            return []
+        found: list[tuple[str, str]] = []
+        for button in mine.locator("button[data-custom-id]:enabled").all():
+            found.append((str(button.get_attribute("data-custom-id")), ""))
+        for select in mine.locator("select[data-custom-id]:enabled").all():
+            custom_id = str(select.get_attribute("data-custom-id"))
+            for value in select.locator("option:not([disabled])").all():
+                found.append((custom_id, str(value.get_attribute("value"))))
+        return found
+
+    def use(self, custom_id: str, value: str) -> None:
+        mine = self.private()
+        if value:
+            mine.locator(f"select[data-custom-id='{custom_id}']").select_option(value)
+        else:
+            mine.locator(f"button[data-custom-id='{custom_id}']").click()
+        self.settled()
+
+    def screenshot(self, name: str) -> None:
+        if SCREENSHOTS:
+            self.page.mouse.move(0, 0)
+            folder = Path(SCREENSHOTS)
+            folder.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(folder / f"{name}.png"))
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def action_of(custom_id: str, value: str) -> str:
+    """What a component does: the select's value, or what follows `ct:<t>:<r>:`."""
+    if value:
+        return value
+    parts = custom_id.split(":", 3)
+    return parts[3] if len(parts) == 4 else custom_id
+
+
+def pick(offered: list[tuple[str, str]], preference: tuple[str, ...]) -> tuple[str, str] | None:
+    """The offered game move ranked first by `preference`, else the first game move; a menu
+    step (`n=<prefix>`) only when no move is offered."""
+    moves = [(c, v) for c, v in offered if v or action_of(c, v).startswith("p=")]
+
+    def notation(item: tuple[str, str]) -> str:
+        action = action_of(*item)
+        return action[2:] if action.startswith("p=") else action
+
+    for wanted in preference:
+        for item in moves:
+            if notation(item) == wanted or notation(item).startswith(wanted + " "):
+                return item
+    if moves:
+        return moves[0]
+    steps = [i for i in offered if action_of(*i).startswith("n=") and action_of(*i) != "n="]
+    return steps[0] if steps else None

@@ -1,0 +1,151 @@
+"""The page's API without a browser: who may see which message, what the page may send, and
+that every bad request gets one clear sentence."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.local.page import LocalPage, visible_to
+from bot.local.records import EPHEMERAL, LocalInteraction
+from bot.local.server import LocalDiscord, running_client
+from tests.bot.local.test_server import tiny_bot
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[LocalDiscord, aiohttp.ClientSession]]:
+    server = LocalDiscord()
+    page = LocalPage(server, {"bob": "fr"})
+    await server.start(extend=page.install)
+    try:
+        with server.pointed_at():
+            async with aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as session:
+                yield server, session
+    finally:
+        await page.close()
+        await server.stop()
+
+
+def _ephemeral_answer(server: LocalDiscord, user_name: str, text: str) -> dict[str, Any]:
+    user = server.user(user_name)
+    interaction = LocalInteraction(
+        id=server.new_id(), token="t", user=user, kind="button", data={}, channel_id=1
+    )
+    return server._message(
+        server.channel_id, {"content": text}, flags=EPHEMERAL, interaction=interaction
+    )
+
+
+def test_an_ephemeral_message_is_visible_to_its_user_only() -> None:
+    server = LocalDiscord()
+    message = _ephemeral_answer(server, "alice", "your cards")
+    assert visible_to(message, server.user("alice"))
+    assert not visible_to(message, server.user("bob"))
+    public = server._message(server.channel_id, {"content": "table"})
+    assert visible_to(public, server.user("bob"))
+
+
+async def test_a_channel_lists_public_messages_and_only_the_reader_s_ephemeral_ones(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    server, session = served
+    server._message(server.channel_id, {"content": "the table"})
+    _ephemeral_answer(server, "alice", "alice's hand")
+    _ephemeral_answer(server, "bob", "bob's hand")
+    url = f"/page/channels/{server.channel_id}/messages"
+    async with session.get(url, params={"user": "2"}) as response:
+        shown = [m["content"] for m in await response.json()]
+    assert shown == ["the table", "bob's hand"]
+
+
+async def test_the_state_lists_users_with_their_language_channels_and_commands(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    server, session = served
+    server.commands[None] = [{"name": "ping", "type": 1, "options": []}]
+    async with session.get("/page/state", params={"user": "2"}) as response:
+        state = await response.json()
+    assert state["me"]["username"] == "bob" and state["me"]["locale"] == "fr"
+    assert [u["number"] for u in state["users"]] == [1, 2, 3, 4]
+    assert {c["name"] for c in state["channels"]} == {"cards", "general"}
+    assert [c["name"] for c in state["commands"]] == ["ping"]
+    assert state["connected"] is False
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "sentence"),
+    [
+        ("GET", "/page/state?user=9", None, 404, "There is no user 9: choose 1 to 4."),
+        ("POST", "/page/interactions", {"type": "x"}, 400, "This request is not an interaction"),
+        ("POST", "/page/users/1/locale", {"locale": "de"}, 400, "Choose a language"),
+        (
+            "POST",
+            "/page/interactions",
+            {"user": 1, "type": "command", "channel_id": 1, "name": "ping"},
+            503,
+            "The bot is not connected yet",
+        ),
+    ],
+)
+async def test_a_bad_request_gets_one_clear_sentence(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+    method: str,
+    path: str,
+    body: Any,
+    status: int,
+    sentence: str,
+) -> None:
+    _, session = served
+    async with session.request(method, path, json=body) as response:
+        assert response.status == status
+        assert (await response.json())["error"].startswith(sentence)
+
+
+async def test_switching_language_is_kept_for_the_user(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    _, session = served
+    async with session.post("/page/users/1/locale", json={"locale": "fr"}) as response:
+        assert (await response.json())["locale"] == "fr"
+    async with session.get("/page/state", params={"user": "1"}) as response:
+        assert (await response.json())["me"]["locale"] == "fr"
+
+
+async def test_the_page_and_its_scripts_are_served_from_the_package(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    _, session = served
+    for path in ("/", "/static/app.js", "/static/app.css", "/static/markdown.js"):
+        async with session.get(path) as response:
+            assert response.status == 200, path
+            text = await response.text()
+            assert "http://" not in text and "https://" not in text  # nothing from the network
+            # The page works for whatever games the bot registers: it names none of them.
+            assert not {"dutch", "euchre", "dame"} & set(text.lower().split())
+
+
+async def test_a_command_sent_by_the_page_reaches_the_bot_and_its_answer_is_listed(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    server, session = served
+    async with running_client(tiny_bot()):
+        command = {"user": 1, "type": "command", "channel_id": server.channel_id}
+        async with session.post(
+            "/page/interactions", json={**command, "name": "ping", "options": {"times": "2"}}
+        ) as response:
+            assert await response.json() == {"answered": True}
+        async with session.post(
+            "/page/interactions", json={**command, "name": "ping", "options": {"nope": "1"}}
+        ) as response:
+            assert response.status == 400
+            assert (await response.json())["error"] == "/ping has no option nope."
+        url = f"/page/channels/{server.channel_id}/messages"
+        async with session.get(url, params={"user": "1"}) as response:
+            alice_sees = [m["content"] for m in await response.json()]
+        async with session.get(url, params={"user": "2"}) as response:
+            bob_sees = [m["content"] for m in await response.json()]
+    assert alice_sees == ["pong x2 for alice", "public table", "a secret followup"]
+    assert bob_sees == ["public table"]

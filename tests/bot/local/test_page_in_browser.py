@@ -1,0 +1,154 @@
+"""The local table in a real browser: `python -m bot --local` on a temporary database, pages
+opened by Chromium (Playwright) as different users, each in its own browser context.
+
+These tests click what the pages show, like people: nobody calls the bot or reads its state.
+With CARDTABLE_SCREENSHOTS set (`make screenshots`), they save the README's pictures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot.local.browser import (
+    ROUND_OVER,
+    TABLE,
+    LocalTable,
+    Player,
+    chromium,
+    local_table,
+    pick,
+)
+
+# Call Dutch as soon as it is allowed, else draw and discard: a round ends in a few turns.
+QUICK_ROUND = ("dutch", "draw", "discard")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+def play_until_round_over(
+    players: list[Player], *, max_steps: int = 80, after_move: Callable[[int], None] = print
+) -> int:
+    """Whoever is offered a move plays it; a player offered nothing refreshes their own
+    message. Returns the number of moves played once the table offers the next round (or a
+    rematch); `after_move(n)` runs after the n-th move."""
+    host = players[0]
+    moves = 0
+    for _ in range(max_steps):
+        if host.round_over():
+            return moves
+        acted = False
+        for player in players:
+            choice = pick(player.offered(), QUICK_ROUND)
+            if choice is not None:
+                player.use(*choice)
+                moves += 1
+                acted = True
+                after_move(moves)
+        if not acted:
+            for player in players:
+                player.refresh_private()
+            if not any(pick(p.offered(), QUICK_ROUND) for p in players):
+                # Nobody may move: the last move ended the round; its table edit is coming.
+                host.page.locator(ROUND_OVER).first.wait_for()
+    raise AssertionError(f"the round was not over after {max_steps} steps")
+
+
+def assert_nothing_leaked(players: list[Player]) -> None:
+    """No page received, nor shows, another user's ephemeral message (a private hand, a
+    peek, a refusal): the server never sends it, so the page cannot show it."""
+    for player in players:
+        me = player.user_id
+        for message in player.received:
+            if int(message["flags"]) & 64:
+                owner = message["interaction_metadata"]["user"]["id"]
+                assert owner == me, f"user {player.number} received {owner}'s ephemeral message"
+        owners = player.page.locator("article.message.ephemeral").evaluate_all(
+            "nodes => nodes.map(n => n.dataset.ephemeralOwner)"
+        )
+        assert set(owners) <= {me}
+        assert player.page_errors == [], player.page_errors
+
+
+def test_three_people_play_a_round_of_dutch_then_read_the_leaderboard(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path) as table:
+        alice, bob, carol = players = [Player(browser, table, n) for n in (1, 2, 3)]
+        alice.command("dutch start", target="10")  # one round will likely end the match
+        for guest in (bob, carol):
+            guest.click(guest.wait_table_button("join"))
+        alice.click(alice.wait_table_button("start"))
+        for player in players:
+            player.click(player.wait_table_button("hand"))
+        for player in players:  # everyone peeks at two cards first
+            choice = pick(player.offered(), QUICK_ROUND)
+            assert choice is not None and "peek" in choice[0]
+            player.use(*choice)
+        alice.screenshot("private-hand")
+
+        def picture_mid_round(moves: int) -> None:
+            if moves == 2:
+                carol.screenshot("table-mid-round")
+
+        moves = play_until_round_over(players, after_move=picture_mid_round)
+        assert moves >= 2
+        alice.screenshot("round-end")
+        ended = alice.page.locator(TABLE).last.inner_text()
+        assert "Alice" in ended and "Bob" in ended and "Carol" in ended
+        alice.command("leaderboard")
+        board = alice.page.locator(TABLE).last.inner_text()
+        assert "leaderboard" in board
+        ranked = all(name in board for name in ("Alice", "Bob", "Carol"))
+        assert ranked or "Nobody is ranked yet" in board, board
+        assert_nothing_leaked(players)
+
+
+def test_a_user_switching_to_french_gets_the_bot_and_the_page_in_french(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path) as table:
+        alice = Player(browser, table, 1)
+        alice.command("dutch rules")
+        assert "Only you can see this" in alice.private().inner_text()
+        alice.page.select_option("#locale-switch", "fr")
+        alice.settled()
+        alice.page.wait_for_selector("text=Vous seul·e pouvez voir ceci")
+        alice.command("dutch rules")
+        answer = alice.private().inner_text()
+        assert "Vous seul·e pouvez voir ceci" in answer
+        assert "Dutch" in answer and "cartes" in answer  # the bot's own words, in French
+
+
+def test_after_a_restart_the_page_reconnects_and_its_old_buttons_still_work(
+    browser: Any, tmp_path: Path
+) -> None:
+    """One person against bot players: the table survives the bot process stopping."""
+    table = LocalTable(tmp_path)
+    table.start()
+    try:
+        alice = Player(browser, table, 1)
+        alice.command("dutch start")
+        alice.click(alice.wait_table_button("addbot"))
+        alice.click(alice.wait_table_button("start"))
+        alice.page.wait_for_selector(f"{TABLE} button[data-custom-id$=':hand']")
+        table.stop()
+        alice.page.wait_for_selector("body[data-connected='false']")
+        table.start()
+        alice.page.wait_for_selector("body[data-connected='true']")
+        alice.settled()
+        alice.click(alice.table_button("hand"))  # a button from before the restart
+        choice = pick(alice.offered(), QUICK_ROUND)
+        assert choice is not None, "the old button's answer offers no move"
+        assert "peek" in choice[0]
+        assert_nothing_leaked([alice])
+    finally:
+        table.stop()
+    assert not table.errors(), "".join(table.output)

@@ -1,0 +1,41 @@
+"""The local Discord's state survives a restart: channels, messages, commands, languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.local.server import LocalDiscord
+from bot.local.state import StateFile, state_path
+
+
+def test_the_state_file_sits_next_to_the_database() -> None:
+    assert state_path(Path("data/cardtable.sqlite3")) == Path("data/cardtable.local.json")
+
+
+def test_a_restarted_server_holds_what_the_previous_one_saved(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    before = LocalDiscord()
+    message = before._message(before.channel_id, {"content": "the table"})
+    thread_id = before.new_id()
+    before.channels[thread_id] = {"id": str(thread_id), "type": 11, "name": "table 1"}
+    before.commands[before.guild_id] = [{"name": "ping"}]
+    StateFile(path, before, {"alice": "fr"}).save()
+
+    after = LocalDiscord()
+    locales: dict[str, str] = {}
+    StateFile(path, after, locales).load()
+    assert after.message(int(message["id"]))["content"] == "the table"
+    assert after.channels[thread_id]["name"] == "table 1"
+    assert after.commands[after.guild_id] == [{"name": "ping"}]
+    assert locales == {"alice": "fr"}
+    assert after.new_id() > thread_id  # new messages never reuse a saved id
+    assert after.guild_id == before.guild_id and after.channel_id == before.channel_id
+
+
+def test_a_damaged_state_file_is_set_aside_and_the_table_starts_empty(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_text("{not json", encoding="utf-8")
+    server = LocalDiscord()
+    StateFile(path, server, {}).load()
+    assert server.messages == {}
+    assert not path.exists() and (tmp_path / "state.damaged.json").exists()
