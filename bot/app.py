@@ -1,6 +1,7 @@
 """The bot: one `CardTableBot` whose setup_hook opens the store, builds the table service with
-the Discord notifier, restores active tables, registers the dynamic buttons, loads one cog per
-concern and syncs the slash commands. `run(settings)` is what `python -m bot` calls.
+the Discord notifier, restores active tables, registers the dynamic buttons, loads each game
+plug-in's command group and the shared cogs, and syncs the slash commands. `run(settings)` is
+what `python -m bot` calls.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.dutch import DutchCog
 from bot.cogs.help import HelpCog
 from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.settings import SettingsCog
+from bot.games import plugins
 from bot.i18n.translator import CatalogTranslator
 from bot.service.clock import Clock, SystemClock
 from bot.service.service import TableService
@@ -122,7 +123,8 @@ class CardTableBot(commands.Bot):
         self.add_dynamic_items(TableItem)
         await self.tree.set_translator(CatalogTranslator())
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
-        for cog in (DutchCog(self), LeaderboardCog(self), SettingsCog(self), HelpCog(self)):
+        game_cogs = [plugin.command_group(self) for plugin in plugins()]
+        for cog in (*game_cogs, LeaderboardCog(self), SettingsCog(self), HelpCog(self)):
             await self.add_cog(cog)
         report = await self._service.restore()
         for table_id, reason in report.broken:

@@ -1,1 +1,1 @@
-"""One cog per concern: the Dutch tables, leaderboards and stats, guild settings."""
+"""Shared cogs: every game's command group (`game.py`), leaderboards and stats, settings."""

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.i18n import text
 from bot.i18n.translator import command_text
-from bot.render.stats import leaderboard_embed, stats_embed
+from bot.render.stats import empty_leaderboard_embed, leaderboard_embed, stats_embed
 from bot.ui.replies import refuse
 from games.registry import game_names
 
@@ -43,7 +43,7 @@ class LeaderboardCog(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        game=command_text("The game (Dutch by default)", "cmd.leaderboard.game"),
+        game=command_text("The game (every ranked game by default)", "cmd.leaderboard.game"),
         order=command_text("Rank by rating, wins or win rate", "cmd.leaderboard.order"),
     )
     @app_commands.rename(
@@ -51,22 +51,28 @@ class LeaderboardCog(commands.Cog):
     )
     @app_commands.choices(game=GAME_CHOICES, order=ORDER_CHOICES)
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str = "dutch", order: str = "rating"
+        self, interaction: discord.Interaction, game: str | None = None, order: str = "rating"
     ) -> None:
-        if interaction.guild_id is None:
+        """One game's board; without a game, the board of every game someone is ranked in."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
             await refuse(interaction, "guild_only")
             return
         await interaction.response.defer(thinking=True)
-        language = await self.bot.guild_settings.public_language(interaction.guild_id)
-        rows = await self.bot.store.leaderboard(
-            interaction.guild_id,
-            game,
-            order=order,
-            limit=LEADERBOARD_SIZE,
-            min_matches=MIN_MATCHES,
-        )
-        embed = leaderboard_embed(language, game, order, rows, MIN_MATCHES)
-        await interaction.followup.send(embed=embed)
+        language = await self.bot.guild_settings.public_language(guild_id)
+        embeds = []
+        for name in (game,) if game is not None else game_names():
+            rows = await self.bot.store.leaderboard(
+                guild_id, name, order=order, limit=LEADERBOARD_SIZE, min_matches=MIN_MATCHES
+            )
+            if rows or game is not None:
+                embeds.append(leaderboard_embed(language, name, order, rows, MIN_MATCHES))
+        if not embeds:
+            embeds.append(empty_leaderboard_embed(language, MIN_MATCHES))
+        if len(embeds) == 1:
+            await interaction.followup.send(embed=embeds[0])
+        else:
+            await interaction.followup.send(embeds=embeds)
 
     @app_commands.command(
         name=command_text("stats", "cmd.stats"),

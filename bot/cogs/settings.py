@@ -1,4 +1,5 @@
-"""`/settings` (Manage Server): language, turn timer, reveal delay, threads, default preset."""
+"""`/settings` (Manage Server): language, turn timer, reveal delay, threads, a game's default
+preset."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from discord.app_commands import Choice
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.i18n import text
-from bot.i18n.translator import command_text
+from bot.games import plugin_names, plugins
+from bot.i18n.translator import catalog_text, command_text
 from bot.render.stats import settings_embed
 from bot.ui.replies import refuse, user_language
 from games.registry import get_game
@@ -26,14 +27,31 @@ LANGUAGE_CHOICES = [
 ]
 
 
-def preset_choices(game: str) -> list[Choice[str]]:
-    return [
-        Choice(
-            name=command_text(text("en", f"preset.{game}.{name}"), f"preset.{game}.{name}"),
-            value=name,
-        )
-        for name in get_game(game).presets
-    ]
+def preset_choices() -> list[Choice[str]]:
+    """Every game's presets, named "<game>: <preset>" and valued `<game>:<preset>`."""
+    found = []
+    for plugin in plugins():
+        for name in get_game(plugin.name).presets:
+            parts = {"game": f"game.{plugin.name}", "preset": f"preset.{plugin.name}.{name}"}
+            english = catalog_text("en", "settings.preset_of_game", parts) or name
+            found.append(
+                Choice(
+                    name=command_text(english, "settings.preset_of_game", **parts),
+                    value=f"{plugin.name}:{name}",
+                )
+            )
+    return found
+
+
+def game_of_preset(value: str) -> tuple[str, str] | None:
+    """(game, preset) of a choice value `<game>:<preset>`, or of a preset name that only one
+    game has; None if there is no such preset."""
+    game, colon, preset = value.partition(":")
+    if colon:
+        known = game in plugin_names() and preset in get_game(game).presets
+        return (game, preset) if known else None
+    owners = [p for p in plugin_names() if value in get_game(p).presets]
+    return (owners[0], value) if len(owners) == 1 else None
 
 
 class SettingsCog(commands.Cog):
@@ -55,7 +73,7 @@ class SettingsCog(commands.Cog):
             "Seconds a revealed card stays visible", "cmd.settings.reveal_seconds"
         ),
         threads=command_text("Put each table in a thread of its own", "cmd.settings.threads"),
-        preset=command_text("Default Dutch rules", "cmd.settings.preset"),
+        preset=command_text("Default rules of a game", "cmd.settings.preset"),
     )
     @app_commands.rename(
         language=command_text("language", "cmd.param.language"),
@@ -64,7 +82,7 @@ class SettingsCog(commands.Cog):
         threads=command_text("threads", "cmd.param.threads"),
         preset=command_text("preset", "cmd.param.preset"),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices("dutch"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices())
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -92,7 +110,12 @@ class SettingsCog(commands.Cog):
         if threads is not None:
             changes["use_threads"] = threads
         if preset is not None:
-            changes["default_presets"] = {**current.default_presets, "dutch": preset}
+            chosen = game_of_preset(preset)
+            if chosen is None:
+                await refuse(interaction, "bad_setting")
+                return
+            game, name = chosen
+            changes["default_presets"] = {**current.default_presets, game: name}
         if changes:
             try:
                 updated = current.model_validate({**current.model_dump(), **changes})

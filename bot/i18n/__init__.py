@@ -1,7 +1,9 @@
 """Translations: English and French message catalogs (en.json, fr.json) and the lookup.
 
 Ephemeral texts use the clicking user's locale, public texts the guild's language. Keys are
-dotted names (`error.not_your_turn`); placeholders are `{name}` fields of str.format.
+dotted names (`error.not_your_turn`); placeholders are `{name}` fields of str.format. The shared
+texts live here; each game plug-in keeps its own in `bot/games/<game>/i18n/`, merged into the
+same catalog (a key defined twice is an error).
 """
 
 from __future__ import annotations
@@ -10,19 +12,36 @@ import json
 import string
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
 
 
+PLUGINS_PACKAGE = "bot.games"
+
+
 @cache  # bounded: one entry per language (any other raises, and raising caches nothing)
 def catalog(language: str) -> dict[str, str]:
-    """The message catalog of one language (key -> template)."""
+    """The message catalog of one language (key -> template): shared texts and every game's."""
     if language not in LANGUAGES:
         raise KeyError(f"no catalog for language {language!r}")
-    raw = resources.files(__package__).joinpath(f"{language}.json").read_text(encoding="utf-8")
-    data: dict[str, str] = json.loads(raw)
+    data = _read(resources.files(__package__).joinpath(f"{language}.json"))
+    for package in sorted(resources.files(PLUGINS_PACKAGE).iterdir(), key=lambda p: p.name):
+        path = package.joinpath("i18n", f"{language}.json")
+        if not path.is_file():
+            continue
+        own = _read(path)
+        twice = own.keys() & data.keys()
+        if twice:
+            raise ValueError(f"{path} defines keys defined elsewhere: {sorted(twice)}")
+        data.update(own)
+    return data
+
+
+def _read(path: Traversable) -> dict[str, str]:
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 

@@ -13,9 +13,21 @@ from discord import app_commands
 from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of
 
 
-def command_text(english: str, key: str) -> app_commands.locale_str:
-    """An English command text with the catalog key of its translations."""
-    return app_commands.locale_str(english, key=key)
+def command_text(english: str, key: str, **parts: str) -> app_commands.locale_str:
+    """An English command text with the catalog key of its translations. `parts` fill the
+    template's placeholders with other catalog keys (`game="game.<name>"`), each translated."""
+    return app_commands.locale_str(english, key=key, parts=parts)
+
+
+def catalog_text(language: str, key: str, parts: dict[str, str] | None = None) -> str | None:
+    """The text of `key` in `language` with its `parts` (keys) translated in, or None."""
+    words = catalog(language)
+    template = words.get(key)
+    if template is None:
+        return None
+    if not parts:
+        return template
+    return template.format(**{name: words.get(part, part) for name, part in parts.items()})
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -31,4 +43,4 @@ class CatalogTranslator(app_commands.Translator):
         language = language_of(locale)
         if language == DEFAULT_LANGUAGE:
             return None
-        return catalog(language).get(key)
+        return catalog_text(language, key, string.extras.get("parts"))

@@ -41,6 +41,15 @@ def leaderboard_embed(
     return embed
 
 
+def empty_leaderboard_embed(language: str, min_matches: int) -> discord.Embed:
+    """No game has a ranked player in this server yet."""
+    return discord.Embed(
+        title=text(language, "leaderboard.none_title"),
+        description=text(language, "leaderboard.empty", min_matches=min_matches),
+        color=colors.FINISHED,
+    )
+
+
 def stats_embed(
     language: str, member_name: str, stats: PlayerStats, recent: list[MatchSummary]
 ) -> discord.Embed:
@@ -101,9 +110,14 @@ def settings_embed(language: str, settings: GuildSettings) -> discord.Embed:
         name=text(language, "settings.threads"),
         value=text(language, "settings.on" if settings.use_threads else "settings.off"),
     )
-    preset = settings.default_presets.get("dutch")
-    embed.add_field(
-        name=text(language, "settings.default_preset"),
-        value=text(language, f"preset.dutch.{preset}") if preset else "—",
-    )
+    presets = [
+        text(
+            language,
+            "settings.preset_of_game",
+            game=game_title(language, game),
+            preset=text(language, f"preset.{game}.{preset}"),
+        )
+        for game, preset in sorted(settings.default_presets.items())
+    ]
+    embed.add_field(name=text(language, "settings.default_preset"), value="\n".join(presets) or "—")
     return embed

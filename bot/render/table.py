@@ -1,7 +1,9 @@
 """The public table message: lobby, round in play, round over, match over, closed.
 
 Built only from a `PublicSnapshot` (which holds the engine's *public* view), so no hidden card
-can reach it. Public texts are in the guild's language.
+can reach it. Public texts are in the guild's language. This module draws the frame (title,
+seats of the lobby, timer, winners and totals, log field, buttons); the table's game plug-in
+(`bot.games.plugin_for`) words what is on the table.
 """
 
 from __future__ import annotations
@@ -10,11 +12,11 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.games import plugin_for
+from bot.games.plugin import Field, GamePlugin, TableText
 from bot.i18n import text
 from bot.render import colors
-from bot.render import dutch as dutch_render
 from bot.render.actions import ButtonSpec, ComponentSpec
-from bot.render.cards import NO_CARD, pretty
 from bot.render.limits import add_field, describe
 from bot.render.when import relative
 from bot.service.snapshots import (
@@ -98,6 +100,7 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
             "table.lobby",
             host=discord.utils.escape_markdown(host),
             target=snapshot.target,
+            goal=plugin_for(snapshot.game).lobby_goal(snapshot.target, language),
             min=snapshot.min_seats,
             max=snapshot.max_seats,
         ),
@@ -128,35 +131,38 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     return RenderedMessage(embed, components)
 
 
+def table_text(snapshot: PublicSnapshot, language: str) -> TableText:
+    """The names and marks every plug-in method words its lines with."""
+    return TableText(
+        snapshot=snapshot,
+        language=language,
+        names=tuple(_names(snapshot)),
+        marks=tuple(seat_marks(snapshot, info) for info in snapshot.seats),
+    )
+
+
+def _add_fields(embed: discord.Embed, fields: list[Field]) -> None:
+    for field in fields:
+        add_field(embed, field.name, field.value, inline=field.inline)
+
+
 def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     embed = discord.Embed(title=_title(snapshot, language), color=colors.TABLE)
-    names = _names(snapshot)
     view = snapshot.view
-    if snapshot.game == "dutch" and view is not None:
-        marks = [seat_marks(snapshot, info) for info in snapshot.seats]
-        lines = dutch_render.seat_lines(view, names, snapshot.totals, marks, language)
-        describe(embed, "\n".join(lines))
-        add_field(
-            embed,
-            text(language, "table.discard"),
-            pretty(view.discard_top) if view.discard_top else NO_CARD,
-        )
-        add_field(
-            embed,
-            text(language, "table.stock"),
-            text(language, "table.stock_count", count=view.stock),
-        )
-        status = dutch_render.status_line(view, names, language)
+    table = table_text(snapshot, language)
+    plugin = plugin_for(snapshot.game)
+    if view is not None:
+        describe(embed, "\n".join(plugin.seat_lines(view, table)))
+        _add_fields(embed, plugin.piece_fields(view, table))
+        status = plugin.status_line(view, table)
         if snapshot.turn_deadline is not None:
             when = relative(snapshot.turn_deadline)
             status = f"{status} {text(language, 'table.deadline', when=when)}".strip()
         add_field(embed, text(language, "table.now"), status or "—", inline=False)
-        call = dutch_render.dutch_call_line(view, names, language)
-        if call:
-            add_field(embed, text(language, "table.dutch"), call, inline=False)
+        _add_fields(embed, plugin.notice_fields(view, table))
     else:
         describe(embed, text(language, "table.in_play"))
-    _add_log(embed, snapshot, language)
+    _add_log(embed, snapshot, language, plugin)
     components = (
         _button(snapshot, Verb.HAND, "button.hand", "primary", language),
         _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
@@ -170,9 +176,10 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         title=_title(snapshot, language), color=colors.FINISHED if finished else colors.TABLE
     )
     names = _names(snapshot)
+    plugin = plugin_for(snapshot.game)
     last = snapshot.last_round
-    if last is not None and snapshot.game == "dutch" and last.view is not None:
-        lines = dutch_render.round_end_lines(last.view, names, last.points, last.totals, language)
+    if last is not None and last.view is not None:
+        lines = plugin.round_end_lines(last, table_text(snapshot, language))
         add_field(
             embed,
             text(language, "table.round_over"),
@@ -198,7 +205,7 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
             _button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),
             _button(snapshot, Verb.HAND, "button.hand", "secondary", language),
         )
-    _add_log(embed, snapshot, language)
+    _add_log(embed, snapshot, language, plugin)
     return RenderedMessage(embed, components)
 
 
@@ -218,8 +225,14 @@ def _closed(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     return RenderedMessage(embed, ())
 
 
-def _add_log(embed: discord.Embed, snapshot: PublicSnapshot, language: str) -> None:
-    lines = dutch_render.log_lines(snapshot.log, _names(snapshot), language)[-LOG_LINES:]
+def _add_log(
+    embed: discord.Embed,
+    snapshot: PublicSnapshot,
+    language: str,
+    plugin: GamePlugin | None = None,
+) -> None:
+    plugin = plugin or plugin_for(snapshot.game)
+    lines = plugin.log_lines(snapshot.log, table_text(snapshot, language))[-LOG_LINES:]
     if lines:
         value = "\n".join(lines)
         add_field(embed, text(language, "table.log"), value, inline=False)

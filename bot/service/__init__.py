@@ -1,4 +1,4 @@
-"""The table service: Dutch (and later Euchre, Dame) tables without Discord.
+"""The table service: tables of any registered game, without Discord.
 
 The glue calls `TableService` and renders the snapshots it returns; it never touches an engine
 round. See bot/service/README.md.

@@ -137,7 +137,7 @@ class TableService(TimerMixin):
         guild_id: int,
         channel_id: int,
         host: PlayerRef,
-        game: str = "dutch",
+        game: str,
         preset: str | None = None,
         target: int | None = None,
     ) -> TableSnapshot:

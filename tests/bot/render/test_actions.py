@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
+from bot.games.dutch.render import action_labeler, piece_labeler
 from bot.render.actions import ButtonSpec, MenuText, SelectSpec, action_menu
-from bot.render.dutch import action_labeler, piece_labeler
 from bot.ui.custom_ids import MAX_LENGTH, Kind, parse
 from tests.bot.render.snapshots import NAMES
 

@@ -1,15 +1,24 @@
-"""`/dutch start [preset] [target]`, `/dutch rules [preset]`, `/dutch leave`, `/dutch stop`."""
+"""The slash command group every game gets: `/<game> start [preset] [target]`, `rules [preset]`,
+`leave`, `stop`. One base cog (`GameCog`) holds the handlers; `game_commands(...)` builds a
+game's subclass with its name, presets and target range, so a plug-in writes one line.
 
-from __future__ import annotations
+Command texts come from the catalogs by key (`cmd.<game>`, `cmd.<game>.desc`,
+`cmd.<game>.start`, `.start.desc`, `.start.preset`, `.start.target`, `cmd.<game>.rules`,
+`.rules.desc`, `.rules.preset`, `cmd.<game>.leave`, `.leave.desc`, `cmd.<game>.stop`,
+`.stop.desc`); the English text is the one Discord shows by default.
+"""
+
+# No `from __future__ import annotations` here: discord.py reads the parameter annotations of
+# the commands built below, and the target range is a value known only when they are built.
 
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.cogs.settings import preset_choices
 from bot.i18n import text
 from bot.i18n.translator import command_text
 from bot.service.errors import TableError
@@ -17,46 +26,46 @@ from bot.ui.controller import player_of
 from bot.ui.items import build_view
 from bot.ui.replies import refuse, tell, user_language
 from bot.ui.timing import within_deadline
+from games.registry import get_game
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
+    from bot.games.plugin import GamePlugin
 
 log = logging.getLogger(__name__)
 
-GAME = "dutch"
 THREAD_ARCHIVE_MINUTES = 1440
 
 
-@app_commands.guild_only()
-class DutchCog(
-    commands.GroupCog,
-    group_name=command_text("dutch", "cmd.dutch"),
-    group_description=command_text("Dutch card tables", "cmd.dutch.desc"),
-):
-    """Dutch tables: one public table message per table, "My cards" for each player."""
+def _cmd(game: str, key: str) -> app_commands.locale_str:
+    """A command text of this game by its catalog key (English by default)."""
+    full = f"cmd.{game}{key}"
+    return command_text(text("en", full), full)
 
-    def __init__(self, bot: CardTableBot) -> None:
+
+def preset_choices(game: str) -> list[Choice[str]]:
+    """The game's presets as command choices, named in each language."""
+    return [
+        Choice(
+            name=command_text(text("en", f"preset.{game}.{name}"), f"preset.{game}.{name}"),
+            value=name,
+        )
+        for name in get_game(game).presets
+    ]
+
+
+class GameCog(commands.GroupCog):
+    """The handlers of a game's command group; `game_commands` declares the commands."""
+
+    game: str = ""
+
+    def __init__(self, bot: "CardTableBot", plugin: "GamePlugin") -> None:
         self.bot = bot
+        self.plugin = plugin
         super().__init__()
 
-    @app_commands.command(
-        name=command_text("start", "cmd.dutch.start"),
-        description=command_text("Open a Dutch table in this channel", "cmd.dutch.start.desc"),
-    )
-    @app_commands.describe(
-        preset=command_text("The rules: classic or house", "cmd.dutch.start.preset"),
-        target=command_text("Points that end the match (100)", "cmd.dutch.start.target"),
-    )
-    @app_commands.rename(
-        preset=command_text("preset", "cmd.param.preset"),
-        target=command_text("target", "cmd.param.target"),
-    )
-    @app_commands.choices(preset=preset_choices(GAME))
-    async def start(
-        self,
-        interaction: discord.Interaction,
-        preset: str | None = None,
-        target: app_commands.Range[int, 10, 1000] | None = None,
+    async def open_table(
+        self, interaction: discord.Interaction, preset: str | None, target: int | None
     ) -> None:
         guild_id, channel = interaction.guild_id, interaction.channel
         if guild_id is None or channel is None:
@@ -65,11 +74,11 @@ class DutchCog(
         if interaction.guild_locale is not None:
             self.bot.guild_settings.note_preferred_locale(guild_id, interaction.guild_locale)
         settings = await self.bot.guild_settings.get(guild_id)
-        preset = preset or settings.default_presets.get(GAME)
+        preset = preset or settings.default_presets.get(self.game)
         try:
             snapshot = await within_deadline(
                 self.bot.service.open_table(
-                    guild_id, channel.id, player_of(interaction), GAME, preset, target
+                    guild_id, channel.id, player_of(interaction), self.game, preset, target
                 ),
                 lambda: interaction.response.defer(thinking=True),
             )
@@ -98,7 +107,12 @@ class DutchCog(
         self, interaction: discord.Interaction, channel: discord.TextChannel, table_id: int
     ) -> None:
         language = await self.bot.guild_settings.public_language(interaction.guild_id)
-        name = text(language, "table.thread_name", table_id=table_id)
+        name = text(
+            language,
+            "table.thread_name",
+            game=text(language, f"game.{self.game}"),
+            table_id=table_id,
+        )
         try:
             thread = await channel.create_thread(
                 name=name,
@@ -117,26 +131,13 @@ class DutchCog(
         else:
             await interaction.response.send_message(message)
 
-    @app_commands.command(
-        name=command_text("rules", "cmd.dutch.rules"),
-        description=command_text("The rules of Dutch, in short", "cmd.dutch.rules.desc"),
-    )
-    @app_commands.describe(preset=command_text("Which rules", "cmd.dutch.rules.preset"))
-    @app_commands.rename(preset=command_text("preset", "cmd.param.preset"))
-    @app_commands.choices(preset=preset_choices(GAME))
-    async def rules(self, interaction: discord.Interaction, preset: str = "classic") -> None:
+    async def show_rules(self, interaction: discord.Interaction, preset: str | None) -> None:
         language = user_language(interaction)
-        embed = discord.Embed(
-            title=text(language, "rules.title", preset=text(language, f"preset.{GAME}.{preset}")),
-            description=text(language, f"rules.{GAME}.{preset}"),
-        )
+        title, body = self.plugin.rules_text(preset or _default_preset(self.game), language)
+        embed = discord.Embed(title=title, description=body)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(
-        name=command_text("leave", "cmd.dutch.leave"),
-        description=command_text("Leave your table", "cmd.dutch.leave.desc"),
-    )
-    async def leave(self, interaction: discord.Interaction) -> None:
+    async def leave_table(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             await refuse(interaction, "guild_only")
             return
@@ -154,13 +155,7 @@ class DutchCog(
             return
         await tell(interaction, "reply.left", table_id=table_id)
 
-    @app_commands.command(
-        name=command_text("stop", "cmd.dutch.stop"),
-        description=command_text(
-            "Stop a table (its host, or Manage Server)", "cmd.dutch.stop.desc"
-        ),
-    )
-    async def stop(self, interaction: discord.Interaction) -> None:
+    async def stop_table(self, interaction: discord.Interaction) -> None:
         table_id = self._table_here(interaction)
         if table_id is None:
             await refuse(interaction, "no_table_here")
@@ -192,3 +187,58 @@ class DutchCog(
             if not ids and parent_id is not None:
                 ids = self.bot.service.tables_in_channel(parent_id)
         return ids[0] if len(ids) == 1 else None
+
+
+def _default_preset(game: str) -> str:
+    return next(iter(get_game(game).presets))
+
+
+def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int) -> type[GameCog]:
+    """The `GameCog` subclass of one game: `/<game> start|rules|leave|stop`, localized.
+
+    `cog_name` is the cog's name in `bot.get_cog`; the target option accepts
+    `min_target..max_target` (the engine still validates it)."""
+    presets = preset_choices(game)
+
+    @app_commands.guild_only()
+    class Commands(
+        GameCog,
+        name=cog_name,
+        group_name=_cmd(game, ""),
+        group_description=_cmd(game, ".desc"),
+    ):
+        @app_commands.command(name=_cmd(game, ".start"), description=_cmd(game, ".start.desc"))
+        @app_commands.describe(
+            preset=_cmd(game, ".start.preset"), target=_cmd(game, ".start.target")
+        )
+        @app_commands.rename(
+            preset=command_text("preset", "cmd.param.preset"),
+            target=command_text("target", "cmd.param.target"),
+        )
+        @app_commands.choices(preset=presets)
+        async def start(
+            self,
+            interaction: discord.Interaction,
+            preset: str | None = None,
+            target: app_commands.Range[int, min_target, max_target] | None = None,
+        ) -> None:
+            await self.open_table(interaction, preset, target)
+
+        @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
+        @app_commands.describe(preset=_cmd(game, ".rules.preset"))
+        @app_commands.rename(preset=command_text("preset", "cmd.param.preset"))
+        @app_commands.choices(preset=presets)
+        async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+            await self.show_rules(interaction, preset)
+
+        @app_commands.command(name=_cmd(game, ".leave"), description=_cmd(game, ".leave.desc"))
+        async def leave(self, interaction: discord.Interaction) -> None:
+            await self.leave_table(interaction)
+
+        @app_commands.command(name=_cmd(game, ".stop"), description=_cmd(game, ".stop.desc"))
+        async def stop(self, interaction: discord.Interaction) -> None:
+            await self.stop_table(interaction)
+
+    Commands.game = game
+    Commands.__name__ = Commands.__qualname__ = cog_name
+    return Commands

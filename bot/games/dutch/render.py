@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.i18n import has_key, text
 from bot.render.cards import face, pretty
+from bot.render.log import burst_lines
 from bot.service.snapshots import LogEntry, Reveal
 from games.dutch.views import DutchView, SlotView
 
@@ -63,54 +64,11 @@ def _phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
     return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
 
 
-def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
-    params = dict(entry.data)
-    if "name" not in params:
-        seat = entry.seat
-        params["name"] = names[seat] if seat is not None and 0 <= seat < len(names) else "?"
-    if entry.kind == "match_over":
-        winners = params.get("winners") or ()
-        params["names"] = ", ".join(names[s] for s in winners if 0 <= s < len(names))
-    key = f"log.table.{entry.kind}"
-    return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
-
-
 def log_lines(entries: Sequence[LogEntry], names: Sequence[str], language: str) -> list[str]:
     """One line per burst of one seat's doings ("**Alice**: drew …; swapped …"), oldest first."""
-    lines: list[str] = []
-    current_seat: int | None = None
-    phrases: list[str] = []
-
-    def flush() -> None:
-        if phrases and current_seat is not None:
-            name = names[current_seat] if 0 <= current_seat < len(names) else "?"
-            separator = text(language, "log.separator")
-            lines.append(text(language, "log.burst", name=name, doings=separator.join(phrases)))
-        phrases.clear()
-
-    for entry in entries:
-        if entry.source != "engine":
-            flush()
-            current_seat = None
-            lines.append(_table_line(entry, names, language))
-            continue
-        if entry.kind in TURN_BREAKS:
-            flush()
-            current_seat = None
-        phrase = _phrase(entry, names, language)
-        if phrase is None:
-            continue
-        if entry.seat is None or entry.kind in SEPARATE_EVENTS:
-            flush()
-            current_seat = None
-            lines.append(phrase)
-            continue
-        if entry.seat != current_seat:
-            flush()
-            current_seat = entry.seat
-        phrases.append(phrase)
-    flush()
-    return lines
+    return burst_lines(
+        entries, names, language, phrase=_phrase, separate=SEPARATE_EVENTS, breaks=TURN_BREAKS
+    )
 
 
 def status_line(view: DutchView, names: Sequence[str], language: str) -> str:

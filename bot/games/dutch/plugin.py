@@ -1,0 +1,102 @@
+"""Dutch's plug-in: the table's grids of card backs, discard and stock, the Dutch call, the log,
+"My cards" with its numbered grid and reveals, action labels, rules and `/dutch`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.cogs.game import game_commands
+from bot.games.dutch import render
+from bot.games.plugin import ActionLabel, Field, PieceLabel, TableText
+from bot.i18n import text
+from bot.render.cards import NO_CARD, pretty
+from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from games.dutch.views import DutchView
+
+NAME = "dutch"
+DutchCommands = game_commands(NAME, cog_name="DutchCog", min_target=10, max_target=1000)
+
+
+class DutchPlugin:
+    name = NAME
+    seat_layout = None  # 2–10 seats, numbered in join order
+    # Button colours of single actions: the usual move stands out, calling Dutch warns.
+    action_styles: ClassVar[Mapping[str, str]] = {
+        "draw": "primary",
+        "peek 3 4": "primary",
+        "dutch": "danger",
+    }
+
+    def command_group(self, bot: Any) -> Any:
+        return DutchCommands(bot, self)
+
+    def lobby_goal(self, target: int, language: str) -> str:
+        return text(language, "dutch.goal")
+
+    def seat_lines(self, view: DutchView, table: TableText) -> list[str]:
+        totals = table.snapshot.totals
+        return render.seat_lines(view, table.names, totals, table.marks, table.language)
+
+    def piece_fields(self, view: DutchView, table: TableText) -> list[Field]:
+        language = table.language
+        discard = pretty(view.discard_top) if view.discard_top else NO_CARD
+        stock = text(language, "table.stock_count", count=view.stock)
+        return [
+            Field(text(language, "table.discard"), discard),
+            Field(text(language, "table.stock"), stock),
+        ]
+
+    def status_line(self, view: DutchView, table: TableText) -> str:
+        return render.status_line(view, table.names, table.language)
+
+    def notice_fields(self, view: DutchView, table: TableText) -> list[Field]:
+        call = render.dutch_call_line(view, table.names, table.language)
+        return [Field(text(table.language, "table.dutch"), call, inline=False)] if call else []
+
+    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
+        return render.log_lines(entries, table.names, table.language)
+
+    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
+        return render.round_end_lines(
+            last.view, table.names, last.points, last.totals, table.language
+        )
+
+    def private_lines(
+        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+    ) -> list[str]:
+        """The grid is the *public* one with this seat's reveals laid over it (shown once);
+        the held card comes from the seat's own view."""
+        view: DutchView = private.view
+        public = table.snapshot.view
+        base = public if public is not None else view
+        grid = render.overlay(base.grids[private.seat], private.seat, reveals)
+        lines = [render.numbered_grid(grid)]
+        if view.held is not None and view.turn == private.seat:
+            lines.append(text(table.language, "private.held", card=pretty(view.held)))
+        return lines
+
+    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
+        view: DutchView = private.view
+        if private.legal:
+            # The peek is everyone's at once: nobody's "turn".
+            return text(table.language, "private.peek_pick") if view.phase == "peek" else None
+        if view.phase == "over":
+            return text(table.language, "private.round_over")
+        return render.status_line(view, table.names, table.language)
+
+    def menu_prompt(self, view: DutchView, table: TableText) -> str | None:
+        return text(table.language, "private.peek_pick") if view.phase == "peek" else None
+
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
+        return render.reveal_lines(seat, reveals, table.names, table.language)
+
+    def action_labeler(self, view: DutchView | None, table: TableText) -> ActionLabel:
+        return render.action_labeler(view, table.names, table.language)
+
+    def piece_labeler(self, view: DutchView | None, table: TableText) -> PieceLabel:
+        return render.piece_labeler(view, table.names, table.language)
+
+    def rules_text(self, preset: str, language: str) -> tuple[str, str]:
+        title = text(language, "rules.dutch.title", preset=text(language, f"preset.dutch.{preset}"))
+        return title, text(language, f"rules.dutch.{preset}")

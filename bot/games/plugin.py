@@ -1,0 +1,135 @@
+"""The one protocol through which the shared bot code shows a game: `GamePlugin`.
+
+The shared code owns the frame of every message (the table message's title, lobby, timers,
+log field, winners and totals, buttons and custom ids; the "My cards" title, turn line and
+action menu; the slash command group's handlers). A plug-in fills that frame with its game's
+words, from the engine's *views* only (the snapshots never hold a round), so what a plug-in
+renders can never hold a card its viewer may not see.
+
+Each method gets a `TableText`: the public snapshot of the table, the viewer's language and
+the seat names (escaped for markdown) and marks (host, bot, away, left), so a plug-in needs no
+other shared module to word a line. Texts come from the translation catalogs (`bot.i18n.text`);
+a plug-in keeps its own keys in `bot/games/<game>/i18n/{en,fr}.json`.
+
+Members, and where they show:
+- `name`: the engine's name in `games.registry` (stored tables, `/leaderboard game:`);
+- `seat_layout`: seat names and teams of a fixed-size game (lobby seat choice and swaps);
+  `None`: seats numbered 1, 2, … in join order;
+- `command_group(bot)`: the `/<game>` slash command group (`bot.cogs.game.game_commands`);
+- `lobby_goal(target, language)`: the lobby's words on how the match is won;
+- `seat_lines(view, table)`: the table message's description in a round, a line a seat;
+- `piece_fields(view, table)`: inline fields beside the seats (discard, stock, trump, …);
+- `status_line(view, table)`: what the table waits for; the frame adds the turn timer;
+- `notice_fields(view, table)`: full-width fields after the status (a call to end the round, …);
+- `log_lines(entries, table)`: the public log in words, oldest first, table events included
+  (`bot.render.log` has the shared wording of table events and a burst helper);
+- `round_end_lines(last, table)`: the summary of the round that just ended;
+- `private_lines(private, table, reveals)`: the hand in "My cards" (the seat's own view, with
+  the reveals of this answer laid over it);
+- `private_status(private, table)`: the status line of "My cards"; `None` when it is simply
+  the viewer's turn (the frame says "Your turn" with the timer);
+- `menu_prompt(view, table)`: the placeholder of the action selects; `None`: "Choose…";
+- `reveal_lines(seat, reveals, table)`: what a rule just showed the seat; `[]` if none;
+- `action_labeler(view, table)`, `piece_labeler(view, table)`: labels of a legal action in
+  notation, and of one piece of an action chosen step by step;
+- `action_styles`: button colours of single actions (`{"draw": "primary"}`);
+- `rules_text(preset, language)`: the `/<game> rules` answer, (title, body).
+
+Plug-ins are found by `bot.games.plugin_for(name)` (see `bot/games/__init__.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.render.actions import ActionLabel, PieceLabel
+from bot.service.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, RoundEnd
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+__all__ = ["ActionLabel", "Field", "GamePlugin", "PieceLabel", "SeatLayout", "TableText"]
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One embed field a plug-in adds (the frame clips it to Discord's limits)."""
+
+    name: str
+    value: str
+    inline: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TableText:
+    """What every plug-in method needs to word a line: the table, language, names, marks."""
+
+    snapshot: PublicSnapshot
+    language: str
+    names: tuple[str, ...]  # seat names, markdown-escaped, in seat order
+    marks: tuple[str, ...]  # per seat: 👑 host, 🤖 bot, 💤 away, 🚪 left
+
+    def name(self, seat: int | None) -> str:
+        """A seat's name, "?" for a seat that does not exist."""
+        if seat is None or not 0 <= seat < len(self.names):
+            return "?"
+        return self.names[seat]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLayout:
+    """Seats of a fixed-size game: what each is called and who plays together.
+
+    `labels[i]` names seat i ("N", "E", …); `teams` lists the seats of each team (team 0
+    first). A player may pick a seat in the lobby; the host may swap two seats.
+    """
+
+    labels: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...]
+
+    def team_of(self, seat: int) -> int:
+        return next(i for i, team in enumerate(self.teams) if seat in team)
+
+
+class GamePlugin(Protocol):
+    """A game's presence in the bot. Every method is pure: views and texts in, texts out."""
+
+    name: str
+    seat_layout: SeatLayout | None
+    action_styles: Mapping[str, str]
+
+    def command_group(self, bot: Any) -> commands.Cog:
+        """The `/<game>` slash command group (a `bot.cogs.game.GameCog` subclass instance)."""
+        ...
+
+    def lobby_goal(self, target: int, language: str) -> str: ...
+
+    def seat_lines(self, view: Any, table: TableText) -> list[str]: ...
+
+    def piece_fields(self, view: Any, table: TableText) -> list[Field]: ...
+
+    def status_line(self, view: Any, table: TableText) -> str: ...
+
+    def notice_fields(self, view: Any, table: TableText) -> list[Field]: ...
+
+    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]: ...
+
+    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]: ...
+
+    def private_lines(
+        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+    ) -> list[str]: ...
+
+    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None: ...
+
+    def menu_prompt(self, view: Any, table: TableText) -> str | None: ...
+
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]: ...
+
+    def action_labeler(self, view: Any, table: TableText) -> ActionLabel: ...
+
+    def piece_labeler(self, view: Any, table: TableText) -> PieceLabel: ...
+
+    def rules_text(self, preset: str, language: str) -> tuple[str, str]: ...

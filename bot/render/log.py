@@ -1,0 +1,75 @@
+"""The public log in words: table events (joined, timeout, round over, …) and a game's events.
+
+`table_line` words a table event (`LogEntry.source == "table"`), the same for every game.
+`burst_lines` is the usual way a plug-in words its engine events: one line per burst of one
+seat's doings ("**Alice**: drew …; swapped …"), from the plug-in's words for each event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+from bot.i18n import has_key, text
+from bot.service.snapshots import LogEntry
+
+Phrase = Callable[[LogEntry, Sequence[str], str], "str | None"]  # entry, names, language
+
+
+def table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
+    params = dict(entry.data)
+    if "name" not in params:
+        seat = entry.seat
+        params["name"] = names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+    if entry.kind == "match_over":
+        winners = params.get("winners") or ()
+        params["names"] = ", ".join(names[s] for s in winners if 0 <= s < len(names))
+    key = f"log.table.{entry.kind}"
+    return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
+
+
+def burst_lines(
+    entries: Sequence[LogEntry],
+    names: Sequence[str],
+    language: str,
+    *,
+    phrase: Phrase,
+    separate: Collection[str] = (),
+    breaks: Collection[str] = (),
+) -> list[str]:
+    """One line per burst of one seat's doings, oldest first. `phrase` words one engine event
+    without the seat's name (None: not said); events of a kind in `separate` (or of no seat)
+    get a line of their own; a kind in `breaks` (a new turn) ends the current burst."""
+    lines: list[str] = []
+    current_seat: int | None = None
+    phrases: list[str] = []
+
+    def flush() -> None:
+        if phrases and current_seat is not None:
+            name = names[current_seat] if 0 <= current_seat < len(names) else "?"
+            separator = text(language, "log.separator")
+            lines.append(text(language, "log.burst", name=name, doings=separator.join(phrases)))
+        phrases.clear()
+
+    for entry in entries:
+        if entry.source != "engine":
+            flush()
+            current_seat = None
+            lines.append(table_line(entry, names, language))
+            continue
+        if entry.kind in breaks:
+            flush()
+            current_seat = None
+        said = phrase(entry, names, language)
+        if said is None:
+            continue
+        if entry.seat is None or entry.kind in separate:
+            flush()
+            current_seat = None
+            lines.append(said)
+            continue
+        if entry.seat != current_seat:
+            flush()
+            current_seat = entry.seat
+        phrases.append(said)
+    flush()
+    return lines

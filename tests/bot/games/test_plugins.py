@@ -1,0 +1,71 @@
+"""The bot's games are plug-ins: found by name, and never named by the shared code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import bot
+from bot.games import plugin_for, plugin_names, plugins
+from bot.games.plugin import GamePlugin
+from bot.i18n import catalog
+from games.registry import game_names, get_game
+
+BOT = Path(bot.__file__).resolve().parent
+GAME_WORD = re.compile(r"\b(" + "|".join(game_names()) + r")\b", re.IGNORECASE)
+# The benchmark picks the game it drives; it is a tool, not part of the running bot.
+NOT_SHARED = {BOT / "bench.py"}
+PROTOCOL_MEMBERS = [m for m in vars(GamePlugin) if not m.startswith("_")] + list(
+    GamePlugin.__annotations__
+)
+
+
+def _shared_modules() -> list[Path]:
+    plugin_dirs = [BOT / "games" / name for name in plugin_names()]
+    return [
+        path
+        for path in sorted(BOT.rglob("*.py"))
+        if path not in NOT_SHARED and not any(path.is_relative_to(d) for d in plugin_dirs)
+    ]
+
+
+def test_no_shared_bot_module_names_a_game() -> None:
+    named = []
+    for path in _shared_modules():
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if GAME_WORD.search(line):
+                named.append(f"{path.relative_to(BOT.parent)}:{number}: {line.strip()}")
+    assert not named, "shared code names a game:\n" + "\n".join(named)
+
+
+def test_the_guard_sees_a_game_name() -> None:
+    assert GAME_WORD.search('if snapshot.game == "dutch":')
+    assert not GAME_WORD.search("a game of the bot, its dutchess")
+
+
+def test_every_plugin_plays_a_registered_engine_under_its_package_name() -> None:
+    assert plugins(), "the bot has at least one game"
+    for plugin in plugins():
+        assert plugin.name in game_names()
+        assert plugin_for(plugin.name) is plugin
+        missing = [m for m in PROTOCOL_MEMBERS if not hasattr(plugin, m)]
+        assert not missing, f"{plugin.name} lacks {missing}"
+        assert (BOT / "games" / plugin.name / "__init__.py").is_file()
+
+
+def test_an_unknown_game_has_no_plugin() -> None:
+    with pytest.raises(KeyError):
+        plugin_for("chess")
+
+
+def test_each_plugin_brings_its_texts() -> None:
+    for plugin in plugins():
+        for language in ("en", "fr"):
+            words = catalog(language)
+            assert f"game.{plugin.name}" in words
+            assert f"cmd.{plugin.name}" in words
+            for preset in get_game(plugin.name).presets:
+                title, body = plugin.rules_text(preset, language)
+                assert title and body and "rules." not in title + body
