@@ -731,7 +731,8 @@ class LocalDiscord:
         channel_id: int | None = None,
         **options: Any,
     ) -> LocalInteraction:
-        """`/dutch start target:10` is `slash(user, "dutch start", target=10)`."""
+        """`/leaderboard order:wins` is `slash(user, "leaderboard", order="wins")`; a subcommand
+        is a second word (`slash(user, "<game> start", target=10)`)."""
         names = command.split()
         definition = self._command_definition(names[0])
         command_id = (definition or {}).get("id", str(self.new_id()))
