@@ -34,7 +34,7 @@ class CommandAsked(BaseModel):
     user: int
     type: Literal["command"]
     channel_id: int
-    name: str = Field(min_length=1, max_length=100)  # "dutch start": command [group] subcommand
+    name: str = Field(min_length=1, max_length=100)  # "<game> start": command [group] subcommand
     options: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
 
