@@ -59,8 +59,9 @@ async def test_the_table_message_converges_when_discord_rate_limits_its_edits(
     async with harness.running() as bot:
         checker = harness.leak_checker()
         table_id = await harness.seat_players(alice, [bob, carol], target=10)
-        # Longer than discord.py's own five retries: the bot's coalescer must retry later.
-        harness.fake.rate_limit_table_edits(seconds=0.5, retry_after=0.05)
+        # More refusals than discord.py's own five tries: the bot's coalescer must retry later.
+        # Counted, not timed, so a slow machine meets the same refusals.
+        harness.fake.rate_limit_table_edits(count=8, retry_after=0.05)
         await harness.play_match(table_id)
         assert bot.service.public_snapshot(table_id).status == FINISHED
         await harness.assert_table_message_converged(table_id)
