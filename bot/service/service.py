@@ -565,11 +565,12 @@ class TableService(TimerMixin):
 
     def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
         """The policy's move (`default`: the safe timeout move); a failing policy must not
-        stop the table, so its error is logged and the first legal action is played."""
+        stop the table, so its error is logged and the first legal action is played. The
+        engine's own check decides legality: `legal_actions` may list a canonical subset
+        (Dame de Pique lists 3-card melds and 1-card adds; bigger lays are legal too)."""
         round_ = table.round
         assert round_ is not None
         policy = policy_for(table.game)
-        legal = round_.legal_actions(seat)
         try:
             if default:
                 move = policy.default(round_, seat, table.rng)
@@ -577,10 +578,18 @@ class TableService(TimerMixin):
                 move = policy.choose(round_, seat, table.rng)
         except Exception:
             log.exception("table %s: %s policy failed for seat %s", table.id, table.game.name, seat)
-            return legal[0]
-        if move not in legal:
-            log.error("table %s: %s policy chose illegal %s", table.id, table.game.name, move)
-            return legal[0]
+            return round_.legal_actions(seat)[0]
+        try:
+            round_.check(seat, move)
+        except IllegalAction as error:
+            log.error(
+                "table %s: %s policy chose illegal %s (%s)",
+                table.id,
+                table.game.name,
+                move,
+                error.rule,
+            )
+            return round_.legal_actions(seat)[0]
         return move
 
     async def _start_round(self, table: LiveTable, notes: list[Notice]) -> None:

@@ -8,7 +8,8 @@ Notation (one action per line; `str(action)` is canonical and `parse_action` rea
     take                 option `take_onto_team_pack`: lay the top card alone on the team's pack
     meld 7S 7H 2C        lay a new pack: 3+ cards of one natural rank, wild cards (2s, JK) allowed
     add 7 7D JK          add cards to the team's 7 pack (the partner's packs are the team's)
-    announce             announce going out on a later turn ("knock twice"), public
+    announce             announce going out on the next turn ("knock twice"), public; it
+                         holds for that turn only
     discard QS           discard one card, ending the turn
 
 A card is written by name (`QS`, `10H`, `JK`: the lowest copy of it in hand), by code (`QS#1`,

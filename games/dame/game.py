@@ -17,7 +17,7 @@ from games.dame.views import DameView
 class DameGame(Game[DameOptions, DameAction, DameView]):
     name: ClassVar[str] = "dame"
     title: ClassVar[str] = "Dame de Pique"
-    rules_version: ClassVar[int] = 1
+    rules_version: ClassVar[int] = 2  # 2: a knock holds for the next turn only
     options_model: ClassVar[type[Options]] = DameOptions
     presets: ClassVar[dict[str, Any]] = {"standard": DameOptions()}
     min_seats: ClassVar[int] = N_SEATS

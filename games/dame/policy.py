@@ -1,5 +1,6 @@
 """A simple, fast policy for bot players and the benchmark: take the pile when it can, lay
-every pack and add every card it can, announce when its hand is small, discard a cheap card.
+every pack and add every card it can, announce (again each turn, as a knock lapses) when its
+hand is small, discard a cheap card.
 
 For speed it reads the round directly, but only what its seat may know: its own hand and the
 public table (pile, packs, announcements). A test deals the hidden cards anew and checks that
@@ -48,7 +49,7 @@ def choose_action(round_: DameRound, seat: int, rng: random.Random) -> DameActio
                         return DameAction(MELD, (*names, wild))
         if wild and packs:
             return DameAction(ADD, (wild,), next(iter(packs)))
-    if round_.announced_turn[seat] < 0 and len(hand) <= ANNOUNCE_AT:
+    if round_.announced_turn[seat] != round_.turn_no and len(hand) <= ANNOUNCE_AT:
         return _ANNOUNCE
     return DameAction(DISCARD, (cheapest_discard(hand, rng).name,))
 

@@ -46,7 +46,8 @@ def _sorted_codes(cards: Sequence[Card]) -> tuple[str, ...]:
 class DameRound(Round[DameOptions, DameAction, DameView]):
     """State: four hands, the stock (top last), the face-up discard pile (top last), each
     team's packs by rank (one pack per rank and team: a second meld of a laid rank is an add),
-    who announced going out and on which turn, and whether the player to act has drawn."""
+    the turn of each seat's latest announcement, whether the player to act announced on their
+    previous turn (and so may go out on this one), and whether that player has drawn."""
 
     def __init__(self, options: DameOptions, setup: RoundSetup, deck: Sequence[Card]) -> None:
         super().__init__(options, setup, deck)
@@ -58,7 +59,8 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         self.pile: list[Card] = []
         self.packs: tuple[dict[str, list[Card]], ...] = ({}, {})
         self.pack_points: list[int] = [0, 0]
-        self.announced_turn: list[int] = [-1] * N_SEATS  # turn number of the announcement
+        self.announced_turn: list[int] = [-1] * N_SEATS  # turn number of the latest announcement
+        self.out_allowed = False  # the player to act announced on their previous turn
         self.turn = first
         self.turn_no = 0
         self.drawn = False
@@ -76,8 +78,14 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         return self.winner is not None
 
     def may_go_out(self, seat: int) -> bool:
-        """Going out needs an announcement made on an earlier turn of this player."""
-        return 0 <= self.announced_turn[seat] < self.turn_no
+        """Going out needs an announcement made on this player's previous turn: it holds for
+        the next turn only (a player who did not go out then must announce again)."""
+        return self.out_allowed and seat == self.turn
+
+    def announcement_holds(self, seat: int) -> bool:
+        """Has this seat announced for its current or next turn (a knock not yet lapsed)?"""
+        announced = self.announced_turn[seat]
+        return announced >= 0 and self.turn_no <= announced + N_SEATS
 
     def max_lay(self, seat: int) -> int:
         """How many cards this seat may still lay this turn (it must keep one to discard and
@@ -106,15 +114,15 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         if kind in (DRAW, TAKE):
             raise IllegalAction("already_drawn", "You have already drawn this turn.")
         if kind == ANNOUNCE:
-            if self.announced_turn[seat] >= 0:
-                raise IllegalAction("already_announced", "You have already announced.")
+            if self.announced_turn[seat] == self.turn_no:
+                raise IllegalAction("already_announced", "You have already announced this turn.")
             return []
         cards = self._resolve(hand, action.cards)
         if kind == DISCARD:
             if len(hand) == 1 and not self.may_go_out(seat):
                 raise IllegalAction(
                     "announce_first",
-                    "You may discard your last card only after announcing on an earlier turn.",
+                    "You may discard your last card only after announcing on your previous turn.",
                 )
             return cards
         packs = self.packs[seat % 2]
@@ -182,7 +190,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             raise IllegalAction(
                 "announce_first",
                 "Keep two cards (one to discard, one to hold): going out needs an announcement "
-                "made on an earlier turn.",
+                "made on your previous turn.",
             )
 
     @staticmethod
@@ -262,6 +270,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
                 self.turn = (self.turn + 1) % N_SEATS
                 self.turn_no += 1
                 self.drawn = False
+                self.out_allowed = self.announced_turn[self.turn] == self.turn_no - N_SEATS
             else:
                 self.went_out_by = DISCARD
         else:  # MELD or ADD
@@ -342,7 +351,9 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
                     and top.rank in packs
                     and self.keeps(seat, after)
                 )
-            return PlayOptions(draw=True, take=take, take_onto_pack=onto)
+            return PlayOptions(
+                draw=True, take=take, take_onto_pack=onto, may_go_out=self.may_go_out(seat)
+            )
         max_lay = self.max_lay(seat)
         wilds = [c for c in hand if IS_WILD[c]]
         naturals = Counter(c.rank for c in hand if not IS_WILD[c])
@@ -364,7 +375,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             add_ranks=add_ranks,
             wilds=_sorted_codes(wilds),
             max_lay=max_lay,
-            announce=self.announced_turn[seat] < 0,
+            announce=self.announced_turn[seat] != self.turn_no,
             may_go_out=self.may_go_out(seat),
             discard=() if one_card_left else _lowest_copies(hand),
         )
@@ -428,7 +439,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             discard=tuple(c.code for c in self.pile),
             stock_size=len(self.stock),
             reshuffles=self.reshuffles,
-            announced=tuple(t >= 0 for t in self.announced_turn),
+            announced=tuple(self.announcement_holds(s) for s in range(N_SEATS)),
             points=tuple(self.pack_points),
             totals=self.setup.totals,
             winner=self.winner,

@@ -46,7 +46,8 @@ class PlayOptions:
 class DameView:
     """`seat` is the viewer (None: the public table, which shows no hand). `hand` is the
     viewer's own cards; every other hand shows only its size. `discard` is the whole pile,
-    bottom first (it is face up). `announced[seat]`: that seat has announced going out.
+    bottom first (it is face up). `announced[seat]`: that seat has announced going out for its
+    next turn (or for this one, while it is playing it); a knock lapses when that turn ends.
     `points[team]`: the value of the team's laid packs so far. `legal` is None unless the
     viewer is to act."""
 

@@ -1,8 +1,10 @@
 """The service is not Dutch-specific: seat ranges come from the game, and a Euchre or Dame de
-Pique match with bot players runs to the end with the human's stats stored."""
+Pique match with bot players runs to the end with the human's stats stored, every bot move
+being the policy's own."""
 
 from __future__ import annotations
 
+import logging
 import random
 
 import pytest
@@ -15,7 +17,7 @@ from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD
 
 @pytest.mark.parametrize("game", ["euchre", "dame"])
 async def test_a_team_game_runs_to_the_end_with_bot_partners(
-    service: TableService, store: Store, game: str
+    service: TableService, store: Store, game: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = await service.open_table(GUILD, CHANNEL, ANN, game)
     assert (table.min_seats, table.max_seats) == (get_game(game).min_seats, 4)
@@ -43,3 +45,5 @@ async def test_a_team_game_runs_to_the_end_with_bot_partners(
     assert snapshot.totals[0] == snapshot.totals[2]  # partners share a total
     stats = await store.player_stats(GUILD, ANN.user_id, game)
     assert stats.matches == 1 and stats.wins == (1 if 0 in snapshot.winners else 0)
+    # every bot move was the policy's own (Dame's bigger melds and adds are legal moves too)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -289,9 +289,44 @@ def test_announcement_is_public() -> None:
     assert round_.view(2).announced[1]
 
 
-def test_announcing_twice_is_refused() -> None:
-    round_ = _to_second_turn(announce=True)
+def test_announcing_twice_in_one_turn_is_refused() -> None:
+    round_ = stacked_round({})
+    round_.apply(1, "draw")
+    round_.apply(1, "announce")
     _refused(round_, 1, "announce", "already_announced")
+
+
+def _others_play(round_: DameRound) -> None:
+    for seat in (2, 3, 0):
+        draw_and_discard(round_, seat)
+
+
+def test_a_knock_lapses_after_the_next_turn() -> None:
+    round_ = _to_second_turn(announce=True)  # announced on turn 0; this is its next turn
+    assert round_.view(1).legal.may_go_out  # type: ignore[union-attr]
+    round_.apply(1, "discard 3S#1")  # does not go out: 3H 3D 3C JK left
+    assert round_.public_view().announced == (False, False, False, False)
+    _others_play(round_)
+    drawn = card(round_.apply(1, "draw")[0].data["card"])
+    assert not round_.view(1).legal.may_go_out  # type: ignore[union-attr]
+    _refused(round_, 1, "meld 3H 3D 3C JK", "announce_first")  # would leave one card
+    round_.apply(1, "announce")  # knocking again is allowed, for the turn after this one
+    _refused(round_, 1, "meld 3H 3D 3C JK", "announce_first")
+    round_.apply(1, f"discard {drawn.name}#{drawn.copy}")
+    assert not round_.finished
+
+
+def test_a_second_knock_is_allowed_and_needed_to_go_out_later() -> None:
+    round_ = _to_second_turn(announce=True)
+    round_.apply(1, "announce")  # again, on the turn the first knock was for
+    assert round_.view(1).legal.may_go_out  # type: ignore[union-attr]  # the first still holds
+    round_.apply(1, "discard 3S#1")
+    assert round_.public_view().announced == (False, True, False, False)
+    _others_play(round_)
+    drawn = card(round_.apply(1, "draw")[0].data["card"])
+    round_.apply(1, "meld 3H 3D 3C JK")
+    events = round_.apply(1, f"discard {drawn.name}#{drawn.copy}")
+    assert events[-1].kind == "out" and round_.result().detail["winner"] == 1
 
 
 def test_going_out_with_the_announcement_by_laying_the_last_cards() -> None:
