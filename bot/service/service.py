@@ -566,8 +566,8 @@ class TableService(TimerMixin):
     def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
         """The policy's move (`default`: the safe timeout move); a failing policy must not
         stop the table, so its error is logged and the first legal action is played. The
-        engine's own check decides legality: `legal_actions` may list a canonical subset
-        (Dame de Pique lists 3-card melds and 1-card adds; bigger lays are legal too)."""
+        engine's own check decides legality: `legal_actions` may list only a canonical form
+        of the moves (a game may list its smallest lays; bigger ones are legal too)."""
         round_ = table.round
         assert round_ is not None
         policy = policy_for(table.game)
