@@ -7,6 +7,7 @@ from storage.errors import StoreError
 from storage.interface import StoreInterface
 from storage.models import (
     ActiveTable,
+    ActiveTableEntry,
     GameStats,
     GuildSettings,
     LeaderboardRow,
@@ -21,6 +22,7 @@ from storage.store import Store
 
 __all__ = [
     "ActiveTable",
+    "ActiveTableEntry",
     "GameStats",
     "GuildSettings",
     "LeaderboardRow",

@@ -34,7 +34,7 @@ MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") h
 MAX_BATCH = 5000  # rows per transaction: a bounded wait for the callers of a huge burst
 OPEN_ROUND = (
     "SELECT id, n_seats, (SELECT MAX(seq) FROM actions WHERE round_id = rounds.id) "
-    "FROM rounds WHERE table_id = ? AND round_no = ? AND finished_at IS NULL"
+    "FROM rounds WHERE table_id = ? AND round_no = ? AND finished_at IS NULL AND log IS NULL"
 )
 
 RoundKey = tuple[int, int]  # (table id, round number)

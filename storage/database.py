@@ -22,10 +22,12 @@ import aiosqlite
 
 from storage.checkpointer import FALLBACK_PAGES, Checkpointer
 from storage.errors import StoreError
+from storage.integrity import BackgroundCheck
 from storage.migrate import migrate
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 Synchronous = Literal["FULL", "NORMAL"]
+INTEGRITY_CHECK_DELAY = 60.0  # seconds after the start: the first clicks come first
 STATEMENT_CACHE = 64  # prepared statements kept per connection (the store has fewer texts)
 
 
@@ -47,6 +49,7 @@ class Database:
         self.schema_version = 0
         self.closed = False
         self.checkpointer: Checkpointer | None = None
+        self.integrity: BackgroundCheck | None = None
 
     def committed(self) -> None:
         """Called after each commit: the background checkpointer copies the WAL soon."""
@@ -55,6 +58,8 @@ class Database:
 
     async def close(self) -> None:
         self.closed = True
+        if self.integrity is not None:
+            self.integrity.stop()
         if self.checkpointer is not None:
             await asyncio.to_thread(self.checkpointer.stop)  # before the last checkpoint
             self.checkpointer = None
@@ -131,9 +136,11 @@ async def open_database(
     now: Callable[[], datetime],
     synchronous: Synchronous = "FULL",
     target_version: int | None = None,
-    check_integrity: bool = True,
+    integrity_check_delay: float | None = INTEGRITY_CHECK_DELAY,
 ) -> Database:
-    """Create the parent directories, open the file in WAL mode, check it and migrate it."""
+    """Create the parent directories, open the file in WAL mode, check it and migrate it. The
+    whole-file check runs `integrity_check_delay` seconds later in the background (None: not
+    at all); see storage/integrity.py."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -163,15 +170,16 @@ async def open_database(
         await conn.execute(f"PRAGMA synchronous = {synchronous}")
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.execute("PRAGMA busy_timeout = 10000")
-        if check_integrity:
-            rows = list(await conn.execute_fetchall("PRAGMA quick_check"))
-            problems = [row[0] for row in rows if row[0] != "ok"]
-            if problems:
-                raise StoreError(f"{path} is corrupt ({problems[0]}); restore it from a backup.")
+        # Every page read is checked as it is read (a damaged page recovery needs is refused
+        # as corrupt); the whole file is checked later, in the background.
+        await conn.execute("PRAGMA cell_size_check = ON")
         db.schema_version = await migrate(conn, str(path), target=target_version)
         await conn.execute(f"PRAGMA wal_autocheckpoint = {FALLBACK_PAGES}")
         db.checkpointer = Checkpointer(path, synchronous)
         db.checkpointer.start()
+        if integrity_check_delay is not None:
+            db.integrity = BackgroundCheck(path, integrity_check_delay)
+            db.integrity.start()
     except sqlite3.DatabaseError as error:
         await db.close()
         raise StoreError(

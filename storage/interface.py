@@ -3,12 +3,13 @@ would implement the same protocol, and the bot would not change."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from games.contract import Game, RoundRecord, RoundResult
 from games.match import MatchState
 from storage.models import (
+    ActiveTableEntry,
     GuildSettings,
     LeaderboardOrder,
     LeaderboardRow,
@@ -69,8 +70,13 @@ class StoreInterface(Protocol):
 
     # recovery
     async def load_active_tables(
-        self, games_resolver: GamesResolver | None = None
+        self, games_resolver: GamesResolver | None = None, table_ids: Sequence[int] | None = None
     ) -> LoadedTables: ...
+    async def active_table_index(self) -> list[ActiveTableEntry]: ...
+
+    # upkeep: compact rounds stored before compaction; the full integrity check on demand
+    async def compact_history(self, limit: int = 200) -> int: ...
+    async def check_integrity(self) -> list[str]: ...
 
     # statistics
     async def leaderboard(

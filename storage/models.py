@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -66,6 +67,17 @@ class ActiveTable(BaseModel):
     match: Match | None = None
     round: Round[Any, Any, Any] | None = None  # the unfinished round, replayed; None between rounds
     round_no: int | None = None  # the store's number of `round` (for record_action)
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveTableEntry:
+    """A lobby or running table in brief, before it is loaded (a restart lists tens of
+    thousands: a plain dataclass, built from trusted rows)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    human_ids: tuple[int, ...]  # humans seated and not gone, by seat
 
 
 class LoadedTables(BaseModel):

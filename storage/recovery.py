@@ -5,16 +5,25 @@ bulk queries, its match restored (Match.restore) and its open round replayed thr
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from games.contract import RoundRecord
 from games.errors import IllegalAction
 from games.match import Match, MatchState
-from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, loads, seat_from_row, table_from_row
+from storage.codec import (
+    SEAT_COLUMNS,
+    TABLE_COLUMNS,
+    dumps,
+    loads,
+    seat_from_row,
+    table_from_row,
+)
+from storage.compaction import decode_log
 from storage.database import Database
 from storage.errors import StoreError
 from storage.interface import GamesResolver
-from storage.models import ActiveTable, LoadedTables
+from storage.models import ActiveTable, ActiveTableEntry, LoadedTables
 
 ACTIVE = "status IN ('lobby', 'playing')"
 LATEST_MATCH = "match_no = (SELECT MAX(match_no) FROM matches AS m2 WHERE m2.table_id = m.table_id)"
@@ -50,6 +59,9 @@ async def load_round(db: Database, table_id: int, round_no: int) -> RoundRecord:
     )
     if row is None:
         raise StoreError(f"table {table_id} has no round {round_no}.")
+    if row["log"] is not None:
+        logged = decode_log(row["started_at"], row["log"])
+        return _record(row, [(seat, notation) for _, seat, notation, _ in logged])
     actions = await db.fetchall(
         "SELECT seat, notation FROM actions WHERE round_id = ? ORDER BY seq", (row["id"],)
     )
@@ -70,42 +82,76 @@ async def load_match(db: Database, table_id: int) -> MatchState | None:
     return _match_state(row, [tuple(loads(p["points"])) for p in points])
 
 
-async def load_active_tables(db: Database, resolve: GamesResolver) -> LoadedTables:
-    tables = await db.fetchall(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {ACTIVE} ORDER BY id")
+async def active_table_index(db: Database) -> list[ActiveTableEntry]:
+    """Every lobby and running table in brief (where, which humans sit there): what a restart
+    needs before the tables themselves are loaded. Two queries, no replay."""
+    humans: dict[int, list[int]] = defaultdict(list)
+    for row in await db.fetchall(
+        "SELECT s.table_id, s.user_id FROM seats AS s JOIN tables AS t ON t.id = s.table_id "
+        f"WHERE t.{ACTIVE} AND s.user_id IS NOT NULL AND s.left_at IS NULL "
+        "ORDER BY s.table_id, s.position"
+    ):
+        humans[row[0]].append(row[1])
+    return [
+        ActiveTableEntry(row[0], row[1], row[2], tuple(humans.get(row[0], ())))
+        for row in await db.fetchall(
+            f"SELECT id, guild_id, channel_id FROM tables AS t WHERE t.{ACTIVE} ORDER BY id"
+        )
+    ]
+
+
+async def load_active_tables(
+    db: Database, resolve: GamesResolver, table_ids: Sequence[int] | None = None
+) -> LoadedTables:
+    """Load these active tables (None: all of them); ids of tables that are not active are
+    skipped."""
+    where, params = f"t.{ACTIVE}", ()
+    if table_ids is not None:
+        where = f"t.{ACTIVE} AND t.id IN (SELECT value FROM json_each(?))"
+        params = (dumps(list(table_ids)),)
+    tables = await db.fetchall(
+        f"SELECT {TABLE_COLUMNS} FROM tables AS t WHERE {where} ORDER BY id", params
+    )
     # rows are grouped raw and parsed per table, so one damaged row breaks only its table
     seats: dict[int, list[Any]] = defaultdict(list)
     for row in await db.fetchall(
         f"SELECT {SEAT_COLUMNS} FROM seats "
-        f"WHERE table_id IN (SELECT id FROM tables WHERE {ACTIVE}) ORDER BY table_id, position"
+        f"WHERE table_id IN (SELECT t.id FROM tables AS t WHERE {where}) "
+        "ORDER BY table_id, position",
+        params,
     ):
         seats[row["table_id"]].append(row)
     matches = {
         row["table_id"]: row
         for row in await db.fetchall(
             "SELECT m.* FROM matches AS m JOIN tables AS t ON t.id = m.table_id "
-            f"WHERE t.{ACTIVE} AND m.{LATEST_MATCH}"
+            f"WHERE {where} AND m.{LATEST_MATCH}",
+            params,
         )
     }
     points: dict[int, list[str]] = defaultdict(list)
     for row in await db.fetchall(
         "SELECT r.table_id, r.points FROM rounds AS r "
         "JOIN matches AS m ON m.table_id = r.table_id AND m.match_no = r.match_no "
-        f"JOIN tables AS t ON t.id = r.table_id WHERE t.{ACTIVE} AND m.{LATEST_MATCH} "
-        "AND r.finished_at IS NOT NULL ORDER BY r.table_id, r.round_no"
+        f"JOIN tables AS t ON t.id = r.table_id WHERE {where} AND m.{LATEST_MATCH} "
+        "AND r.finished_at IS NOT NULL ORDER BY r.table_id, r.round_no",
+        params,
     ):
         points[row["table_id"]].append(row["points"])
     open_rounds = {
         row["table_id"]: row
         for row in await db.fetchall(
             "SELECT r.* FROM rounds AS r JOIN tables AS t ON t.id = r.table_id "
-            f"WHERE t.{ACTIVE} AND r.finished_at IS NULL"
+            f"WHERE {where} AND r.finished_at IS NULL",
+            params,
         )
     }
     actions: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for row in await db.fetchall(
         "SELECT r.table_id, a.seat, a.notation FROM rounds AS r "
         "JOIN actions AS a ON a.round_id = r.id JOIN tables AS t ON t.id = r.table_id "
-        f"WHERE t.{ACTIVE} AND r.finished_at IS NULL ORDER BY r.table_id, r.round_no, a.seq"
+        f"WHERE {where} AND r.finished_at IS NULL ORDER BY r.table_id, r.round_no, a.seq",
+        params,
     ):
         actions[row["table_id"]].append((row["seat"], row["notation"]))
 

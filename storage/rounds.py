@@ -9,6 +9,7 @@ from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from storage.action_log import OpenRounds
 from storage.codec import dumps, loads
+from storage.compaction import compact_round
 from storage.database import Database
 from storage.errors import StoreError
 from storage.tables import require_table
@@ -104,20 +105,27 @@ async def finish_round(
     key = (table_id, round_no)
     try:
         async with db.transaction() as conn:
+            async with conn.execute(
+                "SELECT id, started_at FROM rounds "
+                "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL AND log IS NULL",
+                key,
+            ) as found:
+                row = await found.fetchone()
+            if row is None:
+                raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
             cursor = await conn.execute(
                 "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
-                "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL",
+                "WHERE id = ?",
                 (
                     db.stamp(),
                     dumps(list(result.points)),
                     dumps(dict(result.detail)),
                     dumps(list(totals_after)),
-                    table_id,
-                    round_no,
+                    row[0],
                 ),
             )
-            if cursor.rowcount == 0:
-                raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
+            assert cursor.rowcount == 1
+            await compact_round(conn, row[0], row[1])
             open_rounds.close(key)  # under the lock: no action slips in after this
     except BaseException:
         open_rounds.forget({key})  # the file decides again on next use

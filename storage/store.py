@@ -3,7 +3,8 @@ out). A PostgreSQL backend could implement the same methods."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,12 @@ from typing import Any
 from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
-from storage import guilds, recovery, rounds, stats, tables
+from storage import compaction, guilds, integrity, recovery, rounds, stats, tables
 from storage.action_log import ActionWriter, OpenRounds
-from storage.database import Database, Synchronous, open_database
+from storage.database import INTEGRITY_CHECK_DELAY, Database, Synchronous, open_database
 from storage.interface import GamesResolver
 from storage.models import (
+    ActiveTableEntry,
     GuildSettings,
     LeaderboardOrder,
     LeaderboardRow,
@@ -57,12 +59,19 @@ class Store:
         synchronous: Synchronous = "FULL",
         now: Callable[[], datetime] = utc_now,
         target_version: int | None = None,
+        integrity_check_delay: float | None = INTEGRITY_CHECK_DELAY,
     ) -> Store:
         """Open (or create) the store at `path`, migrating it to the latest schema. Raises
         StoreError with a clear message for a corrupt, foreign or too-new file.
-        `target_version` stops the migrations early (tests of the migrations only)."""
+        `target_version` stops the migrations early (tests of the migrations only). The whole
+        file is checked in the background `integrity_check_delay` seconds after (None: only on
+        demand, `check_integrity`); corruption met earlier is refused as it is read."""
         db = await open_database(
-            Path(path), now=now, synchronous=synchronous, target_version=target_version
+            Path(path),
+            now=now,
+            synchronous=synchronous,
+            target_version=target_version,
+            integrity_check_delay=integrity_check_delay,
         )
         store = cls(db, games_resolver)
         store._actions.start()
@@ -193,10 +202,29 @@ class Store:
         return await rounds.round_result(self._db, table_id, round_no)
 
     # -- recovery ------------------------------------------------------------------------
-    async def load_active_tables(self, games_resolver: GamesResolver | None = None) -> LoadedTables:
-        """Rebuild every lobby and running table (matches restored, rounds replayed). A table
-        that cannot be rebuilt is marked 'broken' with the reason and reported, not loaded."""
-        return await recovery.load_active_tables(self._db, games_resolver or self._games)
+    async def load_active_tables(
+        self, games_resolver: GamesResolver | None = None, table_ids: Sequence[int] | None = None
+    ) -> LoadedTables:
+        """Rebuild every lobby and running table, or only those of `table_ids` that are active
+        (matches restored, rounds replayed). A table that cannot be rebuilt is marked 'broken'
+        with the reason and reported, not loaded."""
+        return await recovery.load_active_tables(self._db, games_resolver or self._games, table_ids)
+
+    async def active_table_index(self) -> list[ActiveTableEntry]:
+        """Every lobby and running table in brief, without loading it (a restart answers
+        clicks from this and loads the tables as they are needed)."""
+        return await recovery.active_table_index(self._db)
+
+    # -- upkeep --------------------------------------------------------------------------
+    async def compact_history(self, limit: int = 200) -> int:
+        """Compact up to `limit` rounds stored before rounds were compacted when finished;
+        returns how many (0 once none is left). Short transactions: run it in the background."""
+        return await compaction.compact_history(self._db, limit)
+
+    async def check_integrity(self) -> list[str]:
+        """The whole file's integrity check (`PRAGMA quick_check`), in a thread with its own
+        connection: minutes for a huge file, never blocking the store. [] means sound."""
+        return await asyncio.to_thread(integrity.quick_check, self._db.path)
 
     # -- statistics ----------------------------------------------------------------------
     async def leaderboard(

@@ -7,6 +7,7 @@ from typing import Any, get_args
 import aiosqlite
 
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, dumps, seat_from_row, table_from_row
+from storage.compaction import compact_unfinished
 from storage.database import Database
 from storage.errors import StoreError
 from storage.models import SeatRecord, TableRecord, TableStatus
@@ -56,6 +57,8 @@ async def update_table(db: Database, table_id: int, changes: dict[str, Any]) -> 
         )
         if cursor.rowcount == 0:
             raise StoreError(f"there is no table {table_id}.")
+        if changes.get("status") not in (None, "lobby", "playing"):
+            await compact_unfinished(conn, table_id)
 
 
 async def save_seats(db: Database, table_id: int, seats: list[SeatRecord]) -> None:
