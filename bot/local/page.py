@@ -46,6 +46,12 @@ class ComponentUsed(BaseModel):
     values: list[str] | None = None  # a select's chosen values; None for a button
 
 
+class MessageWritten(BaseModel):
+    user: int
+    channel_id: int
+    content: str = Field(min_length=1, max_length=2000)  # Discord's limit for a user, too
+
+
 class LocaleChosen(BaseModel):
     locale: Literal["en-US", "fr"]
 
@@ -89,8 +95,10 @@ class LocalPage:
         app.router.add_get("/page/state", self._state)
         app.router.add_get("/page/channels/{channel_id}/messages", self._messages)
         app.router.add_post("/page/interactions", self._interact)
+        app.router.add_post("/page/messages", self._write)
         app.router.add_post("/page/users/{number}/locale", self._set_locale)
         app.router.add_get("/page/events", self._events)
+        app.router.add_get("/emojis/{emoji_id:[0-9]+}.{extension:png|jpg|gif}", self._emoji)
 
     @property
     def page_users(self) -> list[LocalUser]:
@@ -137,6 +145,13 @@ class LocalPage:
     # ------------------------------------------------------------------ handlers
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def _emoji(self, request: web.Request) -> web.Response:
+        emoji = self._server.emojis.by_id.get(int(request.match_info["emoji_id"]))
+        if emoji is None:
+            return _error(404, "This emoji does not exist.")
+        headers = {"Cache-Control": "max-age=86400"}  # an emoji's picture never changes
+        return web.Response(body=emoji.image, content_type=emoji.content_type, headers=headers)
 
     async def _state(self, request: web.Request) -> web.Response:
         return await _answer(lambda: self._state_body(request.query.get("user", "1")))
@@ -216,6 +231,24 @@ class LocalPage:
         except AssertionError:
             return web.json_response({"answered": False, "error": "This interaction failed"})
         return web.json_response({"answered": True})
+
+    async def _write(self, request: web.Request) -> web.Response:
+        """A user's own message in a channel (the bot hears it when it mentions the bot)."""
+        try:
+            written = MessageWritten.model_validate(await request.json())
+        except (ValidationError, ValueError):
+            return _error(400, "A message has 1 to 2000 characters.")
+        try:
+            user = self._user(written.user)
+            if written.channel_id not in self._server.channels:
+                raise PageError(404, "This channel does not exist.")
+            if not self._server.gateway.connected:
+                raise PageError(503, "The bot is not connected yet: try again in a moment.")
+        except PageError as error:
+            return _error(error.status, error.message)
+        message = await self._server.say(user, written.content, channel_id=written.channel_id)
+        self.changed()
+        return web.json_response({"id": message["id"]})
 
     async def _send(self, asked: CommandAsked | ComponentUsed) -> LocalInteraction:
         server = self._server

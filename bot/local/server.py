@@ -20,6 +20,7 @@ import re
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -27,6 +28,7 @@ import yarl
 from aiohttp import web
 
 from bot.local import payloads
+from bot.local.emojis import ApplicationEmojis, EmojiRefused
 from bot.local.gateway import LocalGateway
 from bot.local.limits import message_errors
 from bot.local.records import (
@@ -66,6 +68,13 @@ class _RouteError(Exception):
 _Handler = Callable[..., Any]
 
 
+def _emoji_call(call: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return call(*args)
+    except EmojiRefused as refused:
+        raise _RouteError(refused.status, refused.message, refused.code) from None
+
+
 def _refuse_invalid(data: dict[str, Any], *, creating: bool) -> None:
     errors = message_errors(data, creating=creating)
     if errors:
@@ -97,6 +106,7 @@ class LocalDiscord:
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[str] = []
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
+        self.emojis = ApplicationEmojis(self.new_id)
         self.listeners: list[Callable[[RecordedRequest], None]] = []  # after each request
         self.inject_listeners: list[Callable[[LocalInteraction], None]] = []  # before dispatch
         self.port = 0
@@ -114,7 +124,9 @@ class LocalDiscord:
         self._rate_limit_count = 0
         self.rate_limit_retry_after = 0.05
         self.too_old_to_edit: set[int] = set()  # channel messages Discord no longer lets edit
+        self.edit_age_limit = 3600.0  # seconds: older channel messages refuse edits (30046)
         self.answer_deadline = 3.0  # seconds Discord waits for an interaction's first answer
+        self.token_lifetime = 15 * 60.0  # seconds an interaction's token may follow up or edit
         self._routes: list[tuple[str, re.Pattern[str], str, _Handler]] = []
         self._add_routes()
 
@@ -198,6 +210,11 @@ class LocalDiscord:
             ("GET", "/applications/{app_id}/commands", self._get_commands),
             ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
             ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands),
+            ("GET", "/applications/{app_id}/emojis", self._list_emojis),
+            ("POST", "/applications/{app_id}/emojis", self._create_emoji),
+            ("GET", "/applications/{app_id}/emojis/{emoji_id}", self._get_emoji),
+            ("PATCH", "/applications/{app_id}/emojis/{emoji_id}", self._rename_emoji),
+            ("DELETE", "/applications/{app_id}/emojis/{emoji_id}", self._delete_emoji),
             ("GET", "/channels/{channel_id}", self._get_channel),
             ("POST", "/channels/{channel_id}/typing", self._no_content),
             ("POST", "/channels/{channel_id}/messages", self._post_message),
@@ -316,6 +333,12 @@ class LocalDiscord:
         self.messages[message_id] = message
         return message
 
+    @staticmethod
+    def _age(message: dict[str, Any]) -> float:
+        """Seconds since the message was created."""
+        created = datetime.fromisoformat(str(message["timestamp"]))
+        return (datetime.now(UTC) - created).total_seconds()
+
     def _stored(self, message_id: int | str) -> dict[str, Any]:
         message = self.messages.get(int(message_id))
         if message is None:
@@ -394,6 +417,35 @@ class LocalDiscord:
     ) -> Any:
         return 200, self.commands.get(int(guild_id) if guild_id else None, []), {}
 
+    # --- application emojis (bot.local.emojis keeps them and applies Discord's rules)
+    async def _list_emojis(self, record: RecordedRequest, request: web.Request, app_id: str) -> Any:
+        owner = self.bot_user.user_payload()
+        return 200, {"items": [e.payload(owner) for e in self.emojis.by_id.values()]}, {}
+
+    async def _create_emoji(
+        self, record: RecordedRequest, request: web.Request, app_id: str
+    ) -> Any:
+        emoji = _emoji_call(self.emojis.create, record.payload or {})
+        return 201, emoji.payload(self.bot_user.user_payload()), {}
+
+    async def _get_emoji(
+        self, record: RecordedRequest, request: web.Request, app_id: str, emoji_id: str
+    ) -> Any:
+        emoji = _emoji_call(self.emojis.get, emoji_id)
+        return 200, emoji.payload(self.bot_user.user_payload()), {}
+
+    async def _rename_emoji(
+        self, record: RecordedRequest, request: web.Request, app_id: str, emoji_id: str
+    ) -> Any:
+        emoji = _emoji_call(self.emojis.rename, emoji_id, record.payload or {})
+        return 200, emoji.payload(self.bot_user.user_payload()), {}
+
+    async def _delete_emoji(
+        self, record: RecordedRequest, request: web.Request, app_id: str, emoji_id: str
+    ) -> Any:
+        _emoji_call(self.emojis.delete, emoji_id)
+        return 204, None, {}
+
     async def _no_content(self, record: RecordedRequest, request: web.Request, **_: str) -> Any:
         return 204, None, {}
 
@@ -448,7 +500,7 @@ class LocalDiscord:
         message = self._stored(message_id)
         if message["channel_id"] != channel_id or int(message["flags"]) & EPHEMERAL:
             raise _RouteError(404, "Unknown Message", 10008)
-        if int(message_id) in self.too_old_to_edit:
+        if int(message_id) in self.too_old_to_edit or self._age(message) > self.edit_age_limit:
             raise _RouteError(400, "Maximum number of edits to messages older than 1 hour", 30046)
         _refuse_invalid(record.payload or {}, creating=False)
         payloads.apply_message_data(message, record.payload)
@@ -517,7 +569,7 @@ class LocalDiscord:
     # --- interactions
     def _interaction(self, token: str) -> LocalInteraction:
         interaction = self.interactions.get(token)
-        if interaction is None:
+        if interaction is None or time.monotonic() - interaction.created_at > self.token_lifetime:
             raise _RouteError(401, "Invalid Webhook Token", 50027)
         return interaction
 

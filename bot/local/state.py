@@ -1,5 +1,6 @@
 """What the local Discord keeps across restarts: channels (threads included), messages, synced
-commands and each page user's language, in one JSON file next to the database.
+commands, application emojis and each page user's language, in one JSON file next to the
+database.
 
 The bot's store already survives a restart; this file makes the Discord side survive it too,
 so a restored table finds its message and the buttons already on the page keep working.
@@ -18,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bot.local.emojis import Emoji
 from bot.local.server import LocalDiscord
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,7 @@ class SavedState(BaseModel):
     messages: dict[int, dict[str, Any]] = Field(default_factory=dict)
     commands: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     locales: dict[str, str] = Field(default_factory=dict)  # user name -> Discord locale
+    emojis: list[dict[str, Any]] = Field(default_factory=list)  # the application's, images too
 
 
 def state_path(database_path: Path) -> Path:
@@ -68,7 +71,10 @@ class StateFile:
         for scope, commands in saved.commands.items():
             server.commands[None if scope == "global" else int(scope)] = commands
         self._locales.update({k: v for k, v in saved.locales.items() if k in server.users})
-        known = [*server.channels, *server.messages]
+        for entry in saved.emojis:
+            emoji = Emoji.from_saved(entry)
+            server.emojis.by_id[emoji.id] = emoji
+        known = [*server.channels, *server.messages, *server.emojis.by_id]
         if known:
             server.continue_ids_after(max(known))
 
@@ -91,6 +97,7 @@ class StateFile:
                 for scope, commands in server.commands.items()
             },
             locales=self._locales,
+            emojis=[emoji.saved() for emoji in server.emojis.by_id.values()],
         )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_suffix(".tmp")

@@ -25,15 +25,14 @@
       "used a command": "a utilisé une commande",
       "is thinking…": "réfléchit…",
       "This interaction failed": "Cette interaction a échoué",
-      "Type / to use a command in #{channel}": "Tapez / pour utiliser une commande dans #{channel}",
+      "Message #{channel} — type / for the bot's commands":
+        "Écrire dans #{channel} — tapez / pour les commandes du bot",
       "Playing as": "Vous jouez",
       "Text channels": "Salons textuels",
       "Reconnecting…": "Reconnexion…",
       "Commands": "Commandes",
       "(edited)": "(modifié)",
       "No command matches.": "Aucune commande ne correspond.",
-      "This bot answers commands only: type / to see them.":
-        "Ce bot ne répond qu'aux commandes : tapez / pour les voir.",
       "{option} is required.": "{option} est obligatoire.",
       "Welcome to #{channel}!": "Bienvenue dans #{channel} !",
       "Type / below to see the bot's commands.": "Tapez / ci-dessous pour voir les commandes du bot.",
@@ -163,7 +162,7 @@
     const channel = state.channels.find((c) => c.id === state.channelId);
     $("channel-name").textContent = channel ? channel.name : "";
     $("channel-hint").textContent = channel && channel.thread ? t("thread") : "";
-    $("command-input").placeholder = t("Type / to use a command in #{channel}",
+    $("command-input").placeholder = t("Message #{channel} — type / for the bot's commands",
       { channel: channel ? channel.name : "" });
     $("command-send").textContent = t("Send");
     $("connection").textContent = t("Reconnecting…");
@@ -268,6 +267,13 @@
     return null;
   }
 
+  function channelName(id) {
+    const channel = state.channels.find((c) => c.id === id);
+    return channel ? channel.name : null;
+  }
+
+  const LOOKUP = { user: nameOf, channel: channelName };
+
   function colourOf(id) {
     const palette = ["#5865f2", "#eb459e", "#57f287", "#fee75c", "#ed4245", "#3ba55c", "#faa61a"];
     let sum = 0;
@@ -302,7 +308,7 @@
     }
     if (message.content) {
       const content = el("div", "content");
-      content.innerHTML = Markdown.render(message.content, nameOf);
+      content.innerHTML = Markdown.render(message.content, LOOKUP);
       if (message.edited_timestamp) content.append(el("span", "edited", ` ${t("(edited)")}`));
       body.append(content);
     }
@@ -346,12 +352,12 @@
     if (embed.author && embed.author.name) grid.append(el("div", "embed-author", embed.author.name));
     if (embed.title) {
       const title = el("div", "embed-title");
-      title.innerHTML = Markdown.render(embed.title, nameOf);
+      title.innerHTML = Markdown.render(embed.title, LOOKUP);
       grid.append(title);
     }
     if (embed.description) {
       const description = el("div", "embed-description");
-      description.innerHTML = Markdown.render(embed.description, nameOf);
+      description.innerHTML = Markdown.render(embed.description, LOOKUP);
       grid.append(description);
     }
     if (embed.fields && embed.fields.length) {
@@ -359,9 +365,9 @@
       for (const field of embed.fields) {
         const box = el("div", `embed-field${field.inline ? " inline" : ""}`);
         const name = el("div", "field-name");
-        name.innerHTML = Markdown.render(field.name, nameOf);
+        name.innerHTML = Markdown.render(field.name, LOOKUP);
         const value = el("div", "field-value");
-        value.innerHTML = Markdown.render(field.value, nameOf);
+        value.innerHTML = Markdown.render(field.value, LOOKUP);
         box.append(name, value);
         fields.append(box);
       }
@@ -597,12 +603,14 @@
     const input = $("command-input");
     const error = $("command-error");
     error.textContent = "";
+    if (!state.chosen && input.value.trim() && !input.value.startsWith("/")) {
+      return say(input.value.trim());
+    }
     if (!state.chosen) {
       const text = input.value.replace(/^\//, "").trim();
       const exact = state.flatCommands.find((c) => c.path === text) || matches()[state.menuIndex];
       if (!exact) {
-        error.textContent = t(input.value.startsWith("/")
-          ? "No command matches." : "This bot answers commands only: type / to see them.");
+        if (input.value.trim()) error.textContent = t("No command matches.");
         return;
       }
       choose(exact);
@@ -627,6 +635,24 @@
       await refresh();
     } catch (failure) {
       error.textContent = failure.message;
+    } finally {
+      busy(-1);
+    }
+  }
+
+  // A plain message: "@Name" mentions a user or the bot, as Discord's client turns it into <@id>.
+  async function say(text) {
+    const people = [...state.users, state.bot].filter(Boolean);
+    const content = people.reduce((written, person) => written.replace(
+      new RegExp(`@${person.global_name}\\b`, "gi"), `<@${person.id}>`), text);
+    resetComposer();
+    busy(1);
+    stickToBottom = true;
+    try {
+      await postJson("/page/messages", { user: userNumber, channel_id: state.channelId, content });
+      await refresh();
+    } catch (failure) {
+      $("command-error").textContent = failure.message;
     } finally {
       busy(-1);
     }
@@ -682,6 +708,12 @@
     input.addEventListener("blur", () => setTimeout(() => ($("command-menu").hidden = true), 150));
     input.addEventListener("focus", renderMenu);
     $("command-send").addEventListener("click", send);
+    $("messages").addEventListener("click", (event) => {
+      const link = event.target.closest("[data-channel-link]");
+      if (link && state.channels.some((c) => c.id === link.dataset.channelLink)) {
+        openChannel(link.dataset.channelLink);
+      }
+    });
     $("messages").addEventListener("scroll", () => {
       const list = $("messages");
       stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;

@@ -34,7 +34,8 @@ const Markdown = (() => {
     return format.format(Math.round(seconds / 86400), "day");
   }
 
-  function inline(text, names) {
+  // `lookup.user(id)` and `lookup.channel(id)` name what a mention points at (null: unknown).
+  function inline(text, lookup) {
     const codes = [];
     let html = escapeHtml(text).replace(/`([^`\n]+)`/g, (_, code) => {
       codes.push(`<code>${code}</code>`);
@@ -46,8 +47,9 @@ const Markdown = (() => {
           animated ? "gif" : "png"}">`)
       .replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, s, style) => timestamp(s, style || "f"))
       .replace(/&lt;@!?(\d+)&gt;/g, (_, id) =>
-        `<span class="mention">@${escapeHtml(names(id) || "unknown")}</span>`)
-      .replace(/&lt;#(\d+)&gt;/g, (_, id) => `<span class="mention">#${id}</span>`)
+        `<span class="mention">@${escapeHtml(lookup.user(id) || "unknown")}</span>`)
+      .replace(/&lt;#(\d+)&gt;/g, (_, id) => `<button type="button" class="mention" data-channel-link="${
+        id}">#${escapeHtml(lookup.channel(id) || "unknown")}</button>`)
       .replace(/\*\*\*(.+?)\*\*\*/g, "<strong><em>$1</em></strong>")
       .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
       .replace(/__(.+?)__/g, "<u>$1</u>")
@@ -58,7 +60,7 @@ const Markdown = (() => {
     return html.replace(/\u0000(\d+)\u0000/g, (_, i) => codes[Number(i)]);
   }
 
-  function render(text, names = () => null) {
+  function render(text, lookup = { user: () => null, channel: () => null }) {
     if (!text) return "";
     const blocks = String(text).split(/```/);
     return blocks
@@ -73,18 +75,18 @@ const Markdown = (() => {
             let match;
             if ((match = line.match(/^(#{1,3}) (.*)$/))) {
               const level = match[1].length;
-              return `<div class="md-h${level}">${inline(match[2], names)}</div>`;
+              return `<div class="md-h${level}">${inline(match[2], lookup)}</div>`;
             }
             if ((match = line.match(/^-# (.*)$/))) {
-              return `<div class="md-sub">${inline(match[1], names)}</div>`;
+              return `<div class="md-sub">${inline(match[1], lookup)}</div>`;
             }
             if ((match = line.match(/^>>?>? ?(.*)$/))) {
-              return `<div class="md-quote">${inline(match[1], names)}</div>`;
+              return `<div class="md-quote">${inline(match[1], lookup)}</div>`;
             }
             if ((match = line.match(/^\s*[-*] (.*)$/))) {
-              return `<div class="md-li">${inline(match[1], names)}</div>`;
+              return `<div class="md-li">${inline(match[1], lookup)}</div>`;
             }
-            return `<div class="md-line">${inline(line, names) || "&nbsp;"}</div>`;
+            return `<div class="md-line">${inline(line, lookup) || "&nbsp;"}</div>`;
           })
           .join("");
       })

@@ -202,6 +202,12 @@ class Player:
         self.page.press("#command-input", "Enter")
         self.settled()
 
+    def say(self, text: str) -> None:
+        """Write a plain message in the channel, as a person would."""
+        self.page.fill("#command-input", text)
+        self.page.press("#command-input", "Enter")
+        self.settled()
+
     def table_button(self, action: str) -> Any:
         """The newest button of a table verb (`join`, `start`, `hand`, `next`) on the table."""
         return self.page.locator(f"{TABLE} button[data-custom-id$=':{action}']").last

@@ -83,6 +83,13 @@ async def test_the_state_lists_users_with_their_language_channels_and_commands(
         ("POST", "/page/users/1/locale", {"locale": "de"}, 400, "Choose a language"),
         (
             "POST",
+            "/page/messages",
+            {"user": 1, "channel_id": 1, "content": ""},
+            400,
+            "A message has 1 to 2000 characters.",
+        ),
+        (
+            "POST",
             "/page/interactions",
             {"user": 1, "type": "command", "channel_id": 1, "name": "ping"},
             503,

@@ -125,17 +125,31 @@ def test_a_user_switching_to_french_gets_the_bot_and_the_page_in_french(
         answer = alice.private().inner_text()
         assert "Vous seul·e pouvez voir ceci" in answer
         assert "Dutch" in answer and "cartes" in answer  # the bot's own words, in French
+        before = alice.page.locator(TABLE).count()
+        alice.say("@Cardtable comment on joue ?")  # a mention of the bot asks for its help
+        alice.page.locator(TABLE).nth(before + 1).wait_for()
+        mention, answer_ = alice.page.locator(TABLE).all()[before : before + 2]
+        assert "@Cardtable" in mention.inner_text()
+        assert "/dutch" in answer_.inner_text()
 
 
 def test_after_a_restart_the_page_reconnects_and_its_old_buttons_still_work(
     browser: Any, tmp_path: Path
 ) -> None:
-    """One person against bot players: the table survives the bot process stopping."""
+    """One person against a bot player, at a table in a thread of its own (a server setting):
+    the table and its thread survive the bot process stopping."""
     table = LocalTable(tmp_path)
     table.start()
     try:
-        alice = Player(browser, table, 1)
+        alice = Player(browser, table, 1)  # she manages the server
+        alice.command("settings", threads="true")
         alice.command("dutch start")
+        opened = alice.page.locator(f"{TABLE} [data-channel-link]").last
+        opened.wait_for()
+        thread_name = opened.inner_text().lstrip("#")
+        assert alice.page.locator("#channels .channel.thread").inner_text().endswith(thread_name)
+        opened.click()  # the reply names the thread: open it
+        alice.page.wait_for_selector(f"#channel-name:text('{thread_name}')")
         alice.click(alice.wait_table_button("addbot"))
         alice.click(alice.wait_table_button("start"))
         alice.page.wait_for_selector(f"{TABLE} button[data-custom-id$=':hand']")
@@ -144,6 +158,7 @@ def test_after_a_restart_the_page_reconnects_and_its_old_buttons_still_work(
         table.start()
         alice.page.wait_for_selector("body[data-connected='true']")
         alice.settled()
+        assert alice.page.locator("#channel-name").inner_text() == thread_name
         alice.click(alice.table_button("hand"))  # a button from before the restart
         choice = pick(alice.offered(), QUICK_ROUND)
         assert choice is not None, "the old button's answer offers no move"

@@ -157,6 +157,35 @@ async def test_payloads_discord_would_refuse_are_refused_with_its_error(
     assert "content: 2001 > 2000 characters" in caplog.text
 
 
+async def test_a_channel_message_older_than_an_hour_refuses_edits(
+    fake_discord: LocalDiscord,
+) -> None:
+    bot = tiny_bot()
+    async with running_client(bot):
+        channel = bot.get_partial_messageable(fake_discord.channel_id)
+        message = await channel.send("table")
+        await message.edit(content="fresh: edits are fine")
+        fake_discord.edit_age_limit = 0.0  # Discord's hour, shortened for the test
+        with pytest.raises(discord.HTTPException) as too_old:
+            await message.edit(content="new")
+        assert too_old.value.code == 30046
+
+
+async def test_an_interaction_token_expires_after_fifteen_minutes(
+    fake_discord: LocalDiscord,
+) -> None:
+    bot = tiny_bot()
+    async with running_client(bot):
+        ping = await fake_discord.slash(fake_discord.user("alice"), "ping")
+        await ping.wait_answered()
+        await fake_discord.settle()
+        fake_discord.token_lifetime = 0.0  # Discord's 15 minutes, shortened for the test
+        webhook = discord.Webhook.partial(fake_discord.application_id, ping.token, client=bot)
+        with pytest.raises(discord.HTTPException) as expired:
+            await webhook.send("too late")
+        assert expired.value.code == 50027
+
+
 async def test_an_interaction_answered_after_three_seconds_is_unknown(
     fake_discord: LocalDiscord, caplog: pytest.LogCaptureFixture
 ) -> None:
