@@ -7,7 +7,6 @@ what `python -m bot` calls.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import sys
@@ -15,7 +14,6 @@ from collections.abc import Callable
 
 import aiohttp
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.help import HelpCog
@@ -26,12 +24,12 @@ from bot.i18n.translator import CatalogTranslator
 from bot.service.clock import Clock, SystemClock
 from bot.service.service import TableService
 from bot.settings import Settings
+from bot.ui.command_options import CheckedCommandTree
 from bot.ui.controller import TableController
 from bot.ui.guild_settings import GuildSettingsCache
 from bot.ui.items import TableItem
 from bot.ui.locations import TableLocations
 from bot.ui.notifier import DiscordNotifier
-from bot.ui.replies import refuse
 from storage import Store
 from storage.errors import StoreError
 
@@ -80,6 +78,7 @@ class CardTableBot(commands.Bot):
             help_command=None,
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=CheckedCommandTree,
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
@@ -122,7 +121,6 @@ class CardTableBot(commands.Bot):
         self._locations = TableLocations(self._store, self._service.has_table)
         self.add_dynamic_items(TableItem)
         await self.tree.set_translator(CatalogTranslator())
-        self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         game_cogs = [plugin.command_group(self) for plugin in plugins()]
         for cog in (*game_cogs, LeaderboardCog(self), SettingsCog(self), HelpCog(self)):
             await self.add_cog(cog)
@@ -145,20 +143,6 @@ class CardTableBot(commands.Bot):
                 await self.tree.sync()
         except discord.Forbidden:
             log.error(MISSING_ACCESS)
-
-    async def _on_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """Every failed command gets one short sentence in the user's language."""
-        if isinstance(error, app_commands.MissingPermissions):
-            key = "manage_guild_needed"
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            key = "guild_only"
-        else:
-            key = "unknown"
-            log.error("command %s failed", interaction.command, exc_info=error)
-        with contextlib.suppress(discord.HTTPException):
-            await refuse(interaction, key)
 
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: the help cog answers mentions (its own listener)."""

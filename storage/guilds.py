@@ -11,13 +11,15 @@ async def get_guild_settings(db: Database, guild_id: int) -> GuildSettings:
     row = await db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
     if row is None:
         return GuildSettings(guild_id=guild_id)
-    return GuildSettings(
-        guild_id=guild_id,
-        language=row["language"],
-        default_presets=loads(row["default_presets"]),
-        turn_seconds=row["turn_seconds"],
-        reveal_seconds=row["reveal_seconds"],
-        use_threads=bool(row["use_threads"]),
+    return GuildSettings.from_stored(
+        guild_id,
+        {
+            "language": row["language"],
+            "default_presets": loads(row["default_presets"]),
+            "turn_seconds": row["turn_seconds"],
+            "reveal_seconds": row["reveal_seconds"],
+            "use_threads": bool(row["use_threads"]),
+        },
     )
 
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from games.contract import Round
 from games.match import Match
+from games.registry import game_names, get_game
 
 TableStatus = Literal["lobby", "playing", "finished", "abandoned", "broken"]
 Language = Literal["en", "fr"]
@@ -21,7 +23,9 @@ def utc_now() -> datetime:
 
 
 class GuildSettings(BaseModel):
-    """A guild's choices; `get_guild_settings` returns these defaults for an unknown guild."""
+    """A guild's choices; `get_guild_settings` returns these defaults for an unknown guild.
+    Building one checks every value (a preset must be one its game has): a bad value is
+    refused, never stored."""
 
     guild_id: int
     language: Language | None = None  # None: each user's Discord locale
@@ -29,6 +33,35 @@ class GuildSettings(BaseModel):
     turn_seconds: int = Field(default=90, ge=5, le=3600)
     reveal_seconds: int = Field(default=8, ge=1, le=120)
     use_threads: bool = False
+
+    @field_validator("default_presets")
+    @classmethod
+    def _known_presets(cls, presets: dict[str, str]) -> dict[str, str]:
+        for game, preset in presets.items():
+            if not _known_preset(game, preset):
+                raise ValueError(f"{game!r} has no preset {preset!r}")
+        return presets
+
+    @classmethod
+    def from_stored(cls, guild_id: int, stored: Mapping[str, Any]) -> GuildSettings:
+        """The settings as stored, where a value this version refuses (out of range, a
+        preset or game that no longer exists, written by an older version) is its default."""
+        values = dict(stored)
+        presets = values.get("default_presets")
+        if isinstance(presets, dict):
+            values["default_presets"] = {
+                g: p for g, p in presets.items() if isinstance(p, str) and _known_preset(g, p)
+            }
+        try:
+            return cls(guild_id=guild_id, **values)
+        except ValidationError as error:
+            bad = {str(e["loc"][0]) for e in error.errors() if e["loc"]}
+            kept = {k: v for k, v in values.items() if k not in bad}
+            return cls(guild_id=guild_id, **kept)
+
+
+def _known_preset(game: str, preset: str) -> bool:
+    return game in game_names() and preset in get_game(game).presets
 
 
 class SeatRecord(BaseModel):

@@ -82,8 +82,9 @@ class LeaderboardCog(commands.Cog):
     @app_commands.describe(member=command_text("Whose stats (you by default)", "cmd.stats.member"))
     @app_commands.rename(member=command_text("member", "cmd.param.member"))
     async def stats(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
+        self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
+        """A user, not only a member: someone who left the server keeps their record here."""
         if interaction.guild_id is None:
             await refuse(interaction, "guild_only")
             return

@@ -3,7 +3,7 @@ the READY event, and the INTERACTION_CREATE of a slash command or a component.""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from bot.local.records import (
@@ -228,9 +228,12 @@ def command_data(
     guild_id: int,
     names: list[str],
     options: Mapping[str, Any],
+    *,
+    members: Collection[int] | None = None,
 ) -> dict[str, Any]:
     """The `data` of a slash command: `names` is the command, group and subcommand path;
-    option types come from the synced definition, else from the Python values."""
+    option types come from the synced definition, else from the Python values. A user option
+    resolves to a member when `members` (the guild's member ids; None: everyone) has them."""
     level: list[dict[str, Any]] = list((definition or {}).get("options", []))
     data: dict[str, Any] = {"id": command_id, "name": names[0], "type": 1}
     data["guild_id"] = str(guild_id)
@@ -250,7 +253,8 @@ def command_data(
             member = value.member_payload()
             resolved = data.setdefault("resolved", {"users": {}, "members": {}})
             resolved["users"][str(value.id)] = member.pop("user")
-            resolved["members"][str(value.id)] = member
+            if members is None or value.id in members:
+                resolved["members"][str(value.id)] = member
             continue
         holder["options"].append({"name": key, "type": _option_type(level, key, value)})
         holder["options"][-1]["value"] = value

@@ -82,6 +82,7 @@ class LocalInteraction:
     requests: list[RecordedRequest] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     created_at: float = field(default_factory=time.monotonic)
+    event: dict[str, Any] | None = None  # the INTERACTION_CREATE payload delivered
 
     async def wait_answered(self, timeout: float = 5.0) -> LocalInteraction:
         try:

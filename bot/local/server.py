@@ -740,10 +740,17 @@ class LocalDiscord:
         event = payloads.interaction_create(
             interaction, self.application_id, self.guild_id, channel, locale=locale, message=message
         )
+        interaction.event = event
         for listener in list(self.inject_listeners):
             listener(interaction)
         await self.dispatch_event("INTERACTION_CREATE", event)
         return interaction
+
+    async def deliver_again(self, interaction: LocalInteraction) -> None:
+        """Send the same INTERACTION_CREATE once more (Discord may retry a delivery): the
+        client must not answer it twice (an answer would get 40060, already acknowledged)."""
+        assert interaction.event is not None
+        await self.dispatch_event("INTERACTION_CREATE", interaction.event)
 
     async def say(
         self, user: LocalUser, content: str, *, channel_id: int | None = None
@@ -784,11 +791,16 @@ class LocalDiscord:
         **options: Any,
     ) -> LocalInteraction:
         """`/leaderboard order:wins` is `slash(user, "leaderboard", order="wins")`; a subcommand
-        is a second word (`slash(user, "<game> start", target=10)`)."""
+        is a second word (`slash(user, "<game> start", target=10)`). Values go as given,
+        unchecked (as Discord's API does); a `LocalUser` who is not a member of the guild (one
+        who left) comes with user data only, as Discord sends it."""
         names = command.split()
         definition = self._command_definition(names[0])
         command_id = (definition or {}).get("id", str(self.new_id()))
-        data = payloads.command_data(definition, command_id, self.guild_id, names, options)
+        members = {m.id for m in self.all_members()}
+        data = payloads.command_data(
+            definition, command_id, self.guild_id, names, options, members=members
+        )
         return await self._inject(user, "command", data, channel_id=channel_id, locale=locale)
 
     async def click(
@@ -799,10 +811,13 @@ class LocalDiscord:
         *,
         locale: str = "en-US",
         forged: bool = False,
+        absent: bool = False,
     ) -> LocalInteraction:
-        """Click a button of a message. Discord only sends clicks on components a message has:
-        `forged=True` sends one anyway (as a tampered client or a stale cache would)."""
-        message = self._component_message(message_id, custom_id, 2, forged=forged)
+        """Click a button of a message. `forged=True` clicks an id the message does not have,
+        delivered with the id added to the message (a tampered client); `absent=True`
+        delivers it with the message as it is, without that id, as Discord may (a client
+        showing an older version of the message: a late Join, a button since removed)."""
+        message = self._component_message(message_id, custom_id, 2, forged=forged, absent=absent)
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._inject(
             user,
@@ -821,9 +836,10 @@ class LocalDiscord:
         values: list[str],
         *,
         locale: str = "en-US",
+        absent: bool = False,
     ) -> LocalInteraction:
-        """Choose `values` in a select menu of a message."""
-        message = self._component_message(message_id, custom_id, 3, forged=False)
+        """Choose `values` in a select menu of a message (`absent`: as for `click`)."""
+        message = self._component_message(message_id, custom_id, 3, forged=False, absent=absent)
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
         return await self._inject(
             user,
@@ -835,14 +851,20 @@ class LocalDiscord:
         )
 
     def _component_message(
-        self, message_id: int, custom_id: str, component_type: int, *, forged: bool
+        self,
+        message_id: int,
+        custom_id: str,
+        component_type: int,
+        *,
+        forged: bool,
+        absent: bool = False,
     ) -> dict[str, Any]:
         message = self._stored(message_id)
         present = any(
             c.get("custom_id") == custom_id and c.get("type") == component_type
             for c in iter_components(message)
         )
-        if present:
+        if present or absent:
             return message
         if not forged:
             raise AssertionError(f"message {message_id} has no component {custom_id!r}")

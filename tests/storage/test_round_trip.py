@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from games.contract import RoundResult
 from storage import GuildSettings, SeatRecord, Store, StoreError
@@ -32,6 +34,34 @@ async def test_guild_settings_round_trip_and_overwrite(store: Store) -> None:
     await store.save_guild_settings(changed)
     assert await store.get_guild_settings(7) == changed
     assert await store.get_guild_settings(8) == GuildSettings(guild_id=8)
+
+
+async def test_a_stored_setting_this_version_refuses_falls_back_to_its_default(
+    store: Store, db_path: Path
+) -> None:
+    """Written by an older version (or by hand): an unknown preset or game and values out of
+    range read as their defaults; the other settings are kept."""
+    with sqlite3.connect(db_path) as raw:
+        raw.execute(
+            "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
+            "reveal_seconds, use_threads, updated_at) VALUES (7, 'fr', ?, 2, 9999, 1, 0)",
+            ('{"dutch": "nonsense", "poker": "texas", "euchre": "standard"}',),
+        )
+    settings = await store.get_guild_settings(7)
+    defaults = GuildSettings(guild_id=7)
+    assert settings.default_presets == {"euchre": "standard"}
+    assert (settings.turn_seconds, settings.reveal_seconds) == (
+        defaults.turn_seconds,
+        defaults.reveal_seconds,
+    )
+    assert (settings.language, settings.use_threads) == ("fr", True)
+
+
+def test_a_setting_with_an_unknown_preset_is_refused() -> None:
+    with pytest.raises(ValidationError):
+        GuildSettings(guild_id=7, default_presets={"dutch": "nonsense"})
+    with pytest.raises(ValidationError):
+        GuildSettings(guild_id=7, default_presets={"poker": "classic"})
 
 
 async def test_table_round_trip_and_partial_updates(store: Store) -> None:

@@ -183,7 +183,7 @@ async def test_an_unexpected_failure_still_gets_one_sentence(
 async def test_a_failed_command_gets_one_sentence_in_the_users_language(bot: CardTableBot) -> None:
     interaction = FakeInteraction(GUEST, locale=discord.Locale.french)
     error = app_commands.MissingPermissions(["manage_guild"])
-    await bot._on_command_error(interaction, error)  # type: ignore[arg-type]
+    await bot.tree.on_error(interaction, error)  # type: ignore[arg-type]
     assert interaction.only.content == (
         "Seuls les membres avec Gérer le serveur peuvent changer les réglages."
     )
