@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 import random
+from types import ModuleType
+
+import pytest
 
 from games.cards import cards
-from games.dame.policy import cheapest_discard, choose_action
+from games.dame import simple, strong
+from games.dame.simple import cheapest_discard, choose_action
 from tests.games.dame.stacking import stacked_round
 
 RNG_SEED = 7
@@ -51,7 +55,8 @@ def test_policy_discards_a_wild_card_only_when_it_holds_nothing_else() -> None:
     assert cheapest_discard(cards("JK"), rng).name == "JK"
 
 
-def test_policy_decides_only_from_what_its_seat_may_know() -> None:
+@pytest.mark.parametrize("policy", [simple, strong], ids=["simple", "strong"])
+def test_policy_decides_only_from_what_its_seat_may_know(policy: ModuleType) -> None:
     """The policy reads the round directly (for speed), so pin that it reads nothing hidden:
     dealing the other hands and the stock anew never changes its choice."""
     import copy
@@ -66,7 +71,7 @@ def test_policy_decides_only_from_what_its_seat_may_know() -> None:
         while not round_.finished and steps < 400:
             seat = round_.to_act()[0]
             state = random.Random(seed).getstate()
-            expected = choose_action(round_, seat, _seeded(state))
+            expected = policy.choose_action(round_, seat, _seeded(state))
             other = copy.deepcopy(round_)
             hidden = [c for s in range(4) if s != seat for c in other.hands[s]] + other.stock
             rng.shuffle(hidden)
@@ -75,7 +80,7 @@ def test_policy_decides_only_from_what_its_seat_may_know() -> None:
                     size = len(other.hands[s])
                     other.hands[s], hidden = hidden[:size], hidden[size:]
             other.stock = hidden
-            assert choose_action(other, seat, _seeded(state)) == expected
+            assert policy.choose_action(other, seat, _seeded(state)) == expected
             round_.apply(seat, expected)
             steps += 1
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games.cards import Card
 from games.contract import RoundRecord, RoundSetup
-from games.dame import GAME, DameAction, DameRound
+from games.dame import GAME, DameAction, DameRound, simple, strong
 from games.dame.actions import KINDS, TOKENS
 from games.dame.policy import choose_action
 from games.dame.rules import DECK, NATURAL_RANKS, TEAMS, VALUE
@@ -172,17 +172,29 @@ def test_random_legal_play_to_the_end_of_a_match(rng: random.Random, policy_shar
     assert match.winners == (match.totals.index(best),)
 
 
-@PROPERTY
-@given(rng=st.randoms(use_true_random=False))
-def test_policy_always_chooses_a_legal_action(rng: random.Random) -> None:
+@settings(PROPERTY, max_examples=60)
+@given(
+    rng=st.randoms(use_true_random=False),
+    strong_seats=st.sets(st.integers(0, 3)),
+    onto_pack=st.booleans(),
+)
+def test_every_policy_move_is_legal(
+    rng: random.Random, strong_seats: set[int], onto_pack: bool
+) -> None:
+    """Bots of both policies, in any mix, only ever choose moves the engine accepts (the
+    service would otherwise log an error and play another move)."""
     setup = RoundSetup(n_seats=4, dealer=rng.randrange(4))
-    round_ = GAME.new_round(GAME.options(), setup, seed=rng.random())
+    options = GAME.options(take_onto_team_pack=onto_pack)
+    round_ = GAME.new_round(options, setup, seed=rng.random())
     assert isinstance(round_, DameRound)
     while not round_.finished:
         (seat,) = round_.to_act()
-        action = choose_action(round_, seat, rng)
-        round_.apply(seat, action)
+        policy = strong if seat in strong_seats else simple
+        action = policy.choose_action(round_, seat, rng)
+        round_.check(seat, action)
         assert GAME.parse_action(str(action)) == action
+        round_.apply(seat, action)
+        assert len(round_.history) < 2_000, "a hand of bots always ends"
     _check_score_formula(round_)
 
 

@@ -1,0 +1,1 @@
+"""Bot strength scripts: `python -m games.strength GAME` (numbers, not tests)."""

@@ -1,0 +1,28 @@
+"""`python -m games.strength GAME [options]`: run that game's strength script
+(games/strength/GAME.py; `--help` lists its options)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import games.strength
+
+NOT_GAMES = {"stats"}  # shared helpers, not a game's script
+GAMES = tuple(
+    sorted(m.name for m in pkgutil.iter_modules(games.strength.__path__) if m.name not in NOT_GAMES)
+)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in GAMES:
+        print(f"usage: python -m games.strength {{{'|'.join(GAMES)}}} [--help]", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"games.strength.{argv[0]}")
+    module.main(argv[1:])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
