@@ -1,5 +1,5 @@
 """`python -m games.strength GAME [options]`: run that game's strength script
-(games/strength/GAME.py; `--help` lists its options)."""
+(games/strength/<game>.py; `--help` lists its options)."""
 
 from __future__ import annotations
 
