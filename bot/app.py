@@ -144,6 +144,12 @@ class CardTableBot(commands.Bot):
         except discord.Forbidden:
             log.error(MISSING_ACCESS)
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction passes here too: a click discord.py will not route (its id is
+        not on the message it comes from) still gets an answer."""
+        if interaction.type is discord.InteractionType.component:
+            await self.tables.on_unrouted(interaction)
+
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: the help cog answers mentions (its own listener)."""
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,15 +23,12 @@ from discord import AppCommandOptionType, app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
 
 from bot.i18n import language_of, text
-from bot.ui.replies import refuse, say
+from bot.ui.deliveries import SeenInteractions
+from bot.ui.replies import interaction_gone, refuse, say
 
 log = logging.getLogger(__name__)
 
-# Discord's codes for an interaction that cannot be answered any more: already acknowledged
-# (the same interaction delivered twice), unknown (its 3 seconds are over).
-GONE_INTERACTION = frozenset({40060, 10062})
 OUTDATED_COMMAND = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
-SEEN_INTERACTIONS = 4_096  # ids remembered to ignore a repeated delivery (minutes of traffic)
 MAX_CHOICES_LISTED = 10
 
 
@@ -109,23 +105,6 @@ def _choice_name(choice: app_commands.Choice[Any]) -> app_commands.locale_str:
     return locale_name if locale_name is not None else app_commands.locale_str(choice.name)
 
 
-class SeenInteractions:
-    """The ids of the last interactions handled, to recognise one that Discord delivers again
-    (a retried INTERACTION_CREATE): its first delivery is the one answered."""
-
-    def __init__(self, size: int = SEEN_INTERACTIONS) -> None:
-        self._size = size
-        self._ids: OrderedDict[int, None] = OrderedDict()
-
-    def first_time(self, interaction_id: int) -> bool:
-        if interaction_id in self._ids:
-            return False
-        self._ids[interaction_id] = None
-        if len(self._ids) > self._size:
-            self._ids.popitem(last=False)
-        return True
-
-
 class CheckedCommandTree(app_commands.CommandTree[Any]):
     """The bot's command tree: options checked before any command runs (see the module)."""
 
@@ -163,7 +142,7 @@ class CheckedCommandTree(app_commands.CommandTree[Any]):
         """Every failed command gets one short sentence in the user's language; only a bug
         (an error nobody expects) is logged above INFO."""
         original = getattr(error, "original", None)
-        if isinstance(original, discord.HTTPException) and original.code in GONE_INTERACTION:
+        if isinstance(original, discord.HTTPException) and interaction_gone(original):
             # Answered already (a repeated delivery raced the first) or too late: nobody to tell.
             log.info("a command was not answered: %s", original)
             return

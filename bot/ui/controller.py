@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import language_of, text
+from bot.render.actions import under
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
 from bot.service.snapshots import PlayerRef, PrivateSnapshot, Reveal
 from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, parse
-from bot.ui.items import build_view
-from bot.ui.replies import refuse
+from bot.ui.deliveries import SeenInteractions
+from bot.ui.items import build_view, is_routed
+from bot.ui.replies import interaction_gone, refuse
 from bot.ui.timing import within_deadline
 from games.errors import IllegalAction
 from storage.models import GuildSettings
@@ -47,6 +49,7 @@ class TableController:
         self._pending_hides: dict[int, int] = {}  # private message key -> token of its hide
         self._tokens = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self.seen = SeenInteractions()  # a click Discord delivers twice is handled once
 
     @property
     def service(self) -> Any:
@@ -56,6 +59,9 @@ class TableController:
     async def on_component(
         self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
     ) -> None:
+        if not self.seen.first_time(interaction.id):
+            log.info("click %s delivered again: already handled", interaction.id)
+            return
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             self.bot.guild_settings.note_preferred_locale(
                 interaction.guild_id, interaction.guild_locale
@@ -80,12 +86,31 @@ class TableController:
         except TableError as error:
             await refuse(interaction, error.key, **error.params)
         except discord.HTTPException as error:
-            log.warning("answering a click on table %s failed: %s", component.table_id, error)
+            level = logging.INFO if interaction_gone(error) else logging.WARNING
+            log.log(level, "answering a click on table %s failed: %s", component.table_id, error)
         except Exception:
             # A bug must still get an answer, never a click that spins until it times out.
             log.exception("a click on table %s failed", component.table_id)
             with contextlib.suppress(discord.HTTPException):
                 await refuse(interaction, "unknown")
+
+    async def on_unrouted(self, interaction: discord.Interaction[Any]) -> None:
+        """Any component interaction (called for every one): discord.py hands a click to the
+        table item only if its custom id is on the message the click comes from, and Discord
+        does not promise that (a client showing an older message: a late Join after the lobby
+        closed, My cards on an old round's message; a forged id). Such a click gets the
+        answer of an out-of-date button instead of silence."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        if is_routed(interaction.message, data.get("component_type"), data.get("custom_id")):
+            return
+        if not self.seen.first_time(interaction.id):
+            return
+        log.info("click %r not on its message: answered as out of date", data.get("custom_id"))
+        try:
+            await refuse(interaction, "bad_button")
+        except discord.HTTPException as error:
+            level = logging.INFO if interaction_gone(error) else logging.WARNING
+            log.log(level, "answering an out-of-date click failed: %s", error)
 
     # -- the table message's buttons ----------------------------------------------------
     async def _verb(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
@@ -183,6 +208,12 @@ class TableController:
         )
         if private.round_no is not None and private.round_no != component.round_no:
             raise TableError("stale_button")
+        if prefix and not under(private.legal, prefix):
+            # A step of a move since played (from another message) or never offered: nothing
+            # to choose under it. Reveals waiting for the player are shown with their moves.
+            if not private.reveals:
+                raise TableError("choice_gone")
+            prefix = ""
         await self._show_private(interaction, component.table_id, private, private.reveals, prefix)
 
     async def _show_private(

@@ -9,13 +9,14 @@ dynamic item class whose template matches.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ui import Button, DynamicItem, Item, Select
 
-from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
+from bot.render.actions import ButtonSpec, ComponentSpec
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -29,9 +30,13 @@ STYLES = {
 LABEL_LIMIT = 80
 OPTION_LABEL_LIMIT = 100
 PLACEHOLDER_LIMIT = 150
+SELECT_OPTIONS = 25
+
+log = logging.getLogger(__name__)
 
 
-class TableItem(DynamicItem[Item[Any]], template=r"(?P<custom_id>.+)"):
+class TableItem(DynamicItem[Item[Any]], template=r"(?s)(?P<custom_id>.+)"):
+    # (?s): an id with a newline is one too (forged); it must reach the controller's answer.
     def __init__(self, item: Item[Any], *, row: int | None = None) -> None:
         super().__init__(item, row=row)
 
@@ -80,17 +85,44 @@ class TableItem(DynamicItem[Item[Any]], template=r"(?P<custom_id>.+)"):
 
 
 def build_view(components: tuple[ComponentSpec, ...] | list[ComponentSpec]) -> discord.ui.View:
-    """A persistent view (no timeout) of dynamic items from rendered component specs."""
+    """A persistent view (no timeout) of dynamic items from rendered component specs. Never
+    beyond Discord's limits, never an empty select (Discord refuses the whole message, and the
+    click it answers is lost): a component that does not fit is left out, and logged."""
     view = discord.ui.View(timeout=None)
     for spec in components:
-        if isinstance(spec, ButtonSpec):
-            view.add_item(
-                TableItem.button(spec.custom_id, spec.label, STYLES[spec.style], spec.row)
-            )
-        elif isinstance(spec, SelectSpec):
-            options = [
-                discord.SelectOption(label=label[:OPTION_LABEL_LIMIT], value=value)
-                for label, value in spec.options
-            ]
-            view.add_item(TableItem.select(spec.custom_id, spec.placeholder, options, spec.row))
+        try:
+            item = _item(spec)
+            if item is not None:
+                view.add_item(item)
+        except ValueError as error:  # a row past the fifth, a full row, a full view
+            log.warning("component %r left out: %s", spec.custom_id, error)
     return view
+
+
+def _item(spec: ComponentSpec) -> TableItem | None:
+    if isinstance(spec, ButtonSpec):
+        return TableItem.button(spec.custom_id, spec.label, STYLES[spec.style], spec.row)
+    if not spec.options:
+        log.warning("select %r left out: it has no options", spec.custom_id)
+        return None
+    if len(spec.options) > SELECT_OPTIONS:
+        log.warning("select %r cut to %s options", spec.custom_id, SELECT_OPTIONS)
+    options = [
+        discord.SelectOption(label=label[:OPTION_LABEL_LIMIT], value=value)
+        for label, value in spec.options[:SELECT_OPTIONS]
+    ]
+    return TableItem.select(spec.custom_id, spec.placeholder, options, spec.row)
+
+
+def is_routed(message: discord.Message | None, component_type: object, custom_id: object) -> bool:
+    """Whether discord.py hands this click to a `TableItem`: only when the message the click
+    comes from holds a component of that type and custom id (the template takes any id)."""
+    if message is None or not isinstance(custom_id, str) or not custom_id:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", (row,)):
+            if getattr(child, "custom_id", None) != custom_id:
+                continue
+            if getattr(child.type, "value", None) == component_type:
+                return True
+    return False

@@ -9,6 +9,15 @@ import discord
 
 from bot.i18n import error_text, language_of, text
 
+# Discord's codes for an interaction that cannot be answered any more: already acknowledged
+# (the same interaction delivered twice), unknown (its 3 seconds are over).
+GONE_INTERACTION = frozenset({40060, 10062})
+
+
+def interaction_gone(error: discord.HTTPException) -> bool:
+    """The answer failed because nobody is waiting for it: nothing to tell, nothing broken."""
+    return error.code in GONE_INTERACTION
+
 
 def user_language(interaction: discord.Interaction[Any]) -> str:
     return language_of(interaction.locale)

@@ -12,7 +12,8 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from bot.app import CardTableBot
-from bot.ui.command_options import CheckedCommandTree, SeenInteractions, option_problem
+from bot.ui.command_options import CheckedCommandTree, option_problem
+from bot.ui.deliveries import SeenInteractions
 from tests.bot.bots import offline_bot
 
 
