@@ -91,6 +91,7 @@ class CardTableBot(commands.Bot):
         self._service: TableService | None = None
         self._guild_settings: GuildSettingsCache | None = None
         self._locations: TableLocations | None = None
+        self._upkeep: asyncio.Task[None] | None = None
 
     # -- parts built in setup_hook (typed accessors) -------------------------------------
     @property
@@ -124,13 +125,19 @@ class CardTableBot(commands.Bot):
         game_cogs = [plugin.command_group(self) for plugin in plugins()]
         for cog in (*game_cogs, LeaderboardCog(self), SettingsCog(self), HelpCog(self)):
             await self.add_cog(cog)
-        report = await self._service.restore()
-        for table_id, reason in report.broken:
-            log.warning("table %s could not be restored: %s", table_id, reason)
-        for table_id in report.restored:
-            self.notifier.coalescer.mark(table_id)  # refresh its message after the restart
+        # Clicks are answered at once: tables load in the background, a clicked one first.
+        await self._service.start_restore(self._on_tables_loaded)
+        self._upkeep = asyncio.get_running_loop().create_task(
+            compact_history(self._store), name="store-compaction"
+        )
         if self._sync_commands:
             await self._sync()
+
+    def _on_tables_loaded(self, restored: list[int], broken: list[tuple[int, str]]) -> None:
+        for table_id, reason in broken:
+            log.warning("table %s could not be restored: %s", table_id, reason)
+        for table_id in restored:
+            self.notifier.coalescer.mark(table_id)  # refresh its message after the restart
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -165,11 +172,27 @@ class CardTableBot(commands.Bot):
             self._guild_settings.forget(guild.id)
 
     async def close(self) -> None:
+        if self._service is not None:
+            await self._service.close()
+        if self._upkeep is not None:
+            self._upkeep.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._upkeep
         await self.tables.close()
         await self.notifier.close()
         await super().close()
         if self._store is not None and self._given_store is None:
             await self._store.close()
+
+
+async def compact_history(store: Store, pause: float = 0.5) -> None:
+    """Compact rounds stored before rounds were compacted as they finish (an older file), a
+    short batch at a time with a pause between: the clicks go first."""
+    try:
+        while await store.compact_history():
+            await asyncio.sleep(pause)
+    except StoreError as error:
+        log.error("compacting the history stopped: %s", error)
 
 
 def create_bot(

@@ -10,6 +10,9 @@ back, so a state whose write is pending (or failed) is never shown.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import itertools
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -45,13 +48,21 @@ from games.contract import Event, Game, Options
 from games.errors import IllegalAction
 from games.match import Match
 from games.registry import get_game
-from storage.models import ActiveTable, SeatRecord
+from storage.models import (
+    ActiveTable,
+    ActiveTableEntry,
+    GuildSettings,
+    LoadedTables,
+    SeatRecord,
+)
 
 if TYPE_CHECKING:
     from storage import Store
 
 log = logging.getLogger(__name__)
 
+RESTORE_BATCH = 100  # tables loaded per background step after a restart (tens of ms)
+OnLoaded = Callable[[list[int], list[tuple[int, str]]], None]  # (restored ids, broken)
 MAX_AUTO_ACTIONS = 2_000  # a guard: bot moves in one go never exceed this (a round is shorter)
 RETRY_SECONDS = 5.0  # a failed store write at a round's end is retried after this
 
@@ -85,6 +96,13 @@ class TableService(TimerMixin):
         self.finished_keep_seconds = finished_keep_seconds
         self._tables: dict[int, LiveTable] = {}
         self._seated: dict[tuple[int, int], int] = {}  # (guild, user) -> table id
+        # After a restart: active in the store, not loaded yet (see `start_restore`).
+        self._unloaded: dict[int, ActiveTableEntry] = {}
+        self._loading: dict[int, asyncio.Future[None]] = {}  # table id -> its load under way
+        self._restore_task: asyncio.Task[None] | None = None
+        self._on_loaded: OnLoaded | None = None
+        self._restored: list[int] = []
+        self._broken: list[tuple[int, str]] = []
 
     # ------------------------------------------------------------------------------------
     # queries (no lock: they read memory only, and never await)
@@ -94,15 +112,31 @@ class TableService(TimerMixin):
         return table_id if table_id is not None and table_id > 0 else None
 
     def tables_in_channel(self, channel_id: int) -> list[int]:
-        return sorted(t.id for t in self._tables.values() if t.channel_id == channel_id)
+        found = [t.id for t in self._tables.values() if t.channel_id == channel_id]
+        found += [e.table_id for e in self._unloaded.values() if e.channel_id == channel_id]
+        return sorted(found)
 
     def table_ids(self) -> list[int]:
-        return sorted(self._tables)
+        return sorted([*self._tables, *self._unloaded])
 
     def has_table(self, table_id: int) -> bool:
-        """The table is open here (the glue keeps things for open tables only)."""
+        """The table is open here, loaded or still to load after a restart (the glue keeps
+        things for open tables only)."""
         table = self._tables.get(table_id)
-        return table is not None and not table.closed
+        return (table is not None and not table.closed) or table_id in self._unloaded
+
+    async def ready(self, table_id: int) -> None:
+        """Make sure the table is loaded: after a restart, a table that is clicked before the
+        background restore reached it is loaded first, alone (a few ms). The queries above
+        answer for loaded tables only: the glue awaits this before using them."""
+        while table_id in self._unloaded:
+            pending = self._loading.get(table_id)
+            if pending is not None:
+                await asyncio.shield(pending)
+            else:
+                await self._load([table_id])
+            if table_id in self._unloaded:
+                raise TableError("store_failed", message=f"table {table_id} could not be loaded")
 
     def public_snapshot(self, table_id: int) -> PublicSnapshot:
         """The table as last stored: published when its lock was last released."""
@@ -423,28 +457,112 @@ class TableService(TimerMixin):
     # restart
     # ------------------------------------------------------------------------------------
     async def restore(self) -> RestoreReport:
-        """Rebuild every active table from the store and re-arm its timers."""
-        loaded = await self.store.load_active_tables()
+        """Rebuild every active table from the store and re-arm its timers; returns once all
+        are loaded (`start_restore` returns at once)."""
+        await self.start_restore()
+        await self.wait_restored()
+        return RestoreReport(tuple(self._restored), tuple(self._broken))
+
+    async def start_restore(
+        self, on_loaded: OnLoaded | None = None, *, batch: int = RESTORE_BATCH
+    ) -> int:
+        """After a restart: list the active tables (their players are seated at once, so
+        "already seated" holds), then load them in the background, `batch` at a time, in
+        table order; a table clicked before its turn is loaded first (`ready`). A table is
+        never visible half loaded: it is listed once rebuilt and resumed. `on_loaded(restored,
+        broken)` is called after each load. Returns how many tables are to load."""
+        for entry in await self.store.active_table_index():
+            if entry.table_id in self._tables:
+                continue
+            self._unloaded[entry.table_id] = entry
+            for user_id in entry.human_ids:
+                self._seated[(entry.guild_id, user_id)] = entry.table_id
+        self._on_loaded = on_loaded
+        self._restore_task = asyncio.get_running_loop().create_task(
+            self._load_the_rest(batch), name="service-restore"
+        )
+        return len(self._unloaded)
+
+    async def close(self) -> None:
+        """Stop loading tables in the background (before the store closes)."""
+        if self._restore_task is not None and not self._restore_task.done():
+            self._restore_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._restore_task
+
+    async def wait_restored(self) -> None:
+        if self._restore_task is not None:
+            await asyncio.shield(self._restore_task)
+
+    async def _load_the_rest(self, batch: int) -> None:
+        while self._unloaded:
+            waiting = (i for i in self._unloaded if i not in self._loading)
+            ids = list(itertools.islice(waiting, batch))
+            if not ids:  # the rest is being loaded by clicks
+                await asyncio.gather(*(asyncio.shield(f) for f in set(self._loading.values())))
+                continue
+            if not await self._load(ids):
+                await self.clock.sleep(RETRY_SECONDS)
+            await asyncio.sleep(0)  # clicks between two batches
+
+    async def _load(self, ids: list[int]) -> bool:
+        """Load and resume these tables (False: the store failed; they stay to load). Each
+        table's waiters go on as soon as that table is listed."""
+        loop = asyncio.get_running_loop()
+        for table_id in ids:
+            self._loading[table_id] = loop.create_future()
+        try:
+            loaded = await self.store.load_active_tables(table_ids=ids)
+            restored, broken = await self._bring_back(loaded)
+        except Exception:
+            log.exception("tables %s could not be loaded; trying again", ids[:5])
+            return False
+        finally:
+            for table_id in ids:
+                self._loaded(table_id)
+        for table_id in ids:
+            entry = self._unloaded.pop(table_id, None)
+            if entry is not None and table_id not in self._tables:  # broken, or not active
+                for user_id in entry.human_ids:
+                    self._release(entry.guild_id, user_id, table_id)
+        self._restored += restored
+        self._broken += broken
+        if self._on_loaded is not None:
+            self._on_loaded(restored, broken)
+        return True
+
+    def _loaded(self, table_id: int) -> None:
+        """Wake whoever waits for this table (it is listed, or known broken)."""
+        future = self._loading.pop(table_id, None)
+        if future is not None and not future.done():
+            future.set_result(None)
+
+    async def _bring_back(self, loaded: LoadedTables) -> tuple[list[int], list[tuple[int, str]]]:
         restored: list[int] = []
         broken = list(loaded.broken)
+        settings: dict[int, GuildSettings] = {}  # one read per guild for the whole batch
         for active in loaded.tables:
             if active.table.id in self._tables:
                 continue
+            guild_id = active.table.guild_id
+            if guild_id not in settings:
+                settings[guild_id] = await self.store.get_guild_settings(guild_id)
             try:
-                table = await self._rebuild(active)
+                table = self._rebuild(active, settings[guild_id])
             except Exception as error:  # one bad table must not stop the others
                 log.exception("table %s could not be restored", active.table.id)
                 broken.append((active.table.id, str(error)))
                 continue
-            restored.append(table.id)
-        for table_id in restored:
-            async with self._locked(table_id) as (table, notes):
+            async with self._held(table) as (held, notes):
                 try:
-                    await self._resume(table, notes)
+                    await self._resume(held, notes)
                 except TableError as error:  # logged; the table stays as the store has it
-                    log.error("table %s: not resumed: %s", table.id, error.params)
-                self._changed(table, notes)
-        return RestoreReport(tuple(restored), tuple(broken))
+                    log.error("table %s: not resumed: %s", held.id, error.params)
+                self._changed(held, notes)
+            self._tables[table.id] = table  # listed whole: rebuilt and resumed
+            self._loaded(table.id)
+            restored.append(table.id)
+        return restored, broken
 
     async def _resume(self, table: LiveTable, notes: list[Notice]) -> None:
         if table.status == PLAYING:
@@ -464,11 +582,10 @@ class TableService(TimerMixin):
         elif table.status == ROUND_OVER:
             self._arm_next_round(table)
 
-    async def _rebuild(self, active: ActiveTable) -> LiveTable:
+    def _rebuild(self, active: ActiveTable, settings: GuildSettings) -> LiveTable:
         record = active.table
         game = self._game(record.game)
         options = game.options_model.model_validate(record.options)
-        settings = await self.store.get_guild_settings(record.guild_id)
         seats = [
             LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at)
             for s in sorted(active.seats, key=lambda s: s.seat)
@@ -500,7 +617,6 @@ class TableService(TimerMixin):
         for user_id in humans:
             self._seated[(table.guild_id, user_id)] = table.id
         _publish(table)  # as loaded: every part of it is on disk
-        self._tables[table.id] = table
         return table
 
     # ------------------------------------------------------------------------------------
@@ -683,7 +799,7 @@ class TableService(TimerMixin):
     # helpers
     # ------------------------------------------------------------------------------------
     def _locked(self, table_id: int) -> _TableLock:
-        return _TableLock(self, self._table(table_id))
+        return _TableLock(self, None, table_id=table_id)
 
     def _held(self, table: LiveTable) -> _TableLock:
         """The lock of a table the caller found itself (timers): no refusal if it closed
@@ -828,14 +944,28 @@ class _TableLock:
     announced too, so the table message is re-rendered from what is stored."""
 
     def __init__(
-        self, service: TableService, table: LiveTable, *, refuse_closed: bool = True
+        self,
+        service: TableService,
+        table: LiveTable | None,
+        *,
+        table_id: int = 0,
+        refuse_closed: bool = True,
     ) -> None:
         self.service = service
-        self.table = table
+        self._table = table  # None: the table of `table_id`, loaded first if need be
+        self._table_id = table_id
         self.notes: list[Notice] = []
         self.refuse_closed = refuse_closed
 
+    @property
+    def table(self) -> LiveTable:
+        assert self._table is not None
+        return self._table
+
     async def __aenter__(self) -> tuple[LiveTable, list[Notice]]:
+        if self._table is None:
+            await self.service.ready(self._table_id)
+            self._table = self.service._table(self._table_id)
         await self.table.lock.acquire()
         if self.table.closed and self.refuse_closed:
             self.table.lock.release()

@@ -72,6 +72,7 @@ class TableController:
             await refuse(interaction, "bad_button")
             return
         try:
+            await self.service.ready(component.table_id)  # loaded first if just restarted
             if component.kind is Kind.VERB:
                 await self._verb(interaction, component)
             elif not _is_private_message(interaction):

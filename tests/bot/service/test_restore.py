@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from bot.service import (
     PLAYING,
     ROUND_OVER,
     FakeClock,
+    PlayerRef,
     RecordingNotifier,
     TableService,
 )
@@ -18,6 +20,7 @@ from tests.bot.service.conftest import (
     ANN,
     BOB,
     CAT,
+    CHANNEL,
     GUILD,
     end_round_quickly,
     open_dutch,
@@ -101,5 +104,53 @@ async def test_a_restart_keeps_lobbies_and_seats(
         await again.join(table_id, CAT)
         started = await again.start(table_id, ANN.user_id)
         assert started.status == PLAYING and started.to_act == (0, 1, 3)
+    finally:
+        await new_store.close()
+
+
+async def test_a_table_clicked_right_after_a_restart_is_loaded_first_and_whole(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    players = [PlayerRef(500 + i, f"P{i}") for i in range(8)]
+    ids = [await open_dutch(service, players[i : i + 2]) for i in range(0, 8, 2)]
+    for table_id in ids:
+        await peek_all(service, table_id)
+    last = ids[-1]
+    before = service.public_snapshot(last)
+    await store.close()
+
+    new_store = await Store.open(db_path, synchronous="NORMAL")
+    again = TableService(new_store, FakeClock(), RecordingNotifier(), seeds)
+    loads: list[list[int]] = []
+    try:
+        assert await again.start_restore(lambda restored, _: loads.append(restored), batch=1) == 4
+        # known before it is loaded: its players are seated, its channel lists it
+        assert again.table_of_user(GUILD, players[6].user_id) == last
+        assert again.has_table(last) and last in again.tables_in_channel(CHANNEL)
+        player = user_at(before, before.to_act[0])
+        await again.act(last, player, 0, "draw")  # waits for its load, then plays
+        assert loads[0] == [last]  # before the tables the background had not reached
+        after = again.public_snapshot(last)
+        assert after.status == PLAYING and after.seats == before.seats
+        await again.wait_restored()
+        assert sorted(i for batch in loads for i in batch) == ids
+    finally:
+        await again.close()
+        await new_store.close()
+
+
+async def test_a_table_found_broken_at_restart_frees_its_players(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    table_id = await open_dutch(service, [ANN, BOB])
+    await store.close()
+    with sqlite3.connect(db_path) as raw:  # its game is gone from this version of the bot
+        raw.execute("UPDATE tables SET game = 'retired' WHERE id = ?", (table_id,))
+
+    again, new_store, _ = await restarted(db_path, seeds)
+    try:
+        assert not again.has_table(table_id)
+        assert again.table_of_user(GUILD, ANN.user_id) is None
+        assert (await new_store.get_table(table_id)).status == "broken"
     finally:
         await new_store.close()
