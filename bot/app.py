@@ -171,13 +171,18 @@ class CardTableBot(commands.Bot):
         if self._guild_settings is not None:
             self._guild_settings.forget(guild.id)
 
-    async def close(self) -> None:
+    async def stop_background(self) -> None:
+        """Stop loading tables and compacting history: before the store closes."""
         if self._service is not None:
             await self._service.close()
         if self._upkeep is not None:
             self._upkeep.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._upkeep
+            self._upkeep = None
+
+    async def close(self) -> None:
+        await self.stop_background()
         await self.tables.close()
         await self.notifier.close()
         await super().close()

@@ -118,6 +118,7 @@ async def start_bot(path: Path, clock: FakeClock, channel: SoakChannel) -> CardT
 
 async def stop_bot(bot: CardTableBot) -> None:
     await bot.notifier.drain()
+    await bot.stop_background()
     await bot.tables.close()
     await bot.notifier.close()
     await bot.store.close()

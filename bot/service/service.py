@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from bot.service import build
 from bot.service.clock import Clock
 from bot.service.errors import TableError
+from bot.service.memory import LongLived
 from bot.service.notifier import TableNotifier
 from bot.service.policy import policy_for
 from bot.service.snapshots import (
@@ -101,6 +102,7 @@ class TableService(TimerMixin):
         self._loading: dict[int, asyncio.Future[None]] = {}  # table id -> its load under way
         self._restore_task: asyncio.Task[None] | None = None
         self._on_loaded: OnLoaded | None = None
+        self._long_lived = LongLived()
         self._restored: list[int] = []
         self._broken: list[tuple[int, str]] = []
 
@@ -207,6 +209,7 @@ class TableService(TimerMixin):
         table.version += 1
         _publish(table)
         self._tables[table.id] = table
+        self._long_lived.built()
         return _published(table)
 
     async def join(self, table_id: int, player: PlayerRef) -> PublicSnapshot:
@@ -495,6 +498,10 @@ class TableService(TimerMixin):
             await asyncio.shield(self._restore_task)
 
     async def _load_the_rest(self, batch: int) -> None:
+        await self._load_until_done(batch)
+        self._long_lived.freeze()  # every table is loaded: keep them out of the collector's way
+
+    async def _load_until_done(self, batch: int) -> None:
         while self._unloaded:
             waiting = (i for i in self._unloaded if i not in self._loading)
             ids = list(itertools.islice(waiting, batch))
@@ -527,6 +534,7 @@ class TableService(TimerMixin):
                     self._release(entry.guild_id, user_id, table_id)
         self._restored += restored
         self._broken += broken
+        self._long_lived.built(len(restored))
         if self._on_loaded is not None:
             self._on_loaded(restored, broken)
         return True

@@ -24,6 +24,7 @@ async def offline_bot(tmp_path: Path, **options: Any) -> AsyncIterator[CardTable
     try:
         yield made
     finally:
+        await made.stop_background()
         await made.tables.close()
         await made.notifier.close()
         await store.close()
