@@ -7,6 +7,7 @@ what `python -m bot` calls.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import sys
