@@ -4,6 +4,7 @@ running: the check reads only). Prints "ok" or the problems; exit status 1 if an
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -17,7 +18,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.file.is_file():
         print(f"{args.file} is not a file.", file=sys.stderr)
         return 2
-    problems = quick_check(args.file)
+    try:
+        problems = quick_check(args.file)
+    except sqlite3.OperationalError as error:
+        print(f"cannot check {args.file}: {error}", file=sys.stderr)
+        return 2
     for problem in problems[:20]:
         print(problem)
     if problems:

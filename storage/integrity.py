@@ -23,15 +23,15 @@ CORRUPT = "{path} is corrupt ({problem}); stop the bot and restore it from a bac
 
 
 def quick_check(path: Path) -> list[str]:
-    """The problems `PRAGMA quick_check` finds in the file ([] if none), on a read-only
-    connection of its own."""
-    try:
-        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as error:
-        return [str(error)]
+    """The problems `PRAGMA quick_check` finds in the file ([] if none), on a connection of
+    its own that only reads. Raises sqlite3.OperationalError if the check cannot run (the file
+    is gone or cannot be opened): that says nothing of its content."""
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=rw", uri=True)
     try:
         rows = conn.execute("PRAGMA quick_check").fetchall()
-    except sqlite3.DatabaseError as error:
+    except sqlite3.OperationalError:
+        raise
+    except sqlite3.DatabaseError as error:  # damage found before the check could list it
         return [str(error)]
     finally:
         conn.close()
@@ -62,7 +62,12 @@ class BackgroundCheck:
         # Linux: a thread's priority is its own; elsewhere the check runs at normal priority.
         with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        self.problems = quick_check(self._path)
+        try:
+            self.problems = quick_check(self._path)
+        except sqlite3.OperationalError as error:
+            if not self._stop.is_set():  # (a store closing meanwhile is no news)
+                log.warning("could not check the integrity of %s: %s", self._path, error)
+            return
         if self.problems:
             log.error(CORRUPT.format(path=self._path, problem=self.problems[0]))
         else:

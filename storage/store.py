@@ -4,6 +4,7 @@ out). A PostgreSQL backend could implement the same methods."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ from games.registry import get_game
 from storage import compaction, guilds, integrity, recovery, rounds, stats, tables
 from storage.action_log import ActionWriter, OpenRounds
 from storage.database import INTEGRITY_CHECK_DELAY, Database, Synchronous, open_database
+from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import (
     ActiveTableEntry,
@@ -224,7 +226,10 @@ class Store:
     async def check_integrity(self) -> list[str]:
         """The whole file's integrity check (`PRAGMA quick_check`), in a thread with its own
         connection: minutes for a huge file, never blocking the store. [] means sound."""
-        return await asyncio.to_thread(integrity.quick_check, self._db.path)
+        try:
+            return await asyncio.to_thread(integrity.quick_check, self._db.path)
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"cannot check {self._db.path}: {error}.") from error
 
     # -- statistics ----------------------------------------------------------------------
     async def leaderboard(

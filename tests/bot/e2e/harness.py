@@ -86,6 +86,8 @@ class BotUnderTest:
         )
         self.bot = bot
         async with running_client(bot):
+            # tests read the service directly: every table loaded (a click would load its own)
+            await bot.service.wait_restored()
             yield bot
             await self.settle()
         self.bot = None
