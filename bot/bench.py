@@ -88,13 +88,16 @@ async def drive(
         else:
             await asyncio.sleep(0)  # let the other tables in, as a network would
         snapshot = service.public_snapshot(table_id)
-        if snapshot.status == ROUND_OVER:
-            await service.next_round(table_id, snapshot.host_id)
-            sample.rounds += 1
-            continue
-        if snapshot.status == FINISHED:
-            await service.rematch(table_id, snapshot.host_id)
-            await service.start(table_id, snapshot.host_id)
+        try:
+            if snapshot.status == ROUND_OVER:
+                await service.next_round(table_id, snapshot.host_id)
+                sample.rounds += 1
+                continue
+            if snapshot.status == FINISHED:
+                await service.rematch(table_id, snapshot.host_id)
+                await service.start(table_id, snapshot.host_id)
+                continue
+        except TableError:  # its timer was first (the next round starts by itself)
             continue
         if snapshot.status != PLAYING or not snapshot.to_act or snapshot.round_no is None:
             continue

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RESTORE_BATCH = 100  # tables loaded per background step after a restart (tens of ms)
+RESTORE_BATCH = 25  # tables per background load: a clicked table waits for one at most
 OnLoaded = Callable[[list[int], list[tuple[int, str]]], None]  # (restored ids, broken)
 MAX_AUTO_ACTIONS = 2_000  # a guard: bot moves in one go never exceed this (a round is shorter)
 RETRY_SECONDS = 5.0  # a failed store write at a round's end is retried after this
@@ -570,6 +570,7 @@ class TableService(TimerMixin):
             self._tables[table.id] = table  # listed whole: rebuilt and resumed
             self._loaded(table.id)
             restored.append(table.id)
+            await asyncio.sleep(0)  # a click that came meanwhile goes first
         return restored, broken
 
     async def _resume(self, table: LiveTable, notes: list[Notice]) -> None:
