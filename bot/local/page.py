@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 LOCALES = ("en-US", "fr")
 BROADCAST_DELAY = 0.03  # seconds: one "changed" per burst of requests
+RECENT_MESSAGES = 100  # a channel shows its latest messages, as Discord loads the latest first
 
 
 class CommandAsked(BaseModel):
@@ -190,11 +191,12 @@ class LocalPage:
         def body() -> list[dict[str, Any]]:
             me = self._user(request.query.get("user", "1"))
             channel_id = request.match_info["channel_id"]
-            return [
+            shown = [
                 {**message, "loading": bool(int(message["flags"]) & LOADING)}
                 for message in self._server.messages.values()
                 if message["channel_id"] == channel_id and visible_to(message, me)
             ]
+            return shown[-RECENT_MESSAGES:]
 
         return await _answer(body)
 

@@ -14,12 +14,14 @@ import contextlib
 import json
 import logging
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from bot.local.emojis import Emoji
+from bot.local.records import EPHEMERAL
 from bot.local.server import LocalDiscord
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,15 @@ class SavedState(BaseModel):
 def state_path(database_path: Path) -> Path:
     """`data/cardtable.sqlite3` keeps its local Discord in `data/cardtable.local.json`."""
     return database_path.with_name(database_path.stem + ".local.json")
+
+
+def _expired_ephemeral(message: dict[str, Any], lifetime: float) -> bool:
+    """An ephemeral message nobody can see again (a page shows those of its own visit) nor
+    the bot edit (its token expired): not worth keeping, so the file does not grow forever."""
+    if not int(message.get("flags") or 0) & EPHEMERAL:
+        return False
+    created = datetime.fromisoformat(str(message["timestamp"]))
+    return (datetime.now(UTC) - created).total_seconds() > lifetime
 
 
 class StateFile:
@@ -91,7 +102,11 @@ class StateFile:
         server = self._server
         state = SavedState(
             channels=server.channels,
-            messages=server.messages,
+            messages={
+                message_id: message
+                for message_id, message in server.messages.items()
+                if not _expired_ephemeral(message, server.token_lifetime)
+            },
             commands={
                 ("global" if scope is None else str(scope)): commands
                 for scope, commands in server.commands.items()

@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.local.page import LocalPage, visible_to
+from bot.local.page import RECENT_MESSAGES, LocalPage, visible_to
 from bot.local.records import EPHEMERAL, LocalInteraction
 from bot.local.server import LocalDiscord, running_client
 from tests.bot.local.test_server import tiny_bot
@@ -156,3 +156,15 @@ async def test_a_command_sent_by_the_page_reaches_the_bot_and_its_answer_is_list
             bob_sees = [m["content"] for m in await response.json()]
     assert alice_sees == ["pong x2 for alice", "public table", "a secret followup"]
     assert bob_sees == ["public table"]
+
+
+async def test_a_channel_shows_its_latest_hundred_messages(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    server, session = served
+    for number in range(RECENT_MESSAGES + 5):
+        server._message(server.channel_id, {"content": f"message {number}"})
+    url = f"/page/channels/{server.channel_id}/messages"
+    async with session.get(url, params={"user": "1"}) as response:
+        shown = [m["content"] for m in await response.json()]
+    assert len(shown) == RECENT_MESSAGES and shown[-1] == f"message {RECENT_MESSAGES + 4}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.local.records import EPHEMERAL
 from bot.local.server import LocalDiscord
 from bot.local.state import StateFile, state_path
 
@@ -39,3 +40,16 @@ def test_a_damaged_state_file_is_set_aside_and_the_table_starts_empty(tmp_path: 
     StateFile(path, server, {}).load()
     assert server.messages == {}
     assert not path.exists() and (tmp_path / "state.damaged.json").exists()
+
+
+def test_expired_ephemeral_messages_are_not_kept(tmp_path: Path) -> None:
+    """Nobody sees an old ephemeral message again, nor may the bot edit it: the file drops
+    it, so it does not grow with every private answer of every past game."""
+    server = LocalDiscord()
+    public = server._message(server.channel_id, {"content": "the table"})
+    private = server._message(server.channel_id, {"content": "your cards"}, flags=EPHEMERAL)
+    server.token_lifetime = -1.0  # every ephemeral message is past its token's lifetime
+    StateFile(tmp_path / "state.json", server, {}).save()
+    after = LocalDiscord()
+    StateFile(tmp_path / "state.json", after, {}).load()
+    assert int(public["id"]) in after.messages and int(private["id"]) not in after.messages
