@@ -3,7 +3,9 @@
 The glue never decides what is legal: it lays out the notations the engine listed. A family of
 one action becomes a button; a family of actions (`swap 1` … `swap 4`) becomes a row of
 buttons when short, a select when longer, and, past 25 choices (a Jack among ten players), a
-chain of selects that narrows one piece at a time (own card, then seat, then slot).
+chain of selects that narrows one piece at a time (own card, then seat, then slot). A piece
+with more than 25 values (a card among a hand of 40) is chosen by its first character first
+(a group prefix `discard 1.`: the 10s), so no choice is ever dropped.
 """
 
 from __future__ import annotations
@@ -40,10 +42,16 @@ class SelectSpec:
 ComponentSpec = ButtonSpec | SelectSpec
 
 
+GROUP_MARK = "."  # a prefix ending so names a group of pieces by their first character
+
+
 def under(legal: Sequence[str], prefix: str) -> list[str]:
-    """The legal actions that start with `prefix` (a whole piece: `swap` is not under `sw`)."""
+    """The legal actions that start with `prefix` (a whole piece: `swap` is not under `sw`;
+    a group prefix `discard 1.` takes the pieces starting with `1`)."""
     if not prefix:
         return list(legal)
+    if prefix.endswith(GROUP_MARK):
+        return [a for a in legal if a.startswith(prefix[: -len(GROUP_MARK)])]
     return [
         a
         for a in legal
@@ -149,13 +157,33 @@ def _select_for(
     actions = under(legal, prefix)
     if len(actions) <= MAX_OPTIONS:
         options = tuple((labels.action_label(a), a) for a in actions)
+        return SelectSpec(select_id(table_id, round_no, prefix), labels.choose, options, row)
+    base = prefix
+    if prefix.endswith(GROUP_MARK):  # the pieces of a group: back to the whole prefix
+        base = prefix[: -len(GROUP_MARK)].rpartition(" ")[0]
+    pieces: list[str] = []
+    for action in actions:
+        piece = next_piece(base, action)
+        if piece not in pieces:
+            pieces.append(piece)
+    if len(pieces) <= MAX_OPTIONS:
+        options = tuple((labels.piece_label(base, p), join(base, p)) for p in pieces)
     else:
-        pieces: list[str] = []
-        for action in actions:
-            piece = next_piece(prefix, action)
-            if piece not in pieces:
-                pieces.append(piece)
+        # More pieces than a select holds (a big hand): first choose by their first character
+        # (a card's rank), then the piece; nothing is dropped.
+        groups: dict[str, list[str]] = {}
+        for piece in pieces:
+            groups.setdefault(piece[0], []).append(piece)
         options = tuple(
-            (labels.piece_label(prefix, p), join(prefix, p)) for p in pieces[:MAX_OPTIONS]
+            (
+                _clip(", ".join(labels.piece_label(base, p) for p in members)),
+                join(base, first) + GROUP_MARK,
+            )
+            for first, members in list(groups.items())[:MAX_OPTIONS]
         )
     return SelectSpec(select_id(table_id, round_no, prefix), labels.choose, options, row)
+
+
+def _clip(label: str, limit: int = 100) -> str:
+    """A select option's label fits Discord's 100 characters."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"

@@ -198,15 +198,29 @@ class TableController:
         except IllegalAction:
             await self._navigate(interaction, component, value)  # a piece of an action
             return
-        await self._play(interaction, component, value)
-
-    async def _navigate(
-        self, interaction: discord.Interaction[Any], component: ComponentId, prefix: str
-    ) -> None:
+        # Some notations read a first piece as a whole action (`meld 7S` parses, though
+        # a pack needs three cards): a value that only starts legal actions is a step.
         private = await within_deadline(
             self.service.private_view(component.table_id, interaction.user.id),
             interaction.response.defer,
         )
+        if value not in private.legal and any(a.startswith(value + " ") for a in private.legal):
+            await self._navigate(interaction, component, value, private)
+            return
+        await self._play(interaction, component, value)
+
+    async def _navigate(
+        self,
+        interaction: discord.Interaction[Any],
+        component: ComponentId,
+        prefix: str,
+        private: PrivateSnapshot | None = None,
+    ) -> None:
+        if private is None:
+            private = await within_deadline(
+                self.service.private_view(component.table_id, interaction.user.id),
+                interaction.response.defer,
+            )
         if private.round_no is not None and private.round_no != component.round_no:
             raise TableError("stale_button")
         if prefix and not under(private.legal, prefix):

@@ -1,0 +1,96 @@
+"""Dame de Pique's plug-in: seats with their card counts and knocks, each team's packs (wild
+cards marked) and points toward the target, the pile and the stock, the log in words, "My
+cards" with the hand grouped by rank, action labels, rules and `/dame`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.cogs.game import game_commands
+from bot.games.dame import render
+from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableText
+from bot.i18n import text
+from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from games.dame.rules import TEAMS
+from games.dame.views import DameView
+
+NAME = "dame"
+DameCommands = game_commands(NAME, cog_name="DameCog", min_target=50, max_target=10_000)
+
+
+class DamePlugin:
+    name = NAME
+    # Two partnerships facing each other: North+South, East+West.
+    seat_layout = SeatLayout(labels=("N", "E", "S", "W"), teams=TEAMS)
+    action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary", "announce": "danger"}
+
+    def command_group(self, bot: Any) -> Any:
+        return DameCommands(bot, self)
+
+    def lobby_goal(self, target: int, language: str) -> str:
+        return text(language, "dame.goal", target=target)
+
+    def seat_lines(self, view: DameView, table: TableText) -> list[str]:
+        return render.seat_lines(view, table.names, table.marks, table.language)
+
+    def piece_fields(self, view: DameView, table: TableText) -> list[Field]:
+        language = table.language
+        return [
+            Field(text(language, "dame.pile_title"), render.pile_text(view, language)),
+            Field(
+                text(language, "dame.stock_title"),
+                text(language, "dame.stock", count=view.stock_size),
+            ),
+        ]
+
+    def status_line(self, view: DameView, table: TableText) -> str:
+        return render.status_line(view, table.names, table.language)
+
+    def notice_fields(self, view: DameView, table: TableText) -> list[Field]:
+        snapshot = table.snapshot
+        totals = [info.total for info in snapshot.seats]
+        return [
+            Field(
+                render.team_title(view, team, table.names, totals, snapshot.target, table.language),
+                render.pack_lines(view, team, table.language),
+                inline=False,
+            )
+            for team in range(len(TEAMS))
+        ]
+
+    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
+        return render.log_lines(entries, table.names, table.language)
+
+    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
+        return render.round_end_lines(
+            last.view, dict(last.detail), table.names, last.points, last.totals, table.language
+        )
+
+    def private_lines(
+        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+    ) -> list[str]:
+        return render.hand_lines(private.view, table.language)
+
+    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
+        view: DameView = private.view
+        if private.legal:
+            return None
+        if view.phase == "over":
+            return text(table.language, "private.round_over")
+        return render.status_line(view, table.names, table.language)
+
+    def menu_prompt(self, view: DameView, table: TableText) -> str | None:
+        return None
+
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
+        return render.reveal_lines(reveals, table.language)
+
+    def action_labeler(self, view: DameView | None, table: TableText) -> ActionLabel:
+        return render.action_labeler(view, table.language)
+
+    def piece_labeler(self, view: DameView | None, table: TableText) -> PieceLabel:
+        return render.piece_labeler(view, table.language)
+
+    def rules_text(self, preset: str, language: str) -> tuple[str, str]:
+        return text(language, "rules.dame.title"), text(language, "rules.dame.standard")

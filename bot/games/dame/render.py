@@ -1,0 +1,283 @@
+"""Dame de Pique in words: seats and teams, packs with their wild cards marked, the pile, the
+log ("Ann took the pile with 7♠ 7♥: 23 cards"), the hand grouped by rank, action labels.
+
+Everything here reads the engine's views (`DameView`), which name cards by code (`7S#1`):
+`name_of` drops the copy for display. A public view holds no hand, so nothing drawn from it
+can show a hidden card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.i18n import text
+from bot.render.cards import NO_CARD, pretty
+from bot.render.log import burst_lines
+from bot.service.snapshots import LogEntry, Reveal
+from games.cards import card
+from games.dame.rules import IS_WILD, NATURAL_RANKS, TEAMS, card_value
+from games.dame.views import DRAW_PHASE, PLAY_PHASE, DameView, PackView
+
+WILD = "wild"  # the group of wild cards in a hand (2s and jokers)
+
+
+def name_of(code: str) -> str:
+    return code.split("#")[0]
+
+
+def show(code: str) -> str:
+    return pretty(name_of(code))
+
+
+def show_all(codes: Sequence[str]) -> str:
+    return " ".join(show(c) for c in codes)
+
+
+def is_wild(code: str) -> bool:
+    return IS_WILD[card(code)]
+
+
+def team_of(seat: int) -> int:
+    return next(i for i, team in enumerate(TEAMS) if seat in team)
+
+
+def team_name(team: int, names: Sequence[str]) -> str:
+    return " & ".join(names[s] if s < len(names) else "?" for s in TEAMS[team])
+
+
+# -- the table message ----------------------------------------------------------------------
+def seat_lines(
+    view: DameView, names: Sequence[str], marks: Sequence[str], language: str
+) -> list[str]:
+    lines = []
+    for seat, size in enumerate(view.hand_sizes):
+        badges = []
+        if view.turn == seat:
+            badges.append("▶️")
+        if view.announced[seat]:
+            badges.append("✊")
+        name = names[seat] if seat < len(names) else "?"
+        lines.append(
+            text(
+                language,
+                "dame.seat_line",
+                badges=" ".join(badges),
+                name=name,
+                marks=marks[seat] if seat < len(marks) else "",
+                count=size,
+                team=team_of(seat) + 1,
+            ).strip()
+        )
+    return lines
+
+
+def pack_line(pack: PackView) -> str:
+    naturals = [c for c in pack.cards if not is_wild(c)]
+    wilds = [c for c in pack.cards if is_wild(c)]
+    shown = show_all(naturals)
+    if wilds:
+        shown = f"{shown} + *{show_all(wilds)}*"
+    return f"**{pack.rank}** ×{len(pack.cards)}: {shown} · {pack.points}"
+
+
+def pack_lines(view: DameView, team: int, language: str) -> str:
+    packs = view.packs[team]
+    if not packs:
+        return text(language, "dame.no_packs")
+    return "\n".join(pack_line(p) for p in packs)
+
+
+def team_title(
+    view: DameView,
+    team: int,
+    names: Sequence[str],
+    totals: Sequence[int],
+    target: int,
+    language: str,
+) -> str:
+    total = totals[TEAMS[team][0]] if TEAMS[team][0] < len(totals) else 0
+    return text(
+        language,
+        "dame.team_title",
+        team=team + 1,
+        names=team_name(team, names),
+        points=view.points[team],
+        total=total,
+        target=target,
+    )
+
+
+def pile_text(view: DameView, language: str) -> str:
+    if not view.discard:
+        return NO_CARD
+    return text(language, "dame.pile", card=show(view.discard[-1]), count=len(view.discard))
+
+
+def status_line(view: DameView, names: Sequence[str], language: str) -> str:
+    if view.turn is None:
+        return ""
+    name = names[view.turn] if view.turn < len(names) else "?"
+    if view.phase == DRAW_PHASE:
+        return text(language, "dame.turn_draw", name=name)
+    if view.phase == PLAY_PHASE:
+        return text(language, "dame.turn_play", name=name)
+    return ""
+
+
+# -- the log --------------------------------------------------------------------------------
+def _phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
+    data = entry.data
+    kind = entry.kind
+    if kind == "drew":
+        return text(language, "log.dame.drew")
+    if kind == "take":
+        count = len(data.get("pile", ())) + 1
+        used = show_all([*data.get("with", ()), data.get("top", "")] if data.get("top") else [])
+        return text(language, "log.dame.take", cards=used, count=count)
+    if kind == "meld":
+        return text(language, "log.dame.meld", cards=show_all(data.get("cards", ())))
+    if kind == "add":
+        cards = show_all(data.get("cards", ()))
+        return text(language, "log.dame.add", cards=cards, rank=data.get("rank", "?"))
+    if kind == "announce":
+        return text(language, "log.dame.announce")
+    if kind == "discard":
+        return text(language, "log.dame.discard", card=show(data.get("card", "")))
+    if kind == "out":
+        return text(language, "log.dame.out")
+    if kind == "reshuffle":
+        return text(language, "log.dame.reshuffle", count=data.get("stock", 0))
+    return None
+
+
+def log_lines(entries: Sequence[LogEntry], names: Sequence[str], language: str) -> list[str]:
+    return burst_lines(entries, names, language, phrase=_phrase, breaks=("drew", "take"))
+
+
+# -- end of hand ----------------------------------------------------------------------------
+def round_end_lines(
+    view: DameView,
+    detail: Mapping[str, Any],
+    names: Sequence[str],
+    points: Sequence[int],
+    totals: Sequence[int],
+    language: str,
+) -> list[str]:
+    lines = []
+    winner = detail.get("winner")
+    if winner is not None and winner < len(names):
+        lines.append(
+            text(
+                language,
+                "dame.went_out",
+                name=names[winner],
+                team=team_name(team_of(winner), names),
+            )
+        )
+    hands = detail.get("hands", [0] * len(view.hand_sizes))
+    packs = detail.get("packs", list(view.points))
+    for team, seats in enumerate(TEAMS):
+        left = ", ".join(
+            text(
+                language,
+                "dame.hand_left",
+                name=names[s] if s < len(names) else "?",
+                count=view.hand_sizes[s],
+                cost=hands[s],
+            )
+            for s in seats
+        )
+        lines.append(
+            text(
+                language,
+                "dame.hand_result",
+                names=team_name(team, names),
+                packs=packs[team],
+                left=left,
+                points=points[seats[0]] if seats[0] < len(points) else 0,
+                total=totals[seats[0]] if seats[0] < len(totals) else 0,
+            )
+        )
+        for pack in view.packs[team]:
+            lines.append(f"  {pack_line(pack)}")
+    return lines
+
+
+# -- "My cards" -----------------------------------------------------------------------------
+def hand_groups(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """The hand by rank, low to high, wild cards last: (rank or WILD, codes)."""
+    groups: dict[str, list[str]] = {}
+    for code in hand:
+        key = WILD if is_wild(code) else card(code).rank
+        groups.setdefault(key, []).append(code)
+    order = {r: i for i, r in enumerate((*NATURAL_RANKS, WILD))}
+    return sorted(groups.items(), key=lambda g: order[g[0]])
+
+
+def hand_lines(view: DameView, language: str) -> list[str]:
+    lines = [
+        text(
+            language,
+            "dame.hand_title",
+            count=len(view.hand),
+            points=sum(card_value(card(c)) for c in view.hand),
+        )
+    ]
+    for key, codes in hand_groups(view.hand):
+        label = text(language, "dame.wild_group") if key == WILD else key
+        lines.append(f"`{label:>4}` ×{len(codes)}: {show_all(codes)}")
+    lines.append(text(language, "dame.private_pile", pile=pile_text(view, language)))
+    if view.legal is not None and view.legal.may_go_out:
+        lines.append(text(language, "dame.may_go_out"))
+    return lines
+
+
+def reveal_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
+    return [
+        text(language, "dame.you_drew", card=show(r.data["card"]))
+        for r in reveals
+        if r.kind == "draw" and "card" in r.data
+    ]
+
+
+# -- action labels --------------------------------------------------------------------------
+def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]:
+    pile = len(view.discard) if view is not None else 0
+
+    def label(action: str) -> str:
+        words = action.split()
+        kind, rest = words[0], words[1:]
+        if kind == "take":
+            if not rest:
+                return text(language, "dame.action.take_onto", count=pile)
+            return text(
+                language, "dame.action.take", cards=" ".join(pretty(w) for w in rest), count=pile
+            )
+        if kind == "meld":
+            return text(language, "dame.action.meld", cards=" ".join(pretty(w) for w in rest))
+        if kind == "add" and rest:
+            return text(
+                language,
+                "dame.action.add",
+                rank=rest[0],
+                cards=" ".join(pretty(w) for w in rest[1:]),
+            )
+        if kind == "discard" and rest:
+            return text(language, "dame.action.discard", card=pretty(rest[0]))
+        if kind in ("draw", "announce"):
+            return text(language, f"dame.action.{kind}")
+        return action
+
+    return label
+
+
+def piece_labeler(view: DameView | None, language: str) -> Callable[[str, str], str]:
+    def label(prefix: str, piece: str) -> str:
+        if not prefix:
+            return text(language, f"dame.family.{piece}")
+        if prefix == "add":
+            return text(language, "dame.menu.pack", rank=piece)
+        return pretty(piece)
+
+    return label

@@ -1,0 +1,220 @@
+"""Dame de Pique's messages from real rounds on stacked decks: a 50-card pile on the table, a
+hand of 40-odd cards in "My cards", the log in words, the end of a hand; within Discord's
+limits, and showing no card of another hand or of the stock."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from bot.render.actions import MAX_OPTIONS, MAX_ROWS, SelectSpec
+from bot.render.private import render_private
+from bot.render.table import render_table
+from bot.service.snapshots import (
+    PLAYING,
+    ROUND_OVER,
+    LogEntry,
+    PrivateSnapshot,
+    PublicSnapshot,
+    RoundEnd,
+    SeatInfo,
+)
+from bot.ui.custom_ids import Kind, parse
+from games.cards import card, cards
+from games.dame import GAME, DameRound
+from games.dame.rules import DECK, IS_WILD
+from tests.games.dame.stacking import draw_and_discard, stacked_round
+
+NAMES = ("Ann", "Ben", "Cleo", "Dan")
+CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
+TAKER_HAND = "7S 7H 3S 4D 5C 6H 8S 9D 10C JH QD KS AC"
+
+
+def _public(round_: DameRound, events: list[Any], status: str = PLAYING) -> PublicSnapshot:
+    log = tuple(LogEntry(e.kind, e.seat, dict(e.data)) for e in events if e.to is None)
+    last = None
+    if status == ROUND_OVER:
+        result = round_.result()
+        points = tuple(result.points[s % 2] for s in range(4))
+        last = RoundEnd(1, points, points, result.detail, round_.public_view())
+    return PublicSnapshot(
+        table_id=12,
+        guild_id=1,
+        channel_id=2,
+        game="dame",
+        preset="standard",
+        options=GAME.options().model_dump(),
+        target=1000,
+        host_id=1000,
+        status=status,
+        seats=tuple(SeatInfo(i, 1000 + i, NAMES[i], False) for i in range(4)),
+        min_seats=4,
+        max_seats=4,
+        round_no=1,
+        view=round_.public_view(),
+        to_act=round_.to_act() if status == PLAYING else (),
+        totals=(0,) * 4,
+        log=log[-12:],
+        last_round=last,
+        winners=(),
+        turn_deadline=None,
+        next_round_at=None,
+        version=1,
+    )
+
+
+def _private(round_: DameRound, seat: int) -> PrivateSnapshot:
+    return PrivateSnapshot(
+        table_id=12,
+        seat=seat,
+        round_no=1,
+        status=PLAYING,
+        view=round_.view(seat),
+        legal=tuple(str(a) for a in round_.legal_actions(seat)),
+        reveals=(),
+        away=False,
+        turn_deadline=None,
+    )
+
+
+def _shown(rendered: Any) -> str:
+    embed = rendered.embed.to_dict()
+    labels = [repr(c) for c in rendered.components]
+    return json.dumps(embed, ensure_ascii=False) + " ".join(labels)
+
+
+def _within_limits(rendered: Any) -> None:
+    embed = rendered.embed
+    assert len(embed) <= 6000 and len(embed.description or "") <= 4096
+    assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
+    assert max((c.row for c in rendered.components), default=0) < MAX_ROWS
+    for c in rendered.components:
+        if isinstance(c, SelectSpec):
+            assert 0 < len(c.options) <= MAX_OPTIONS
+
+
+def _pretty(codes: Any) -> set[str]:
+    return {card(c).pretty for c in codes if not card(c).is_joker}
+
+
+def _fillers(count: int, taken: str) -> str:
+    """`count` codes of natural cards, no 7s, none of `taken`."""
+    used = set(cards(taken))
+    pool = [c for c in DECK if not IS_WILD[c] and c.rank != "7" and c not in used]
+    return " ".join(c.code for c in pool[:count])
+
+
+def _round_with_a_big_take() -> tuple[DameRound, list[Any]]:
+    """Seats draw and discard until seat 0 discards 7♦ on a pile of 31; seat 1 (Ben) takes
+    it with 7♠ 7♥: his hand grows to 42 cards."""
+    stock = f"{_fillers(31, TAKER_HAND)} 7D"
+    round_ = stacked_round({1: TAKER_HAND}, stock=stock)
+    events: list[Any] = []
+    for _ in range(32):
+        draw_and_discard(round_, round_.to_act()[0])
+    assert round_.public_view().discard[-1].startswith("7D")
+    events += round_.apply(1, "take 7S 7H")
+    return round_, events
+
+
+def test_a_pile_of_fifty_cards_shows_its_top_and_size_and_nothing_hidden() -> None:
+    round_ = stacked_round({})
+    events: list[Any] = []
+    for _ in range(50):
+        seat = round_.to_act()[0]
+        events += round_.apply(seat, "draw")
+        drawn = events[-2].data["card"]
+        events += round_.apply(seat, f"discard {card(drawn).name}#{card(drawn).copy}")
+    view = round_.public_view()
+    assert len(view.discard) == 50
+    rendered = render_table(_public(round_, events), "en")
+    _within_limits(rendered)
+    text = _shown(rendered)
+    top = card(view.discard[-1]).pretty
+    assert f"{top} on top · 50 cards" in text and "6 cards" in text  # the stock
+    assert set(CARD_TEXT.findall(text)) <= _pretty(view.discard)
+
+
+def test_a_hand_of_forty_odd_cards_is_grouped_by_rank_and_every_control_is_legal() -> None:
+    round_, events = _round_with_a_big_take()
+    hand = round_.view(1).hand
+    assert len(hand) == 42
+    for language in ("en", "fr"):
+        rendered = render_private(_private(round_, 1), _public(round_, events), language)
+        _within_limits(rendered)
+        description = rendered.embed.description or ""
+        assert _pretty(hand) <= set(CARD_TEXT.findall(description))
+        assert "×" in description  # counts per rank
+        for component in rendered.components:
+            values = (
+                [v for _, v in component.options]
+                if isinstance(component, SelectSpec)
+                else [component.custom_id]
+            )
+            for value in values:
+                if value.startswith("ct:"):
+                    parsed = parse(value)
+                    if parsed.kind is Kind.PLAY:
+                        round_.check(1, GAME.parse_action(parsed.text))
+
+
+def test_the_table_tells_the_take_in_words_and_shows_the_packs() -> None:
+    round_, events = _round_with_a_big_take()
+    rendered = render_table(_public(round_, events), "en")
+    _within_limits(rendered)
+    text = _shown(rendered)
+    assert "took the pile with 7♠ 7♥ 7♦: 32 cards" in text
+    assert "**7** ×3: 7♠ 7♥ 7♦ · 15" in text  # Ben's team's new pack
+    assert "42 cards" in text  # Ben's hand size, never its cards
+    assert not set(CARD_TEXT.findall(text)) & (_pretty(round_.view(1).hand) - {"7♠", "7♥", "7♦"})
+
+
+def test_the_end_of_a_hand_shows_packs_hands_left_and_points() -> None:
+    round_ = stacked_round(
+        {1: "3H 3D 3C 4H 4D 4C 5H 5D 5C 6H 6D 6C JK"}, stock="8C#1 8D#1 9C#1 10C#1 3S#1"
+    )
+    events: list[Any] = []
+    events += round_.apply(1, "draw")
+    events += round_.apply(1, "announce")
+    events += round_.apply(1, "discard 8C#1")
+    for seat in (2, 3, 0):
+        draw_and_discard(round_, seat)
+    events += round_.apply(1, "draw")
+    for rank in "3456":
+        events += round_.apply(1, f"meld {rank} {rank} {rank}")
+    events += round_.apply(1, "add 3 3C")
+    events += round_.apply(1, "discard JK")
+    assert round_.finished
+    for language in ("en", "fr"):
+        rendered = render_table(_public(round_, events, status=ROUND_OVER), language)
+        _within_limits(rendered)
+    text = _shown(render_table(_public(round_, events, status=ROUND_OVER), "en"))
+    assert "**Ben** went out" in text and "Ann 13 cards" in text
+
+
+def test_every_legal_move_of_a_big_hand_is_reachable_in_steps_and_none_dropped() -> None:
+    """More distinct cards than a select holds: rank first, then the card; nothing is lost."""
+    from bot.render.actions import ButtonSpec, MenuText, action_menu
+
+    round_, _ = _round_with_a_big_take()
+    legal = [str(a) for a in round_.legal_actions(1)]
+    labels = MenuText(lambda a: a[:100], lambda p, piece: piece, "Choose…", "Back")
+    found: set[str] = set()
+    stages, seen = [""], set()
+    while stages:
+        prefix = stages.pop()
+        if prefix in seen:
+            continue
+        seen.add(prefix)
+        for spec in action_menu(legal, prefix, table_id=12, round_no=1, labels=labels):
+            if isinstance(spec, ButtonSpec):
+                component = parse(spec.custom_id)
+                if component.kind is Kind.PLAY:
+                    found.add(component.text)
+                continue
+            assert 0 < len(spec.options) <= MAX_OPTIONS
+            for _, value in spec.options:
+                (found.add if value in legal else stages.append)(value)
+    assert found == set(legal)
+    assert len([a for a in legal if a.startswith("discard")]) > MAX_OPTIONS
