@@ -31,6 +31,7 @@ from bot.ui.guild_settings import GuildSettingsCache
 from bot.ui.items import TableItem
 from bot.ui.locations import TableLocations
 from bot.ui.notifier import DiscordNotifier
+from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS
 from storage import Store
 from storage.errors import StoreError
 
@@ -70,6 +71,7 @@ class CardTableBot(commands.Bot):
         clock: Clock | None = None,
         seed_source: Callable[[], int] | None = None,
         edit_delay: float = 1.0,
+        channel_edits: tuple[int, float] = (EDITS_PER_WINDOW, WINDOW_SECONDS),
         guild_ready_timeout: float = 2.0,
         sync_commands: bool = True,
     ) -> None:
@@ -86,7 +88,7 @@ class CardTableBot(commands.Bot):
         self._given_store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._sync_commands = sync_commands
-        self.notifier = DiscordNotifier(self, edit_delay=edit_delay)
+        self.notifier = DiscordNotifier(self, edit_delay=edit_delay, channel_edits=channel_edits)
         self.tables = TableController(self)
         self._store: Store | None = store
         self._service: TableService | None = None
@@ -138,7 +140,7 @@ class CardTableBot(commands.Bot):
         for table_id, reason in broken:
             log.warning("table %s could not be restored: %s", table_id, reason)
         for table_id in restored:
-            self.notifier.coalescer.mark(table_id)  # refresh its message after the restart
+            self.notifier.refresh(table_id)  # its message, after the tables in play
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -208,7 +210,8 @@ def create_bot(
     **options: object,
 ) -> CardTableBot:
     """A bot ready to `start(token)`. Tests pass their own store, clock, a short
-    `guild_ready_timeout`, `edit_delay`, `seed_source` or `sync_commands=False`."""
+    `guild_ready_timeout`, `edit_delay`, `channel_edits` (edits per seconds in a channel),
+    `seed_source` or `sync_commands=False`."""
     return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]
 
 

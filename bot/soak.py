@@ -110,6 +110,7 @@ async def start_bot(path: Path, clock: FakeClock, channel: SoakChannel) -> CardT
         clock=clock,
         sync_commands=False,
         edit_delay=0.0,
+        channel_edits=(1_000_000, 1.0),  # the soak's channel has no rate limit to keep to
         seed_source=itertools.count(1).__next__,
     )
     bot.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign]

@@ -122,6 +122,9 @@ class LocalDiscord:
         self._last_activity = time.monotonic()
         self._rate_limit_until = 0.0
         self._rate_limit_count = 0
+        self._channel_limit: tuple[int, float, Callable[[], float]] | None = None
+        self.channel_edit_times: dict[int, list[float]] = {}  # channel -> its recent edits
+        self.refused_channel_edits = 0
         self.rate_limit_retry_after = 0.05
         self.too_old_to_edit: set[int] = set()  # channel messages Discord no longer lets edit
         self.edit_age_limit = 3600.0  # seconds: older channel messages refuse edits (30046)
@@ -495,7 +498,7 @@ class LocalDiscord:
     async def _patch_message(
         self, record: RecordedRequest, request: web.Request, channel_id: str, message_id: str
     ) -> Any:
-        if self._rate_limited():
+        if self._rate_limited(channel_id):
             return self._too_many_requests()
         message = self._stored(message_id)
         if message["channel_id"] != channel_id or int(message["flags"]) & EPHEMERAL:
@@ -545,11 +548,33 @@ class LocalDiscord:
         self._rate_limit_until = time.monotonic() + seconds
         self.rate_limit_retry_after = retry_after
 
-    def _rate_limited(self) -> bool:
+    def limit_channel_edits(
+        self, *, edits: int = 5, per: float = 5.0, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        """Enforce Discord's per-channel limit on message edits: past `edits` edits in any
+        `per` seconds of `now` (a test's fake clock, say) in one channel, answer 429."""
+        self._channel_limit = (edits, per, now)
+        self.channel_edit_times.clear()
+
+    def _rate_limited(self, channel_id: str) -> bool:
         if self._rate_limit_count > 0:
             self._rate_limit_count -= 1
             return True
-        return time.monotonic() < self._rate_limit_until
+        if time.monotonic() < self._rate_limit_until:
+            return True
+        if self._channel_limit is None:
+            return False
+        edits, per, now = self._channel_limit
+        times = self.channel_edit_times.setdefault(int(channel_id), [])
+        moment = now()
+        while times and times[0] <= moment - per:
+            times.pop(0)
+        if len(times) >= edits:
+            self.rate_limit_retry_after = max(0.001, times[0] + per - moment)
+            self.refused_channel_edits += 1
+            return True
+        times.append(moment)
+        return False
 
     def _too_many_requests(self) -> Any:
         retry = self.rate_limit_retry_after

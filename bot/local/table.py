@@ -60,7 +60,8 @@ async def _serve(settings: Settings, announce: str) -> None:
         with server.pointed_at():
             # Commands sync to the local guild, so they are listed at once.
             local = settings.model_copy(update={"dev_guild_id": server.guild_id})
-            bot = create_bot(local, guild_ready_timeout=0.1)
+            # The local Discord limits no edit rate: table messages follow every click.
+            bot = create_bot(local, guild_ready_timeout=0.1, channel_edits=(1_000, 1.0))
             async with bot:
                 running = asyncio.create_task(bot.start("local-token"), name="local-bot")
                 ready = asyncio.create_task(bot.wait_until_ready())

@@ -26,10 +26,12 @@ import discord
 
 from bot.i18n import text
 from bot.render.table import RenderedMessage, render_table
+from bot.service.clock import SystemClock
 from bot.service.errors import TableError
 from bot.service.snapshots import CLOSED, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.items import build_view
+from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -52,10 +54,19 @@ def digest(rendered: RenderedMessage) -> str:
 
 
 class DiscordNotifier:
-    def __init__(self, bot: CardTableBot, *, edit_delay: float = 1.0) -> None:
+    def __init__(
+        self,
+        bot: CardTableBot,
+        *,
+        edit_delay: float = 1.0,
+        channel_edits: tuple[int, float] = (EDITS_PER_WINDOW, WINDOW_SECONDS),
+    ) -> None:
         self.bot = bot
         # Retries back off from twice the coalescing delay (2 s in production) up to a minute.
         self.coalescer = EditCoalescer(self._edit, delay=edit_delay, retry_delay=2 * edit_delay)
+        # Discord's rate limit runs on real time, whatever clock the tables' timers use.
+        edits, per = channel_edits
+        self.pacer = ChannelPacer(SystemClock(), edits=edits, per=per)
         # Per open table (and a closed one until its closing edit): see the module docstring.
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
         self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
@@ -64,6 +75,12 @@ class DiscordNotifier:
 
     # -- TableNotifier ------------------------------------------------------------------
     async def table_changed(self, table_id: int) -> None:
+        self.pacer.in_play(table_id)
+        self.coalescer.mark(table_id)
+
+    def refresh(self, table_id: int) -> None:
+        """Show the table's state again (after a restart), when its channel has room: tables
+        in play go first, and a refresh that would change nothing sends nothing."""
         self.coalescer.mark(table_id)
 
     async def round_started(self, table_id: int) -> None:
@@ -106,6 +123,7 @@ class DiscordNotifier:
                 log.warning("could not show the end of table %s", table_id)
             self._sent.pop(table_id, None)
             self._last.pop(table_id, None)
+            self.pacer.forget(table_id)
             self.bot.locations.forget(table_id)
         self._locks.pop(table_id, None)
 
@@ -154,24 +172,32 @@ class DiscordNotifier:
         return message
 
     async def _edit(self, table_id: int) -> None:
-        lock = self._lock(table_id)
-        if lock is None:
+        """A coalesced edit: it waits for its turn in the channel (`ui/pacer.py`), then shows
+        the table's state as it is by then."""
+        if self._closed(table_id):
             return
-        async with lock:
-            if not self._closed(table_id):
-                await self._edit_now(table_id)
+        location = await self.bot.locations.get(table_id)
+        async with self.pacer.turn(location.post_channel_id, table_id) as turn:
+            turn.edited = False
+            lock = self._lock(table_id)
+            if lock is None:
+                return
+            async with lock:
+                if not self._closed(table_id):
+                    turn.edited = await self._edit_now(table_id)
 
-    async def _edit_now(self, table_id: int) -> None:
+    async def _edit_now(self, table_id: int) -> bool:
+        """Show the table's state on its message; False if there was nothing to send."""
         rendered = await self.render(table_id)
         if rendered is None:
-            return
+            return False
         fingerprint = digest(rendered)
         if self._sent.get(table_id) == fingerprint:
-            return
+            return False
         location = await self.bot.locations.get(table_id)
         if location.message_id is None:
             await self._repost(table_id)
-            return
+            return True
         channel = self.bot.get_partial_messageable(location.post_channel_id)
         message = channel.get_partial_message(location.message_id)
         try:
@@ -181,9 +207,10 @@ class DiscordNotifier:
                 raise RetryLater(None) from error  # discord.py already waited and retried
             if error.code in REPOST_CODES:
                 await self._repost(table_id)
-                return
+                return True
             raise
         self._sent[table_id] = fingerprint
+        return True
 
     async def _repost(self, table_id: int) -> None:
         location = await self.bot.locations.get(table_id)

@@ -13,12 +13,16 @@ from bot.service import FakeClock
 from bot.settings import Settings
 from storage import Store
 
+# Tests that do not look at pacing edit as fast as they like (Discord's limit is on real time).
+UNPACED = (100_000, 1.0)
+
 
 @asynccontextmanager
 async def offline_bot(tmp_path: Path, **options: Any) -> AsyncIterator[CardTableBot]:
     """`options` go to `create_bot` (a seed source, an edit delay...)."""
     store = await Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL")
     settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
+    options.setdefault("channel_edits", UNPACED)
     made = create_bot(settings, store=store, clock=FakeClock(), sync_commands=False, **options)
     await made.setup_hook()
     try:

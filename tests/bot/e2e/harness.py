@@ -17,6 +17,7 @@ from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER
 from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
 from games.cards import shuffled, standard_deck
+from tests.bot.bots import UNPACED
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
 from tests.bot.e2e.players import (
     Choice,
@@ -68,6 +69,7 @@ class BotUnderTest:
         self.bot: CardTableBot | None = None
         self.last_private: dict[int, int] = {}  # user id -> their latest ephemeral message
         self.choose: Chooser = lambda offered: pick(offered, DUTCH_PREFERENCE)
+        self.channel_edits = UNPACED  # Discord's limit is enforced where a test asks for it
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[CardTableBot]:
@@ -83,6 +85,7 @@ class BotUnderTest:
             edit_delay=self.edit_delay,
             guild_ready_timeout=0.01,
             seed_source=lambda: next(self._seeds),
+            channel_edits=self.channel_edits,
         )
         self.bot = bot
         async with running_client(bot):

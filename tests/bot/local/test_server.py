@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -243,3 +244,32 @@ async def test_unknown_routes_are_recorded_and_answered_404(fake_discord: LocalD
             raise AssertionError("an unknown route must answer 404")
     assert fake_discord.unknown_routes and "/roles" in fake_discord.unknown_routes[0]
     fake_discord.unknown_routes.clear()
+
+
+async def test_channel_message_edits_past_discords_limit_are_answered_429(
+    fake_discord: LocalDiscord,
+) -> None:
+    """Five edits per five seconds in each channel (on the time source the test gives)."""
+    now = [0.0]
+    fake_discord.limit_channel_edits(edits=5, per=5.0, now=lambda: now[0])
+    channels = (fake_discord.channel_id, fake_discord.other_channel_id)
+    async with aiohttp.ClientSession() as http:
+        urls = []
+        for channel_id in channels:
+            async with http.post(
+                f"{fake_discord.base_url}/channels/{channel_id}/messages", json={"content": "x"}
+            ) as posted:
+                message = await posted.json()
+            urls.append(f"{fake_discord.base_url}/channels/{channel_id}/messages/{message['id']}")
+
+        async def edit(url: str) -> int:
+            async with http.patch(url, json={"content": "y"}) as answer:
+                return answer.status
+
+        assert [await edit(urls[0]) for _ in range(6)] == [200] * 5 + [429]
+        assert await edit(urls[1]) == 200  # another channel has its own window
+        now[0] = 4.9
+        assert await edit(urls[0]) == 429
+        now[0] = 5.0
+        assert await edit(urls[0]) == 200
+    assert fake_discord.refused_channel_edits == 2
