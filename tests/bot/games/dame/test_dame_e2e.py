@@ -7,7 +7,13 @@ from __future__ import annotations
 import random
 
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
-from tests.bot.e2e.harness import BotUnderTest, players
+from bot.ui.custom_ids import play_id
+from tests.bot.e2e.harness import (
+    EIGHT,
+    BotUnderTest,
+    assert_one_short_private_sentence,
+    players,
+)
 from tests.bot.e2e.players import answer_text, pick_at_random, verb_choice
 
 TARGET = 60  # one or two hands
@@ -55,3 +61,54 @@ async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
         checker.assert_clean()
         assert checker.checked > 20
         assert all(r.status != 400 for r in harness.fake.requests)
+
+
+async def test_four_players_play_a_match_and_bad_clicks_get_one_sentence(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    users = [harness.fake.user(name) for name in EIGHT[:4]]
+    rng = random.Random(5)
+    harness.choose = lambda offered: pick_at_random(offered, rng, rare=("announce",))
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        started = await harness.fake.slash(users[0], "dame start", target=TARGET)
+        await started.wait_answered()
+        await harness.settle()
+        (table_id,) = harness.table_ids()
+        for user in users[1:]:
+            await harness.press(user, table_id, "join")
+        await harness.press(users[0], table_id, "start")
+        service = bot.service
+        snapshot = service.public_snapshot(table_id)
+        assert snapshot.status == PLAYING and snapshot.round_no is not None
+        mover = harness.user_of_seat(table_id, snapshot.to_act[0])
+        other = next(u for u in users if u is not mover)
+        message_id = int(harness.table_message(table_id)["id"])
+        refusals = (
+            (other, play_id(table_id, snapshot.round_no, "draw")),  # out of turn
+            (mover, play_id(table_id, snapshot.round_no, "meld 3S")),  # the engine refuses
+            (mover, play_id(table_id, snapshot.round_no + 5, "draw")),  # stale round
+            (mover, f"ct:{table_id}:{snapshot.round_no}:p=fly away"),  # no such action
+        )
+        for user, custom_id in refusals:
+            click = await harness.fake.click(user, message_id, custom_id, forged=True)
+            await click.wait_answered()
+            await harness.settle()
+            assert_one_short_private_sentence(click)
+        assert harness.actions_played(table_id) == 0
+        for _ in range(4_000):
+            snapshot = service.public_snapshot(table_id)
+            if snapshot.status == FINISHED:
+                break
+            if snapshot.status == ROUND_OVER:
+                await harness.next_round(table_id)
+                continue
+            await harness.act(harness.user_of_seat(table_id, snapshot.to_act[0]), table_id)
+        else:
+            raise AssertionError("the match did not end")
+        await harness.settle()
+        snapshot = service.public_snapshot(table_id)
+        assert snapshot.status == FINISHED and snapshot.winners
+        assert snapshot.totals[0] == snapshot.totals[2] and snapshot.totals[1] == snapshot.totals[3]
+        checker.assert_clean()
