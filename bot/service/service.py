@@ -365,6 +365,7 @@ class TableService(TimerMixin):
             if seat not in round_.to_act():
                 raise TableError("not_your_turn")
             events = await self._play(table, seat, notation, clicked=True)
+            self._long_lived.clicked()
             stored_notation = str(round_.history[-1][1])
             public = tuple(_log_entry(e) for e in events if e.to is None)
             reveals = tuple(_reveal(e) for e in events if e.to is not None and seat in e.to)
