@@ -406,9 +406,17 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         actions = []
         for rank in options.meld_ranks:
             natural_names = _names_in_order(c.name for c in hand if c.rank == rank)
+            naturals = set(natural_names)
             for combo in combinations_with_replacement([*natural_names, *wild_names], PACK_MIN):
-                if combo[0] in natural_names and all(counts[n] >= combo.count(n) for n in combo):
-                    actions.append(trusted(MELD, combo))
+                first, second, third = combo  # PACK_MIN cards, sorted: equal names adjacent
+                if first not in naturals:
+                    continue
+                if first == second:
+                    if counts[first] < (3 if second == third else 2):
+                        continue
+                elif second == third and counts[second] < 2:
+                    continue
+                actions.append(trusted(MELD, combo))
         for rank in options.add_ranks:
             for name in _names_in_order(c.name for c in hand if c.rank == rank) + wild_names:
                 actions.append(trusted(ADD, (name,), rank))
