@@ -72,6 +72,7 @@ class CardTableBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         edit_delay: float = 1.0,
         channel_edits: tuple[int, float] = (EDITS_PER_WINDOW, WINDOW_SECONDS),
+        pacing_clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
         sync_commands: bool = True,
     ) -> None:
@@ -88,7 +89,9 @@ class CardTableBot(commands.Bot):
         self._given_store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._sync_commands = sync_commands
-        self.notifier = DiscordNotifier(self, edit_delay=edit_delay, channel_edits=channel_edits)
+        self.notifier = DiscordNotifier(
+            self, edit_delay=edit_delay, channel_edits=channel_edits, pacing_clock=pacing_clock
+        )
         self.tables = TableController(self)
         self._store: Store | None = store
         self._service: TableService | None = None
@@ -210,7 +213,8 @@ def create_bot(
     **options: object,
 ) -> CardTableBot:
     """A bot ready to `start(token)`. Tests pass their own store, clock, a short
-    `guild_ready_timeout`, `edit_delay`, `channel_edits` (edits per seconds in a channel),
+    `guild_ready_timeout`, `edit_delay`, `channel_edits` (edits per seconds in a channel) and
+    `pacing_clock` (the time those seconds are counted in; real time by default),
     `seed_source` or `sync_commands=False`."""
     return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]
 

@@ -313,6 +313,10 @@ class LocalDiscord:
             listener(record)
 
     # ------------------------------------------------------------------ messages
+    def seed_message(self, channel_id: int, data: dict[str, Any]) -> dict[str, Any]:
+        """A message the bot posted before this server started (a test building a restart)."""
+        return self._message(channel_id, data)
+
     def _message(
         self,
         channel_id: int,

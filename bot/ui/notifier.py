@@ -26,9 +26,9 @@ import discord
 
 from bot.i18n import text
 from bot.render.table import RenderedMessage, render_table
-from bot.service.clock import SystemClock
+from bot.service.clock import Clock, SystemClock
 from bot.service.errors import TableError
-from bot.service.snapshots import CLOSED, PublicSnapshot
+from bot.service.snapshots import CLOSED, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.items import build_view
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
@@ -60,13 +60,14 @@ class DiscordNotifier:
         *,
         edit_delay: float = 1.0,
         channel_edits: tuple[int, float] = (EDITS_PER_WINDOW, WINDOW_SECONDS),
+        pacing_clock: Clock | None = None,
     ) -> None:
         self.bot = bot
         # Retries back off from twice the coalescing delay (2 s in production) up to a minute.
         self.coalescer = EditCoalescer(self._edit, delay=edit_delay, retry_delay=2 * edit_delay)
         # Discord's rate limit runs on real time, whatever clock the tables' timers use.
         edits, per = channel_edits
-        self.pacer = ChannelPacer(SystemClock(), edits=edits, per=per)
+        self.pacer = ChannelPacer(pacing_clock or SystemClock(), edits=edits, per=per)
         # Per open table (and a closed one until its closing edit): see the module docstring.
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
         self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
@@ -75,13 +76,28 @@ class DiscordNotifier:
 
     # -- TableNotifier ------------------------------------------------------------------
     async def table_changed(self, table_id: int) -> None:
-        self.pacer.in_play(table_id)
+        self._note_play(table_id)
         self.coalescer.mark(table_id)
 
     def refresh(self, table_id: int) -> None:
         """Show the table's state again (after a restart), when its channel has room: tables
-        in play go first, and a refresh that would change nothing sends nothing."""
+        in play (a round running) go first, and a refresh that changes nothing sends nothing."""
+        self._note_play(table_id)
         self.coalescer.mark(table_id)
+
+    def _note_play(self, table_id: int) -> None:
+        """A table with a round running is in play: its edits go before mere refreshes (a
+        lobby's own clicks are answered by editing its message in the click's response)."""
+        try:
+            status = self.bot.service.public_snapshot(table_id).status
+        except TableError:
+            return  # not listed (closed, or still loading after a restart)
+        if status in (PLAYING, ROUND_OVER):
+            self.pacer.in_play(table_id)
+
+    def clicked(self, table_id: int) -> None:
+        """Someone clicked at this table: its message goes before mere refreshes."""
+        self.pacer.in_play(table_id)
 
     async def round_started(self, table_id: int) -> None:
         """A new message each round: Discord limits edits of messages older than an hour.

@@ -6,9 +6,11 @@ message refreshed, and with many tables in one channel the tables being played w
 behind minutes of refreshes. So each edit first asks for its `turn` in its channel:
 
 - at most `edits` turns per `per` seconds in a channel (a sliding window on the bot's clock);
-- a table *in play* (changed since the bot started: a click, a timer) goes before a table
-  that only needs a refresh, and one turn in each window is kept for tables in play, so the
-  table just clicked is edited at once even while restored tables are being refreshed;
+- a table *in play* (a round running at the restart, or clicked or changed since) goes
+  before a table that only needs a refresh; refreshes leave one turn of each window free,
+  and while tables are being played in the channel they take at most half of it, so the
+  table just clicked is edited at once, and the next moves within seconds, even while a
+  thousand restored tables are being refreshed;
 - within a class, the oldest request first; a table waiting for a refresh that comes into
   play moves up to the front class;
 - a turn that ends up making no edit (the message already shows that content) gives its
@@ -18,7 +20,6 @@ behind minutes of refreshes. So each edit first asks for its `turn` in its chann
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import itertools
 from collections import deque
@@ -31,6 +32,7 @@ from bot.service.clock import Clock
 EDITS_PER_WINDOW = 5
 WINDOW_SECONDS = 5.0
 IN_PLAY, REFRESH = 0, 1  # priority classes, first served first
+PLAYING_WINDOWS = 3  # a channel counts as being played for this many windows after a turn
 
 
 @dataclass
@@ -50,8 +52,10 @@ class _Waiter:
 @dataclass
 class _Channel:
     granted: deque[float] = field(default_factory=deque)  # times of the turns in the window
+    classes: deque[int] = field(default_factory=deque)  # and the class each went to
     waiting: list[tuple[int, int, _Waiter]] = field(default_factory=list)  # (class, order, ..)
     server: asyncio.Task[None] | None = None
+    played_at: float | None = None  # the last turn of a table in play
     wake_at: float | None = None  # when the server is called back to grant again
 
 
@@ -97,10 +101,18 @@ class ChannelPacer:
         try:
             yield turn
         finally:
-            if not turn.edited:
-                with contextlib.suppress(ValueError):
-                    channel.granted.remove(granted_at)
-                self._serve(channel)
+            if granted_at in channel.granted:
+                index = channel.granted.index(granted_at)
+                klass = channel.classes[index]
+                del channel.granted[index]
+                del channel.classes[index]
+                if turn.edited:
+                    # Counted from when the edit is done: Discord counts it on arrival, which
+                    # a slow request makes later than the grant.
+                    channel.granted.append(self._clock.now())
+                    channel.classes.append(klass)
+                else:
+                    self._serve(channel)
 
     def _serve(self, channel: _Channel) -> None:
         if channel.server is None or channel.server.done():
@@ -127,17 +139,31 @@ class ChannelPacer:
             now = self._clock.now()
             while channel.granted and channel.granted[0] <= now - self._per:
                 channel.granted.popleft()
-            # One turn in each window stays free for a table in play.
-            room = self._edits if best.klass == IN_PLAY else self._edits - 1
+                channel.classes.popleft()
+            room = self._room(channel, best.klass)
             if len(channel.granted) >= room:
                 # Come back when a turn leaves the window; a newcomer (a table in play) that
                 # fits before that is served at once by the next `_serve`.
-                oldest = channel.granted[len(channel.granted) - room]
+                oldest = channel.granted[max(0, len(channel.granted) - room)]
                 self._wake_at(channel, oldest + self._per)
                 return
             heapq.heappop(channel.waiting)
             channel.granted.append(now)
+            channel.classes.append(best.klass)
+            if best.klass == IN_PLAY:
+                channel.played_at = now
             best.granted.set_result(now)
+
+    def _room(self, channel: _Channel, klass: int) -> int:
+        """Turns of the window this class may fill: all for tables in play; for refreshes,
+        one fewer (kept for a click), and while tables are being played in the channel (a turn
+        in play in the last few windows) only half, so those keep most of the window."""
+        if klass == IN_PLAY:
+            return self._edits
+        played = channel.played_at
+        if played is not None and self._clock.now() - played < PLAYING_WINDOWS * self._per:
+            return max(1, (self._edits - 1) // 2)
+        return max(1, self._edits - 1)
 
     def _best(self, channel: _Channel) -> _Waiter | None:
         """The waiter to serve next (entries of a table since moved up, or no longer

@@ -70,6 +70,7 @@ class BotUnderTest:
         self.last_private: dict[int, int] = {}  # user id -> their latest ephemeral message
         self.choose: Chooser = lambda offered: pick(offered, DUTCH_PREFERENCE)
         self.channel_edits = UNPACED  # Discord's limit is enforced where a test asks for it
+        self.pacing_clock: FakeClock | None = None  # None: real time
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[CardTableBot]:
@@ -86,6 +87,7 @@ class BotUnderTest:
             guild_ready_timeout=0.01,
             seed_source=lambda: next(self._seeds),
             channel_edits=self.channel_edits,
+            pacing_clock=self.pacing_clock,
         )
         self.bot = bot
         async with running_client(bot):

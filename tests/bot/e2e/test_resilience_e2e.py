@@ -9,6 +9,8 @@ from pathlib import Path
 from bot.i18n import error_text
 from bot.local.server import EPHEMERAL, LocalDiscord
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from games.registry import get_game
+from storage import SeatRecord, Store
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import card_faces
 from tests.bot.e2e.players import pick, use, verb_choice
@@ -204,3 +206,65 @@ async def test_a_start_refused_after_the_deferral_is_told_to_the_host_alone(
         told = [m for m in harness.fake.messages.values() if refusal in (m.get("content") or "")]
         assert len(told) == 1 and int(told[0]["flags"]) & EPHEMERAL
         assert harness.table_ids() == []
+
+
+RESTORED_IN_ONE_CHANNEL = 40
+
+
+async def test_after_a_restart_the_table_in_play_keeps_up_within_the_channels_edit_limit(
+    harness: BotUnderTest,
+) -> None:
+    """Discord allows about 5 edits per 5 s in a channel (the fake enforces it on the test's
+    clock). After a restart with many tables in one channel, the table being played is shown
+    at once after each move; the restored tables are refreshed meanwhile; nothing gets 429."""
+    alice, bob, carol = players(harness.fake)
+    async with harness.running():
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+    fake = harness.fake
+    store = await Store.open(harness.database, synchronous="NORMAL")
+    options = get_game("dutch").options().model_dump(mode="json")
+    seeded = []
+    try:
+        for i in range(RESTORED_IN_ONE_CHANNEL):
+            host = 9_000 + i
+            record = await store.create_table(
+                fake.guild_id, fake.channel_id, "dutch", options, host
+            )
+            await store.save_seats(record.id, [SeatRecord(seat=0, user_id=host, display_name="P")])
+            message = fake.seed_message(fake.channel_id, {"content": "an old table message"})
+            await store.update_table(record.id, message_id=int(message["id"]))
+            seeded.append(int(message["id"]))
+    finally:
+        await store.close()
+    harness.channel_edits, harness.pacing_clock = (5, 5.0), harness.clock
+    fake.limit_channel_edits(edits=5, per=5.0, now=harness.clock.now)
+
+    async with harness.running() as bot:
+        await bot.service.wait_restored()
+        restarted_at = harness.clock.now()
+        await fake.settle(quiet=0.05)
+        for _ in range(6):  # moves; the table message follows each within seconds
+            turn = bot.service.public_snapshot(table_id).to_act[0]
+            await harness.act(harness.user_of_seat(table_id, turn), table_id)
+            converged = False
+            for _ in range(6):
+                await fake.settle(quiet=0.05)
+                shown = await harness.stored_table_message(table_id)
+                rendered = await bot.notifier.render(table_id)
+                assert rendered is not None
+                converged = shown["embeds"] == [rendered.embed.to_dict()]
+                if converged:
+                    break
+                await harness.clock.advance(1.0)
+            assert converged, "the table in play fell behind the refreshes"
+            await harness.clock.advance(2.0)  # the next player thinks a little
+        stale = seeded
+        for _ in range(200):  # the restored tables' refreshes: 2, then 4, per 5 s
+            stale = [m for m in seeded if not fake.message(m)["embeds"]]
+            if not stale:
+                break
+            await harness.clock.advance(1.0)
+            await fake.settle(quiet=0.02)
+        assert stale == [], "restored tables were never refreshed"
+        assert harness.clock.now() - restarted_at < 2 * RESTORED_IN_ONE_CHANNEL
+        assert fake.refused_channel_edits == 0

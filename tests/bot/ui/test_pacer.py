@@ -116,7 +116,7 @@ async def test_the_table_in_play_is_edited_at_once_among_a_thousand_refreshes(
     times = [t for t, _ in channel.edits]
     assert all(sum(1 for u in times if t <= u < t + PER) <= EDITS for t in times)
     refreshed = {m for _, m in channel.edits} - {messages[played]}
-    assert len(refreshed) >= 4 * 40 // PER - EDITS  # the refreshes go on meanwhile
+    assert len(refreshed) >= 2 * 40 // PER - EDITS  # the refreshes go on meanwhile
     assert all(sum(1 for _, m in channel.edits if m == message) == 1 for message in refreshed), (
         "a refresh was sent twice"
     )
