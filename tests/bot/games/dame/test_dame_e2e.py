@@ -14,7 +14,7 @@ from tests.bot.e2e.harness import (
     assert_one_short_private_sentence,
     players,
 )
-from tests.bot.e2e.players import answer_text, pick_at_random, verb_choice
+from tests.bot.e2e.players import answer_text, pick_at_random, use, verb_choice
 
 TARGET = 60  # one or two hands
 
@@ -111,4 +111,41 @@ async def test_four_players_play_a_match_and_bad_clicks_get_one_sentence(
         snapshot = service.public_snapshot(table_id)
         assert snapshot.status == FINISHED and snapshot.winners
         assert snapshot.totals[0] == snapshot.totals[2] and snapshot.totals[1] == snapshot.totals[3]
+        checker.assert_clean()
+
+
+async def test_a_restart_mid_hand_keeps_the_hand_and_old_buttons_work(
+    harness: BotUnderTest,
+) -> None:
+    alice, _, _ = players(harness.fake)
+    async with harness.running() as bot:
+        started = await harness.fake.slash(alice, "dame start", target=TARGET)
+        await started.wait_answered()
+        await harness.settle()
+        (table_id,) = harness.table_ids()
+        for _ in range(3):
+            await harness.press(alice, table_id, "addbot")
+        await harness.press(alice, table_id, "start")
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.to_act == (0,) and snapshot.round_no is not None
+        await harness.my_cards(alice, table_id)
+        old_choices = harness.private_choices(alice, snapshot.round_no)
+        hand_before = bot.service._table(table_id).round.view(0).hand
+        played_before = harness.actions_played(table_id)
+        old_table_message = harness.table_message(table_id)
+
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        assert bot.service.public_snapshot(table_id).status == PLAYING
+        assert harness.actions_played(table_id) == played_before
+        assert bot.service._table(table_id).round.view(0).hand == hand_before
+        draw = next(c for c in old_choices if c.notation == "draw")
+        await use(harness.fake, alice, draw)  # made by the previous process
+        await harness.settle()
+        assert harness.actions_played(table_id) == played_before + 1
+        hand = verb_choice(old_table_message, "hand")
+        assert hand is not None
+        answer = await use(harness.fake, alice, hand)
+        await harness.settle()
+        assert "×" in answer_text(harness.fake, answer)  # the hand, grouped by rank
         checker.assert_clean()
