@@ -29,6 +29,7 @@ def public_snapshot(table: LiveTable) -> PublicSnapshot:
             away=s.away,
             left=s.left_at is not None,
             total=totals[i] if i < len(totals) else 0,
+            position=s.position,
         )
         for i, s in enumerate(table.seats)
     )

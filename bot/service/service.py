@@ -193,7 +193,7 @@ class TableService(TimerMixin):
                 preset=preset or _preset_name(game_obj, options),
                 options=options,
                 host_id=host.user_id,
-                seats=[LiveSeat(host.user_id, host.name, False, self._now_dt())],
+                seats=[LiveSeat(host.user_id, host.name, False, self._now_dt(), position=0)],
                 turn_seconds=float(settings.turn_seconds),
             )
             await self.store.save_seats(table.id, self._seat_records(table))
@@ -212,25 +212,106 @@ class TableService(TimerMixin):
         self._long_lived.built()
         return _published(table)
 
-    async def join(self, table_id: int, player: PlayerRef) -> PublicSnapshot:
+    async def join(
+        self, table_id: int, player: PlayerRef, position: int | None = None
+    ) -> PublicSnapshot:
+        """Sit down at the first free seat, or at `position` if it is free (a fixed-size game's
+        N/E/S/W; a seated player moves there)."""
         async with self._locked(table_id) as (table, notes):
             self._need_lobby(table)
-            if table.seat_of(player.user_id) is not None:
+            mine = table.seat_of(player.user_id)
+            if position is not None:
+                await self._take_position(table, notes, player, mine, position)
+                return _published(table)
+            if mine is not None:
                 raise TableError("already_joined", table_id=table_id)
-            if len(table.seats) >= table.game.max_seats:
-                raise TableError("table_full", max=table.game.max_seats)
-            self._reserve(table.guild_id, player.user_id, table.id)
-            table.seats.append(LiveSeat(player.user_id, player.name, False, self._now_dt()))
-
-            def undo() -> None:
-                table.seats.pop()
-                self._release(table.guild_id, player.user_id, table.id)
-
-            await self._save_seats(table, undo)
-            self._changed(
-                table, notes, LogEntry("joined", len(table.seats) - 1, _name(player), "table")
-            )
+            await self._sit(table, notes, player, self._free_position(table))
         return _published(table)
+
+    async def swap_seats(
+        self, table_id: int, user_id: int, first: int, second: int
+    ) -> PublicSnapshot:
+        """The host swaps whoever sits at two seats of the lobby (one of them may be free)."""
+        async with self._locked(table_id) as (table, notes):
+            self._need_lobby(table)
+            self._need_host(table, user_id)
+            for position in (first, second):
+                self._need_position(table, position)
+            a, b = table.index_at(first), table.index_at(second)
+            if first == second or (a is None and b is None):
+                raise TableError("bad_seat")
+            moved = [table.seats[i] for i in (a, b) if i is not None]
+            undo = self._positions_undo(table)
+            if a is not None:
+                table.seats[a].position = second
+            if b is not None:
+                table.seats[b].position = first
+            table.settle_positions()
+            await self._save_seats(table, undo)
+            names = " ↔ ".join(seat.name for seat in moved)
+            self._changed(table, notes, LogEntry("seats_swapped", None, {"names": names}, "table"))
+        return _published(table)
+
+    async def _take_position(
+        self,
+        table: LiveTable,
+        notes: list[Notice],
+        player: PlayerRef,
+        mine: int | None,
+        position: int,
+    ) -> None:
+        self._need_position(table, position)
+        occupant = table.index_at(position)
+        if occupant is not None:
+            raise TableError("already_joined" if occupant == mine else "seat_taken")
+        if mine is None:
+            await self._sit(table, notes, player, position)
+            return
+        undo = self._positions_undo(table)
+        seat = table.seats[mine]
+        seat.position = position
+        table.settle_positions()
+        await self._save_seats(table, undo)
+        self._changed(table, notes, LogEntry("moved", None, {"name": seat.name}, "table"))
+
+    async def _sit(
+        self, table: LiveTable, notes: list[Notice], player: PlayerRef, position: int
+    ) -> None:
+        self._reserve(table.guild_id, player.user_id, table.id)
+        seat = LiveSeat(player.user_id, player.name, False, self._now_dt(), position=position)
+        table.place(seat)
+
+        def undo() -> None:
+            table.seats.remove(seat)
+            self._release(table.guild_id, player.user_id, table.id)
+
+        await self._save_seats(table, undo)
+        index = table.seats.index(seat)
+        self._changed(table, notes, LogEntry("joined", index, _name(player), "table"))
+
+    @staticmethod
+    def _free_position(table: LiveTable) -> int:
+        free = table.free_positions()
+        if not free:
+            raise TableError("table_full", max=table.game.max_seats)
+        return free[0]
+
+    @staticmethod
+    def _need_position(table: LiveTable, position: int) -> None:
+        if not table.fixed_seats or not 0 <= position < table.game.max_seats:
+            raise TableError("bad_seat")
+
+    @staticmethod
+    def _positions_undo(table: LiveTable) -> Callable[[], None]:
+        """Puts every seat back at its present position (if the store refuses a move)."""
+        before = [(seat, seat.position) for seat in table.seats]
+
+        def undo() -> None:
+            for seat, position in before:
+                seat.position = position
+            table.settle_positions()
+
+        return undo
 
     async def add_bot(
         self, table_id: int, user_id: int, name: Callable[[int], str] | None = None
@@ -240,13 +321,13 @@ class TableService(TimerMixin):
         async with self._locked(table_id) as (table, notes):
             self._need_lobby(table)
             self._need_host(table, user_id)
-            if len(table.seats) >= table.game.max_seats:
-                raise TableError("table_full", max=table.game.max_seats)
+            position = self._free_position(table)
             number = sum(1 for s in table.seats if s.is_bot) + 1
             bot_name = name(number) if name is not None else f"Bot {number}"
-            table.seats.append(LiveSeat(None, bot_name, True, self._now_dt()))
-            await self._save_seats(table, table.seats.pop)
-            seat = len(table.seats) - 1
+            bot = LiveSeat(None, bot_name, True, self._now_dt(), position=position)
+            table.place(bot)
+            await self._save_seats(table, lambda: table.seats.remove(bot))
+            seat = table.seats.index(bot)
             self._changed(table, notes, LogEntry("bot_added", seat, {"name": bot_name}, "table"))
         return _published(table)
 
@@ -256,8 +337,15 @@ class TableService(TimerMixin):
             self._need_host(table, user_id)
             if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
                 raise TableError("not_a_bot", seat=seat)
+            undo = self._positions_undo(table)
             removed = table.seats.pop(seat)
-            await self._save_seats(table, lambda: table.seats.insert(seat, removed))
+            table.settle_positions()
+
+            def put_back() -> None:
+                table.seats.insert(seat, removed)
+                undo()
+
+            await self._save_seats(table, put_back)
             self._changed(
                 table, notes, LogEntry("bot_removed", seat, {"name": removed.name}, "table")
             )
@@ -271,13 +359,16 @@ class TableService(TimerMixin):
             seat = self._need_seat(table, user_id)
             player = table.seats[seat]
             if table.status == LOBBY:
+                positions_back = self._positions_undo(table)
                 table.seats.pop(seat)
+                table.settle_positions()
                 old_host = table.host_id
                 if user_id == table.host_id and table.human_ids():
                     table.host_id = table.human_ids()[0]
 
                 def undo() -> None:
                     table.seats.insert(seat, player)
+                    positions_back()
                     table.host_id = old_host
 
                 await self._save_seats(table, undo)
@@ -433,7 +524,11 @@ class TableService(TimerMixin):
                 if s.user_id is not None:
                     self._reserve(table.guild_id, s.user_id, table.id)
             old = (table.seats, table.host_id)
-            table.seats = [LiveSeat(s.user_id, s.name, s.is_bot, s.joined_at) for s in kept]
+            table.seats = [
+                LiveSeat(s.user_id, s.name, s.is_bot, s.joined_at, position=s.position)
+                for s in kept
+            ]
+            table.settle_positions()
             if table.host_id not in table.human_ids():
                 table.host_id = user_id
             try:
@@ -597,7 +692,7 @@ class TableService(TimerMixin):
         game = self._game(record.game)
         options = game.options_model.model_validate(record.options)
         seats = [
-            LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at)
+            LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at, position=s.seat)
             for s in sorted(active.seats, key=lambda s: s.seat)
         ]
         table = LiveTable(
@@ -892,14 +987,14 @@ class TableService(TimerMixin):
     def _seat_records(self, table: LiveTable) -> list[SeatRecord]:
         return [
             SeatRecord(
-                seat=i,
+                seat=s.position,
                 user_id=s.user_id,
                 display_name=s.name,
                 is_bot=s.is_bot,
                 joined_at=s.joined_at,
                 left_at=s.left_at,
             )
-            for i, s in enumerate(table.seats)
+            for s in table.seats
         ]
 
     async def _close(

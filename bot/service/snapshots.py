@@ -54,6 +54,7 @@ class SeatInfo:
     away: bool = False  # timed out twice in a row: played by the bot policy until back
     left: bool = False  # left during the match: played by the bot policy to the end
     total: int = 0  # match total of this seat's side
+    position: int = 0  # the place at the table: equals `seat` except in a fixed-size lobby
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ class LiveSeat:
     left_at: datetime | None = None
     away: bool = False
     timeouts: int = 0  # timeouts in a row; two make the seat away
+    position: int = 0  # the seat at the table (see LiveTable.seats)
 
     @property
     def auto(self) -> bool:
@@ -43,6 +44,9 @@ class LiveSeat:
 
 @dataclass(slots=True)
 class LiveTable:
+    """`seats` is in seat order. In a lobby of a fixed-size game a seat's `position` (N, E, …)
+    may differ from its index while places are empty; once a match starts they are equal."""
+
     id: int
     guild_id: int
     channel_id: int
@@ -81,6 +85,33 @@ class LiveTable:
     def __post_init__(self) -> None:
         # dumped once: every public snapshot shows the options
         self.options_json = MappingProxyType(self.options.model_dump(mode="json"))
+
+    @property
+    def fixed_seats(self) -> bool:
+        """A game for exactly n players (Euchre's N/E/S/W): lobby seats are places a player
+        picks, and may stay empty between taken ones. Otherwise seats are numbered in order."""
+        return self.game.min_seats == self.game.max_seats
+
+    def free_positions(self) -> list[int]:
+        taken = {s.position for s in self.seats}
+        return [p for p in range(self.game.max_seats) if p not in taken]
+
+    def index_at(self, position: int) -> int | None:
+        """The index in `seats` of whoever sits at this position (None: free)."""
+        return next((i for i, s in enumerate(self.seats) if s.position == position), None)
+
+    def place(self, seat: LiveSeat) -> None:
+        """Seat someone at `seat.position`, keeping `seats` in position order."""
+        self.seats.append(seat)
+        self.settle_positions()
+
+    def settle_positions(self) -> None:
+        """`seats` in position order; without fixed places, positions are the indices. From
+        the start of a match every seat is taken, so index and position are the same."""
+        self.seats.sort(key=lambda s: s.position)
+        if not self.fixed_seats:
+            for index, seat in enumerate(self.seats):
+                seat.position = index
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of this user if they sit here and have not left."""
