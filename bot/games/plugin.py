@@ -33,6 +33,7 @@ Members, and where they show:
 - `action_labeler(view, table)`, `piece_labeler(view, table)`: labels of a legal action in
   notation, and of one piece of an action chosen step by step;
 - `action_styles`: button colours of single actions (`{"draw": "primary"}`);
+- `button_families`: action families always laid out as buttons (`{"play"}`), not a select;
 - `rules_text(preset, language)`: the `/<game> rules` answer, (title, body).
 
 Plug-ins are found by `bot.games.plugin_for(name)` (see `bot/games/__init__.py`).
@@ -40,7 +41,7 @@ Plug-ins are found by `bot.games.plugin_for(name)` (see `bot/games/__init__.py`)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -99,6 +100,7 @@ class GamePlugin(Protocol):
     name: str
     seat_layout: SeatLayout | None
     action_styles: Mapping[str, str]
+    button_families: Collection[str]
 
     def command_group(self, bot: Any) -> commands.Cog:
         """The `/<game>` slash command group (a `bot.cogs.game.GameCog` subclass instance)."""

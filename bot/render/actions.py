@@ -10,7 +10,7 @@ with more than 25 values (a card among a hand of 40) is chosen by its first char
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.ui.custom_ids import navigate_id, play_id, select_id
@@ -93,11 +93,19 @@ def action_menu(
     round_no: int,
     labels: MenuText,
     styles: Mapping[str, str] | None = None,
+    buttons: Collection[str] = (),
 ) -> list[ComponentSpec]:
-    """The components for the actions under `prefix` ("" for the whole menu)."""
+    """The components for the actions under `prefix` ("" for the whole menu). Families named
+    in `buttons` are laid out as buttons (five a row, coloured by `styles`), never a select."""
     if prefix:
         return _stage(legal, prefix, table_id, round_no, labels)
-    return _top(legal, table_id, round_no, labels, styles or {})
+    return _top(legal, table_id, round_no, labels, styles or {}, buttons)
+
+
+def _rows(name: str, actions: Sequence[str], buttons: Collection[str]) -> int:
+    if name in buttons:
+        return -(-len(actions) // MAX_BUTTONS_PER_ROW)
+    return 1
 
 
 def _top(
@@ -106,6 +114,7 @@ def _top(
     round_no: int,
     labels: MenuText,
     styles: Mapping[str, str],
+    buttons: Collection[str] = (),
 ) -> list[ComponentSpec]:
     families: dict[str, list[str]] = {}
     for action in legal:
@@ -120,12 +129,20 @@ def _top(
             label = labels.action_label(action)
             specs.append(ButtonSpec(play_id(table_id, round_no, action), label, style, row))
         row += 1
-    if row + len(groups) > MAX_ROWS:
+    if row + sum(_rows(name, acts, buttons) for name, acts in groups) > MAX_ROWS:
         # Too many families for one message: a select of families, each opening its own stage.
         options = tuple((labels.piece_label("", name), name) for name, _ in groups[:MAX_OPTIONS])
         specs.append(SelectSpec(select_id(table_id, round_no, ""), labels.choose, options, row))
         return specs
     for name, acts in groups:
+        if name in buttons:
+            for start in range(0, len(acts), MAX_BUTTONS_PER_ROW):
+                for action in acts[start : start + MAX_BUTTONS_PER_ROW]:
+                    style = styles.get(action, "secondary")
+                    label = labels.action_label(action)
+                    specs.append(ButtonSpec(play_id(table_id, round_no, action), label, style, row))
+                row += 1
+            continue
         if len(acts) <= MAX_BUTTONS_PER_ROW and all(len(a.split(" ")) == 2 for a in acts):
             for action in acts:
                 specs.append(

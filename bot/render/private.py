@@ -71,6 +71,7 @@ def render_private(
         round_no=private.round_no or 0,
         labels=menu,
         styles=plugin.action_styles,
+        buttons=plugin.button_families,
     )
     if not prefix:
         # Ephemeral messages do not follow the table: this re-renders the message in place.

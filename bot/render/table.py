@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import discord
 
 from bot.games import plugin_for
-from bot.games.plugin import Field, GamePlugin, TableText
+from bot.games.plugin import Field, GamePlugin, SeatLayout, TableText
 from bot.i18n import text
 from bot.render import colors
-from bot.render.actions import ButtonSpec, ComponentSpec
+from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.render.limits import add_field, describe
 from bot.render.when import relative
 from bot.service.snapshots import (
@@ -93,11 +93,12 @@ def _names(snapshot: PublicSnapshot) -> list[str]:
 
 def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     host = next((s.name for s in snapshot.seats if s.user_id == snapshot.host_id), "?")
+    layout = plugin_for(snapshot.game).seat_layout
     embed = discord.Embed(
         title=_title(snapshot, language),
         description=text(
             language,
-            "table.lobby",
+            "table.lobby" if layout is None else "table.lobby_fixed",
             host=discord.utils.escape_markdown(host),
             target=snapshot.target,
             goal=plugin_for(snapshot.game).lobby_goal(snapshot.target, language),
@@ -107,13 +108,16 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         color=colors.LOBBY,
     )
     names = _names(snapshot)
-    lines = [
-        f"{info.seat + 1}. {names[info.seat]} {seat_marks(snapshot, info)}".rstrip()
-        for info in snapshot.seats
-    ]
-    free = snapshot.max_seats - len(snapshot.seats)
-    if free > 0:
-        lines.append(text(language, "table.free_seats", count=free))
+    if layout is not None:
+        lines = _places(snapshot, layout, language)
+    else:
+        lines = [
+            f"{info.seat + 1}. {names[info.seat]} {seat_marks(snapshot, info)}".rstrip()
+            for info in snapshot.seats
+        ]
+        free = snapshot.max_seats - len(snapshot.seats)
+        if free > 0:
+            lines.append(text(language, "table.free_seats", count=free))
     add_field(
         embed,
         text(language, "table.players", count=len(snapshot.seats), max=snapshot.max_seats),
@@ -128,7 +132,74 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         _button(snapshot, Verb.START, "button.start", "primary", language, row=1),
         _button(snapshot, Verb.CANCEL, "button.cancel", "danger", language, row=1),
     )
+    if layout is not None:
+        components += _seat_selects(snapshot, layout, language)
     return RenderedMessage(embed, components)
+
+
+def _places(snapshot: PublicSnapshot, layout: SeatLayout, language: str) -> list[str]:
+    """A fixed-size game's seats by place (N, E, …), free ones too, then the teams."""
+    by_place = {info.position: info for info in snapshot.seats}
+    names = _names(snapshot)
+    lines = []
+    for position, key in enumerate(layout.labels):
+        info = by_place.get(position)
+        who = (
+            f"{names[info.seat]} {seat_marks(snapshot, info)}".rstrip()
+            if info is not None
+            else text(language, "lobby.free")
+        )
+        team = text(language, "lobby.team_number", number=layout.team_of(position) + 1)
+        lines.append(
+            text(language, "lobby.place_line", place=text(language, key), who=who, team=team)
+        )
+    return lines
+
+
+def _seat_selects(
+    snapshot: PublicSnapshot, layout: SeatLayout, language: str
+) -> tuple[ComponentSpec, ...]:
+    """ "Sit at…" (the free places) and the host's "Swap seats…" (every pair with someone)."""
+    round_no = round_of(snapshot)
+    taken = {info.position: info for info in snapshot.seats}
+    names = _names(snapshot)
+    labels = [text(language, key) for key in layout.labels]
+
+    def who(position: int) -> str:
+        info = taken.get(position)
+        return names[info.seat] if info is not None else text(language, "lobby.free")
+
+    specs: list[ComponentSpec] = []
+    free = [p for p in range(len(labels)) if p not in taken]
+    if free:
+        options = tuple((text(language, "lobby.sit_at", place=labels[p]), str(p)) for p in free)
+        placeholder = text(language, "lobby.pick_seat")
+        seat_id = verb_id(snapshot.table_id, round_no, Verb.SEAT)
+        specs.append(SelectSpec(seat_id, placeholder, options, 2))
+    pairs = [
+        (a, b)
+        for a in range(len(labels))
+        for b in range(a + 1, len(labels))
+        if a in taken or b in taken
+    ]
+    if pairs:
+        options = tuple(
+            (
+                text(
+                    language,
+                    "lobby.swap_option",
+                    first=labels[a],
+                    second=labels[b],
+                    first_name=who(a),
+                    second_name=who(b),
+                ),
+                f"{a} {b}",
+            )
+            for a, b in pairs
+        )
+        swap_id = verb_id(snapshot.table_id, round_no, Verb.SWAP)
+        specs.append(SelectSpec(swap_id, text(language, "lobby.swap"), options, 3))
+    return tuple(specs)
 
 
 def table_text(snapshot: PublicSnapshot, language: str) -> TableText:

@@ -88,7 +88,7 @@ class LiveTable:
 
     @property
     def fixed_seats(self) -> bool:
-        """A game for exactly n players (Euchre's N/E/S/W): lobby seats are places a player
+        """A game for exactly n players (four places N/E/S/W): lobby seats are places a player
         picks, and may stay empty between taken ones. Otherwise seats are numbered in order."""
         return self.game.min_seats == self.game.max_seats
 

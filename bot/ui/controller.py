@@ -74,7 +74,7 @@ class TableController:
         try:
             await self.service.ready(component.table_id)  # loaded first if just restarted
             if component.kind is Kind.VERB:
-                await self._verb(interaction, component)
+                await self._verb(interaction, component, values)
             elif not _is_private_message(interaction):
                 # Play, select and navigate live only on a player's own ephemeral message.
                 await refuse(interaction, "bad_button")
@@ -114,13 +114,24 @@ class TableController:
             log.log(level, "answering an out-of-date click failed: %s", error)
 
     # -- the table message's buttons ----------------------------------------------------
-    async def _verb(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+    async def _verb(
+        self,
+        interaction: discord.Interaction[Any],
+        component: ComponentId,
+        values: tuple[str, ...] = (),
+    ) -> None:
         table_id, verb = component.table_id, component.verb
         user_id = interaction.user.id
         if verb is Verb.HAND:
             await self.show_hand(interaction, table_id)
             return
+        places = _places(values) if verb in (Verb.SEAT, Verb.SWAP) else ()
+        if places is None or len(places) != {Verb.SEAT: 1, Verb.SWAP: 2}.get(verb, 0):
+            await refuse(interaction, "bad_button")  # a forged or empty choice
+            return
         calls: dict[Verb, Any] = {
+            Verb.SEAT: lambda: self.service.join(table_id, player_of(interaction), places[0]),
+            Verb.SWAP: lambda: self.service.swap_seats(table_id, user_id, *places),
             Verb.JOIN: lambda: self.service.join(table_id, player_of(interaction)),
             Verb.LEAVE: lambda: self.service.leave(table_id, user_id),
             Verb.ADD_BOT: lambda: self._add_bot(table_id, user_id),
@@ -328,6 +339,16 @@ class TableController:
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+
+
+def _places(values: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The places a lobby select chose ("2", or "0 2" for a swap); None if malformed."""
+    if len(values) != 1:
+        return None
+    words = values[0].split()
+    if not words or not all(w.isascii() and w.isdigit() and len(w) <= 2 for w in words):
+        return None
+    return tuple(int(w) for w in words)
 
 
 def _is_private_message(interaction: discord.Interaction[Any]) -> bool:

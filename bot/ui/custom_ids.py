@@ -1,7 +1,8 @@
 """The custom id scheme of every component: `ct:<table_id>:<round_no>:<action>`.
 
 `action` is one of
-- a table verb (`join`, `leave`, `start`, `cancel`, `addbot`, `hand`, `next`, `rematch`);
+- a table verb (`join`, `leave`, `start`, `cancel`, `addbot`, `hand`, `next`, `rematch`;
+  `seat` and `swap`, selects of the lobby whose chosen value is one or two places);
 - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`);
 - `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one;
 - `n=<prefix>`: show the choices that start with `prefix` (empty: the top level).
@@ -27,6 +28,8 @@ class Verb(StrEnum):
     HAND = "hand"
     NEXT_ROUND = "next"
     REMATCH = "rematch"
+    SEAT = "seat"  # a select: the chosen value is the place to sit at
+    SWAP = "swap"  # the host's select: the chosen value is two places, "0 2"
 
 
 class Kind(StrEnum):

@@ -28,6 +28,8 @@ class DutchPlugin:
         "dutch": "danger",
     }
 
+    button_families: frozenset[str] = frozenset()  # the action menu decides (rows or selects)
+
     def command_group(self, bot: Any) -> Any:
         return DutchCommands(bot, self)
 

@@ -1,0 +1,216 @@
+"""Euchre's plug-in: four places N/E/S/W in two facing partnerships, the bidding and trump on
+the table, the trick in play, tricks and score per team, moves as sentences, "My cards" sorted
+by suit with trump first, bid and play buttons, the end-of-hand summary, rules and `/euchre`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.cogs.game import game_commands
+from bot.games.euchre import render
+from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableText
+from bot.i18n import text
+from bot.render.cards import pretty
+from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from games.euchre.scoring import EUCHRED, MARCH
+from games.euchre.views import NAME_TRUMP, ORDER_UP, OVER, EuchreView
+
+NAME = "euchre"
+EuchreCommands = game_commands(NAME, cog_name="EuchreCog", min_target=1, max_target=50)
+
+
+class EuchrePlugin:
+    name = NAME
+    seat_layout = SeatLayout(labels=render.PLACES, teams=render.TEAMS)
+    # The bids stand out: ordering up is the usual accept, going alone the bold one.
+    action_styles: ClassVar[Mapping[str, str]] = {
+        "pass": "secondary",
+        "order": "primary",
+        "order alone": "danger",
+    }
+    # Every bid, call, discard and play is a button (five cards at most, six calls).
+    button_families = frozenset({"order", "call", "discard", "play"})
+
+    def command_group(self, bot: Any) -> Any:
+        return EuchreCommands(bot, self)
+
+    def lobby_goal(self, target: int, language: str) -> str:
+        return text(language, "euchre.goal", target=target)
+
+    def seat_lines(self, view: EuchreView, table: TableText) -> list[str]:
+        return render.seat_lines(view, table)
+
+    def piece_fields(self, view: EuchreView, table: TableText) -> list[Field]:
+        language = table.language
+        fields = []
+        if view.phase in (ORDER_UP, NAME_TRUMP):
+            key = "euchre.turned" if view.phase == ORDER_UP else "euchre.turned_down"
+            fields.append(
+                Field(
+                    text(language, "euchre.field.turned"),
+                    text(language, key, card=pretty(view.turned)),
+                )
+            )
+        if view.trump is not None and view.maker is not None:
+            key = "euchre.trump_alone" if view.alone else "euchre.trump_by"
+            value = text(
+                language,
+                key,
+                suit=render.suit_symbol(view.trump),
+                name=table.name(view.maker),
+                partner=table.name(view.sitting_out),
+            )
+            fields.append(Field(text(language, "euchre.field.trump"), value))
+            fields.append(
+                Field(text(language, "euchre.field.tricks"), render.tricks_line(view, language))
+            )
+        totals = _team_totals(table)
+        score = render.score_line(totals, table.snapshot.target, language)
+        fields.append(Field(text(language, "euchre.field.score"), score))
+        return fields
+
+    def status_line(self, view: EuchreView, table: TableText) -> str:
+        return render.status_line(view, table)
+
+    def notice_fields(self, view: EuchreView, table: TableText) -> list[Field]:
+        language = table.language
+        fields = []
+        if view.trick:
+            fields.append(
+                Field(
+                    text(language, "euchre.field.trick"),
+                    render.trick_line(view, table),
+                    inline=False,
+                )
+            )
+        elif view.tricks and view.phase != OVER:
+            plays = " · ".join(
+                text(language, "euchre.trick_card", name=table.name(s), card=pretty(c))
+                for s, c in view.tricks[-1]
+            )
+            winner = table.name(view.trick_winners[-1])
+            value = text(language, "euchre.last_trick", plays=plays, name=winner)
+            fields.append(Field(text(language, "euchre.field.last_trick"), value, inline=False))
+        if view.farmers_redeals:
+            value = text(language, "euchre.farmers", count=view.farmers_redeals)
+            fields.append(Field(text(language, "euchre.field.redeal"), value, inline=False))
+        return fields
+
+    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
+        return render.log_lines(entries, table)
+
+    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
+        """Who made trump, tricks per team, the points in words, the totals."""
+        language = table.language
+        detail = last.detail
+        lines = []
+        if detail.get("farmers_redeals"):
+            lines.append(text(language, "euchre.farmers", count=detail["farmers_redeals"]))
+        totals = _totals_by_team(last.totals)
+        if detail.get("redeal"):
+            lines.append(text(language, "euchre.end.redeal"))
+        else:
+            maker = int(detail.get("maker", 0))
+            makers, defenders = maker % 2, 1 - maker % 2
+            tricks = detail.get("tricks") or (0, 0)
+            points = _totals_by_team(last.points)
+            key = "euchre.end.made_alone" if detail.get("alone") else "euchre.end.made"
+            lines.append(
+                text(
+                    language,
+                    key,
+                    name=table.name(maker),
+                    suit=render.suit_symbol(detail.get("trump")),
+                    team=render.team_name(makers, language),
+                )
+            )
+            lines.append(
+                " · ".join(
+                    text(
+                        language,
+                        "euchre.team_count",
+                        team=render.team_name(t, language),
+                        count=tricks[t],
+                    )
+                    for t in (0, 1)
+                )
+            )
+            outcome = detail.get("outcome")
+            if outcome == EUCHRED:
+                words = text(
+                    language,
+                    "euchre.end.euchred",
+                    team=render.team_name(defenders, language),
+                    points=points[defenders],
+                )
+            elif outcome == MARCH:
+                key = "euchre.end.march_alone" if detail.get("alone") else "euchre.end.march"
+                words = text(
+                    language, key, team=render.team_name(makers, language), points=points[makers]
+                )
+            else:
+                words = text(
+                    language,
+                    "euchre.end.point",
+                    team=render.team_name(makers, language),
+                    points=points[makers],
+                )
+            lines.append(words)
+        lines.append(render.score_line(totals, table.snapshot.target, language))
+        return lines
+
+    def private_lines(
+        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+    ) -> list[str]:
+        view: EuchreView = private.view
+        language = table.language
+        lines = []
+        if view.sitting_out == private.seat:
+            partner = table.name((private.seat + 2) % 4)
+            lines.append(text(language, "euchre.you_sit_out", name=partner))
+        if view.hand:
+            lines.append(render.hand_line(view.hand, view.trump))
+        if view.trump is not None:
+            lines.append(text(language, "euchre.trump_is", suit=render.suit_symbol(view.trump)))
+        elif view.phase in (ORDER_UP, NAME_TRUMP):
+            key = "euchre.turned" if view.phase == ORDER_UP else "euchre.turned_down"
+            lines.append(text(language, key, card=pretty(view.turned)))
+        if view.trick:
+            lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
+        return lines
+
+    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
+        if private.legal:
+            return None
+        view: EuchreView = private.view
+        if view.phase == OVER:
+            return text(table.language, "private.round_over")
+        return render.status_line(view, table)
+
+    def menu_prompt(self, view: EuchreView, table: TableText) -> str | None:
+        return None
+
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
+        return []  # nothing in Euchre is shown once and hidden again
+
+    def action_labeler(self, view: EuchreView | None, table: TableText) -> ActionLabel:
+        return render.action_labeler(view, table.language)
+
+    def piece_labeler(self, view: EuchreView | None, table: TableText) -> PieceLabel:
+        return render.piece_labeler(table.language)
+
+    def rules_text(self, preset: str, language: str) -> tuple[str, str]:
+        title = text(
+            language, "rules.euchre.title", preset=text(language, f"preset.euchre.{preset}")
+        )
+        return title, text(language, f"rules.euchre.{preset}")
+
+
+def _totals_by_team(per_seat: Sequence[int]) -> tuple[int, int]:
+    """Seat totals (partners share one) as (N–S, E–W)."""
+    return (per_seat[0] if per_seat else 0, per_seat[1] if len(per_seat) > 1 else 0)
+
+
+def _team_totals(table: TableText) -> tuple[int, int]:
+    return _totals_by_team(table.snapshot.totals)

@@ -1,0 +1,296 @@
+"""The Euchre table message and "My cards" in every phase, from stacked decks: what they say,
+in both languages, and that no hand, no dealer's discard and no translation key shows."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from bot.games.euchre.render import named_card
+from bot.render.private import render_private
+from bot.render.table import render_table
+from bot.service.snapshots import (
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    ROUND_OVER,
+    LogEntry,
+    PrivateSnapshot,
+    PublicSnapshot,
+    RoundEnd,
+    SeatInfo,
+)
+from games.contract import RoundSetup
+from games.euchre import GAME
+from games.euchre.deal import stack_deck
+from games.euchre.policy import choose_action
+
+NAMES = ("Ann", "Ben", "Cat", "Dan")
+KEYISH = re.compile(r"\b(euchre|log|error|lobby|table|private|preset|rules)\.[a-z_]+")
+# Dealer 3 (W): Ann (N) leads; Ann holds both red jacks, the J♥ is turned up.
+HANDS = {0: "JH JD AH KH 9C", 1: "9S 10S QS KS AS", 2: "QH 10H 9H AC KC", 3: "9D 10D QD KD AD"}
+
+
+def new_round(**options: Any) -> Any:
+    deck = stack_deck(3, HANDS, "JC", "QC 10C JS")
+    opts = GAME.options("standard", **options)
+    return GAME.new_round(opts, RoundSetup(n_seats=4, dealer=3), deck=deck)
+
+
+def apply(round_: Any, *moves: str) -> list[Any]:
+    events = []
+    for move in moves:
+        events += round_.apply(round_.to_act()[0], move)
+    return events
+
+
+def public(
+    round_: Any | None,
+    events: list[Any] = (),  # type: ignore[assignment]
+    *,
+    status: str = PLAYING,
+    seats: tuple[SeatInfo, ...] | None = None,
+    totals: tuple[int, ...] = (0, 0, 0, 0),
+    last_round: RoundEnd | None = None,
+    winners: tuple[int, ...] = (),
+) -> PublicSnapshot:
+    log = [LogEntry("round_started", None, {"round": 1}, "table")]
+    log += [LogEntry(e.kind, e.seat, dict(e.data)) for e in events if e.to is None]
+    return PublicSnapshot(
+        table_id=7,
+        guild_id=1,
+        channel_id=2,
+        game="euchre",
+        preset="standard",
+        options=GAME.options("standard").model_dump(),
+        target=10,
+        host_id=1000,
+        status=status,
+        seats=seats or tuple(SeatInfo(i, 1000 + i, NAMES[i], False, position=i) for i in range(4)),
+        min_seats=4,
+        max_seats=4,
+        round_no=None if status == LOBBY else 1,
+        view=round_.public_view() if round_ is not None else None,
+        to_act=round_.to_act() if round_ is not None and status == PLAYING else (),
+        totals=totals,
+        log=tuple(log[-12:]),
+        last_round=last_round,
+        winners=winners,
+        turn_deadline=None,
+        next_round_at=None,
+        version=1,
+    )
+
+
+def private(round_: Any, seat: int) -> PrivateSnapshot:
+    return PrivateSnapshot(
+        table_id=7,
+        seat=seat,
+        round_no=1,
+        status=PLAYING,
+        view=round_.view(seat),
+        legal=tuple(str(a) for a in round_.legal_actions(seat)),
+        reveals=(),
+        away=False,
+        turn_deadline=None,
+    )
+
+
+def shown(rendered: Any) -> str:
+    embed = rendered.embed.to_dict()
+    parts = [embed.get("title", ""), embed.get("description", "")]
+    parts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
+    parts += [getattr(c, "label", "") or getattr(c, "placeholder", "") for c in rendered.components]
+    for c in rendered.components:
+        parts += [label for label, _ in getattr(c, "options", ())]
+    return "\n".join(parts)
+
+
+def table(snapshot: PublicSnapshot, language: str = "en") -> str:
+    text = shown(render_table(snapshot, language))
+    assert not KEYISH.search(text), text
+    return text
+
+
+def mine(round_: Any, seat: int, snapshot: PublicSnapshot, language: str = "en") -> Any:
+    rendered = render_private(private(round_, seat), snapshot, language)
+    assert not KEYISH.search(shown(rendered)), shown(rendered)
+    return rendered
+
+
+def labels(rendered: Any) -> list[str]:
+    return [c.label for c in rendered.components if hasattr(c, "label")]
+
+
+def test_the_lobby_shows_places_teams_and_seat_choices() -> None:
+    seats = (
+        SeatInfo(0, 1000, "Ann", False, position=0),
+        SeatInfo(1, None, "Bot 1", True, position=2),
+    )
+    snapshot = public(None, status=LOBBY, seats=seats)
+    text = table(snapshot)
+    assert "**N** · Ann 👑 · team 1" in text and "**S** · Bot 1 🤖 · team 1" in text
+    assert "**E** · free · team 2" in text and "**W** · free · team 2" in text
+    assert "Sit at E" in text and "Sit at W" in text and "Sit at N" not in text
+    assert "N ↔ E (Ann ↔ free)" in text and "E ↔ W" not in text  # a swap moves someone
+    french = table(snapshot, "fr")
+    assert "**O** · libre · équipe 2" in french and "S'asseoir en O" in french
+
+
+def test_bidding_round_one_shows_the_turned_card_and_order_buttons() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass")
+    snapshot = public(round_, events)
+    text = table(snapshot)
+    assert "Turned up" in text and "J♣" in text
+    assert "**Ben** to pass or order up the J♣." in text
+    assert "**Ann** passed." in text and "🎴 dealer" in text
+    ben = mine(round_, 1, snapshot)
+    assert labels(ben)[:3] == ["Pass", "Order up J♣", "Order up J♣ alone"]
+    hand = ben.embed.description
+    assert "`A♠` `K♠` `Q♠` `10♠` `9♠`" in hand
+    for card in ("J♥", "Q♥", "9♦"):  # other hands
+        assert card not in text and card not in hand
+
+
+def test_round_two_refuses_the_turned_suit_and_sticks_the_dealer() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass", "pass", "pass", "pass")
+    text = table(public(round_, events))
+    assert "J♣ (turned down)" in text and "**Ann** to pass or name trump (not ♣)." in text
+    ann = mine(round_, 0, public(round_, events))
+    assert "Call ♥" in labels(ann) and "Call ♥ alone" in labels(ann)
+    assert not [label for label in labels(ann) if "♣" in label]
+    events += apply(round_, "pass", "pass", "pass")
+    text = table(public(round_, events))
+    assert "**Dan** deals and is stuck: they must name trump (not ♣)." in text
+    dan = mine(round_, 3, public(round_, events))
+    assert "Pass" not in labels(dan) and "Call ♦" in labels(dan)
+
+
+def test_the_dealers_discard_is_his_alone() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass", "order")  # Ben orders the J♣ up to Dan
+    snapshot = public(round_, events)
+    text = table(snapshot)
+    assert "**Dan** picked up the J♣ and discards a card." in text
+    assert "**Ben** ordered up the J♣." in text and "**Dan** picked up the J♣." in text
+    dan = mine(round_, 3, snapshot)
+    discards = {label for label in labels(dan) if label.startswith("Discard")}
+    assert discards == {f"Discard {rank}♦" for rank in ("A", "K", "Q", "10", "9")}
+    events += apply(round_, "discard 9D")
+    after = public(round_, events)
+    text = table(after)
+    assert "**Dan** discarded a card." in text and "9♦" not in text
+    assert "9♦" not in mine(round_, 3, after).embed.description
+
+
+def test_play_names_bowers_trumping_and_the_trick_in_order() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass", "order", "discard 9D", "play JD", "play 9S")
+    snapshot = public(round_, events)
+    text = table(snapshot)
+    assert "**Ann** led J♦." in text
+    assert "**Ben** threw off 9♠." in text
+    assert "On the table" in text and "Ann J♦ · Ben 9♠" in text
+    assert "♣ by Ben" in text and "N–S: 0 · E–W: 0" in text
+    cat = mine(round_, 2, snapshot)
+    assert cat.embed.description.startswith("`A♣` `K♣`")  # trump first, then ♥
+    events += apply(round_, "play AC")
+    assert "**Cat** trumped with A♣." in table(public(round_, events))
+
+
+def test_a_lone_maker_s_partner_sees_that_they_sit_out() -> None:
+    round_ = new_round()
+    events = apply(round_, "order alone")  # Ann, dealer's left, alone: Cat sits out
+    snapshot = public(round_, events)
+    text = table(snapshot)
+    assert "**Ann** ordered up the J♣ alone." in text
+    assert "**Ann** goes alone: Cat sits out." in text and "💤 sits out" in text
+    cat = mine(round_, 2, snapshot)
+    assert "Ann goes alone: you sit out this hand." in cat.embed.description
+    assert not [label for label in labels(cat) if label != "🔄 Refresh"]
+
+
+def play_out(round_: Any) -> list[Any]:
+    rng = random.Random(1)
+    events: list[Any] = []
+    while not round_.finished:
+        seat = round_.to_act()[0]
+        events += round_.apply(seat, choose_action(round_, seat, rng))
+    return events
+
+
+def ended(round_: Any, totals: tuple[int, int]) -> RoundEnd:
+    result = round_.result()
+    seat_points = tuple(result.points[s % 2] for s in range(4))
+    seat_totals = tuple(totals[s % 2] for s in range(4))
+    return RoundEnd(1, seat_points, seat_totals, result.detail, round_.public_view())
+
+
+@pytest.mark.parametrize(
+    ("moves", "words"),
+    [
+        (("order alone",), "alone"),
+        (("pass", "order"), None),
+    ],
+)
+def test_the_end_of_a_hand_says_who_made_trump_tricks_and_points(
+    moves: tuple[str, ...], words: str | None
+) -> None:
+    round_ = new_round()
+    events = apply(round_, *moves)
+    events += play_out(round_)
+    result = round_.result()
+    last = ended(round_, result.points)
+    snapshot = public(round_, events, status=ROUND_OVER, last_round=last, totals=last.totals)
+    text = table(snapshot)
+    outcome = result.detail["outcome"]
+    expected = {"made": "made it", "march": "took all five", "euchred": "Euchred!"}[outcome]
+    assert expected in text and "made ♣ trump for" in text
+    assert f"N–S {result.points[0]} · E–W {result.points[1]} (to 10)" in text
+    if words:
+        assert "played alone" in text
+    french = table(snapshot, "fr")
+    assert "atout pour" in french
+
+
+def test_an_all_pass_redeal_is_shown_as_such() -> None:
+    round_ = new_round(stick_the_dealer=False)
+    events = apply(round_, *["pass"] * 8)
+    last = ended(round_, (0, 0))
+    text = table(public(round_, events, status=ROUND_OVER, last_round=last))
+    assert "Everyone passed twice: no trump and no points. The deal passes on." in text
+    assert "the next dealer deals again" in text
+
+
+def test_a_farmers_hand_redeal_is_shown_on_the_table() -> None:
+    hands = {0: "JH JD AH KH QS", 1: "9S 10S 9H 10H AS", 2: "QH JS 9C AC KC", 3: HANDS[3]}
+    deck = stack_deck(3, hands, "JC", "QC 10C KS")
+    opts = GAME.options("standard", farmers_hand=True)
+    round_ = GAME.new_round(opts, RoundSetup(n_seats=4, dealer=3), deck=deck)
+    assert round_.public_view().farmers_redeals >= 1
+    text = table(public(round_))
+    assert "Farmer's hand" in text and "the same dealer dealt again (1×)" in text
+
+
+def test_the_end_of_the_match_names_the_winning_team() -> None:
+    round_ = new_round()
+    events = apply(round_, "order alone") + play_out(round_)
+    last = ended(round_, (10, 4))
+    snapshot = public(
+        round_, events, status=FINISHED, last_round=last, totals=last.totals, winners=(0, 2)
+    )
+    text = table(snapshot)
+    assert "Winner: **Ann**, **Cat**" in text and "N–S 10 · E–W 4 (to 10)" in text
+    assert "Rematch" in text
+
+
+def test_bowers_are_named_once_trump_is_known() -> None:
+    assert named_card("JH", "H", "en") == "the right bower (J♥)"
+    assert named_card("JD", "H", "en") == "the left bower (J♦)"
+    assert named_card("JD", None, "en") == "J♦" and named_card("JC", "H", "en") == "J♣"
+    assert named_card("JD", "H", "fr") == "le bower gauche (J♦)"
