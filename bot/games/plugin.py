@@ -83,8 +83,9 @@ class TableText:
 class SeatLayout:
     """Seats of a fixed-size game: what each is called and who plays together.
 
-    `labels[i]` names seat i ("N", "E", …); `teams` lists the seats of each team (team 0
-    first). A player may pick a seat in the lobby; the host may swap two seats.
+    `labels[i]` names seat i: a catalog key (translated) or plain text ("N"); `teams` lists
+    the seats of each team (team 0 first). A player may pick a free seat in the lobby; the
+    host may swap two seats.
     """
 
     labels: tuple[str, ...]

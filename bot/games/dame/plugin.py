@@ -24,6 +24,7 @@ class DamePlugin:
     # Two partnerships facing each other: North+South, East+West.
     seat_layout = SeatLayout(labels=("N", "E", "S", "W"), teams=TEAMS)
     action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary", "announce": "danger"}
+    button_families: frozenset[str] = frozenset()  # the shared action menu decides
 
     def command_group(self, bot: Any) -> Any:
         return DameCommands(bot, self)
