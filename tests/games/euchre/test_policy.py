@@ -39,3 +39,38 @@ def test_policy_names_its_strong_suit_and_the_dealer_picks_a_legal_discard() -> 
 def test_strength_counts_bowers_trumps_and_off_aces() -> None:
     assert strength(cards("JH JD AH KH AS"), "H") == 4 + 3.5 + 3 + 2 + 1
     assert strength(cards("JH JD AH KH AS"), "S") == 3 + 1  # ace of trump, AH off-suit
+
+
+def test_policy_follows_low_and_never_trumps_its_partner_s_winning_trick() -> None:
+    # Seat 2 makes hearts; seat 1 leads the ace of spades and seat 3, its partner, can follow.
+    round_ = stacked_round(
+        {1: "AS QC 10C 9D 10D", 2: "9S JH AH KH QH", 3: "KS 10S JD AD KD", 0: "9C JC QS JS KC"},
+        "9H",
+    )
+    act(round_, "1 pass; 2 order; 0 discard 9C; 1 play AS; 2 play 9S")
+    for seed in range(20):
+        assert str(choose_action(round_, 3, random.Random(seed))) == "play 10S"
+
+
+def test_policy_throws_off_rather_than_trumping_its_partner_s_winning_trick() -> None:
+    round_ = stacked_round(
+        {1: "AS 9C 10C 9D 10D", 2: "9S JH AH KH QH", 3: "JD 10H QC AD KD", 0: "KC JC QS JS KS"},
+        "9H",
+    )
+    act(round_, "1 pass; 2 order; 0 discard KC; 1 play AS; 2 play 9S")
+    for seed in range(20):
+        assert str(choose_action(round_, 3, random.Random(seed))) == "play QC"
+
+
+def test_policy_leads_trump_when_its_side_made_trump() -> None:
+    round_ = stacked_round({1: "JD KH AS AC 10C", 0: "9S 10S QS KS 9D", 3: "JH AH 9C AD KD"}, "QH")
+    act(round_, "1 order; 0 discard 9S")
+    for seed in range(20):
+        assert str(choose_action(round_, 1, random.Random(seed))) == "play JD"  # its best trump
+    # The maker's partner wins the trick with the right bower, then leads trump as well.
+    act(round_, "1 play JD")
+    act(round_, f"2 {round_.legal_actions(2)[0]}; 3 play JH")
+    act(round_, f"0 {round_.legal_actions(0)[0]}")
+    assert round_.to_act() == (3,)
+    for seed in range(20):
+        assert str(choose_action(round_, 3, random.Random(seed))) == "play AH"
