@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 
 from games.cards import SUITS, Card
-from games.euchre.ranking import DECK, EFFECTIVE, POWER, lowest_discard
+from games.euchre.ranking import DECK, EFFECTIVE, POWER
 
 N_CARDS = 24
 CARD_ID: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
@@ -47,6 +47,12 @@ BEATS: tuple[tuple[int, ...], ...] = tuple(
 LOW: tuple[tuple[int, ...], ...] = tuple(
     tuple(POW[t][c] + (100 if EFF[t][c] == t else 0) for c in range(N_CARDS)) for t in range(4)
 )
+# DISCARD_KEY[t][c]: ranking.lowest_discard's order: plain cards by rank then suit ♠ ♥ ♦ ♣,
+# then trumps by power.
+DISCARD_KEY: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1000 + POW[t][c] if EFF[t][c] == t else RANK_OF[c] * 4 + c // 6 for c in range(N_CARDS))
+    for t in range(4)
+)
 NINES_AND_TENS = sum(BIT[c] for c in range(N_CARDS) if RANK_OF[c] < 2)
 
 
@@ -72,8 +78,8 @@ def points(maker_tricks: int, alone: bool) -> tuple[int, int]:
 
 
 def auto_discard(hand: int, trump: int) -> int:
-    """Card id of the `auto` dealer discard among the five dealt cards in `hand`."""
-    return CARD_ID[lowest_discard(cards_of(hand), SUITS[trump])]
+    """Card id of the `auto` dealer discard (ranking.lowest_discard) among the cards of `hand`."""
+    return extreme(hand, DISCARD_KEY[trump], False).bit_length() - 1
 
 
 def _pick(mask: int, r: float) -> int:  # (inlined in random_hand's trick loop)
@@ -101,12 +107,14 @@ def play_tricks(
     in_trick: int,
     won: list[int],
     choose: PlayPolicy,
+    forced: int = 0,
 ) -> None:
     """Play the hand to its end from the given trick state (mutates `hands` and `won`).
 
     `seat` acts next; `led` is the led effective suit (-1 before a lead), `best`/`best_seat`
     the winning power and seat so far, `in_trick` the cards already in the trick, `makers`
-    the team that made trump; `choose` (a `PlayPolicy`) returns the bit of the card to play."""
+    the team that made trump; `choose` (a `PlayPolicy`) returns the bit of the card to play,
+    except for the first card when `forced` (its bit) is given."""
     size = 3 if sitting_out >= 0 else 4
     masks = SUIT_MASK[trump]
     eff = EFF[trump]
@@ -119,7 +127,10 @@ def play_tricks(
         legal = hand & masks[led] if led >= 0 else hand
         if not legal:
             legal = hand
-        bit = choose(seat, legal, trump, makers, led, best, best_seat)
+        if forced:
+            bit, forced = forced, 0
+        else:
+            bit = choose(seat, legal, trump, makers, led, best, best_seat)
         hands[seat] = hand ^ bit
         c = bit.bit_length() - 1
         if led < 0:
@@ -155,13 +166,13 @@ def heuristic_card(
         if (seat & 1) == makers:
             trumps = legal & SUIT_MASK[trump][trump]
             if trumps:
-                return _extreme(trumps, POW[trump], True)
+                return extreme(trumps, POW[trump], True)
         aces = legal & ACES & ~SUIT_MASK[trump][trump]
         if aces:
             return aces & -aces
-        return _extreme(legal, low, False)
+        return extreme(legal, low, False)
     if (best_seat - seat) & 1 == 0:
-        return _extreme(legal, low, False)
+        return extreme(legal, low, False)
     beats = BEATS[trump * 4 + led]
     pick = 0
     pick_power = 99
@@ -172,13 +183,13 @@ def heuristic_card(
         if best < p < pick_power:
             pick, pick_power = b, p
         m ^= b
-    return pick or _extreme(legal, low, False)
+    return pick or extreme(legal, low, False)
 
 
 ACES = sum(BIT[c] for c in range(N_CARDS) if RANK_OF[c] == ACE)
 
 
-def _extreme(mask: int, key: tuple[int, ...], highest: bool) -> int:
+def extreme(mask: int, key: tuple[int, ...], highest: bool) -> int:
     pick = mask & -mask
     value = key[pick.bit_length() - 1]
     mask ^= pick
