@@ -23,6 +23,7 @@ from bot.cogs.settings import SettingsCog
 from bot.games import plugins
 from bot.i18n.translator import CatalogTranslator
 from bot.service.clock import Clock, SystemClock
+from bot.service.runner import PolicyRunner, ProcessPolicyRunner
 from bot.service.service import TableService
 from bot.settings import Settings
 from bot.ui.command_options import CheckedCommandTree
@@ -75,6 +76,7 @@ class CardTableBot(commands.Bot):
         pacing_clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
         sync_commands: bool = True,
+        policy_runner: PolicyRunner | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -89,6 +91,8 @@ class CardTableBot(commands.Bot):
         self._given_store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._sync_commands = sync_commands
+        # bots think in a worker process, so a searching bot never delays another table's click
+        self.policy_runner: PolicyRunner = policy_runner or ProcessPolicyRunner()
         self.notifier = DiscordNotifier(
             self, edit_delay=edit_delay, channel_edits=channel_edits, pacing_clock=pacing_clock
         )
@@ -124,7 +128,13 @@ class CardTableBot(commands.Bot):
         if self._store is None:
             self._store = await Store.open(self.settings.database_path)
         self._guild_settings = GuildSettingsCache(self._store)
-        self._service = TableService(self._store, self.clock, self.notifier, self._seed_source)
+        self._service = TableService(
+            self._store,
+            self.clock,
+            self.notifier,
+            self._seed_source,
+            policy_runner=self.policy_runner,
+        )
         self._locations = TableLocations(self._store, self._service.has_table)
         self.add_dynamic_items(TableItem)
         await self.tree.set_translator(CatalogTranslator())
@@ -191,6 +201,7 @@ class CardTableBot(commands.Bot):
         await self.stop_background()
         await self.tables.close()
         await self.notifier.close()
+        self.policy_runner.close()
         await super().close()
         if self._store is not None and self._given_store is None:
             await self._store.close()

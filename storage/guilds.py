@@ -19,6 +19,7 @@ async def get_guild_settings(db: Database, guild_id: int) -> GuildSettings:
             "turn_seconds": row["turn_seconds"],
             "reveal_seconds": row["reveal_seconds"],
             "use_threads": bool(row["use_threads"]),
+            "bots": row["bots"],
         },
     )
 
@@ -27,11 +28,12 @@ async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
     async with db.transaction() as conn:
         await conn.execute(
             "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
-            "reveal_seconds, use_threads, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "reveal_seconds, use_threads, bots, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
             "default_presets = excluded.default_presets, "
             "turn_seconds = excluded.turn_seconds, reveal_seconds = excluded.reveal_seconds, "
-            "use_threads = excluded.use_threads, updated_at = excluded.updated_at",
+            "use_threads = excluded.use_threads, bots = excluded.bots, "
+            "updated_at = excluded.updated_at",
             (
                 settings.guild_id,
                 settings.language,
@@ -39,6 +41,7 @@ async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
                 settings.turn_seconds,
                 settings.reveal_seconds,
                 int(settings.use_threads),
+                settings.bots,
                 db.stamp(),
             ),
         )

@@ -33,6 +33,7 @@ class GuildSettings(BaseModel):
     turn_seconds: int = Field(default=90, ge=5, le=3600)
     reveal_seconds: int = Field(default=8, ge=1, le=120)
     use_threads: bool = False
+    bots: Literal["simple", "strong"] = "strong"  # how a new table's bot players play
 
     @field_validator("default_presets")
     @classmethod

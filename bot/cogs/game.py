@@ -43,6 +43,12 @@ def _cmd(game: str, key: str) -> app_commands.locale_str:
     return command_text(text("en", full), full)
 
 
+BOTS_CHOICES = [
+    Choice(name=command_text("strong", "bots.strong"), value="strong"),
+    Choice(name=command_text("simple", "bots.simple"), value="simple"),
+]
+
+
 def preset_choices(game: str) -> list[Choice[str]]:
     """The game's presets as command choices, named in each language."""
     return [
@@ -65,7 +71,11 @@ class GameCog(commands.GroupCog):
         super().__init__()
 
     async def open_table(
-        self, interaction: discord.Interaction, preset: str | None, target: int | None
+        self,
+        interaction: discord.Interaction,
+        preset: str | None,
+        target: int | None,
+        bots: str | None = None,
     ) -> None:
         guild_id, channel = interaction.guild_id, interaction.channel
         if guild_id is None or channel is None:
@@ -78,7 +88,7 @@ class GameCog(commands.GroupCog):
         try:
             snapshot = await within_deadline(
                 self.bot.service.open_table(
-                    guild_id, channel.id, player_of(interaction), self.game, preset, target
+                    guild_id, channel.id, player_of(interaction), self.game, preset, target, bots
                 ),
                 lambda: interaction.response.defer(thinking=True),
             )
@@ -209,20 +219,24 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
     ):
         @app_commands.command(name=_cmd(game, ".start"), description=_cmd(game, ".start.desc"))
         @app_commands.describe(
-            preset=_cmd(game, ".start.preset"), target=_cmd(game, ".start.target")
+            preset=_cmd(game, ".start.preset"),
+            target=_cmd(game, ".start.target"),
+            bots=command_text("How the bot players play", "cmd.start.bots"),
         )
         @app_commands.rename(
             preset=command_text("preset", "cmd.param.preset"),
             target=command_text("target", "cmd.param.target"),
+            bots=command_text("bots", "cmd.param.bots"),
         )
-        @app_commands.choices(preset=presets)
+        @app_commands.choices(preset=presets, bots=BOTS_CHOICES)
         async def start(
             self,
             interaction: discord.Interaction,
             preset: str | None = None,
             target: app_commands.Range[int, min_target, max_target] | None = None,
+            bots: str | None = None,
         ) -> None:
-            await self.open_table(interaction, preset, target)
+            await self.open_table(interaction, preset, target, bots)
 
         @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
         @app_commands.describe(preset=_cmd(game, ".rules.preset"))

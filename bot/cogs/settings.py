@@ -11,6 +11,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 from pydantic import ValidationError
 
+from bot.cogs.game import BOTS_CHOICES
 from bot.games import plugin_names, plugins
 from bot.i18n.translator import catalog_text, command_text
 from bot.render.stats import settings_embed
@@ -74,6 +75,7 @@ class SettingsCog(commands.Cog):
         ),
         threads=command_text("Put each table in a thread of its own", "cmd.settings.threads"),
         preset=command_text("Default rules of a game", "cmd.settings.preset"),
+        bots=command_text("How the bot players of new tables play", "cmd.settings.bots"),
     )
     @app_commands.rename(
         language=command_text("language", "cmd.param.language"),
@@ -81,8 +83,9 @@ class SettingsCog(commands.Cog):
         reveal_seconds=command_text("reveal_seconds", "cmd.param.reveal_seconds"),
         threads=command_text("threads", "cmd.param.threads"),
         preset=command_text("preset", "cmd.param.preset"),
+        bots=command_text("bots", "cmd.param.bots"),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices())
+    @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices(), bots=BOTS_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -91,6 +94,7 @@ class SettingsCog(commands.Cog):
         reveal_seconds: app_commands.Range[int, 1, 120] | None = None,
         threads: bool | None = None,
         preset: str | None = None,
+        bots: str | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -109,6 +113,8 @@ class SettingsCog(commands.Cog):
             changes["reveal_seconds"] = reveal_seconds
         if threads is not None:
             changes["use_threads"] = threads
+        if bots is not None:
+            changes["bots"] = bots
         if preset is not None:
             chosen = game_of_preset(preset)
             if chosen is None:

@@ -110,6 +110,9 @@ def settings_embed(language: str, settings: GuildSettings) -> discord.Embed:
         name=text(language, "settings.threads"),
         value=text(language, "settings.on" if settings.use_threads else "settings.off"),
     )
+    embed.add_field(
+        name=text(language, "settings.bots"), value=text(language, f"bots.{settings.bots}")
+    )
     presets = [
         text(
             language,

@@ -1,5 +1,8 @@
-"""Bot players for any game: the game's `games.<name>.policy` module when it has one
-(`choose_action(round, seat, rng)`, `default_action(round, seat)`), else plain fallbacks."""
+"""Bot players for any game, at two levels:
+- `simple`: the game's `games.<name>.policy` module (`choose_action(round, seat, rng)`);
+- `strong`: its `games.<name>.strong` module when it has one, else the simple policy.
+Timeouts always play the simple module's `default_action(round, seat)` (a safe move), and a
+game without a policy module plays a random legal move (its first one on timeout)."""
 
 from __future__ import annotations
 
@@ -8,17 +11,22 @@ import inspect
 import random
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal, get_args
 
 from games.contract import Game, Round
+
+BotLevel = Literal["simple", "strong"]
+BOT_LEVELS: tuple[str, ...] = get_args(BotLevel)
+DEFAULT_BOT_LEVEL: BotLevel = "strong"
+BOTS_OPTION = "bots"  # the table option's key, stored beside the game's options
 
 
 class SeatPolicy:
     """Picks actions for a seat nobody is clicking for: a bot player, an away player, or a
     player whose turn timed out (the safe default move)."""
 
-    def __init__(self, module: ModuleType | None) -> None:
-        self._choose: Callable[..., Any] | None = getattr(module, "choose_action", None)
+    def __init__(self, module: ModuleType | None, chooser: ModuleType | None = None) -> None:
+        self._choose: Callable[..., Any] | None = getattr(chooser or module, "choose_action", None)
         self._default: Callable[..., Any] | None = getattr(module, "default_action", None)
         self._default_takes_rng = (
             self._default is not None and len(inspect.signature(self._default).parameters) >= 3
@@ -38,15 +46,24 @@ class SeatPolicy:
         return round_.legal_actions(seat)[0]
 
 
-_POLICIES: dict[str, SeatPolicy] = {}  # bounded: one per game the bot plays
+_POLICIES: dict[tuple[str, str], SeatPolicy] = {}  # bounded: two per game the bot plays
 
 
-def policy_for(game: Game[Any, Any, Any]) -> SeatPolicy:
-    policy = _POLICIES.get(game.name)
+def _module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:  # the module exists but one of its imports is missing
+            raise
+        return None
+
+
+def policy_for(game: Game[Any, Any, Any], level: str = DEFAULT_BOT_LEVEL) -> SeatPolicy:
+    """The bot policy of this game at this level (`simple` or `strong`)."""
+    key = (game.name, level)
+    policy = _POLICIES.get(key)
     if policy is None:
-        try:
-            module: ModuleType | None = importlib.import_module(f"games.{game.name}.policy")
-        except ModuleNotFoundError:
-            module = None
-        policy = _POLICIES[game.name] = SeatPolicy(module)
+        simple = _module(f"games.{game.name}.policy")
+        strong = _module(f"games.{game.name}.strong") if level == "strong" else None
+        policy = _POLICIES[key] = SeatPolicy(simple, strong)
     return policy

@@ -27,7 +27,8 @@ from bot.service.clock import Clock
 from bot.service.errors import TableError
 from bot.service.memory import LongLived
 from bot.service.notifier import TableNotifier
-from bot.service.policy import policy_for
+from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, policy_for
+from bot.service.runner import InlinePolicyRunner, PolicyRunner
 from bot.service.snapshots import (
     FINISHED,
     LOBBY,
@@ -87,6 +88,7 @@ class TableService(TimerMixin):
         games: Callable[[str], Game[Any, Any, Any]] = get_game,
         next_round_seconds: float = 20.0,
         finished_keep_seconds: float = 3600.0,
+        policy_runner: PolicyRunner | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -95,6 +97,9 @@ class TableService(TimerMixin):
         self._games = games
         self.next_round_seconds = next_round_seconds
         self.finished_keep_seconds = finished_keep_seconds
+        # where bots think: in this process by default (tests, benchmarks), in a worker process
+        # for the real bot (bot/app.py), so a searching bot never holds up the event loop
+        self.policy_runner: PolicyRunner = policy_runner or InlinePolicyRunner()
         self._tables: dict[int, LiveTable] = {}
         self._seated: dict[tuple[int, int], int] = {}  # (guild, user) -> table id
         # After a restart: active in the store, not loaded yet (see `start_restore`).
@@ -159,7 +164,7 @@ class TableService(TimerMixin):
             return None  # (locked: the round may hold a move whose write is pending)
         if seat not in round_.to_act():
             return None
-        return str(policy_for(table.game).choose(round_, seat, rng))
+        return str(policy_for(table.game, table.bots).choose(round_, seat, rng))
 
     def stack_deck(self, table_id: int, deck: Sequence[Card]) -> None:
         """Use this exact deck order (top first) for the table's next round (tests, replays)."""
@@ -176,14 +181,21 @@ class TableService(TimerMixin):
         game: str,
         preset: str | None = None,
         target: int | None = None,
+        bots: str | None = None,
     ) -> TableSnapshot:
+        """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
+        bot players play."""
         game_obj = self._game(game)
         options = self._options(game_obj, preset, target)
+        if bots is not None and bots not in BOT_LEVELS:
+            raise TableError("bad_option", message=f"bots must be one of {BOT_LEVELS}")
         self._reserve(guild_id, host.user_id, -1)
         try:
             settings = await self.store.get_guild_settings(guild_id)
+            bots = bots or settings.bots
+            stored_options = {**options.model_dump(mode="json"), BOTS_OPTION: bots}
             record = await self.store.create_table(
-                guild_id, channel_id, game, options.model_dump(mode="json"), host.user_id
+                guild_id, channel_id, game, stored_options, host.user_id
             )
             table = LiveTable(
                 id=record.id,
@@ -195,6 +207,7 @@ class TableService(TimerMixin):
                 host_id=host.user_id,
                 seats=[LiveSeat(host.user_id, host.name, False, self._now_dt(), position=0)],
                 turn_seconds=float(settings.turn_seconds),
+                bots=bots,
             )
             await self.store.save_seats(table.id, self._seat_records(table))
         except TableError:
@@ -690,7 +703,9 @@ class TableService(TimerMixin):
     def _rebuild(self, active: ActiveTable, settings: GuildSettings) -> LiveTable:
         record = active.table
         game = self._game(record.game)
-        options = game.options_model.model_validate(record.options)
+        stored = dict(record.options)
+        bots = stored.pop(BOTS_OPTION, DEFAULT_BOT_LEVEL)  # tables opened before the option
+        options = game.options_model.model_validate(stored)
         seats = [
             LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at, position=s.seat)
             for s in sorted(active.seats, key=lambda s: s.seat)
@@ -705,6 +720,7 @@ class TableService(TimerMixin):
             host_id=record.host_id,
             seats=seats,
             turn_seconds=float(settings.turn_seconds),
+            bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
         )
         if record.status == "playing" and active.match is not None:
             table.match = active.match
@@ -777,12 +793,29 @@ class TableService(TimerMixin):
                 break
             seat = auto[0]
             try:
-                await self._play(table, seat, self._policy_move(table, seat, default=False))
+                await self._play(table, seat, await self._bot_move(table, seat))
             except TableError as error:  # the store failed: nobody may wait on this seat
                 log.error("table %s: bot move for seat %s failed: %s", table.id, seat, error.key)
                 self._arm(table, RETRY_SECONDS, self._on_turn_timer)
                 return
         self._arm_turn_timer(table)
+
+    async def _bot_move(self, table: LiveTable, seat: int) -> Any:
+        """The table's bot policy's move for a seat nobody clicks for, decided by the policy
+        runner (off the event loop for the real bot); a failing policy must not stop the
+        table, so its error is logged and the first legal action is played."""
+        round_ = table.round
+        assert round_ is not None
+        legal = round_.legal_actions(seat)
+        try:
+            move = await self.policy_runner.choose(round_, seat, table.bots, table.rng)
+        except Exception:
+            log.exception("table %s: %s bot failed for seat %s", table.id, table.game.name, seat)
+            return legal[0]
+        if move not in legal:
+            log.error("table %s: %s bot chose illegal %s", table.id, table.game.name, move)
+            return legal[0]
+        return move
 
     def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
         """The policy's move (`default`: the safe timeout move); a failing policy must not

@@ -57,6 +57,7 @@ class LiveTable:
     seats: list[LiveSeat]
     status: str = LOBBY
     turn_seconds: float = 90.0
+    bots: str = "strong"  # how bot players play: "simple" or "strong" (bot/service/policy.py)
     match: Match | None = None
     round: Round[Any, Any, Any] | None = None
     round_no: int | None = None  # the store's number of the current round

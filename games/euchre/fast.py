@@ -7,7 +7,7 @@ Card id = index in `ranking.DECK` (suit-major: ♠ ♥ ♦ ♣, each 9 10 J Q K 
 played: state lives in local ints, lookups index flat lists.
 
 `random_hand` plays one whole hand with uniformly random legal actions (the benchmark's unit,
-like OpenSpiel's random simulations); the search bot (`games.euchre.search`) plays its
+like OpenSpiel's random simulations); the search bot (`games.euchre.strong`) plays its
 rollouts with `play_tricks` and `heuristic_card`.
 """
 

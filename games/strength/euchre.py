@@ -1,7 +1,7 @@
 """Euchre bot strength: `python -m games.strength euchre [--matches N] [--samples N] [--jobs N]`.
 
 Plays whole matches to 10 (`standard` preset) between
-1. two search bots (games.euchre.search) and two simple bots (games.euchre.policy),
+1. two search bots (games.euchre.strong) and two simple bots (games.euchre.policy),
 2. a mixed team (one search bot, one simple bot) and two simple bots,
 and prints each team's match win rate with its Wilson 95% interval. The search team sits at
 seats 0+2 in even matches and 1+3 in odd ones, and the first dealer turns with the match
@@ -21,7 +21,7 @@ import random
 import time
 from functools import partial
 
-from games.euchre import GAME, EuchreRound, search
+from games.euchre import GAME, EuchreRound, strong
 from games.euchre import policy as simple
 from games.match import Match
 from games.strength.stats import default_jobs, percentile, run_parallel, wilson
@@ -43,7 +43,7 @@ def play_match(index: int, *, searchers: tuple[int, ...], samples: int | None) -
         while not round_.finished:
             (seat,) = round_.to_act()
             if seat in seats:
-                action = search.choose_action(round_, seat, rng, budget=None, max_samples=samples)
+                action = strong.choose_action(round_, seat, rng, budget=None, max_samples=samples)
                 decisions += 1
             else:
                 action = simple.choose_action(round_, seat, rng)
@@ -78,7 +78,7 @@ def _timing(decisions: int) -> None:
                 (seat,) = round_.to_act()
                 if seat == 0 and len(round_.legal_actions(seat)) > 1:
                     started = time.perf_counter()
-                    action = search.choose_action(round_, seat, rng)
+                    action = strong.choose_action(round_, seat, rng)
                     times.append(time.perf_counter() - started)
                 else:
                     action = simple.choose_action(round_, seat, rng)
@@ -86,7 +86,7 @@ def _timing(decisions: int) -> None:
             match.add_round(round_.result())
         index += 1
     print(
-        f"search decisions with a choice, budget {search.DEFAULT_BUDGET * 1000:.0f} ms: "
+        f"search decisions with a choice, budget {strong.DEFAULT_BUDGET * 1000:.0f} ms: "
         f"{len(times)}; p50 {percentile(times, 0.5) * 1000:.0f} ms, "
         f"p99 {percentile(times, 0.99) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.app import CardTableBot, create_bot
 from bot.service import FakeClock
+from bot.service.runner import InlinePolicyRunner
 from bot.settings import Settings
 from storage import Store
 
@@ -23,6 +24,7 @@ async def offline_bot(tmp_path: Path, **options: Any) -> AsyncIterator[CardTable
     store = await Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL")
     settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
     options.setdefault("channel_edits", UNPACED)
+    options.setdefault("policy_runner", InlinePolicyRunner())  # seeded bot moves, no process
     made = create_bot(settings, store=store, clock=FakeClock(), sync_commands=False, **options)
     await made.setup_hook()
     try:

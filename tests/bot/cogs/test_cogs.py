@@ -58,8 +58,10 @@ async def test_settings_are_saved_and_shown(bot: CardTableBot) -> None:
         reveal_seconds=5,
         threads=True,
         preset="house",
+        bots="simple",
     )
     saved = await bot.store.get_guild_settings(GUILD)
+    assert saved.bots == "simple"
     assert (saved.language, saved.turn_seconds, saved.reveal_seconds, saved.use_threads) == (
         "fr",
         30,
@@ -69,6 +71,7 @@ async def test_settings_are_saved_and_shown(bot: CardTableBot) -> None:
     assert saved.default_presets == {"dutch": "house"}
     answer = interaction.only
     assert answer.ephemeral and "30 s" in answer.text() and "house rules" in answer.text()
+    assert "Bot players" in answer.text() and "simple" in answer.text()
     assert await bot.guild_settings.public_language(GUILD) == "fr"
 
 
@@ -82,11 +85,12 @@ async def test_rules_are_short_ephemeral_and_in_the_users_language(bot: CardTabl
 
 async def test_start_posts_the_table_message_and_remembers_it(bot: CardTableBot) -> None:
     interaction = FakeInteraction(HOST, name="Host")
-    await run(bot, "DutchCog", "start", interaction, preset="house", target=50)
+    await run(bot, "DutchCog", "start", interaction, preset="house", target=50, bots="simple")
     answer = interaction.only
     assert answer.kind == "send" and not answer.ephemeral
     assert "house rules" in answer.text() and "50 points" in answer.text()
     (table_id,) = bot.service.tables_in_channel(CHANNEL)
+    assert bot.service._table(table_id).bots == "simple"
     assert (await bot.locations.get(table_id)).message_id is not None
     again = FakeInteraction(HOST)
     await run(bot, "DutchCog", "start", again)

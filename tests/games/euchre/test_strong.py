@@ -15,7 +15,7 @@ from games.euchre.actions import DISCARD, DISCARD_KIND
 from games.euchre.fast import BIT, CARD_ID, DECK, SUIT_ID, auto_discard, cards_of
 from games.euchre.policy import choose_action as simple_choice
 from games.euchre.ranking import EFFECTIVE
-from games.euchre.search import Knowledge, choose_action
+from games.euchre.strong import Knowledge, choose_action
 
 SAMPLES = 6  # deals per decision in these tests (no time budget: reproducible choices)
 

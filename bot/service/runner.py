@@ -1,0 +1,84 @@
+"""Where bot decisions are computed: in this process, or off the event loop in a worker process.
+
+A strong bot may search for a tenth of a second or more; run on the event loop, that would
+delay every click on every other table. `ProcessPolicyRunner` sends the round (pickled; the
+policy reads only the seat's view of it) to a worker process and awaits the answer, so the loop
+stays free. `InlinePolicyRunner` decides at once in this process (tests, benchmarks: seeded and
+reproducible). Either way the table's lock is held while its bot thinks, so the round cannot
+change under it; other tables are not waiting on that lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
+
+from bot.service.policy import policy_for
+from games.contract import Round
+
+log = logging.getLogger(__name__)
+
+
+class PolicyRunner(Protocol):
+    async def choose(
+        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
+    ) -> Any:
+        """The bot's action for `seat` at this level (an action of the round's game)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class InlinePolicyRunner:
+    async def choose(
+        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
+    ) -> Any:
+        return policy_for(round_.game, level).choose(round_, seat, rng)
+
+    def close(self) -> None:
+        pass
+
+
+def decide(round_: Round[Any, Any, Any], seat: int, level: str, seed: int) -> str:
+    """In the worker process: the action's notation (an action object's identity, which the
+    engine relies on, does not survive pickling; its notation does)."""
+    return str(policy_for(round_.game, level).choose(round_, seat, random.Random(seed)))
+
+
+class ProcessPolicyRunner:
+    """One worker process (a second core, when the machine has one) for all tables' bots."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:  # started on first use: a bot-less bot never forks
+            context = multiprocessing.get_context("spawn")  # no copy of the loop or sockets
+            self._pool = ProcessPoolExecutor(self._workers, mp_context=context)
+        return self._pool
+
+    async def choose(
+        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
+    ) -> Any:
+        seed = rng.getrandbits(64)
+        loop = asyncio.get_running_loop()
+        try:
+            notation = await loop.run_in_executor(
+                self._executor(), decide, round_, seat, level, seed
+            )
+        except BrokenProcessPool:  # the worker died (killed, out of memory): start a new one
+            log.warning("bot worker process died; deciding in this process, new worker next")
+            self.close()
+            return policy_for(round_.game, level).choose(round_, seat, random.Random(seed))
+        return round_.game.parse_action(notation)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,88 @@
+"""A table's `bots` option (simple or strong, strong by default, the guild's default when not
+given) picks its bot players' policy, survives a restart, and strong bots decide in a worker
+process for the real bot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import FakeClock, RecordingNotifier, TableError, TableService
+from bot.service.policy import policy_for
+from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner
+from games.contract import Round, RoundSetup
+from games.dutch import policy as dutch_simple
+from games.dutch import strong as dutch_strong
+from games.euchre import GAME as EUCHRE
+from games.registry import get_game
+from storage import Store
+from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD
+
+
+class CountingRunner(InlinePolicyRunner):
+    """Decides in this process and remembers the level of every decision."""
+
+    def __init__(self) -> None:
+        self.levels: list[str] = []
+
+    async def choose(self, round_: Round[Any, Any, Any], seat: int, level: str, rng: Any) -> Any:
+        self.levels.append(level)
+        return await super().choose(round_, seat, level, rng)
+
+
+def test_strong_level_picks_the_game_s_strong_module_and_keeps_the_safe_default() -> None:
+    dutch = get_game("dutch")
+    assert policy_for(dutch, "strong")._choose is dutch_strong.choose_action
+    assert policy_for(dutch, "simple")._choose is dutch_simple.choose_action
+    assert policy_for(dutch, "strong")._default is dutch_simple.default_action
+    assert policy_for(dutch)._choose is dutch_strong.choose_action  # strong by default
+
+
+@pytest.mark.parametrize("bots", [None, "simple", "strong"])
+async def test_table_bots_follow_the_option_or_the_guild_default(
+    store: Store, clock: FakeClock, seeds: Callable[[], int], bots: str | None
+) -> None:
+    settings = await store.get_guild_settings(GUILD)
+    assert settings.bots == "strong"
+    await store.save_guild_settings(settings.model_copy(update={"bots": "simple"}))
+    runner = CountingRunner()
+    service = TableService(store, clock, RecordingNotifier(), seeds, policy_runner=runner)
+    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", bots=bots)
+    await service.add_bot(snapshot.table_id, ANN.user_id)
+    await service.start(snapshot.table_id, ANN.user_id)
+    await service.act(snapshot.table_id, ANN.user_id, 0, "peek 3 4")  # the bot peeks too
+    assert runner.levels and set(runner.levels) == {bots or "simple"}
+
+
+async def test_the_bots_option_survives_a_restart_and_a_bad_value_is_refused(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", bots="simple")
+    await service.join(snapshot.table_id, BOB)
+    with pytest.raises(TableError) as refused:
+        await service.open_table(GUILD, CHANNEL + 1, BOB, "dutch", bots="genius")
+    assert refused.value.key == "bad_option"
+    options = service._table(snapshot.table_id).options
+    await store.close()
+    reopened = await Store.open(db_path, synchronous="NORMAL")
+    try:
+        again = TableService(reopened, FakeClock(), RecordingNotifier(), seeds)
+        await again.restore()
+        assert again._table(snapshot.table_id).bots == "simple"
+        assert again._table(snapshot.table_id).options == options
+    finally:
+        await reopened.close()
+
+
+async def test_the_process_runner_decides_a_legal_move_in_a_worker_process() -> None:
+    round_ = EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="worker")
+    runner = ProcessPolicyRunner()
+    try:
+        move = await runner.choose(round_, 1, "strong", random.Random(0))
+    finally:
+        runner.close()
+    assert move in round_.legal_actions(1)  # an interned action again, not a copy
