@@ -36,6 +36,7 @@ from typing import Any
 
 from bot.app import CardTableBot, create_bot
 from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableError
+from bot.service.runner import InlinePolicyRunner
 from bot.settings import Settings
 from storage import Store
 
@@ -112,6 +113,9 @@ async def start_bot(path: Path, clock: FakeClock, channel: SoakChannel) -> CardT
         edit_delay=0.0,
         channel_edits=(1_000_000, 1.0),  # the soak's channel has no rate limit to keep to
         seed_source=itertools.count(1).__next__,
+        # bot moves in this process: the fake clock drives the matches step by step, and the
+        # memory measured is the bot's own
+        policy_runner=InlinePolicyRunner(),
     )
     bot.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign]
     await bot.setup_hook()

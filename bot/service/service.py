@@ -802,20 +802,15 @@ class TableService(TimerMixin):
 
     async def _bot_move(self, table: LiveTable, seat: int) -> Any:
         """The table's bot policy's move for a seat nobody clicks for, decided by the policy
-        runner (off the event loop for the real bot); a failing policy must not stop the
-        table, so its error is logged and the first legal action is played."""
+        runner (off the event loop for the real bot); checked like `_policy_move`'s."""
         round_ = table.round
         assert round_ is not None
-        legal = round_.legal_actions(seat)
         try:
             move = await self.policy_runner.choose(round_, seat, table.bots, table.rng)
         except Exception:
             log.exception("table %s: %s bot failed for seat %s", table.id, table.game.name, seat)
-            return legal[0]
-        if move not in legal:
-            log.error("table %s: %s bot chose illegal %s", table.id, table.game.name, move)
-            return legal[0]
-        return move
+            return round_.legal_actions(seat)[0]
+        return self._checked(table, seat, move)
 
     def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
         """The policy's move (`default`: the safe timeout move); a failing policy must not
@@ -833,6 +828,13 @@ class TableService(TimerMixin):
         except Exception:
             log.exception("table %s: %s policy failed for seat %s", table.id, table.game.name, seat)
             return round_.legal_actions(seat)[0]
+        return self._checked(table, seat, move)
+
+    @staticmethod
+    def _checked(table: LiveTable, seat: int, move: Any) -> Any:
+        """The move if the engine's own check accepts it, else (logged) the first legal one."""
+        round_ = table.round
+        assert round_ is not None
         try:
             round_.check(seat, move)
         except IllegalAction as error:

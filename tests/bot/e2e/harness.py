@@ -13,6 +13,7 @@ from bot.app import CardTableBot, create_bot
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord, running_client
 from bot.service.clock import FakeClock
+from bot.service.runner import InlinePolicyRunner
 from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER
 from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
@@ -88,6 +89,9 @@ class BotUnderTest:
             seed_source=lambda: next(self._seeds),
             channel_edits=self.channel_edits,
             pacing_clock=self.pacing_clock,
+            # bot moves in this process, so "settled" means the bot players have moved too
+            # (the worker process runner has its own test in tests/bot/service)
+            policy_runner=InlinePolicyRunner(),
         )
         self.bot = bot
         async with running_client(bot):
