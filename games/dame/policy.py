@@ -1,11 +1,10 @@
-"""The bot players of Dame de Pique at a table: the strong policy (`games.dame.strong`).
-
-The service looks a game's bots up as `games.<game>.policy.choose_action`; the simple policy
-(`games.dame.simple`) stays as the benchmark's player and the yardstick of the strength script
-(`python -m games.strength dame`)."""
+"""The bot players of Dame de Pique at a table, by the convention every game follows: this
+module is the `simple` level (`games.dame.simple`), `games.dame.strong` the `strong` one (the
+tables' default; `bots: simple | strong` at the table's start and in `/settings`). The strength
+script (`python -m games.strength dame`) measures one against the other."""
 
 from __future__ import annotations
 
-from games.dame.strong import choose_action
+from games.dame.simple import choose_action
 
 __all__ = ["choose_action"]
