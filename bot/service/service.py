@@ -164,7 +164,9 @@ class TableService(TimerMixin):
             return None  # (locked: the round may hold a move whose write is pending)
         if seat not in round_.to_act():
             return None
-        return str(policy_for(table.game, table.bots).choose(round_, seat, rng))
+        # the simple level: this runs on the event loop, and a strong bot may search for a
+        # tenth of a second (the table's own bot players think in the policy runner)
+        return str(policy_for(table.game, "simple").choose(round_, seat, rng))
 
     def stack_deck(self, table_id: int, deck: Sequence[Card]) -> None:
         """Use this exact deck order (top first) for the table's next round (tests, replays)."""
