@@ -24,8 +24,10 @@ from tests.bot.e2e.players import (
     Choice,
     Chooser,
     answer_message,
+    answer_text,
     choices,
     pick,
+    toward,
     use,
     verb_choice,
 )
@@ -37,6 +39,7 @@ DUTCH_PREFERENCE = ("peek", "dutch", "draw", "discard", "skip", "end")
 
 
 EIGHT = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")  # user names
+MENU_DEPTH = 5  # clicks at most to reach one action: family, pieces, groups, the action
 ONE_SENTENCE_MAX = 200  # characters: "one short sentence"
 
 
@@ -195,20 +198,43 @@ class BotUnderTest:
     async def act(self, user: LocalUser, table_id: int) -> LocalInteraction:
         """One step of `user`: from their own message (fetched anew when it offers nothing for
         this round), the action `self.choose` picks among those offered."""
+        _, interaction = await self._step(user, table_id, self.choose)
+        return interaction
+
+    async def play(self, user: LocalUser, table_id: int, notation: str) -> LocalInteraction:
+        """`user` plays exactly `notation` by clicking through the menu steps their own
+        message offers (a select narrowing to it, then its option or button)."""
+        choose = toward(notation)
+        played = self.actions_played(table_id)
+        for _ in range(MENU_DEPTH):
+            choice, interaction = await self._step(user, table_id, choose)
+            if choice.notation == notation:
+                await self.settle()
+                snapshot = self.live.service.public_snapshot(table_id)
+                assert snapshot.status != PLAYING or self.actions_played(table_id) == played + 1, (
+                    f"{user.name}'s {notation!r} was not played: "
+                    f"{answer_text(self.fake, interaction)}"
+                )
+                return interaction
+        raise AssertionError(f"{notation!r} is not reached in {MENU_DEPTH} menu steps")
+
+    async def _step(
+        self, user: LocalUser, table_id: int, choose: Chooser
+    ) -> tuple[Choice, LocalInteraction]:
         round_no = self.live.service.public_snapshot(table_id).round_no
         assert round_no is not None
         offered = self.private_choices(user, round_no)
-        if self.choose(offered) is None:
+        if choose(offered) is None:
             await self.my_cards(user, table_id)
             offered = self.private_choices(user, round_no)
-        choice = self.choose(offered)
+        choice = choose(offered)
         assert choice is not None, f"{user.name} is offered nothing: {offered}"
         interaction = await use(self.fake, user, choice)
         await self.fake.settle(quiet=STEP_QUIET)
         message = answer_message(self.fake, interaction)
         if message is not None and int(message["flags"]) & EPHEMERAL:
             self.last_private[user.id] = int(message["id"])
-        return interaction
+        return choice, interaction
 
     async def play_round(self, table_id: int, *, max_steps: int = 200) -> None:
         """Whoever may act acts, until the round is over."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.local.records import LocalInteraction, LocalUser, iter_components
 from bot.local.server import LocalDiscord
+from bot.render.actions import under
 
 BUTTON = 2
 SELECT = 3
@@ -109,6 +110,33 @@ def pick_at_random(
         return rng.choice(playable)
     navigation = [c for c in options if c.action.startswith("n=") and c.action != "n="]
     return rng.choice(navigation) if navigation else None
+
+
+def step_toward(choice: Choice) -> str | None:
+    """The menu prefix a choice opens (a select option naming a prefix, an `n=<prefix>`
+    button), else None; for an option that is a whole action this is the action itself."""
+    if choice.value is not None:
+        return choice.value
+    action = choice.action
+    return action[2:] if action.startswith("n=") and action != "n=" else None
+
+
+def toward(notation: str) -> Chooser:
+    """A chooser that plays exactly `notation`: its button or option when offered, else the
+    menu step (select option or `n=` button) of the longest prefix leading to it."""
+
+    def choose(offered: Sequence[Choice]) -> Choice | None:
+        for choice in offered:
+            if choice.notation == notation:
+                return choice
+        steps = [
+            (len(prefix), choice)
+            for choice in offered
+            if (prefix := step_toward(choice)) and under([notation], prefix)
+        ]
+        return max(steps, key=lambda step: step[0])[1] if steps else None
+
+    return choose
 
 
 async def use(fake: LocalDiscord, user: LocalUser, choice: Choice) -> LocalInteraction:

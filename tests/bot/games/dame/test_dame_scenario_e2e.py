@@ -1,0 +1,126 @@
+"""Dame de Pique end to end on a stacked deck: four players click their way through the events
+a random game rarely forces (a take of the pile, a meld with a wild card, an add to the
+partner's pack, a knock that lapses, a player going out), and the table message says each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.dame.render import show_all
+from bot.i18n import text
+from bot.service.snapshots import ROUND_OVER
+from games.dame import GAME
+from tests.bot.e2e.harness import EIGHT, BotUnderTest
+from tests.games.dame.stacking import stacked_deck
+
+# Turn order A, B, C, D from the dealer's left (seat 0 deals the first hand): A and C are
+# partners, B and D. A holds four packs and nothing else; the stock gives known cards.
+A, B, C, D = 1, 2, 3, 0
+HANDS = {
+    A: "9S 9H 9D 9C 10S 10H 10D JS JH JD KS KH KD",
+    B: "7C",
+    C: "7S",
+    D: "7H 7D 8S 8H 2C 3S",
+}
+STOCK = "3C 4C 5C 6C 3D 4D 5D 6D 3H 4H 5H 6H"  # the draws, in turn order
+
+
+def message_text(message: dict[str, Any]) -> str:
+    parts = [str(message.get("content") or "")]
+    for embed in message.get("embeds") or []:
+        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        for field in embed.get("fields") or []:
+            parts += [str(field.get("name") or ""), str(field.get("value") or "")]
+        parts.append(str((embed.get("footer") or {}).get("text") or ""))
+    return "\n".join(parts)
+
+
+def knocked(harness: BotUnderTest, table_id: int, name: str) -> bool:
+    """Does the table message's seat line of `name` show a knock?"""
+    lines = message_text(harness.table_message(table_id)).splitlines()
+    (line,) = [line for line in lines if f"**{name}**" in line and "·" in line]
+    return "✊" in line.split(f"**{name}**")[0]
+
+
+def canonical(notation: str) -> str:
+    return str(GAME.parse_action(notation))
+
+
+async def test_a_stacked_hand_takes_the_pile_melds_a_wild_adds_knocks_and_goes_out(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    users = [harness.fake.user(name) for name in EIGHT[:4]]
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        started = await harness.fake.slash(users[0], "dame start", target=2_000)
+        await started.wait_answered()
+        await harness.settle()
+        (table_id,) = harness.table_ids()
+        bot.service.stack_deck(table_id, stacked_deck(HANDS, STOCK, dealer=D))
+        for user in users[1:]:
+            await harness.press(user, table_id, "join")
+        await harness.press(users[0], table_id, "start")
+        assert bot.service.public_snapshot(table_id).to_act == (A,)
+        seat = {s: harness.user_of_seat(table_id, s) for s in (A, B, C, D)}
+        name = {info.seat: info.name for info in bot.service.public_snapshot(table_id).seats}
+        draws = iter(STOCK.split())
+
+        async def play(s: int, *notations: str) -> None:
+            for notation in notations:
+                await harness.play(seat[s], table_id, canonical(notation))
+
+        async def draw_and_discard(s: int, *between: str) -> None:
+            drawn = next(draws)
+            await play(s, "draw", *between, f"discard {drawn}")
+
+        await draw_and_discard(A)
+        await draw_and_discard(B)
+        await play(C, "draw", "discard 7S")
+        next(draws)
+        # D takes the pile of three (two drawn cards under 7♠) with two natural 7s.
+        await play(D, "take 7H 7D")
+        table = message_text(harness.table_message(table_id))
+        assert text("en", "log.dame.take", cards=show_all(["7H", "7D", "7S"]), count=3) in table
+        await play(D, "meld 8S 8H 2C")
+        table = message_text(harness.table_message(table_id))
+        assert f"**8** ×3: {show_all(['8S', '8H'])} + *{show_all(['2C'])}*" in table
+        await play(D, "discard 3S")
+
+        await draw_and_discard(A)
+        # B adds a natural 7 to the 7s that D, the partner, laid; then knocks.
+        await draw_and_discard(B, "add 7 7C", "announce")
+        table = message_text(harness.table_message(table_id))
+        assert f"**7** ×4: {show_all(['7H', '7D', '7S', '7C'])}" in table
+        assert knocked(harness, table_id, name[B])
+        await draw_and_discard(C)
+        await draw_and_discard(D)
+        await draw_and_discard(A, "announce")
+        assert knocked(harness, table_id, name[B])
+        # B does not go out on the turn after the knock: the knock lapses.
+        await draw_and_discard(B)
+        assert not knocked(harness, table_id, name[B])
+        assert knocked(harness, table_id, name[A])
+        await draw_and_discard(C)
+        await draw_and_discard(D)
+
+        # A's knock holds: A lays all four packs and goes out on the last card.
+        drawn = next(draws)
+        await play(
+            A,
+            "draw",
+            "meld 9S 9H 9D",
+            "add 9 9C",
+            "meld 10S 10H 10D",
+            "meld JS JH JD",
+            "meld KS KH KD",
+            f"discard {drawn}",
+        )
+        await harness.settle()
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.status == ROUND_OVER
+        table = message_text(harness.table_message(table_id))
+        went_out = text("en", "dame.went_out", name=name[A], team="").split(":")[0]
+        assert went_out in table
+        checker.assert_clean()
+        assert checker.checked > 20
