@@ -22,12 +22,14 @@ from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.settings import SettingsCog
 from bot.games import plugins
 from bot.i18n.translator import CatalogTranslator
+from bot.render.cards import use_pictures
 from bot.service.clock import Clock, SystemClock
 from bot.service.runner import PolicyRunner, ProcessPolicyRunner
 from bot.service.service import TableService
 from bot.settings import Settings
 from bot.ui.command_options import CheckedCommandTree
 from bot.ui.controller import TableController
+from bot.ui.emojis import CardEmojis
 from bot.ui.guild_settings import GuildSettingsCache
 from bot.ui.items import TableItem
 from bot.ui.locations import TableLocations
@@ -77,6 +79,7 @@ class CardTableBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         sync_commands: bool = True,
         policy_runner: PolicyRunner | None = None,
+        card_pictures: bool = True,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -93,6 +96,8 @@ class CardTableBot(commands.Bot):
         self._sync_commands = sync_commands
         # bots think in a worker process, so a searching bot never delays another table's click
         self.policy_runner: PolicyRunner = policy_runner or ProcessPolicyRunner()
+        self._card_pictures = card_pictures  # off: cards as text
+        self.card_emojis = CardEmojis()
         self.notifier = DiscordNotifier(
             self, edit_delay=edit_delay, channel_edits=channel_edits, pacing_clock=pacing_clock
         )
@@ -102,6 +107,7 @@ class CardTableBot(commands.Bot):
         self._guild_settings: GuildSettingsCache | None = None
         self._locations: TableLocations | None = None
         self._upkeep: asyncio.Task[None] | None = None
+        self._pictures_task: asyncio.Task[None] | None = None
 
     # -- parts built in setup_hook (typed accessors) -------------------------------------
     @property
@@ -146,6 +152,8 @@ class CardTableBot(commands.Bot):
         self._upkeep = asyncio.get_running_loop().create_task(
             compact_history(self._store), name="store-compaction"
         )
+        if self._card_pictures and self.application_id is not None:
+            self._pictures_task = asyncio.create_task(self._load_card_pictures())
         if self._sync_commands:
             await self._sync()
 
@@ -154,6 +162,11 @@ class CardTableBot(commands.Bot):
             log.warning("table %s could not be restored: %s", table_id, reason)
         for table_id in restored:
             self.notifier.refresh(table_id)  # its message, after the tables in play
+
+    async def _load_card_pictures(self) -> None:
+        if await self.card_emojis.load(self):
+            for table_id in self.service.table_ids():
+                self.notifier.coalescer.mark(table_id)  # show the pictures on open tables too
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -198,6 +211,9 @@ class CardTableBot(commands.Bot):
             self._upkeep = None
 
     async def close(self) -> None:
+        if self._pictures_task is not None:
+            self._pictures_task.cancel()
+            use_pictures({})
         await self.stop_background()
         await self.tables.close()
         await self.notifier.close()

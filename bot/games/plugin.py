@@ -24,6 +24,8 @@ Members, and where they show:
 - `log_lines(entries, table)`: the public log in words, oldest first, table events included
   (`bot.render.log` has the shared wording of table events and a burst helper);
 - `round_end_lines(last, table)`: the summary of the round that just ended;
+- `round_end_picture(last, table)`: the rows of the round-end picture (each player's name,
+  cards face up as the round's *public* end view shows them, points, total); `()`: none;
 - `private_lines(private, table, reveals)`: the hand in "My cards" (the seat's own view, with
   the reveals of this answer laid over it);
 - `private_status(private, table)`: the status line of "My cards"; `None` when it is simply
@@ -32,6 +34,8 @@ Members, and where they show:
 - `reveal_lines(seat, reveals, table)`: what a rule just showed the seat; `[]` if none;
 - `action_labeler(view, table)`, `piece_labeler(view, table)`: labels of a legal action in
   notation, and of one piece of an action chosen step by step;
+- `action_emoji(view, table)`: the card picture (`bot.render.cards.card_emoji`) a legal
+  action's button or option shows, e.g. the discard it takes; `None`: no picture;
 - `action_styles`: button colours of single actions (`{"draw": "primary"}`);
 - `button_families`: action families always laid out as buttons (`{"play"}`), not a select;
 - `rules_text(preset, language)`: the `/<game> rules` answer, (title, body).
@@ -41,10 +45,11 @@ Plug-ins are found by `bot.games.plugin_for(name)` (see `bot/games/__init__.py`)
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import ActionLabel, PieceLabel
 from bot.service.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, RoundEnd
 
@@ -121,6 +126,8 @@ class GamePlugin(Protocol):
 
     def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]: ...
 
+    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]: ...
+
     def private_lines(
         self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
     ) -> list[str]: ...
@@ -134,5 +141,7 @@ class GamePlugin(Protocol):
     def action_labeler(self, view: Any, table: TableText) -> ActionLabel: ...
 
     def piece_labeler(self, view: Any, table: TableText) -> PieceLabel: ...
+
+    def action_emoji(self, view: Any, table: TableText) -> Callable[[str], str | None]: ...
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]: ...

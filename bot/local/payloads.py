@@ -175,11 +175,29 @@ def message(
     return created
 
 
+def _attachment(sent: Mapping[str, Any], message_id: str, files: Mapping[str, bytes]) -> Any:
+    """An attachment as Discord returns it: a kept one as it was, a new upload described."""
+    if "size" in sent:
+        return dict(sent)
+    filename = str(sent.get("filename", "file"))
+    return {
+        "id": f"{message_id}{sent.get('id', 0)}",
+        "filename": filename,
+        "size": len(files.get(filename, b"")),
+        "url": f"http://127.0.0.1/attachments/{message_id}/{filename}",
+        "proxy_url": f"http://127.0.0.1/attachments/{message_id}/{filename}",
+        "content_type": "image/png" if filename.endswith(".png") else "application/octet-stream",
+    }
+
+
 def apply_message_data(target: dict[str, Any], data: Mapping[str, Any] | None) -> None:
     """Edit a stored message with what the client sent (only the keys it sent change)."""
-    for key in ("content", "embeds", "components", "attachments", "poll"):
+    for key in ("content", "embeds", "components", "poll"):
         if data and key in data and data[key] is not None:
             target[key] = data[key]
+    if data and data.get("attachments") is not None:
+        files = data.get("files") or {}
+        target["attachments"] = [_attachment(a, target["id"], files) for a in data["attachments"]]
     if data and "embed" in data and data["embed"] is not None:  # old single-embed form
         target["embeds"] = [data["embed"]]
     if data and data.get("flags") is not None:

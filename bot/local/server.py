@@ -269,7 +269,7 @@ class LocalDiscord:
                     self._record(record)
                     return self._response(status, body, headers)
             payload = await self._read_payload(request)
-            text = f"{request.method} {path} {json.dumps(payload)[:300]}"
+            text = f"{request.method} {path} {json.dumps(payload, default=repr)[:300]}"
             log.error("LOCAL DISCORD: unknown route %s", text)
             self.unknown_routes.append(text)
             return self._response(404, {"message": "404: Not Found (local)", "code": 0}, {})
@@ -291,8 +291,10 @@ class LocalDiscord:
                 if name == "payload_json":
                     payload.update(json.loads(await part.text()))  # type: ignore[union-attr]
                 else:
-                    payload["attachments_uploaded"].append(getattr(part, "filename", name))
-                    await part.read()  # type: ignore[union-attr]
+                    filename = getattr(part, "filename", name)
+                    payload["attachments_uploaded"].append(filename)
+                    uploaded = bytes(await part.read())  # type: ignore[union-attr]
+                    payload.setdefault("files", {})[filename] = uploaded
             return payload
         text = await request.text()
         return json.loads(text) if text else None

@@ -29,6 +29,7 @@ class ButtonSpec:
     label: str
     style: str = "secondary"  # primary, secondary, success, danger
     row: int = 0
+    emoji: str | None = None  # a custom emoji's markup (`<:name:id>`) or a unicode emoji
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,7 @@ class SelectSpec:
     placeholder: str
     options: tuple[tuple[str, str], ...]  # (label, value)
     row: int = 0
+    emojis: tuple[str | None, ...] = ()  # per option, when some show a card
 
 
 ComponentSpec = ButtonSpec | SelectSpec
@@ -83,6 +85,7 @@ class MenuText:
     piece_label: PieceLabel
     choose: str  # select placeholder
     back: str  # label of the button back to the top level
+    action_emoji: Callable[[str], str | None] = lambda _: None  # a card shown on the action
 
 
 def action_menu(
@@ -127,7 +130,8 @@ def _top(
         for action in singles[start : start + MAX_BUTTONS_PER_ROW]:
             style = styles.get(action, "secondary")
             label = labels.action_label(action)
-            specs.append(ButtonSpec(play_id(table_id, round_no, action), label, style, row))
+            emoji = labels.action_emoji(action)
+            specs.append(ButtonSpec(play_id(table_id, round_no, action), label, style, row, emoji))
         row += 1
     if row + sum(_rows(name, acts, buttons) for name, acts in groups) > MAX_ROWS:
         # Too many families for one message: a select of families, each opening its own stage.
@@ -151,6 +155,7 @@ def _top(
                         labels.action_label(action),
                         "secondary",
                         row,
+                        labels.action_emoji(action),
                     )
                 )
         else:
@@ -172,9 +177,15 @@ def _select_for(
     legal: Sequence[str], prefix: str, table_id: int, round_no: int, labels: MenuText, row: int
 ) -> SelectSpec:
     actions = under(legal, prefix)
+    emojis: tuple[str | None, ...] = ()
     if len(actions) <= MAX_OPTIONS:
         options = tuple((labels.action_label(a), a) for a in actions)
-        return SelectSpec(select_id(table_id, round_no, prefix), labels.choose, options, row)
+        emojis = tuple(labels.action_emoji(a) for a in actions)
+        if not any(emojis):
+            emojis = ()
+        return SelectSpec(
+            select_id(table_id, round_no, prefix), labels.choose, options, row, emojis
+        )
     base = prefix
     if prefix.endswith(GROUP_MARK):  # the pieces of a group: back to the whole prefix
         base = prefix[: -len(GROUP_MARK)].rpartition(" ")[0]

@@ -63,6 +63,7 @@ def render_private(
         piece_label=plugin.piece_labeler(view, table),
         choose=plugin.menu_prompt(view, table) or text(language, "menu.choose"),
         back=text(language, "menu.back"),
+        action_emoji=plugin.action_emoji(view, table),
     )
     components = action_menu(
         private.legal,

@@ -15,6 +15,7 @@ import discord
 from bot.games import plugin_for
 from bot.games.plugin import Field, GamePlugin, SeatLayout, TableText
 from bot.i18n import text
+from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.render.limits import add_field, describe
@@ -34,9 +35,23 @@ LOG_LINES = 6
 
 
 @dataclass(frozen=True, slots=True)
+class RoundPicture:
+    """The round-end picture a table message shows (drawn by the notifier, off the loop)."""
+
+    filename: str
+    rows: tuple[RoundEndRow, ...]
+    points_label: str
+    total_label: str
+
+    def png(self) -> bytes:
+        return round_end_png(self.rows, self.points_label, self.total_label)
+
+
+@dataclass(frozen=True, slots=True)
 class RenderedMessage:
     embed: discord.Embed
     components: tuple[ComponentSpec, ...]
+    picture: RoundPicture | None = None
 
 
 def round_of(snapshot: PublicSnapshot) -> int:
@@ -249,14 +264,25 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     names = _names(snapshot)
     plugin = plugin_for(snapshot.game)
     last = snapshot.last_round
+    picture = None
     if last is not None and last.view is not None:
-        lines = plugin.round_end_lines(last, table_text(snapshot, language))
+        table = table_text(snapshot, language)
+        lines = plugin.round_end_lines(last, table)
         add_field(
             embed,
             text(language, "table.round_over"),
             "\n".join(lines),
             inline=False,
         )
+        rows = plugin.round_end_picture(last, table)
+        if rows:
+            picture = RoundPicture(
+                f"round-{snapshot.round_no or 0}.png",
+                rows,
+                text(language, "picture.points"),
+                text(language, "picture.total"),
+            )
+            embed.set_image(url=f"attachment://{picture.filename}")
     if finished:
         winners = ", ".join(f"**{names[s]}**" for s in snapshot.winners if 0 <= s < len(names))
         describe(embed, text(language, "table.winners", names=winners or "—"))
@@ -277,7 +303,7 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
             _button(snapshot, Verb.HAND, "button.hand", "secondary", language),
         )
     _add_log(embed, snapshot, language, plugin)
-    return RenderedMessage(embed, components)
+    return RenderedMessage(embed, components, picture)
 
 
 def _ranked(snapshot: PublicSnapshot) -> list[int]:

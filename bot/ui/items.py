@@ -47,9 +47,10 @@ class TableItem(DynamicItem[Item[Any]], template=r"(?s)(?P<custom_id>.+)"):
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
+        emoji: str | None = None,
     ) -> TableItem:
         label = label[:LABEL_LIMIT] if label else None
-        return cls(Button(custom_id=custom_id, label=label, style=style), row=row)
+        return cls(Button(custom_id=custom_id, label=label, style=style, emoji=emoji), row=row)
 
     @classmethod
     def select(
@@ -101,15 +102,18 @@ def build_view(components: tuple[ComponentSpec, ...] | list[ComponentSpec]) -> d
 
 def _item(spec: ComponentSpec) -> TableItem | None:
     if isinstance(spec, ButtonSpec):
-        return TableItem.button(spec.custom_id, spec.label, STYLES[spec.style], spec.row)
+        return TableItem.button(
+            spec.custom_id, spec.label, STYLES[spec.style], spec.row, spec.emoji
+        )
     if not spec.options:
         log.warning("select %r left out: it has no options", spec.custom_id)
         return None
     if len(spec.options) > SELECT_OPTIONS:
         log.warning("select %r cut to %s options", spec.custom_id, SELECT_OPTIONS)
+    emojis = spec.emojis or (None,) * len(spec.options)
     options = [
-        discord.SelectOption(label=label[:OPTION_LABEL_LIMIT], value=value)
-        for label, value in spec.options[:SELECT_OPTIONS]
+        discord.SelectOption(label=label[:OPTION_LABEL_LIMIT], value=value, emoji=emoji)
+        for (label, value), emoji in list(zip(spec.options, emojis, strict=True))[:SELECT_OPTIONS]
     ]
     return TableItem.select(spec.custom_id, spec.placeholder, options, spec.row)
 

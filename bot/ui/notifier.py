@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import io
 import json
 import logging
 from collections.abc import Coroutine
@@ -70,6 +71,8 @@ class DiscordNotifier:
         self.pacer = ChannelPacer(pacing_clock or SystemClock(), edits=edits, per=per)
         # Per open table (and a closed one until its closing edit): see the module docstring.
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
+        # table id -> (message id, file name) of the round-end picture that message carries
+        self._pictured: dict[int, tuple[int, str]] = {}
         self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -138,6 +141,7 @@ class DiscordNotifier:
             except (RetryLater, discord.HTTPException):
                 log.warning("could not show the end of table %s", table_id)
             self._sent.pop(table_id, None)
+            self._pictured.pop(table_id, None)
             self._last.pop(table_id, None)
             self.pacer.forget(table_id)
             self.bot.locations.forget(table_id)
@@ -153,6 +157,7 @@ class DiscordNotifier:
         """How many tables each per-table map holds (the soak checks they come back down)."""
         return {
             "sent": len(self._sent),
+            "pictured": len(self._pictured),
             "last": len(self._last),
             "locks": len(self._locks),
             "pending_edits": self.coalescer.tracked(),
@@ -182,7 +187,11 @@ class DiscordNotifier:
         if rendered is None:
             return None
         channel = self.bot.get_partial_messageable(channel_id)
-        message = await channel.send(embed=rendered.embed, view=build_view(rendered.components))
+        files = await self._picture_files(table_id, None, rendered)
+        message = await channel.send(
+            embed=rendered.embed, view=build_view(rendered.components), files=files
+        )
+        self._note_pictured(table_id, message.id, rendered)
         await self.bot.locations.set_message(table_id, message.id)
         self.note_sent(table_id, rendered)
         return message
@@ -216,8 +225,14 @@ class DiscordNotifier:
             return True
         channel = self.bot.get_partial_messageable(location.post_channel_id)
         message = channel.get_partial_message(location.message_id)
+        files = await self._picture_files(table_id, location.message_id, rendered)
         try:
-            await message.edit(embed=rendered.embed, view=build_view(rendered.components))
+            if files:
+                await message.edit(
+                    embed=rendered.embed, view=build_view(rendered.components), attachments=files
+                )
+            else:
+                await message.edit(embed=rendered.embed, view=build_view(rendered.components))
         except discord.HTTPException as error:
             if error.status == 429 or error.status >= 500:
                 raise RetryLater(None) from error  # discord.py already waited and retried
@@ -225,8 +240,28 @@ class DiscordNotifier:
                 await self._repost(table_id)
                 return True
             raise
+        self._note_pictured(table_id, location.message_id, rendered)
         self._sent[table_id] = fingerprint
         return True
+
+    async def _picture_files(
+        self, table_id: int, message_id: int | None, rendered: RenderedMessage
+    ) -> list[discord.File]:
+        """The round-end picture, when this message does not carry it yet. Drawn in a worker
+        thread: the event loop (and so every click) never waits for Pillow."""
+        picture = rendered.picture
+        if picture is None or self._pictured.get(table_id) == (message_id, picture.filename):
+            return []
+        try:
+            png = await asyncio.to_thread(picture.png)
+        except Exception:  # a picture is a bonus: the message goes out without it
+            log.exception("could not draw the round-end picture of table %s", table_id)
+            return []
+        return [discord.File(io.BytesIO(png), picture.filename)]
+
+    def _note_pictured(self, table_id: int, message_id: int, rendered: RenderedMessage) -> None:
+        if rendered.picture is not None:
+            self._pictured[table_id] = (message_id, rendered.picture.filename)
 
     async def _repost(self, table_id: int) -> None:
         location = await self.bot.locations.get(table_id)

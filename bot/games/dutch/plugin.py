@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.cogs.game import game_commands
 from bot.games.dutch import render
 from bot.games.plugin import ActionLabel, Field, PieceLabel, TableText
 from bot.i18n import text
-from bot.render.cards import NO_CARD, pretty
+from bot.pictures.round_end import RoundEndRow
+from bot.render.cards import NO_CARD, shown
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dutch.views import DutchView
 
@@ -42,7 +43,7 @@ class DutchPlugin:
 
     def piece_fields(self, view: DutchView, table: TableText) -> list[Field]:
         language = table.language
-        discard = pretty(view.discard_top) if view.discard_top else NO_CARD
+        discard = shown(view.discard_top) if view.discard_top else NO_CARD
         stock = text(language, "table.stock_count", count=view.stock)
         return [
             Field(text(language, "table.discard"), discard),
@@ -64,6 +65,10 @@ class DutchPlugin:
             last.view, table.names, last.points, last.totals, table.language
         )
 
+    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]:
+        names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
+        return render.picture_rows(last.view, names, last.points, last.totals)
+
     def private_lines(
         self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
     ) -> list[str]:
@@ -75,7 +80,7 @@ class DutchPlugin:
         grid = render.overlay(base.grids[private.seat], private.seat, reveals)
         lines = [render.numbered_grid(grid)]
         if view.held is not None and view.turn == private.seat:
-            lines.append(text(table.language, "private.held", card=pretty(view.held)))
+            lines.append(text(table.language, "private.held", card=shown(view.held)))
         return lines
 
     def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
@@ -98,6 +103,9 @@ class DutchPlugin:
 
     def piece_labeler(self, view: DutchView | None, table: TableText) -> PieceLabel:
         return render.piece_labeler(view, table.names, table.language)
+
+    def action_emoji(self, view: DutchView | None, table: TableText) -> Callable[[str], str | None]:
+        return render.action_emoji(view)
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]:
         title = text(language, "rules.dutch.title", preset=text(language, f"preset.dutch.{preset}"))

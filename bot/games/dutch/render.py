@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import has_key, text
-from bot.render.cards import face, pretty
+from bot.pictures.round_end import RoundEndRow
+from bot.render.cards import card_emoji, face, pretty, shown
 from bot.render.log import burst_lines
 from bot.service.snapshots import LogEntry, Reveal
 from games.dutch.views import DutchView, SlotView
@@ -39,7 +40,7 @@ def numbered_grid(slots: Sequence[SlotView]) -> str:
 def _card_params(data: Mapping[str, Any]) -> dict[str, Any]:
     params = dict(data)
     if isinstance(params.get("card"), str):
-        params["card"] = pretty(params["card"])
+        params["card"] = shown(params["card"])
     if isinstance(params.get("slots"), list):
         params["slots"] = " & ".join(str(s) for s in params["slots"])
     return params
@@ -81,7 +82,7 @@ def status_line(view: DutchView, names: Sequence[str], language: str) -> str:
     name = names[view.turn]
     if view.phase == "drawn":
         if view.held is not None:
-            return text(language, "dutch.holds_card", name=name, card=pretty(view.held))
+            return text(language, "dutch.holds_card", name=name, card=shown(view.held))
         return text(language, "dutch.holds_hidden", name=name)
     if view.phase == "power" and view.power is not None:
         return text(language, f"dutch.power.{view.power}", name=name)
@@ -154,6 +155,22 @@ def round_end_lines(
     return lines
 
 
+def picture_rows(
+    view: DutchView, names: Sequence[str], points: Sequence[int], totals: Sequence[int]
+) -> tuple[RoundEndRow, ...]:
+    """The round-end picture's rows, from the finished round's *public* view (every card face
+    up by then): a card the view does not show is not drawn."""
+    return tuple(
+        RoundEndRow(
+            name=names[seat] if seat < len(names) else "?",
+            cards=tuple(s.card for s in view.grids[seat] if s.card is not None),
+            points=points[seat] if seat < len(points) else 0,
+            total=totals[seat] if seat < len(totals) else 0,
+        )
+        for seat in range(view.n_seats)
+    )
+
+
 def _seen(reveal: Reveal) -> tuple[int, int, str] | None:
     """(owner seat, slot, card) of a reveal that shows a card, else None."""
     data = reveal.data
@@ -165,13 +182,13 @@ def _seen(reveal: Reveal) -> tuple[int, int, str] | None:
 
 def overlay(slots: Sequence[SlotView], seat: int, reveals: Sequence[Reveal]) -> list[SlotView]:
     """A seat's grid with the cards these reveals showed of it turned face up."""
-    shown = {}
+    revealed = {}
     for reveal in reveals:
         seen = _seen(reveal)
         if seen is not None and seen[0] == seat:
-            shown[seen[1]] = seen[2]
+            revealed[seen[1]] = seen[2]
     return [
-        SlotView(s.slot, s.empty, shown.get(s.slot, s.card)) if not s.empty else s for s in slots
+        SlotView(s.slot, s.empty, revealed.get(s.slot, s.card)) if not s.empty else s for s in slots
     ]
 
 
@@ -186,11 +203,11 @@ def reveal_lines(
             continue
         owner, slot, card = seen
         if owner == viewer:
-            lines.append(text(language, "dutch.reveal_own", slot=slot, card=pretty(card)))
+            lines.append(text(language, "dutch.reveal_own", slot=slot, card=shown(card)))
         else:
             name = names[owner] if 0 <= owner < len(names) else "?"
             lines.append(
-                text(language, "dutch.reveal_other", name=name, slot=slot, card=pretty(card))
+                text(language, "dutch.reveal_other", name=name, slot=slot, card=shown(card))
             )
     return lines
 
@@ -234,6 +251,23 @@ def action_labeler(
         return notation
 
     return label
+
+
+def action_emoji(view: DutchView | None) -> Callable[[str], str | None]:
+    """The card picture shown on an action's button: the discard to take, the held card to
+    discard or swap in (only when this viewer may see it)."""
+
+    def emoji(notation: str) -> str | None:
+        if view is None:
+            return None
+        head = notation.split(" ", 1)[0]
+        if head == "take":
+            return card_emoji(view.discard_top) if view.discard_top else None
+        if head in ("discard", "swap") and view.held is not None:
+            return card_emoji(view.held)
+        return None
+
+    return emoji
 
 
 def piece_labeler(

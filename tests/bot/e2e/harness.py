@@ -3,6 +3,7 @@ with players who click what they are shown, and a leak checker reading the live 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -100,6 +101,8 @@ class BotUnderTest:
         async with running_client(bot):
             # tests read the service directly: every table loaded (a click would load its own)
             await bot.service.wait_restored()
+            # Cards show as pictures once uploaded: wait, so every test sees one rendering.
+            await asyncio.wait_for(bot.card_emojis.done.wait(), 10)
             yield bot
             await self.settle()
         self.bot = None

@@ -8,7 +8,8 @@ The rules it enforces, payload by payload, at the moment the fake receives it:
 - every answer to a private-view request ("My cards") is ephemeral, whatever it shows.
 
 Card faces are read from the payload's text (content, embeds, labels, options, custom ids) in the
-forms players read them: `Q♠`, `10♥`, `QS`, `10H`, `🃏`, `JK`. Images are not read.
+forms players read them: `Q♠`, `10♥`, `QS`, `10H`, `🃏`, `JK`, and card emojis (`<:ct1_QS:id>`).
+An uploaded picture (the round's end) is read through the card names the bot writes into it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from typing import Any
 
 from bot.local.records import LocalInteraction, RecordedRequest
 from bot.local.server import LocalDiscord
+from bot.pictures.round_end import cards_in
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _SYMBOL_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _CARD_TEXT = re.compile(
     r"(?<![0-9A-Za-z])(?P<rank>10|[2-9AJQK])"
@@ -49,6 +52,8 @@ def card_faces(value: Any, _depth: int = 0) -> set[str]:
         return set()
     if isinstance(value, str):
         return card_faces_in_text(value)
+    if isinstance(value, bytes):
+        return set(cards_in(value)) if value.startswith(PNG_SIGNATURE) else set()
     if isinstance(value, Mapping):
         found: set[str] = set()
         for key, item in value.items():

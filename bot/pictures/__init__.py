@@ -1,0 +1,2 @@
+"""Pictures the bot draws itself with Pillow: card faces and backs (uploaded as application
+emojis) and the round-end picture. No discord here: bytes in, bytes out."""

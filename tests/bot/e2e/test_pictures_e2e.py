@@ -1,0 +1,98 @@
+"""Cards as pictures: the card emojis are uploaded once and reused, hands and tables show
+them (text where Discord refuses them), and the round's end comes with a picture of every
+hand that shows only what the round's end makes public."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from PIL import Image
+
+from bot.local.emojis import EmojiRefused
+from bot.pictures.round_end import cards_in
+from bot.service.snapshots import ROUND_OVER
+from bot.ui.emojis import PICTURES, emoji_name
+from tests.bot.e2e.harness import BotUnderTest, players
+
+EMOJI_UPLOAD = "POST /applications/{app_id}/emojis"
+
+
+def words(message: dict[str, Any]) -> str:
+    return json.dumps([message.get("embeds"), message.get("components")], ensure_ascii=False)
+
+
+def uploads(harness: BotUnderTest) -> int:
+    return sum(1 for r in harness.fake.requests if r.route == EMOJI_UPLOAD)
+
+
+async def test_card_pictures_are_uploaded_once_then_reused_and_shown_in_hands(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        assert uploads(harness) == len(PICTURES) == 54  # 52 cards, the joker, the back
+        uploaded = {e.name: e.image for e in harness.fake.emojis.by_id.values()}
+        for name in PICTURES:
+            picture = uploaded[emoji_name(name)]
+            with Image.open(io.BytesIO(picture)) as image:
+                assert image.format == "PNG" and image.size == (128, 128)
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.my_cards(alice, table_id)
+        hand = harness.fake.message(harness.last_private[alice.id])
+        back = bot.card_emojis.markup["back"]
+        assert words(hand).count(back) >= 4 and "🂠" not in words(hand)  # four backs
+        await harness.act(alice, table_id)  # the peek: two of her cards, as pictures
+        peeked = harness.fake.message(harness.last_private[alice.id])
+        assert words(peeked).count("<:ct1_") - words(peeked).count(back) >= 2
+        checker.assert_clean()
+    async with harness.running() as bot:
+        assert uploads(harness) == len(PICTURES)  # the second start reuses them all
+        assert len(bot.card_emojis.markup) == len(PICTURES)
+
+
+async def test_cards_stay_text_when_discord_refuses_the_pictures(harness: BotUnderTest) -> None:
+    alice, bob, carol = players(harness.fake)
+
+    def full(payload: object) -> object:
+        raise EmojiRefused(400, "Maximum number of emojis reached (2000)", 30008)
+
+    harness.fake.emojis.create = full  # type: ignore[method-assign]
+    async with harness.running() as bot:
+        assert bot.card_emojis.markup == {}
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.my_cards(alice, table_id)
+        hand = words(harness.fake.message(harness.last_private[alice.id]))
+        assert "🂠" in hand and "<:ct1_" not in hand
+
+
+async def test_the_round_end_picture_shows_every_hand_and_nothing_more(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+        await harness.play_round(table_id)
+        await harness.settle()
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.status == ROUND_OVER and snapshot.last_round is not None
+        public = snapshot.last_round.view
+        shown = [s.card for grid in public.grids for s in grid if s.card is not None]
+        pictures = [
+            (name, data)
+            for r in harness.fake.requests
+            for name, data in ((r.payload or {}) if isinstance(r.payload, dict) else {})
+            .get("files", {})
+            .items()
+        ]
+        assert len(pictures) == 1  # drawn once, however often the message is edited after
+        name, png = pictures[0]
+        assert name == f"round-{snapshot.round_no}.png"
+        assert sorted(cards_in(png)) == sorted(shown)
+        message = await harness.stored_table_message(table_id)
+        assert message["attachments"][0]["filename"] == name
+        assert message["embeds"][0]["image"]["url"] == f"attachment://{name}"
+        checker.assert_clean()

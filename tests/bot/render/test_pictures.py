@@ -1,0 +1,90 @@
+"""Cards as pictures in rendered messages: emojis in grids, sentences and buttons when the bot
+has them, text otherwise; the round-end picture draws the public view of the finished round."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from bot.pictures.cards import BACK, CARD_NAMES
+from bot.pictures.round_end import cards_in
+from bot.render.actions import ButtonSpec
+from bot.render.cards import use_pictures
+from bot.render.private import render_private
+from bot.render.table import render_table
+from bot.service.snapshots import ROUND_OVER
+from tests.bot.render.snapshots import new_round, play, private, public, round_end
+
+MARKUP = {name: f"<:ct1_{name}:{1000 + i}>" for i, name in enumerate((*CARD_NAMES, BACK))}
+
+
+@pytest.fixture
+def pictures() -> Iterator[None]:
+    use_pictures(MARKUP)
+    yield
+    use_pictures({})
+
+
+def embed_text(rendered: object) -> str:
+    return json.dumps(rendered.embed.to_dict(), ensure_ascii=False)  # type: ignore[attr-defined]
+
+
+def test_grids_and_the_discard_are_emojis_when_the_bot_has_them(pictures: None) -> None:
+    round_ = new_round(n_seats=3, seed=3)
+    rendered = render_table(public(round_), "en")
+    text = embed_text(rendered)
+    assert text.count(MARKUP[BACK]) == 12  # three grids of four backs
+    top = round_.public_view().discard_top
+    assert MARKUP[top] in text and "🂠" not in text
+
+
+def test_without_pictures_cards_are_text() -> None:
+    round_ = new_round(n_seats=3, seed=3)
+    text = embed_text(render_table(public(round_), "en"))
+    assert "🂠" in text and "<:ct1_" not in text
+
+
+def test_the_take_and_discard_buttons_show_the_card_they_move(pictures: None) -> None:
+    round_ = new_round(n_seats=2, seed=4)
+    round_.apply(0, "peek 3 4")
+    round_.apply(1, "peek 3 4")
+    seat = round_.to_act()[0]
+    start = render_private(private(round_, seat), public(round_, n_seats=2), "en")
+    take = next(
+        c for c in start.components if isinstance(c, ButtonSpec) and "p=take" in c.custom_id
+    )
+    assert take.emoji == MARKUP[round_.public_view().discard_top]
+    round_.apply(seat, "draw")
+    held = round_.view(seat).held
+    drawn = render_private(private(round_, seat), public(round_, n_seats=2), "en")
+    discard = next(
+        c for c in drawn.components if isinstance(c, ButtonSpec) and c.custom_id.endswith("discard")
+    )
+    assert discard.emoji == MARKUP[held]
+    assert MARKUP[held] in embed_text(drawn)
+    # the other seat sees neither the card nor its picture
+    other = render_private(private(round_, 1 - seat), public(round_, n_seats=2), "en")
+    assert MARKUP[held] not in embed_text(other) + repr(other.components)
+
+
+def test_the_round_end_picture_draws_the_finished_round_s_public_view() -> None:
+    round_ = new_round(n_seats=3, seed=2)
+    play(round_, 500, seed=2)
+    end = round_end(round_)
+    snapshot = public(round_, status=ROUND_OVER, last_round=end, totals=end.totals)
+    rendered = render_table(snapshot, "en")
+    assert rendered.picture is not None
+    public_faces = [s.card for grid in end.view.grids for s in grid if s.card is not None]
+    drawn = [c for row in rendered.picture.rows for c in row.cards]
+    assert drawn == public_faces
+    assert sorted(cards_in(rendered.picture.png())) == sorted(public_faces)
+    assert [row.points for row in rendered.picture.rows] == list(end.points)
+    assert rendered.embed.image.url == f"attachment://{rendered.picture.filename}"
+
+
+def test_no_picture_while_a_round_is_played() -> None:
+    round_ = new_round(n_seats=3, seed=2)
+    play(round_, 5, seed=2)
+    assert render_table(public(round_), "en").picture is None
