@@ -20,6 +20,7 @@ async def get_guild_settings(db: Database, guild_id: int) -> GuildSettings:
             "reveal_seconds": row["reveal_seconds"],
             "use_threads": bool(row["use_threads"]),
             "bots": row["bots"],
+            "turn_pings": bool(row["turn_pings"]),
         },
     )
 
@@ -28,11 +29,13 @@ async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
     async with db.transaction() as conn:
         await conn.execute(
             "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
-            "reveal_seconds, use_threads, bots, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "reveal_seconds, use_threads, bots, turn_pings, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
             "default_presets = excluded.default_presets, "
             "turn_seconds = excluded.turn_seconds, reveal_seconds = excluded.reveal_seconds, "
             "use_threads = excluded.use_threads, bots = excluded.bots, "
+            "turn_pings = excluded.turn_pings, "
             "updated_at = excluded.updated_at",
             (
                 settings.guild_id,
@@ -42,6 +45,7 @@ async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
                 settings.reveal_seconds,
                 int(settings.use_threads),
                 settings.bots,
+                int(settings.turn_pings),
                 db.stamp(),
             ),
         )

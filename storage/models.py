@@ -34,6 +34,7 @@ class GuildSettings(BaseModel):
     reveal_seconds: int = Field(default=8, ge=1, le=120)
     use_threads: bool = False
     bots: Literal["simple", "strong"] = "strong"  # how a new table's bot players play
+    turn_pings: bool = True  # mention the player whose turn starts (deleted once they play)
 
     @field_validator("default_presets")
     @classmethod

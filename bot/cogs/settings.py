@@ -1,5 +1,5 @@
 """`/settings` (Manage Server): language, turn timer, reveal delay, threads, a game's default
-preset."""
+preset, turn mentions."""
 
 from __future__ import annotations
 
@@ -76,6 +76,7 @@ class SettingsCog(commands.Cog):
         threads=command_text("Put each table in a thread of its own", "cmd.settings.threads"),
         preset=command_text("Default rules of a game", "cmd.settings.preset"),
         bots=command_text("How the bot players of new tables play", "cmd.settings.bots"),
+        turn_pings=command_text("Mention the player whose turn starts", "cmd.settings.turn_pings"),
     )
     @app_commands.rename(
         language=command_text("language", "cmd.param.language"),
@@ -84,6 +85,7 @@ class SettingsCog(commands.Cog):
         threads=command_text("threads", "cmd.param.threads"),
         preset=command_text("preset", "cmd.param.preset"),
         bots=command_text("bots", "cmd.param.bots"),
+        turn_pings=command_text("turn_pings", "cmd.param.turn_pings"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices(), bots=BOTS_CHOICES)
     async def settings(
@@ -95,6 +97,7 @@ class SettingsCog(commands.Cog):
         threads: bool | None = None,
         preset: str | None = None,
         bots: str | None = None,
+        turn_pings: bool | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -115,6 +118,8 @@ class SettingsCog(commands.Cog):
             changes["use_threads"] = threads
         if bots is not None:
             changes["bots"] = bots
+        if turn_pings is not None:
+            changes["turn_pings"] = turn_pings
         if preset is not None:
             chosen = game_of_preset(preset)
             if chosen is None:

@@ -113,6 +113,10 @@ def settings_embed(language: str, settings: GuildSettings) -> discord.Embed:
     embed.add_field(
         name=text(language, "settings.bots"), value=text(language, f"bots.{settings.bots}")
     )
+    embed.add_field(
+        name=text(language, "settings.turn_pings"),
+        value=text(language, "settings.on" if settings.turn_pings else "settings.off"),
+    )
     presets = [
         text(
             language,

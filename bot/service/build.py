@@ -60,9 +60,12 @@ def public_snapshot(table: LiveTable) -> PublicSnapshot:
     )
 
 
-def private_snapshot(table: LiveTable, seat: int, *, deliver: bool) -> PrivateSnapshot:
+def private_snapshot(
+    table: LiveTable, seat: int, *, deliver: bool, hide_reveals: bool = False
+) -> PrivateSnapshot:
     """`deliver`: a "My cards" request: hand out the pending reveals once, and hide the
-    ones the last action showed (they were shown in that click's ActResult)."""
+    ones the last action showed (they were shown in that click's ActResult). `hide_reveals`
+    alone hides them and hands out nothing."""
     round_ = table.round
     reveals: tuple[Reveal, ...] = ()
     if deliver:
@@ -71,7 +74,7 @@ def private_snapshot(table: LiveTable, seat: int, *, deliver: bool) -> PrivateSn
     legal: tuple[str, ...] = ()
     if round_ is not None:
         view = round_.view(seat)
-        if deliver:
+        if deliver or hide_reveals:
             view = without_private_reveals(view, round_.public_view())
         if table.status == PLAYING and not round_.finished:
             legal = tuple(str(a) for a in round_.legal_actions(seat))

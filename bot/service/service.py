@@ -505,6 +505,17 @@ class TableService(TimerMixin):
                 self._changed(table, notes)
             return build.private_snapshot(table, seat, deliver=True)
 
+    async def follow_view(self, table_id: int, user_id: int) -> PrivateSnapshot | None:
+        """What a player's open "My cards" message shows when it follows the game by itself:
+        the seat's view and legal actions, without any card a rule showed it (those are
+        handed out once, by a click) and without bringing an away seat back. None when the
+        user no longer sits at the table."""
+        async with self._locked(table_id) as (table, _notes):
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return None
+            return build.private_snapshot(table, seat, deliver=False, hide_reveals=True)
+
     async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
         async with self._locked(table_id) as (table, notes):
             self._need_seat(table, user_id)

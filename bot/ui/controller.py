@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import language_of, text
-from bot.render.actions import under
+from bot.render.actions import ButtonSpec, under
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
-from bot.service.snapshots import PlayerRef, PrivateSnapshot, Reveal
-from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, parse
+from bot.service.snapshots import PLAYING, ROUND_OVER, PlayerRef, PrivateSnapshot, Reveal
+from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, parse, verb_id
 from bot.ui.deliveries import SeenInteractions
+from bot.ui.following import HandFollower
 from bot.ui.items import build_view, is_routed
 from bot.ui.replies import interaction_gone, refuse
 from bot.ui.timing import within_deadline
@@ -50,6 +51,8 @@ class TableController:
         self._tokens = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self.seen = SeenInteractions()  # a click Discord delivers twice is handled once
+        self.follower = HandFollower(bot, self._spawn)
+        self.follower.on_rerender = lambda key: self._pending_hides.pop(key, None)
 
     @property
     def service(self) -> Any:
@@ -125,6 +128,20 @@ class TableController:
         if verb is Verb.HAND:
             await self.show_hand(interaction, table_id)
             return
+        if verb is Verb.LEAVE and self._in_match(table_id, user_id):
+            await self._confirm_leave(interaction, component)
+            return
+        if verb is Verb.LEAVE_SURE:
+            await within_deadline(
+                self.service.leave(table_id, user_id),
+                lambda: interaction.response.defer(ephemeral=True),
+            )
+            words = text(language_of(interaction.locale), "reply.left", table_id=table_id)
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=words, embed=None, view=None)
+            else:
+                await interaction.response.edit_message(content=words, embed=None, view=None)
+            return
         places = _places(values) if verb in (Verb.SEAT, Verb.SWAP) else ()
         if places is None or len(places) != {Verb.SEAT: 1, Verb.SWAP: 2}.get(verb, 0):
             await refuse(interaction, "bad_button")  # a forged or empty choice
@@ -151,6 +168,28 @@ class TableController:
         if rendered is not None:
             await _update(interaction, rendered)
             self.bot.notifier.note_sent(table_id, rendered)
+
+    def _in_match(self, table_id: int, user_id: int) -> bool:
+        """Seated (and not gone) at a table whose match is under way: leaving hands the seat
+        to a bot for good, so it is asked twice."""
+        snapshot = self.service.public_snapshot(table_id)
+        seated = any(s.user_id == user_id and not s.left for s in snapshot.seats)
+        return seated and snapshot.status in (PLAYING, ROUND_OVER)
+
+    async def _confirm_leave(
+        self, interaction: discord.Interaction[Any], component: ComponentId
+    ) -> None:
+        language = language_of(interaction.locale)
+        sure = ButtonSpec(
+            verb_id(component.table_id, component.round_no, Verb.LEAVE_SURE),
+            text(language, "button.leave_sure"),
+            "danger",
+        )
+        await interaction.response.send_message(
+            text(language, "reply.leave_confirm", table_id=component.table_id),
+            view=build_view((sure,)),
+            ephemeral=True,
+        )
 
     async def _add_bot(self, table_id: int, user_id: int) -> Any:
         """A bot player named in the table's language ("Bot 2", "Robot 2"); the service
@@ -298,7 +337,8 @@ class TableController:
         hide_at: float | None,
     ) -> None:
         """A private message was (re-)rendered: a pending hide of it is now moot, and the new
-        content's reveals, if any, get their own hide."""
+        content's reveals, if any, get their own hide. From now on it follows the game."""
+        self.follower.note(interaction, key, private, language)
         self._pending_hides.pop(key, None)
         if hide_at is None:
             return

@@ -1,8 +1,9 @@
 """The custom id scheme of every component: `ct:<table_id>:<round_no>:<action>`.
 
 `action` is one of
-- a table verb (`join`, `leave`, `start`, `cancel`, `addbot`, `hand`, `next`, `rematch`;
-  `seat` and `swap`, selects of the lobby whose chosen value is one or two places);
+- a table verb (`join`, `leave`, `leave!` (a confirmed leave), `start`, `cancel`, `addbot`,
+  `hand`, `next`, `rematch`; `seat` and `swap`, selects of the lobby whose chosen value is one
+  or two places);
 - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`);
 - `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one;
 - `n=<prefix>`: show the choices that start with `prefix` (empty: the top level).
@@ -22,6 +23,7 @@ MAX_LENGTH = 100
 class Verb(StrEnum):
     JOIN = "join"
     LEAVE = "leave"
+    LEAVE_SURE = "leave!"  # the confirmation of a Leave during a match
     START = "start"
     CANCEL = "cancel"
     ADD_BOT = "addbot"

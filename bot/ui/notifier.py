@@ -46,6 +46,17 @@ REPOST_CODES = frozenset({UNKNOWN_MESSAGE, TOO_OLD_TO_EDIT})
 REMINDER_LIFETIME = 120.0  # seconds a turn reminder stays in the channel
 
 
+def _turn_of(snapshot: PublicSnapshot) -> tuple[int, int] | None:
+    """(seat, round) when one human, present seat is to play; else None."""
+    if snapshot.status != PLAYING or len(snapshot.to_act) != 1 or snapshot.round_no is None:
+        return None
+    seat = snapshot.to_act[0]
+    info = snapshot.seats[seat] if seat < len(snapshot.seats) else None
+    if info is None or info.user_id is None or info.is_bot or info.away or info.left:
+        return None
+    return seat, snapshot.round_no
+
+
 def digest(rendered: RenderedMessage) -> str:
     payload = {
         "embed": rendered.embed.to_dict(),
@@ -71,6 +82,10 @@ class DiscordNotifier:
         self.pacer = ChannelPacer(pacing_clock or SystemClock(), edits=edits, per=per)
         # Per open table (and a closed one until its closing edit): see the module docstring.
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
+        # table id -> (seat, round, message id) of the mention of the turn now being played
+        self._pings: dict[int, tuple[int, int, int]] = {}
+        self._ping_pending: set[int] = set()
+        self._ping_locks: dict[int, asyncio.Lock] = {}
         # table id -> (message id, file name) of the round-end picture that message carries
         self._pictured: dict[int, tuple[int, str]] = {}
         self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
@@ -87,6 +102,55 @@ class DiscordNotifier:
         in play (a round running) go first, and a refresh that changes nothing sends nothing."""
         self._note_play(table_id)
         self.coalescer.mark(table_id)
+        self.bot.tables.follower.table_changed(table_id)  # open "My cards" messages follow
+        if table_id not in self._ping_pending:
+            self._ping_pending.add(table_id)
+            self._spawn(self._turn_ping(table_id))
+
+    async def _turn_ping(self, table_id: int) -> None:
+        """Mention the player whose turn starts (guild setting `turn_pings`), in a short
+        message deleted once that turn is over. A simultaneous phase (everyone peeks) and bot
+        or away seats get none."""
+        await asyncio.sleep(0)  # a burst of moves makes one pass
+        self._ping_pending.discard(table_id)
+        lock = self._ping_locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            try:
+                snapshot = self.bot.service.public_snapshot(table_id)
+            except TableError:
+                return
+            wanted = _turn_of(snapshot)
+            current = self._pings.get(table_id)
+            if current is not None and current[:2] == wanted:
+                return
+            if current is not None:
+                del self._pings[table_id]
+                await self._delete_ping(table_id, current[2])
+            if wanted is None:
+                return
+            settings = await self.bot.guild_settings.get(snapshot.guild_id)
+            if not settings.turn_pings:
+                return
+            user_id = snapshot.seats[wanted[0]].user_id
+            assert user_id is not None
+            language = await self.bot.guild_settings.public_language(snapshot.guild_id)
+            location = await self.bot.locations.get(table_id)
+            channel = self.bot.get_partial_messageable(location.post_channel_id)
+            try:
+                sent = await channel.send(
+                    text(language, "table.turn_ping", mention=f"<@{user_id}>", table_id=table_id),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                )
+            except discord.HTTPException as error:
+                log.warning("could not mention the turn at table %s: %s", table_id, error)
+                return
+            self._pings[table_id] = (*wanted, sent.id)
+
+    async def _delete_ping(self, table_id: int, message_id: int) -> None:
+        location = await self.bot.locations.get(table_id)
+        channel = self.bot.get_partial_messageable(location.post_channel_id)
+        with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
+            await channel.get_partial_message(message_id).delete()
 
     def _note_play(self, table_id: int) -> None:
         """A table with a round running is in play: its edits go before mere refreshes (a
@@ -106,6 +170,7 @@ class DiscordNotifier:
         """A new message each round: Discord limits edits of messages older than an hour.
         Runs in the background: the service awaits its notifier before answering a click."""
         self._spawn(self._repost_locked(table_id))
+        self.bot.tables.follower.table_changed(table_id)
 
     async def turn_reminder(self, table_id: int, seat: int) -> None:
         self._spawn(self._remind(table_id, seat))
@@ -134,6 +199,10 @@ class DiscordNotifier:
         self._spawn(self._close(table_id))
 
     async def _close(self, table_id: int) -> None:
+        ping = self._pings.pop(table_id, None)
+        self._ping_locks.pop(table_id, None)
+        if ping is not None:
+            await self._delete_ping(table_id, ping[2])
         async with self._locks.setdefault(table_id, asyncio.Lock()):
             self.coalescer.forget(table_id)
             try:
@@ -142,6 +211,7 @@ class DiscordNotifier:
                 log.warning("could not show the end of table %s", table_id)
             self._sent.pop(table_id, None)
             self._pictured.pop(table_id, None)
+            self.bot.tables.follower.forget_table(table_id)
             self._last.pop(table_id, None)
             self.pacer.forget(table_id)
             self.bot.locations.forget(table_id)
@@ -158,6 +228,8 @@ class DiscordNotifier:
         return {
             "sent": len(self._sent),
             "pictured": len(self._pictured),
+            "pings": len(self._pings) + len(self._ping_locks),
+            "followed": self.bot.tables.follower.tracked(),
             "last": len(self._last),
             "locks": len(self._locks),
             "pending_edits": self.coalescer.tracked(),

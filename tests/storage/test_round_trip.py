@@ -27,10 +27,13 @@ async def test_guild_settings_round_trip_and_overwrite(store: Store) -> None:
         turn_seconds=45,
         reveal_seconds=5,
         use_threads=True,
+        turn_pings=False,
     )
     await store.save_guild_settings(settings)
     assert await store.get_guild_settings(7) == settings
-    changed = settings.model_copy(update={"language": None, "use_threads": False})
+    changed = settings.model_copy(
+        update={"language": None, "use_threads": False, "turn_pings": True}
+    )
     await store.save_guild_settings(changed)
     assert await store.get_guild_settings(7) == changed
     assert await store.get_guild_settings(8) == GuildSettings(guild_id=8)

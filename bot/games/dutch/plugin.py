@@ -99,7 +99,8 @@ class DutchPlugin:
         return render.reveal_lines(seat, reveals, table.names, table.language)
 
     def action_labeler(self, view: DutchView | None, table: TableText) -> ActionLabel:
-        return render.action_labeler(view, table.names, table.language)
+        powers = bool(table.snapshot.options.get("queen_jack_powers"))
+        return render.action_labeler(view, table.names, table.language, queen_jack_powers=powers)
 
     def piece_labeler(self, view: DutchView | None, table: TableText) -> PieceLabel:
         return render.piece_labeler(view, table.names, table.language)

@@ -216,9 +216,14 @@ def reveal_lines(
 
 
 def action_labeler(
-    view: DutchView | None, names: Sequence[str], language: str
+    view: DutchView | None,
+    names: Sequence[str],
+    language: str,
+    *,
+    queen_jack_powers: bool = False,
 ) -> Callable[[str], str]:
-    """Labels of full actions in notation (`jack 2 1:3` -> "Swap your card 2 with Bob's 3")."""
+    """Labels of full actions in notation (`jack 2 1:3` -> "Swap your card 2 with Bob's 3").
+    Discarding a card says what it triggers ("Discard J♦ — swap blind")."""
 
     def seat_name(token: str) -> str:
         seat = int(token) if token.isdigit() else -1
@@ -230,6 +235,8 @@ def action_labeler(
         try:
             if head == "peek" and len(args) == 2:
                 return text(language, "action.peek", first=args[0], second=args[1])
+            if head == "discard" and not args and view is not None and view.held is not None:
+                return text(language, _discard_key(view, queen_jack_powers), card=pretty(view.held))
             if head == "take":
                 top = view.discard_top if view is not None else None
                 return text(language, "action.take", card=pretty(top) if top else "")
@@ -251,6 +258,14 @@ def action_labeler(
         return notation
 
     return label
+
+
+def _discard_key(view: DutchView, queen_jack_powers: bool) -> str:
+    """A Queen or Jack drawn from the stock and discarded at once triggers its power."""
+    rank = view.held[:-1] if view.held else ""
+    if queen_jack_powers and view.held_from == "stock" and rank in ("Q", "J"):
+        return "action.discard_queen" if rank == "Q" else "action.discard_jack"
+    return "action.discard_card"
 
 
 def action_emoji(view: DutchView | None) -> Callable[[str], str | None]:

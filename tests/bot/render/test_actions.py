@@ -125,3 +125,25 @@ def test_labels_are_translated() -> None:
     assert label("draw") == "Piocher"
     assert label("look 1:3") == "Regarder la carte 3 de Bob"
     assert label("nine drawn 2:1") == "Donner le 9 contre la carte 1 de Chloé"
+
+
+@pytest.mark.parametrize(
+    ("preset", "drawn", "label"),
+    [
+        ("classic", "QH", "Discard Q♥ — look at a card"),
+        ("classic", "JD", "Discard J♦ — swap blind"),
+        ("classic", "5S", "Discard 5♠"),
+        ("house", "JD", "Discard J♦"),  # no Jack power in the house rules
+    ],
+)
+def test_discarding_a_stock_card_says_which_power_it_triggers(
+    preset: str, drawn: str, label: str
+) -> None:
+    from games.dutch import GAME
+    from tests.games.dutch.stack import deal
+
+    round_ = deal(preset, ["AS 2S 3S 4S", "5C 6C 7C 8C"], "9S", drawn)
+    round_.apply(0, "draw")
+    powers = GAME.options(preset).queen_jack_powers
+    labeled = action_labeler(round_.view(0), NAMES, "en", queen_jack_powers=powers)
+    assert labeled("discard") == label

@@ -56,11 +56,15 @@ class FakeResponse:
         return SimpleNamespace(message_id=next(_ids))
 
     async def edit_message(
-        self, *, embed: discord.Embed | None = None, view: discord.ui.View | None = None
+        self,
+        *,
+        content: str | None = None,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
     ) -> None:
         assert not self.done, "an interaction is answered once"
         self.done = True
-        self.answers.append(Answer("edit", None, embed, view))
+        self.answers.append(Answer("edit", content, embed, view))
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
         assert not self.done, "an interaction is answered once"

@@ -196,3 +196,26 @@ async def test_public_texts_default_to_the_guilds_discord_locale(bot: CardTableB
     assert answer.view is not None
     labels = [item.item.label for item in answer.view.children]  # type: ignore[attr-defined]
     assert labels[0] == "Rejoindre"
+
+
+async def test_leave_during_a_match_asks_first_and_a_bot_takes_the_seat_when_confirmed(
+    bot: CardTableBot,
+) -> None:
+    table_id, round_no = await started(bot)
+    ask = (await click(bot, verb_id(table_id, round_no, Verb.LEAVE), GUEST)).only
+    assert ask.kind == "send" and ask.ephemeral and "A bot will play your seat" in ask.text()
+    assert not bot.service.public_snapshot(table_id).seats[1].left  # nothing lost yet
+    (sure,) = ask.custom_ids()
+    assert parse(sure).verb is Verb.LEAVE_SURE
+    done = (await click(bot, sure, GUEST, ephemeral_message=True)).only
+    assert done.kind == "edit" and done.content == f"You left table #{table_id}."
+    seat = bot.service.public_snapshot(table_id).seats[1]
+    assert seat.left
+
+
+async def test_leaving_a_lobby_needs_no_confirmation(bot: CardTableBot) -> None:
+    table_id = await open_table(bot)
+    await click(bot, verb_id(table_id, 0, Verb.JOIN), GUEST, name="Guest")
+    answer = (await click(bot, verb_id(table_id, 0, Verb.LEAVE), GUEST)).only
+    assert answer.kind == "edit"
+    assert [s.name for s in bot.service.public_snapshot(table_id).seats] == ["Host"]

@@ -1,0 +1,126 @@
+"""A player's open "My cards" message follows the game: when their turn comes, when the
+game asks them something, and when the round ends or the next one starts, it is re-rendered
+in place, so nobody has to press Refresh.
+
+An ephemeral message can only be edited through the interaction that made it, for 15 minutes
+(Discord's token lifetime): each player's newest message is remembered with its interaction
+until then, and forgotten when the table closes. A follow-up render hands out no revealed
+card (reveals come once, with the click that earned them) and does not count as the player
+being back (`TableService.follow_view`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.render.private import render_private
+from bot.service.errors import TableError
+from bot.service.snapshots import PrivateSnapshot
+from bot.ui.items import build_view
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = 14 * 60.0  # seconds: Discord's 15 minutes, less a margin for slow edits
+Moment = tuple[int | None, str, tuple[str, ...]]  # round, table status, legal actions
+
+
+def moment_of(private: PrivateSnapshot) -> Moment:
+    """What a player's message is about: a new round, a new status or a change in what the
+    player may do now (their turn starts, a power asks them, their turn is over)."""
+    return (private.round_no, private.status, private.legal)
+
+
+@dataclass(slots=True)
+class Followed:
+    interaction: discord.Interaction[Any]
+    message_key: int
+    language: str
+    since: float  # clock time the interaction's token was issued
+    moment: Moment
+
+
+class HandFollower:
+    def __init__(
+        self, bot: CardTableBot, spawn: Callable[[Coroutine[Any, Any, None]], None]
+    ) -> None:
+        self.bot = bot
+        self._spawn = spawn
+        self._followed: dict[tuple[int, int], Followed] = {}  # (table id, user id)
+        self._pending: set[int] = set()  # tables with a follow pass scheduled
+        self.on_rerender: Callable[[int], None] = lambda key: None  # a message was redrawn
+
+    def tracked(self) -> int:
+        return len(self._followed)
+
+    def note(
+        self,
+        interaction: discord.Interaction[Any],
+        message_key: int,
+        private: PrivateSnapshot,
+        language: str,
+    ) -> None:
+        """The player's message was just rendered (by their own click): follow it from here."""
+        key = (private.table_id, interaction.user.id)
+        known = self._followed.get(key)
+        if known is not None and known.interaction.id == interaction.id:
+            known.moment, known.language = moment_of(private), language
+            return
+        now = self.bot.clock.now()
+        self._followed[key] = Followed(interaction, message_key, language, now, moment_of(private))
+
+    def forget_table(self, table_id: int) -> None:
+        for key in [k for k in self._followed if k[0] == table_id]:
+            del self._followed[key]
+        self._pending.discard(table_id)
+
+    def table_changed(self, table_id: int) -> None:
+        """Something happened at the table: one pass over its followed messages, soon."""
+        if table_id in self._pending or not any(k[0] == table_id for k in self._followed):
+            return
+        self._pending.add(table_id)
+        self._spawn(self._follow(table_id))
+
+    async def _follow(self, table_id: int) -> None:
+        await asyncio.sleep(0)  # let the rest of a burst of changes land first
+        self._pending.discard(table_id)
+        for key, followed in list(self._followed.items()):
+            if key[0] == table_id:
+                await self._refresh(key, followed)
+
+    async def _refresh(self, key: tuple[int, int], followed: Followed) -> None:
+        table_id, user_id = key
+        if self.bot.clock.now() - followed.since > TOKEN_LIFETIME:
+            del self._followed[key]  # its token is dead: the message is frozen for good
+            return
+        try:
+            private = await self.bot.service.follow_view(table_id, user_id)
+            public = self.bot.service.public_snapshot(table_id)
+        except TableError:
+            self._followed.pop(key, None)
+            return
+        if private is None:
+            self._followed.pop(key, None)
+            return
+        moment = moment_of(private)
+        if moment == followed.moment:
+            return
+        followed.moment = moment
+        rendered = render_private(private, public, followed.language)
+        self.on_rerender(followed.message_key)
+        try:
+            await followed.interaction.edit_original_response(
+                embed=rendered.embed, view=build_view(rendered.components)
+            )
+        except discord.HTTPException as error:
+            log.info("stopped following a private message of table %s: %s", table_id, error)
+            if self._followed.get(key) is followed:
+                del self._followed[key]

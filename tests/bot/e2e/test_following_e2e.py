@@ -1,0 +1,82 @@
+"""A player's open "My cards" message follows the game without a click."""
+
+from __future__ import annotations
+
+from tests.bot.e2e.harness import BotUnderTest, players
+
+
+async def test_an_open_my_cards_message_offers_the_moves_when_the_turn_comes(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)  # everyone peeks
+        snapshot = bot.service.public_snapshot(table_id)
+        round_no = snapshot.round_no
+        assert round_no is not None
+        (turn,) = snapshot.to_act
+        player = harness.user_of_seat(table_id, turn)
+        nxt = (turn + 1) % 3
+        waiting = harness.user_of_seat(table_id, nxt)
+        await harness.my_cards(waiting, table_id)
+        message_id = harness.last_private[waiting.id]
+        plays = lambda: [
+            c.action for c in harness.private_choices(waiting, round_no) if c.action[:2] == "p="
+        ]
+        assert plays() == []  # not their turn: nothing to play
+        edits_before = len(harness.fake.requests)
+        while bot.service.public_snapshot(table_id).to_act == (turn,):
+            await harness.act(player, table_id)
+        await harness.settle()
+        assert bot.service.public_snapshot(table_id).to_act == (nxt,)
+        assert harness.last_private[waiting.id] == message_id  # the same message, edited
+        assert "p=draw" in plays()
+        edits = [
+            r
+            for r in harness.fake.requests[edits_before:]
+            if r.message_id == message_id and r.route.startswith("PATCH /webhooks")
+        ]
+        assert edits and all(r.ephemeral and r.user_id == waiting.id for r in edits)
+        checker.assert_clean()
+
+
+async def test_the_player_whose_turn_starts_is_mentioned_until_they_have_played(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+        await harness.settle()
+        mentions = lambda: [  # noqa: E731
+            m for m in harness.fake.channel_messages() if "your turn at table" in m["content"]
+        ]
+        assert mentions() == []  # everyone peeks at once: nobody's turn yet
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)
+        await harness.settle()
+        (turn,) = bot.service.public_snapshot(table_id).to_act
+        player = harness.user_of_seat(table_id, turn)
+        (first,) = mentions()
+        assert f"<@{player.id}>" in first["content"]
+        while bot.service.public_snapshot(table_id).to_act == (turn,):
+            await harness.act(player, table_id)
+        await harness.settle()
+        (second,) = mentions()  # the first one is deleted once the turn is played
+        (nxt,) = bot.service.public_snapshot(table_id).to_act
+        assert f"<@{harness.user_of_seat(table_id, nxt).id}>" in second["content"]
+        assert int(first["id"]) not in harness.fake.messages
+
+
+async def test_turn_mentions_can_be_turned_off(harness: BotUnderTest) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        settings = await bot.guild_settings.get(harness.fake.guild_id)
+        await bot.guild_settings.save(settings.model_copy(update={"turn_pings": False}))
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+        for user in (alice, bob, carol):
+            await harness.act(user, table_id)
+        await harness.settle()
+        assert not any("your turn" in m["content"] for m in harness.fake.channel_messages())
