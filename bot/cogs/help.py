@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games import plugin_names
 from bot.i18n import catalog, text
 from bot.i18n.translator import command_text
 from bot.render.help import CommandHelp, GameHelp, render_help
 from bot.ui.replies import user_language
-from games.registry import game_names
 from storage.models import GuildSettings
 
 if TYPE_CHECKING:
@@ -45,10 +45,10 @@ def _command_help(command: app_commands.Command | app_commands.Group, language: 
 def help_sections(
     tree: app_commands.CommandTree, language: str
 ) -> tuple[list[GameHelp], list[CommandHelp]]:
-    """The games (command groups named after a registered game) and the other commands."""
+    """The games (command groups named after a game plug-in) and the other commands."""
     games: list[GameHelp] = []
     others: list[CommandHelp] = []
-    known = set(game_names())
+    known = set(plugin_names())
     for command in tree.get_commands(type=discord.AppCommandType.chat_input):
         if isinstance(command, app_commands.Group) and command.name in known:
             subcommands = [c for c in command.commands if isinstance(c, app_commands.Command)]
