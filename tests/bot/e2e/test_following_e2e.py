@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.bot.e2e.harness import BotUnderTest, players
 
 
@@ -23,9 +25,11 @@ async def test_an_open_my_cards_message_offers_the_moves_when_the_turn_comes(
         waiting = harness.user_of_seat(table_id, nxt)
         await harness.my_cards(waiting, table_id)
         message_id = harness.last_private[waiting.id]
-        plays = lambda: [
-            c.action for c in harness.private_choices(waiting, round_no) if c.action[:2] == "p="
-        ]
+
+        def plays() -> list[str]:
+            offered = harness.private_choices(waiting, round_no)
+            return [c.action for c in offered if c.action.startswith("p=")]
+
         assert plays() == []  # not their turn: nothing to play
         edits_before = len(harness.fake.requests)
         while bot.service.public_snapshot(table_id).to_act == (turn,):
@@ -50,9 +54,11 @@ async def test_the_player_whose_turn_starts_is_mentioned_until_they_have_played(
     async with harness.running() as bot:
         table_id = await harness.seat_players(alice, [bob, carol], target=1000)
         await harness.settle()
-        mentions = lambda: [  # noqa: E731
-            m for m in harness.fake.channel_messages() if "your turn at table" in m["content"]
-        ]
+
+        def mentions() -> list[dict[str, Any]]:
+            posted = harness.fake.channel_messages()
+            return [m for m in posted if "your turn at table" in m["content"]]
+
         assert mentions() == []  # everyone peeks at once: nobody's turn yet
         for user in (alice, bob, carol):
             await harness.act(user, table_id)
