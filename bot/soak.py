@@ -66,6 +66,9 @@ class _SoakMessage:
     async def edit(self, **kwargs: Any) -> None:
         return None
 
+    async def delete(self) -> None:
+        return None
+
 
 def rss_mb() -> float:
     """The resident memory of this process now (Linux), else its peak."""

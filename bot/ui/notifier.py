@@ -82,8 +82,8 @@ class DiscordNotifier:
         self.pacer = ChannelPacer(pacing_clock or SystemClock(), edits=edits, per=per)
         # Per open table (and a closed one until its closing edit): see the module docstring.
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
-        # table id -> (seat, round, message id) of the mention of the turn now being played
-        self._pings: dict[int, tuple[int, int, int]] = {}
+        # table id -> (seat, round, message id, channel id) of the mention of the turn now played
+        self._pings: dict[int, tuple[int, int, int, int]] = {}
         self._ping_pending: set[int] = set()
         self._ping_locks: dict[int, asyncio.Lock] = {}
         # table id -> (message id, file name) of the round-end picture that message carries
@@ -113,11 +113,14 @@ class DiscordNotifier:
         or away seats get none."""
         await asyncio.sleep(0)  # a burst of moves makes one pass
         self._ping_pending.discard(table_id)
+        if not self.bot.service.has_table(table_id):
+            return  # closed meanwhile: its closing deleted any mention
         lock = self._ping_locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             try:
                 snapshot = self.bot.service.public_snapshot(table_id)
             except TableError:
+                self._ping_locks.pop(table_id, None)
                 return
             wanted = _turn_of(snapshot)
             current = self._pings.get(table_id)
@@ -125,7 +128,7 @@ class DiscordNotifier:
                 return
             if current is not None:
                 del self._pings[table_id]
-                await self._delete_ping(table_id, current[2])
+                await self._delete_ping(current[3], current[2])
             if wanted is None:
                 return
             settings = await self.bot.guild_settings.get(snapshot.guild_id)
@@ -144,11 +147,14 @@ class DiscordNotifier:
             except discord.HTTPException as error:
                 log.warning("could not mention the turn at table %s: %s", table_id, error)
                 return
-            self._pings[table_id] = (*wanted, sent.id)
+            if not self.bot.service.has_table(table_id):  # closed while the mention went out
+                await self._delete_ping(location.post_channel_id, sent.id)
+                self._ping_locks.pop(table_id, None)
+                return
+            self._pings[table_id] = (*wanted, sent.id, location.post_channel_id)
 
-    async def _delete_ping(self, table_id: int, message_id: int) -> None:
-        location = await self.bot.locations.get(table_id)
-        channel = self.bot.get_partial_messageable(location.post_channel_id)
+    async def _delete_ping(self, channel_id: int, message_id: int) -> None:
+        channel = self.bot.get_partial_messageable(channel_id)
         with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
             await channel.get_partial_message(message_id).delete()
 
@@ -202,7 +208,7 @@ class DiscordNotifier:
         ping = self._pings.pop(table_id, None)
         self._ping_locks.pop(table_id, None)
         if ping is not None:
-            await self._delete_ping(table_id, ping[2])
+            await self._delete_ping(ping[3], ping[2])
         async with self._locks.setdefault(table_id, asyncio.Lock()):
             self.coalescer.forget(table_id)
             try:
