@@ -4,13 +4,14 @@ cards" with the hand grouped by rank, action labels, rules and `/dame`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.cogs.game import game_commands
 from bot.games.dame import render
 from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableText
 from bot.i18n import text
+from bot.pictures.round_end import RoundEndRow
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dame.rules import TEAMS
 from games.dame.views import DameView
@@ -92,6 +93,12 @@ class DamePlugin:
 
     def piece_labeler(self, view: DameView | None, table: TableText) -> PieceLabel:
         return render.piece_labeler(view, table.language)
+
+    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]:
+        return ()  # a hand's end is packs and cards left in hands: told in words
+
+    def action_emoji(self, view: DameView | None, table: TableText) -> Callable[[str], str | None]:
+        return lambda notation: None  # moves name several cards: their labels say which
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]:
         return text(language, "rules.dame.title"), text(language, "rules.dame.standard")
