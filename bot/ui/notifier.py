@@ -96,16 +96,16 @@ class DiscordNotifier:
     async def table_changed(self, table_id: int) -> None:
         self._note_play(table_id)
         self.coalescer.mark(table_id)
+        self.bot.tables.follower.table_changed(table_id)  # open "My cards" messages follow
+        if table_id not in self._ping_pending:
+            self._ping_pending.add(table_id)
+            self._spawn(self._turn_ping(table_id))
 
     def refresh(self, table_id: int) -> None:
         """Show the table's state again (after a restart), when its channel has room: tables
         in play (a round running) go first, and a refresh that changes nothing sends nothing."""
         self._note_play(table_id)
         self.coalescer.mark(table_id)
-        self.bot.tables.follower.table_changed(table_id)  # open "My cards" messages follow
-        if table_id not in self._ping_pending:
-            self._ping_pending.add(table_id)
-            self._spawn(self._turn_ping(table_id))
 
     async def _turn_ping(self, table_id: int) -> None:
         """Mention the player whose turn starts (guild setting `turn_pings`), in a short
@@ -303,14 +303,8 @@ class DiscordNotifier:
             return True
         channel = self.bot.get_partial_messageable(location.post_channel_id)
         message = channel.get_partial_message(location.message_id)
-        files = await self._picture_files(table_id, location.message_id, rendered)
         try:
-            if files:
-                await message.edit(
-                    embed=rendered.embed, view=build_view(rendered.components), attachments=files
-                )
-            else:
-                await message.edit(embed=rendered.embed, view=build_view(rendered.components))
+            await message.edit(embed=rendered.embed, view=build_view(rendered.components))
         except discord.HTTPException as error:
             if error.status == 429 or error.status >= 500:
                 raise RetryLater(None) from error  # discord.py already waited and retried
@@ -318,9 +312,24 @@ class DiscordNotifier:
                 await self._repost(table_id)
                 return True
             raise
-        self._note_pictured(table_id, location.message_id, rendered)
+        picture = rendered.picture
+        pictured = (location.message_id, picture.filename) if picture else None
+        if picture is not None and self._pictured.get(table_id) != pictured:
+            # The table shows the round's end at once; its picture follows when drawn.
+            self._note_pictured(table_id, location.message_id, rendered)
+            self._spawn(self._attach_picture(table_id, message, rendered))
         self._sent[table_id] = fingerprint
         return True
+
+    async def _attach_picture(
+        self, table_id: int, message: discord.PartialMessage, rendered: RenderedMessage
+    ) -> None:
+        files = await self._picture_files(table_id, None, rendered)
+        if files:
+            try:
+                await message.edit(attachments=files)
+            except discord.HTTPException as error:
+                log.warning("could not attach the round picture of table %s: %s", table_id, error)
 
     async def _picture_files(
         self, table_id: int, message_id: int | None, rendered: RenderedMessage

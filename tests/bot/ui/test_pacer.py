@@ -50,6 +50,9 @@ class RateLimitedChannel:
                 channel.edits.append((now, message_id))
                 channel.edited.set()
 
+            async def delete(self) -> None:  # a turn mention, once played: not an edit
+                return None
+
         return Partial()
 
 
