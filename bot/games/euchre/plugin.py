@@ -4,14 +4,15 @@ by suit with trump first, bid and play buttons, the end-of-hand summary, rules a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.cogs.game import game_commands
 from bot.games.euchre import render
 from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableText
 from bot.i18n import text
-from bot.render.cards import pretty
+from bot.pictures.round_end import RoundEndRow
+from bot.render.cards import card_emoji, pretty
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.euchre.scoring import EUCHRED, MARCH
 from games.euchre.views import NAME_TRUMP, ORDER_UP, OVER, EuchreView
@@ -199,6 +200,18 @@ class EuchrePlugin:
 
     def piece_labeler(self, view: EuchreView | None, table: TableText) -> PieceLabel:
         return render.piece_labeler(table.language)
+
+    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]:
+        return ()  # a hand's end is tricks and points: told in words
+
+    def action_emoji(
+        self, view: EuchreView | None, table: TableText
+    ) -> Callable[[str], str | None]:
+        def emoji(notation: str) -> str | None:
+            head, _, card = notation.partition(" ")
+            return card_emoji(card) if head in ("play", "discard") and card else None
+
+        return emoji
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]:
         title = text(
