@@ -132,7 +132,7 @@ class CardTableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self._store is None:
-            self._store = await Store.open(self.settings.database_path)
+            self._store = await Store.open(self.settings.database)
         self._guild_settings = GuildSettingsCache(self._store)
         self._service = TableService(
             self._store,

@@ -19,6 +19,8 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = Field(default=None, alias="DISCORD_TOKEN")
     database_path: Path = Field(default=Path("data/cardtable.sqlite3"), alias="DATABASE_PATH")
+    # Set: PostgreSQL at this URL instead of the SQLite file (several processes need it).
+    database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")
     dev_guild_id: int | None = Field(default=None, alias="DEV_GUILD_ID")
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
     # The local table's page (no token, or `python -m bot --local`): http://127.0.0.1:PORT
@@ -31,6 +33,22 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"{value!r} is not a log level: use one of {', '.join(LOG_LEVELS)}")
         return level
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgresql_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError("DATABASE_URL must start with postgresql:// (or leave it empty)")
+        return value
+
+    @property
+    def database(self) -> str | Path:
+        """Where the store lives: the PostgreSQL URL if given, else the SQLite file."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
 
     @property
     def token(self) -> str | None:

@@ -13,23 +13,10 @@ open rounds is exact, and a refused row fails alone without costing the batch an
 from __future__ import annotations
 
 import asyncio
-import json
-import sqlite3
 
-import aiosqlite
-
-from storage.database import Database
 from storage.errors import StoreError
+from storage.sql import ActionRow, Connection, Database
 
-# One statement text for every batch size: the rows travel as one JSON array parameter. A
-# multi-row VALUES list needs one text per row count, and each text is a statement sqlite3
-# prepares and caches (hundreds of distinct sizes held hundreds of MB); this one is prepared
-# once and stays in the connection's statement cache (bounded by `cached_statements`).
-INSERT_ACTIONS = (
-    "INSERT INTO actions (round_id, seq, seat, notation, at) "
-    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
-    "json_extract(value, '$[2]'), json_extract(value, '$[3]'), ? FROM json_each(?)"
-)
 MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") has 14
 MAX_BATCH = 5000  # rows per transaction: a bounded wait for the callers of a huge burst
 OPEN_ROUND = (
@@ -72,12 +59,11 @@ class OpenRounds:
         found = self._rounds.get(key[0])
         return found if found is not None and found.round_no == key[1] else None
 
-    async def lookup(self, conn: aiosqlite.Connection, key: RoundKey) -> OpenRound | None:
-        """The open round, from memory or else from the file (None: unknown or finished)."""
+    async def lookup(self, conn: Connection, key: RoundKey) -> OpenRound | None:
+        """The open round, from memory or else from the database (None: unknown or finished)."""
         found = self.get(key)
         if found is None:
-            async with conn.execute(OPEN_ROUND, key) as cursor:
-                row = await cursor.fetchone()
+            row = await conn.fetchone(OPEN_ROUND, key)
             if row is None:
                 return None
             found = self._rounds[key[0]] = OpenRound(row[0], row[1], _or(row[2], -1), key[1])
@@ -174,46 +160,40 @@ class ActionWriter:
                     future.set_result(None)
 
     async def _flush(self, batch: list[Pending]) -> list[asyncio.Future[None]]:
-        """Check the batch (refused rows fail now, alone), then store the others in one INSERT.
-        Returns the futures of the stored rows."""
+        """Check the batch (refused rows fail now, alone), then store the others in one
+        transaction. Returns the futures of the stored rows."""
         db = self._db
         async with db.lock:
             try:
                 accepted, rows = await self._check(batch)
                 if accepted:
-                    await self._insert(rows, db.stamp())
+                    # one time stamp for the batch: its rows are committed together
+                    await db.append_actions(rows, db.stamp())
+                    self.batches += 1
             except BaseException as error:
                 # Some rounds' last seq moved for rows that are not stored: re-read them from
-                # the file, the only truth, on next use.
+                # the database, the only truth, on next use.
                 self._rounds.forget({(row[0], row[1]) for row in batch})
-                if isinstance(error, sqlite3.Error):
-                    raise db.error(error) from error
-                raise
+                translated = db.error(error)
+                if translated is error:
+                    raise
+                raise translated from error
             return accepted
-
-    async def _insert(self, rows: list[tuple[int, int, int, str]], at: str) -> None:
-        """One INSERT of every row outside any transaction: SQLite commits it as one atomic,
-        durable transaction before it returns, in a single trip to the connection's thread.
-        One time stamp for the batch: its rows are committed together."""
-        assert not self._db.conn.in_transaction
-        await self._db.conn.execute(INSERT_ACTIONS, (at, json.dumps(rows, separators=(",", ":"))))
-        self.batches += 1
-        self._db.committed()
 
     async def _check(
         self, batch: list[Pending]
-    ) -> tuple[list[asyncio.Future[None]], list[tuple[int, int, int, str]]]:
+    ) -> tuple[list[asyncio.Future[None]], list[ActionRow]]:
         """Refuse the rows that break the log's rules (their futures fail now) and advance each
         round's last seq past the others; returns their futures and rows to insert."""
         accepted: list[asyncio.Future[None]] = []
-        rows: list[tuple[int, int, int, str]] = []
+        rows: list[ActionRow] = []
         append = rows.append
         get = self._rounds.get
         for table_id, round_no, seq, seat, notation, future in batch:
             key = (table_id, round_no)
             open_round = get(key)  # the usual case: no await per row
             if open_round is None:
-                open_round = await self._rounds.lookup(self._db.conn, key)
+                open_round = await self._rounds.lookup(self._db.writer, key)
             if open_round is None:
                 reason = "that round is unknown or already finished"
             elif not 0 <= seat < open_round.n_seats:

@@ -16,10 +16,8 @@ import json
 import zlib
 from datetime import datetime, timedelta
 
-import aiosqlite
-
 from storage.codec import dumps
-from storage.database import Database
+from storage.sql import Connection, Database
 
 LOG_FORMAT = 1  # the record's layout version, first in the record
 CLOSED = "('finished', 'abandoned', 'broken')"
@@ -48,25 +46,27 @@ def decode_log(started_at: str, log: bytes) -> list[Action]:
     ]
 
 
-async def compact_round(conn: aiosqlite.Connection, round_id: int, started_at: str) -> None:
+async def compact_round(conn: Connection, round_id: int, started_at: str) -> None:
     """Move one round's actions into its compressed record (inside the caller's transaction)."""
-    async with conn.execute(
-        "SELECT seq, seat, notation, at FROM actions WHERE round_id = ? ORDER BY seq", (round_id,)
-    ) as cursor:
-        rows = [tuple(row) for row in await cursor.fetchall()]
+    rows = [
+        tuple(row)
+        for row in await conn.fetchall(
+            "SELECT seq, seat, notation, at FROM actions WHERE round_id = ? ORDER BY seq",
+            (round_id,),
+        )
+    ]
     log = encode_log(started_at, rows)  # type: ignore[arg-type]
     await conn.execute("UPDATE rounds SET log = ? WHERE id = ?", (log, round_id))
     await conn.execute("DELETE FROM actions WHERE round_id = ?", (round_id,))
 
 
-async def compact_unfinished(conn: aiosqlite.Connection, table_id: int) -> None:
+async def compact_unfinished(conn: Connection, table_id: int) -> None:
     """The table stopped playing: its unfinished round, if any, takes no more actions."""
-    async with conn.execute(
+    rounds = await conn.fetchall(
         "SELECT id, started_at FROM rounds "
         "WHERE table_id = ? AND finished_at IS NULL AND log IS NULL",
         (table_id,),
-    ) as cursor:
-        rounds = list(await cursor.fetchall())
+    )
     for round_id, started_at in rounds:
         await compact_round(conn, round_id, started_at)
 
@@ -75,13 +75,12 @@ async def compact_history(db: Database, limit: int) -> int:
     """Compact up to `limit` rounds stored before compaction existed (finished, or of a table
     that no longer plays), in one short transaction; returns how many (0: none left)."""
     async with db.transaction() as conn:
-        async with conn.execute(
+        rounds = await conn.fetchall(
             "SELECT r.id, r.started_at FROM rounds AS r JOIN tables AS t ON t.id = r.table_id "
             f"WHERE r.log IS NULL AND (r.finished_at IS NOT NULL OR t.status IN {CLOSED}) "
             "ORDER BY r.id LIMIT ?",
             (limit,),
-        ) as cursor:
-            rounds = list(await cursor.fetchall())
+        )
         for round_id, started_at in rounds:
             await compact_round(conn, round_id, started_at)
     return len(rounds)

@@ -10,9 +10,10 @@ killed, which NORMAL would already survive); `synchronous="NORMAL"` trades that 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -22,13 +23,48 @@ import aiosqlite
 
 from storage.checkpointer import FALLBACK_PAGES, Checkpointer
 from storage.errors import StoreError
-from storage.integrity import BackgroundCheck
+from storage.integrity import BackgroundCheck, quick_check
 from storage.migrate import migrate
+from storage.sql import ActionRow, Row
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 Synchronous = Literal["FULL", "NORMAL"]
 INTEGRITY_CHECK_DELAY = 60.0  # seconds after the start: the first clicks come first
 STATEMENT_CACHE = 64  # prepared statements kept per connection (the store has fewer texts)
+# One statement text for every batch size: the rows travel as one JSON array parameter. A
+# multi-row VALUES list needs one text per row count, and each text is a statement sqlite3
+# prepares and caches (hundreds of distinct sizes held hundreds of MB); this one is prepared
+# once and stays in the connection's statement cache (bounded by `cached_statements`).
+INSERT_ACTIONS = (
+    "INSERT INTO actions (round_id, seq, seat, notation, at) "
+    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
+    "json_extract(value, '$[2]'), json_extract(value, '$[3]'), ? FROM json_each(?)"
+)
+
+
+class SqliteConnection:
+    """The `storage.sql.Connection` statements on the one aiosqlite connection."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        cursor = await self._conn.execute(sql, params)
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = await self._conn.execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
 
 class Database:
@@ -42,6 +78,7 @@ class Database:
         lock_fd: int | None = None,
     ) -> None:
         self.conn = conn
+        self.writer = SqliteConnection(conn)
         self.path = path
         self.now = now
         self.lock_fd = lock_fd
@@ -50,6 +87,10 @@ class Database:
         self.closed = False
         self.checkpointer: Checkpointer | None = None
         self.integrity: BackgroundCheck | None = None
+
+    @property
+    def name(self) -> str:
+        return str(self.path)
 
     def committed(self) -> None:
         """Called after each commit: the background checkpointer copies the WAL soon."""
@@ -77,7 +118,7 @@ class Database:
         return self.now().isoformat()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[SqliteConnection]:
         """BEGIN IMMEDIATE … COMMIT under the lock; rolled back on any error. SQLite errors
         become StoreError."""
         self._check_open()
@@ -85,7 +126,7 @@ class Database:
             try:
                 await self.conn.execute("BEGIN IMMEDIATE")
                 try:
-                    yield self.conn
+                    yield self.writer
                 except BaseException:
                     await self.conn.rollback()
                     raise
@@ -108,7 +149,22 @@ class Database:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
-    def error(self, error: sqlite3.Error) -> StoreError:
+    async def append_actions(self, rows: list[ActionRow], at: str) -> None:
+        """One INSERT of every row outside any transaction: SQLite commits it as one atomic,
+        durable transaction before it returns, in a single trip to the connection's thread."""
+        assert not self.conn.in_transaction
+        await self.conn.execute(INSERT_ACTIONS, (at, json.dumps(rows, separators=(",", ":"))))
+        self.committed()
+
+    async def check_integrity(self) -> list[str]:
+        try:
+            return await asyncio.to_thread(quick_check, self.path)
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"cannot check {self.path}: {error}.") from error
+
+    def error(self, error: BaseException) -> BaseException:
+        if not isinstance(error, sqlite3.Error):
+            return error
         if isinstance(error, sqlite3.DatabaseError) and not isinstance(
             error, sqlite3.IntegrityError
         ):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from storage.codec import dumps, loads
-from storage.database import Database
 from storage.models import GuildSettings
+from storage.sql import Database
 
 
 async def get_guild_settings(db: Database, guild_id: int) -> GuildSettings:

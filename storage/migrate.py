@@ -15,6 +15,7 @@ from storage.errors import StoreError
 
 _NAME = re.compile(r"^V(\d+)__(\w+)\.sql$")
 VERSION_TABLE = "schema_version"
+SQLITE_MIGRATIONS = "storage.migrations"
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +25,10 @@ class Migration:
     sql: str
 
 
-def available_migrations() -> list[Migration]:
-    """Every migration shipped with the code, by version (1, 2, … with no gap)."""
+def available_migrations(package: str = SQLITE_MIGRATIONS) -> list[Migration]:
+    """Every migration shipped with the code for one backend, by version (1, 2, … no gap)."""
     found = []
-    for entry in resources.files("storage.migrations").iterdir():
+    for entry in resources.files(package).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
@@ -41,27 +42,44 @@ def latest_version() -> int:
     return available_migrations()[-1].version
 
 
+def check_ours(where: str, setting: str, names: set[str], version_columns: set[str]) -> bool:
+    """Whether the database holds this bot's schema (False: it is empty). Refuses another
+    program's tables, with or without a schema_version of its own. `names` are its tables,
+    `version_columns` those of its schema_version table."""
+    if VERSION_TABLE not in names:
+        if names:
+            shown = ", ".join(sorted(names)[:5])
+            raise StoreError(
+                f"{where} is a database of another program (tables: {shown}) and not a "
+                f"card table store; choose another {setting}."
+            )
+        return False
+    if not {"version", "name", "applied_at"} <= version_columns or "tables" not in names:
+        raise StoreError(
+            f"{where} has a {VERSION_TABLE} table but not this bot's schema (another program's "
+            f"database?); choose another {setting}."
+        )
+    return True
+
+
+def check_not_newer(where: str, setting: str, version: int, latest: int) -> None:
+    """A database from a newer bot is refused (and left untouched)."""
+    if version > latest:
+        raise StoreError(
+            f"{where} has schema version {version}, but this version of the bot knows only up to "
+            f"{latest}: run a newer version of the bot (or use another {setting})."
+        )
+
+
 async def current_version(db: aiosqlite.Connection, path: str) -> int:
     """The file's schema version: 0 for an empty file. Refuses a file that holds tables but no
     schema_version (another program's database)."""
     async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
-        names = {row[0] for row in await cursor.fetchall()}
-    if VERSION_TABLE not in names:
-        user_tables = sorted(n for n in names if not n.startswith("sqlite_"))
-        if user_tables:
-            shown = ", ".join(user_tables[:5])
-            raise StoreError(
-                f"{path} is an SQLite database of another program (tables: {shown}) and not a "
-                "card table store; choose another DATABASE_PATH."
-            )
-        return 0
+        names = {row[0] for row in await cursor.fetchall() if not row[0].startswith("sqlite_")}
     async with db.execute(f"PRAGMA table_info({VERSION_TABLE})") as cursor:
         columns = {row[1] for row in await cursor.fetchall()}
-    if not {"version", "name", "applied_at"} <= columns or "tables" not in names:
-        raise StoreError(
-            f"{path} has a {VERSION_TABLE} table but not this bot's schema (another program's "
-            "database?); choose another DATABASE_PATH."
-        )
+    if not check_ours(f"the SQLite file {path}", "DATABASE_PATH", names, columns):
+        return 0
     async with db.execute(f"SELECT MAX(version) FROM {VERSION_TABLE}") as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row and row[0] is not None else 0
@@ -74,11 +92,7 @@ async def migrate(db: aiosqlite.Connection, path: str, *, target: int | None = N
     latest = migrations[-1].version
     target = latest if target is None else target
     version = await current_version(db, path)
-    if version > latest:
-        raise StoreError(
-            f"{path} has schema version {version}, but this version of the bot knows only up to "
-            f"{latest}: run a newer version of the bot (or use another DATABASE_PATH)."
-        )
+    check_not_newer(path, "DATABASE_PATH", version, latest)
     if 0 < version < target:
         await _backup(db, path, version)
     for migration in migrations:

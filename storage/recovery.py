@@ -11,19 +11,12 @@ from typing import Any
 from games.contract import RoundRecord
 from games.errors import IllegalAction
 from games.match import Match, MatchState
-from storage.codec import (
-    SEAT_COLUMNS,
-    TABLE_COLUMNS,
-    dumps,
-    loads,
-    seat_from_row,
-    table_from_row,
-)
+from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, loads, seat_from_row, table_from_row
 from storage.compaction import decode_log
-from storage.database import Database
 from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import ActiveTable, ActiveTableEntry, LoadedTables
+from storage.sql import Database
 
 ACTIVE = "status IN ('lobby', 'playing')"
 LATEST_MATCH = "match_no = (SELECT MAX(match_no) FROM matches AS m2 WHERE m2.table_id = m.table_id)"
@@ -105,28 +98,23 @@ async def load_active_tables(
 ) -> LoadedTables:
     """Load these active tables (None: all of them); ids of tables that are not active are
     skipped."""
-    where, params = f"t.{ACTIVE}", ()
-    if table_ids is not None:
-        where = f"t.{ACTIVE} AND t.id IN (SELECT value FROM json_each(?))"
-        params = (dumps(list(table_ids)),)
-    tables = await db.fetchall(
-        f"SELECT {TABLE_COLUMNS} FROM tables AS t WHERE {where} ORDER BY id", params
-    )
+    where = f"t.{ACTIVE}"
+    if table_ids is not None:  # ints, written inline: the same SQL on both backends
+        where = f"t.{ACTIVE} AND t.id IN ({', '.join(str(int(i)) for i in table_ids) or 'NULL'})"
+    tables = await db.fetchall(f"SELECT {TABLE_COLUMNS} FROM tables AS t WHERE {where} ORDER BY id")
     # rows are grouped raw and parsed per table, so one damaged row breaks only its table
     seats: dict[int, list[Any]] = defaultdict(list)
     for row in await db.fetchall(
         f"SELECT {SEAT_COLUMNS} FROM seats "
         f"WHERE table_id IN (SELECT t.id FROM tables AS t WHERE {where}) "
-        "ORDER BY table_id, position",
-        params,
+        "ORDER BY table_id, position"
     ):
         seats[row["table_id"]].append(row)
     matches = {
         row["table_id"]: row
         for row in await db.fetchall(
             "SELECT m.* FROM matches AS m JOIN tables AS t ON t.id = m.table_id "
-            f"WHERE {where} AND m.{LATEST_MATCH}",
-            params,
+            f"WHERE {where} AND m.{LATEST_MATCH}"
         )
     }
     points: dict[int, list[str]] = defaultdict(list)
@@ -134,24 +122,21 @@ async def load_active_tables(
         "SELECT r.table_id, r.points FROM rounds AS r "
         "JOIN matches AS m ON m.table_id = r.table_id AND m.match_no = r.match_no "
         f"JOIN tables AS t ON t.id = r.table_id WHERE {where} AND m.{LATEST_MATCH} "
-        "AND r.finished_at IS NOT NULL ORDER BY r.table_id, r.round_no",
-        params,
+        "AND r.finished_at IS NOT NULL ORDER BY r.table_id, r.round_no"
     ):
         points[row["table_id"]].append(row["points"])
     open_rounds = {
         row["table_id"]: row
         for row in await db.fetchall(
             "SELECT r.* FROM rounds AS r JOIN tables AS t ON t.id = r.table_id "
-            f"WHERE {where} AND r.finished_at IS NULL",
-            params,
+            f"WHERE {where} AND r.finished_at IS NULL"
         )
     }
     actions: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for row in await db.fetchall(
         "SELECT r.table_id, a.seat, a.notation FROM rounds AS r "
         "JOIN actions AS a ON a.round_id = r.id JOIN tables AS t ON t.id = r.table_id "
-        f"WHERE {where} AND r.finished_at IS NULL ORDER BY r.table_id, r.round_no, a.seq",
-        params,
+        f"WHERE {where} AND r.finished_at IS NULL ORDER BY r.table_id, r.round_no, a.seq"
     ):
         actions[row["table_id"]].append((row["seat"], row["notation"]))
 

@@ -3,23 +3,20 @@ it starts, its result and the match totals when it ends. Actions go through acti
 
 from __future__ import annotations
 
-import aiosqlite
-
 from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from storage.action_log import OpenRounds
 from storage.codec import dumps, loads
 from storage.compaction import compact_round
-from storage.database import Database
 from storage.errors import StoreError
+from storage.sql import Connection, Database
 from storage.tables import require_table
 
 
-async def next_number(conn: aiosqlite.Connection, table: str, column: str, table_id: int) -> int:
-    async with conn.execute(
+async def next_number(conn: Connection, table: str, column: str, table_id: int) -> int:
+    row = await conn.fetchone(
         f"SELECT COALESCE(MAX({column}) + 1, 0) FROM {table} WHERE table_id = ?", (table_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
+    )
     assert row is not None
     return int(row[0])
 
@@ -53,26 +50,24 @@ async def start_round(
         raise StoreError("start_round takes a round with no action yet; record them one by one.")
     async with db.transaction() as conn:
         await require_table(conn, table_id)
-        async with conn.execute(
+        open_round = await conn.fetchone(
             "SELECT round_no FROM rounds WHERE table_id = ? AND finished_at IS NULL", (table_id,)
-        ) as cursor:
-            open_round = await cursor.fetchone()
+        )
         if open_round is not None:
             raise StoreError(
                 f"round {open_round[0]} of table {table_id} is not finished; "
                 "finish it before starting another."
             )
-        async with conn.execute(
+        match_row = await conn.fetchone(
             "SELECT match_no FROM matches WHERE table_id = ? AND finished_at IS NULL "
             "ORDER BY match_no DESC LIMIT 1",
             (table_id,),
-        ) as cursor:
-            match_row = await cursor.fetchone()
+        )
         round_no = await next_number(conn, "rounds", "round_no", table_id)
-        cursor = await conn.execute(
+        inserted = await conn.fetchone(
             "INSERT INTO rounds (table_id, round_no, match_no, match_round, game, "
             "rules_version, options, n_seats, dealer, totals_before, deck, started_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 table_id,
                 round_no,
@@ -88,9 +83,8 @@ async def start_round(
                 db.stamp(),
             ),
         )
-        round_id = cursor.lastrowid
-    assert round_id is not None
-    open_rounds.opened((table_id, round_no), round_id, record.n_seats)  # committed: open
+    assert inserted is not None
+    open_rounds.opened((table_id, round_no), inserted[0], record.n_seats)  # committed: open
     return round_no
 
 
@@ -105,15 +99,14 @@ async def finish_round(
     key = (table_id, round_no)
     try:
         async with db.transaction() as conn:
-            async with conn.execute(
+            row = await conn.fetchone(
                 "SELECT id, started_at FROM rounds "
                 "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL AND log IS NULL",
                 key,
-            ) as found:
-                row = await found.fetchone()
+            )
             if row is None:
                 raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
                 "WHERE id = ?",
                 (
@@ -124,7 +117,7 @@ async def finish_round(
                     row[0],
                 ),
             )
-            assert cursor.rowcount == 1
+            assert changed == 1
             await compact_round(conn, row[0], row[1])
             open_rounds.close(key)  # under the lock: no action slips in after this
     except BaseException:

@@ -6,16 +6,16 @@ from datetime import datetime
 from typing import Any
 
 from storage.codec import dumps, loads
-from storage.database import Database
 from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import GameStats, LeaderboardOrder, LeaderboardRow, MatchSummary, PlayerStats
 from storage.ratings import Skill, rate, side_ranks
+from storage.sql import Database
 
 ORDERS: dict[str, str] = {
     "rating": "rating DESC, wins DESC, matches DESC, user_id",
     "wins": "wins DESC, matches ASC, rating DESC, user_id",
-    "win_rate": "CAST(wins AS REAL) / matches DESC, matches DESC, rating DESC, user_id",
+    "win_rate": "CAST(wins AS DOUBLE PRECISION) / matches DESC, matches DESC, rating DESC, user_id",
 }
 
 
@@ -84,12 +84,12 @@ async def finish_match(
         skills: dict[int, Skill] = {}
         if users:
             marks = ", ".join("?" * len(users))
-            async with conn.execute(
+            rows = await conn.fetchall(
                 f"SELECT user_id, mu, sigma FROM player_stats WHERE guild_id = ? AND game = ? "
                 f"AND user_id IN ({marks})",
                 (guild_id, game_name, *users),
-            ) as cursor:
-                skills = {row[0]: Skill(row[1], row[2]) for row in await cursor.fetchall()}
+            )
+            skills = {row[0]: Skill(row[1], row[2]) for row in rows}
         rated_sides = [[humans[s][0] for s in side if s in humans] for side in sides]
         new_skills = rate(rated_sides, ranks, skills)
         await conn.execute(
@@ -107,9 +107,11 @@ async def finish_match(
                 "rounds, points, mu, sigma, rating, updated_at) "
                 "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
-                "display_name = excluded.display_name, matches = matches + 1, "
-                "wins = wins + excluded.wins, rounds = rounds + excluded.rounds, "
-                "points = points + excluded.points, mu = excluded.mu, sigma = excluded.sigma, "
+                "display_name = excluded.display_name, matches = player_stats.matches + 1, "
+                "wins = player_stats.wins + excluded.wins, "
+                "rounds = player_stats.rounds + excluded.rounds, "
+                "points = player_stats.points + excluded.points, mu = excluded.mu, "
+                "sigma = excluded.sigma, "
                 "rating = excluded.rating, updated_at = excluded.updated_at",
                 (
                     guild_id,
@@ -170,12 +172,13 @@ async def leaderboard(
 
 
 async def player_stats(db: Database, guild_id: int, user_id: int, game: str | None) -> PlayerStats:
+    one_game = "" if game is None else "AND game = ? "
     rows = await db.fetchall(
         f"SELECT game, {STAT_COLUMNS}, (SELECT 1 + COUNT(*) FROM player_stats AS o "
         "WHERE o.guild_id = p.guild_id AND o.game = p.game AND o.rating > p.rating) AS rank "
-        "FROM player_stats AS p WHERE guild_id = ? AND user_id = ? AND (? IS NULL OR game = ?) "
+        f"FROM player_stats AS p WHERE guild_id = ? AND user_id = ? {one_game}"
         "ORDER BY matches DESC, game",
-        (guild_id, user_id, game, game),
+        (guild_id, user_id) if game is None else (guild_id, user_id, game),
     )
     games = [GameStats(**_as_dict(row, skip="user_id")) for row in rows]
     return PlayerStats(guild_id=guild_id, user_id=user_id, games=games)

@@ -1,10 +1,9 @@
 """`Store`: the one interface the bot uses to keep tables, rounds and statistics (no SQL leaks
-out). A PostgreSQL backend could implement the same methods."""
+out), on SQLite (a file path) or PostgreSQL (a `postgresql://` URL): the same modules run on
+both through `storage.sql.Database`."""
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -13,10 +12,9 @@ from typing import Any
 from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
-from storage import compaction, guilds, integrity, recovery, rounds, stats, tables
+from storage import compaction, guilds, recovery, rounds, stats, tables
 from storage.action_log import ActionWriter, OpenRounds
-from storage.database import INTEGRITY_CHECK_DELAY, Database, Synchronous, open_database
-from storage.errors import StoreError
+from storage.database import INTEGRITY_CHECK_DELAY, Synchronous, open_database
 from storage.interface import GamesResolver
 from storage.models import (
     ActiveTableEntry,
@@ -31,6 +29,8 @@ from storage.models import (
     TableStatus,
     utc_now,
 )
+from storage.postgres import is_database_url, open_postgres
+from storage.sql import Database
 
 ACTIVE_STATUSES = frozenset({"lobby", "playing"})
 
@@ -55,7 +55,7 @@ class Store:
     @classmethod
     async def open(
         cls,
-        path: Path | str,
+        location: Path | str,
         *,
         games_resolver: GamesResolver = get_game,
         synchronous: Synchronous = "FULL",
@@ -63,18 +63,24 @@ class Store:
         target_version: int | None = None,
         integrity_check_delay: float | None = INTEGRITY_CHECK_DELAY,
     ) -> Store:
-        """Open (or create) the store at `path`, migrating it to the latest schema. Raises
-        StoreError with a clear message for a corrupt, foreign or too-new file.
-        `target_version` stops the migrations early (tests of the migrations only). The whole
-        file is checked in the background `integrity_check_delay` seconds after (None: only on
-        demand, `check_integrity`); corruption met earlier is refused as it is read."""
-        db = await open_database(
-            Path(path),
-            now=now,
-            synchronous=synchronous,
-            target_version=target_version,
-            integrity_check_delay=integrity_check_delay,
-        )
+        """Open (or create) the store at `location`, an SQLite file's path or a
+        `postgresql://` URL, migrating it to the latest schema. Raises StoreError with a clear
+        message for a corrupt, foreign or too-new database, or an unreachable server.
+        `target_version` stops the migrations early (tests of the migrations only).
+        SQLite only: `synchronous` (PostgreSQL always commits durably), and the whole file is
+        checked in the background `integrity_check_delay` seconds after (None: only on demand,
+        `check_integrity`); corruption met earlier is refused as it is read."""
+        db: Database
+        if is_database_url(location):
+            db = await open_postgres(str(location), now=now, target_version=target_version)
+        else:
+            db = await open_database(
+                Path(location),
+                now=now,
+                synchronous=synchronous,
+                target_version=target_version,
+                integrity_check_delay=integrity_check_delay,
+            )
         store = cls(db, games_resolver)
         store._actions.start()
         return store
@@ -94,8 +100,9 @@ class Store:
         await self.close()
 
     @property
-    def path(self) -> Path:
-        return self._db.path
+    def location(self) -> str:
+        """The SQLite file's path, or the PostgreSQL URL without its password."""
+        return self._db.name
 
     @property
     def schema_version(self) -> int:
@@ -224,12 +231,10 @@ class Store:
         return await compaction.compact_history(self._db, limit)
 
     async def check_integrity(self) -> list[str]:
-        """The whole file's integrity check (`PRAGMA quick_check`), in a thread with its own
-        connection: minutes for a huge file, never blocking the store. [] means sound."""
-        try:
-            return await asyncio.to_thread(integrity.quick_check, self._db.path)
-        except sqlite3.OperationalError as error:
-            raise StoreError(f"cannot check {self._db.path}: {error}.") from error
+        """The problems found in the stored data ([] means sound). SQLite: the whole file's
+        `PRAGMA quick_check`, in a thread with its own connection (minutes for a huge file,
+        never blocking the store). PostgreSQL: the server checks its own pages and WAL."""
+        return await self._db.check_integrity()
 
     # -- statistics ----------------------------------------------------------------------
     async def leaderboard(

@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-import aiosqlite
-
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, dumps, seat_from_row, table_from_row
 from storage.compaction import compact_unfinished
-from storage.database import Database
 from storage.errors import StoreError
 from storage.models import SeatRecord, TableRecord, TableStatus
+from storage.sql import Connection, Database
 
 STATUSES: tuple[str, ...] = get_args(TableStatus)
 
 
-async def require_table(conn: aiosqlite.Connection, table_id: int) -> None:
-    async with conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)) as cursor:
-        if await cursor.fetchone() is None:
-            raise StoreError(f"there is no table {table_id}.")
+async def require_table(conn: Connection, table_id: int) -> None:
+    if await conn.fetchone("SELECT 1 FROM tables WHERE id = ?", (table_id,)) is None:
+        raise StoreError(f"there is no table {table_id}.")
 
 
 async def create_table(
@@ -26,14 +23,13 @@ async def create_table(
 ) -> TableRecord:
     now = db.stamp()
     async with db.transaction() as conn:
-        cursor = await conn.execute(
+        row = await conn.fetchone(
             "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, "
-            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
             (guild_id, channel_id, game, dumps(options), host_id, now, now),
         )
-        table_id = cursor.lastrowid
-    assert table_id is not None
-    return await get_table(db, table_id)
+    assert row is not None
+    return await get_table(db, row[0])
 
 
 async def get_table(db: Database, table_id: int) -> TableRecord:
@@ -52,10 +48,10 @@ async def update_table(db: Database, table_id: int, changes: dict[str, Any]) -> 
     changes["updated_at"] = db.stamp()
     assignments = ", ".join(f"{column} = ?" for column in changes)
     async with db.transaction() as conn:
-        cursor = await conn.execute(
+        changed = await conn.execute(
             f"UPDATE tables SET {assignments} WHERE id = ?", (*changes.values(), table_id)
         )
-        if cursor.rowcount == 0:
+        if changed == 0:
             raise StoreError(f"there is no table {table_id}.")
         if changes.get("status") not in (None, "lobby", "playing"):
             await compact_unfinished(conn, table_id)

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def test_python_m_bot_without_token_says_what_is_missing(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
@@ -27,12 +29,25 @@ def test_env_example_copied_with_only_a_token_loads(tmp_path: Path, monkeypatch)
     example = (root / ".env.example").read_text()
     (tmp_path / ".env").write_text(example.replace("DISCORD_TOKEN=\n", "DISCORD_TOKEN=abc\n"))
     monkeypatch.chdir(tmp_path)
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"):
         monkeypatch.delenv(name, raising=False)
     settings = load_settings()
     assert settings.token == "abc"
     assert settings.dev_guild_id is None
     assert str(settings.database_path) == "data/cardtable.sqlite3"
+    assert settings.database == settings.database_path  # no DATABASE_URL: SQLite
+
+
+def test_database_url_selects_postgresql_and_a_wrong_scheme_is_refused(monkeypatch) -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    url = "postgresql://bot:secret@db.example:5432/cards"
+    assert Settings(_env_file=None, DATABASE_URL=url).database == url
+    assert "secret" not in repr(Settings(_env_file=None, DATABASE_URL=url))
+    with pytest.raises(ValidationError, match="must start with postgresql://"):
+        Settings(_env_file=None, DATABASE_URL="mysql://bot@db/cards")
 
 
 def test_every_setting_is_listed_in_env_example() -> None:

@@ -1,18 +1,25 @@
-"""Fixtures for the store tests: a fresh store on a temporary file, games resolved to the toy
-game (tests/games/toygame.py), and a helper that plays toy rounds through the store."""
+"""Fixtures for the store tests: every test taking `location` runs on both backends (a
+temporary SQLite file, a fresh database of the throwaway PostgreSQL server); games resolved to
+the toy game (tests/games/toygame.py); a helper that plays toy rounds through the store, and
+`raw_sql` to read or damage a database behind the store's back."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from games.contract import Game
 from games.match import Match
 from storage import SeatRecord, Store, TableRecord
+from storage.postgres import is_database_url, numbered
 from tests.games.toygame import GAME as TOY
+
+Location = Path | str  # an SQLite file or a PostgreSQL URL
 
 
 def resolve_toy(name: str) -> Game[Any, Any, Any]:
@@ -26,9 +33,49 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "cardtable.sqlite3"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path, games_resolver=resolve_toy)
+async def location(backend: str, db_path: Path, request: pytest.FixtureRequest) -> Location:
+    """Where a test's store lives: a new SQLite file, or a new PostgreSQL database."""
+    if backend == "sqlite":
+        return db_path
+    server = request.getfixturevalue("postgres_server")
+    return str(await server.create_database())
+
+
+async def raw_sql(
+    location: Location, sql: str, params: Sequence[Any] = ()
+) -> list[tuple[Any, ...]]:
+    """Run one statement on the database directly (committed at once); returns its rows."""
+    if is_database_url(location):
+        conn = await asyncpg.connect(str(location))
+        try:
+            return [tuple(row) for row in await conn.fetch(numbered(sql), *params)]
+        finally:
+            await conn.close()
+    with sqlite3.connect(location) as raw:
+        rows = raw.execute(sql, params).fetchall()
+    raw.close()
+    return rows
+
+
+async def table_names(location: Location) -> set[str]:
+    if is_database_url(location):
+        sql = (
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+    else:
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    return {row[0] for row in await raw_sql(location, sql)}
+
+
+@pytest.fixture
+async def store(location: Location) -> AsyncIterator[Store]:
+    opened = await Store.open(location, games_resolver=resolve_toy)
     try:
         yield opened
     finally:

@@ -1,12 +1,11 @@
 """Child process of the kill test: many toy tables record actions as fast as they can, each
 acknowledged action printed as `table round seq` once record_action has returned. It runs until
-it is killed. Usage: python -m tests.storage.kill_writer DB_PATH N_TABLES"""
+it is killed. Usage: python -m tests.storage.kill_writer DB_PATH_OR_URL N_TABLES"""
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from pathlib import Path
 
 from storage import Store
 from tests.storage.conftest import ToyTable, resolve_toy
@@ -24,11 +23,11 @@ async def keep_playing(toy: ToyTable) -> None:
         seed += 1
 
 
-async def main(path: Path, n_tables: int) -> None:
-    store = await Store.open(path, games_resolver=resolve_toy)
+async def main(location: str, n_tables: int) -> None:
+    store = await Store.open(location, games_resolver=resolve_toy)
     tables = [await ToyTable.open(store, target=10**9, draws_per_seat=20) for _ in range(n_tables)]
     await asyncio.gather(*(keep_playing(toy) for toy in tables))
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), int(sys.argv[2])))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2])))

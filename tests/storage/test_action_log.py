@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from pathlib import Path
 
+import asyncpg
 import pytest
 
 from storage import Store, StoreError
-from tests.storage.conftest import ToyTable, resolve_toy
+from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy
 
 
 async def test_action_after_or_at_the_last_one_is_refused(store: Store) -> None:
@@ -62,16 +62,16 @@ async def test_a_refused_action_does_not_fail_the_others_of_its_batch(store: Sto
     assert (await store.load_round(tables[2].id, 0)).actions == [(1, "pass")]
 
 
-async def test_the_log_cannot_be_rewritten(db_path: Path, store: Store) -> None:
+async def test_the_log_cannot_be_rewritten(location: Location, store: Store) -> None:
     toy = await ToyTable.open(store)
     await toy.new_round(seed=1)
     await toy.play("draw")
-    with sqlite3.connect(db_path) as raw, pytest.raises(sqlite3.IntegrityError, match="append"):
-        raw.execute("UPDATE actions SET notation = 'pass'")
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.RaiseError), match="append"):
+        await raw_sql(location, "UPDATE actions SET notation = 'pass'")
 
 
-async def test_using_a_closed_store_is_a_clear_error(db_path: Path) -> None:
-    store = await Store.open(db_path, games_resolver=resolve_toy)
+async def test_using_a_closed_store_is_a_clear_error(location: Location) -> None:
+    store = await Store.open(location, games_resolver=resolve_toy)
     toy = await ToyTable.open(store)
     await toy.new_round(seed=1)
     await store.close()
@@ -100,13 +100,15 @@ async def test_200_tables_recording_at_once_are_all_stored_in_order(store: Store
     assert store.commits - commits_before < 4000 // 10
 
 
-async def test_after_a_restart_the_log_continues_from_the_stored_actions(db_path: Path) -> None:
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+async def test_after_a_restart_the_log_continues_from_the_stored_actions(
+    location: Location,
+) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         toy = await ToyTable.open(store)
         await toy.new_round(seed=1)
         await toy.play("draw")
         await toy.play("draw")
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         toy.store = store
         with pytest.raises(StoreError, match="at or after it"):
             await store.record_action(toy.id, 0, 1, 0, "draw")

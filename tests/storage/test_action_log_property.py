@@ -4,15 +4,12 @@ exactly the accepted calls, and a call is accepted iff it follows the log's rule
 from __future__ import annotations
 
 import asyncio
-import tempfile
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.contract import RoundRecord
 from storage import Store, StoreError
-from tests.storage.conftest import resolve_toy
 
 N_TABLES = 3
 SEATS = 2
@@ -31,44 +28,6 @@ calls = st.lists(
 )
 
 
-async def run(script: list[tuple[int, int, int, int, bool]]) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        async with await Store.open(Path(tmp) / "p.sqlite3", games_resolver=resolve_toy) as store:
-            table_ids = []
-            for _ in range(N_TABLES):
-                table = await store.create_table(1, 1, "toy", {}, host_id=1)
-                await store.start_round(
-                    table.id,
-                    RoundRecord(
-                        game="toy", rules_version=1, options={}, n_seats=SEATS, dealer=0, deck=DECK
-                    ),
-                )
-                table_ids.append(table.id)
-            model: dict[int, list[tuple[int, str]]] = {t: [] for t in table_ids}
-            last: dict[int, int] = dict.fromkeys(table_ids, -1)
-            bursts: list[list[tuple[int, int, int, int]]] = []
-            for table, round_no, seq, seat, joined in script:
-                if joined and bursts:
-                    bursts[-1].append((table_ids[table], round_no, seq, seat))
-                else:
-                    bursts.append([(table_ids[table], round_no, seq, seat)])
-            for burst in bursts:
-                outcomes = await asyncio.gather(
-                    *(store.record_action(t, r, seq, seat, f"n{seq}") for t, r, seq, seat in burst),
-                    return_exceptions=True,
-                )
-                for (t, r, seq, seat), outcome in zip(burst, outcomes, strict=True):
-                    legal = r == 0 and 0 <= seat < SEATS and seq > last[t]
-                    if legal:
-                        last[t] = seq
-                        model[t].append((seat, f"n{seq}"))
-                        assert outcome is None
-                    else:
-                        assert isinstance(outcome, StoreError)
-            for t in table_ids:
-                assert (await store.load_round(t, 0)).actions == model[t]
-
-
 @settings(
     max_examples=25,
     deadline=None,
@@ -76,7 +35,40 @@ async def run(script: list[tuple[int, int, int, int, bool]]) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(calls)
-def test_the_stored_log_is_exactly_the_accepted_calls(
-    script: list[tuple[int, int, int, int, bool]],
+async def test_the_stored_log_is_exactly_the_accepted_calls(
+    store: Store, script: list[tuple[int, int, int, int, bool]]
 ) -> None:
-    asyncio.run(run(script))
+    # every example opens tables of its own in the one store
+    table_ids = []
+    for _ in range(N_TABLES):
+        table = await store.create_table(1, 1, "toy", {}, host_id=1)
+        await store.start_round(
+            table.id,
+            RoundRecord(
+                game="toy", rules_version=1, options={}, n_seats=SEATS, dealer=0, deck=DECK
+            ),
+        )
+        table_ids.append(table.id)
+    model: dict[int, list[tuple[int, str]]] = {t: [] for t in table_ids}
+    last: dict[int, int] = dict.fromkeys(table_ids, -1)
+    bursts: list[list[tuple[int, int, int, int]]] = []
+    for table, round_no, seq, seat, joined in script:
+        if joined and bursts:
+            bursts[-1].append((table_ids[table], round_no, seq, seat))
+        else:
+            bursts.append([(table_ids[table], round_no, seq, seat)])
+    for burst in bursts:
+        outcomes = await asyncio.gather(
+            *(store.record_action(t, r, seq, seat, f"n{seq}") for t, r, seq, seat in burst),
+            return_exceptions=True,
+        )
+        for (t, r, seq, seat), outcome in zip(burst, outcomes, strict=True):
+            legal = r == 0 and 0 <= seat < SEATS and seq > last[t]
+            if legal:
+                last[t] = seq
+                model[t].append((seat, f"n{seq}"))
+                assert outcome is None
+            else:
+                assert isinstance(outcome, StoreError)
+    for t in table_ids:
+        assert (await store.load_round(t, 0)).actions == model[t]

@@ -14,7 +14,7 @@ from tests.storage.conftest import ToyTable, resolve_toy
 async def test_parent_directories_are_created(tmp_path: Path) -> None:
     path = tmp_path / "a" / "b" / "c" / "store.sqlite3"
     async with await Store.open(path, games_resolver=resolve_toy) as store:
-        assert store.path == path
+        assert store.location == str(path)
     assert path.is_file()
 
 

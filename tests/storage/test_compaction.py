@@ -3,7 +3,6 @@ replays the same, times included), and rounds stored before compaction are compa
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -11,15 +10,16 @@ import pytest
 from storage import Store, StoreError
 from storage.check import main as check_main
 from storage.compaction import decode_log, encode_log
-from tests.storage.conftest import ToyTable
+from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy
 
 
-def count(path: Path, sql: str) -> int:
-    with sqlite3.connect(path) as raw:
-        return int(raw.execute(sql).fetchone()[0])
+async def count(location: Location, sql: str) -> int:
+    return int((await raw_sql(location, sql))[0][0])
 
 
-async def test_a_finished_round_keeps_its_log_as_one_record(store: Store, db_path: Path) -> None:
+async def test_a_finished_round_keeps_its_log_as_one_record(
+    store: Store, location: Location
+) -> None:
     toy = await ToyTable.open(store, target=1000)
     await toy.new_round(seed=5)
     await toy.play("pass")
@@ -29,13 +29,13 @@ async def test_a_finished_round_keeps_its_log_as_one_record(store: Store, db_pat
     await toy.finish_round()
     await toy.new_round(seed=6)
     await toy.play("draw")
-    assert count(db_path, "SELECT COUNT(*) FROM rounds WHERE log IS NOT NULL") == 1
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 1  # the open round's only
+    assert await count(location, "SELECT COUNT(*) FROM rounds WHERE log IS NOT NULL") == 1
+    assert await count(location, "SELECT COUNT(*) FROM actions") == 1  # the open round's only
     assert await store.load_round(toy.id, 0) == played
 
 
 async def test_a_stopped_tables_unfinished_round_is_compacted_and_takes_no_more_actions(
-    store: Store, db_path: Path
+    store: Store, location: Location
 ) -> None:
     toy = await ToyTable.open(store, target=1000)
     await toy.new_round(seed=3)
@@ -43,34 +43,35 @@ async def test_a_stopped_tables_unfinished_round_is_compacted_and_takes_no_more_
     await toy.play("pass")
     record = toy.round.record()
     await store.update_table(toy.id, status="abandoned")
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 0
+    assert await count(location, "SELECT COUNT(*) FROM actions") == 0
     assert await store.load_round(toy.id, 0) == record
     with pytest.raises(StoreError, match="unknown or already finished"):
         await store.record_action(toy.id, 0, 2, 0, "draw")
 
 
 async def test_rounds_stored_before_compaction_still_load_and_are_compacted_later(
-    store: Store, db_path: Path
+    store: Store, location: Location
 ) -> None:
     toys = [await ToyTable.open(store, target=1000) for _ in range(3)]
     for toy in toys:
         await toy.play_round(seed=toy.id, moves="dpd")
     expected = [await store.load_round(toy.id, 0) for toy in toys]
-    with sqlite3.connect(db_path) as raw:  # as a file from before compaction holds them
-        for round_id, started_at, log in raw.execute("SELECT id, started_at, log FROM rounds"):
-            raw.executemany(
+    # as a database from before compaction holds them
+    for round_id, started_at, log in await raw_sql(
+        location, "SELECT id, started_at, log FROM rounds"
+    ):
+        for seq, seat, notation, at in decode_log(started_at, log):
+            await raw_sql(
+                location,
                 "INSERT INTO actions (round_id, seq, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
-                [
-                    (round_id, seq, seat, notation, at.isoformat())
-                    for seq, seat, notation, at in decode_log(started_at, log)
-                ],
+                (round_id, seq, seat, notation, at.isoformat()),
             )
-        raw.execute("UPDATE rounds SET log = NULL")
+    await raw_sql(location, "UPDATE rounds SET log = NULL")
     assert [await store.load_round(toy.id, 0) for toy in toys] == expected
     assert await store.compact_history(limit=2) == 2
     assert await store.compact_history(limit=2) == 1
     assert await store.compact_history(limit=2) == 0
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 0
+    assert await count(location, "SELECT COUNT(*) FROM actions") == 0
     assert [await store.load_round(toy.id, 0) for toy in toys] == expected
 
 
@@ -83,8 +84,9 @@ def test_the_record_keeps_seq_seat_notation_and_time_to_the_millisecond() -> Non
     assert [(seq, seat, notation, at.isoformat()) for seq, seat, notation, at in decoded] == rows
 
 
-async def test_the_whole_file_check_runs_on_demand(store: Store, db_path: Path) -> None:
-    toy = await ToyTable.open(store)
-    await toy.play_round(seed=1)
-    assert await store.check_integrity() == []
-    assert check_main([str(db_path)]) == 0
+async def test_the_whole_file_check_runs_on_demand(db_path: Path) -> None:
+    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+        toy = await ToyTable.open(store)
+        await toy.play_round(seed=1)
+        assert await store.check_integrity() == []
+        assert check_main([str(db_path)]) == 0

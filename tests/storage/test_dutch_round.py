@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 from games.contract import Round
 from games.match import Match
 from games.registry import get_game
 from storage import SeatRecord, Store
+from tests.storage.conftest import Location
 
 
 def play(round_: Round[Any, Any, Any], rng: random.Random, limit: int) -> list[tuple[int, str]]:
@@ -25,12 +25,11 @@ def play(round_: Round[Any, Any, Any], rng: random.Random, limit: int) -> list[t
     return played
 
 
-async def test_a_dutch_match_survives_a_restart(tmp_path: Path) -> None:
+async def test_a_dutch_match_survives_a_restart(location: Location) -> None:
     dutch = get_game("dutch")
-    path = tmp_path / "dutch.sqlite3"
     rng = random.Random(7)
     options = dutch.options("house", target=1000)
-    async with await Store.open(path) as store:
+    async with await Store.open(location) as store:
         table = await store.create_table(1, 2, "dutch", options.model_dump(mode="json"), host_id=11)
         await store.save_seats(
             table.id,
@@ -52,7 +51,7 @@ async def test_a_dutch_match_survives_a_restart(tmp_path: Path) -> None:
         for seq, (seat, notation) in enumerate(play(second, rng, limit=15)):
             await store.record_action(table.id, round_no, seq, seat, notation)
 
-    async with await Store.open(path) as store:  # default resolver: games.registry
+    async with await Store.open(location) as store:  # default resolver: games.registry
         loaded = await store.load_active_tables()
         assert loaded.broken == []
         (active,) = loaded.tables

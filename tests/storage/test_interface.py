@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 
 from storage import Store
 from storage.interface import StoreInterface
-from tests.storage.conftest import resolve_toy
+from tests.storage.conftest import Location, resolve_toy
 
 
 def protocol_methods() -> list[str]:
@@ -31,6 +30,6 @@ def test_store_methods_have_the_protocol_signatures() -> None:
             assert actual.parameters[param].annotation == spec.annotation, (name, param)
 
 
-async def test_an_open_store_is_a_store_interface(db_path: Path) -> None:
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+async def test_an_open_store_is_a_store_interface(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         assert isinstance(store, StoreInterface)

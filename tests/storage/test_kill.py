@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -16,17 +15,17 @@ from pathlib import Path
 import pytest
 
 from storage import Store
-from tests.storage.conftest import resolve_toy
+from tests.storage.conftest import Location, raw_sql, resolve_toy
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 40
 
 
-def run_and_kill(db_path: Path, acks_path: Path, delay: float) -> None:
+def run_and_kill(location: Location, acks_path: Path, delay: float) -> None:
     errors_path = acks_path.with_suffix(".err")
     with acks_path.open("w") as acks, errors_path.open("w") as errors:
         child = subprocess.Popen(
-            [sys.executable, "-m", "tests.storage.kill_writer", str(db_path), str(TABLES)],
+            [sys.executable, "-m", "tests.storage.kill_writer", str(location), str(TABLES)],
             cwd=ROOT,
             stdout=acks,
             stderr=errors,
@@ -56,23 +55,21 @@ def acknowledged(acks_path: Path) -> dict[tuple[int, int], list[int]]:
 
 @pytest.mark.parametrize("run", range(5))
 async def test_no_acknowledged_action_is_lost_when_the_writer_is_killed(
-    tmp_path: Path, run: int
+    location: Location, tmp_path: Path, run: int
 ) -> None:
-    db_path = tmp_path / "killed.sqlite3"
     acks_path = tmp_path / "acks.txt"
-    run_and_kill(db_path, acks_path, delay=random.Random(run).uniform(0.05, 0.8))
+    run_and_kill(location, acks_path, delay=random.Random(run).uniform(0.05, 0.8))
     acked = acknowledged(acks_path)
     assert acked, "the writer acknowledged nothing before it was killed"
 
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
-        with sqlite3.connect(db_path) as raw:  # read after the store recovered the WAL
-            stored_seqs: dict[tuple[int, int], list[int]] = defaultdict(list)
-            for table_id, round_no, seq in raw.execute(
-                "SELECT table_id, round_no, seq FROM actions JOIN rounds ON rounds.id = round_id "
-                "ORDER BY table_id, round_no, seq"
-            ):
-                stored_seqs[(table_id, round_no)].append(seq)
-        raw.close()
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        stored_seqs: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for table_id, round_no, seq in await raw_sql(  # read after the store recovered the WAL
+            location,
+            "SELECT table_id, round_no, seq FROM actions JOIN rounds ON rounds.id = round_id "
+            "ORDER BY table_id, round_no, seq",
+        ):
+            stored_seqs[(table_id, round_no)].append(seq)
         for seqs in stored_seqs.values():
             assert seqs == list(range(len(seqs)))  # no hole: nothing half-written
         for (table_id, round_no), seqs in acked.items():

@@ -32,8 +32,8 @@ def resolve(name: str) -> Game[Any, Any, Any]:
 
 
 @pytest.fixture
-async def store(db_path: Any) -> Any:
-    async with await Store.open(db_path, games_resolver=resolve) as opened:
+async def store(location: Any) -> Any:
+    async with await Store.open(location, games_resolver=resolve) as opened:
         yield opened
 
 

@@ -3,19 +3,17 @@ marked broken with its reason and does not stop the others."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any, ClassVar
 
 from games.contract import Game
 from storage import SeatRecord, Store
 from tests.games.toygame import GAME as TOY
 from tests.games.toygame import ToyGame
-from tests.storage.conftest import ToyTable, resolve_toy
+from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy
 
 
-async def test_lobby_and_running_tables_are_rebuilt(db_path: Path) -> None:
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+async def test_lobby_and_running_tables_are_rebuilt(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         lobby = await store.create_table(1, 2, "toy", {"target": 30}, host_id=7)
         await store.save_seats(lobby.id, [SeatRecord(seat=0, user_id=7, display_name="Host")])
         mid_round = await ToyTable.open(store, target=1000)
@@ -30,7 +28,7 @@ async def test_lobby_and_running_tables_are_rebuilt(db_path: Path) -> None:
         abandoned = await ToyTable.open(store)
         await store.update_table(abandoned.id, status="abandoned")
 
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         loaded = await store.load_active_tables()
     assert loaded.broken == []
     by_id = {active.table.id: active for active in loaded.tables}
@@ -63,8 +61,8 @@ def resolver_with(game: Game[Any, Any, Any]) -> Any:
     return lambda name: game if name == "toy" else resolve_toy(name)
 
 
-async def test_broken_tables_are_marked_and_skipped_and_the_others_load(db_path: Path) -> None:
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+async def test_broken_tables_are_marked_and_skipped_and_the_others_load(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         healthy = await ToyTable.open(store)
         await healthy.new_round(seed=1)
         await healthy.play("draw")
@@ -77,7 +75,7 @@ async def test_broken_tables_are_marked_and_skipped_and_the_others_load(db_path:
         unknown = await store.create_table(1, 2, "chess", {}, host_id=1)
         second_healthy = await ToyTable.open(store)
 
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         loaded = await store.load_active_tables()
         broken = dict(loaded.broken)
         assert sorted(a.table.id for a in loaded.tables) == [healthy.id, second_healthy.id]
@@ -92,14 +90,14 @@ async def test_broken_tables_are_marked_and_skipped_and_the_others_load(db_path:
         assert again.broken == [] and len(again.tables) == 2
 
 
-async def test_a_rules_change_breaks_only_the_tables_it_affects(db_path: Path) -> None:
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+async def test_a_rules_change_breaks_only_the_tables_it_affects(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         playing = await ToyTable.open(store)
         await playing.new_round(seed=1)
         await playing.play("draw")
         lobby = await store.create_table(1, 2, "toy", {}, host_id=1)
     new_rules = ToyGameV2()
-    async with await Store.open(db_path, games_resolver=resolver_with(new_rules)) as store:
+    async with await Store.open(location, games_resolver=resolver_with(new_rules)) as store:
         loaded = await store.load_active_tables()
     assert [a.table.id for a in loaded.tables] == [lobby.id]
     assert loaded.broken == [
@@ -107,21 +105,22 @@ async def test_a_rules_change_breaks_only_the_tables_it_affects(db_path: Path) -
     ]
 
 
-async def test_damaged_rows_break_only_their_table(db_path: Path) -> None:
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+async def test_damaged_rows_break_only_their_table(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         bad_deck, bad_seat, bad_points, bad_options, healthy = [
             await ToyTable.open(store, target=1000) for _ in range(5)
         ]
         for toy in (bad_deck, bad_seat, bad_options, healthy):
             await toy.new_round(seed=toy.id)
         await bad_points.play_round(seed=1)
-    with sqlite3.connect(db_path) as raw:
-        raw.execute("UPDATE rounds SET deck = 'AS KS' WHERE table_id = ?", (bad_deck.id,))
-        raw.execute("UPDATE seats SET joined_at = 'yesterday' WHERE table_id = ?", (bad_seat.id,))
-        raw.execute("UPDATE rounds SET points = '[1,' WHERE table_id = ?", (bad_points.id,))
-        raw.execute("UPDATE tables SET options = '{' WHERE id = ?", (bad_options.id,))
-    raw.close()
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+    for sql, table_id in [
+        ("UPDATE rounds SET deck = 'AS KS' WHERE table_id = ?", bad_deck.id),
+        ("UPDATE seats SET joined_at = 'yesterday' WHERE table_id = ?", bad_seat.id),
+        ("UPDATE rounds SET points = '[1,' WHERE table_id = ?", bad_points.id),
+        ("UPDATE tables SET options = '{' WHERE id = ?", bad_options.id),
+    ]:
+        await raw_sql(location, sql, (table_id,))
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         loaded = await store.load_active_tables()
     assert [a.table.id for a in loaded.tables] == [healthy.id]
     broken = dict(loaded.broken)
@@ -130,11 +129,11 @@ async def test_damaged_rows_break_only_their_table(db_path: Path) -> None:
     assert "yesterday" in broken[bad_seat.id]
 
 
-async def test_the_resolver_can_be_given_at_load_time(db_path: Path) -> None:
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+async def test_the_resolver_can_be_given_at_load_time(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         toy = await ToyTable.open(store)
         await toy.new_round(seed=1)
-    async with await Store.open(db_path) as store:  # default: games.registry, no "toy" there
+    async with await Store.open(location) as store:  # default: games.registry, no "toy" there
         loaded = await store.load_active_tables(games_resolver=resolve_toy)
     assert [a.table.id for a in loaded.tables] == [toy.id]
     assert loaded.tables[0].round is not None

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -12,7 +10,7 @@ from pydantic import ValidationError
 from games.contract import RoundResult
 from storage import GuildSettings, SeatRecord, Store, StoreError
 from tests.games.toygame import GAME as TOY
-from tests.storage.conftest import ToyTable, resolve_toy
+from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy
 
 
 async def test_guild_settings_default_when_absent(store: Store) -> None:
@@ -40,16 +38,16 @@ async def test_guild_settings_round_trip_and_overwrite(store: Store) -> None:
 
 
 async def test_a_stored_setting_this_version_refuses_falls_back_to_its_default(
-    store: Store, db_path: Path
+    store: Store, location: Location
 ) -> None:
     """Written by an older version (or by hand): an unknown preset or game and values out of
     range read as their defaults; the other settings are kept."""
-    with sqlite3.connect(db_path) as raw:
-        raw.execute(
-            "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
-            "reveal_seconds, use_threads, updated_at) VALUES (7, 'fr', ?, 2, 9999, 1, 0)",
-            ('{"dutch": "nonsense", "poker": "texas", "euchre": "standard"}',),
-        )
+    await raw_sql(
+        location,
+        "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
+        "reveal_seconds, use_threads, updated_at) VALUES (7, 'fr', ?, 2, 9999, 1, '0')",
+        ('{"dutch": "nonsense", "poker": "texas", "euchre": "standard"}',),
+    )
     settings = await store.get_guild_settings(7)
     defaults = GuildSettings(guild_id=7)
     assert settings.default_presets == {"euchre": "standard"}
@@ -183,20 +181,20 @@ async def test_rematch_numbers_matches_and_rounds_per_table(store: Store) -> Non
     assert state is not None and state.round_points == []
 
 
-async def test_times_come_from_the_given_clock(db_path: Path) -> None:
+async def test_times_come_from_the_given_clock(location: Location) -> None:
     moment = datetime(2030, 5, 6, 7, 8, 9, tzinfo=UTC)
-    async with await Store.open(db_path, games_resolver=resolve_toy, now=lambda: moment) as store:
+    async with await Store.open(location, games_resolver=resolve_toy, now=lambda: moment) as store:
         table = await store.create_table(1, 2, "toy", {}, host_id=3)
         assert table.created_at == table.updated_at == moment
 
 
-async def test_reopening_keeps_everything(db_path: Path) -> None:
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+async def test_reopening_keeps_everything(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         toy = await ToyTable.open(store)
         await toy.new_round(seed=9)
         await toy.play("draw")
         await toy.play("pass")
         await store.save_guild_settings(GuildSettings(guild_id=1, language="en"))
-    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
         assert (await store.get_guild_settings(1)).language == "en"
         assert await store.load_round(toy.id, 0) == toy.round.record()

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from games.match import Match
 from games.registry import get_game
 from storage import SeatRecord, Store
+from tests.storage.conftest import Location
 
 
 @pytest.mark.parametrize("game_name", ["euchre", "dame"])
-async def test_partners_share_the_win_and_the_rating_change(tmp_path: Path, game_name: str) -> None:
+async def test_partners_share_the_win_and_the_rating_change(
+    location: Location, game_name: str
+) -> None:
     game = get_game(game_name)
-    async with await Store.open(tmp_path / "teams.sqlite3") as store:
+    async with await Store.open(location) as store:
         table = await store.create_table(5, 6, game_name, {}, host_id=1)
         await store.save_seats(
             table.id,

@@ -1,0 +1,74 @@
+"""What the store's modules (guilds, tables, rounds, action log, recovery, stats) ask of a
+database, so one copy of them runs on SQLite (`database.py`) and on PostgreSQL (`postgres.py`).
+
+SQL is written once, with `?` placeholders and types both engines share; the PostgreSQL side
+numbers the placeholders. A row reads by column name (`row["id"]`), by index, and `keys()`
+(sqlite3.Row and asyncpg.Record both do).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any, Protocol
+
+Row = Any  # sqlite3.Row or asyncpg.Record: row["column"], row[0], row.keys()
+# One action log row: (round id, seq, seat, notation).
+ActionRow = tuple[int, int, int, str]
+
+
+class Connection(Protocol):
+    """Statements inside a transaction (or the writer's own statements, under the lock)."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
+
+class Database(Protocol):
+    """A backend's open database: the lock every write takes, transactions, reads, the
+    durable append of action rows, and the clock that stamps rows."""
+
+    now: Callable[[], datetime]
+    lock: asyncio.Lock
+    schema_version: int
+
+    @property
+    def name(self) -> str:
+        """Where the data lives, for messages (a file path, or a URL without its password)."""
+        ...
+
+    @property
+    def writer(self) -> Connection:
+        """The connection writes use; only while holding `lock`."""
+        ...
+
+    def stamp(self) -> str: ...
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """BEGIN … COMMIT under the lock, rolled back on any error; engine errors become
+        StoreError."""
+        ...
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
+    async def append_actions(self, rows: list[ActionRow], at: str) -> None:
+        """Store these rows, stamped `at`, in one atomic transaction, durable when it returns.
+        Called with `lock` held, outside any transaction."""
+        ...
+
+    async def check_integrity(self) -> list[str]:
+        """Problems in the stored data, read without blocking the store ([]: none)."""
+        ...
+
+    def error(self, error: BaseException) -> BaseException:
+        """The StoreError for an engine error (other exceptions are returned unchanged)."""
+        ...
+
+    async def close(self) -> None: ...
