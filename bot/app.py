@@ -12,6 +12,7 @@ import logging
 import secrets
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
@@ -80,6 +81,7 @@ class CardTableBot(commands.Bot):
         sync_commands: bool = True,
         policy_runner: PolicyRunner | None = None,
         card_pictures: bool = True,
+        **client_options: Any,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -88,6 +90,7 @@ class CardTableBot(commands.Bot):
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=CheckedCommandTree,
+            **client_options,
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
@@ -132,7 +135,9 @@ class CardTableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self._store is None:
-            self._store = await Store.open(self.settings.database)
+            self._store = await Store.open(
+                self.settings.database, partition=self.settings.partition
+            )
         self._guild_settings = GuildSettingsCache(self._store)
         self._service = TableService(
             self._store,
@@ -233,17 +238,32 @@ async def compact_history(store: Store, pause: float = 0.5) -> None:
         log.error("compacting the history stopped: %s", error)
 
 
+class ShardedCardTableBot(CardTableBot, commands.AutoShardedBot):
+    """The bot connecting the shards SHARD_IDS of SHARD_COUNT (discord.py's AutoShardedBot):
+    Discord sends it the events of those shards' guilds only, and its store owns their tables."""
+
+
 def create_bot(
     settings: Settings,
     store: Store | None = None,
     clock: Clock | None = None,
     **options: object,
 ) -> CardTableBot:
-    """A bot ready to `start(token)`. Tests pass their own store, clock, a short
-    `guild_ready_timeout`, `edit_delay`, `channel_edits` (edits per seconds in a channel) and
-    `pacing_clock` (the time those seconds are counted in; real time by default),
-    `seed_source` or `sync_commands=False`."""
-    return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]
+    """A bot ready to `start(token)`; with SHARD_COUNT set, one connecting its shards. Tests
+    pass their own store, clock, a short `guild_ready_timeout`, `edit_delay`, `channel_edits`
+    (edits per seconds in a channel) and `pacing_clock` (the time those seconds are counted in;
+    real time by default), `seed_source` or `sync_commands=False`."""
+    partition = settings.partition
+    if partition is None:
+        return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]
+    return ShardedCardTableBot(
+        settings,
+        store=store,
+        clock=clock,
+        shard_count=partition.count,
+        shard_ids=list(partition.ids),
+        **options,  # type: ignore[arg-type]
+    )
 
 
 def configure_logging(settings: Settings) -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from storage.errors import StoreError
+from storage.partition import Partition
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -21,6 +25,10 @@ class Settings(BaseSettings):
     database_path: Path = Field(default=Path("data/cardtable.sqlite3"), alias="DATABASE_PATH")
     # Set: PostgreSQL at this URL instead of the SQLite file (several processes need it).
     database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")
+    # Several processes: each connects SHARD_IDS (e.g. "0,1") of SHARD_COUNT shards and owns
+    # the tables of those shards' guilds. Unset: one process, every guild.
+    shard_count: int | None = Field(default=None, alias="SHARD_COUNT")
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(default=None, alias="SHARD_IDS")
     dev_guild_id: int | None = Field(default=None, alias="DEV_GUILD_ID")
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
     # The local table's page (no token, or `python -m bot --local`): http://127.0.0.1:PORT
@@ -42,6 +50,38 @@ class Settings(BaseSettings):
         ):
             raise ValueError("DATABASE_URL must start with postgresql:// (or leave it empty)")
         return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            try:
+                return tuple(int(part) for part in value.split(",") if part.strip())
+            except ValueError:
+                raise ValueError(f"{value!r} is not a list of shard numbers like 0,1") from None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+        try:
+            partition = self.partition
+        except StoreError as error:
+            raise ValueError(str(error).rstrip(".")) from None
+        if partition is not None and not partition.whole and self.database_url is None:
+            raise ValueError(
+                f"this process would serve only {partition}: several processes share one "
+                "PostgreSQL database, so set DATABASE_URL (an SQLite file serves one process)"
+            )
+        return self
+
+    @property
+    def partition(self) -> Partition | None:
+        """The shards this process serves (None: no SHARD_COUNT, one process, every guild)."""
+        if self.shard_count is None:
+            return None
+        return Partition(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
 
     @property
     def database(self) -> str | Path:

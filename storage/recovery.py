@@ -16,6 +16,7 @@ from storage.compaction import decode_log
 from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import ActiveTable, ActiveTableEntry, LoadedTables
+from storage.partition import Partition
 from storage.sql import Database
 
 ACTIVE = "status IN ('lobby', 'playing')"
@@ -75,32 +76,44 @@ async def load_match(db: Database, table_id: int) -> MatchState | None:
     return _match_state(row, [tuple(loads(p["points"])) for p in points])
 
 
-async def active_table_index(db: Database) -> list[ActiveTableEntry]:
-    """Every lobby and running table in brief (where, which humans sit there): what a restart
-    needs before the tables themselves are loaded. Two queries, no replay."""
+def _active(partition: Partition | None) -> str:
+    """The active tables (alias `t`) of the partition's guilds (None: every guild)."""
+    return f"t.{ACTIVE} AND {(partition or Partition()).condition('t.guild_id')}"
+
+
+async def active_table_index(
+    db: Database, partition: Partition | None = None
+) -> list[ActiveTableEntry]:
+    """Every lobby and running table of the partition's guilds in brief (where, which humans
+    sit there): what a restart needs before the tables themselves are loaded. Two queries, no
+    replay."""
+    active = _active(partition)
     humans: dict[int, list[int]] = defaultdict(list)
     for row in await db.fetchall(
         "SELECT s.table_id, s.user_id FROM seats AS s JOIN tables AS t ON t.id = s.table_id "
-        f"WHERE t.{ACTIVE} AND s.user_id IS NOT NULL AND s.left_at IS NULL "
+        f"WHERE {active} AND s.user_id IS NOT NULL AND s.left_at IS NULL "
         "ORDER BY s.table_id, s.position"
     ):
         humans[row[0]].append(row[1])
     return [
         ActiveTableEntry(row[0], row[1], row[2], tuple(humans.get(row[0], ())))
         for row in await db.fetchall(
-            f"SELECT id, guild_id, channel_id FROM tables AS t WHERE t.{ACTIVE} ORDER BY id"
+            f"SELECT id, guild_id, channel_id FROM tables AS t WHERE {active} ORDER BY id"
         )
     ]
 
 
 async def load_active_tables(
-    db: Database, resolve: GamesResolver, table_ids: Sequence[int] | None = None
+    db: Database,
+    resolve: GamesResolver,
+    table_ids: Sequence[int] | None = None,
+    partition: Partition | None = None,
 ) -> LoadedTables:
-    """Load these active tables (None: all of them); ids of tables that are not active are
-    skipped."""
-    where = f"t.{ACTIVE}"
+    """Load these active tables of the partition's guilds (None: all of them, every guild);
+    ids of tables that are not active (or not the partition's) are skipped."""
+    where = _active(partition)
     if table_ids is not None:  # ints, written inline: the same SQL on both backends
-        where = f"t.{ACTIVE} AND t.id IN ({', '.join(str(int(i)) for i in table_ids) or 'NULL'})"
+        where += f" AND t.id IN ({', '.join(str(int(i)) for i in table_ids) or 'NULL'})"
     tables = await db.fetchall(f"SELECT {TABLE_COLUMNS} FROM tables AS t WHERE {where} ORDER BY id")
     # rows are grouped raw and parsed per table, so one damaged row breaks only its table
     seats: dict[int, list[Any]] = defaultdict(list)

@@ -15,6 +15,7 @@ from games.registry import get_game
 from storage import compaction, guilds, recovery, rounds, stats, tables
 from storage.action_log import ActionWriter, OpenRounds
 from storage.database import INTEGRITY_CHECK_DELAY, Synchronous, open_database
+from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import (
     ActiveTableEntry,
@@ -29,6 +30,7 @@ from storage.models import (
     TableStatus,
     utc_now,
 )
+from storage.partition import Partition
 from storage.postgres import is_database_url, open_postgres
 from storage.sql import Database
 
@@ -44,8 +46,11 @@ UNSET: Any = _Unset()
 
 
 class Store:
-    def __init__(self, db: Database, games_resolver: GamesResolver) -> None:
+    def __init__(
+        self, db: Database, games_resolver: GamesResolver, partition: Partition | None = None
+    ) -> None:
         self._db = db
+        self.partition = partition or Partition()
         self._open_rounds = OpenRounds()
         self._actions = ActionWriter(db, self._open_rounds)
         self._games = games_resolver
@@ -62,6 +67,7 @@ class Store:
         now: Callable[[], datetime] = utc_now,
         target_version: int | None = None,
         integrity_check_delay: float | None = INTEGRITY_CHECK_DELAY,
+        partition: Partition | None = None,
     ) -> Store:
         """Open (or create) the store at `location`, an SQLite file's path or a
         `postgresql://` URL, migrating it to the latest schema. Raises StoreError with a clear
@@ -69,11 +75,23 @@ class Store:
         `target_version` stops the migrations early (tests of the migrations only).
         SQLite only: `synchronous` (PostgreSQL always commits durably), and the whole file is
         checked in the background `integrity_check_delay` seconds after (None: only on demand,
-        `check_integrity`); corruption met earlier is refused as it is read."""
+        `check_integrity`); corruption met earlier is refused as it is read. `partition`: the
+        shards this process serves when the bot runs as several processes (PostgreSQL only): it
+        restores only their tables, and a second process given one of them is refused."""
         db: Database
         if is_database_url(location):
-            db = await open_postgres(str(location), now=now, target_version=target_version)
+            db = await open_postgres(
+                str(location),
+                now=now,
+                target_version=target_version,
+                partition=partition or Partition(),
+            )
         else:
+            if partition is not None and not partition.whole:
+                raise StoreError(
+                    f"this process serves only {partition}, but an SQLite file can serve one "
+                    "process only: set DATABASE_URL to a PostgreSQL database to run several."
+                )
             db = await open_database(
                 Path(location),
                 now=now,
@@ -81,7 +99,7 @@ class Store:
                 target_version=target_version,
                 integrity_check_delay=integrity_check_delay,
             )
-        store = cls(db, games_resolver)
+        store = cls(db, games_resolver, partition)
         store._actions.start()
         return store
 
@@ -214,15 +232,17 @@ class Store:
     async def load_active_tables(
         self, games_resolver: GamesResolver | None = None, table_ids: Sequence[int] | None = None
     ) -> LoadedTables:
-        """Rebuild every lobby and running table, or only those of `table_ids` that are active
-        (matches restored, rounds replayed). A table that cannot be rebuilt is marked 'broken'
-        with the reason and reported, not loaded."""
-        return await recovery.load_active_tables(self._db, games_resolver or self._games, table_ids)
+        """Rebuild every lobby and running table of this process's guilds, or only those of
+        `table_ids` that are active (matches restored, rounds replayed). A table that cannot be
+        rebuilt is marked 'broken' with the reason and reported, not loaded."""
+        return await recovery.load_active_tables(
+            self._db, games_resolver or self._games, table_ids, self.partition
+        )
 
     async def active_table_index(self) -> list[ActiveTableEntry]:
-        """Every lobby and running table in brief, without loading it (a restart answers
-        clicks from this and loads the tables as they are needed)."""
-        return await recovery.active_table_index(self._db)
+        """Every lobby and running table of this process's guilds in brief, without loading it
+        (a restart answers clicks from this and loads the tables as they are needed)."""
+        return await recovery.active_table_index(self._db, self.partition)
 
     # -- upkeep --------------------------------------------------------------------------
     async def compact_history(self, limit: int = 200) -> int:

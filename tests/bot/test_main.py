@@ -112,3 +112,48 @@ def test_makefile_run_target_uses_the_local_table_when_there_is_no_token() -> No
     root = Path(__file__).resolve().parents[2]
     assert "python -m bot --local-without-token" in (root / "Makefile").read_text()
     assert (root / "Procfile").read_text().strip() == "worker: python -m bot"
+
+
+def test_shard_settings_give_the_process_its_partition() -> None:
+    from bot.settings import Settings
+    from storage.partition import Partition
+
+    url = "postgresql://bot@db/cards"
+    assert Settings(_env_file=None).partition is None  # one process, every guild
+    both = Settings(_env_file=None, SHARD_COUNT="2", SHARD_IDS="0,1")  # SQLite is fine: all
+    assert both.partition == Partition(2, (0, 1))
+    one = Settings(_env_file=None, SHARD_COUNT="4", SHARD_IDS=" 3 ", DATABASE_URL=url)
+    assert one.partition == Partition(4, (3,))
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "set DATABASE_URL"),
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2", "DATABASE_URL": "postgresql://d"}, "below"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "zero"}, "list of shard numbers"),
+    ],
+)
+def test_bad_shard_settings_say_what_to_fix(env: dict[str, str], message: str) -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    with pytest.raises(ValidationError, match=message):
+        Settings(_env_file=None, **env)
+
+
+def test_a_sharded_bot_connects_only_its_shards() -> None:
+    from discord.ext import commands
+
+    from bot.app import create_bot
+    from bot.settings import Settings
+
+    settings = Settings(
+        _env_file=None, SHARD_COUNT="3", SHARD_IDS="1,2", DATABASE_URL="postgresql://d"
+    )
+    bot = create_bot(settings, sync_commands=False)
+    assert isinstance(bot, commands.AutoShardedBot)
+    assert (bot.shard_count, bot.shard_ids) == (3, [1, 2])
+    assert not isinstance(create_bot(Settings(_env_file=None)), commands.AutoShardedBot)

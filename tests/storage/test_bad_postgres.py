@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from storage import Store, StoreError
+from storage.partition import Partition
 from storage.postgres import redacted
 from tests.postgres_server import PostgresServer, free_port
 from tests.storage.conftest import raw_sql, resolve_toy, table_names
@@ -37,9 +38,14 @@ async def test_another_programs_database_is_refused_untouched(
     assert await raw_sql(url, "SELECT amount FROM invoices") == [(12.5,)]
 
 
-async def test_stores_opening_at_once_migrate_once(postgres_server: PostgresServer) -> None:
+async def test_processes_starting_at_once_migrate_once(postgres_server: PostgresServer) -> None:
     url = await postgres_server.create_database()
-    stores = await asyncio.gather(*(Store.open(url, games_resolver=resolve_toy) for _ in range(3)))
+    stores = await asyncio.gather(
+        *(
+            Store.open(url, games_resolver=resolve_toy, partition=Partition(3, (shard,)))
+            for shard in range(3)
+        )
+    )
     try:
         versions = await raw_sql(url, "SELECT version FROM schema_version ORDER BY version")
         assert [v for (v,) in versions] == list(range(1, stores[0].schema_version + 1))

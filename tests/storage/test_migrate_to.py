@@ -44,7 +44,8 @@ async def test_everything_is_copied_and_replays_the_same(
 
     report = await migrate_to(path, url, resolve_toy)
 
-    assert report.rows["tables"] == 4 and report.rows["actions"] > 10
+    assert report.rows["tables"] == 4 and report.rows["rounds"] >= 3
+    assert report.rows["actions"] == 1  # the open round's; finished ones are compacted
     assert report.rows["player_stats"] == 2 and report.rows["match_players"] == 2
     assert report.active_tables == 2
     assert [table_id for table_id, _ in report.broken] == [ids["broken"]]
