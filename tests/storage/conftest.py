@@ -6,6 +6,7 @@ the toy game (tests/games/toygame.py); a helper that plays toy rounds through th
 from __future__ import annotations
 
 import sqlite3
+from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 from games.contract import Game
 from games.match import Match
 from storage import SeatRecord, Store, TableRecord
+from storage.compaction import decode_log
 from storage.postgres import is_database_url, numbered
 from tests.games.toygame import GAME as TOY
 
@@ -61,6 +63,23 @@ async def raw_sql(
         rows = raw.execute(sql, params).fetchall()
     raw.close()
     return rows
+
+
+async def stored_seqs(location: Location) -> dict[tuple[int, int], list[int]]:
+    """The seqs of every stored action, by (table, round number), in order: rows of open
+    rounds, and the compacted logs of the others."""
+    stored: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for table_id, round_no, seq in await raw_sql(
+        location,
+        "SELECT table_id, round_no, seq FROM actions JOIN rounds ON rounds.id = round_id "
+        "ORDER BY table_id, round_no, seq",
+    ):
+        stored[(table_id, round_no)].append(seq)
+    for table_id, round_no, started_at, log in await raw_sql(
+        location, "SELECT table_id, round_no, started_at, log FROM rounds WHERE log IS NOT NULL"
+    ):
+        stored[(table_id, round_no)] = [seq for seq, _, _, _ in decode_log(started_at, log)]
+    return stored
 
 
 async def table_names(location: Location) -> set[str]:

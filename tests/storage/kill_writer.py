@@ -19,14 +19,18 @@ from tests.storage.conftest import ToyTable, resolve_toy
 
 async def keep_playing(toy: ToyTable) -> None:
     seed = toy.id * 1000 + toy.match.round_no
+    if toy.round is not None and toy.round.finished:  # killed between its last action and
+        await toy.finish_round()  # storing its result: finish it now
+        toy.round = None
     while True:
-        if toy.round is None or toy.round.finished:
+        if toy.round is None:
             await toy.new_round(seed=seed)
         while not toy.round.finished:
             await toy.play("pass" if len(toy.round.history) % 5 == 4 else "draw")
             sys.stdout.write(f"{toy.id} {toy.round_no} {len(toy.round.history) - 1}\n")
             sys.stdout.flush()
         await toy.finish_round()
+        toy.round = None
         seed += 1
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from storage import Store
-from tests.storage.conftest import Location, raw_sql, resolve_toy
+from tests.storage.conftest import Location, resolve_toy, stored_seqs
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 40
@@ -63,14 +63,8 @@ async def test_no_acknowledged_action_is_lost_when_the_writer_is_killed(
     assert acked, "the writer acknowledged nothing before it was killed"
 
     async with await Store.open(location, games_resolver=resolve_toy) as store:
-        stored_seqs: dict[tuple[int, int], list[int]] = defaultdict(list)
-        for table_id, round_no, seq in await raw_sql(  # read after the store recovered the WAL
-            location,
-            "SELECT table_id, round_no, seq FROM actions JOIN rounds ON rounds.id = round_id "
-            "ORDER BY table_id, round_no, seq",
-        ):
-            stored_seqs[(table_id, round_no)].append(seq)
-        for seqs in stored_seqs.values():
+        stored = await stored_seqs(location)  # read after the store recovered the WAL
+        for seqs in stored.values():
             assert seqs == list(range(len(seqs)))  # no hole: nothing half-written
         for (table_id, round_no), seqs in acked.items():
             assert seqs == list(range(len(seqs)))  # acknowledged in order, one by one

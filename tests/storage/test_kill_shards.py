@@ -18,7 +18,7 @@ import pytest
 
 from storage import Store
 from tests.postgres_server import PostgresServer
-from tests.storage.conftest import raw_sql, resolve_toy
+from tests.storage.conftest import resolve_toy, stored_seqs
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 15  # per process
@@ -83,13 +83,7 @@ async def test_a_killed_shard_process_restarts_from_postgresql_while_the_other_p
     assert lines(again)[0] == f"restored {TABLES}"
     mine = {int(line.split()[0]) for line in lines(first)}
     assert {int(line.split()[0]) for line in lines(again)[1:]} <= mine  # only its own tables
-    stored: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for table_id, round_no, seq in await raw_sql(
-        url,
-        "SELECT table_id, round_no, seq FROM actions JOIN rounds ON rounds.id = round_id "
-        "ORDER BY table_id, round_no, seq",
-    ):
-        stored[(table_id, round_no)].append(seq)
+    stored = await stored_seqs(url)
     for seqs in stored.values():
         assert seqs == list(range(len(seqs)))  # no hole: nothing half-written
     for key, seqs in acknowledged(first, again, other).items():
