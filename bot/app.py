@@ -135,8 +135,10 @@ class CardTableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self._store is None:
+            url = self.settings.database_url
             self._store = await Store.open(
-                self.settings.database, partition=self.settings.partition
+                url.get_secret_value() if url else self.settings.database_path,
+                partition=self.settings.partition,
             )
         self._guild_settings = GuildSettingsCache(self._store)
         self._service = TableService(
