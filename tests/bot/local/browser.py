@@ -186,9 +186,11 @@ class Player:
         return str(self.page.evaluate("document.body.dataset.me"))
 
     def settled(self) -> None:
-        """Wait until the page shows the answer to everything it sent."""
+        """Wait until the page shows the answer to everything it sent (a deferred answer, shown
+        as "is thinking…", is waited for until the bot follows it up)."""
         self.page.wait_for_function(
             "document.body.dataset.ready === 'true' && (document.body.dataset.busy || '0') === '0'"
+            " && document.querySelector('.thinking') === null"
         )
 
     def command(self, name: str, **options: str) -> None:
