@@ -1,0 +1,213 @@
+"""Euchre end to end: the real bot against the fake Discord. Whole matches to a low target
+through `/euchre start`, the seat select and clicks; every payload is checked for a card of
+another hand; bad clicks, a restart mid-hand and the leaderboard."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.render.cards import pretty
+from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.ui.custom_ids import play_id
+from games.cards import Card, cards, shuffled
+from games.euchre.ranking import DECK
+from tests.bot.e2e.harness import (
+    EIGHT,
+    BotUnderTest,
+    assert_one_short_private_sentence,
+    players,
+)
+from tests.bot.e2e.players import (
+    SELECT,
+    Choice,
+    Chooser,
+    answer_text,
+    choices,
+    pick_at_random,
+    use,
+    verb_choice,
+)
+
+TARGET = 3  # a few hands
+# No hand is worth ordering up the turned 9♠ (its bowers and ace are buried): the player
+# left of the dealer passes, whoever deals, and the first player is asked to bid.
+QUIET_DEAL = cards(
+    "10S JH 9C 10C QD  QS JD 9D 10D KC  KS AH 9H 10H QC  AD AC QH KH KD  9S  JS JC AS"
+)
+
+
+def _chooser(seed: int) -> Chooser:
+    """Random legal moves (seeded); ordering up, which ends the bidding, one time in five."""
+    rng = random.Random(seed)
+
+    def choose(offered: Sequence[Choice]) -> Choice | None:
+        return pick_at_random(offered, rng, rare=("order",))
+
+    return choose
+
+
+def _stack_decks(harness: BotUnderTest, table_id: int, decks: Sequence[Sequence[Card]]) -> None:
+    """Deal the next hands from these deck orders, so a match is the same every run."""
+    for deck in decks:
+        harness.live.service.stack_deck(table_id, deck)
+
+
+def _seeded_decks(first_seed: int) -> list[list[Card]]:
+    return [shuffled(DECK, seed) for seed in range(first_seed, first_seed + 30)]
+
+
+async def _play_to_the_end(harness: BotUnderTest, table_id: int) -> None:
+    service = harness.live.service
+    for _ in range(2_000):
+        snapshot = service.public_snapshot(table_id)
+        if snapshot.status == FINISHED:
+            break
+        if snapshot.status == ROUND_OVER:
+            await harness.next_round(table_id)
+            continue
+        assert snapshot.status == PLAYING
+        people = [s for s in snapshot.to_act if snapshot.seats[s].user_id is not None]
+        assert people, f"only bot players may act, yet they did not: {snapshot.to_act}"
+        await harness.act(harness.user_of_seat(table_id, people[0]), table_id)
+    else:
+        raise AssertionError("the match did not end")
+    await harness.settle()
+
+
+async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
+    harness: BotUnderTest,
+) -> None:
+    alice, _, _ = players(harness.fake)
+    harness.choose = _chooser(11)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        rules = await harness.fake.slash(alice, "euchre rules")
+        await rules.wait_answered()
+        assert "Euchre" in answer_text(harness.fake, rules)
+        started = await harness.fake.slash(alice, "euchre start", target=TARGET)
+        await started.wait_answered()
+        await harness.settle()
+        (table_id,) = harness.table_ids()
+        _stack_decks(harness, table_id, _seeded_decks(100))
+        for _ in range(3):
+            await harness.press(alice, table_id, "addbot")
+        await harness.press(alice, table_id, "start")
+        await _play_to_the_end(harness, table_id)
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.status == FINISHED and snapshot.winners
+        assert max(snapshot.totals) >= TARGET
+        assert verb_choice(harness.table_message(table_id), "rematch") is not None
+        checker.assert_clean()
+        assert checker.checked > 20
+        assert all(r.status != 400 for r in harness.fake.requests)
+
+        board = await harness.fake.slash(alice, "leaderboard", game="euchre")
+        await board.wait_answered()
+        await harness.settle()
+        shown = answer_text(harness.fake, board)
+        (row,) = await bot.store.leaderboard(harness.fake.guild_id, "euchre", min_matches=1)
+        assert (row.user_id, row.matches, row.wins) == (alice.id, 1, int(0 in snapshot.winners))
+        assert "Euchre" in shown and row.display_name in shown
+
+
+async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sentence(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    users = [harness.fake.user(name) for name in EIGHT[:4]]
+    harness.choose = _chooser(5)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        started = await harness.fake.slash(users[0], "euchre start", target=TARGET)
+        await started.wait_answered()
+        await harness.settle()
+        (table_id,) = harness.table_ids()
+        # Bob takes the place facing Alice (her partner) through the seat select.
+        seat = next(
+            c
+            for c in choices(harness.table_message(table_id))
+            if c.component_type == SELECT and c.custom_id.endswith(":seat") and c.value == "2"
+        )
+        await use(harness.fake, users[1], seat)
+        await harness.settle()
+        _stack_decks(harness, table_id, _seeded_decks(200))
+        for user in users[2:]:
+            await harness.press(user, table_id, "join")
+        await harness.press(users[0], table_id, "start")
+        service = bot.service
+        assert harness.user_of_seat(table_id, 2) is users[1]
+        snapshot = service.public_snapshot(table_id)
+        assert snapshot.status == PLAYING and snapshot.round_no is not None
+        mover = harness.user_of_seat(table_id, snapshot.to_act[0])
+        other = next(u for u in users if u is not mover)
+        message_id = int(harness.table_message(table_id)["id"])
+        refusals = (
+            (other, play_id(table_id, snapshot.round_no, "pass")),  # out of turn
+            (mover, play_id(table_id, snapshot.round_no, "discard 9S")),  # the engine refuses
+            (mover, play_id(table_id, snapshot.round_no + 5, "pass")),  # stale round
+            (mover, f"ct:{table_id}:{snapshot.round_no}:p=fly away"),  # no such action
+            (mover, "ct:not-a-table:1:p=pass"),  # forged
+        )
+        for user, custom_id in refusals:
+            click = await harness.fake.click(user, message_id, custom_id, forged=True)
+            await click.wait_answered()
+            await harness.settle()
+            assert_one_short_private_sentence(click)
+        assert harness.actions_played(table_id) == 0
+        await _play_to_the_end(harness, table_id)
+        snapshot = service.public_snapshot(table_id)
+        assert snapshot.status == FINISHED and snapshot.winners
+        assert snapshot.totals[0] == snapshot.totals[2] and snapshot.totals[1] == snapshot.totals[3]
+        checker.assert_clean()
+
+        # Partners win or lose together, and the board lists the store's ranking in order.
+        rows = await bot.store.leaderboard(harness.fake.guild_id, "euchre", min_matches=1)
+        wins = {row.user_id: row.wins for row in rows}
+        seat_of = {harness.user_of_seat(table_id, s).id: s for s in range(4)}
+        assert wins == {user_id: int(s in snapshot.winners) for user_id, s in seat_of.items()}
+        board = await harness.fake.slash(users[3], "leaderboard", game="euchre")
+        await board.wait_answered()
+        await harness.settle()
+        shown = answer_text(harness.fake, board)
+        positions = [shown.index(row.display_name) for row in rows]
+        assert positions == sorted(positions)
+
+
+async def test_a_restart_mid_hand_keeps_the_hand_and_the_old_my_cards_button_works(
+    harness: BotUnderTest,
+) -> None:
+    alice, _, _ = players(harness.fake)
+    async with harness.running() as bot:
+        started = await harness.fake.slash(alice, "euchre start", target=TARGET)
+        await started.wait_answered()
+        await harness.settle()
+        (table_id,) = harness.table_ids()
+        _stack_decks(harness, table_id, [QUIET_DEAL])
+        for _ in range(3):
+            await harness.press(alice, table_id, "addbot")
+        await harness.press(alice, table_id, "start")
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.to_act == (0,) and snapshot.round_no is not None
+        await harness.my_cards(alice, table_id)
+        old_choices = harness.private_choices(alice, snapshot.round_no)
+        hand_before = bot.service._table(table_id).round.view(0).hand
+        played_before = harness.actions_played(table_id)
+        old_table_message = harness.table_message(table_id)
+
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        assert bot.service.public_snapshot(table_id).status == PLAYING
+        assert harness.actions_played(table_id) == played_before
+        assert bot.service._table(table_id).round.view(0).hand == hand_before
+        hand = verb_choice(old_table_message, "hand")
+        assert hand is not None
+        answer = await use(harness.fake, alice, hand)  # made by the previous process
+        await harness.settle()
+        shown = answer_text(harness.fake, answer)
+        assert all(f"`{pretty(name)}`" in shown for name in hand_before)  # the same five cards
+        move = next(c for c in old_choices if c.notation is not None)
+        await use(harness.fake, alice, move)
+        await harness.settle()
+        assert harness.actions_played(table_id) > played_before
+        checker.assert_clean()
