@@ -161,6 +161,28 @@ class BotUnderTest:
             deck = shuffled(standard_deck(jokers=jokers), seed)
             self.live.service.stack_deck(table_id, deck)
 
+    async def start_with_bots(
+        self,
+        host: LocalUser,
+        game: str,
+        bots: int,
+        *,
+        before_start: Callable[[int], None] | None = None,
+        **options: Any,
+    ) -> int:
+        """`/<game> start` by the host, `bots` bot players added, then Start: the table's id.
+        `before_start(table_id)` runs in the lobby (e.g. to stack the decks)."""
+        started = await self.fake.slash(host, f"{game} start", **options)
+        await started.wait_answered()
+        await self.settle()
+        (table_id,) = self.table_ids()
+        if before_start is not None:
+            before_start(table_id)
+        for _ in range(bots):
+            await self.press(host, table_id, Verb.ADD_BOT.value)
+        await self.press(host, table_id, Verb.START.value)
+        return table_id
+
     async def seat_players(
         self, host: LocalUser, guests: Sequence[LocalUser], **options: Any
     ) -> int:

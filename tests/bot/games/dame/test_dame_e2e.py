@@ -30,13 +30,7 @@ async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
         rules = await harness.fake.slash(alice, "dame rules")
         await rules.wait_answered()
         assert "Dame de Pique" in answer_text(harness.fake, rules)
-        started = await harness.fake.slash(alice, "dame start", target=TARGET)
-        await started.wait_answered()
-        await harness.settle()
-        (table_id,) = harness.table_ids()
-        for _ in range(3):
-            await harness.press(alice, table_id, "addbot")
-        await harness.press(alice, table_id, "start")
+        table_id = await harness.start_with_bots(alice, "dame", 3, target=TARGET)
         service = bot.service
         kinds: set[str] = set()
         for _ in range(3_000):
@@ -119,13 +113,7 @@ async def test_a_restart_mid_hand_keeps_the_hand_and_old_buttons_work(
 ) -> None:
     alice, _, _ = players(harness.fake)
     async with harness.running() as bot:
-        started = await harness.fake.slash(alice, "dame start", target=TARGET)
-        await started.wait_answered()
-        await harness.settle()
-        (table_id,) = harness.table_ids()
-        for _ in range(3):
-            await harness.press(alice, table_id, "addbot")
-        await harness.press(alice, table_id, "start")
+        table_id = await harness.start_with_bots(alice, "dame", 3, target=TARGET)
         snapshot = bot.service.public_snapshot(table_id)
         assert snapshot.to_act == (0,) and snapshot.round_no is not None
         await harness.my_cards(alice, table_id)

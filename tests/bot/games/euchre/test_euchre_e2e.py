@@ -85,14 +85,13 @@ async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
         rules = await harness.fake.slash(alice, "euchre rules")
         await rules.wait_answered()
         assert "Euchre" in answer_text(harness.fake, rules)
-        started = await harness.fake.slash(alice, "euchre start", target=TARGET)
-        await started.wait_answered()
-        await harness.settle()
-        (table_id,) = harness.table_ids()
-        _stack_decks(harness, table_id, _seeded_decks(100))
-        for _ in range(3):
-            await harness.press(alice, table_id, "addbot")
-        await harness.press(alice, table_id, "start")
+        table_id = await harness.start_with_bots(
+            alice,
+            "euchre",
+            3,
+            before_start=lambda table: _stack_decks(harness, table, _seeded_decks(100)),
+            target=TARGET,
+        )
         await _play_to_the_end(harness, table_id)
         snapshot = bot.service.public_snapshot(table_id)
         assert snapshot.status == FINISHED and snapshot.winners
@@ -179,14 +178,13 @@ async def test_a_restart_mid_hand_keeps_the_hand_and_the_old_my_cards_button_wor
 ) -> None:
     alice, _, _ = players(harness.fake)
     async with harness.running() as bot:
-        started = await harness.fake.slash(alice, "euchre start", target=TARGET)
-        await started.wait_answered()
-        await harness.settle()
-        (table_id,) = harness.table_ids()
-        _stack_decks(harness, table_id, [QUIET_DEAL])
-        for _ in range(3):
-            await harness.press(alice, table_id, "addbot")
-        await harness.press(alice, table_id, "start")
+        table_id = await harness.start_with_bots(
+            alice,
+            "euchre",
+            3,
+            before_start=lambda table: _stack_decks(harness, table, [QUIET_DEAL]),
+            target=TARGET,
+        )
         snapshot = bot.service.public_snapshot(table_id)
         assert snapshot.to_act == (0,) and snapshot.round_no is not None
         await harness.my_cards(alice, table_id)
