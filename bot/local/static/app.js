@@ -219,7 +219,9 @@
       const message = withOwner(raw);
       if (!visibleHere(message)) continue;
       wanted.push(message.id);
-      const key = JSON.stringify(message);
+      // A render depends on the message and on the page's language: a load that was under
+      // way when the user switched language must not leave words of the old one cached.
+      const key = `${state.me.locale}\n${JSON.stringify(message)}`;
       const known = state.rendered.get(message.id);
       if (known && known.key === key) continue;
       const element = messageElement(message);
