@@ -174,9 +174,12 @@ class Store:
             # a round left unfinished (a stopped or abandoned match) takes no more actions
             self._open_rounds.drop_table(table_id)
 
-    async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
-        """Replace the table's seat list (kept in the given order, left players included)."""
-        await tables.save_seats(self._db, table_id, seats)
+    async def save_seats(
+        self, table_id: int, seats: list[SeatRecord], *, status: TableStatus | None = None
+    ) -> None:
+        """Replace the table's seat list (kept in the given order, left players included);
+        with `status`, the table's status changes in the same transaction."""
+        await tables.save_seats(self._db, table_id, seats, status)
 
     async def get_seats(self, table_id: int) -> list[SeatRecord]:
         return await tables.get_seats(self._db, table_id)

@@ -57,9 +57,20 @@ async def update_table(db: Database, table_id: int, changes: dict[str, Any]) -> 
             await compact_unfinished(conn, table_id)
 
 
-async def save_seats(db: Database, table_id: int, seats: list[SeatRecord]) -> None:
+async def save_seats(
+    db: Database, table_id: int, seats: list[SeatRecord], status: str | None = None
+) -> None:
+    """Replace the seat list, and set the status in the same transaction when given (a
+    rematch reopens the lobby with its new seats: both are stored, or neither)."""
+    if status is not None and status not in STATUSES:
+        raise StoreError(f"{status!r} is not a table status.")
     async with db.transaction() as conn:
         await require_table(conn, table_id)
+        if status is not None:
+            await conn.execute(
+                "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
+                (status, db.stamp(), table_id),
+            )
         await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await conn.executemany(
             "INSERT INTO seats (table_id, position, seat, user_id, display_name, is_bot, "

@@ -558,8 +558,7 @@ class TableService(TimerMixin):
             if table.host_id not in table.human_ids():
                 table.host_id = user_id
             try:
-                await self.store.update_table(table.id, status="lobby")
-                await self.store.save_seats(table.id, self._seat_records(table))
+                await self.store.save_seats(table.id, self._seat_records(table), status="lobby")
             except Exception as error:
                 for s in kept:
                     if s.user_id is not None:

@@ -117,6 +117,23 @@ async def test_seats_round_trip_keep_order_bots_and_left_players(store: Store) -
         await store.save_seats(12345, seats)
 
 
+async def test_seats_saved_with_a_status_store_both_or_neither(store: Store) -> None:
+    table = await store.create_table(1, 2, "toy", {}, host_id=3)
+    await store.update_table(table.id, status="finished")
+    ann = SeatRecord(seat=0, user_id=3, display_name="Ann")
+    await store.save_seats(table.id, [ann])
+    # a seat the database refuses (no name) must leave the status as it was
+    nameless = SeatRecord.model_construct(**{**ann.model_dump(), "display_name": None})
+    with pytest.raises(Exception):  # noqa: B017 - each backend names its own error
+        await store.save_seats(table.id, [ann, nameless], status="lobby")
+    assert (await store.get_table(table.id)).status == "finished"
+    assert await store.get_seats(table.id) == [ann]
+    await store.save_seats(table.id, [ann], status="lobby")
+    assert (await store.get_table(table.id)).status == "lobby"
+    with pytest.raises(StoreError, match="not a table status"):
+        await store.save_seats(table.id, [ann], status="paused")  # type: ignore[arg-type]
+
+
 async def test_round_record_match_and_result_round_trip(store: Store) -> None:
     toy = await ToyTable.open(store, target=1000)
     await toy.play_round(seed=1, moves="dpdd")
