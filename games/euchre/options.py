@@ -19,4 +19,7 @@ PRESETS: dict[str, EuchreOptions] = {
     "standard": EuchreOptions(),
     # The seed's site: the dealer's discard is automatic.
     "cards4net": EuchreOptions(dealer_discard="auto"),
+    # Two common table variants: weak hands thrown in, and four passes redealt.
+    "farmers": EuchreOptions(farmers_hand=True),
+    "no_stick": EuchreOptions(stick_the_dealer=False),
 }

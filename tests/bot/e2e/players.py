@@ -169,3 +169,24 @@ def answer_text(fake: LocalDiscord, interaction: LocalInteraction) -> str:
         for embed in data.get("embeds") or []:
             parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
     return "\n".join(p for p in parts if p)
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """Every word a message shows: content, and each embed's title, description, field names
+    and values and footer, one part a line."""
+    parts = [str(message.get("content") or "")]
+    for embed in message.get("embeds") or []:
+        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        for field in embed.get("fields") or []:
+            parts += [str(field.get("name") or ""), str(field.get("value") or "")]
+        parts.append(str((embed.get("footer") or {}).get("text") or ""))
+    return "\n".join(parts)
+
+
+def field_value(message: dict[str, Any], name: str) -> str | None:
+    """The value of the embed field called `name` (None: the message has no such field)."""
+    for embed in message.get("embeds") or []:
+        for field in embed.get("fields") or []:
+            if field.get("name") == name:
+                return str(field.get("value") or "")
+    return None

@@ -88,5 +88,7 @@ def test_game_surface_teams_seats_deck_and_presets() -> None:
     assert (standard.stick_the_dealer, standard.dealer_discard) == (True, "choose")
     assert (standard.farmers_hand, standard.target) == (False, 10)
     assert GAME.options("cards4net").dealer_discard == "auto"
+    assert GAME.options("farmers") == standard.model_copy(update={"farmers_hand": True})
+    assert GAME.options("no_stick") == standard.model_copy(update={"stick_the_dealer": False})
     with pytest.raises(ValueError):
         GAME.options(dealer_discard="random")
