@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 OUTDATED_COMMAND = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
 MAX_CHOICES_LISTED = 10
+# A refusal is one short sentence: a choice list longer than this is not spelled out (the
+# client shows the choices anyway).
+MAX_SENTENCE = 180
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +181,11 @@ class CheckedCommandTree(app_commands.CommandTree[Any]):
                 at = TranslationContext(TranslationContextLocation.choice_name, choice)
                 names.append(await self._translated(_choice_name(choice), locale, at))
             parts["choices"] = ", ".join(names)
-        return text(language_of(locale), f"error.option.{problem.kind}", **parts)
+        language = language_of(locale)
+        sentence = text(language, f"error.option.{problem.kind}", **parts)
+        if problem.kind == "choice" and len(sentence) > MAX_SENTENCE:
+            return text(language, "error.option.choice_offered", **parts)
+        return sentence
 
     async def _translated(
         self, string: app_commands.locale_str, locale: discord.Locale, context: Any

@@ -12,7 +12,7 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from bot.app import CardTableBot
-from bot.ui.command_options import CheckedCommandTree, option_problem
+from bot.ui.command_options import MAX_SENTENCE, CheckedCommandTree, option_problem
 from bot.ui.deliveries import SeenInteractions
 from tests.bot.bots import offline_bot
 
@@ -122,3 +122,18 @@ async def test_choices_are_named_as_the_client_shows_them(bot: CardTableBot) -> 
     assert problem is not None
     french = await tree.sentence(problem, discord.Locale.french)
     assert "preset." not in french and "game." not in french
+
+
+async def test_a_choice_list_too_long_for_one_short_sentence_is_not_spelled_out(
+    bot: CardTableBot,
+) -> None:
+    """Every game's presets are choices of `/settings preset`: too many to list in a sentence."""
+    tree = bot.tree
+    assert isinstance(tree, CheckedCommandTree)
+    problem = option_problem(command(bot, "settings"), {"preset": "nonsense"})
+    assert problem is not None
+    english = await tree.sentence(problem, discord.Locale.american_english)
+    french = await tree.sentence(problem, discord.Locale.french)
+    assert english == "`preset` must be one of the values Discord offers for it."
+    assert french.endswith("doit être l'une des valeurs que Discord propose.")
+    assert len(french) <= MAX_SENTENCE
