@@ -19,6 +19,7 @@ from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.render.limits import add_field, describe
+from bot.render.teams import match_over_lines, plays_in_teams
 from bot.render.when import relative
 from bot.service.snapshots import (
     CLOSED,
@@ -284,13 +285,7 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
             )
             embed.set_image(url=f"attachment://{picture.filename}")
     if finished:
-        winners = ", ".join(f"**{names[s]}**" for s in snapshot.winners if 0 <= s < len(names))
-        describe(embed, text(language, "table.winners", names=winners or "—"))
-        totals = "\n".join(
-            text(language, "table.total_line", name=names[i], total=snapshot.totals[i])
-            for i in _ranked(snapshot)
-        )
-        add_field(embed, text(language, "table.final_totals"), totals, inline=False)
+        _match_over(embed, snapshot, plugin.seat_layout, names, language)
         components: tuple[ComponentSpec, ...] = (
             _button(snapshot, Verb.REMATCH, "button.rematch", "success", language),
         )
@@ -304,6 +299,30 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         )
     _add_log(embed, snapshot, language, plugin)
     return RenderedMessage(embed, components, picture)
+
+
+def _match_over(
+    embed: discord.Embed,
+    snapshot: PublicSnapshot,
+    layout: SeatLayout | None,
+    names: list[str],
+    language: str,
+) -> None:
+    """The winners and the final totals: per team where partners share a score, else per seat."""
+    if layout is not None and plays_in_teams(layout):
+        lower_is_better = get_game(snapshot.game).lower_is_better
+        headline, lines = match_over_lines(
+            snapshot, layout, names, language, lower_is_better=lower_is_better
+        )
+        describe(embed, headline)
+    else:
+        winners = ", ".join(f"**{names[s]}**" for s in snapshot.winners if 0 <= s < len(names))
+        describe(embed, text(language, "table.winners", names=winners or "—"))
+        lines = [
+            text(language, "table.total_line", name=names[i], total=snapshot.totals[i])
+            for i in _ranked(snapshot)
+        ]
+    add_field(embed, text(language, "table.final_totals"), "\n".join(lines), inline=False)
 
 
 def _ranked(snapshot: PublicSnapshot) -> list[int]:

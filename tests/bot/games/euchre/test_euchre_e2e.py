@@ -24,6 +24,7 @@ from tests.bot.e2e.players import (
     Chooser,
     answer_text,
     choices,
+    message_text,
     pick_at_random,
     use,
     verb_choice,
@@ -97,6 +98,18 @@ async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
         assert snapshot.status == FINISHED and snapshot.winners
         assert max(snapshot.totals) >= TARGET
         assert verb_choice(harness.table_message(table_id), "rematch") is not None
+        # The end names the partnerships, their totals and the winning one.
+        won = 0 if 0 in snapshot.winners else 1
+        name = [info.name for info in snapshot.seats]
+        teams = [("N–S", f"{name[0]} & {name[2]}"), ("E–W", f"{name[1]} & {name[3]}")]
+        final = message_text(harness.table_message(table_id))
+        bold = " & ".join(f"**{n}**" for n in teams[won][1].split(" & "))
+        assert f"🏆 Match over. Winners: {teams[won][0]} ({bold})" in final
+        lines = [
+            f"🏆 **{teams[won][0]}** · {teams[won][1]}: **{snapshot.totals[won]}**",
+            f"**{teams[1 - won][0]}** · {teams[1 - won][1]}: **{snapshot.totals[1 - won]}**",
+        ]
+        assert "Final totals\n" + "\n".join(lines) in final
         checker.assert_clean()
         assert checker.checked > 20
         assert all(r.status != 400 for r in harness.fake.requests)

@@ -285,8 +285,12 @@ def test_the_end_of_the_match_names_the_winning_team() -> None:
         round_, events, status=FINISHED, last_round=last, totals=last.totals, winners=(0, 2)
     )
     text = table(snapshot)
-    assert "Winner: **Ann**, **Cat**" in text and "N–S 10 · E–W 4 (to 10)" in text
-    assert "Rematch" in text
+    assert "🏆 Match over. Winners: N–S (**Ann** & **Cat**)" in text
+    assert "Final totals 🏆 **N–S** · Ann & Cat: **10**\n**E–W** · Ben & Dan: **4**" in text
+    assert "N–S 10 · E–W 4 (to 10)" in text and "Rematch" in text
+    french = shown(render_table(snapshot, "fr"))
+    assert "🏆 Partie terminée. Gagnants : N–S (**Ann** & **Cat**)" in french
+    assert "Totaux finaux 🏆 **N–S** · Ann & Cat : **10**\n**E–O** · Ben & Dan : **4**" in french
 
 
 def test_bowers_are_named_once_trump_is_known() -> None:
