@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import plugin_names
-from bot.i18n import catalog, text
+from bot.i18n import catalog, has_key, text
 from bot.i18n.translator import command_text
 from bot.render.help import CommandHelp, GameHelp, render_help
 from bot.ui.replies import user_language
@@ -42,6 +42,12 @@ def _command_help(command: app_commands.Command | app_commands.Group, language: 
     return CommandHelp(" ".join(names), description)
 
 
+def _how_to_play(game: str, language: str) -> str | None:
+    """A plug-in's own how-to lines (its catalog key `help.<game>.how`), if it has them."""
+    key = f"help.{game}.how"
+    return text(language, key) if has_key(key) else None
+
+
 def help_sections(
     tree: app_commands.CommandTree, language: str
 ) -> tuple[list[GameHelp], list[CommandHelp]]:
@@ -58,6 +64,7 @@ def help_sections(
                     title=text(language, f"game.{command.name}"),
                     commands=tuple(_command_help(c, language) for c in subcommands),
                     rules=_command_help(rules, language).name if rules else None,
+                    how=_how_to_play(command.name, language),
                 )
             )
         elif command.name != HELP_COMMAND:

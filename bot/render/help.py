@@ -16,7 +16,7 @@ from bot.i18n import text
 from bot.render import colors
 from bot.render.limits import add_field, describe
 
-HOW_TO_PLAY = ("table", "hand", "slots", "timers", "bots")
+HOW_TO_PLAY = ("table", "hand", "timers", "bots")  # the same for every game
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,7 @@ class GameHelp:
     title: str
     commands: tuple[CommandHelp, ...]
     rules: str | None  # the qualified name of the game's rules command
+    how: str | None = None  # what is particular to playing this game here (its plug-in's words)
 
 
 def command_lines(commands: Sequence[CommandHelp]) -> str:
@@ -54,6 +55,8 @@ def render_help(
         lines = command_lines(game.commands)
         if game.rules is not None:
             lines += "\n" + text(language, "help.rules", command=f"/{game.rules}")
+        if game.how:
+            lines += "\n" + game.how
         add_field(embed, game.title, lines, inline=False)
     if others:
         add_field(embed, text(language, "help.others"), command_lines(others), inline=False)

@@ -25,8 +25,12 @@ async def test_help_lists_each_game_s_commands_and_how_to_play_in_the_user_s_lan
         words = embed_words(answer.payload)
         for expected in ("/dutch start", "/dutch leave", "Rules: `/dutch rules`", "/leaderboard"):
             assert expected in words
-        for part in ("My cards", "Slot numbers", "90 seconds", "Bots"):
+        for part in ("My cards", "90 seconds", "Bots"):
             assert part in words
+        # Each game's own how-to lines sit in its field, after its commands.
+        fields = {f["name"]: f["value"] for f in json.loads(words)[0]["fields"]}
+        assert "Slot numbers" in fields["Dutch"] and "Slot numbers" not in fields["Euchre"]
+        assert "Order up" in fields["Euchre"] and "trump first" in fields["Euchre"]
         assert "/help" not in words
 
         french = await harness.fake.slash(alice, "help", locale="fr")
@@ -34,6 +38,7 @@ async def test_help_lists_each_game_s_commands_and_how_to_play_in_the_user_s_lan
         words = embed_words(french.requests[0].payload)
         assert "/dutch lancer" in words and "Règles : `/dutch règles`" in words
         assert "/réglages" in words and "Mes cartes" in words
+        assert "Numéros des cartes" in words and "atout d'abord" in words
 
 
 async def test_a_mention_of_the_bot_gets_the_help_in_the_channel(harness: BotUnderTest) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -40,9 +41,21 @@ def test_no_shared_bot_module_names_a_game() -> None:
     assert not named, "shared code names a game:\n" + "\n".join(named)
 
 
+def test_no_shared_text_names_a_game() -> None:
+    """Shared texts (bot/i18n/*.json) are the same for every game: a game's words live in its
+    plug-in's catalogs (`help.<game>.how`, its rules, …)."""
+    named = []
+    for path in sorted((BOT / "i18n").glob("*.json")):
+        for key, value in json.loads(path.read_text(encoding="utf-8")).items():
+            if GAME_WORD.search(key) or GAME_WORD.search(value):
+                named.append(f"{path.name}: {key}: {value}")
+    assert not named, "a shared text names a game:\n" + "\n".join(named)
+
+
 def test_the_guard_sees_a_game_name() -> None:
     assert GAME_WORD.search('if snapshot.game == "dutch":')
     assert not GAME_WORD.search("a game of the bot, its dutchess")
+    assert GAME_WORD.search("help.how.slots: in Dutch your cards are numbered")
 
 
 def test_every_plugin_plays_a_registered_engine_under_its_package_name() -> None:
