@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 LEADERBOARD_SIZE = 10
 MIN_MATCHES = 3
-RECENT_MATCHES = 5
+MATCHES_READ = 100  # by /stats: the latest are listed, all count in the partners' records
 
 GAME_CHOICES = [
     Choice(name=command_text(text("en", f"game.{name}"), f"game.{name}"), value=name)
@@ -93,7 +93,7 @@ class LeaderboardCog(commands.Cog):
         language = await self.bot.guild_settings.public_language(interaction.guild_id)
         stats = await self.bot.store.player_stats(interaction.guild_id, who.id)
         recent = await self.bot.store.recent_matches(
-            interaction.guild_id, who.id, limit=RECENT_MATCHES
+            interaction.guild_id, who.id, limit=MATCHES_READ
         )
         await interaction.followup.send(
             embed=stats_embed(language, who.display_name, stats, recent),

@@ -6,7 +6,11 @@ import discord
 
 from bot.i18n import text
 from bot.render import colors
+from games.registry import get_game
 from storage.models import GuildSettings, LeaderboardRow, MatchSummary, PlayerStats
+
+RECENT_LINES = 5  # recent matches listed; the partners' records read every match given
+PARTNERS_SHOWN = 5
 
 
 def game_title(language: str, game: str) -> str:
@@ -53,6 +57,9 @@ def empty_leaderboard_embed(language: str, min_matches: int) -> discord.Embed:
 def stats_embed(
     language: str, member_name: str, stats: PlayerStats, recent: list[MatchSummary]
 ) -> discord.Embed:
+    """Per game: matches, wins and losses, rating and rank, and in a team game the record with
+    each partner; then the latest matches (in a team game: partners, opponents, the score).
+    `recent` is newest first; the partners' records count all of it."""
     embed = discord.Embed(
         title=text(language, "stats.title", name=discord.utils.escape_markdown(member_name)),
         color=colors.INFO,
@@ -62,33 +69,85 @@ def stats_embed(
         return embed
     for game in stats.games:
         rank = f"#{game.rank}" if game.rank is not None else "—"
-        embed.add_field(
-            name=game_title(language, game.game),
-            value=text(
+        lines = [
+            text(
                 language,
                 "stats.game",
                 matches=game.matches,
                 wins=game.wins,
+                losses=game.matches - game.wins,
                 win_rate=f"{game.win_rate:.0%}",
                 rounds=game.rounds,
                 rating=f"{game.rating:.1f}",
                 rank=rank,
-            ),
-            inline=False,
-        )
-    if recent:
-        lines = [
-            text(
-                language,
-                "stats.recent_won" if summary.won else "stats.recent_lost",
-                game=game_title(language, summary.game),
-                total=summary.total,
-                date=discord.utils.format_dt(summary.finished_at, "d"),
             )
-            for summary in recent
         ]
+        partners = _partner_records(language, [m for m in recent if m.game == game.game])
+        if partners:
+            lines.append(partners)
+        embed.add_field(name=game_title(language, game.game), value="\n".join(lines), inline=False)
+    if recent:
+        lines = [_recent_line(language, summary) for summary in recent[:RECENT_LINES]]
         embed.add_field(name=text(language, "stats.recent"), value="\n".join(lines), inline=False)
     return embed
+
+
+def _sides(summary: MatchSummary) -> tuple[tuple[int, ...], ...] | None:
+    """The match's teams, if partners shared a score (None: everyone for themselves)."""
+    try:
+        sides = get_game(summary.game).sides(len(summary.players))
+    except (KeyError, ImportError, ValueError):
+        return None
+    return sides if any(len(side) > 1 for side in sides) else None
+
+
+def _name(summary: MatchSummary, seat: int) -> str:
+    name = summary.players[seat] if seat < len(summary.players) else ""
+    return discord.utils.escape_markdown(name or "?")
+
+
+def _recent_line(language: str, summary: MatchSummary) -> str:
+    game = game_title(language, summary.game)
+    date = discord.utils.format_dt(summary.finished_at, "d")
+    sides = _sides(summary)
+    own = next((i for i, side in enumerate(sides or ()) if summary.seat in side), None)
+    if sides is None or own is None:
+        key = "stats.recent_won" if summary.won else "stats.recent_lost"
+        return text(language, key, game=game, total=summary.total, date=date)
+    partners = " & ".join(_name(summary, s) for s in sides[own] if s != summary.seat)
+    others = [i for i in range(len(sides)) if i != own]
+    opponents = " & ".join(_name(summary, s) for i in others for s in sides[i])
+    scores = "–".join(
+        str(summary.final_totals[i]) for i in (own, *others) if i < len(summary.final_totals)
+    )
+    key = "stats.recent_team_won" if summary.won else "stats.recent_team_lost"
+    return text(
+        language, key, game=game, partners=partners, scores=scores, opponents=opponents, date=date
+    )
+
+
+def _partner_records(language: str, matches: list[MatchSummary]) -> str | None:
+    """ "With Carol: 2 won, 1 lost · with Bob: 0 won, 1 lost", most matches together first."""
+    records: dict[str, list[int]] = {}  # partner's name -> [won, lost]
+    for summary in matches:
+        sides = _sides(summary)
+        if sides is None:
+            continue
+        for side in sides:
+            if summary.seat not in side:
+                continue
+            for seat in side:
+                if seat != summary.seat:
+                    record = records.setdefault(_name(summary, seat), [0, 0])
+                    record[0 if summary.won else 1] += 1
+    if not records:
+        return None
+    ranked = sorted(records.items(), key=lambda item: (-sum(item[1]), -item[1][0], item[0]))
+    parts = [
+        text(language, "stats.partner", name=name, won=won, lost=lost)
+        for name, (won, lost) in ranked[:PARTNERS_SHOWN]
+    ]
+    return text(language, "stats.partners", count=len(matches), partners=" · ".join(parts))
 
 
 def settings_embed(language: str, settings: GuildSettings) -> discord.Embed:

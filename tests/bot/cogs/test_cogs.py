@@ -170,8 +170,55 @@ def test_stats_show_each_game_and_recent_matches() -> None:
         )
     ]
     text = str(stats_embed("en", "Ann", stats, recent).to_dict())
-    assert "3 matches, 1 wins (33%), 9 rounds · rating 3.5 · rank #2" in text
+    assert "3 matches: 1 won, 2 lost (33%), 9 rounds · rating 3.5 · rank #2" in text
     assert "🏆 Dutch: won with 12" in text
     assert "No finished match" in str(
         stats_embed("en", "Bob", PlayerStats(guild_id=1, user_id=2), []).to_dict()
     )
+
+
+def test_stats_of_a_team_game_show_the_partners_records_and_each_matchs_teams() -> None:
+    stats = PlayerStats(
+        guild_id=1,
+        user_id=1,
+        games=[
+            GameStats(
+                game="euchre", display_name="Ann", matches=3, wins=2, rating=4.2, mu=27, sigma=6
+            )
+        ],
+    )
+
+    def match(number: int, seat: int, totals: list[int], winners: list[int]) -> MatchSummary:
+        return MatchSummary(
+            table_id=number,
+            match_no=1,
+            game="euchre",
+            finished_at=datetime(2026, 1, number, tzinfo=UTC),
+            seat=seat,
+            won=seat in winners,
+            total=totals[seat % 2],
+            final_totals=totals,
+            winners_seats=winners,
+            players=["Ann", "Ben", "Cat", "Dan"] if seat == 0 else ["Ben", "Ann", "Cat", "Dan"],
+        )
+
+    recent = [
+        match(3, 0, [10, 7], [0, 2]),
+        match(2, 0, [4, 10], [1, 3]),
+        match(1, 1, [6, 11], [1, 3]),
+    ]
+    embed = stats_embed("en", "Ann", stats, recent).to_dict()
+    (game, latest) = embed["fields"]
+    assert game["name"] == "Euchre"
+    assert game["value"] == (
+        "3 matches: 2 won, 1 lost (67%), 0 rounds · rating 4.2 · rank —\n"
+        "Partners (won–lost, last 3 matches): **Cat** 1–1 · **Dan** 1–0"
+    )
+    lines = latest["value"].splitlines()
+    assert lines[0].startswith("🏆 Euchre with Cat: won 10–7 against Ben & Dan (")
+    assert lines[1].startswith("Euchre with Cat: lost 4–10 against Ben & Dan (")
+    assert lines[2].startswith("🏆 Euchre with Dan: won 11–6 against Ben & Cat (")
+    french = stats_embed("fr", "Ann", stats, recent).to_dict()
+    partners = "Partenaires (gagnées–perdues, 3 dernières parties) : **Cat** 1–1 · **Dan** 1–0"
+    assert partners in str(french)
+    assert "🏆 Euchre avec Cat : gagnée 10–7 contre Ben & Dan (" in str(french)

@@ -185,6 +185,29 @@ async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sen
         positions = [shown.index(row.display_name) for row in rows]
         assert positions == sorted(positions)
 
+        # /stats shows the team result: the partner, the opponents, the score and the rating.
+        me = seat_of[users[0].id]
+        name = [info.name for info in snapshot.seats]
+        partner = name[(me + 2) % 4]
+        opponents = f"{name[(me + 1) % 4]} & {name[(me + 3) % 4]}"
+        won = me in snapshot.winners
+        score = f"{snapshot.totals[me]}–{snapshot.totals[(me + 1) % 4]}"
+        asked = await harness.fake.slash(users[2], "stats", member=users[0])
+        await asked.wait_answered()
+        await harness.settle()
+        (answer,) = [r for r in asked.requests if r.shows_message]
+        (embed,) = answer.payload.get("data", answer.payload)["embeds"]
+        fields = {f["name"]: f["value"] for f in embed["fields"]}
+        (mine,) = (await bot.store.player_stats(harness.fake.guild_id, users[0].id)).games
+        assert fields["Euchre"] == (
+            f"1 matches: {int(won)} won, {1 - int(won)} lost ({int(won):.0%}), "
+            f"{mine.rounds} rounds · rating {mine.rating:.1f} · rank #{mine.rank}\n"
+            f"Partners (won–lost, last 1 matches): **{partner}** {int(won)}–{1 - int(won)}"
+        )
+        result = "won" if won else "lost"
+        line = f"Euchre with {partner}: {result} {score} against {opponents} ("
+        assert fields["Recent matches"].startswith(("🏆 " if won else "") + line)
+
 
 async def test_a_restart_mid_hand_keeps_the_hand_and_the_old_my_cards_button_works(
     harness: BotUnderTest,
