@@ -53,6 +53,15 @@ class EuchrePlugin:
                     text(language, key, card=pretty(view.turned)),
                 )
             )
+        elif view.picked_up and not _played(view, view.turned):
+            # Everyone saw the dealer take it: it stays worth knowing until it is played.
+            value = text(
+                language,
+                "euchre.turned_picked_up",
+                card=pretty(view.turned),
+                name=table.name(view.dealer),
+            )
+            fields.append(Field(text(language, "euchre.field.turned"), value))
         if view.trump is not None and view.maker is not None:
             key = "euchre.trump_alone" if view.alone else "euchre.trump_by"
             value = text(
@@ -172,6 +181,8 @@ class EuchrePlugin:
             lines.append(text(language, "euchre.you_sit_out", name=partner))
         if view.hand:
             lines.append(render.hand_line(view.hand, view.trump))
+        if view.discard is not None:  # in the dealer's own view only
+            lines.append(text(language, "euchre.your_discard", card=pretty(view.discard)))
         if view.trump is not None:
             lines.append(text(language, "euchre.trump_is", suit=render.suit_symbol(view.trump)))
         elif view.phase in (ORDER_UP, NAME_TRUMP):
@@ -223,6 +234,10 @@ class EuchrePlugin:
 def _totals_by_team(per_seat: Sequence[int]) -> tuple[int, int]:
     """Seat totals (partners share one) as (N–S, E–W)."""
     return (per_seat[0] if per_seat else 0, per_seat[1] if len(per_seat) > 1 else 0)
+
+
+def _played(view: EuchreView, name: str) -> bool:
+    return any(c == name for trick in (*view.tricks, view.trick) for _, c in trick)
 
 
 def _team_totals(table: TableText) -> tuple[int, int]:

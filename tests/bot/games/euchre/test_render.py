@@ -185,7 +185,21 @@ def test_the_dealers_discard_is_his_alone() -> None:
     after = public(round_, events)
     text = table(after)
     assert "**Dan** discarded a card." in text and "9♦" not in text
-    assert "9♦" not in mine(round_, 3, after).embed.description
+    hand, discard, *_ = mine(round_, 3, after).embed.description.splitlines()
+    assert "9♦" not in hand and discard == "Your discard, seen by you alone: `9♦`"
+    french = mine(round_, 3, after, "fr").embed.description
+    assert "Votre écart, que vous seul voyez : `9♦`" in french
+    for seat in (0, 1, 2):
+        assert "9♦" not in shown(mine(round_, seat, after))
+
+
+def test_the_picked_up_card_stays_on_the_table_until_the_dealer_plays_it() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass", "order", "discard 9D")  # Dan holds the J♣ now
+    assert "Turned up J♣, picked up by Dan" in table(public(round_, events))
+    assert "Carte retournée J♣, pris par Dan" in table(public(round_, events), "fr")
+    events += apply(round_, "play 9C", "play 9S", "play AC", "play JC")  # trump led
+    assert "picked up by" not in table(public(round_, events))
 
 
 def test_play_names_bowers_trumping_and_the_trick_in_order() -> None:
