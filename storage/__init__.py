@@ -3,7 +3,7 @@
 `Store` is the whole interface the bot uses (see storage/README.md); it never sees SQL.
 """
 
-from storage.errors import StoreError
+from storage.errors import StoreError, StoreUnavailable
 from storage.interface import StoreInterface
 from storage.models import (
     ActiveTable,
@@ -33,6 +33,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreInterface",
+    "StoreUnavailable",
     "TableRecord",
     "TableStatus",
 ]

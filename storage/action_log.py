@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 
 from storage.errors import StoreError
-from storage.sql import ActionRow, Connection, Database
+from storage.sql import ActionRow, Database
 
 MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") has 14
 MAX_BATCH = 5000  # rows per transaction: a bounded wait for the callers of a huge burst
@@ -59,11 +59,12 @@ class OpenRounds:
         found = self._rounds.get(key[0])
         return found if found is not None and found.round_no == key[1] else None
 
-    async def lookup(self, conn: Connection, key: RoundKey) -> OpenRound | None:
-        """The open round, from memory or else from the database (None: unknown or finished)."""
+    async def lookup(self, db: Database, key: RoundKey) -> OpenRound | None:
+        """The open round, from memory or else from the database (None: unknown or finished);
+        with the store's lock held."""
         found = self.get(key)
         if found is None:
-            row = await conn.fetchone(OPEN_ROUND, key)
+            row = await db.fetch_for_writer(OPEN_ROUND, key)
             if row is None:
                 return None
             found = self._rounds[key[0]] = OpenRound(row[0], row[1], _or(row[2], -1), key[1])
@@ -193,7 +194,7 @@ class ActionWriter:
             key = (table_id, round_no)
             open_round = get(key)  # the usual case: no await per row
             if open_round is None:
-                open_round = await self._rounds.lookup(self._db.writer, key)
+                open_round = await self._rounds.lookup(self._db, key)
             if open_round is None:
                 reason = "that round is unknown or already finished"
             elif not 0 <= seat < open_round.n_seats:

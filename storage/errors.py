@@ -6,3 +6,8 @@ from __future__ import annotations
 class StoreError(Exception):
     """The store cannot do what was asked (corrupt or foreign file, newer schema, a write that
     breaks the log's rules, an unknown table or round). `str(error)` is one clear sentence."""
+
+
+class StoreUnavailable(StoreError):
+    """The database server cannot be reached for now (a lost connection not yet restored):
+    nothing was stored, and the same call may succeed once the server is back."""

@@ -5,15 +5,17 @@ asyncio lock, as on SQLite, so the action log's in-memory view of the open round
 reads use a small pool and run beside them. Durability: `synchronous_commit=on` for our
 sessions whatever the server's default, so a COMMIT is flushed to the server's WAL before
 asyncpg returns it: an acknowledged action survives the bot being killed, and the server
-crashing too.
+crashing too. A lost connection is restored and the call under way runs again
+(`pg_session.py`); when a COMMIT's outcome is unknown the retry is made safe by the action
+log's (round, seq) key, and a transaction's fate is asked of the server (`txid_status`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import zlib
+import logging
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -21,61 +23,27 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage.errors import StoreError
+from storage.errors import StoreError, StoreUnavailable
 from storage.partition import Partition
+from storage.pg_claim import claim
 from storage.pg_migrate import migrate
+from storage.pg_session import SERVER_SETTINGS, WriterSession
 from storage.sql import ActionRow, Row
 
+__all__ = ["claim"]  # re-exported: where the shard claim used to live
+
+log = logging.getLogger(__name__)
+
 URL_SCHEMES = ("postgresql", "postgres")
-SERVER_SETTINGS = {"synchronous_commit": "on", "application_name": "cardtable"}
-CLAIM_WAIT_S = 5.0  # how long a shard's previous holder may take to be gone
 READ_POOL = 4  # connections for reads (leaderboards, recovery) beside the writer
 APPEND_ACTIONS = (
     "INSERT INTO actions (round_id, seq, seat, notation, at) "
     "SELECT r, s, t, n, $5 FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[]) "
     "AS row (r, s, t, n)"
 )
-
-
-def _lock_class(schema: str, what: str) -> int:
-    """An advisory lock's first key, per schema (several stores may share one database)."""
-    return zlib.crc32(f"cardtable/{schema}/{what}".encode()) - (1 << 31)  # a signed int4
-
-
-async def claim(conn: asyncpg.Connection, partition: Partition, name: str) -> None:
-    """Hold, for as long as the connection lives, one advisory lock per shard this process
-    owns (a second process given the same shard is refused), and a shared lock on the shard
-    count (processes cutting the guilds differently would own the same tables twice). The
-    server frees them when the process dies, even killed."""
-    schema = await conn.fetchval("SELECT current_schema()")
-    counts, shards = _lock_class(schema, "shard-count"), _lock_class(schema, "shard")
-    await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", counts, partition.count)
-    others = await conn.fetch(
-        "SELECT DISTINCT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted "
-        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-        "AND objsubid = 2 AND classid = $1::bigint::oid AND objid <> $2::bigint::oid",
-        counts % (1 << 32),
-        partition.count,
-    )
-    if others:
-        raise StoreError(
-            f"other bot processes on {name} run with SHARD_COUNT={others[0][0]}, this one with "
-            f"{partition.count}: every process must use the same SHARD_COUNT."
-        )
-    # A process restarted right after being killed may find its old session not yet gone:
-    # wait for the lock a little before calling the shard taken.
-    await conn.execute(f"SET lock_timeout = {int(CLAIM_WAIT_S * 1000)}")
-    try:
-        for shard in partition.ids:
-            try:
-                await conn.execute("SELECT pg_advisory_lock($1, $2)", shards, shard)
-            except asyncpg.LockNotAvailableError:
-                raise StoreError(
-                    f"shard {shard} of {partition.count} is already served by another running "
-                    f"bot process on {name}: give each process its own SHARD_IDS."
-                ) from None
-    finally:
-        await conn.execute("RESET lock_timeout")
+# The same batch again after a lost connection: rows its first try did commit are skipped.
+APPEND_ACTIONS_AGAIN = f"{APPEND_ACTIONS} ON CONFLICT (round_id, seq) DO NOTHING"
+CURRENT_XID = "SELECT txid_current_if_assigned()"
 
 
 def is_database_url(location: object) -> bool:
@@ -129,20 +97,27 @@ class PgConnection:
         return await self._conn.fetchrow(numbered(sql), *params)
 
 
-ENGINE_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+ENGINE_ERRORS = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    TimeoutError,
+)
 
 
 class PostgresDatabase:
     def __init__(
         self,
         url: str,
-        conn: asyncpg.Connection,
+        session: WriterSession,
         pool: asyncpg.Pool,
         now: Callable[[], datetime],
     ) -> None:
         self.url = url
-        self.conn = conn
-        self.writer = PgConnection(conn)
+        self.session = session
+        assert session.conn is not None
+        self.writer = PgConnection(session.conn)
         self.pool = pool
         self.now = now
         self.lock = asyncio.Lock()
@@ -153,6 +128,12 @@ class PostgresDatabase:
     def name(self) -> str:
         return redacted(self.url)
 
+    @property
+    def conn(self) -> asyncpg.Connection:
+        """The writer's connection as it is now (use it under `lock`)."""
+        assert self.session.conn is not None
+        return self.session.conn
+
     def stamp(self) -> str:
         return self.now().isoformat()
 
@@ -160,21 +141,80 @@ class PostgresDatabase:
         if self.closed:
             raise StoreError(f"the store on {self.name} is closed.")
 
+    async def _ready(self) -> asyncpg.Connection:
+        """The writer's live connection (restored if it was lost); under `lock`."""
+        conn = await self.session.ready()
+        self.writer._conn = conn
+        return conn
+
+    async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        async def read() -> Row | None:
+            return await (await self._ready()).fetchrow(numbered(sql), *params)
+
+        try:
+            return await self.session.retry(read)
+        except ENGINE_ERRORS as error:
+            raise self.error(error) from error
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConnection]:
+        """BEGIN … COMMIT on the writer. A connection lost before COMMIT is a StoreUnavailable
+        (nothing was written); lost during COMMIT, the server is asked, once reconnected,
+        whether the transaction committed, and only a committed one returns normally."""
         self._check_open()
         async with self.lock:
+            conn = await self._ready()
+            xact = conn.transaction()
             try:
-                async with self.conn.transaction():
-                    yield self.writer
+                await xact.start()
             except ENGINE_ERRORS as error:
                 raise self.error(error) from error
+            try:
+                yield self.writer
+                xid = await conn.fetchval(CURRENT_XID)
+            except BaseException as error:
+                if not self.session.is_lost(error) and not conn.is_closed():
+                    with suppress(*ENGINE_ERRORS):
+                        await xact.rollback()
+                translated = self.error(error)
+                if translated is error:
+                    raise
+                raise translated from error
+            try:
+                await xact.commit()
+            except ENGINE_ERRORS as error:
+                if not self.session.is_lost(error) or xid is None:
+                    raise self.error(error) from error
+                if not await self._committed(xid, error):
+                    raise self.error(error) from error
+
+    async def _committed(self, xid: int, error: BaseException) -> bool:
+        """Whether transaction `xid`, whose COMMIT was cut off, committed (asked on a new
+        session, which fenced off the old one: the answer is final)."""
+
+        async def status() -> str | None:
+            return await (await self._ready()).fetchval("SELECT txid_status($1)", xid)
+
+        try:
+            return await self.session.retry(status) == "committed"
+        except StoreUnavailable:
+            log.error(
+                "the database %s went away during a COMMIT (%s) and did not come back in time: "
+                "that transaction is reported as failed but may have been stored",
+                self.name,
+                error,
+            )
+            raise
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         self._check_open()
-        try:
+
+        async def read() -> list[Row]:
             async with self.pool.acquire() as conn:
                 return list(await conn.fetch(numbered(sql), *params))
+
+        try:
+            return await self.session.retry(read)
         except ENGINE_ERRORS as error:
             raise self.error(error) from error
 
@@ -184,15 +224,44 @@ class PostgresDatabase:
 
     async def append_actions(self, rows: list[ActionRow], at: str) -> None:
         """One INSERT of every row (a column array each), committed on its own: one round trip
-        and one WAL flush for the whole batch."""
+        and one WAL flush for the whole batch. If the connection is lost meanwhile, the batch
+        is stored again on a new one (rows already committed skipped, by their key); if the
+        server stays away, its rows are doubtful: deleted before the next write, since their
+        callers hear that they failed."""
         columns = list(zip(*rows, strict=True))
-        await self.conn.execute(APPEND_ACTIONS, *columns, at)
+        conn = await self._ready()
+        try:
+            await conn.execute(APPEND_ACTIONS, *columns, at)
+            return
+        except ENGINE_ERRORS as error:
+            if not self.session.is_lost(error):
+                raise
+
+        async def again() -> str:
+            return await (await self._ready()).execute(APPEND_ACTIONS_AGAIN, *columns, at)
+
+        try:
+            inserted = _count(await self.session.retry(again))
+        except StoreUnavailable:
+            self.session.doubt([(row[0], row[1]) for row in rows])
+            raise
+        if inserted not in (0, len(rows)):  # one atomic INSERT stored all of them or none
+            raise StoreError(
+                f"the database {self.name} holds {len(rows) - inserted} of {len(rows)} actions "
+                "of a batch that was never acknowledged: another program writes to it."
+            )
 
     async def check_integrity(self) -> list[str]:
         """Nothing to report from here: the server verifies its own pages and WAL."""
         return []
 
     def error(self, error: BaseException) -> BaseException:
+        if isinstance(error, StoreError):
+            return error
+        if self.session.is_lost(error):
+            return StoreUnavailable(
+                f"the database {self.name} cannot be reached for now ({error}); nothing was stored."
+            )
         if isinstance(error, asyncpg.IntegrityConstraintViolationError | asyncpg.RaiseError):
             return StoreError(f"the database {self.name} refused a write: {error}.")
         if isinstance(error, ENGINE_ERRORS):
@@ -205,7 +274,7 @@ class PostgresDatabase:
         self.closed = True
         async with self.lock:  # a transaction under way finishes first
             await self.pool.close()
-            await self.conn.close()
+            await self.session.close()
 
 
 async def open_postgres(
@@ -219,6 +288,7 @@ async def open_postgres(
     and open the read pool. Raises StoreError with one clear sentence when the server cannot be
     reached, the database is not ours, or another process serves these shards."""
     name = redacted(url)
+    session = WriterSession(url, name, partition)
     try:
         conn = await asyncpg.connect(url, server_settings=SERVER_SETTINGS)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
@@ -228,16 +298,15 @@ async def open_postgres(
         ) from error
     try:
         version = await migrate(conn, name, target=target_version)
-        if partition is not None:
-            await claim(conn, partition, name)
+        await session.connect(conn)
         pool = await asyncpg.create_pool(
             url, min_size=1, max_size=READ_POOL, server_settings=SERVER_SETTINGS
         )
     except BaseException as error:
-        await conn.close()
+        conn.terminate()
         if isinstance(error, ENGINE_ERRORS):
             raise StoreError(f"the database {name} cannot be used: {error}.") from error
         raise
-    db = PostgresDatabase(url, conn, pool, now)
+    db = PostgresDatabase(url, session, pool, now)
     db.schema_version = version
     return db

@@ -57,10 +57,16 @@ class Database(Protocol):
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+    async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """One row read on the writer's connection, with `lock` held (what the writer itself
+        must see); PostgreSQL reconnects first if the connection was lost."""
+        ...
 
     async def append_actions(self, rows: list[ActionRow], at: str) -> None:
         """Store these rows, stamped `at`, in one atomic transaction, durable when it returns.
-        Called with `lock` held, outside any transaction."""
+        Called with `lock` held, outside any transaction. Raises StoreUnavailable when the
+        database cannot be reached: the rows are then not stored (PostgreSQL makes sure of it
+        even when a COMMIT's outcome was unknown)."""
         ...
 
     async def check_integrity(self) -> list[str]:

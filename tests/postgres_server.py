@@ -78,6 +78,14 @@ class PostgresServer:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
                   "--no-sync")  # fmt: skip
         self.port = free_port()
+        self.resume()
+
+    def pause(self) -> None:
+        """Shut the server down (fast: sessions are ended), keeping its data and port."""
+        self._run("pg_ctl", "stop", "-D", str(self.data), "-m", "fast", "-w")
+
+    def resume(self) -> None:
+        """Start the server (again), on its port."""
         options = (
             f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c full_page_writes=off -c max_connections=200"

@@ -50,6 +50,7 @@ from games.contract import Event, Game, Options
 from games.errors import IllegalAction
 from games.match import Match
 from games.registry import get_game
+from storage.errors import StoreUnavailable
 from storage.models import (
     ActiveTable,
     ActiveTableEntry,
@@ -1147,6 +1148,8 @@ def _published(table: LiveTable) -> PublicSnapshot:
 
 
 def _store_failed(error: Exception) -> TableError:
+    if isinstance(error, StoreUnavailable):  # the database server is away, for now
+        return TableError("store_unavailable")
     return TableError("store_failed", message=str(error))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import Store, StoreError, postgres
+from storage import Store, StoreError, pg_claim
 from storage.partition import Partition
 from tests.postgres_server import PostgresServer
 from tests.storage.conftest import ToyTable, resolve_toy
@@ -71,7 +71,7 @@ async def test_each_process_restores_only_its_guilds_and_reads_shared_stats(
 async def test_a_shard_served_twice_or_a_different_count_is_refused(
     postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(postgres, "CLAIM_WAIT_S", 0.1)  # the holder is alive: no use waiting
+    monkeypatch.setattr(pg_claim, "CLAIM_WAIT_S", 0.1)  # the holder is alive: no use waiting
     url = await postgres_server.create_database()
     async with await Store.open(url, games_resolver=resolve_toy, partition=Partition(2, (0,))):
         with pytest.raises(StoreError, match="shard 0 of 2 is already served"):

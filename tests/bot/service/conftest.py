@@ -114,17 +114,18 @@ async def end_round_quickly(service: TableService, table_id: int) -> None:
 
 class FailingStore:
     """The real store, except that the methods named in `failing` raise OSError (a full disk,
-    a power cut). Empty `failing` to bring the disk back."""
+    a power cut), or `error` when set. Empty `failing` to bring the disk back."""
 
     def __init__(self, store: Store, *failing: str) -> None:
         self._store = store
         self.failing = set(failing)
+        self.error: Exception | None = None
 
     def __getattr__(self, name: str) -> object:
         if name in self.failing:
 
             async def fail(*args: object, **kwargs: object) -> None:
-                raise OSError(f"{name}: disk failure")
+                raise self.error or OSError(f"{name}: disk failure")
 
             return fail
         return getattr(self._store, name)

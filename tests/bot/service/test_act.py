@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bot.service import ActResult, TableError, TableService
-from storage import Store
+from storage import Store, StoreUnavailable
 from tests.bot.service.conftest import ANN, BOB, CAT, FailingStore, open_dutch, peek_all
 
 
@@ -109,6 +109,24 @@ async def test_acts_on_two_tables_at_once_do_not_wait_for_each_other(
         service.act(second, CAT.user_id, 0, "peek 3 4"),
     )
     assert [r.table_id for r in results] == [first, second]
+
+
+async def test_a_click_while_the_database_is_unreachable_is_refused_and_works_once_back(
+    store: Store, service: TableService
+) -> None:
+    failing = FailingStore(store)
+    service.store = failing  # type: ignore[assignment]
+    table_id = await open_dutch(service, [ANN, BOB])
+    await peek_all(service, table_id)
+    player = ANN if service.public_snapshot(table_id).turn == 0 else BOB
+    before = service.public_snapshot(table_id)
+    failing.failing, failing.error = {"record_action"}, StoreUnavailable("server gone")
+    with pytest.raises(TableError) as refused:
+        await service.act(table_id, player.user_id, 0, "draw")
+    assert refused.value.key == "store_unavailable" and not refused.value.params
+    assert service.public_snapshot(table_id).view == before.view
+    failing.failing.clear()
+    assert (await service.act(table_id, player.user_id, 0, "draw")).notation == "draw"
 
 
 async def test_a_failed_store_write_is_rolled_back_so_memory_equals_disk(
