@@ -1,12 +1,21 @@
 """The local Discord's gateway: a websocket speaking plain JSON text frames (discord.py only
-decompresses binary ones), enough for one bot at a time to identify and receive events."""
+decompresses binary ones), sharded as Discord shards it.
+
+A connection identifies with `shard: [id, count]` (none: `[0, 1]`, every guild); its READY lists,
+and its GUILD_CREATEs carry, only the guilds on that shard (`(guild_id >> 22) % count == id`),
+and an event of a guild goes to the newest live connection of the guild's shard only (an event
+without a guild to shard 0, as Discord sends direct messages). A shard outside its count is
+closed with Discord's 4010 "Invalid shard". Sessions are not kept: a RESUME is answered with an
+invalid session, so the client identifies afresh.
+"""
 
 from __future__ import annotations
 
 import itertools
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -14,78 +23,140 @@ from aiohttp import web
 log = logging.getLogger("bot.local")
 
 HEARTBEAT_INTERVAL_MS = 41250
+INVALID_SHARD = 4010  # Discord's close code for a shard id outside its count
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events on."""
+    return (guild_id >> 22) % shard_count
+
+
+class ShardOffline(AssertionError):
+    """An event for a shard that no client is connected to (Discord would not deliver it)."""
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    """One connection: its shard once identified, the intents it asked for, its sequence."""
+
+    socket: web.WebSocketResponse
+    shard: tuple[int, int] | None = None  # (id, count) after IDENTIFY
+    intents: int = 0
+    sequence: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+
+    @property
+    def live(self) -> bool:
+        return self.shard is not None and not self.socket.closed
+
+    def serves(self, guild_id: int | None) -> bool:
+        if self.shard is None:
+            return False
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
 
 
 class LocalGateway:
     def __init__(
         self,
         *,
-        on_identify: Callable[[], list[tuple[str, Any]]],
-        members: Callable[[], list[dict[str, Any]]],
-        guild_id: int,
+        on_identify: Callable[[tuple[int, int], bool], list[tuple[str, Any]]],
+        members: Callable[[int], list[dict[str, Any]]],
         on_unknown: Callable[[str], None],
+        on_change: Callable[[], Awaitable[None]],
     ) -> None:
-        self._on_identify = on_identify  # the events that answer IDENTIFY (READY, GUILD_CREATE)
-        self._members = members
-        self._guild_id = guild_id
+        # The events that answer IDENTIFY of shard (id, count), asked for or not (READY echoes
+        # it only then): READY, then GUILD_CREATEs.
+        self._on_identify = on_identify
+        self._members = members  # of a guild
         self._on_unknown = on_unknown
-        self._sockets: list[web.WebSocketResponse] = []
-        self._seq = itertools.count(1)
-        self.intents = 0  # what the client asked for in IDENTIFY (bit flags)
+        self._on_change = on_change  # a connection identified or closed
+        self._sessions: list[GatewaySession] = []
+        self.identified: list[tuple[int, int]] = []  # every IDENTIFY's shard, in order
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=0)
         await socket.prepare(request)
-        self._sockets.append(socket)
+        session = GatewaySession(socket)
+        self._sessions.append(session)
         await socket.send_json({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
         try:
             async for frame in socket:
                 if frame.type == web.WSMsgType.TEXT:
-                    await self._op(socket, json.loads(frame.data))
+                    await self._op(session, json.loads(frame.data))
         finally:
-            self._sockets.remove(socket)
+            self._sessions.remove(session)
+            await self._on_change()
         return socket
 
-    async def _op(self, socket: web.WebSocketResponse, message: dict[str, Any]) -> None:
+    async def _op(self, session: GatewaySession, message: dict[str, Any]) -> None:
         op = message.get("op")
         if op == 1:  # heartbeat
-            await socket.send_json({"op": 11})
+            await session.socket.send_json({"op": 11})
         elif op == 2:  # identify
-            self.intents = int(message["d"].get("intents") or 0)
-            for name, data in self._on_identify():
-                await self._send(socket, name, data)
+            await self._identify(session, message["d"])
         elif op == 6:  # resume: this server keeps no sessions, so ask for a fresh identify
-            await socket.send_json({"op": 9, "d": False})
+            await session.socket.send_json({"op": 9, "d": False})
         elif op == 8:  # request guild members
+            guild_id = int(message["d"]["guild_id"])
             chunk = {
-                "guild_id": str(self._guild_id),
-                "members": self._members(),
+                "guild_id": str(guild_id),
+                "members": self._members(guild_id),
                 "chunk_index": 0,
                 "chunk_count": 1,
                 "nonce": message["d"].get("nonce"),
             }
-            await self._send(socket, "GUILD_MEMBERS_CHUNK", chunk)
+            await self._send(session, "GUILD_MEMBERS_CHUNK", chunk)
         elif op in (3, 4):  # presence / voice state updates: nothing to do
             pass
         else:
             log.error("LOCAL DISCORD: unknown gateway op %s: %s", op, message)
             self._on_unknown(f"gateway op {op}")
 
-    async def _send(self, socket: web.WebSocketResponse, name: str, data: Any) -> None:
-        await socket.send_json({"op": 0, "t": name, "s": next(self._seq), "d": data})
+    async def _identify(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        shard_id, count = (int(n) for n in data.get("shard") or (0, 1))
+        if count < 1 or not 0 <= shard_id < count:
+            await session.socket.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return
+        session.shard = (shard_id, count)
+        session.intents = int(data.get("intents") or 0)
+        self.identified.append(session.shard)
+        for name, event in self._on_identify(session.shard, data.get("shard") is not None):
+            await self._send(session, name, event)
+        await self._on_change()
+
+    async def _send(self, session: GatewaySession, name: str, data: Any) -> None:
+        event = {"op": 0, "t": name, "s": next(session.sequence), "d": data}
+        await session.socket.send_json(event)
+
+    def _session_for(self, guild_id: int | None) -> GatewaySession | None:
+        live = [s for s in self._sessions if s.live and s.serves(guild_id)]
+        return live[-1] if live else None
 
     @property
     def connected(self) -> bool:
-        """Whether a client is connected (events can be dispatched)."""
-        return any(not s.closed for s in self._sockets)
+        """Whether a client is connected and identified (events can be dispatched)."""
+        return any(s.live for s in self._sessions)
+
+    def shards_connected(self) -> set[int]:
+        """The shard ids that have a live, identified connection."""
+        return {s.shard[0] for s in self._sessions if s.live and s.shard is not None}
+
+    def intents_for(self, guild_id: int | None) -> int:
+        """The intents of the connection that receives this guild's events (0: none)."""
+        session = self._session_for(guild_id)
+        return session.intents if session is not None else 0
 
     async def dispatch(self, name: str, data: Any) -> None:
-        """Send an event to the most recently connected client."""
-        live = [s for s in self._sockets if not s.closed]
-        if not live:
-            raise AssertionError("no discord client is connected to the local gateway")
-        await self._send(live[-1], name, data)
+        """Send an event to the newest connection of its guild's shard (`data["guild_id"]`;
+        no guild: shard 0)."""
+        guild = data.get("guild_id") if isinstance(data, dict) else None
+        guild_id = int(guild) if guild is not None else None
+        session = self._session_for(guild_id)
+        if session is None:
+            where = f"guild {guild_id}'s shard" if guild_id is not None else "shard 0"
+            raise ShardOffline(f"no discord client is connected to {where} of the local gateway")
+        await self._send(session, name, data)
 
     async def close(self) -> None:
-        for socket in list(self._sockets):
-            await socket.close()
+        for session in list(self._sessions):
+            await session.socket.close()

@@ -68,6 +68,8 @@ def guild(
     owner: LocalUser,
     members: list[LocalUser],
     channels: Iterable[dict[str, Any]],
+    *,
+    name: str = "Card Club",
 ) -> dict[str, Any]:
     """A GUILD_CREATE: the guild, its @everyone role, channels, threads and members."""
     everyone = {
@@ -84,7 +86,7 @@ def guild(
     all_channels = list(channels)
     return {
         "id": str(guild_id),
-        "name": "Card Club",
+        "name": name,
         "icon": None,
         "owner_id": str(owner.id),
         "roles": [everyone],
@@ -116,11 +118,20 @@ def guild(
     }
 
 
-def ready(bot_user: LocalUser, guild_id: int, session_id: str, gateway_url: str) -> dict[str, Any]:
-    return {
+def ready(
+    bot_user: LocalUser,
+    guild_ids: Iterable[int],
+    session_id: str,
+    gateway_url: str,
+    *,
+    shard: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """READY: the guilds (of the connection's shard) are listed unavailable, each followed by
+    its GUILD_CREATE; `shard` is echoed as Discord does for a sharded connection."""
+    event: dict[str, Any] = {
         "v": 10,
         "user": {**bot_user.user_payload(), "verified": True, "mfa_enabled": False},
-        "guilds": [{"id": str(guild_id), "unavailable": True}],
+        "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in guild_ids],
         "session_id": session_id,
         "resume_gateway_url": gateway_url,
         "application": {"id": str(bot_user.id), "flags": 0},
@@ -128,6 +139,9 @@ def ready(bot_user: LocalUser, guild_id: int, session_id: str, gateway_url: str)
         "relationships": [],
         "presences": [],
     }
+    if shard is not None:
+        event["shard"] = list(shard)
+    return event
 
 
 def message(

@@ -66,6 +66,18 @@ class LocalUser:
 
 
 @dataclass
+class LocalGuild:
+    """A guild: its two text channels, and its members besides the bot, the owner and the
+    admin (who are members of every guild)."""
+
+    id: int
+    name: str
+    channel_id: int
+    other_channel_id: int
+    users: list[LocalUser]
+
+
+@dataclass
 class LocalInteraction:
     """One injected interaction and everything the client sent in answer to it."""
 

@@ -7,6 +7,9 @@ button clicks and select choices arrive as INTERACTION_CREATE events (`slash`, `
 `choose`). Every request the client makes is recorded with its route, payload, the interaction
 it answers (and so the user) and whether the resulting message is ephemeral, so who saw what is
 known. Unknown routes are logged loudly, kept in `unknown_routes`, and answered 404.
+
+It serves one guild, and more with `add_guild`; with `shard_count` above 1 its gateway shards
+them as Discord does (see gateway.py), so several bot processes can each connect their shards.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from aiohttp import web
 
 from bot.local import payloads
 from bot.local.emojis import ApplicationEmojis, EmojiRefused
-from bot.local.gateway import LocalGateway
+from bot.local.gateway import LocalGateway, shard_of
 from bot.local.limits import message_errors
 from bot.local.records import (
     BOT_PERMISSIONS,
@@ -43,6 +46,7 @@ from bot.local.records import (
     MANAGE_GUILD,
     MEMBER_PERMISSIONS,
     PUBLIC_THREAD,
+    LocalGuild,
     LocalInteraction,
     LocalUser,
     RecordedRequest,
@@ -85,8 +89,14 @@ def _refuse_invalid(data: dict[str, Any], *, creating: bool) -> None:
 class LocalDiscord:
     """The server, Discord's state as the client has shaped it, and the injection helpers."""
 
-    def __init__(self, *, user_names: tuple[str, ...] = ("alice", "bob", "carol", "dave")) -> None:
+    def __init__(
+        self,
+        *,
+        user_names: tuple[str, ...] = ("alice", "bob", "carol", "dave"),
+        shard_count: int = 1,
+    ) -> None:
         self._ids = itertools.count(1_200_000_000_000_000_000)
+        self.shard_count = shard_count  # what GET /gateway/bot recommends
         self.application_id = self.new_id()
         self.bot_user = LocalUser(self.application_id, "cardtable", BOT_PERMISSIONS, bot=True)
         self.owner = LocalUser(self.new_id(), "owner")
@@ -101,6 +111,15 @@ class LocalDiscord:
                 self.guild_id, self.other_channel_id, "general", 2
             ),
         }
+        self.guilds: dict[int, LocalGuild] = {
+            self.guild_id: LocalGuild(
+                self.guild_id,
+                "Card Club",
+                self.channel_id,
+                self.other_channel_id,
+                list(self.users.values()),
+            )
+        }
         self.messages: dict[int, dict[str, Any]] = {}
         self.interactions: dict[str, LocalInteraction] = {}  # by token
         self.requests: list[RecordedRequest] = []
@@ -111,13 +130,13 @@ class LocalDiscord:
         self.inject_listeners: list[Callable[[LocalInteraction], None]] = []  # before dispatch
         self.port = 0
         self._runner: web.AppRunner | None = None
+        self._changed = asyncio.Condition()
         self.gateway = LocalGateway(
             on_identify=self._identified,
-            members=lambda: [m.member_payload() for m in self.all_members()],
-            guild_id=self.guild_id,
+            members=lambda guild_id: [m.member_payload() for m in self.all_members(guild_id)],
             on_unknown=self.unknown_routes.append,
+            on_change=self._notify,
         )
-        self._changed = asyncio.Condition()
         self._in_flight = 0
         self._last_activity = time.monotonic()
         self._rate_limit_until = 0.0
@@ -186,21 +205,67 @@ class LocalDiscord:
             discord.http.Route.BASE = old_base
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
-    # ------------------------------------------------------------------ guild
-    def all_members(self) -> list[LocalUser]:
-        return [self.bot_user, self.owner, self.admin, *self.users.values()]
+    # ------------------------------------------------------------------ guilds
+    def add_guild(
+        self, name: str, user_names: tuple[str, ...], *, shard: int | None = None
+    ) -> LocalGuild:
+        """Another guild with two text channels and these new users as members (names unique
+        across guilds); `shard`: an id Discord would put on that shard of `shard_count`. Add
+        guilds before the client connects (their GUILD_CREATE comes with READY)."""
+        guild_id = self.new_id()
+        if shard is not None:
+            block = guild_id >> 22
+            block += (shard - block) % self.shard_count
+            guild_id = max(guild_id, block << 22)
+            self.continue_ids_after(guild_id)
+        users = [LocalUser(self.new_id(), user_name) for user_name in user_names]
+        taken = [user.name for user in users if user.name in self.users]
+        assert not taken, f"user names are unique across guilds: {taken}"
+        self.users.update({user.name: user for user in users})
+        guild = LocalGuild(guild_id, name, self.new_id(), self.new_id(), users)
+        for channel_id, channel_name, position in (
+            (guild.channel_id, "cards", 1),
+            (guild.other_channel_id, "general", 2),
+        ):
+            channel = payloads.text_channel(guild_id, channel_id, channel_name, position)
+            self.channels[channel_id] = channel
+        self.guilds[guild_id] = guild
+        return guild
 
-    def guild_payload(self) -> dict[str, Any]:
-        members = self.all_members()
-        return payloads.guild(self.guild_id, self.owner, members, self.channels.values())
+    def shard_of(self, guild_id: int) -> int:
+        return shard_of(guild_id, self.shard_count)
 
-    def _identified(self) -> list[tuple[str, Any]]:
+    def all_members(self, guild_id: int | None = None) -> list[LocalUser]:
+        """The members of a guild (default: the first one)."""
+        guild = self.guilds[guild_id or self.guild_id]
+        return [self.bot_user, self.owner, self.admin, *guild.users]
+
+    def guild_of_channel(self, channel_id: int) -> int:
+        channel = self.channels.get(int(channel_id))
+        return int(channel["guild_id"]) if channel is not None else self.guild_id
+
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        guild = self.guilds[guild_id or self.guild_id]
+        channels = [c for c in self.channels.values() if int(c["guild_id"]) == guild.id]
+        members = self.all_members(guild.id)
+        return payloads.guild(guild.id, self.owner, members, channels, name=guild.name)
+
+    def _identified(self, shard: tuple[int, int], sharded: bool) -> list[tuple[str, Any]]:
         session = f"session-{self.new_id()}"
-        ready = payloads.ready(self.bot_user, self.guild_id, session, str(self.gateway_url))
-        return [("READY", ready), ("GUILD_CREATE", self.guild_payload())]
+        shard_id, shard_count = shard
+        mine = [g for g in self.guilds if shard_of(g, shard_count) == shard_id]
+        echoed = shard if sharded else None
+        ready = payloads.ready(self.bot_user, mine, session, str(self.gateway_url), shard=echoed)
+        return [("READY", ready), *(("GUILD_CREATE", self.guild_payload(g)) for g in mine)]
 
     async def dispatch_event(self, name: str, data: Any) -> None:
+        """Send a gateway event to the connection of its guild's shard."""
         await self.gateway.dispatch(name, data)
+
+    async def _notify(self) -> None:
+        """Wake `wait_for`: something a test may wait on changed."""
+        async with self._changed:
+            self._changed.notify_all()
 
     # ------------------------------------------------------------------ REST plumbing
     def _add_routes(self) -> None:
@@ -276,8 +341,7 @@ class LocalDiscord:
         finally:
             self._in_flight -= 1
             self._last_activity = time.monotonic()
-            async with self._changed:
-                self._changed.notify_all()
+            await self._notify()
 
     @staticmethod
     async def _read_payload(request: web.Request) -> Any:
@@ -332,7 +396,7 @@ class LocalDiscord:
         message = payloads.message(
             message_id,
             channel_id,
-            self.guild_id,
+            self.guild_of_channel(channel_id),
             self.bot_user,
             data,
             flags=flags,
@@ -389,7 +453,7 @@ class LocalDiscord:
     async def _get_gateway(self, record: RecordedRequest, request: web.Request) -> Any:
         body = {
             "url": str(self.gateway_url),
-            "shards": 1,
+            "shards": self.shard_count,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 1000,
@@ -536,9 +600,8 @@ class LocalDiscord:
         self._channel(channel_id)  # the parent channel must exist
         thread_id = int(message_id) if message_id else self.new_id()  # Discord reuses the id
         payload = record.payload or {}
-        thread = payloads.thread(
-            self.guild_id, int(channel_id), thread_id, self.bot_user.id, payload
-        )
+        guild_id = self.guild_of_channel(int(channel_id))
+        thread = payloads.thread(guild_id, int(channel_id), thread_id, self.bot_user.id, payload)
         self.channels[thread_id] = thread
         record.message_id = None
         with contextlib.suppress(AssertionError):
@@ -768,8 +831,9 @@ class LocalDiscord:
             custom_id=data.get("custom_id"),
         )
         self.interactions[interaction.token] = interaction
+        guild_id = int(channel["guild_id"])
         event = payloads.interaction_create(
-            interaction, self.application_id, self.guild_id, channel, locale=locale, message=message
+            interaction, self.application_id, guild_id, channel, locale=locale, message=message
         )
         interaction.event = event
         for listener in list(self.inject_listeners):
@@ -790,14 +854,13 @@ class LocalDiscord:
         sends it: only with the guild-messages intent, and without the message-content intent
         the content is empty unless the message mentions the bot."""
         channel = int(channel_id or self.channel_id)
-        message = payloads.message(
-            self.new_id(), channel, self.guild_id, user, {"content": content}
-        )
-        everyone = {u.id: u for u in self.all_members()}
+        guild_id = self.guild_of_channel(channel)
+        message = payloads.message(self.new_id(), channel, guild_id, user, {"content": content})
+        everyone = {u.id: u for u in self.all_members(guild_id)}
         mentioned = [int(m) for m in re.findall(r"<@!?([0-9]+)>", content)]
         message["mentions"] = [everyone[m].user_payload() for m in mentioned if m in everyone]
         self.messages[int(message["id"])] = message
-        intents = self.gateway.intents
+        intents = self.gateway.intents_for(guild_id)
         if intents & GUILD_MESSAGES_INTENT:
             event = {**message, "member": user.member_payload()}
             if not intents & MESSAGE_CONTENT_INTENT and self.bot_user.id not in mentioned:
@@ -805,8 +868,8 @@ class LocalDiscord:
             await self.dispatch_event("MESSAGE_CREATE", event)
         return message
 
-    def _command_definition(self, name: str) -> dict[str, Any] | None:
-        for scope in (self.guild_id, None):
+    def _command_definition(self, name: str, guild_id: int) -> dict[str, Any] | None:
+        for scope in (guild_id, None):
             for command in self.commands.get(scope, []):
                 if command["name"] == name:
                     return command
@@ -826,11 +889,12 @@ class LocalDiscord:
         unchecked (as Discord's API does); a `LocalUser` who is not a member of the guild (one
         who left) comes with user data only, as Discord sends it."""
         names = command.split()
-        definition = self._command_definition(names[0])
+        guild_id = self.guild_of_channel(channel_id or self.channel_id)
+        definition = self._command_definition(names[0], guild_id)
         command_id = (definition or {}).get("id", str(self.new_id()))
-        members = {m.id for m in self.all_members()}
+        members = {m.id for m in self.all_members(guild_id)}
         data = payloads.command_data(
-            definition, command_id, self.guild_id, names, options, members=members
+            definition, command_id, guild_id, names, options, members=members
         )
         return await self._inject(user, "command", data, channel_id=channel_id, locale=locale)
 
