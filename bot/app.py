@@ -16,6 +16,7 @@ from typing import Any
 
 import aiohttp
 import discord
+import yarl
 from discord.ext import commands
 
 from bot.cogs.help import HelpCog
@@ -303,7 +304,20 @@ def run(settings: Settings) -> int:
 async def _run(settings: Settings, token: str) -> None:
     bot = create_bot(settings)
     async with bot:
-        await bot.start(token)
+        if settings.discord_api_url is None:
+            await bot.start(token)
+            return
+        discord.http.Route.BASE = settings.discord_api_url
+        await bot.login(token)
+        await use_named_gateway(bot)
+        await bot.connect()
+
+
+async def use_named_gateway(bot: discord.Client) -> None:
+    """Connect to the gateway the API names (GET /gateway/bot): discord.py asks only when it
+    picks the shard count itself, and otherwise connects to Discord's."""
+    _, url, _ = await bot.http.get_bot_gateway()
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
 
 
 def _fail(message: str) -> int:

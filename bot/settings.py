@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     # the tables of those shards' guilds. Unset: one process, every guild.
     shard_count: int | None = Field(default=None, alias="SHARD_COUNT")
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(default=None, alias="SHARD_IDS")
+    # Set: another Discord-compatible API instead of Discord's (a REST proxy that several
+    # processes share for the rate limits, or a local Discord); the gateway is the one it names.
+    discord_api_url: str | None = Field(default=None, alias="DISCORD_API_URL")
     dev_guild_id: int | None = Field(default=None, alias="DEV_GUILD_ID")
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
     # The local table's page (no token, or `python -m bot --local`): http://127.0.0.1:PORT
@@ -50,6 +53,16 @@ class Settings(BaseSettings):
         ):
             raise ValueError("DATABASE_URL must start with postgresql:// (or leave it empty)")
         return value
+
+    @field_validator("discord_api_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError(
+                "DISCORD_API_URL must start with http:// or https:// (e.g. "
+                "http://proxy:8080/api/v10), or leave it empty for Discord's"
+            )
+        return value.rstrip("/") if value is not None else None
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -157,3 +157,15 @@ def test_a_sharded_bot_connects_only_its_shards() -> None:
     assert isinstance(bot, commands.AutoShardedBot)
     assert (bot.shard_count, bot.shard_ids) == (3, [1, 2])
     assert not isinstance(create_bot(Settings(_env_file=None)), commands.AutoShardedBot)
+
+
+def test_discord_api_url_points_the_bot_elsewhere_and_must_be_http() -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    proxy = Settings(_env_file=None, DISCORD_API_URL="http://proxy:8080/api/v10/")
+    assert proxy.discord_api_url == "http://proxy:8080/api/v10"
+    assert Settings(_env_file=None).discord_api_url is None  # Discord's own
+    with pytest.raises(ValidationError, match="DISCORD_API_URL must start with http"):
+        Settings(_env_file=None, DISCORD_API_URL="proxy:8080")
