@@ -70,12 +70,16 @@ class HandFollower:
     ) -> None:
         """The player's message was just rendered (by their own click): follow it from here."""
         key = (private.table_id, interaction.user.id)
-        known = self._followed.get(key)
-        if known is not None and known.interaction.id == interaction.id:
-            known.moment, known.language = moment_of(private), language
-            return
-        now = self.bot.clock.now()
-        self._followed[key] = Followed(interaction, message_key, language, now, moment_of(private))
+        followed = self._followed.get(key)
+        if followed is not None and followed.interaction.id == interaction.id:
+            followed.moment, followed.language = moment_of(private), language
+        else:
+            now = self.bot.clock.now()
+            followed = Followed(interaction, message_key, language, now, moment_of(private))
+            self._followed[key] = followed
+        # The answer was drawn from a view taken before it was sent: a move meanwhile (the
+        # turn passing to this player) found the message not yet followed, so look once more.
+        self._spawn(self._refresh(key, followed))
 
     def forget_table(self, table_id: int) -> None:
         for key in [k for k in self._followed if k[0] == table_id]:

@@ -7,19 +7,24 @@ from typing import Any
 from tests.bot.e2e.harness import BotUnderTest, players
 
 
+async def _after_the_peeks(harness: BotUnderTest) -> tuple[int, int, int]:
+    """Three players seated, everyone has peeked: (table id, round number, seat to act)."""
+    alice, bob, carol = players(harness.fake)
+    table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+    for user in (alice, bob, carol):
+        await harness.act(user, table_id)
+    snapshot = harness.live.service.public_snapshot(table_id)
+    assert snapshot.round_no is not None
+    (turn,) = snapshot.to_act
+    return table_id, snapshot.round_no, turn
+
+
 async def test_an_open_my_cards_message_offers_the_moves_when_the_turn_comes(
     harness: BotUnderTest,
 ) -> None:
-    alice, bob, carol = players(harness.fake)
     async with harness.running() as bot:
         checker = harness.leak_checker()
-        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
-        for user in (alice, bob, carol):
-            await harness.act(user, table_id)  # everyone peeks
-        snapshot = bot.service.public_snapshot(table_id)
-        round_no = snapshot.round_no
-        assert round_no is not None
-        (turn,) = snapshot.to_act
+        table_id, round_no, turn = await _after_the_peeks(harness)
         player = harness.user_of_seat(table_id, turn)
         nxt = (turn + 1) % 3
         waiting = harness.user_of_seat(table_id, nxt)
@@ -86,3 +91,31 @@ async def test_turn_mentions_can_be_turned_off(harness: BotUnderTest) -> None:
             await harness.act(user, table_id)
         await harness.settle()
         assert not any("your turn" in m["content"] for m in harness.fake.channel_messages())
+
+
+async def test_a_turn_that_starts_while_my_cards_is_being_answered_is_still_shown(
+    harness: BotUnderTest,
+) -> None:
+    """My cards is drawn from a view taken before the answer goes out: when the turn passes
+    to the player in between, their new message must still come to offer the moves."""
+    async with harness.running() as bot:
+        table_id, round_no, turn = await _after_the_peeks(harness)
+        player = harness.user_of_seat(table_id, turn)
+        nxt = (turn + 1) % 3
+        waiting = harness.user_of_seat(table_id, nxt)
+        private_view = bot.service.private_view
+
+        async def a_turn_played_meanwhile(table: int, user_id: int) -> Any:
+            view = await private_view(table, user_id)
+            if user_id == waiting.id:
+                bot.service.private_view = private_view
+                while bot.service.public_snapshot(table_id).to_act == (turn,):
+                    await harness.act(player, table_id)
+            return view
+
+        bot.service.private_view = a_turn_played_meanwhile
+        await harness.my_cards(waiting, table_id)
+        await harness.settle()
+        assert bot.service.public_snapshot(table_id).to_act == (nxt,)
+        offered = harness.private_choices(waiting, round_no)
+        assert "p=draw" in [c.action for c in offered]
