@@ -7,6 +7,8 @@
 - harness.py starts the bot on a temporary database with a FakeClock (timers move only when a
   test advances it) and plays for the users: they click what their messages offer.
 - leak_checker.py reads every payload as it arrives and flags a card face its viewer may not see.
+- bot_processes.py runs the bot as real `python -m bot` processes (one per shard, PostgreSQL)
+  instead, and people.py plays for users who see only Discord's messages (test_shards_e2e.py).
 Every test here fails on an ERROR log line or on a route the fake does not know.
 """
 
