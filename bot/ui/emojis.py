@@ -57,6 +57,16 @@ class CardEmojis:
             emoji = existing.get(emoji_name(picture))
             if emoji is None:
                 image = await asyncio.to_thread(face_png, picture)
-                emoji = await client.create_application_emoji(name=emoji_name(picture), image=image)
+                try:
+                    emoji = await client.create_application_emoji(
+                        name=emoji_name(picture), image=image
+                    )
+                except discord.HTTPException:
+                    # Another process of the bot (another shard starting at the same time)
+                    # may have uploaded it meanwhile: the name is then taken, and theirs is used.
+                    existing = {e.name: e for e in await client.fetch_application_emojis()}
+                    emoji = existing.get(emoji_name(picture))
+                    if emoji is None:
+                        raise
             found[picture] = str(emoji)
         return found

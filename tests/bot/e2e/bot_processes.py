@@ -64,12 +64,18 @@ class BotProcess:
             self.child.kill()
             self.child.wait(timeout=10)
 
-    def errors(self) -> list[str]:
-        """ERROR lines (and tracebacks) of every run's log."""
+    def _lines(self) -> list[str]:
+        """Every run's log lines, each prefixed with its log's name."""
         found: list[str] = []
         for run in range(1, self.runs + 1):
             log = self.folder / f"shard{self.shard}-run{run}.log"
-            for line in log.read_text(errors="replace").splitlines():
-                if " ERROR " in line or line.startswith("Traceback"):
-                    found.append(f"{log.name}: {line}")
+            found += [f"{log.name}: {line}" for line in log.read_text(errors="replace").split("\n")]
         return found
+
+    def errors(self) -> list[str]:
+        """ERROR lines (and tracebacks) of every run's log."""
+        return [line for line in self._lines() if " ERROR " in line or ": Traceback" in line]
+
+    def said(self, words: str) -> bool:
+        """Whether the latest run logged these words."""
+        return words in self.log.read_text(errors="replace")

@@ -53,6 +53,23 @@ async def test_card_pictures_are_uploaded_once_then_reused_and_shown_in_hands(
         assert len(bot.card_emojis.markup) == len(PICTURES)
 
 
+async def test_pictures_another_process_uploads_at_the_same_time_are_used(
+    harness: BotUnderTest,
+) -> None:
+    """Two processes (shards) starting at once upload the same pictures: the second upload of
+    a name is refused as taken, and the one already there is used."""
+    create = harness.fake.emojis.create
+
+    def the_other_process_was_first(payload: dict[str, Any]) -> Any:
+        create(payload)
+        return create(payload)  # refused: the name is taken
+
+    harness.fake.emojis.create = the_other_process_was_first  # type: ignore[method-assign]
+    async with harness.running() as bot:
+        assert len(bot.card_emojis.markup) == len(PICTURES)
+        assert len(harness.fake.emojis.by_id) == len(PICTURES)
+
+
 async def test_cards_stay_text_when_discord_refuses_the_pictures(harness: BotUnderTest) -> None:
     alice, bob, carol = players(harness.fake)
 

@@ -208,6 +208,8 @@ async def test_two_shard_processes_share_postgresql_and_a_killed_one_loses_nothi
             process.stop()
     for process in processes:
         assert not process.errors(), "\n".join(process.errors())
+        # Both processes started at once, each uploading the card pictures: both show them.
+        assert process.said("card pictures ready"), process.log.read_text()
 
 
 async def kill_and_restart(crowd: Crowd, process: BotProcess, tables: dict[int, list[int]]) -> None:
