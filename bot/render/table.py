@@ -19,7 +19,7 @@ from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.render.limits import add_field, describe
-from bot.render.teams import match_over_lines, plays_in_teams
+from bot.render.teams import match_over_lines, plays_in_teams, team_label
 from bot.render.when import relative
 from bot.service.snapshots import (
     CLOSED,
@@ -165,7 +165,11 @@ def _places(snapshot: PublicSnapshot, layout: SeatLayout, language: str) -> list
             if info is not None
             else text(language, "lobby.free")
         )
-        team = text(language, "lobby.team_number", number=layout.team_of(position) + 1)
+        team = text(
+            language,
+            "lobby.team_places",
+            team=team_label(layout, layout.team_of(position), language),
+        )
         lines.append(
             text(language, "lobby.place_line", place=text(language, key), who=who, team=team)
         )

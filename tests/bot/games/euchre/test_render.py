@@ -132,12 +132,12 @@ def test_the_lobby_shows_places_teams_and_seat_choices() -> None:
     )
     snapshot = public(None, status=LOBBY, seats=seats)
     text = table(snapshot)
-    assert "**N** · Ann 👑 · team 1" in text and "**S** · Bot 1 🤖 · team 1" in text
-    assert "**E** · free · team 2" in text and "**W** · free · team 2" in text
+    assert "**N** · Ann 👑 · team N–S" in text and "**S** · Bot 1 🤖 · team N–S" in text
+    assert "**E** · free · team E–W" in text and "**W** · free · team E–W" in text
     assert "Sit at E" in text and "Sit at W" in text and "Sit at N" not in text
     assert "N ↔ E (Ann ↔ free)" in text and "E ↔ W" not in text  # a swap moves someone
     french = table(snapshot, "fr")
-    assert "**O** · libre · équipe 2" in french and "S'asseoir en O" in french
+    assert "**O** · libre · équipe E–O" in french and "S'asseoir en O" in french
 
 
 def test_bidding_round_one_shows_the_turned_card_and_order_buttons() -> None:
