@@ -31,6 +31,9 @@ Members, and where they show:
 - `private_status(private, table)`: the status line of "My cards"; `None` when it is simply
   the viewer's turn (the frame says "Your turn" with the timer);
 - `menu_prompt(view, table)`: the placeholder of the action selects; `None`: "Choose…";
+- `menu(private, prefix, table)`: the components of "My cards" at that menu step when the game
+  lays them out itself (several cards chosen in one select, a pick: `m=`); `None`: the shared
+  action menu built from the legal notations;
 - `reveal_lines(seat, reveals, table)`: what a rule just showed the seat; `[]` if none;
 - `action_labeler(view, table)`, `piece_labeler(view, table)`: labels of a legal action in
   notation, and of one piece of an action chosen step by step;
@@ -50,13 +53,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.pictures.round_end import RoundEndRow
-from bot.render.actions import ActionLabel, PieceLabel
+from bot.render.actions import ActionLabel, ComponentSpec, PieceLabel
 from bot.service.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, RoundEnd
 
 if TYPE_CHECKING:
     from discord.ext import commands
 
-__all__ = ["ActionLabel", "Field", "GamePlugin", "PieceLabel", "SeatLayout", "TableText"]
+__all__ = [
+    "ActionLabel",
+    "ComponentSpec",
+    "Field",
+    "GamePlugin",
+    "PieceLabel",
+    "SeatLayout",
+    "TableText",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +146,10 @@ class GamePlugin(Protocol):
     def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None: ...
 
     def menu_prompt(self, view: Any, table: TableText) -> str | None: ...
+
+    def menu(
+        self, private: PrivateSnapshot, prefix: str, table: TableText
+    ) -> list[ComponentSpec] | None: ...
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]: ...
 

@@ -123,6 +123,9 @@ def _select_errors(select: dict[str, Any], where: str, errors: list[str]) -> Non
                 errors.append(f"{where}.options[{index}].{key}: {len(text)} > {OPTION_TEXT}")
         if not str(option.get("label") or "") or not str(option.get("value") or ""):
             errors.append(f"{where}.options[{index}]: label and value must not be empty")
+    least, most = int(select.get("min_values", 1)), int(select.get("max_values", 1))
+    if not 0 <= least <= most or not 1 <= most <= min(SELECT_OPTIONS, max(1, len(options))):
+        errors.append(f"{where}: min_values {least}, max_values {most} out of bounds")
     placeholder = str(select.get("placeholder") or "")
     if len(placeholder) > PLACEHOLDER:
         errors.append(f"{where}.placeholder: {len(placeholder)} > {PLACEHOLDER}")

@@ -276,6 +276,8 @@ class LocalPage:
             )
         except AssertionError:
             raise PageError(409, "This component is no longer on the message.") from None
+        except ValueError as error:
+            raise PageError(400, f"{error}.") from None
 
     def _command_options(self, asked: CommandAsked) -> dict[str, Any]:
         """The page sends option values as typed; Discord sends them with the synced types."""

@@ -933,8 +933,13 @@ class LocalDiscord:
         locale: str = "en-US",
         absent: bool = False,
     ) -> LocalInteraction:
-        """Choose `values` in a select menu of a message (`absent`: as for `click`)."""
+        """Choose `values` in a select menu of a message (`absent`: as for `click`). As
+        Discord does, the values must be options of the select, between its `min_values` and
+        `max_values` (1 and 1 unless set), each once: else ValueError."""
         message = self._component_message(message_id, custom_id, 3, forged=False, absent=absent)
+        for component in iter_components(message):
+            if component.get("custom_id") == custom_id and component.get("type") == 3:
+                _check_chosen(component, values)
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
         return await self._inject(
             user,
@@ -1030,3 +1035,14 @@ async def running_client(client: discord.Client, *, timeout: float = 5.0) -> Asy
             await asyncio.wait_for(task, timeout)
         except (TimeoutError, asyncio.CancelledError):
             task.cancel()
+
+
+def _check_chosen(select: dict[str, Any], values: list[str]) -> None:
+    """Discord accepts a select's choice only within its bounds and among its options."""
+    offered = {str(option.get("value")) for option in select.get("options") or []}
+    least = int(select.get("min_values", 1))
+    most = int(select.get("max_values", 1))
+    if not least <= len(values) <= most:
+        raise ValueError(f"choose {least} to {most} options, not {len(values)}")
+    if len(set(values)) != len(values) or not set(values) <= offered:
+        raise ValueError("choose options of the select, each once")

@@ -39,6 +39,9 @@ class SelectSpec:
     options: tuple[tuple[str, str], ...]  # (label, value)
     row: int = 0
     emojis: tuple[str | None, ...] = ()  # per option, when some show a card
+    # How many options a choice takes: one, except in a pick (`m=`: several cards at once).
+    min_values: int = 1
+    max_values: int = 1
 
 
 ComponentSpec = ButtonSpec | SelectSpec

@@ -65,15 +65,17 @@ def render_private(
         back=text(language, "menu.back"),
         action_emoji=plugin.action_emoji(view, table),
     )
-    components = action_menu(
-        private.legal,
-        prefix,
-        table_id=private.table_id,
-        round_no=private.round_no or 0,
-        labels=menu,
-        styles=plugin.action_styles,
-        buttons=plugin.button_families,
-    )
+    components = plugin.menu(private, prefix, table)
+    if components is None:
+        components = action_menu(
+            private.legal,
+            prefix,
+            table_id=private.table_id,
+            round_no=private.round_no or 0,
+            labels=menu,
+            styles=plugin.action_styles,
+            buttons=plugin.button_families,
+        )
     if not prefix:
         # Ephemeral messages do not follow the table: this re-renders the message in place.
         next_row = max((c.row for c in components), default=-1) + 1

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import language_of, text
-from bot.render.actions import ButtonSpec, under
+from bot.render.actions import MAX_OPTIONS, ButtonSpec, under
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
@@ -85,6 +86,8 @@ class TableController:
                 await self._play(interaction, component, component.text)
             elif component.kind is Kind.SELECT:
                 await self._selected(interaction, component, values)
+            elif component.kind is Kind.PICK:
+                await self._picked(interaction, component, values)
             else:
                 await self._navigate(interaction, component, component.text)
         except TableError as error:
@@ -259,6 +262,19 @@ class TableController:
             return
         await self._play(interaction, component, value)
 
+    async def _picked(
+        self,
+        interaction: discord.Interaction[Any],
+        component: ComponentId,
+        values: tuple[str, ...],
+    ) -> None:
+        """Several options of one select complete one action (`m=meld` + 7S 7H 2C): played as
+        `<prefix> <values>`, and the engine's check decides, as for any click."""
+        if not _are_pieces(values):
+            await refuse(interaction, "bad_button")
+            return
+        await self._play(interaction, component, " ".join((component.text, *values)))
+
     async def _navigate(
         self,
         interaction: discord.Interaction[Any],
@@ -389,6 +405,18 @@ def _places(values: tuple[str, ...]) -> tuple[int, ...] | None:
     if not words or not all(w.isascii() and w.isdigit() and len(w) <= 2 for w in words):
         return None
     return tuple(int(w) for w in words)
+
+
+_PIECE = re.compile(r"[A-Za-z0-9#]{1,12}")
+
+
+def _are_pieces(values: tuple[str, ...]) -> bool:
+    """The values of a pick: 1 to 25 distinct words of a notation (forged ones are refused)."""
+    return (
+        0 < len(values) <= MAX_OPTIONS
+        and len(set(values)) == len(values)
+        and all(_PIECE.fullmatch(v) for v in values)
+    )
 
 
 def _is_private_message(interaction: discord.Interaction[Any]) -> bool:

@@ -6,6 +6,8 @@
   or two places);
 - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`);
 - `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one;
+- `m=<prefix>`: a select of several values (cards) that complete one action: the chosen
+  values follow the prefix, `<prefix> <value> <value>…` (e.g. `m=meld` and 7S 7H 2C);
 - `n=<prefix>`: show the choices that start with `prefix` (empty: the top level).
 Nothing here is trusted: the table service checks every click against the engine.
 """
@@ -39,6 +41,7 @@ class Kind(StrEnum):
     PLAY = "p"
     SELECT = "s"
     NAVIGATE = "n"
+    PICK = "m"
 
 
 _ID = re.compile(r"ct:(?P<table>[0-9]{1,19}):(?P<round>[0-9]{1,6}):(?P<action>.+)")
@@ -56,7 +59,7 @@ class ComponentId:
     round_no: int
     kind: Kind
     verb: Verb | None = None
-    text: str = ""  # the notation (PLAY) or the prefix (SELECT, NAVIGATE)
+    text: str = ""  # the notation (PLAY) or the prefix (SELECT, NAVIGATE, PICK)
 
     def __str__(self) -> str:
         if self.kind is Kind.VERB:
@@ -82,6 +85,10 @@ def select_id(table_id: int, round_no: int, prefix: str) -> str:
     return str(ComponentId(table_id, round_no, Kind.SELECT, text=prefix))
 
 
+def pick_id(table_id: int, round_no: int, prefix: str) -> str:
+    return str(ComponentId(table_id, round_no, Kind.PICK, text=prefix))
+
+
 def navigate_id(table_id: int, round_no: int, prefix: str) -> str:
     return str(ComponentId(table_id, round_no, Kind.NAVIGATE, text=prefix))
 
@@ -99,11 +106,11 @@ def parse(custom_id: str) -> ComponentId:
     if verb is not None:
         return ComponentId(table_id, round_no, Kind.VERB, verb=verb)
     kind_text, sep, rest = action.partition("=")
-    if not sep or kind_text not in {Kind.PLAY, Kind.SELECT, Kind.NAVIGATE}:
+    if not sep or kind_text not in {Kind.PLAY, Kind.SELECT, Kind.NAVIGATE, Kind.PICK}:
         raise BadCustomId(f"unknown action {action!r}")
     if not _NOTATION.fullmatch(rest) or rest != rest.strip() or "  " in rest:
         raise BadCustomId(f"malformed action text {rest!r}")
     kind = Kind(kind_text)
-    if kind is Kind.PLAY and not rest:
+    if kind in (Kind.PLAY, Kind.PICK) and not rest:
         raise BadCustomId("empty action")
     return ComponentId(table_id, round_no, kind, text=rest)

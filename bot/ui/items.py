@@ -59,10 +59,17 @@ class TableItem(DynamicItem[Item[Any]], template=r"(?s)(?P<custom_id>.+)"):
         placeholder: str | None = None,
         options: list[discord.SelectOption] | None = None,
         row: int | None = None,
+        *,
+        min_values: int = 1,
+        max_values: int = 1,
     ) -> TableItem:
         placeholder = placeholder[:PLACEHOLDER_LIMIT] if placeholder else None
         select: Select[Any] = Select(
-            custom_id=custom_id, placeholder=placeholder, options=options or []
+            custom_id=custom_id,
+            placeholder=placeholder,
+            options=options or [],
+            min_values=min_values,
+            max_values=max_values,
         )
         return cls(select, row=row)
 
@@ -115,7 +122,12 @@ def _item(spec: ComponentSpec) -> TableItem | None:
         discord.SelectOption(label=label[:OPTION_LABEL_LIMIT], value=value, emoji=emoji)
         for (label, value), emoji in list(zip(spec.options, emojis, strict=True))[:SELECT_OPTIONS]
     ]
-    return TableItem.select(spec.custom_id, spec.placeholder, options, spec.row)
+    # A pick takes at least one and at most every option (Discord refuses anything else).
+    most = max(1, min(spec.max_values, len(options)))
+    least = max(0, min(spec.min_values, most))
+    return TableItem.select(
+        spec.custom_id, spec.placeholder, options, spec.row, min_values=least, max_values=most
+    )
 
 
 def is_routed(message: discord.Message | None, component_type: object, custom_id: object) -> bool:

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.cogs.game import game_commands
-from bot.games.dame import render
-from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableText
+from bot.games.dame import menu, render
+from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableText
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -84,6 +84,11 @@ class DamePlugin:
 
     def menu_prompt(self, view: DameView, table: TableText) -> str | None:
         return None
+
+    def menu(
+        self, private: PrivateSnapshot, prefix: str, table: TableText
+    ) -> list[ComponentSpec] | None:
+        return menu.components(private, prefix, table)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
         return render.reveal_lines(reveals, table.language)

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from bot.cogs.game import game_commands
 from bot.games.dutch import render
-from bot.games.plugin import ActionLabel, Field, PieceLabel, TableText
+from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableText
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import NO_CARD, shown
@@ -94,6 +94,11 @@ class DutchPlugin:
 
     def menu_prompt(self, view: DutchView, table: TableText) -> str | None:
         return text(table.language, "private.peek_pick") if view.phase == "peek" else None
+
+    def menu(
+        self, private: PrivateSnapshot, prefix: str, table: TableText
+    ) -> list[ComponentSpec] | None:
+        return None  # the shared action menu lays out every move
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
         return render.reveal_lines(seat, reveals, table.names, table.language)

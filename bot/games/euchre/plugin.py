@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from bot.cogs.game import game_commands
 from bot.games.euchre import render
-from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableText
+from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableText
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import card_emoji, pretty
@@ -202,6 +202,11 @@ class EuchrePlugin:
 
     def menu_prompt(self, view: EuchreView, table: TableText) -> str | None:
         return None
+
+    def menu(
+        self, private: PrivateSnapshot, prefix: str, table: TableText
+    ) -> list[ComponentSpec] | None:
+        return None  # the shared action menu lays out every move
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
         return []  # nothing in Euchre is shown once and hidden again

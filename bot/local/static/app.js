@@ -40,6 +40,7 @@
       "thread": "fil",
       "Send": "Envoyer",
       "Make a selection": "Faites un choix",
+      "Done": "Valider",
       "(default)": "(par défaut)",
       "choose…": "choisir…",
     },
@@ -438,6 +439,7 @@
   }
 
   function selectElement(message, component) {
+    if ((component.max_values || 1) > 1) return pickElement(message, component);
     const select = el("select", "select-menu");
     select.dataset.customId = component.custom_id;
     select.disabled = Boolean(component.disabled);
@@ -459,6 +461,43 @@
         custom_id: component.custom_id, values: [select.value] });
     });
     return select;
+  }
+
+  // A select of several values (Discord's multi-select): tick between min_values and
+  // max_values options, then send them together, as Discord does when its menu closes.
+  function pickElement(message, component) {
+    const box = el("div", "pick-menu");
+    box.dataset.customId = component.custom_id;
+    const least = component.min_values ?? 1;
+    const most = component.max_values ?? 1;
+    box.append(el("div", "pick-placeholder", component.placeholder || t("Make a selection")));
+    const boxes = [];
+    for (const option of component.options || []) {
+      const line = el("label", "pick-option");
+      const tick = el("input");
+      tick.type = "checkbox";
+      tick.value = option.value;
+      tick.disabled = Boolean(component.disabled);
+      boxes.push(tick);
+      const emoji = option.emoji && !option.emoji.id ? `${option.emoji.name} ` : "";
+      line.append(tick, el("span", "", `${emoji}${option.label}`));
+      box.append(line);
+    }
+    const send = el("button", "button primary", t("Done"));
+    send.type = "button";
+    const chosen = () => boxes.filter((b) => b.checked).map((b) => b.value);
+    const update = () => {
+      const count = chosen().length;
+      send.disabled = Boolean(component.disabled) || count < least || count > most;
+      for (const b of boxes) b.disabled = Boolean(component.disabled) || (!b.checked && count >= most);
+    };
+    for (const b of boxes) b.addEventListener("change", update);
+    send.addEventListener("click", () =>
+      interact(send, message, { type: "component", message_id: message.id,
+        custom_id: component.custom_id, values: chosen() }));
+    update();
+    box.append(send);
+    return box;
   }
 
   // `data-busy` counts this page's interactions not yet answered and shown (tests wait on it).

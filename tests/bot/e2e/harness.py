@@ -233,7 +233,7 @@ class BotUnderTest:
         played = self.actions_played(table_id)
         for _ in range(MENU_DEPTH):
             choice, interaction = await self._step(user, table_id, choose)
-            if choice.notation == notation:
+            if choice.notation == notation or choice.values:  # a pick is a move's last step
                 await self.settle()
                 snapshot = self.live.service.public_snapshot(table_id)
                 assert snapshot.status != PLAYING or self.actions_played(table_id) == played + 1, (
@@ -242,6 +242,12 @@ class BotUnderTest:
                 )
                 return interaction
         raise AssertionError(f"{notation!r} is not reached in {MENU_DEPTH} menu steps")
+
+    async def act_toward(self, user: LocalUser, table_id: int, notation: str) -> LocalInteraction:
+        """One menu step of `user` toward `notation` (the select option or button that narrows
+        to it), without playing it: the step's message is then `user`'s latest."""
+        _, interaction = await self._step(user, table_id, toward(notation))
+        return interaction
 
     async def _step(
         self, user: LocalUser, table_id: int, choose: Chooser

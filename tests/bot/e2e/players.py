@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.local.records import LocalInteraction, LocalUser, iter_components
@@ -29,6 +29,10 @@ class Choice:
     component_type: int
     label: str
     value: str | None = None  # the option value of a select
+    # A pick (a select of several values, `m=<prefix>`): the values chosen together, and every
+    # value it offers (a chooser may choose others among them).
+    values: tuple[str, ...] = ()
+    offered: tuple[str, ...] = ()
 
     @property
     def action(self) -> str:
@@ -40,10 +44,13 @@ class Choice:
 
     @property
     def notation(self) -> str | None:
-        """The game action a `p=` button plays (None for other components)."""
+        """The game action a `p=` button plays, or a pick with its values (None for other
+        components)."""
         action = self.action
         if self.value is not None:
             return action
+        if self.values and action.startswith("m="):
+            return " ".join((action[2:], *self.values))
         return action[2:] if action.startswith("p=") else None
 
 
@@ -59,6 +66,8 @@ def choices(message: dict[str, Any]) -> list[Choice]:
         if component.get("type") == BUTTON and component.get("custom_id"):
             label = str(component.get("label") or "")
             found.append(Choice(message_id, component["custom_id"], BUTTON, label))
+        elif component.get("type") == SELECT and _is_pick(str(component["custom_id"])):
+            found += _picks(message_id, component)
         elif component.get("type") == SELECT:
             for option in component.get("options") or []:
                 found.append(
@@ -70,6 +79,25 @@ def choices(message: dict[str, Any]) -> list[Choice]:
                         str(option["value"]),
                     )
                 )
+    return found
+
+
+def _is_pick(custom_id: str) -> bool:
+    parts = custom_id.split(":", 3)
+    return len(parts) == 4 and parts[3].startswith("m=")
+
+
+def _picks(message_id: int, select: dict[str, Any]) -> list[Choice]:
+    """A select of several values as a player uses it: its fewest first options, and its most."""
+    offered = tuple(str(option["value"]) for option in select.get("options") or [])
+    label = str(select.get("placeholder") or "")
+    found: list[Choice] = []
+    for count in (int(select.get("min_values", 1)), int(select.get("max_values", 1))):
+        values = offered[: max(1, count)]
+        if all(c.values != values for c in found):
+            found.append(
+                Choice(message_id, select["custom_id"], SELECT, label, None, values, offered)
+            )
     return found
 
 
@@ -129,6 +157,10 @@ def toward(notation: str) -> Chooser:
         for choice in offered:
             if choice.notation == notation:
                 return choice
+        for choice in offered:
+            values = _pick_toward(choice, notation)
+            if values is not None:
+                return replace(choice, values=values)
         steps = [
             (len(prefix), choice)
             for choice in offered
@@ -139,9 +171,32 @@ def toward(notation: str) -> Chooser:
     return choose
 
 
+def _pick_toward(choice: Choice, notation: str) -> tuple[str, ...] | None:
+    """The values of a pick (`m=<prefix>`) that play `notation` (`<prefix>` and cards named
+    as its options name them, a copy as `7S#1` or simply `7S` again), else None."""
+    prefix = choice.action[2:] if choice.action.startswith("m=") else ""
+    if not choice.offered or not notation.startswith(prefix + " "):
+        return None
+    left = list(choice.offered)
+    values: list[str] = []
+    for word in notation[len(prefix) + 1 :].split():
+        match = next((v for v in left if v == word), None) or next(
+            (v for v in left if v.split("#")[0] == word.split("#")[0]), None
+        )
+        if match is None:
+            return None
+        left.remove(match)
+        values.append(match)
+    return tuple(values)
+
+
 async def use(fake: LocalDiscord, user: LocalUser, choice: Choice) -> LocalInteraction:
     """Click the button, or choose the option; return the answered interaction."""
-    if choice.component_type == SELECT:
+    if choice.values:
+        interaction = await fake.choose(
+            user, choice.message_id, choice.custom_id, list(choice.values)
+        )
+    elif choice.component_type == SELECT:
         assert choice.value is not None
         interaction = await fake.choose(user, choice.message_id, choice.custom_id, [choice.value])
     else:

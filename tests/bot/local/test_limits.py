@@ -69,3 +69,17 @@ def test_a_select_holds_one_to_25_unique_options() -> None:
 def test_an_empty_new_message_is_refused_but_an_edit_may_clear_things() -> None:
     assert message_errors({"content": ""}, creating=True) == ["cannot send an empty message"]
     assert message_errors({"components": []}, creating=False) == []
+
+
+def test_a_select_of_several_values_is_bounded_by_its_options() -> None:
+    def select(n: int, least: int, most: int) -> dict[str, Any]:
+        options = [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)]
+        component = {"type": 3, "custom_id": "m", "options": options}
+        component |= {"min_values": least, "max_values": most}
+        return {"components": [_row(component)]}
+
+    assert message_errors(select(20, 3, 20), creating=True) == []
+    assert message_errors(select(5, 0, 1), creating=True) == []
+    assert message_errors(select(5, 3, 6), creating=True)  # more than it offers
+    assert message_errors(select(5, 4, 3), creating=True)
+    assert message_errors(select(5, 1, 0), creating=True)

@@ -11,6 +11,7 @@ from bot.ui.custom_ids import (
     Verb,
     navigate_id,
     parse,
+    pick_id,
     play_id,
     select_id,
     verb_id,
@@ -31,6 +32,7 @@ def test_play_select_and_navigate_ids_round_trip(notation: str) -> None:
         (play_id, Kind.PLAY),
         (select_id, Kind.SELECT),
         (navigate_id, Kind.NAVIGATE),
+        (pick_id, Kind.PICK),
     ):
         custom_id = build(7, 12, notation)
         assert custom_id.startswith("ct:7:12:")
@@ -68,6 +70,7 @@ def test_any_play_id_parses_back_to_itself(table_id: int, round_no: int, words: 
         "ct:1:-2:join",
         "ct:1:2:fly",
         "ct:1:2:p=",
+        "ct:1:2:m=",
         "ct:1:2:q=draw",
         "ct:1:2:p=draw;drop table",
         "ct:1:2:p= draw",

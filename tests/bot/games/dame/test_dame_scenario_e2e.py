@@ -10,7 +10,7 @@ from bot.games.dame.render import show_all
 from bot.i18n import text
 from bot.service.snapshots import ROUND_OVER
 from games.dame import GAME
-from tests.bot.e2e.harness import EIGHT, BotUnderTest
+from tests.bot.e2e.harness import EIGHT, BotUnderTest, assert_one_short_private_sentence
 from tests.games.dame.stacking import stacked_deck
 
 # Turn order A, B, C, D from the dealer's left (seat 0 deals the first hand): A and C are
@@ -124,3 +124,70 @@ async def test_a_stacked_hand_takes_the_pile_melds_a_wild_adds_knocks_and_goes_o
         assert went_out in table
         checker.assert_clean()
         assert checker.checked > 20
+
+
+# A lays five cards (two wild) in one action; C, the partner, adds three to that pack in one.
+LAYER, PARTNER = A, C
+LAYS = {
+    LAYER: "9S 9H 9D 2C JK 2D 3S 4D#1 5C#1 7D#1 8S 10D QD",
+    B: "4S 4H#1 5S 5H#1 6S 6D#1 8D 10S JS JH QH KH AH",
+    PARTNER: "9C 9S#1 2H 3D#1 4S#1 5D#1 6C#1 8C 10H JC QC KC AC",
+}
+
+
+async def test_a_pack_of_five_with_wild_cards_and_an_add_of_three_are_one_action_each(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    users = [harness.fake.user(name) for name in EIGHT[:4]]
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        started = await harness.fake.slash(users[0], "dame start", target=2_000)
+        await started.wait_answered()
+        await harness.settle()
+        (table_id,) = harness.table_ids()
+        bot.service.stack_deck(table_id, stacked_deck(LAYS, STOCK, dealer=D))
+        for user in users[1:]:
+            await harness.press(user, table_id, "join")
+        await harness.press(users[0], table_id, "start")
+        seat = {s: harness.user_of_seat(table_id, s) for s in (A, B, C, D)}
+        round_no = bot.service.public_snapshot(table_id).round_no
+        assert round_no is not None
+        await harness.play(seat[LAYER], table_id, "draw")
+
+        # Three wild cards and no natural: the engine refuses; one sentence, nothing changes.
+        played = harness.actions_played(table_id)
+        await harness.act_toward(seat[LAYER], table_id, "meld 9S 9H 9D")  # the 9 step
+        offered = harness.private_choices(seat[LAYER], round_no)
+        pick = next(c for c in offered if c.action == "m=meld")
+        assert set(pick.offered) == {"9S", "9H", "9D", "2C", "JK", "2D"}
+        refused = await harness.fake.choose(
+            seat[LAYER], pick.message_id, pick.custom_id, ["2C", "JK", "2D"]
+        )
+        await refused.wait_answered()
+        await harness.settle()
+        sentence = assert_one_short_private_sentence(refused)
+        assert sentence == text("en", "error.illegal.pack_needs_natural")
+        assert harness.actions_played(table_id) == played
+
+        await harness.play(seat[LAYER], table_id, "meld 9S 9H 9D 2C JK")
+        assert harness.actions_played(table_id) == played + 1  # one action, five cards
+        table = message_text(harness.table_message(table_id))
+        assert f"**9** ×5: {show_all(['9S', '9H', '9D'])} + *{show_all(['2C', 'JK'])}*" in table
+        laid = text("en", "log.dame.meld", cards=show_all(["9S", "9H", "9D", "2C", "JK"]))
+        assert laid in table
+        await harness.play(seat[LAYER], table_id, "discard 3C")
+        await harness.play(seat[B], table_id, "draw")
+        await harness.play(seat[B], table_id, "discard 4C")
+
+        await harness.play(seat[PARTNER], table_id, "draw")
+        played = harness.actions_played(table_id)
+        await harness.play(seat[PARTNER], table_id, "add 9 9C 9S#1 2H")
+        assert harness.actions_played(table_id) == played + 1  # one action, three cards
+        table = message_text(harness.table_message(table_id))
+        pack = show_all(["9S", "9H", "9D", "9S", "9C"])
+        assert f"**9** ×8: {pack} + *{show_all(['2C', 'JK', '2H'])}*" in table
+        added = text("en", "log.dame.add", cards=show_all(["9S", "9C", "2H"]), rank="9")
+        assert added in table
+        assert bot.service.public_snapshot(table_id).view.hand_sizes[PARTNER] == 11
+        checker.assert_clean()

@@ -1,0 +1,124 @@
+"""Dame de Pique's "My cards" while laying: a rank (or a pack), then the cards in one select of
+several values, for a hand of 42 cards holding five wild cards; every card offered goes in that
+pack, every count allowed is one the engine accepts."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from bot.games.dame.menu import MOST_CANDIDATES, add_step, candidates, meld_step
+from bot.render.actions import MAX_OPTIONS, ButtonSpec, SelectSpec
+from bot.render.private import render_private
+from bot.ui.custom_ids import Kind, parse
+from games.cards import card
+from games.dame import GAME, DameRound
+from games.dame.rules import IS_WILD, PACK_MIN
+from games.errors import IllegalAction
+from tests.bot.games.dame.test_render import _fillers, _private, _public, _within_limits
+from tests.games.dame.stacking import draw_and_discard, stacked_round
+
+BEN = 1
+WILD_HAND = "7S 7H 2S 2H 2D JK 2C#1 3S 4D 5C 6H 8S 9D"  # five wild cards
+
+
+def _big_hand_with_wilds() -> tuple[DameRound, list[Any]]:
+    """Ben takes a pile of 32 with 7♠ 7♥: 42 cards in hand, five of them wild, a 7 pack."""
+    stock = f"{_fillers(31, WILD_HAND)} 7D"
+    round_ = stacked_round({BEN: WILD_HAND}, stock=stock)
+    for _ in range(32):
+        draw_and_discard(round_, round_.to_act()[0])
+    events = list(round_.apply(BEN, "take 7S 7H"))
+    return round_, events
+
+
+def _render(round_: DameRound, events: list[Any], language: str, prefix: str = "") -> Any:
+    return render_private(_private(round_, BEN), _public(round_, events), language, prefix=prefix)
+
+
+def _accepted(round_: DameRound, notation: str) -> bool:
+    try:
+        round_.check(BEN, GAME.parse_action(notation))
+    except IllegalAction:
+        return False
+    return True
+
+
+def test_a_pick_never_needs_more_options_than_a_select_holds() -> None:
+    """A rank's naturals (8) and every wild card (12) of the two decks: 20 options at most."""
+    assert MOST_CANDIDATES == 20 <= MAX_OPTIONS
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_top_menu_offers_a_rank_then_a_pack_to_add_to_within_discords_limits(
+    language: str,
+) -> None:
+    round_, events = _big_hand_with_wilds()
+    view = round_.view(BEN)
+    assert len(view.hand) == 42 and sum(IS_WILD[card(c)] for c in view.hand) == 5
+    rendered = _render(round_, events, language)
+    _within_limits(rendered)
+    selects = {parse(c.custom_id).text: c for c in rendered.components if isinstance(c, SelectSpec)}
+    legal = view.legal
+    assert legal is not None
+    assert [v for _, v in selects["meld"].options] == [meld_step(r) for r in legal.meld_ranks]
+    assert [v for _, v in selects["add"].options] == [add_step("7")]
+    assert legal.meld_ranks and all(c.max_values == 1 for c in selects.values())
+    # no canonical 3-card meld or one-card add is left on the top level: the steps lay them
+    played = [parse(c.custom_id).text for c in rendered.components if isinstance(c, ButtonSpec)]
+    assert not [p for p in played if p.startswith(("meld", "add"))]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_each_rank_step_picks_any_number_of_its_naturals_and_wild_cards_at_once(
+    language: str,
+) -> None:
+    round_, events = _big_hand_with_wilds()
+    view = round_.view(BEN)
+    legal = view.legal
+    assert legal is not None
+    rng = random.Random(3)
+    steps = [(meld_step(r), r, "meld") for r in legal.meld_ranks]
+    steps += [(add_step(r), r, add_step(r)) for r in legal.add_ranks]
+    for step, rank, prefix in steps:
+        rendered = _render(round_, events, language, prefix=step)
+        _within_limits(rendered)
+        pick, back = rendered.components
+        assert isinstance(pick, SelectSpec) and isinstance(back, ButtonSpec)
+        assert parse(pick.custom_id).kind is Kind.PICK and parse(pick.custom_id).text == prefix
+        assert parse(back.custom_id).kind is Kind.NAVIGATE
+        values = [v for _, v in pick.options]
+        assert values == [v for v, _ in candidates(view, rank)]
+        assert len(set(values)) == len(values) <= MAX_OPTIONS
+        naturals = [c for c in view.hand if not IS_WILD[card(c)] and card(c).rank == rank]
+        assert len(values) == len(naturals) + 5  # the rank's naturals and every wild card
+        least = PACK_MIN if prefix == "meld" else 1
+        assert (pick.min_values, pick.max_values) == (least, len(values))
+        # every count the select allows is a move the engine accepts, for any cards with a
+        # natural among them (a pack of wild cards alone is answered with one sentence)
+        for count in range(least, len(values) + 1):
+            chosen = rng.sample(values, count)
+            if prefix == "meld" and not any(v in values[: len(naturals)] for v in chosen):
+                chosen[0] = values[0]
+                chosen = list(dict.fromkeys(chosen))
+            assert _accepted(round_, " ".join((prefix, *chosen))), (prefix, chosen)
+        if prefix == "meld":
+            wilds = values[len(naturals) :]
+            assert not _accepted(round_, " ".join(("meld", *wilds[:PACK_MIN])))
+
+
+def test_two_copies_of_a_card_are_two_options_that_pick_both() -> None:
+    round_ = stacked_round({BEN: "8S 8S#1 8H JK 3S 4D 5C 6H 9S 9D 10C JH QD"}, stock="KC")
+    draw_and_discard(round_, BEN)
+    for seat in (2, 3, 0):
+        draw_and_discard(round_, seat)
+    round_.apply(BEN, "draw")
+    view = round_.view(BEN)
+    assert candidates(view, "8") == [("8S", "8♠"), ("8S#1", "8♠ #2"), ("8H", "8♥"), ("JK", "🃏")]
+    for chosen in combinations(["8S", "8S#1", "8H", "JK"], 3):
+        assert _accepted(round_, " ".join(("meld", *chosen)))
+    round_.apply(BEN, "meld 8S#1 JK 8S")
+    assert sorted(round_.view(BEN).packs[1][0].cards) == ["8S", "8S#1", "JK"]
