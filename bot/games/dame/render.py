@@ -244,6 +244,7 @@ def reveal_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
 # -- action labels --------------------------------------------------------------------------
 def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]:
     pile = len(view.discard) if view is not None else 0
+    top = show(view.discard[-1]) if view is not None and view.discard else NO_CARD
 
     def label(action: str) -> str:
         words = action.split()
@@ -251,9 +252,8 @@ def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]
         if kind == "take":
             if not rest:
                 return text(language, "dame.action.take_onto", count=pile)
-            return text(
-                language, "dame.action.take", cards=" ".join(pretty(w) for w in rest), count=pile
-            )
+            cards = " ".join(pretty(w) for w in rest)
+            return text(language, "dame.action.take", cards=cards, count=pile, top=top)
         if kind == "meld":
             return text(language, "dame.action.meld", cards=" ".join(pretty(w) for w in rest))
         if kind == "add" and rest:

@@ -1,6 +1,6 @@
 """Dame de Pique's "My cards" while laying: a rank (or a pack), then the cards in one select of
 several values, for a hand of 42 cards holding five wild cards; every card offered goes in that
-pack, every count allowed is one the engine accepts."""
+pack, every count allowed is one the engine accepts, and the take shows its cards."""
 
 from __future__ import annotations
 
@@ -122,3 +122,28 @@ def test_two_copies_of_a_card_are_two_options_that_pick_both() -> None:
         assert _accepted(round_, " ".join(("meld", *chosen)))
     round_.apply(BEN, "meld 8S#1 JK 8S")
     assert sorted(round_.view(BEN).packs[1][0].cards) == ["8S", "8S#1", "JK"]
+
+
+def test_the_take_shows_its_two_naturals_the_top_card_and_the_pile_size() -> None:
+    round_ = stacked_round({BEN: "7S 7H 3S 4D 5C 6H 8S 9D 10C JH QD KS AC"}, stock="9C 10D JC 7D")
+    draw_and_discard(round_, BEN)
+    draw_and_discard(round_, 2)
+    draw_and_discard(round_, 3)
+    round_.apply(0, "draw")
+    round_.apply(0, "discard 7D")
+    public = _public(round_, [])
+    private = _private(round_, BEN)
+    assert "take 7S 7H" in private.legal
+    for language, wanted in (
+        ("en", "Take the pile (4 cards) with 7♠ 7♥ + top 7♦"),
+        ("fr", "Prendre la défausse (4 cartes) avec 7♠ 7♥ + 7♦ du dessus"),
+    ):
+        rendered = render_private(private, public, language)
+        labels = [c.label for c in rendered.components if isinstance(c, ButtonSpec)]
+        labels += [
+            label
+            for c in rendered.components
+            if isinstance(c, SelectSpec)
+            for label, _ in c.options
+        ]
+        assert wanted in labels, labels
