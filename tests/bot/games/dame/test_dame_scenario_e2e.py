@@ -4,13 +4,16 @@ partner's pack, a knock that lapses, a player going out), and the table message 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from bot.games.dame.render import show_all
 from bot.i18n import text
+from bot.local.records import LocalUser
 from bot.service.snapshots import ROUND_OVER
+from games.cards import Card
 from games.dame import GAME
 from tests.bot.e2e.harness import EIGHT, BotUnderTest, assert_one_short_private_sentence
+from tests.bot.e2e.players import message_text
 from tests.games.dame.stacking import stacked_deck
 
 # Turn order A, B, C, D from the dealer's left (seat 0 deals the first hand): A and C are
@@ -25,21 +28,29 @@ HANDS = {
 STOCK = "3C 4C 5C 6C 3D 4D 5D 6D 3H 4H 5H 6H"  # the draws, in turn order
 
 
-def message_text(message: dict[str, Any]) -> str:
-    parts = [str(message.get("content") or "")]
-    for embed in message.get("embeds") or []:
-        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
-        for field in embed.get("fields") or []:
-            parts += [str(field.get("name") or ""), str(field.get("value") or "")]
-        parts.append(str((embed.get("footer") or {}).get("text") or ""))
-    return "\n".join(parts)
-
-
 def knocked(harness: BotUnderTest, table_id: int, name: str) -> bool:
     """Does the table message's seat line of `name` show a knock?"""
     lines = message_text(harness.table_message(table_id)).splitlines()
     (line,) = [line for line in lines if f"**{name}**" in line and "·" in line]
     return "✊" in line.split(f"**{name}**")[0]
+
+
+async def four_at_a_stacked_table(
+    harness: BotUnderTest, decks: Sequence[list[Card]], *, target: int = 2_000
+) -> tuple[int, dict[int, LocalUser]]:
+    """Four users open a Dame table, join and start it, its hands dealt from `decks` in turn:
+    the table's id and the user at each seat."""
+    users = [harness.fake.user(name) for name in EIGHT[:4]]
+    started = await harness.fake.slash(users[0], "dame start", target=target)
+    await started.wait_answered()
+    await harness.settle()
+    (table_id,) = harness.table_ids()
+    for deck in decks:
+        harness.live.service.stack_deck(table_id, deck)
+    for user in users[1:]:
+        await harness.press(user, table_id, "join")
+    await harness.press(users[0], table_id, "start")
+    return table_id, {s: harness.user_of_seat(table_id, s) for s in range(4)}
 
 
 def canonical(notation: str) -> str:
@@ -50,19 +61,10 @@ async def test_a_stacked_hand_takes_the_pile_melds_a_wild_adds_knocks_and_goes_o
     eight_players: BotUnderTest,
 ) -> None:
     harness = eight_players
-    users = [harness.fake.user(name) for name in EIGHT[:4]]
     async with harness.running() as bot:
         checker = harness.leak_checker()
-        started = await harness.fake.slash(users[0], "dame start", target=2_000)
-        await started.wait_answered()
-        await harness.settle()
-        (table_id,) = harness.table_ids()
-        bot.service.stack_deck(table_id, stacked_deck(HANDS, STOCK, dealer=D))
-        for user in users[1:]:
-            await harness.press(user, table_id, "join")
-        await harness.press(users[0], table_id, "start")
+        table_id, seat = await four_at_a_stacked_table(harness, [stacked_deck(HANDS, STOCK, D)])
         assert bot.service.public_snapshot(table_id).to_act == (A,)
-        seat = {s: harness.user_of_seat(table_id, s) for s in (A, B, C, D)}
         name = {info.seat: info.name for info in bot.service.public_snapshot(table_id).seats}
         draws = iter(STOCK.split())
 
@@ -139,18 +141,9 @@ async def test_a_pack_of_five_with_wild_cards_and_an_add_of_three_are_one_action
     eight_players: BotUnderTest,
 ) -> None:
     harness = eight_players
-    users = [harness.fake.user(name) for name in EIGHT[:4]]
     async with harness.running() as bot:
         checker = harness.leak_checker()
-        started = await harness.fake.slash(users[0], "dame start", target=2_000)
-        await started.wait_answered()
-        await harness.settle()
-        (table_id,) = harness.table_ids()
-        bot.service.stack_deck(table_id, stacked_deck(LAYS, STOCK, dealer=D))
-        for user in users[1:]:
-            await harness.press(user, table_id, "join")
-        await harness.press(users[0], table_id, "start")
-        seat = {s: harness.user_of_seat(table_id, s) for s in (A, B, C, D)}
+        table_id, seat = await four_at_a_stacked_table(harness, [stacked_deck(LAYS, STOCK, D)])
         round_no = bot.service.public_snapshot(table_id).round_no
         assert round_no is not None
         await harness.play(seat[LAYER], table_id, "draw")
