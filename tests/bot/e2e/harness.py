@@ -147,6 +147,20 @@ class BotUnderTest:
         (table_id,) = set(self.table_ids()) - before
         return table_id
 
+    async def ask(
+        self, user: LocalUser, command: str, **options: Any
+    ) -> tuple[LocalInteraction, dict[str, Any]]:
+        """`/command` by `user`: the interaction and the message its answer shows. A deferred
+        command answers by a follow-up after a query of the store, which a quiet moment does
+        not prove has come: it is waited for."""
+        asked = await self.fake.slash(user, command, **options)
+        await asked.wait_answered()
+        await self.fake.wait_for(
+            lambda: bool(shown_answer(asked)), what=f"the answer to /{command}"
+        )
+        await self.settle()
+        return asked, shown_answer(asked)
+
     async def press(self, user: LocalUser, table_id: int, verb: str) -> LocalInteraction:
         choice = verb_choice(self.table_message(table_id), verb)
         assert choice is not None, f"the table message has no {verb!r} button"
@@ -348,6 +362,18 @@ class BotUnderTest:
         for name in ("table_changed", "round_started", "turn_reminder", "table_closed"):
             setattr(notifier, name, _observing(checker, getattr(notifier, name)))
         return checker
+
+
+def shown_answer(interaction: LocalInteraction) -> dict[str, Any]:
+    """The latest message an interaction's answer shows with words or an embed (a deferral
+    shows neither); {} while there is none."""
+    for request in reversed(interaction.requests):
+        payload = request.payload if isinstance(request.payload, dict) else {}
+        data = payload.get("data", payload)
+        shown = isinstance(data, dict) and (data.get("embeds") or data.get("content"))
+        if request.shows_message and shown:
+            return data
+    return {}
 
 
 def _observing(checker: LeakChecker, call: Callable[..., Awaitable[None]]) -> Any:

@@ -172,15 +172,11 @@ async def test_finished_matches_feed_the_leaderboard_and_stats_commands(
         guild_id = harness.fake.guild_id
         rows = await bot.store.leaderboard(guild_id, "dutch", min_matches=3)
         assert {row.user_id for row in rows} == {alice.id, bob.id, carol.id}
-        board = await harness.fake.slash(carol, "leaderboard")
-        await board.wait_answered()
-        await harness.settle()
+        board, _ = await harness.ask(carol, "leaderboard")
         shown = answer_text(harness.fake, board)
         positions = [shown.index(row.display_name) for row in rows]
         assert positions == sorted(positions), "the board lists the store's ranking in order"
-        stats = await harness.fake.slash(carol, "stats", member=bob)
-        await stats.wait_answered()
-        await harness.settle()
+        stats, _ = await harness.ask(carol, "stats", member=bob)
         bob_stats = await bot.store.player_stats(guild_id, bob.id)
         (dutch,) = bob_stats.games
         assert dutch.matches == 3
