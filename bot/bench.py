@@ -1,19 +1,36 @@
-"""`python -m bot.bench`: the table service under load, Discord left out.
+"""`python -m bot.bench`: clicks at a steady rate on many tables, timed as Discord sees them.
 
-Many tables of mixed games (`--games`, in turn: Dutch, Euchre, Dame de Pique) play at once on
-a real store (a temporary SQLite file, synchronous=FULL) with a no-op notifier and the real
-clock. Every seat is a "human" whose clicks are the bot policy's choices; each click is timed
-from the call to `act()` until it returns (lock wait, engine, durable store write, timers,
-and any garbage collection that falls in it). Two loads per table count:
-- paced: each table clicks after a random pause (mean `--think` s, longer if needed to keep
-  the total at `--rate` clicks per second: 10,000 tables click every 10 s at 1,000 clicks/s);
-- saturated: every table clicks again as soon as its click returns (throughput; only up to
-  `--saturate-max` tables).
-Prints clicks per second, p50/p99/max latency per click, the p99 of the durable write alone
-(`store99`: fsync jitter shows there), CPU time per click (the process: service, engine,
-policy choosing the clicks, SQLite thread), and the full (generation 2) collections during the
-run with the longest one. The target at 10,000 tables and 1,000 clicks/s: p99 < 25 ms and
-max < 100 ms, on one core (`taskset -c 0 python -m bot.bench`).
+Many tables of mixed games (`--games`, in turn: Dutch, Euchre, Dame de Pique; four players
+each) play at once on a real store (a temporary SQLite file, synchronous=FULL) with the real
+clock. Every seat is a "human" whose clicks are the simple bot policy's choices (chosen when
+the table's previous click is answered, outside the timing). In some Dame tables
+(`--hoarders`) one player takes the discard pile whenever they may and never lays a pack, so
+hands of 40 cards and more are in the mix.
+
+The load is open-loop: a scheduler issues clicks at exactly `--rate` clicks per second (the
+arrival times are fixed in advance), each on the table waiting longest among those whose
+player may click (a table is clickable again `--think` s after its last click is answered).
+A click is timed from its arrival time until its answer is ready to send, so a click that
+waits behind another (or behind a garbage collection) counts the wait. The first `--warmup`
+seconds are not measured.
+
+What a click does is what the bot does for a Discord click, short of the network: the table
+service's `act` (lock, engine, durable store write, timers, the bot seats' moves), then the
+clicker's "My cards" answer rendered (`render_private`) and turned into a Discord view and
+payload. A table verb (Next round, Rematch, Start) renders the table message instead. The
+notifier does the glue's work in the background on the same event loop: a coalesced edit of
+the table message (1 s, as `DiscordNotifier`: render, digest, view), a new message at each
+round, and the "My cards" messages of the table's four players following the game
+(`follow_view`, and a render when their moment changed, as `HandFollower`). Left out: Discord's
+HTTP calls and discord.py's parsing of the interaction.
+
+Prints, per table count: the rate asked, offered (issued) and answered; p50/p99/max per click
+for all clicks and per game (Dame clicks with a hand of 40 cards or more also apart); the p99
+of the durable write alone (`store99`: fsync jitter shows there); the full (generation 2)
+collections in the measured window, their count, longest and total time; CPU per click (the
+whole process: service, engine, renders, notifier, SQLite thread, and the policy choosing the
+clicks). Target at 10,000 tables and 1,000 clicks/s: p99 < 25 ms and max < 100 ms on one core:
+`taskset -c 0 python -m bot.bench --tables 10000 --seconds 60`.
 """
 
 from __future__ import annotations
@@ -23,96 +40,359 @@ import asyncio
 import gc
 import itertools
 import random
-import statistics
 import tempfile
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+from bot.render.private import render_private
+from bot.render.table import RenderedMessage, render_table
 from bot.service import (
     FINISHED,
     PLAYING,
     ROUND_OVER,
-    NullNotifier,
     PlayerRef,
+    PrivateSnapshot,
     SystemClock,
     TableError,
     TableService,
 )
+from bot.ui.coalescer import EditCoalescer
+from bot.ui.following import HandFollower
+from bot.ui.items import build_view
+from bot.ui.notifier import digest
+from games.contract import Round
+from games.dame.round import DameRound
 from storage import Store
 
 PLAYERS_PER_TABLE = 4
+LANGUAGE = "en"
+BIG_HAND = 40  # a Dame hand this big or bigger is reported apart
+HOARDER_SEAT = 1
 
 
-@dataclass
-class Sample:
-    latencies: list[float] = field(default_factory=list)
-    store_waits: list[float] = field(default_factory=list)  # record_action alone
-    rounds: int = 0
+def payload(rendered: RenderedMessage) -> None:
+    """What discord.py builds to send a message: the view's items and both JSON payloads."""
+    build_view(rendered.components).to_components()
+    rendered.embed.to_dict()
+
+
+class PlayerMessage:
+    """A player's "My cards" message as the follower sees it: the interaction that made it.
+    An edit costs what discord.py does before its HTTP call."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, user_id: int) -> None:
+        self.id = next(self._ids)
+        self.user = SimpleNamespace(id=user_id)
+
+    async def edit_original_response(self, *, embed: Any, view: Any) -> None:
+        view.to_components()
+        embed.to_dict()
+
+
+class BenchNotifier:
+    """The glue's background work for each change (see the module docstring) without the
+    HTTP calls: the table message as `DiscordNotifier` renders it, and the players' "My cards"
+    messages followed by the bot's own `HandFollower`."""
+
+    def __init__(self, edit_delay: float = 1.0) -> None:
+        self.service: TableService | None = None
+        self.coalescer = EditCoalescer(self._edit, delay=edit_delay)
+        self.clock = SystemClock()
+        self.follower = HandFollower(self, self._spawn)  # type: ignore[arg-type]
+        self._sent: dict[int, str] = {}
+        self._messages: dict[tuple[int, int], PlayerMessage] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def table_changed(self, table_id: int) -> None:
+        self.coalescer.mark(table_id)
+        self.follower.table_changed(table_id)
+
+    async def round_started(self, table_id: int) -> None:
+        self._spawn(self._repost(table_id))
+        self.follower.table_changed(table_id)
+
+    async def turn_reminder(self, table_id: int, seat: int) -> None:
+        return None
+
+    async def table_closed(self, table_id: int) -> None:
+        self.coalescer.forget(table_id)
+        self._sent.pop(table_id, None)
+        self.follower.forget_table(table_id)
+
+    def follow(self, private: PrivateSnapshot, user_id: int) -> None:
+        """The player's own message was just rendered by their click: it follows the game."""
+        key = (private.table_id, user_id)
+        message = self._messages.get(key)
+        if message is None:
+            message = self._messages[key] = PlayerMessage(user_id)
+        self.follower.note(message, message.id, private, LANGUAGE)  # type: ignore[arg-type]
+
+    def _render(self, table_id: int) -> RenderedMessage | None:
+        assert self.service is not None
+        try:
+            return render_table(self.service.public_snapshot(table_id), LANGUAGE)
+        except TableError:
+            return None
+
+    async def _edit(self, table_id: int) -> None:
+        rendered = self._render(table_id)
+        if rendered is None:
+            return
+        fingerprint = digest(rendered)
+        if self._sent.get(table_id) != fingerprint:
+            payload(rendered)
+            self._sent[table_id] = fingerprint
+
+    async def _repost(self, table_id: int) -> None:
+        self.coalescer.forget(table_id)
+        rendered = self._render(table_id)
+        if rendered is not None:
+            payload(rendered)
+            self._sent[table_id] = digest(rendered)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        await self.coalescer.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def hoard(round_: Round[Any, Any, Any], seat: int, rng: random.Random) -> str | None:
+    """A Dame player who takes the pile whenever they may (until they hold `BIG_HAND` cards)
+    and never lays: their hand grows to 40 cards and more. Legal by construction: it picks
+    among the engine's own play options."""
+    return _draw_or_discard(round_, seat, rng, take=True)
+
+
+def idle(round_: Round[Any, Any, Any], seat: int, rng: random.Random) -> str | None:
+    """The other players at a hoarder's table draw and discard: the pile grows for the
+    hoarder, and the hand is not ended by someone going out."""
+    return _draw_or_discard(round_, seat, rng, take=False)
+
+
+def _draw_or_discard(
+    round_: Round[Any, Any, Any], seat: int, rng: random.Random, *, take: bool
+) -> str | None:
+    assert isinstance(round_, DameRound)
+    options = round_.play_options(seat)
+    if options is None:
+        return None
+    if options.draw:
+        if take and options.take and len(round_.hands[seat]) < BIG_HAND:
+            return "take " + " ".join(code.split("#")[0] for code in options.take[:2])
+        return "draw"
+    if not options.discard:
+        return None
+    return "discard " + rng.choice(options.discard).split("#")[0]
+
+
+Chooser = Callable[[Round[Any, Any, Any], int, random.Random], str | None]
+
+
+@dataclass(slots=True)
+class Click:
+    """The next click of a table, chosen when its previous click was answered."""
+
+    table_id: int
+    user_id: int
+    verb: str  # "act", "next", "rematch"
+    round_no: int | None = None
+    notation: str = ""
+    ready_at: float = 0.0  # the player may click from then on (reading time after an answer)
+
+
+@dataclass(slots=True)
+class Timed:
+    """Latencies of the measured window, by group."""
+
+    by_group: dict[str, list[float]] = field(default_factory=dict)
+    store_waits: list[float] = field(default_factory=list)
     errors: int = 0
+    rounds: int = 0
+
+    def add(self, group: str, latency: float) -> None:
+        self.by_group.setdefault(group, []).append(latency)
 
 
-def time_record_action(store: Store, sample: Sample) -> None:
+@dataclass(slots=True)
+class Table:
+    table_id: int
+    game: str
+    host_id: int
+    chooser: dict[int, Chooser]  # seat -> how its player chooses (default: the simple policy)
+
+
+class Bench:
+    def __init__(self, service: TableService, notifier: BenchNotifier, think: float) -> None:
+        self.service = service
+        self.notifier = notifier
+        self.think = think
+        self.tables: dict[int, Table] = {}
+        self.ready: deque[Click] = deque()
+        self.measuring = False
+        self.timed = Timed()
+        self.rng = random.Random(1)
+        self.in_flight: set[asyncio.Task[None]] = set()
+        self.measure_from = 0.0  # clicks arriving from then on are measured
+        self.measure_until = 0.0  # and until then
+        self.offered = 0  # arrivals in the measured window
+        self.missed = 0  # of which found no player free to click
+
+    def next_click(self, table: Table) -> Click | None:
+        service = self.service
+        try:
+            snapshot = service.public_snapshot(table.table_id)
+        except TableError:
+            return None
+        if snapshot.status == ROUND_OVER:
+            return Click(table.table_id, snapshot.host_id, "next")
+        if snapshot.status == FINISHED:
+            return Click(table.table_id, snapshot.host_id, "rematch")
+        if snapshot.status != PLAYING or not snapshot.to_act or snapshot.round_no is None:
+            return None
+        seat = snapshot.to_act[0]
+        user_id = snapshot.seats[seat].user_id
+        assert user_id is not None
+        notation = service.bot_choice(
+            table.table_id, user_id, self.rng, choose=table.chooser.get(seat)
+        )
+        if notation is None:
+            return None
+        return Click(table.table_id, user_id, "act", snapshot.round_no, notation)
+
+    def requeue(self, table_id: int) -> None:
+        click = self.next_click(self.tables[table_id])
+        if click is None:  # nothing to click now (a timer's move pending): look again soon
+            asyncio.get_running_loop().call_later(0.05, self.requeue, table_id)
+            return
+        click.ready_at = time.perf_counter() + self.think
+        self.ready.append(click)
+
+    async def click(self, click: Click, arrival: float) -> None:
+        service, table = self.service, self.tables[click.table_id]
+        group = table.game
+        measured = self.measure_from <= arrival < self.measure_until
+        try:
+            if click.verb == "act":
+                assert click.round_no is not None
+                result = await service.act(
+                    click.table_id, click.user_id, click.round_no, click.notation
+                )
+                public = service.public_snapshot(click.table_id)
+                payload(render_private(result.private, public, LANGUAGE))
+                self.notifier.follow(result.private, click.user_id)
+                view = result.private.view
+                hand = getattr(view, "hand", ())
+                if group == "dame" and len(hand) >= BIG_HAND:
+                    group = f"dame {BIG_HAND}+"
+                if result.round_over and measured:
+                    self.timed.rounds += 1
+            else:
+                if click.verb == "next":
+                    await service.next_round(click.table_id, click.user_id)
+                else:
+                    await service.rematch(click.table_id, click.user_id)
+                    await service.start(click.table_id, click.user_id)
+                payload(render_table(service.public_snapshot(click.table_id), LANGUAGE))
+        except TableError:  # a timer was first (a Dutch peek's time ran out): refused
+            self.timed.errors += measured  # in one sentence, timed like any other answer
+        if measured:
+            self.timed.add(group, time.perf_counter() - arrival)
+        self.requeue(click.table_id)
+
+    async def offer(self, rate: float, until: float) -> None:
+        """Issue clicks at `rate` per second until `until` (open loop)."""
+        loop = asyncio.get_running_loop()
+        start = time.perf_counter()
+        issued = 0
+        while True:
+            arrival = start + issued / rate
+            if arrival >= until:
+                return
+            now = time.perf_counter()
+            if arrival > now:
+                await asyncio.sleep(arrival - now)
+                continue
+            issued += 1
+            measured = arrival >= self.measure_from
+            self.offered += measured
+            if not self.ready or self.ready[0].ready_at > now:
+                self.missed += measured  # no player may click now: the offered load falls short
+                continue
+            task = loop.create_task(self.click(self.ready.popleft(), arrival))
+            self.in_flight.add(task)
+            task.add_done_callback(self.in_flight.discard)
+
+
+def time_record_action(store: Store, timed: Callable[[], Timed], measuring: Any) -> None:
     """Measure the durable write inside each click, to tell the store's share of the tail."""
     record = store.record_action
 
-    async def timed(table_id: int, round_no: int, seq: int, seat: int, notation: str) -> None:
+    async def timed_record(table_id: int, round_no: int, seq: int, seat: int, text: str) -> None:
         started = time.perf_counter()
-        await record(table_id, round_no, seq, seat, notation)
-        sample.store_waits.append(time.perf_counter() - started)
+        await record(table_id, round_no, seq, seat, text)
+        if measuring():
+            timed().store_waits.append(time.perf_counter() - started)
 
-    store.record_action = timed  # type: ignore[method-assign]
+    store.record_action = timed_record  # type: ignore[method-assign]
 
 
 async def open_tables(
-    service: TableService, count: int, players: int, games: list[str]
-) -> list[int]:
-    tables = []
-    for t in range(count):
-        people = [PlayerRef(1_000 * (t + 1) + p, f"T{t}P{p}") for p in range(players)]
-        snapshot = await service.open_table(1, 10 + t % 20, people[0], games[t % len(games)])
-        for person in people[1:]:
-            await service.join(snapshot.table_id, person)
-        await service.start(snapshot.table_id, people[0].user_id)
-        tables.append(snapshot.table_id)
-    return tables
-
-
-async def drive(
-    service: TableService, table_id: int, until: float, think: float, seed: int, sample: Sample
+    bench: Bench, count: int, games: list[str], hoarders: float, grown: int
 ) -> None:
-    rng = random.Random(seed)
-    while time.perf_counter() < until:
-        if think > 0:
-            await asyncio.sleep(rng.uniform(0, 2 * think))
-        else:
-            await asyncio.sleep(0)  # let the other tables in, as a network would
-        snapshot = service.public_snapshot(table_id)
-        try:
-            if snapshot.status == ROUND_OVER:
-                await service.next_round(table_id, snapshot.host_id)
-                sample.rounds += 1
-                continue
-            if snapshot.status == FINISHED:
-                await service.rematch(table_id, snapshot.host_id)
-                await service.start(table_id, snapshot.host_id)
-                continue
-        except TableError:  # its timer was first (the next round starts by itself)
-            continue
-        if snapshot.status != PLAYING or not snapshot.to_act or snapshot.round_no is None:
-            continue
-        user_id = snapshot.seats[snapshot.to_act[0]].user_id
-        assert user_id is not None
-        notation = service.bot_choice(table_id, user_id, rng)
-        if notation is None:
-            continue
-        started = time.perf_counter()
-        try:
-            await service.act(table_id, user_id, snapshot.round_no, notation)
-        except TableError:
-            sample.errors += 1
-            continue
-        sample.latencies.append(time.perf_counter() - started)
+    """Open and start the tables; `grown` of the hoarders' tables are played until the
+    hoarder holds `BIG_HAND` cards; then every table gets its first click ready."""
+    service = bench.service
+    dame_tables = 0
+    for t in range(count):
+        game = games[t % len(games)]
+        people = [PlayerRef(1_000 * (t + 1) + p, f"T{t}P{p}") for p in range(PLAYERS_PER_TABLE)]
+        snapshot = await service.open_table(1, 10 + t % 20, people[0], game)
+        table_id = snapshot.table_id
+        for person in people[1:]:
+            await service.join(table_id, person)
+        await service.start(table_id, people[0].user_id)
+        chooser: dict[int, Chooser] = {}
+        if game == "dame":
+            dame_tables += 1  # a hoarder at `hoarders` of them, spread evenly
+            if int(dame_tables * hoarders) > int((dame_tables - 1) * hoarders):
+                chooser = {seat: idle for seat in range(PLAYERS_PER_TABLE)}
+                chooser[HOARDER_SEAT] = hoard
+        bench.tables[table_id] = Table(table_id, game, people[0].user_id, chooser)
+    hoarded = [t for t in bench.tables.values() if t.chooser][:grown]
+    await asyncio.gather(*(grow_hand(bench, table) for table in hoarded))
+    for table in bench.tables.values():
+        for info in service.public_snapshot(table.table_id).seats:
+            # every player has "My cards" open: the follower re-renders it when it changes
+            assert info.user_id is not None
+            private = await service.follow_view(table.table_id, info.user_id)
+            assert private is not None
+            bench.notifier.follow(private, info.user_id)
+        bench.requeue(table.table_id)
+
+
+async def grow_hand(bench: Bench, table: Table) -> None:
+    """Play a hoarder's table (unmeasured) until the hoarder holds `BIG_HAND` cards."""
+    for _ in range(5_000):
+        view = bench.service.public_snapshot(table.table_id).view
+        if view is not None and view.hand_sizes[HOARDER_SEAT] >= BIG_HAND:
+            return
+        click = bench.next_click(table)
+        if click is None or click.verb != "act":
+            return  # the hand ended (it does not while nobody lays): leave it as it is
+        assert click.round_no is not None
+        await bench.service.act(click.table_id, click.user_id, click.round_no, click.notation)
 
 
 class FullCollections:
@@ -138,38 +418,60 @@ class FullCollections:
             self.pauses.append(time.perf_counter() - self._started)
 
 
-async def run_level(
-    count: int, seconds: float, think: float, players: int, games: list[str]
-) -> str:
-    with tempfile.TemporaryDirectory() as tmp:
+@dataclass(frozen=True, slots=True)
+class Level:
+    tables: int
+    rate: float
+    seconds: float
+    warmup: float
+    think: float
+    games: tuple[str, ...]
+    hoarders: float
+    grown: int
+
+
+async def run_level(level: Level, store_dir: Path | None) -> list[str]:
+    with tempfile.TemporaryDirectory(dir=store_dir) as tmp:
         store = await Store.open(Path(tmp) / "bench.sqlite3")
         seeds = itertools.count(1)
-        service = TableService(store, SystemClock(), NullNotifier(), lambda: next(seeds))
+        notifier = BenchNotifier()
+        service = TableService(store, SystemClock(), notifier, lambda: next(seeds))
+        notifier.service = service
+        bench = Bench(service, notifier, level.think)
+        time_record_action(store, lambda: bench.timed, lambda: bench.measuring)
         try:
-            tables = await open_tables(service, count, players, games)
-            sample = Sample()
-            time_record_action(store, sample)
-            cpu0, wall0 = time.process_time(), time.perf_counter()
-            until = wall0 + seconds
-            with FullCollections() as collections:
-                await asyncio.gather(*(drive(service, t, until, think, t, sample) for t in tables))
-            wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+            await open_tables(bench, level.tables, list(level.games), level.hoarders, level.grown)
+            started = time.perf_counter()
+            bench.measure_from = started + level.warmup
+            until = bench.measure_until = bench.measure_from + level.seconds
+            measure = asyncio.get_running_loop().create_task(_measure_window(bench, until))
+            await bench.offer(level.rate, until)
+            window = await measure
+            await asyncio.gather(*bench.in_flight)
         finally:
+            await notifier.close()
             for table_id in service.table_ids():
                 await service.stop(table_id, 0, can_manage=True)
             await store.close()
-    lat = sorted(sample.latencies)
-    n = len(lat)
-    if n == 0:
-        return f"{count:>6} tables: no clicks"
-    p50 = statistics.median(lat) * 1e3
-    p99 = percentile(lat, 0.99) * 1e3
-    store_p99 = percentile(sorted(sample.store_waits), 0.99) * 1e3
-    return (
-        f"{count:>6} {'paced' if think > 0 else 'saturated':>9} {n:>8} {n / wall:>9.0f} "
-        f"{p50:>8.2f} {p99:>8.2f} {lat[-1] * 1e3:>8.2f} {store_p99:>8.2f} {cpu / n * 1e3:>8.3f} "
-        f"{sample.rounds:>6} {sample.errors:>5} {len(collections.pauses):>4} "
-        f"{max(collections.pauses, default=0.0) * 1e3:>7.1f}"
+    return report(level, bench, window)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    wall: float
+    cpu: float
+    pauses: tuple[float, ...]
+
+
+async def _measure_window(bench: Bench, until: float) -> Window:
+    await asyncio.sleep(max(0.0, bench.measure_from - time.perf_counter()))
+    bench.measuring = True
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    with FullCollections() as collections:
+        await asyncio.sleep(max(0.0, until - time.perf_counter()))
+    bench.measuring = False
+    return Window(
+        time.perf_counter() - wall0, time.process_time() - cpu0, tuple(collections.pauses)
     )
 
 
@@ -177,35 +479,87 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
+def report(level: Level, bench: Bench, window: Window) -> list[str]:
+    timed = bench.timed
+    everything = sorted(x for values in timed.by_group.values() for x in values)
+    answered = len(everything)
+    lines = [
+        f"{level.tables:,} tables: asked {level.rate:,.0f} clicks/s; offered "
+        f"{(bench.offered - bench.missed) / level.seconds:,.1f}/s ({bench.missed} arrivals found "
+        f"no player free to click), answered {answered / level.seconds:,.1f}/s "
+        f"({answered:,} clicks, {timed.errors} refused, {timed.rounds} rounds over)",
+        f"  CPU {window.cpu / max(answered, 1) * 1e3:.3f} ms per click "
+        f"({window.cpu / window.wall:.0%} of a core); full collections: {len(window.pauses)}, "
+        f"longest {max(window.pauses, default=0.0) * 1e3:.1f} ms, total "
+        f"{sum(window.pauses) * 1e3:.1f} ms; store write p99 "
+        f"{percentile(sorted(timed.store_waits), 0.99) * 1e3:.2f} ms",
+        f"  {'clicks of':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+    ]
+    groups = [("all", everything)]
+    for name in sorted(timed.by_group, key=_group_order):
+        groups.append((name, sorted(timed.by_group[name])))
+    for name, values in groups:
+        if values:
+            lines.append(
+                f"  {name:<12} {len(values):>8} {percentile(values, 0.5) * 1e3:>8.2f} "
+                f"{percentile(values, 0.99) * 1e3:>8.2f} {values[-1] * 1e3:>8.2f}"
+            )
+    return lines
+
+
+def _group_order(name: str) -> tuple[int, str]:
+    order = ("dutch", "euchre", "dame")
+    base = name.split()[0]
+    return (order.index(base) if base in order else len(order), name)
+
+
 async def main_async(args: argparse.Namespace) -> None:
-    levels = [int(x) for x in args.tables.split(",") if x]
-    games = [g for g in args.games.split(",") if g]
+    games = tuple(g for g in args.games.split(",") if g)
     print(
-        f"tables of {args.players} players ({', '.join(games)} in turn), real store (temp file, "
-        f"synchronous=FULL), {args.seconds:.0f} s per run, paced: think time mean "
-        f"{args.think} s per table, at most {args.rate:,.0f} clicks/s in total"
+        f"tables of {PLAYERS_PER_TABLE} players ({', '.join(games)} in turn; a hoarder in "
+        f"{args.hoarders:.0%} of Dame tables), real store (temp file, synchronous=FULL), "
+        f"{args.warmup:.0f} s warm-up then {args.seconds:.0f} s measured; clicks arrive at "
+        f"the asked rate, a table at most once per {args.think} s after its last answer",
+        flush=True,
     )
-    print(
-        f"{'tables':>6} {'load':>9} {'clicks':>8} {'clicks/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
-        f"{'max ms':>8} {'store99':>8} {'cpu ms':>8} {'rounds':>6} {'errs':>5} {'gc2':>4} "
-        f"{'gc2 max':>7}"
-    )
-    for count in levels:
-        paced = max(args.think, count / args.rate)
-        for pause in (paced, 0.0) if count <= args.saturate_max else (paced,):
-            line = await run_level(count, args.seconds, pause, args.players, games)
+    for count in (int(x) for x in args.tables.split(",") if x):
+        rate = min(args.rate, count / args.think)  # what `count` players can click at most
+        level = Level(
+            count, rate, args.seconds, args.warmup, args.think, games, args.hoarders, args.grown
+        )
+        for line in await run_level(level, args.store_dir):
             print(line, flush=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__)
-    parser.add_argument("--tables", default="1,50,500,10000", help="comma-separated table counts")
-    parser.add_argument("--seconds", type=float, default=20.0, help="duration of each run")
-    parser.add_argument("--think", type=float, default=1.0, help="mean pause between clicks")
-    parser.add_argument("--rate", type=float, default=1000.0, help="paced: total clicks/s cap")
-    parser.add_argument("--saturate-max", type=int, default=500, help="saturated runs up to")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--tables", default="500,10000", help="comma-separated table counts")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time per run")
+    parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured start of a run")
+    parser.add_argument("--rate", type=float, default=1000.0, help="clicks/s in total")
+    parser.add_argument(
+        "--think", type=float, default=0.5, help="least time a table waits between clicks"
+    )
+    parser.add_argument(
+        "--store-dir",
+        type=Path,
+        help="where the store's temporary file goes (default: the system's temp directory; "
+        "a tmpfs such as /dev/shm takes the disk's fsync out of the figures)",
+    )
     parser.add_argument("--games", default="dutch,euchre,dame", help="played in turn")
-    parser.add_argument("--players", type=int, default=PLAYERS_PER_TABLE)
+    parser.add_argument(
+        "--hoarders", type=float, default=0.5, help="share of Dame tables with a hoarder"
+    )
+    parser.add_argument(
+        "--grown",
+        type=int,
+        default=50,
+        help=f"hoarders' tables played to a hand of {BIG_HAND} cards before the run",
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 

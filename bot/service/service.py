@@ -154,10 +154,17 @@ class TableService(TimerMixin):
         """The game played at this table (raises no_table like the other queries)."""
         return self._table(table_id).game
 
-    def bot_choice(self, table_id: int, user_id: int, rng: random.Random) -> str | None:
+    def bot_choice(
+        self,
+        table_id: int,
+        user_id: int,
+        rng: random.Random,
+        choose: Callable[[Any, int, random.Random], str | None] | None = None,
+    ) -> str | None:
         """What the bot policy would play for this user's seat now, in notation (None if the
         seat may not act). The policy reads only the seat's view and knowledge: the benchmark
-        clicks with it, and a "hint" could."""
+        clicks with it, and a "hint" could. `choose(round, seat, rng)`, if given, decides
+        instead (a benchmark's scripted player)."""
         table = self._table(table_id)
         seat = table.seat_of(user_id)
         round_ = table.round
@@ -165,6 +172,8 @@ class TableService(TimerMixin):
             return None  # (locked: the round may hold a move whose write is pending)
         if seat not in round_.to_act():
             return None
+        if choose is not None:
+            return choose(round_, seat, rng)
         # the simple level: this runs on the event loop, and a strong bot may search for a
         # tenth of a second (the table's own bot players think in the policy runner)
         return str(policy_for(table.game, "simple").choose(round_, seat, rng))
@@ -511,7 +520,7 @@ class TableService(TimerMixin):
         the seat's view and legal actions, without any card a rule showed it (those are
         handed out once, by a click) and without bringing an away seat back. None when the
         user no longer sits at the table."""
-        async with self._locked(table_id) as (table, _notes):
+        async with _TableLock(self, None, table_id=table_id, read_only=True) as (table, _notes):
             seat = table.seat_of(user_id)
             if seat is None:
                 return None
@@ -1103,8 +1112,12 @@ class _TableLock:
         *,
         table_id: int = 0,
         refuse_closed: bool = True,
+        read_only: bool = False,
     ) -> None:
         self.service = service
+        # a reader that changes nothing (a followed "My cards" message, for every player at
+        # each change) neither republishes nor notifies: the published snapshot still holds
+        self.read_only = read_only
         self._table = table  # None: the table of `table_id`, loaded first if need be
         self._table_id = table_id
         self.notes: list[Notice] = []
@@ -1127,6 +1140,9 @@ class _TableLock:
 
     async def __aexit__(self, *exc: object) -> None:
         table = self.table
+        if self.read_only:
+            table.lock.release()
+            return
         before = table.published
         _publish(table)
         changed = ("table_changed", table.id, None)

@@ -1,0 +1,46 @@
+"""The click benchmark's own players: a Dame hoarder grows a hand of 40 cards with legal moves
+only, and a click through the benchmark's Discord path is timed in its game's group."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.bench import BIG_HAND, HOARDER_SEAT, Bench, BenchNotifier, open_tables
+from bot.service import FakeClock, TableService
+from storage import Store
+
+
+@pytest.fixture
+async def bench(tmp_path: Path) -> AsyncIterator[Bench]:
+    store = await Store.open(tmp_path / "bench.sqlite3", synchronous="NORMAL")
+    notifier = BenchNotifier()
+    seeds = itertools.count(3)
+    service = TableService(store, FakeClock(), notifier, lambda: next(seeds))
+    notifier.service = service
+    yield Bench(service, notifier, think=0.0)
+    await notifier.close()
+    for table_id in service.table_ids():
+        await service.stop(table_id, 0, can_manage=True)
+    await store.close()
+
+
+async def test_a_hoarder_grows_a_dame_hand_of_40_cards_with_legal_moves(bench: Bench) -> None:
+    await open_tables(bench, 1, ["dame"], hoarders=1.0, grown=1)
+    (table_id,) = bench.tables
+    view = bench.service.public_snapshot(table_id).view
+    assert view.hand_sizes[HOARDER_SEAT] >= BIG_HAND  # every move was accepted on the way
+
+    # the hoarder's table plays on through the benchmark's clicks, each timed in its group
+    bench.measure_until = float("inf")
+    for _ in range(8):
+        click = bench.ready.popleft()
+        await bench.click(click, time.perf_counter())
+    timed = bench.timed.by_group
+    assert bench.timed.errors == 0
+    assert sum(len(v) for v in timed.values()) == 8
+    assert len(timed[f"dame {BIG_HAND}+"]) >= 1  # the hoarder's own clicks, with 40+ cards
