@@ -29,8 +29,9 @@ for all clicks and per game (Dame clicks with a hand of 40 cards or more also ap
 of the durable write alone (`store99`: fsync jitter shows there); the full (generation 2)
 collections in the measured window, their count, longest and total time; CPU per click (the
 whole process: service, engine, renders, notifier, SQLite thread, and the policy choosing the
-clicks). Target at 10,000 tables and 1,000 clicks/s: p99 < 25 ms and max < 100 ms on one core:
-`taskset -c 0 python -m bot.bench --tables 10000 --seconds 60`.
+clicks); and what the service's occasional full collection (`bot/service/memory.py`)
+costs with that many tables. Target at 10,000 tables and 1,000 clicks/s: p99 < 25 ms and
+max < 100 ms on one core: `taskset -c 0 python -m bot.bench --tables 10000 --seconds 60`.
 """
 
 from __future__ import annotations
@@ -448,12 +449,26 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
             await bench.offer(level.rate, until)
             window = await measure
             await asyncio.gather(*bench.in_flight)
+            full_collection = time_full_collection()
         finally:
             await notifier.close()
             for table_id in service.table_ids():
                 await service.stop(table_id, 0, can_manage=True)
             await store.close()
-    return report(level, bench, window)
+    return [
+        *report(level, bench, window),
+        f"  a full collection of everything, frozen included (the service's unfreeze and "
+        f"collect, about hourly under load): {full_collection * 1e3:.0f} ms",
+    ]
+
+
+def time_full_collection() -> float:
+    """What `bot.service.memory`'s occasional full collection costs with these tables."""
+    started = time.perf_counter()
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return time.perf_counter() - started
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,46 @@
+"""The collector is kept off the long-lived tables, and a cycle that died frozen is still
+freed: counted freezes, no clock, no sleep."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from bot.service.memory import LongLived
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def test_a_cycle_frozen_while_alive_then_dropped_is_collected_by_a_later_freeze() -> None:
+    memory = LongLived(every=1_000, clicks=1, full_every=3)
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        alive = weakref.ref(a)
+        memory.clicked()  # freeze 1: the cycle is alive, so it is frozen
+        del a, b
+        gc.collect()
+        assert alive() is not None  # a full collection does not walk frozen objects
+        memory.clicked()  # freeze 2: a young collection only
+        assert alive() is not None and memory.full_collections == 0
+        memory.clicked()  # freeze 3: unfreeze, full collection, freeze again
+        assert memory.full_collections == 1
+        assert alive() is None
+    finally:
+        gc.unfreeze()
+
+
+def test_tables_built_count_toward_a_freeze() -> None:
+    memory = LongLived(every=2, clicks=1_000, full_every=1_000)
+    try:
+        gc.unfreeze()
+        kept = [Node() for _ in range(10)]
+        memory.built()
+        assert gc.get_freeze_count() == 0
+        memory.built()
+        assert gc.get_freeze_count() > 0 and kept
+    finally:
+        gc.unfreeze()
