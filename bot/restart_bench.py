@@ -3,10 +3,13 @@
 Builds (once, kept at `--file`) a store holding `--tables` active tables of mixed games (Dutch,
 Euchre, Dame de Pique; one player and three bot players each, in the middle of a round) and
 about `--history-gb` GB of finished rounds, then starts a fresh process on it that does what
-the bot's start does (open the store, list the active tables, load them in the background) and
-clicks, as the controller would, on `--clicks` random tables while the rest loads. Prints the
-time from the start of the process to each answer, the time to load every table, and the
-resident memory. The click is the table service's `act` after `ready` (Discord left out).
+the bot's start does (open the store, list the active tables, load them in the background,
+bot players thinking in a worker process) and clicks as the controller would: once at once
+(the first click: the time from the start of the process to its answer), then `--click-rate`
+clicks per second on random tables until every table is loaded. Prints p50/p99/max of those
+clicks, both the wait for the table to be loaded and the whole answer (the service's `ready`
+then `act`, Discord left out: the answer includes the table's bot players' moves, which follow
+the click under the table's lock), the time to load every table and the resident memory.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,16 +89,20 @@ async def build(path: Path, tables: int, history_gb: float) -> None:
             print(f"  history: {path.stat().st_size / 2**30:.2f} GB", flush=True)
 
 
-async def measure(path: Path, clicks: int) -> None:
+async def measure(path: Path, rate: float) -> None:
     imported = time.perf_counter()
     from bot.service import NullNotifier, SystemClock, TableService
+    from bot.service.runner import ProcessPolicyRunner
     from storage import Store
 
     imports = time.perf_counter() - imported
     opened_at = time.perf_counter()
     store = await Store.open(path)
     opened = time.perf_counter() - opened_at
-    service = TableService(store, SystemClock(), NullNotifier(), itertools.count(1).__next__)
+    runner = ProcessPolicyRunner()  # as the bot: bot players think in a worker process
+    service = TableService(
+        store, SystemClock(), NullNotifier(), itertools.count(1).__next__, policy_runner=runner
+    )
     listed_at = time.perf_counter()
     count = await service.start_restore()
     listed = time.perf_counter() - listed_at
@@ -103,43 +111,102 @@ async def measure(path: Path, clicks: int) -> None:
         f"{imports:.2f} s, store open {opened * 1e3:.0f} ms, tables listed {listed * 1e3:.0f} ms"
     )
     try:
-        await click_while_loading(service, clicks)
+        await click_while_loading(service, rate)
     finally:
         await service.close()
         await store.close()
+        runner.close()
 
 
-async def click_while_loading(service: TableService, clicks: int) -> None:
-    from bot.service import PLAYING
+@dataclass
+class Clicks:
+    loads: list[float] = field(default_factory=list)  # waiting for the table to be loaded
+    answers: list[float] = field(default_factory=list)  # from the click to its answer
+    not_loaded: int = 0  # clicks on a table the background load had not reached yet
+    refused: int = 0
+
+
+async def click(service: TableService, table_id: int, rng: random.Random, clicks: Clicks) -> float:
+    """One click as the controller makes it: `ready`, then `act` (or a refusal)."""
+    from bot.service import PLAYING, TableError
+
+    clicked = time.perf_counter()
+    if not service.loaded(table_id):
+        clicks.not_loaded += 1
+    try:
+        await service.ready(table_id)
+        clicks.loads.append(time.perf_counter() - clicked)
+        snapshot = service.public_snapshot(table_id)
+    except TableError:  # found broken at its load: the click is answered with a refusal
+        clicks.refused += 1
+        clicks.answers.append(time.perf_counter() - clicked)
+        return time.perf_counter()
+    user_id = snapshot.seats[0].user_id
+    notation = None
+    if snapshot.status == PLAYING and user_id is not None:
+        notation = service.bot_choice(table_id, user_id, rng)
+    if notation is not None and snapshot.round_no is not None and user_id is not None:
+        try:
+            await service.act(table_id, user_id, snapshot.round_no, notation)
+        except TableError:
+            clicks.refused += 1
+    else:  # an earlier run moved this table on: the click is answered with a refusal
+        clicks.refused += 1
+    answered = time.perf_counter()
+    clicks.answers.append(answered - clicked)
+    return answered
+
+
+async def click_while_loading(service: TableService, rate: float) -> None:
+    """A click at once, then `rate` clicks per second on random tables (open loop: a slow
+    answer does not hold the next click back) until the background load is done."""
     from bot.soak import rss_mb
 
     rng = random.Random(os.getpid())
-    targets = rng.sample(service.table_ids(), clicks)
-    for table_id in targets:
-        clicked = time.perf_counter()
-        await service.ready(table_id)
-        snapshot = service.public_snapshot(table_id)
-        user_id = snapshot.seats[0].user_id
-        notation = None
-        if snapshot.status == PLAYING and user_id is not None:
-            notation = service.bot_choice(table_id, user_id, rng)
-        outcome = "played"
-        if notation is not None and snapshot.round_no is not None and user_id is not None:
-            await service.act(table_id, user_id, snapshot.round_no, notation)
-        else:  # an earlier run moved this table on: the click is answered with a refusal
-            outcome = "refused (not the player's turn)"
-        answered = time.perf_counter()
-        print(
-            f"  click on table {table_id:>6}: {outcome}, answered "
-            f"{(answered - clicked) * 1e3:6.1f} ms after the click, "
-            f"{answered - STARTED:5.2f} s after the process started "
-            f"({time.process_time():.2f} s of CPU: the figure a busy machine does not inflate)"
-        )
-    await service.wait_restored()
+    targets = service.table_ids()
+    rng.shuffle(targets)
+    first = Clicks()
+    answered = await click(service, targets.pop(), rng, first)
+    print(
+        f"first click answered {answered - STARTED:.2f} s after the process started "
+        f"({first.answers[0] * 1e3:.0f} ms after the click; {time.process_time():.2f} s of "
+        f"CPU so far: the figure a busy machine does not inflate)"
+    )
+    restored = asyncio.ensure_future(service.wait_restored())
+    clicks = Clicks()
+    pending: set[asyncio.Task[float]] = set()
+    started = time.perf_counter()
+    issued = 0
+    while not restored.done() and targets:
+        due = started + issued / rate
+        await asyncio.wait([restored], timeout=max(0.0, due - time.perf_counter()))
+        if restored.done():
+            break
+        issued += 1
+        task = asyncio.ensure_future(click(service, targets.pop(), rng, clicks))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+    await restored
+    await asyncio.gather(*pending)
     print(
         f"every table loaded {time.perf_counter() - STARTED:.1f} s after the start; "
         f"RSS {rss_mb():.0f} MB"
     )
+    print(
+        f"{len(clicks.answers)} clicks during the background load ({rate:g}/s, "
+        f"{clicks.not_loaded} on tables not loaded yet, {clicks.refused} refused):"
+    )
+    for name, values in (("waiting for the table", clicks.loads), ("answer", clicks.answers)):
+        ordered = sorted(values)
+        if ordered:
+            print(
+                f"  {name:<22} p50 {_at(ordered, 0.5) * 1e3:7.1f} ms   p99 "
+                f"{_at(ordered, 0.99) * 1e3:7.1f} ms   max {ordered[-1] * 1e3:7.1f} ms"
+            )
+
+
+def _at(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def main() -> None:
@@ -147,12 +214,14 @@ def main() -> None:
     parser.add_argument("--file", type=Path, default=Path("data/restart-bench.sqlite3"))
     parser.add_argument("--tables", type=int, default=25_000)
     parser.add_argument("--history-gb", type=float, default=1.0)
-    parser.add_argument("--clicks", type=int, default=5)
+    parser.add_argument(
+        "--click-rate", type=float, default=20.0, help="clicks/s during the background load"
+    )
     parser.add_argument("--runs", type=int, default=3, help="fresh processes measured")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        asyncio.run(measure(args.file, args.clicks))
+        asyncio.run(measure(args.file, args.click_rate))
         return
     if not args.file.exists():
         args.file.parent.mkdir(parents=True, exist_ok=True)
@@ -160,7 +229,8 @@ def main() -> None:
         asyncio.run(build(args.file, args.tables, args.history_gb))
     for _ in range(args.runs):
         command = [sys.executable, "-m", "bot.restart_bench", "--measure", "--file"]
-        subprocess.run([*command, str(args.file), "--clicks", str(args.clicks)], check=True)
+        rate = str(args.click_rate)
+        subprocess.run([*command, str(args.file), "--click-rate", rate], check=True)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,16 @@ class InlinePolicyRunner:
         pass
 
 
+def warm_up() -> None:
+    """In the worker process: import every game and its policies, so the first bot move
+    after a start does not pay for them."""
+    from games.registry import game_names, get_game
+
+    for name in game_names():
+        for level in ("simple", "strong"):
+            policy_for(get_game(name), level)
+
+
 def decide(round_: Round[Any, Any, Any], seat: int, level: str, seed: int) -> str:
     """In the worker process: the action's notation (an action object's identity, which the
     engine relies on, does not survive pickling; its notation does)."""
@@ -62,6 +72,12 @@ class ProcessPolicyRunner:
             context = multiprocessing.get_context("spawn")  # no copy of the loop or sockets
             self._pool = ProcessPoolExecutor(self._workers, mp_context=context)
         return self._pool
+
+    def warm(self) -> None:
+        """Start the worker now and have it import the games (a second or more), in the
+        background: after a restart, the first click that hands a bot the turn does not wait
+        for that."""
+        self._executor().submit(warm_up)
 
     async def choose(
         self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random

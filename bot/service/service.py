@@ -106,6 +106,11 @@ class TableService(TimerMixin):
         # After a restart: active in the store, not loaded yet (see `start_restore`).
         self._unloaded: dict[int, ActiveTableEntry] = {}
         self._loading: dict[int, asyncio.Future[None]] = {}  # table id -> its load under way
+        # Clicked tables being loaded alone: the background load starts no batch meanwhile,
+        # so a click's queries and replay never queue behind a whole batch's.
+        self._click_loads = 0
+        self._no_click_load = asyncio.Event()
+        self._no_click_load.set()
         self._restore_task: asyncio.Task[None] | None = None
         self._on_loaded: OnLoaded | None = None
         self._long_lived = LongLived()
@@ -133,6 +138,10 @@ class TableService(TimerMixin):
         table = self._tables.get(table_id)
         return (table is not None and not table.closed) or table_id in self._unloaded
 
+    def loaded(self, table_id: int) -> bool:
+        """The table is in memory (False while a restart has yet to load it)."""
+        return table_id in self._tables
+
     async def ready(self, table_id: int) -> None:
         """Make sure the table is loaded: after a restart, a table that is clicked before the
         background restore reached it is loaded first, alone (a few ms). The queries above
@@ -141,8 +150,15 @@ class TableService(TimerMixin):
             pending = self._loading.get(table_id)
             if pending is not None:
                 await asyncio.shield(pending)
-            else:
+                continue
+            self._click_loads += 1
+            self._no_click_load.clear()
+            try:
                 await self._load([table_id])
+            finally:
+                self._click_loads -= 1
+                if not self._click_loads:
+                    self._no_click_load.set()
             if table_id in self._unloaded:
                 raise TableError("store_failed", message=f"table {table_id} could not be loaded")
 
@@ -612,6 +628,9 @@ class TableService(TimerMixin):
             for user_id in entry.human_ids:
                 self._seated[(entry.guild_id, user_id)] = entry.table_id
         self._on_loaded = on_loaded
+        warm = getattr(self.policy_runner, "warm", None)
+        if warm is not None and self._unloaded:  # tables in play: their bots will move soon
+            warm()
         self._restore_task = asyncio.get_running_loop().create_task(
             self._load_the_rest(batch), name="service-restore"
         )
@@ -634,6 +653,7 @@ class TableService(TimerMixin):
 
     async def _load_until_done(self, batch: int) -> None:
         while self._unloaded:
+            await self._no_click_load.wait()  # a clicked table goes first
             waiting = (i for i in self._unloaded if i not in self._loading)
             ids = list(itertools.islice(waiting, batch))
             if not ids:  # the rest is being loaded by clicks

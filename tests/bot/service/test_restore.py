@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.service import (
     LOBBY,
@@ -153,4 +155,44 @@ async def test_a_table_found_broken_at_restart_frees_its_players(
         assert again.table_of_user(GUILD, ANN.user_id) is None
         assert (await new_store.get_table(table_id)).status == "broken"
     finally:
+        await new_store.close()
+
+
+async def test_a_table_clicked_during_a_background_batch_loads_before_the_next_batch(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    players = [PlayerRef(600 + i, f"P{i}") for i in range(8)]
+    ids = [await open_dutch(service, players[i : i + 2]) for i in range(0, 8, 2)]
+    await store.close()
+
+    new_store = await Store.open(db_path, synchronous="NORMAL")
+    load = new_store.load_active_tables
+    events: list[tuple[str, tuple[int, ...]]] = []
+    first_started, first_ended = asyncio.Event(), asyncio.Event()
+
+    async def watched_load(*args: Any, table_ids: Sequence[int]) -> Any:
+        batch = tuple(table_ids)
+        events.append(("start", batch))
+        if batch == (ids[0], ids[1]):
+            first_started.set()
+        elif batch == (ids[3],):  # the click's load: it runs once the first batch is done
+            await first_ended.wait()
+        loaded = await load(*args, table_ids=table_ids)
+        events.append(("end", batch))
+        if batch == (ids[0], ids[1]):
+            first_ended.set()
+        return loaded
+
+    new_store.load_active_tables = watched_load  # type: ignore[method-assign]
+    again = TableService(new_store, FakeClock(), RecordingNotifier(), seeds)
+    try:
+        await again.start_restore(batch=2)
+        await first_started.wait()  # the background is loading the first two tables
+        await again.ready(ids[3])  # a click on the last one meanwhile
+        await again.wait_restored()
+        # the background started no batch while the clicked table was loading
+        assert events.index(("end", (ids[3],))) < events.index(("start", (ids[2],)))
+        assert again.table_ids() == ids and all(again.loaded(i) for i in ids)
+    finally:
+        await again.close()
         await new_store.close()
