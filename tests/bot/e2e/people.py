@@ -91,7 +91,9 @@ class Crowd:
     acks: list[Ack] = field(default_factory=list)
     answered: dict[int, int] = field(default_factory=dict)  # shard -> clicks answered
     made_before_restart: set[int] = field(default_factory=set)  # message ids
-    old_buttons_answered: list[tuple[str, str]] = field(default_factory=list)  # (user, verb)
+    # (table id, user, "move" or "hand"): a first click after a restart, on a message the
+    # killed process made, that the new process answered
+    old_buttons_answered: list[tuple[int, str, str]] = field(default_factory=list)
     kill_after_click: dict[int, Callable[[], None]] = field(default_factory=dict)  # shard
 
     def run(self, shard: int) -> int:
@@ -217,7 +219,7 @@ class Person:
             interaction = await self._my_cards()
             verb = "hand"
         if interaction is not None and interaction.message_id in self.crowd.made_before_restart:
-            self.crowd.old_buttons_answered.append((self.user.name, verb))
+            self.crowd.old_buttons_answered.append((self.table_id, self.user.name, verb))
 
     async def _wait_for_change(self, scene: str) -> None:
         private = self.fake.messages.get(self.private or 0) or {}
