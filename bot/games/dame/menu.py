@@ -125,6 +125,7 @@ def _top(
         specs.append(SelectSpec(select_id(table_id, round_no, ADD), placeholder, options, row))
         row += 1
     if discards:
+        labels = replace(labels, choose=text(language, "dame.family.discard"))
         shown = action_menu(discards, "", table_id=table_id, round_no=round_no, labels=labels)
         specs += [replace(s, row=s.row + row) for s in shown]
     return specs

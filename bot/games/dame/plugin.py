@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from bot.cogs.game import game_commands
 from bot.games.dame import menu, render
-from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableText
+from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableText
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -23,7 +23,7 @@ DameCommands = game_commands(NAME, cog_name="DameCog", min_target=50, max_target
 class DamePlugin:
     name = NAME
     # Two partnerships facing each other: North+South, East+West.
-    seat_layout = SeatLayout(labels=("N", "E", "S", "W"), teams=TEAMS)
+    seat_layout = render.SEAT_LAYOUT
     action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary", "announce": "danger"}
     button_families: frozenset[str] = frozenset()  # the shared action menu decides
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.games.plugin import SeatLayout
 from bot.i18n import text
 from bot.render.cards import NO_CARD, pretty
 from bot.render.log import burst_lines
+from bot.render.teams import team_label
 from bot.service.snapshots import LogEntry, Reveal
 from games.cards import card
 from games.dame.rules import IS_WILD, NATURAL_RANKS, TEAMS, card_value
@@ -38,8 +40,18 @@ def is_wild(code: str) -> bool:
     return IS_WILD[card(code)]
 
 
+# Places around the table: North and South play East and West (catalog keys: W is O in French).
+PLACES = ("dame.place.n", "dame.place.e", "dame.place.s", "dame.place.w")
+SEAT_LAYOUT = SeatLayout(labels=PLACES, teams=TEAMS)
+
+
 def team_of(seat: int) -> int:
-    return next(i for i, team in enumerate(TEAMS) if seat in team)
+    return SEAT_LAYOUT.team_of(seat)
+
+
+def team_places(team: int, language: str) -> str:
+    """The team's places, "N–S", as the lobby and the match's end name it."""
+    return team_label(SEAT_LAYOUT, team, language)
 
 
 def team_name(team: int, names: Sequence[str]) -> str:
@@ -52,23 +64,19 @@ def seat_lines(
 ) -> list[str]:
     lines = []
     for seat, size in enumerate(view.hand_sizes):
-        badges = []
-        if view.turn == seat:
-            badges.append("▶️")
-        if view.announced[seat]:
-            badges.append("✊")
         name = names[seat] if seat < len(names) else "?"
-        lines.append(
-            text(
-                language,
-                "dame.seat_line",
-                badges=" ".join(badges),
-                name=name,
-                marks=marks[seat] if seat < len(marks) else "",
-                count=size,
-                team=team_of(seat) + 1,
-            ).strip()
+        line = text(
+            language,
+            "dame.seat_line",
+            badges="▶️" if view.turn == seat else "",
+            name=name,
+            marks=marks[seat] if seat < len(marks) else "",
+            count=size,
+            team=team_places(team_of(seat), language),
         )
+        if view.announced[seat]:
+            line = f"{line} · {text(language, 'dame.knocked')}"
+        lines.append(" ".join(line.split()))  # no double space where a badge or mark is absent
     return lines
 
 
@@ -100,7 +108,7 @@ def team_title(
     return text(
         language,
         "dame.team_title",
-        team=team + 1,
+        team=team_places(team, language),
         names=team_name(team, names),
         points=view.points[team],
         total=total,
@@ -133,8 +141,11 @@ def _phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
         return text(language, "log.dame.drew")
     if kind == "take":
         count = len(data.get("pile", ())) + 1
-        used = show_all([*data.get("with", ()), data.get("top", "")] if data.get("top") else [])
-        return text(language, "log.dame.take", cards=used, count=count)
+        top = show(data["top"]) if data.get("top") else NO_CARD
+        used = show_all(data.get("with", ()))
+        if not used:  # the top card alone, onto the team's pack (option)
+            return text(language, "log.dame.take_onto", top=top, count=count)
+        return text(language, "log.dame.take", cards=used, top=top, count=count)
     if kind == "meld":
         return text(language, "log.dame.meld", cards=show_all(data.get("cards", ())))
     if kind == "add":

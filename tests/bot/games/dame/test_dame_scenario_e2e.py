@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.dame.render import show_all
+from bot.games.dame.render import show, show_all
 from bot.i18n import text
 from bot.local.records import LocalUser
 from bot.service.snapshots import ROUND_OVER
@@ -32,7 +32,7 @@ def knocked(harness: BotUnderTest, table_id: int, name: str) -> bool:
     """Does the table message's seat line of `name` show a knock?"""
     lines = message_text(harness.table_message(table_id)).splitlines()
     (line,) = [line for line in lines if f"**{name}**" in line and "·" in line]
-    return "✊" in line.split(f"**{name}**")[0]
+    return text("en", "dame.knocked") in line
 
 
 async def four_at_a_stacked_table(
@@ -83,7 +83,8 @@ async def test_a_stacked_hand_takes_the_pile_melds_a_wild_adds_knocks_and_goes_o
         # D takes the pile of three (two drawn cards under 7♠) with two natural 7s.
         await play(D, "take 7H 7D")
         table = message_text(harness.table_message(table_id))
-        assert text("en", "log.dame.take", cards=show_all(["7H", "7D", "7S"]), count=3) in table
+        took = text("en", "log.dame.take", cards=show_all(["7H", "7D"]), top=show("7S"), count=3)
+        assert took in table
         await play(D, "meld 8S 8H 2C")
         table = message_text(harness.table_message(table_id))
         assert f"**8** ×3: {show_all(['8S', '8H'])} + *{show_all(['2C'])}*" in table

@@ -164,7 +164,7 @@ def test_the_table_tells_the_take_in_words_and_shows_the_packs() -> None:
     rendered = render_table(_public(round_, events), "en")
     _within_limits(rendered)
     text = _shown(rendered)
-    assert "took the pile with 7♠ 7♥ 7♦: 32 cards" in text
+    assert "took the pile with 7♠ 7♥ on 7♦: 32 cards" in text
     assert "**7** ×3: 7♠ 7♥ 7♦ · 15" in text  # Ben's team's new pack
     assert "42 cards" in text  # Ben's hand size, never its cards
     assert not set(CARD_TEXT.findall(text)) & (_pretty(round_.view(1).hand) - {"7♠", "7♥", "7♦"})
@@ -218,3 +218,23 @@ def test_every_legal_move_of_a_big_hand_is_reachable_in_steps_and_none_dropped()
                 (found.add if value in legal else stages.append)(value)
     assert found == set(legal)
     assert len([a for a in legal if a.startswith("discard")]) > MAX_OPTIONS
+
+
+def test_the_table_says_in_words_who_knocked_whose_turn_it_is_and_the_last_moves() -> None:
+    round_, events = _round_with_a_big_take()
+    events += round_.apply(1, "announce")
+    for language, took, knocked, knock_log, turn in (
+        ("en", "took the pile with 7♠ 7♥ on 7♦: 32 cards", "✊ knocked", "knocked", "is laying"),
+        ("fr", "a pris la défausse avec 7♠ 7♥ sur 7♦ : 32 cartes", "✊ a cogné", "a cogné", "pose"),
+    ):
+        rendered = render_table(_public(round_, events), language)
+        _within_limits(rendered)
+        embed = rendered.embed.to_dict()
+        seats = (embed.get("description") or "").splitlines()
+        (ben,) = [line for line in seats if "**Ben**" in line]
+        assert ben.startswith("▶️ **Ben** ") and ben.endswith(f" · {knocked}") and "  " not in ben
+        assert not [line for line in seats if knocked in line and line != ben]
+        text = _shown(rendered)
+        assert f"**Ben** {turn}" in text
+        (log,) = [f["value"] for f in embed.get("fields", []) if took in f["value"]]
+        assert log.startswith("**Ben**") and log.endswith(knock_log)
