@@ -47,8 +47,14 @@ async def test_a_mention_of_the_bot_gets_the_help_in_the_channel(harness: BotUnd
         posts = len(harness.fake.channel_messages())
         await harness.fake.say(bob, "anyone up for cards?")  # no mention: no answer
         await harness.fake.say(alice, f"<@{harness.fake.bot_user.id}> how does this work?")
+
+        def answers() -> list[dict[str, Any]]:
+            new = harness.fake.channel_messages()[posts:]
+            return [m for m in new if m["author"]["id"] == str(harness.fake.bot_user.id)]
+
+        # The answer comes from the gateway's message event, not from a request the test made:
+        # waited for (a quiet moment under load is no proof it was sent).
+        await harness.fake.wait_for(lambda: bool(answers()), what="the help in the channel")
         await harness.settle()
-        new = harness.fake.channel_messages()[posts:]
-        answers = [m for m in new if m["author"]["id"] == str(harness.fake.bot_user.id)]
-        assert len(answers) == 1
-        assert "/dutch start" in embed_words(answers[0]) and "My cards" in embed_words(answers[0])
+        (answer,) = answers()
+        assert "/dutch start" in embed_words(answer) and "My cards" in embed_words(answer)
