@@ -389,6 +389,11 @@ class DiscordNotifier:
         except Exception:
             log.exception("updating a table message failed")
 
+    @property
+    def idle(self) -> bool:
+        """No message update pending or under way."""
+        return not self._tasks and not self.coalescer.pending
+
     async def drain(self) -> None:
         """Wait for every pending message update (tests, shutdown)."""
         while self._tasks or self.coalescer.pending:

@@ -116,6 +116,12 @@ class BotUnderTest:
         """Let the bot finish what it is doing: pending table edits, answers in flight."""
         await self.fake.settle(quiet=EDIT_DELAY)
         if self.bot is not None:
+            if self.pacing_clock is not None:
+                # paced edits wait for their channel's window on the test's clock, which only
+                # the test moves: move it on until none is left, or draining waits forever
+                while not self.bot.notifier.idle:
+                    await self.pacing_clock.advance(1.0)
+                    await self.fake.settle(quiet=EDIT_DELAY)
             await self.bot.notifier.drain()
         await self.fake.settle(quiet=EDIT_DELAY)
 
