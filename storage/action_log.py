@@ -19,10 +19,14 @@ from storage.sql import ActionRow, Database
 
 MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") has 14
 MAX_BATCH = 5000  # rows per transaction: a bounded wait for the callers of a huge burst
-OPEN_ROUND = (
-    "SELECT id, n_seats, (SELECT MAX(seq) FROM actions WHERE round_id = rounds.id) "
-    "FROM rounds WHERE table_id = ? AND round_no = ? AND finished_at IS NULL AND log IS NULL"
+# The open rounds of some tables (a table has one at most), read in one query per chunk of
+# LOOKUP_CHUNK tables: the first batch after a start meets hundreds of rounds not yet in memory.
+OPEN_ROUNDS = (
+    "SELECT table_id, round_no, id, n_seats, "
+    "(SELECT MAX(seq) FROM actions WHERE round_id = rounds.id) FROM rounds "
+    "WHERE table_id IN ({marks}) AND finished_at IS NULL AND log IS NULL"
 )
+LOOKUP_CHUNK = 512
 
 RoundKey = tuple[int, int]  # (table id, round number)
 # (table id, round number, seq, seat, notation, the caller's future): a plain tuple, built once
@@ -59,16 +63,24 @@ class OpenRounds:
         found = self._rounds.get(key[0])
         return found if found is not None and found.round_no == key[1] else None
 
-    async def lookup(self, db: Database, key: RoundKey) -> OpenRound | None:
-        """The open round, from memory or else from the database (None: unknown or finished);
-        with the store's lock held."""
-        found = self.get(key)
-        if found is None:
-            row = await db.fetch_for_writer(OPEN_ROUND, key)
-            if row is None:
-                return None
-            found = self._rounds[key[0]] = OpenRound(row[0], row[1], _or(row[2], -1), key[1])
-        return found
+    async def load(self, db: Database, keys: set[RoundKey]) -> None:
+        """Read from the database those of these rounds that are open and not in memory yet;
+        with the store's lock held. (A key still missing after this is unknown or finished.)"""
+        wanted: dict[int, set[int]] = {}  # table id -> round numbers asked for
+        for table_id, round_no in keys:
+            if self.get((table_id, round_no)) is None:
+                wanted.setdefault(table_id, set()).add(round_no)
+        tables = list(wanted)
+        for start in range(0, len(tables), LOOKUP_CHUNK):
+            chunk = tables[start : start + LOOKUP_CHUNK]
+            # padded to a power of two with repeats: a few statement texts, each prepared once
+            width = 1 << (len(chunk) - 1).bit_length()
+            chunk += chunk[-1:] * (width - len(chunk))
+            sql = OPEN_ROUNDS.format(marks=", ".join("?" * width))
+            found = await db.fetch_for_writer(sql, chunk)
+            for table_id, round_no, round_id, n_seats, last in found:
+                if round_no in wanted[table_id]:
+                    self._rounds[table_id] = OpenRound(round_id, n_seats, _or(last, -1), round_no)
 
     def opened(self, key: RoundKey, round_id: int, n_seats: int) -> None:
         self._rounds[key[0]] = OpenRound(round_id, n_seats, -1, key[1])
@@ -190,11 +202,11 @@ class ActionWriter:
         rows: list[ActionRow] = []
         append = rows.append
         get = self._rounds.get
+        unknown = {(row[0], row[1]) for row in batch if get((row[0], row[1])) is None}
+        if unknown:  # the usual case has none: no await per row
+            await self._rounds.load(self._db, unknown)
         for table_id, round_no, seq, seat, notation, future in batch:
-            key = (table_id, round_no)
-            open_round = get(key)  # the usual case: no await per row
-            if open_round is None:
-                open_round = await self._rounds.lookup(self._db, key)
+            open_round = get((table_id, round_no))
             if open_round is None:
                 reason = "that round is unknown or already finished"
             elif not 0 <= seat < open_round.n_seats:

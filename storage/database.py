@@ -149,8 +149,8 @@ class Database:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
-    async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        return await self.writer.fetchone(sql, params)
+    async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return await self.writer.fetchall(sql, params)
 
     async def append_actions(self, rows: list[ActionRow], at: str) -> None:
         """One INSERT of every row outside any transaction: SQLite commits it as one atomic,

@@ -147,9 +147,9 @@ class PostgresDatabase:
         self.writer._conn = conn
         return conn
 
-    async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async def read() -> Row | None:
-            return await (await self._ready()).fetchrow(numbered(sql), *params)
+    async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async def read() -> list[Row]:
+            return list(await (await self._ready()).fetch(numbered(sql), *params))
 
         try:
             return await self.session.retry(read)

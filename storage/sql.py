@@ -57,8 +57,8 @@ class Database(Protocol):
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
-    async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        """One row read on the writer's connection, with `lock` held (what the writer itself
+    async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows read on the writer's connection, with `lock` held (what the writer itself
         must see); PostgreSQL reconnects first if the connection was lost."""
         ...
 

@@ -8,7 +8,7 @@ import sqlite3
 import asyncpg
 import pytest
 
-from storage import Store, StoreError
+from storage import Store, StoreError, action_log
 from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy
 
 
@@ -114,3 +114,29 @@ async def test_after_a_restart_the_log_continues_from_the_stored_actions(
             await store.record_action(toy.id, 0, 1, 0, "draw")
         await toy.play("pass")
         assert await store.load_round(toy.id, 0) == toy.round.record()
+
+
+async def test_the_first_batch_after_a_restart_reads_its_rounds_together(
+    location: Location, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(action_log, "LOOKUP_CHUNK", 4)  # 11 tables: chunks of 4, 4 and 3
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        tables = [await ToyTable.open(store) for _ in range(11)]
+        await tables[0].play_round(seed=0)  # the first table is in its second round
+        for toy in tables:
+            await toy.new_round(seed=toy.id)
+            await toy.play("draw")
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        first = tables[0]
+        assert first.round_no == 1
+        for toy in tables:
+            toy.store = store
+        # one batch: an action for every table, and one for the first table's finished round
+        old_round = store.record_action(first.id, 0, 9, 0, "draw")
+        results = await asyncio.gather(
+            old_round, *(toy.play("pass") for toy in tables), return_exceptions=True
+        )
+        assert isinstance(results[0], StoreError) and "already finished" in str(results[0])
+        assert results[1:] == [None] * len(tables)
+        for toy in tables:
+            assert await store.load_round(toy.id, toy.round_no or 0) == toy.round.record()
