@@ -1,11 +1,16 @@
 """`python -m storage.bench [--url postgresql://…]`: durable actions per second and
 record_action latency with 1, 50, 500 and 5,000 tables writing at once, then the time to
-rebuild 1,000 and 10,000 active tables; on a temporary SQLite file, or on PostgreSQL with --url.
+rebuild 1,000 and 10,000 active tables; on a temporary SQLite file, or on PostgreSQL with --url
+(`--url auto`: a throwaway server started from the machine's binaries in a temporary folder,
+durable, with the server's default settings; `--server-setting name=value` changes one, e.g.
+`fsync=off` for a figure that is not durable, printed as such).
 
 Numbers, not assertions (targets: >= 2,000 actions/s and p99 < 20 ms at 500 tables; 1,000
 tables loaded in < 3 s). The load part replays real Dutch rounds (games.dutch); without that
 engine it says so and measures the writes only. On PostgreSQL every run works in a schema of
 its own (`cardtable_bench_…`), dropped afterwards: the database is left as it was.
+The bot side is meant to run on one core (`taskset -c 0 python -m storage.bench …`); the
+throwaway server is given every core of the machine rather than the bench's.
 Options: --seconds S (per write run, default 3), --synchronous FULL|NORMAL (SQLite, default
 FULL), --tables 1,50,500,5000, --load 1000,10000.
 """
@@ -31,6 +36,7 @@ import asyncpg
 from games.contract import Game, Round, RoundRecord
 from games.match import Match
 from storage.models import SeatRecord
+from storage.pg_server import PostgresServer, find_binaries
 from storage.store import Store
 
 WRITE_TABLES = "1,50,500,5000"
@@ -222,16 +228,56 @@ def _counts(text: str) -> list[int]:
 
 async def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage.bench")
-    parser.add_argument("--url", help="a PostgreSQL database (default: a temporary SQLite file)")
+    parser.add_argument(
+        "--url", help="a PostgreSQL database, or 'auto' (default: a temporary SQLite file)"
+    )
+    parser.add_argument(
+        "--server-setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="with --url auto: a setting of the throwaway server (repeatable)",
+    )
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="FULL")
     parser.add_argument("--tables", default=WRITE_TABLES, help="tables writing at once, per run")
     parser.add_argument("--load", default=LOAD_TABLES, help="active tables to rebuild, per run")
     args = parser.parse_args(argv)
-    durability = "synchronous_commit=on" if args.url else f"synchronous={args.synchronous}"
+    if args.url != "auto":
+        return await run(args, args.url)
+    binaries = find_binaries()
+    if binaries is None:
+        print("--url auto needs PostgreSQL's server binaries (Debian: apt-get install postgresql)")
+        return 2
+    settings = dict(item.split("=", 1) for item in args.server_setting)
+    server = PostgresServer(binaries, settings, cpus=set(range(os.cpu_count() or 1)))
+    server.start()
+    try:
+        return await run(args, server.url())
+    finally:
+        server.stop()
+
+
+async def server_settings(url: str) -> str:
+    conn = await asyncpg.connect(url)
+    try:
+        version = await conn.fetchval("SHOW server_version")
+        shown = [
+            f"{name}={await conn.fetchval(f'SHOW {name}')}"
+            for name in ("fsync", "full_page_writes", "wal_sync_method", "synchronous_commit")
+        ]
+    finally:
+        await conn.close()
+    return f"server {version}: {', '.join(shown)} (the store's sessions: synchronous_commit=on)"
+
+
+async def run(args: argparse.Namespace, url: str | None) -> int:
+    durability = "synchronous_commit=on" if url else f"synchronous={args.synchronous}"
     with tempfile.TemporaryDirectory(prefix="storage-bench-") as tmp:
-        places = Places(args.url, Path(tmp))
+        places = Places(url, Path(tmp))
         print(f"storage benchmark: {places.title}, {durability}, group commit")
+        if url:
+            print(await server_settings(url))
         results: dict[int, WriteResult] = {}
         for n_tables in _counts(args.tables):
             async with places.new(f"writes_{n_tables}") as location:
