@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+from asyncpg.transaction import Transaction
 
 from storage.errors import StoreError, StoreUnavailable
 from storage.partition import Partition
@@ -158,15 +159,14 @@ class PostgresDatabase:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConnection]:
-        """BEGIN … COMMIT on the writer. A connection lost before COMMIT is a StoreUnavailable
-        (nothing was written); lost during COMMIT, the server is asked, once reconnected,
-        whether the transaction committed, and only a committed one returns normally."""
+        """BEGIN … COMMIT on the writer. A connection found lost at BEGIN is restored first;
+        lost inside the transaction, it is a StoreUnavailable (nothing was written); lost
+        during COMMIT, the server is asked, once reconnected, whether the transaction
+        committed, and only a committed one returns normally."""
         self._check_open()
         async with self.lock:
-            conn = await self._ready()
-            xact = conn.transaction()
-            try:
-                await xact.start()
+            try:  # BEGIN is where an idle connection the server ended is found: begin again
+                conn, xact = await self.session.retry(self._begin)
             except ENGINE_ERRORS as error:
                 raise self.error(error) from error
             try:
@@ -187,6 +187,12 @@ class PostgresDatabase:
                     raise self.error(error) from error
                 if not await self._committed(xid, error):
                     raise self.error(error) from error
+
+    async def _begin(self) -> tuple[asyncpg.Connection, Transaction]:
+        conn = await self._ready()
+        xact = conn.transaction()
+        await xact.start()
+        return conn, xact
 
     async def _committed(self, xid: int, error: BaseException) -> bool:
         """Whether transaction `xid`, whose COMMIT was cut off, committed (asked on a new
