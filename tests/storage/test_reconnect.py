@@ -18,7 +18,7 @@ from tests.storage.conftest import ToyTable, raw_sql, resolve_toy, stored_seqs
 
 TABLES = 12
 ACTIONS = 30  # per table
-TERMINATE_AFTER = (60, 200)  # acknowledged actions in all, before each terminate
+TERMINATE_EVERY = 60  # acknowledged actions before each terminate
 TERMINATE = (
     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
     "WHERE application_name = 'cardtable' AND pid <> pg_backend_pid()"
@@ -55,20 +55,24 @@ async def test_actions_under_way_survive_terminated_backends(
 ) -> None:
     tables = await open_rounds(pg_store, TABLES)
     acked: dict[tuple[int, int], list[int]] = defaultdict(list)
-    milestones = {count: asyncio.Event() for count in TERMINATE_AFTER}
+    progressed = asyncio.Event()
+
+    def total() -> int:
+        return sum(map(len, acked.values()))
 
     async def play(table: ToyTable) -> None:
         for seq in range(ACTIONS):
             await record(pg_store, table, seq)
             acked[round_key(table)].append(seq)
-            done = sum(map(len, acked.values()))
-            if done in milestones:
-                milestones[done].set()
+            progressed.set()
 
     async def terminate_twice() -> list[int]:
         ended = []
-        for count in TERMINATE_AFTER:
-            await milestones[count].wait()
+        for _ in range(2):  # each time once the store has acknowledged more actions
+            target = min(total() + TERMINATE_EVERY, TABLES * ACTIONS)
+            while total() < target:
+                progressed.clear()
+                await progressed.wait()
             ended.append((await raw_sql(postgres_server.url(), TERMINATE))[0][0])
         return ended
 
