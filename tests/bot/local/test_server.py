@@ -273,3 +273,24 @@ async def test_channel_message_edits_past_discords_limit_are_answered_429(
         now[0] = 5.0
         assert await edit(urls[0]) == 200
     assert fake_discord.refused_channel_edits == 2
+
+
+async def test_a_select_choice_is_refused_outside_its_bounds_or_options(
+    fake_discord: LocalDiscord,
+) -> None:
+    """As Discord does: between `min_values` and `max_values` options of the select, each once."""
+    options = [{"label": f"card {i}", "value": f"v{i}"} for i in range(5)]
+    pick = {"type": 3, "custom_id": "m", "options": options, "min_values": 2, "max_values": 3}
+    one = {"type": 3, "custom_id": "s", "options": options}
+    rows = [{"type": 1, "components": [pick]}, {"type": 1, "components": [one]}]
+    message = fake_discord.seed_message(fake_discord.channel_id, {"components": rows})
+    alice = fake_discord.user("alice")
+    for custom_id, values in (
+        ("m", ["v0"]),  # fewer than min_values
+        ("m", ["v0", "v1", "v2", "v3"]),  # more than max_values
+        ("m", ["v0", "v0"]),  # twice the same
+        ("m", ["v0", "x"]),  # not an option
+        ("s", ["v0", "v1"]),  # a select of one value
+    ):
+        with pytest.raises(ValueError):
+            await fake_discord.choose(alice, int(message["id"]), custom_id, values)
