@@ -215,7 +215,11 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=25_000)
     parser.add_argument("--history-gb", type=float, default=1.0)
     parser.add_argument(
-        "--click-rate", type=float, default=20.0, help="clicks/s during the background load"
+        "--click-rate",
+        type=float,
+        default=2.0,
+        help="clicks/s during the background load (each hands three strong bots the turn: "
+        "their moves, in one worker process, follow every click)",
     )
     parser.add_argument("--runs", type=int, default=3, help="fresh processes measured")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
