@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections.abc import Callable
 
 from bot.app import configure_logging, create_bot
 from bot.local.page import LocalPage
@@ -30,12 +31,15 @@ def page_url(port: int) -> str:
     return f"http://127.0.0.1:{port}"
 
 
-def run_local(settings: Settings, announce: str) -> int:
+def run_local(
+    settings: Settings, announce: str, *, seed_source: Callable[[], int] | None = None
+) -> int:
     """Run until stopped (Ctrl-C or SIGTERM); `announce` is printed, with `{url}` filled in,
-    once the bot is connected and the page answers."""
+    once the bot is connected and the page answers. `seed_source` gives each round's seed
+    (random by default; the browser tests deal from known seeds to replay the same games)."""
     configure_logging(settings)
     try:
-        asyncio.run(_serve(settings, announce))
+        asyncio.run(_serve(settings, announce, seed_source))
     except (KeyboardInterrupt, asyncio.CancelledError):
         return 0
     except StoreError as error:
@@ -47,7 +51,7 @@ def run_local(settings: Settings, announce: str) -> int:
     return 0
 
 
-async def _serve(settings: Settings, announce: str) -> None:
+async def _serve(settings: Settings, announce: str, seed_source: Callable[[], int] | None) -> None:
     server = LocalDiscord(user_names=PAGE_USERS)
     server.users[PAGE_USERS[0]].permissions |= MANAGE_GUILD
     locales = dict(DEFAULT_LOCALES)
@@ -61,7 +65,12 @@ async def _serve(settings: Settings, announce: str) -> None:
             # Commands sync to the local guild, so they are listed at once.
             local = settings.model_copy(update={"dev_guild_id": server.guild_id})
             # The local Discord limits no edit rate: table messages follow every click.
-            bot = create_bot(local, guild_ready_timeout=0.1, channel_edits=(1_000, 1.0))
+            bot = create_bot(
+                local,
+                guild_ready_timeout=0.1,
+                channel_edits=(1_000, 1.0),
+                seed_source=seed_source,
+            )
             async with bot:
                 running = asyncio.create_task(bot.start("local-token"), name="local-bot")
                 ready = asyncio.create_task(bot.wait_until_ready())

@@ -69,11 +69,13 @@ def free_port() -> int:
 
 @dataclass
 class LocalTable:
-    """`python -m bot --local` on a temporary database, run as a person would run it."""
+    """`python -m bot --local` on a temporary database, run as a person would run it (or
+    `seeded_table`, the same dealing from known seeds: `seed=`)."""
 
     folder: Path
     port: int = field(default_factory=free_port)
     arguments: tuple[str, ...] = ("--local",)
+    seed: int | None = None
     process: subprocess.Popen[str] | None = None
     output: list[str] = field(default_factory=list)
     returncode: int | None = None
@@ -91,7 +93,7 @@ class LocalTable:
             LOG_LEVEL="WARNING",
         )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot", *self.arguments],
+            [sys.executable, "-m", *self._program()],
             cwd=self.folder,  # no .env here: only the variables above
             env=env,
             stdout=subprocess.PIPE,
@@ -117,6 +119,11 @@ class LocalTable:
             if STARTED in line:
                 return
 
+    def _program(self) -> list[str]:
+        if self.seed is None:
+            return ["bot", *self.arguments]
+        return ["tests.bot.local.seeded_table", str(self.seed)]
+
     def stop(self) -> None:
         if self.process is None:
             return
@@ -133,8 +140,8 @@ class LocalTable:
 
 
 @contextmanager
-def local_table(folder: Path) -> Iterator[LocalTable]:
-    table = LocalTable(folder)
+def local_table(folder: Path, *, seed: int | None = None) -> Iterator[LocalTable]:
+    table = LocalTable(folder, seed=seed)
     table.start()
     try:
         yield table
@@ -156,7 +163,14 @@ def chromium() -> Iterator[Any]:
 
 TABLE = "article.message:not(.ephemeral)"
 MINE = "article.message.ephemeral"
+# A player's "My cards" message: an ephemeral one with a Refresh button (a refusal has none).
+HAND = f"{MINE}:has(button[data-custom-id$=':n='])"
 ROUND_OVER = f"{TABLE} button[data-custom-id$=':next'], {TABLE} button[data-custom-id$=':rematch']"
+# A control of a private message that plays a move or opens a step of the menu.
+MOVE_CONTROL = (
+    "button[data-custom-id*=':p=']:enabled, select[data-custom-id]:enabled,"
+    " button[data-custom-id*=':n=']:not([data-custom-id$=':n=']):enabled"
+)
 
 
 class Player:
@@ -225,10 +239,7 @@ class Player:
 
     def round_over(self) -> bool:
         """The table offers the next round, or a rematch when the round ended the match."""
-        ended = (
-            f"{TABLE} button[data-custom-id$=':next'], {TABLE} button[data-custom-id$=':rematch']"
-        )
-        return self.page.locator(ended).count() > 0
+        return self.page.locator(ROUND_OVER).count() > 0
 
     def refresh_private(self) -> None:
         """Ask for this player's view anew: Refresh on their message, else My cards."""
@@ -236,7 +247,24 @@ class Player:
         self.click(refresh.first if refresh.count() else self.table_button("hand"))
 
     def private(self) -> Any:
-        return self.page.locator(MINE).last
+        """The newest "My cards" message (the follower keeps it current), else the newest
+        message only this user sees (an answer to a command, a refusal)."""
+        hands = self.page.locator(HAND)
+        return hands.last if hands.count() else self.page.locator(MINE).last
+
+    def wait_for_turn_or_round_over(self) -> None:
+        """Wait until the round is over or this player's "My cards" offers a move: the bot
+        re-renders that message when what the player may do changes."""
+        self.page.wait_for_function(
+            """([over, hand, move]) => {
+                if (document.querySelector(over)) return true;
+                const hands = document.querySelectorAll(hand);
+                const mine = hands[hands.length - 1];
+                return mine !== undefined && mine.querySelector(move) !== null;
+            }""",
+            arg=[ROUND_OVER, HAND, MOVE_CONTROL],
+        )
+        self.settled()
 
     def offered(self) -> list[tuple[str, str]]:
         """What the newest private message lets this player do: (custom id, value or '')."""
@@ -296,3 +324,38 @@ def pick(offered: list[tuple[str, str]], preference: tuple[str, ...]) -> tuple[s
         return moves[0]
     steps = [i for i in offered if action_of(*i).startswith("n=") and action_of(*i) != "n="]
     return steps[0] if steps else None
+
+
+def play_against_bots(
+    player: Player, preference: tuple[str, ...], *, max_moves: int = 300
+) -> list[tuple[str, str]]:
+    """`player` plays what their "My cards" offers (ranked by `preference`) until the round is
+    over, waiting for their turn while the bot players play theirs. Returns the components
+    used: (custom id, select value or '')."""
+    used: list[tuple[str, str]] = []
+    for _ in range(max_moves):
+        if player.round_over():
+            return used
+        choice = pick(player.offered(), preference)
+        if choice is None:
+            player.wait_for_turn_or_round_over()
+            continue
+        player.use(*choice)
+        used.append(choice)
+    raise AssertionError(f"the round was not over after {max_moves} moves: {used}")
+
+
+def assert_nothing_leaked(players: list[Player]) -> None:
+    """No page received, nor shows, another user's ephemeral message (a private hand, a
+    peek, a refusal): the server never sends it, so the page cannot show it."""
+    for player in players:
+        me = player.user_id
+        for message in player.received:
+            if int(message["flags"]) & 64:
+                owner = message["interaction_metadata"]["user"]["id"]
+                assert owner == me, f"user {player.number} received {owner}'s ephemeral message"
+        owners = player.page.locator(MINE).evaluate_all(
+            "nodes => nodes.map(n => n.dataset.ephemeralOwner)"
+        )
+        assert set(owners) <= {me}
+        assert player.page_errors == [], player.page_errors

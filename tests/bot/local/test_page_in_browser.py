@@ -7,30 +7,22 @@ With CARDTABLE_SCREENSHOTS set (`make screenshots`), they save the README's pict
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.bot.local.browser import (
     ROUND_OVER,
     TABLE,
     LocalTable,
     Player,
-    chromium,
+    assert_nothing_leaked,
     local_table,
     pick,
 )
 
 # Call Dutch as soon as it is allowed, else draw and discard: a round ends in a few turns.
 QUICK_ROUND = ("dutch", "draw", "discard")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def play_until_round_over(
@@ -59,22 +51,6 @@ def play_until_round_over(
                 # Nobody may move: the last move ended the round; its table edit is coming.
                 host.page.locator(ROUND_OVER).first.wait_for()
     raise AssertionError(f"the round was not over after {max_steps} steps")
-
-
-def assert_nothing_leaked(players: list[Player]) -> None:
-    """No page received, nor shows, another user's ephemeral message (a private hand, a
-    peek, a refusal): the server never sends it, so the page cannot show it."""
-    for player in players:
-        me = player.user_id
-        for message in player.received:
-            if int(message["flags"]) & 64:
-                owner = message["interaction_metadata"]["user"]["id"]
-                assert owner == me, f"user {player.number} received {owner}'s ephemeral message"
-        owners = player.page.locator("article.message.ephemeral").evaluate_all(
-            "nodes => nodes.map(n => n.dataset.ephemeralOwner)"
-        )
-        assert set(owners) <= {me}
-        assert player.page_errors == [], player.page_errors
 
 
 def test_three_people_play_a_round_of_dutch_then_read_the_leaderboard(

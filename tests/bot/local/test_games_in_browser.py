@@ -1,0 +1,87 @@
+"""One person against bot players, in a real browser: the local table dealt from known seeds
+(`seeded_table`, so each test replays the same game), a page opened by Chromium, bot players
+added with the lobby's button, and every move made by clicking what the page shows ("My cards",
+its buttons and select menus) until the table shows the round's end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.bot.local.browser import (
+    TABLE,
+    Player,
+    action_of,
+    assert_nothing_leaked,
+    local_table,
+    play_against_bots,
+)
+
+
+def open_table_with_bots(player: Player, game: str, bots: int, **options: str) -> None:
+    """`/<game> start`, bot players added with the lobby's button, Start, then My cards."""
+    player.command(f"{game} start", **options)
+    for _ in range(bots):
+        player.click(player.wait_table_button("addbot"))
+    player.click(player.wait_table_button("start"))
+    player.click(player.wait_table_button("hand"))
+
+
+def round_end_shown(player: Player, *names: str) -> str:
+    """The table message's text, once it shows the round's end naming every player."""
+    shown = str(player.page.locator(TABLE).last.inner_text())
+    assert "Round over" in shown, shown
+    assert all(name in shown for name in names), shown
+    return shown
+
+
+def test_one_person_plays_a_round_of_dutch_against_two_bot_players(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path, seed=1) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "dutch", 2)
+        # Draw and swap into the grid, turn after turn: the round ends on a bot's Dutch call.
+        used = play_against_bots(alice, ("draw", "swap", "discard"))
+        actions = [action_of(*move) for move in used]
+        assert actions[0].startswith("peek"), actions
+        assert actions.count("p=draw") >= 2, actions
+        shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2")
+        assert "Dutch call" in shown
+        assert_nothing_leaked([alice])
+
+
+def test_one_person_plays_a_hand_of_euchre_against_three_bot_players(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Alice deals the first hand: a bot orders the turned card up, she picks it up and
+    discards, then she plays her five cards; at target 1 the hand ends the match."""
+    with local_table(tmp_path, seed=1) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "euchre", 3, target="1")
+        used = play_against_bots(alice, ("order", "discard"))
+        actions = [action_of(*move) for move in used]
+        assert actions[0].startswith("p=discard "), actions
+        assert sum(a.startswith("p=play ") for a in actions) == 5, actions
+        shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
+        assert "Match over" in shown and "Rematch" in shown
+        assert_nothing_leaked([alice])
+
+
+def test_one_person_plays_a_hand_of_dame_de_pique_against_three_bot_players(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Alice draws, lays what she can and discards until a player goes out. Her first hand
+    holds more melds than a select menu lists (25): she chooses one in steps, a first card,
+    then the rest of the meld, in a second select that step opens."""
+    with local_table(tmp_path, seed=83) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "dame", 3, target="50")
+        used = play_against_bots(alice, ("meld", "add", "draw", "discard"))
+        actions = [action_of(*move) for move in used]
+        assert actions.count("p=draw") >= 2 and any(a.startswith("p=discard ") for a in actions)
+        steps = [custom_id for custom_id, value in used if ":s=meld " in custom_id]
+        assert steps, f"no meld was chosen in steps: {used}"
+        shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
+        assert "went out" in shown
+        assert_nothing_leaked([alice])
