@@ -169,7 +169,8 @@ ROUND_OVER = f"{TABLE} button[data-custom-id$=':next'], {TABLE} button[data-cust
 # A control of a private message that plays a move or opens a step of the menu.
 MOVE_CONTROL = (
     "button[data-custom-id*=':p=']:enabled, select[data-custom-id]:enabled,"
-    " button[data-custom-id*=':n=']:not([data-custom-id$=':n=']):enabled"
+    " button[data-custom-id*=':n=']:not([data-custom-id$=':n=']):enabled,"
+    " .pick-menu[data-custom-id] input:enabled"
 )
 
 
@@ -278,11 +279,23 @@ class Player:
             custom_id = str(select.get_attribute("data-custom-id"))
             for value in select.locator("option:not([disabled])").all():
                 found.append((custom_id, str(value.get_attribute("value"))))
+        for menu in mine.locator(".pick-menu[data-custom-id]").all():  # several values
+            if menu.locator("input:enabled").count():
+                found.append((str(menu.get_attribute("data-custom-id")), ""))
         return found
 
     def use(self, custom_id: str, value: str) -> None:
         mine = self.private()
-        if value:
+        if ":m=" in custom_id and not value:  # several values: tick options until allowed
+            menu = mine.locator(f".pick-menu[data-custom-id='{custom_id}']")
+            done = menu.locator("button")
+            for tick in menu.locator("input[type=checkbox]").all():
+                if menu.count() == 0 or done.is_enabled():
+                    break
+                tick.check()
+            if menu.count():  # else the bot re-drew the message meanwhile: look again
+                done.click()
+        elif value:
             mine.locator(f"select[data-custom-id='{custom_id}']").select_option(value)
         else:
             mine.locator(f"button[data-custom-id='{custom_id}']").click()
@@ -310,11 +323,11 @@ def action_of(custom_id: str, value: str) -> str:
 def pick(offered: list[tuple[str, str]], preference: tuple[str, ...]) -> tuple[str, str] | None:
     """The offered game move ranked first by `preference`, else the first game move; a menu
     step (`n=<prefix>`) only when no move is offered."""
-    moves = [(c, v) for c, v in offered if v or action_of(c, v).startswith("p=")]
+    moves = [(c, v) for c, v in offered if v or action_of(c, v).startswith(("p=", "m="))]
 
     def notation(item: tuple[str, str]) -> str:
         action = action_of(*item)
-        return action[2:] if action.startswith("p=") else action
+        return action[2:] if action.startswith(("p=", "m=")) else action
 
     for wanted in preference:
         for item in moves:
