@@ -95,6 +95,20 @@ class ProcessPolicyRunner:
         return round_.game.parse_action(notation)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the worker now. It holds nothing durable, so it is not left to finish a
+        decision: a process that exits soon after (a test worker, a restart) without joining
+        it would leave it running, orphaned, holding its own end of the work queue."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # the executor has no public list of its processes
+        for process in list((pool._processes or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes running now (none before the first decision)."""
+        if self._pool is None:
+            return []
+        processes = (self._pool._processes or {}).values()
+        return [p.pid for p in processes if p.pid is not None]

@@ -4,6 +4,7 @@ process for the real bot."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -83,6 +84,11 @@ async def test_the_process_runner_decides_a_legal_move_in_a_worker_process() -> 
     runner = ProcessPolicyRunner()
     try:
         move = await runner.choose(round_, 1, "strong", random.Random(0))
+        workers = runner.worker_pids()
     finally:
         runner.close()
     assert move in round_.legal_actions(1)  # an interned action again, not a copy
+    assert workers and runner.worker_pids() == []
+    for pid in workers:  # stopped and reaped, not left to outlive this process
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
