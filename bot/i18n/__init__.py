@@ -65,9 +65,23 @@ def has_key(key: str) -> bool:
     return key in catalog(DEFAULT_LANGUAGE)
 
 
+ONE_SUFFIX = ".one"
+
+
+def is_one(language: str, count: int) -> bool:
+    """Does `count` take the singular (CLDR's "one"): 1 in English, 0 and 1 in French."""
+    return count in (0, 1) if language == "fr" else count == 1
+
+
 def text(language: str, key: str, **params: Any) -> str:
-    """The message `key` in `language` (falling back to English, then to the key itself)."""
-    template = catalog(language if language in LANGUAGES else DEFAULT_LANGUAGE).get(key)
+    """The message `key` in `language` (falling back to English, then to the key itself).
+    With a `count` that takes the singular, the key's `.one` variant is used when it has one
+    ("1 card", "0 carte")."""
+    language = language if language in LANGUAGES else DEFAULT_LANGUAGE
+    count = params.get("count")
+    if type(count) is int and is_one(language, count) and key + ONE_SUFFIX in catalog(language):
+        key += ONE_SUFFIX
+    template = catalog(language).get(key)
     if template is None:
         template = catalog(DEFAULT_LANGUAGE).get(key, key)
     return template.format_map(_KeepMissing(params))

@@ -73,7 +73,7 @@ def stats_embed(
             text(
                 language,
                 "stats.game",
-                matches=game.matches,
+                count=game.matches,
                 wins=game.wins,
                 losses=game.matches - game.wins,
                 win_rate=f"{game.win_rate:.0%}",

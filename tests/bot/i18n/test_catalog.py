@@ -5,6 +5,7 @@ from pathlib import Path
 
 from bot.i18n import (
     LANGUAGES,
+    ONE_SUFFIX,
     catalog,
     error_key,
     error_text,
@@ -68,3 +69,29 @@ def test_text_fills_placeholders_and_keeps_unknown_ones() -> None:
     assert text("en", "error.table_full", max=4) == "The table is full (4 players)."
     assert "{max}" in text("en", "error.table_full")
     assert text("fr", "no.such.key") == "no.such.key"
+
+
+def test_a_singular_variant_belongs_to_a_key_and_uses_only_its_placeholders() -> None:
+    for language in LANGUAGES:
+        messages = catalog(language)
+        for key, template in messages.items():
+            if key.endswith(ONE_SUFFIX):
+                base = key.removesuffix(ONE_SUFFIX)
+                assert base in messages, (language, key)
+                assert placeholders(template) <= placeholders(messages[base]), (language, key)
+                assert "count" in placeholders(messages[base]), (language, key)
+
+
+def test_a_count_takes_the_singular_as_each_language_does() -> None:
+    assert [text("en", "table.stock_count", count=n) for n in (0, 1, 2)] == [
+        "0 cards",
+        "1 card",
+        "2 cards",
+    ]
+    assert [text("fr", "table.stock_count", count=n) for n in (0, 1, 2)] == [
+        "0 carte",
+        "1 carte",
+        "2 cartes",
+    ]
+    assert text("en", "table.free_seats", count=1) == "…1 free seat"
+    assert text("en", "table.players", count=1, max=4) == "Players (1/4)"  # no variant: as is

@@ -45,7 +45,7 @@ async def test_a_tie_past_the_target_plays_on_and_the_winners_are_ranked(
         line = text(
             "en",
             "stats.game",
-            matches=1,
+            count=1,
             wins=1,
             losses=0,
             win_rate="100%",

@@ -200,9 +200,9 @@ async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sen
         fields = {f["name"]: f["value"] for f in embed["fields"]}
         (mine,) = (await bot.store.player_stats(harness.fake.guild_id, users[0].id)).games
         assert fields["Euchre"] == (
-            f"1 matches: {int(won)} won, {1 - int(won)} lost ({int(won):.0%}), "
+            f"1 match: {int(won)} won, {1 - int(won)} lost ({int(won):.0%}), "
             f"{mine.rounds} rounds · rating {mine.rating:.1f} · rank #{mine.rank}\n"
-            f"Partners (won–lost, last 1 matches): **{partner}** {int(won)}–{1 - int(won)}"
+            f"Partners (won–lost, last match): **{partner}** {int(won)}–{1 - int(won)}"
         )
         result = "won" if won else "lost"
         line = f"Euchre with {partner}: {result} {score} against {opponents} ("
