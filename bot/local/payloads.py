@@ -204,11 +204,27 @@ def _attachment(sent: Mapping[str, Any], message_id: str, files: Mapping[str, by
     }
 
 
+def _with_string_ids(node: Any) -> Any:
+    """Components as Discord returns them: an emoji's id is a string, whatever number the client
+    sent (a page's JavaScript cannot hold a 64-bit id as a number: it would round it)."""
+    if isinstance(node, list):
+        return [_with_string_ids(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    copied = {key: _with_string_ids(value) for key, value in node.items()}
+    emoji = copied.get("emoji")
+    if isinstance(emoji, dict) and emoji.get("id") is not None:
+        copied["emoji"] = {**emoji, "id": str(emoji["id"])}
+    return copied
+
+
 def apply_message_data(target: dict[str, Any], data: Mapping[str, Any] | None) -> None:
     """Edit a stored message with what the client sent (only the keys it sent change)."""
     for key in ("content", "embeds", "components", "poll"):
         if data and key in data and data[key] is not None:
             target[key] = data[key]
+    if data and data.get("components") is not None:
+        target["components"] = _with_string_ids(data["components"])
     if data and data.get("attachments") is not None:
         files = data.get("files") or {}
         target["attachments"] = [_attachment(a, target["id"], files) for a in data["attachments"]]
