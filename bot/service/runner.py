@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -44,6 +46,22 @@ class InlinePolicyRunner:
         pass
 
 
+PARENT_CHECK_SECONDS = 1.0
+
+
+def exit_with_parent(parent: int) -> None:
+    """In the worker process, at its start: exit once the bot process is gone. A bot killed
+    outright (SIGKILL, out of memory) cannot stop its worker, and the worker, holding its own
+    end of the work queue, would otherwise wait for work forever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def warm_up() -> None:
     """In the worker process: import every game and its policies, so the first bot move
     after a start does not pay for them."""
@@ -70,7 +88,12 @@ class ProcessPolicyRunner:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:  # started on first use: a bot-less bot never forks
             context = multiprocessing.get_context("spawn")  # no copy of the loop or sockets
-            self._pool = ProcessPoolExecutor(self._workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self._workers,
+                mp_context=context,
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def warm(self) -> None:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import os
 import random
+import select
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -92,3 +95,40 @@ async def test_the_process_runner_decides_a_legal_move_in_a_worker_process() -> 
     for pid in workers:  # stopped and reaped, not left to outlive this process
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+WORKER_OF_A_KILLED_BOT = """
+import asyncio, os, random
+from bot.service.runner import ProcessPolicyRunner
+from games.contract import RoundSetup
+from games.euchre import GAME
+
+async def main():
+    runner = ProcessPolicyRunner()
+    round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=4), seed="killed")
+    await runner.choose(round_, 1, "simple", random.Random(0))
+    print(runner.worker_pids()[0], flush=True)
+    os._exit(0)  # gone without closing its runner, as a bot killed outright
+
+asyncio.run(main())
+"""
+
+
+def test_the_worker_process_exits_when_the_bot_process_dies_without_closing_it() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_OF_A_KILLED_BOT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    worker = int(done.stdout.split()[-1])
+    try:
+        handle = os.pidfd_open(worker)  # readable once the process has exited
+    except ProcessLookupError:
+        return  # already gone
+    try:
+        readable, _, _ = select.select([handle], [], [], 30)
+    finally:
+        os.close(handle)
+    assert readable, f"the worker {worker} outlived its bot process"
