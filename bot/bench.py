@@ -458,7 +458,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
     return [
         *report(level, bench, window),
         f"  a full collection of everything, frozen included (the service's unfreeze and "
-        f"collect, about hourly under load): {full_collection * 1e3:.0f} ms",
+        f"collect, about daily under load): {full_collection * 1e3:.0f} ms",
     ]
 
 

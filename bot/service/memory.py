@@ -14,11 +14,12 @@ objects again), each time after a young collection (`gc.collect(1)`, millisecond
 short-lived garbage of the moment (Discord views are cycles) is freed rather than frozen.
 
 A reference cycle that is alive at a freeze and dropped later would never be collected, and a
-bot runs for months. So every `FULL_COLLECT_EVERY` freezes (about an hour at 1,000 clicks per
+bot runs for months. So every `FULL_COLLECT_EVERY` freezes (about a day at 1,000 clicks per
 second, longer when the bot is quieter, and so its cycles fewer) the freeze is preceded by
 `gc.unfreeze()` and a full collection: everything frozen since is walked once and its dead
-cycles are freed. That one pause is the full collection's (about 0.4 s with 10,000 tables,
-`python -m bot.bench` prints it), once an hour rather than every few seconds.
+cycles are freed. That one pause is the full collection's: 1.3 s with 10,000 tables on one
+core (`python -m bot.bench` prints it), so it comes once a day, not every few seconds; the
+cycles it frees are rare (the soak's memory stays flat without it).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import gc
 
 FREEZE_EVERY = 200  # tables built between two freezes: the unfrozen rest stays small
 FREEZE_EVERY_CLICKS = 1_000  # about a second at 1,000 clicks/s
-FULL_COLLECT_EVERY = 3_600  # freezes between two full collections: about an hour under load
+FULL_COLLECT_EVERY = 86_400  # freezes between two full collections: about a day under load
 
 
 class LongLived:
