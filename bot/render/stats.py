@@ -118,7 +118,7 @@ def _recent_line(language: str, summary: MatchSummary) -> str:
     others = [i for i in range(len(sides)) if i != own]
     opponents = " & ".join(_name(summary, s) for i in others for s in sides[i])
     totals = [summary.final_totals[i] for i in (own, *others) if i < len(summary.final_totals)]
-    # "10–7"; with a negative total (Dame de Pique) "220 – −150", never "220–-150"
+    # "10–7"; with a total below zero "220 – −150", never "220–-150"
     joiner = " – " if any(total < 0 for total in totals) else "–"
     scores = joiner.join(f"−{-total}" if total < 0 else str(total) for total in totals)
     key = "stats.recent_team_won" if summary.won else "stats.recent_team_lost"

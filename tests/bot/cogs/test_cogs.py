@@ -207,7 +207,7 @@ def test_stats_of_a_team_game_show_the_partners_records_and_each_matchs_teams() 
         match(2, 0, [4, 10], [1, 3]),
         match(1, 1, [6, 11], [1, 3]),
     ]
-    negative = [match(4, 0, [220, -150], [0, 2])]  # a Dame de Pique-like total below zero
+    negative = [match(4, 0, [220, -150], [0, 2])]  # a total below zero
     shown = str(stats_embed("en", "Ann", stats, negative).to_dict())
     assert "won 220 – −150 against" in shown and "–-" not in shown
     embed = stats_embed("en", "Ann", stats, recent).to_dict()
