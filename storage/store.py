@@ -170,7 +170,11 @@ class Store:
         await tables.update_table(
             self._db, table_id, {k: v for k, v in given.items() if v is not UNSET}
         )
-        if status is not UNSET and status not in ACTIVE_STATUSES:
+        if status is not UNSET:
+            self._status_set(table_id, status)
+
+    def _status_set(self, table_id: int, status: TableStatus) -> None:
+        if status not in ACTIVE_STATUSES:
             # a round left unfinished (a stopped or abandoned match) takes no more actions
             self._open_rounds.drop_table(table_id)
 
@@ -180,6 +184,8 @@ class Store:
         """Replace the table's seat list (kept in the given order, left players included);
         with `status`, the table's status changes in the same transaction."""
         await tables.save_seats(self._db, table_id, seats, status)
+        if status is not None:
+            self._status_set(table_id, status)
 
     async def get_seats(self, table_id: int) -> list[SeatRecord]:
         return await tables.get_seats(self._db, table_id)

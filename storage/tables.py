@@ -41,20 +41,27 @@ async def get_table(db: Database, table_id: int) -> TableRecord:
 
 async def update_table(db: Database, table_id: int, changes: dict[str, Any]) -> None:
     """Set these columns (status, message_id, thread_id, options, broken_reason)."""
+    async with db.transaction() as conn:
+        await _update_in(conn, db, table_id, changes)
+
+
+async def _update_in(
+    conn: Connection, db: Database, table_id: int, changes: dict[str, Any]
+) -> None:
+    """`update_table` inside a transaction the caller holds."""
     if "status" in changes and changes["status"] not in STATUSES:
         raise StoreError(f"{changes['status']!r} is not a table status.")
     if "options" in changes:
         changes["options"] = dumps(changes["options"])
     changes["updated_at"] = db.stamp()
     assignments = ", ".join(f"{column} = ?" for column in changes)
-    async with db.transaction() as conn:
-        changed = await conn.execute(
-            f"UPDATE tables SET {assignments} WHERE id = ?", (*changes.values(), table_id)
-        )
-        if changed == 0:
-            raise StoreError(f"there is no table {table_id}.")
-        if changes.get("status") not in (None, "lobby", "playing"):
-            await compact_unfinished(conn, table_id)
+    changed = await conn.execute(
+        f"UPDATE tables SET {assignments} WHERE id = ?", (*changes.values(), table_id)
+    )
+    if changed == 0:
+        raise StoreError(f"there is no table {table_id}.")
+    if changes.get("status") not in (None, "lobby", "playing"):
+        await compact_unfinished(conn, table_id)
 
 
 async def save_seats(
@@ -62,15 +69,10 @@ async def save_seats(
 ) -> None:
     """Replace the seat list, and set the status in the same transaction when given (a
     rematch reopens the lobby with its new seats: both are stored, or neither)."""
-    if status is not None and status not in STATUSES:
-        raise StoreError(f"{status!r} is not a table status.")
     async with db.transaction() as conn:
         await require_table(conn, table_id)
         if status is not None:
-            await conn.execute(
-                "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
-                (status, db.stamp(), table_id),
-            )
+            await _update_in(conn, db, table_id, {"status": status})
         await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await conn.executemany(
             "INSERT INTO seats (table_id, position, seat, user_id, display_name, is_bot, "
