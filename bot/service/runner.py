@@ -124,8 +124,7 @@ class ProcessPolicyRunner:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        # the executor has no public list of its processes
-        for process in list((pool._processes or {}).values()):
+        for process in _workers(pool):
             process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -133,5 +132,9 @@ class ProcessPolicyRunner:
         """The worker processes running now (none before the first decision)."""
         if self._pool is None:
             return []
-        processes = (self._pool._processes or {}).values()
-        return [p.pid for p in processes if p.pid is not None]
+        return [p.pid for p in _workers(self._pool) if p.pid is not None]
+
+
+def _workers(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+    """The pool's worker processes (the executor has no public list of them)."""
+    return list((pool._processes or {}).values())
