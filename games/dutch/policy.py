@@ -154,14 +154,18 @@ class _Player:
         if laid is not None:
             return laid
         top = self.view.discard_top
-        if act.TAKE in self.legal and top is not None:
-            worst = self.worst_known()
-            top_value = self.value(top)
-            if top_value <= LOW_CARD and (self.unknown or (worst and worst[1] > top_value)):
-                return act.TAKE
+        if act.TAKE in self.legal and top is not None and self.takes(top):
+            return act.TAKE
         if act.DRAW in self.legal:
             return act.DRAW
         return self.legal[0]
+
+    def takes(self, top: str) -> bool:
+        """Take the discard's top card (by name) rather than draw? A low card, with a card
+        unknown or a worse one known to swap it for."""
+        worst = self.worst_known()
+        top_value = self.value(top)
+        return top_value <= LOW_CARD and bool(self.unknown or (worst and worst[1] > top_value))
 
     def drawn(self) -> DutchAction:
         legal = self.legal

@@ -111,20 +111,9 @@ class _Strong(_Player):
         return all(total - mine >= margin for total, _ in self.opponents.values())
 
     # -- decisions ---------------------------------------------------------------------------
-    def start(self) -> DutchAction:
-        if self.wants_dutch():
-            return act.CALL_DUTCH
-        laid = self.matching_slot()
-        if laid is not None:
-            return laid
-        top = self.view.discard_top
-        if act.TAKE in self.legal and top is not None:
-            _, gain = self.best_slot_for(self.value(top))
-            if gain >= TAKE_GAIN:
-                return act.TAKE
-        if act.DRAW in self.legal:
-            return act.DRAW
-        return self.legal[0]
+    def takes(self, top: str) -> bool:
+        _, gain = self.best_slot_for(self.value(top))
+        return gain >= TAKE_GAIN
 
     def drawn(self) -> DutchAction:
         legal = self.legal
