@@ -86,6 +86,7 @@ def per_table_sizes(bot: CardTableBot) -> dict[str, int]:
     sizes = {
         "service.tables": len(service._tables),
         "service.seated": len(service._seated),
+        "service.following": len(service._following),
         **{f"notifier.{k}": v for k, v in bot.notifier.tracked().items()},
         "locations": len(bot.locations),
         "controller.hides": len(bot.tables._pending_hides),
@@ -151,12 +152,14 @@ async def play_match(bot: CardTableBot, match_no: int, ending: str) -> None:
     await bot.notifier.post(table_id, CHANNEL)
     await service.add_bot(table_id, player.user_id)
     await service.start(table_id, player.user_id)
+    await service.settle(table_id)  # the bot's moves follow the start
+    # stopped or left right after a click: while the bot's moves that follow it may be pending
     if ending == "stopped":
-        await click(bot, table_id, player.user_id, 1)
+        await click(bot, table_id, player.user_id, 1, settle=False)
         await service.stop(table_id, player.user_id, can_manage=False)
         return
     if ending == "abandoned":
-        await click(bot, table_id, player.user_id, 1)
+        await click(bot, table_id, player.user_id, 1, settle=False)
         await service.leave(table_id, player.user_id)
         return
     await click(bot, table_id, player.user_id, MAX_CLICKS)
@@ -167,14 +170,18 @@ async def play_match(bot: CardTableBot, match_no: int, ending: str) -> None:
     # "expired": left finished; the clock expires it later
 
 
-async def click(bot: CardTableBot, table_id: int, user_id: int, limit: int) -> None:
-    """Up to `limit` clicks of the player (the policy's choice), while the round runs."""
+async def click(
+    bot: CardTableBot, table_id: int, user_id: int, limit: int, *, settle: bool = True
+) -> None:
+    """Up to `limit` clicks of the player (the policy's choice), while the round runs; each
+    awaits the bot's moves that follow it unless `settle` is False."""
     service = bot.service
     rng = random.Random(table_id)
     for _ in range(limit):
         snapshot = service.public_snapshot(table_id)
         if snapshot.status == ROUND_OVER:  # the target is not reached yet: one more round
             await service.next_round(table_id, user_id)
+            await service.settle(table_id)
             continue
         if snapshot.status != PLAYING or snapshot.round_no is None:
             return
@@ -185,6 +192,8 @@ async def click(bot: CardTableBot, table_id: int, user_id: int, limit: int) -> N
             await service.act(table_id, user_id, snapshot.round_no, notation)
         except TableError as error:
             raise RuntimeError(f"table {table_id}: click refused: {error.key}") from error
+        if settle:
+            await service.settle(table_id)  # the bot's moves that follow the click
 
 
 async def leave_broken_table(bot: CardTableBot, player: PlayerRef) -> None:

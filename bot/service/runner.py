@@ -4,8 +4,9 @@ A strong bot may search for a tenth of a second or more; run on the event loop, 
 delay every click on every other table. `ProcessPolicyRunner` sends the round (pickled; the
 policy reads only the seat's view of it) to a worker process and awaits the answer, so the loop
 stays free. `InlinePolicyRunner` decides at once in this process (tests, benchmarks: seeded and
-reproducible). Either way the table's lock is held while its bot thinks, so the round cannot
-change under it; other tables are not waiting on that lock.
+reproducible). Either way `think` reads the round and the generator at once, under the table's
+lock, and returns what to await for the move: the service releases the lock while the bot
+thinks, so the table may change meanwhile (it drops a move decided for a state gone by).
 """
 
 from __future__ import annotations
@@ -14,33 +15,47 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import pickle
 import random
 import threading
+from collections.abc import Awaitable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from bot.service.policy import policy_for
-from games.contract import Round
+from games.contract import Game, Round
 
 log = logging.getLogger(__name__)
 
 
 class PolicyRunner(Protocol):
-    async def choose(
+    def think(
         self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
-    ) -> Any:
-        """The bot's action for `seat` at this level (an action of the round's game)."""
+    ) -> Awaitable[Any]:
+        """Start deciding the bot's action for `seat` at this level: the round and `rng` are
+        read now, never after this returns (the round may change while the bot thinks). The
+        awaitable gives an action of the round's game."""
         ...
 
     def close(self) -> None: ...
 
 
 class InlinePolicyRunner:
+    def think(
+        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
+    ) -> Awaitable[Any]:
+        decided: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        try:
+            decided.set_result(policy_for(round_.game, level).choose(round_, seat, rng))
+        except Exception as error:  # raised where it is awaited, like a worker's error
+            decided.set_exception(error)
+        return decided
+
     async def choose(
         self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
     ) -> Any:
-        return policy_for(round_.game, level).choose(round_, seat, rng)
+        return await self.think(round_, seat, level, rng)
 
     def close(self) -> None:
         pass
@@ -72,9 +87,10 @@ def warm_up() -> None:
             policy_for(get_game(name), level)
 
 
-def decide(round_: Round[Any, Any, Any], seat: int, level: str, seed: int) -> str:
+def decide(pickled_round: bytes, seat: int, level: str, seed: int) -> str:
     """In the worker process: the action's notation (an action object's identity, which the
     engine relies on, does not survive pickling; its notation does)."""
+    round_ = pickle.loads(pickled_round)
     return str(policy_for(round_.game, level).choose(round_, seat, random.Random(seed)))
 
 
@@ -102,20 +118,41 @@ class ProcessPolicyRunner:
         for that."""
         self._executor().submit(warm_up)
 
-    async def choose(
+    def think(
         self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
-    ) -> Any:
+    ) -> Awaitable[Any]:
+        # pickled here, not by the pool's feeder thread later: the round may change meanwhile
+        pickled = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
         seed = rng.getrandbits(64)
         loop = asyncio.get_running_loop()
         try:
-            notation = await loop.run_in_executor(
-                self._executor(), decide, round_, seat, level, seed
-            )
+            notation = loop.run_in_executor(self._executor(), decide, pickled, seat, level, seed)
+        except BrokenProcessPool:  # the pool found its worker dead before this submission
+            notation = loop.create_future()
+            notation.set_exception(BrokenProcessPool("bot worker process died"))
+        return self._answer(notation, round_.game, pickled, seat, level, seed)
+
+    async def _answer(
+        self,
+        notation: Awaitable[str],
+        game: Game[Any, Any, Any],
+        pickled: bytes,
+        seat: int,
+        level: str,
+        seed: int,
+    ) -> Any:
+        try:
+            answer = await notation
         except BrokenProcessPool:  # the worker died (killed, out of memory): start a new one
             log.warning("bot worker process died; deciding in this process, new worker next")
             self.close()
-            return policy_for(round_.game, level).choose(round_, seat, random.Random(seed))
-        return round_.game.parse_action(notation)
+            return decide_here(pickled, seat, level, seed)
+        return game.parse_action(answer)
+
+    async def choose(
+        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
+    ) -> Any:
+        return await self.think(round_, seat, level, rng)
 
     def close(self) -> None:
         """Stop the worker now. It holds nothing durable, so it is not left to finish a
@@ -133,6 +170,12 @@ class ProcessPolicyRunner:
         if self._pool is None:
             return []
         return [p.pid for p in _workers(self._pool) if p.pid is not None]
+
+
+def decide_here(pickled_round: bytes, seat: int, level: str, seed: int) -> Any:
+    """The worker's decision, made in this process (the worker is gone)."""
+    round_ = pickle.loads(pickled_round)
+    return policy_for(round_.game, level).choose(round_, seat, random.Random(seed))
 
 
 def _workers(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:

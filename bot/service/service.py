@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from bot.service import build
 from bot.service.clock import Clock
 from bot.service.errors import TableError
+from bot.service.followup import RETRY_SECONDS, FollowUpMixin
 from bot.service.memory import LongLived
 from bot.service.notifier import TableNotifier
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, policy_for
@@ -66,8 +67,6 @@ log = logging.getLogger(__name__)
 
 RESTORE_BATCH = 25  # tables per background load: a clicked table waits for one at most
 OnLoaded = Callable[[list[int], list[tuple[int, str]]], None]  # (restored ids, broken)
-MAX_AUTO_ACTIONS = 2_000  # a guard: bot moves in one go never exceed this (a round is shorter)
-RETRY_SECONDS = 5.0  # a failed store write at a round's end is retried after this
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +75,7 @@ class RestoreReport:
     broken: tuple[tuple[int, str], ...]
 
 
-class TableService(TimerMixin):
+class TableService(TimerMixin, FollowUpMixin):
     """All live tables of one bot process. See bot/service/README.md for the rules it keeps."""
 
     def __init__(
@@ -102,6 +101,7 @@ class TableService(TimerMixin):
         # for the real bot (bot/app.py), so a searching bot never holds up the event loop
         self.policy_runner: PolicyRunner = policy_runner or InlinePolicyRunner()
         self._tables: dict[int, LiveTable] = {}
+        self._following: dict[int, asyncio.Task[None]] = {}  # table id -> its bots' moves
         self._seated: dict[tuple[int, int], int] = {}  # (guild, user) -> table id
         # After a restart: active in the store, not loaded yet (see `start_restore`).
         self._unloaded: dict[int, ActiveTableEntry] = {}
@@ -608,9 +608,10 @@ class TableService(TimerMixin):
     # ------------------------------------------------------------------------------------
     async def restore(self) -> RestoreReport:
         """Rebuild every active table from the store and re-arm its timers; returns once all
-        are loaded (`start_restore` returns at once)."""
+        are loaded and their bots have moved (`start_restore` returns at once)."""
         await self.start_restore()
         await self.wait_restored()
+        await self.settle()
         return RestoreReport(tuple(self._restored), tuple(self._broken))
 
     async def start_restore(
@@ -637,11 +638,17 @@ class TableService(TimerMixin):
         return len(self._unloaded)
 
     async def close(self) -> None:
-        """Stop loading tables in the background (before the store closes)."""
+        """Stop loading tables and playing bot moves in the background (before the store
+        closes)."""
         if self._restore_task is not None and not self._restore_task.done():
             self._restore_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._restore_task
+        following = list(self._following.values())
+        for task in following:
+            task.cancel()
+        await asyncio.gather(*following, return_exceptions=True)
+        self._following.clear()
 
     async def wait_restored(self) -> None:
         if self._restore_task is not None:
@@ -719,6 +726,8 @@ class TableService(TimerMixin):
                     log.error("table %s: not resumed: %s", held.id, error.params)
                 self._changed(held, notes)
             self._tables[table.id] = table  # listed whole: rebuilt and resumed
+            if self._auto_seat(table) is not None:
+                self._follow_up(table)  # its bots move in the background, like after a click
             self._loaded(table.id)
             restored.append(table.id)
             await asyncio.sleep(0)  # a click that came meanwhile goes first
@@ -818,41 +827,20 @@ class TableService(TimerMixin):
         return events
 
     async def _run_table(self, table: LiveTable, notes: list[Notice]) -> None:
-        """After any change: play the seats nobody clicks for, score a finished round, and
-        arm the timers for whoever must act."""
+        """After any change: score a finished round, arm the timers for the humans who must
+        act, and hand the seats nobody clicks for to the table's follow-up (bot/service/
+        followup.py): their moves come after the change is answered, each stored and shown."""
         if table.status != PLAYING or table.round is None:
             return
-        for _ in range(MAX_AUTO_ACTIONS):
-            round_ = table.round
-            if round_.finished:
-                try:
-                    await self._end_round(table, notes)
-                except TableError:  # stored actions stand; scoring is retried by a timer
-                    self._arm(table, RETRY_SECONDS, self._on_turn_timer)
-                return
-            auto = [s for s in round_.to_act() if table.seats[s].auto]
-            if not auto:
-                break
-            seat = auto[0]
+        if table.round.finished:
             try:
-                await self._play(table, seat, await self._bot_move(table, seat))
-            except TableError as error:  # the store failed: nobody may wait on this seat
-                log.error("table %s: bot move for seat %s failed: %s", table.id, seat, error.key)
+                await self._end_round(table, notes)
+            except TableError:  # stored actions stand; scoring is retried by a timer
                 self._arm(table, RETRY_SECONDS, self._on_turn_timer)
-                return
+            return
         self._arm_turn_timer(table)
-
-    async def _bot_move(self, table: LiveTable, seat: int) -> Any:
-        """The table's bot policy's move for a seat nobody clicks for, decided by the policy
-        runner (off the event loop for the real bot); checked like `_policy_move`'s."""
-        round_ = table.round
-        assert round_ is not None
-        try:
-            move = await self.policy_runner.choose(round_, seat, table.bots, table.rng)
-        except Exception:
-            log.exception("table %s: %s bot failed for seat %s", table.id, table.game.name, seat)
-            return round_.legal_actions(seat)[0]
-        return self._checked(table, seat, move)
+        if self._auto_seat(table) is not None:
+            self._follow_up(table)
 
     def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
         """The policy's move (`default`: the safe timeout move); a failing policy must not
@@ -1093,6 +1081,8 @@ class TableService(TimerMixin):
         for user_id in table.human_ids():
             self._release(table.guild_id, user_id, table.id)
         self._tables.pop(table.id, None)
+        # a follow-up thinking for it ends when its bot has thought (it finds the table closed)
+        self._following.pop(table.id, None)
         table.version += 1
         notes.append(("table_closed", table.id, None))
 

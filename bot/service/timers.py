@@ -44,6 +44,8 @@ class TimerMixin:
         def _held(self, table: LiveTable) -> _TableLock: ...
         def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any: ...
         def _forget(self, table: LiveTable, notes: list[Notice]) -> None: ...
+        async def settle(self, table_id: int | None = None) -> None: ...
+        def bots_pending(self, table_id: int) -> bool: ...
         @staticmethod
         def _changed(
             table: LiveTable, notes: list[Notice], entry: LogEntry | None = None
@@ -101,6 +103,7 @@ class TimerMixin:
         table = self._tables.get(table_id)
         if table is None:
             return
+        following = self.bots_pending(table_id)
         async with self._held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.round is None:
                 return
@@ -125,6 +128,10 @@ class TimerMixin:
                 self._arm(table, table.turn_seconds / 2, self._on_turn_timer)
             if expired:
                 self._changed(table, notes)
+        if expired or not following:
+            # a timer runs in its own task: it waits for the bot moves it handed out, so
+            # whoever awaits a timer (the fake clock) finds them played
+            await self.settle(table_id)
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
         """Play safe default moves until this seat's turn is over; two in a row: away."""
@@ -156,6 +163,7 @@ class TimerMixin:
             except TableError as error:
                 log.error("table %s: next round not started: %s", table.id, error.key)
                 self._arm(table, self.next_round_seconds, self._on_next_round_timer)
+        await self.settle(table_id)
 
     async def _on_finished_expiry(self, table_id: int, token: int) -> None:
         table = self._tables.get(table_id)

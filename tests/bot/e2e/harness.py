@@ -113,9 +113,11 @@ class BotUnderTest:
         return self.bot
 
     async def settle(self) -> None:
-        """Let the bot finish what it is doing: pending table edits, answers in flight."""
+        """Let the bot finish what it is doing: bot moves, pending table edits, answers in
+        flight."""
         await self.fake.settle(quiet=EDIT_DELAY)
         if self.bot is not None:
+            await self.bot.service.settle()
             if self.pacing_clock is not None:
                 # paced edits wait for their channel's window on the test's clock, which only
                 # the test moves: move it on until none is left, or draining waits forever
@@ -282,6 +284,9 @@ class BotUnderTest:
         assert choice is not None, f"{user.name} is offered nothing: {offered}"
         interaction = await use(self.fake, user, choice)
         await self.fake.settle(quiet=STEP_QUIET)
+        if self.live.service.bots_pending(table_id):  # the bot moves that follow the click
+            await self.live.service.settle(table_id)
+            await self.fake.settle(quiet=STEP_QUIET)
         message = answer_message(self.fake, interaction)
         if message is not None and int(message["flags"]) & EPHEMERAL:
             self.last_private[user.id] = int(message["id"])

@@ -55,10 +55,12 @@ def seeds() -> Callable[[], int]:
 
 
 @pytest.fixture
-def service(
+async def service(
     store: Store, clock: FakeClock, notifier: RecordingNotifier, seeds: Callable[[], int]
-) -> TableService:
-    return TableService(store, clock, notifier, seeds)
+) -> AsyncIterator[TableService]:
+    opened = TableService(store, clock, notifier, seeds)
+    yield opened
+    await opened.close()  # no bot move left running when the store closes
 
 
 async def open_dutch(
@@ -70,6 +72,7 @@ async def open_dutch(
         await service.join(snapshot.table_id, player)
     if start:
         await service.start(snapshot.table_id, players[0].user_id)
+        await service.settle(snapshot.table_id)
     return snapshot.table_id
 
 
@@ -87,6 +90,7 @@ async def click_any(service: TableService, table_id: int, rng: random.Random) ->
     private = await service.private_view(table_id, user_id)
     notation = rng.choice(private.legal)
     await service.act(table_id, user_id, public.round_no, notation)
+    await service.settle(table_id)  # the bots' moves that follow the click
     return notation
 
 
@@ -95,6 +99,7 @@ async def peek_all(service: TableService, table_id: int) -> None:
     assert public.round_no is not None
     for seat in public.to_act:
         await service.act(table_id, user_at(public, seat), public.round_no, "peek 3 4")
+    await service.settle(table_id)
 
 
 async def end_round_quickly(service: TableService, table_id: int) -> None:
@@ -110,6 +115,7 @@ async def end_round_quickly(service: TableService, table_id: int) -> None:
         legal = (await service.private_view(table_id, user_at(snapshot, seat))).legal
         choice = next(a for a in ("peek 3 4", "dutch", "skip", "discard", "draw") if a in legal)
         await service.act(table_id, user_at(snapshot, seat), round_no, choice)
+        await service.settle(table_id)
 
 
 class FailingStore:

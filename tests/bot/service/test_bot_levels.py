@@ -9,7 +9,7 @@ import random
 import select
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +33,11 @@ class CountingRunner(InlinePolicyRunner):
     def __init__(self) -> None:
         self.levels: list[str] = []
 
-    async def choose(self, round_: Round[Any, Any, Any], seat: int, level: str, rng: Any) -> Any:
+    def think(
+        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: Any
+    ) -> Awaitable[Any]:
         self.levels.append(level)
-        return await super().choose(round_, seat, level, rng)
+        return super().think(round_, seat, level, rng)
 
 
 def test_strong_level_picks_the_game_s_strong_module_and_keeps_the_safe_default() -> None:
@@ -59,6 +61,7 @@ async def test_table_bots_follow_the_option_or_the_guild_default(
     await service.add_bot(snapshot.table_id, ANN.user_id)
     await service.start(snapshot.table_id, ANN.user_id)
     await service.act(snapshot.table_id, ANN.user_id, 0, "peek 3 4")  # the bot peeks too
+    await service.settle(snapshot.table_id)
     assert runner.levels and set(runner.levels) == {bots or "simple"}
 
 

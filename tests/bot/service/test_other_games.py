@@ -30,6 +30,7 @@ async def test_a_team_game_runs_to_the_end_with_bot_partners(
     await service.start(table.table_id, ANN.user_id)
     rng = random.Random(5)
     for _ in range(3_000):
+        await service.settle(table.table_id)  # the bots' moves that follow each click
         snapshot = service.public_snapshot(table.table_id)
         if snapshot.status == FINISHED:
             break

@@ -104,7 +104,9 @@ async def test_a_restart_keeps_lobbies_and_seats(
             (None, True),
         ]
         await again.join(table_id, CAT)
-        started = await again.start(table_id, ANN.user_id)
+        await again.start(table_id, ANN.user_id)
+        await again.settle(table_id)  # the bot's peek follows the start
+        started = again.public_snapshot(table_id)
         assert started.status == PLAYING and started.to_act == (0, 1, 3)
     finally:
         await new_store.close()

@@ -73,7 +73,9 @@ async def test_leaving_mid_match_hands_the_seat_to_the_bot_policy(
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB, CAT])
     await service.act(table_id, ANN.user_id, 0, "peek 3 4")
-    snapshot = await service.leave(table_id, BOB.user_id)
+    await service.leave(table_id, BOB.user_id)
+    await service.settle(table_id)  # the seat's moves follow the leave
+    snapshot = service.public_snapshot(table_id)
     assert snapshot.seats[1].left and snapshot.to_act == (2,)  # Bob's peek was played
     assert service.table_of_user(GUILD, BOB.user_id) is None
     assert (await store.get_seats(table_id))[1].left_at is not None
@@ -204,7 +206,9 @@ async def test_a_failing_policy_never_stops_the_table(
     monkeypatch.setattr(service_module, "policy_for", lambda game: BrokenPolicy())
     table_id = await open_dutch(service, [ANN], start=False)
     await service.add_bot(table_id, ANN.user_id)
-    snapshot = await service.start(table_id, ANN.user_id)
+    await service.start(table_id, ANN.user_id)
+    await service.settle(table_id)
+    snapshot = service.public_snapshot(table_id)
     assert snapshot.to_act == (0,)  # the bot peeked with the first legal action
     await clock.advance(90)  # Ann's peek times out: the broken default falls back too
     snapshot = service.public_snapshot(table_id)

@@ -118,8 +118,10 @@ async def test_the_host_adds_a_bot_so_two_can_play(service: TableService) -> Non
         await service.add_bot(table_id, BOB.user_id)
     snapshot = await service.add_bot(table_id, ANN.user_id)
     assert snapshot.seats[1].is_bot and snapshot.seats[1].user_id is None
-    snapshot = await service.start(table_id, ANN.user_id)
-    assert snapshot.to_act == (0,)  # the bot peeked at once
+    started = await service.start(table_id, ANN.user_id)
+    assert started.to_act == (0, 1)  # answered before the bot's move
+    await service.settle(table_id)
+    assert service.public_snapshot(table_id).to_act == (0,)  # the bot peeked
 
 
 async def test_cancel_is_for_the_host_and_stop_for_the_host_or_a_manager(

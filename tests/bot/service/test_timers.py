@@ -23,6 +23,7 @@ async def play_safe_turn(service: TableService, table_id: int) -> None:
         if choice is None:
             return
         await service.act(table_id, user_id, round_no, choice)
+        await service.settle(table_id)  # an away seat's move follows the click
 
 
 def timeouts_of(service: TableService, table_id: int, seat: int) -> list[str]:
