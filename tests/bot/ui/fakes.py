@@ -28,10 +28,19 @@ class Answer:
             parts.append(json.dumps(self.embed.to_dict(), ensure_ascii=False))
         return " ".join(parts)
 
+    def components(self) -> list[dict[str, Any]]:
+        """The components as sent (the payload of each, row by row)."""
+        return components(self.view)
+
     def custom_ids(self) -> list[str]:
-        if self.view is None:
-            return []
-        return [item.custom_id for item in self.view.children]  # type: ignore[attr-defined]
+        return [item["custom_id"] for item in self.components()]
+
+
+def components(view: discord.ui.View | None) -> list[dict[str, Any]]:
+    """A view's components as discord.py sends them, row by row."""
+    if view is None:
+        return []
+    return [item for row in view.to_components() for item in row["components"]]
 
 
 @dataclass

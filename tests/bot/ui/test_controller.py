@@ -114,12 +114,12 @@ async def test_my_cards_then_peek_shows_the_cards_once_and_hides_them_later(
     assert hand.kind == "send" and hand.ephemeral
     assert "Pick two cards to look at." in hand.text() and "Your turn" not in hand.text()
     assert hand.view is not None
-    (select,) = [i.item for i in hand.view.children if isinstance(i.item, discord.ui.Select)]
-    assert select.placeholder == "Pick two cards to look at."
-    assert [o.value for o in select.options] == [
+    (select,) = [c for c in hand.components() if c["type"] == discord.ComponentType.select.value]
+    assert select["placeholder"] == "Pick two cards to look at."
+    assert [o["value"] for o in select["options"]] == [
         f"peek {a} {b}" for a in range(1, 5) for b in range(a + 1, 5)
     ]
-    assert parse(select.custom_id).kind is Kind.SELECT
+    assert parse(select["custom_id"]).kind is Kind.SELECT
 
     peek_id = play_id(table_id, round_no, "peek 3 4")
     peek = await click(bot, peek_id, HOST, ephemeral_message=True)
@@ -194,7 +194,7 @@ async def test_public_texts_default_to_the_guilds_discord_locale(bot: CardTableB
     join = verb_id(table_id, 0, Verb.JOIN)
     answer = (await click(bot, join, GUEST, guild_locale=discord.Locale.french)).only
     assert answer.view is not None
-    labels = [item.item.label for item in answer.view.children]  # type: ignore[attr-defined]
+    labels = [item["label"] for item in answer.components()]
     assert labels[0] == "Rejoindre"
 
 

@@ -154,7 +154,7 @@ async def test_a_cancelled_table_shows_closed_without_buttons(bot: CardTableBot)
     message_id, last_edit = channel.edits[-1]
     assert message_id == channel.sent[0]["id"]
     assert "closed" in last_edit["embed"].description
-    assert last_edit["view"].children == []
+    assert last_edit["view"].to_components() == []
 
 
 async def test_a_table_edit_during_a_stalled_write_shows_only_what_is_stored(
