@@ -9,7 +9,7 @@ and `Round.public_view()`, which hold only what that viewer may know.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -33,6 +33,8 @@ class Options(BaseModel):
 O = TypeVar("O", bound=Options)  # noqa: E741
 A = TypeVar("A")  # the game's action type; str(action) is its notation
 V = TypeVar("V")  # the game's view type
+T = TypeVar("T")
+K = TypeVar("K")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +90,12 @@ class RoundRecord(BaseModel):
 class Round(ABC, Generic[O, A, V]):
     """One round (hand) of a game. Subclasses implement the abstract methods; `apply` checks
     legality first and mutates only when the action is legal, so an illegal action changes
-    nothing."""
+    nothing.
+
+    What a state shows (its views, its legal actions) is asked for several times per action: by
+    the answer to a click, the players' followed messages, the table message and the bots. An
+    engine may keep it with `_remember` until the state changes: `apply`, the only way a round's
+    state changes, forgets it all before it changes anything."""
 
     game: ClassVar[Game[Any, Any, Any]]
 
@@ -97,6 +104,10 @@ class Round(ABC, Generic[O, A, V]):
         self.setup = setup
         self.deck_order: tuple[Card, ...] = tuple(deck)
         self.history: list[tuple[int, A]] = []
+        # What the current state shows, by key (a viewer's seat, None for the public table,
+        # or a tuple naming what else): bounded by the viewers and kinds one state has, and
+        # emptied by `apply` at every action.
+        self._memo: dict[Hashable, Any] = {}
 
     # -- the contract -------------------------------------------------------------------
     @abstractmethod
@@ -128,6 +139,21 @@ class Round(ABC, Generic[O, A, V]):
         """The round's points per side. Raises IllegalAction if the round is not over."""
 
     # -- shared behaviour ---------------------------------------------------------------
+    def _remember(self, key: Hashable, build: Callable[[K], T], argument: K) -> T:
+        """`build(argument)`, computed once per state: kept under `key` until `apply`."""
+        memo = self._memo
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        found = memo[key] = build(argument)
+        return found
+
+    def legal_notation(self, seat: int) -> tuple[str, ...]:
+        """Every legal action of this seat now, in notation (what a player is offered)."""
+        return self._remember(("notation", seat), self._notation, seat)
+
+    def _notation(self, seat: int) -> tuple[str, ...]:
+        return tuple(str(action) for action in self.legal_actions(seat))
+
     def check(self, seat: int, action: A) -> None:
         """Raise IllegalAction naming the rule if `seat` may not play `action` now. Games
         override this to name the precise rule; the default compares with legal_actions."""
@@ -144,9 +170,16 @@ class Round(ABC, Generic[O, A, V]):
         if isinstance(action, str):
             action = self.game.parse_action(action)
         self.check(seat, action)
+        self._memo.clear()  # the state is about to change: what it showed is gone
         events = self._apply(seat, action)
         self.history.append((seat, action))
         return events
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a round sent to a bot's worker process) without what it remembers."""
+        state = self.__dict__.copy()
+        state["_memo"] = {}
+        return state
 
     def record(self) -> RoundRecord:
         return RoundRecord(

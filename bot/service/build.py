@@ -77,7 +77,7 @@ def private_snapshot(
         if deliver or hide_reveals:
             view = without_private_reveals(view, round_.public_view())
         if table.status == PLAYING and not round_.finished:
-            legal = tuple(str(a) for a in round_.legal_actions(seat))
+            legal = round_.legal_notation(seat)
     return PrivateSnapshot(
         table_id=table.id,
         seat=seat,

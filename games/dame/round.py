@@ -68,6 +68,9 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         self.went_out_by = ""
         self.reshuffles = 0
         self._planned: tuple[int, DameAction, list[Card]] | None = None
+        # Each team's packs as views, built again only when the team lays (`_lay`): every
+        # view shows both teams' packs, and most actions lay nothing.
+        self._pack_views: list[tuple[PackView, ...] | None] = [None, None]
 
     # -- state queries ---------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -292,6 +295,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             self.packs[team][rank] = pack = []
         pack.extend(cards)
         self.pack_points[team] += sum(VALUE[c] for c in cards)
+        self._pack_views[team] = None
 
     def _reshuffle(self, events: list[Event]) -> None:
         """The whole discard pile becomes the new stock, shuffled as `RESHUFFLE_SEED` says."""
@@ -335,6 +339,9 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         """The seat's legal moves by kind (None if it may not act)."""
         if self.winner is not None or seat != self.turn:
             return None
+        return self._remember(("options", seat), self._play_options, seat)
+
+    def _play_options(self, seat: int) -> PlayOptions:
         hand = self.hands[seat]
         packs = self.packs[seat % 2]
         if not self.drawn:
@@ -390,6 +397,10 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         options = self.play_options(seat)
         if options is None:
             return []
+        return list(self._remember(("legal", seat), self._legal_actions, options))
+
+    def _legal_actions(self, options: PlayOptions) -> tuple[DameAction, ...]:
+        seat = self.turn
         trusted = DameAction.trusted
         hand = self.hands[seat]
         counts = Counter(c.name for c in hand)
@@ -401,7 +412,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
                     actions.append(trusted(TAKE, pair))
             if options.take_onto_pack:
                 actions.append(trusted(TAKE))
-            return actions
+            return tuple(actions)
         wild_names = _names_in_order(c.name for c in hand if IS_WILD[c])
         actions = []
         for rank in options.meld_ranks:
@@ -424,7 +435,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             actions.append(trusted(ANNOUNCE))
         for code in options.discard:
             actions.append(trusted(DISCARD, (code.split("#")[0],)))
-        return actions
+        return tuple(actions)
 
     def _view(self, seat: int | None) -> DameView:
         phase = PLAY_PHASE if self.drawn else DRAW_PHASE
@@ -437,14 +448,8 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             dealer=self.setup.dealer,
             hand=() if seat is None else _sorted_codes(self.hands[seat]),
             hand_sizes=tuple(len(h) for h in self.hands),
-            packs=tuple(
-                tuple(
-                    PackView(rank, tuple(c.code for c in pack), sum(VALUE[c] for c in pack))
-                    for rank, pack in sorted(packs.items(), key=lambda p: RANK_ORDER[p[0]])
-                )
-                for packs in self.packs
-            ),
-            discard=tuple(c.code for c in self.pile),
+            packs=(self._team_packs(0), self._team_packs(1)),
+            discard=self._remember("discard", _codes, self.pile),
             stock_size=len(self.stock),
             reshuffles=self.reshuffles,
             announced=tuple(self.announcement_holds(s) for s in range(N_SEATS)),
@@ -454,13 +459,27 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             legal=None if seat is None else self.play_options(seat),
         )
 
+    def _team_packs(self, team: int) -> tuple[PackView, ...]:
+        found = self._pack_views[team]
+        if found is None:
+            packs = self.packs[team]
+            found = self._pack_views[team] = tuple(
+                PackView(rank, tuple(c.code for c in pack), sum(VALUE[c] for c in pack))
+                for rank, pack in sorted(packs.items(), key=lambda p: RANK_ORDER[p[0]])
+            )
+        return found
+
     def view(self, seat: int) -> DameView:
         if not 0 <= seat < N_SEATS:
             raise IllegalAction("no_such_seat", f"There is no seat {seat}.")
-        return self._view(seat)
+        return self._remember(seat, self._view, seat)
 
     def public_view(self) -> DameView:
-        return self._view(None)
+        return self._remember(None, self._view, None)
+
+
+def _codes(cards: list[Card]) -> tuple[str, ...]:
+    return tuple(c.code for c in cards)
 
 
 def _names_in_order(names: Iterable[str]) -> list[str]:

@@ -548,7 +548,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
     def view(self, seat: int) -> DutchView:
         if not 0 <= seat < self.n:
             raise ValueError(f"there is no seat {seat}")
-        return self._view(seat)
+        return self._remember(seat, self._view, seat)
 
     def _hidden_view(self, seat: int) -> tuple[SlotView, ...]:
         found = self._hidden_views[seat]
@@ -557,7 +557,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         return found
 
     def public_view(self) -> DutchView:
-        return self._view(None)
+        return self._remember(None, self._view, None)
 
     def decision_view(self, seat: int) -> DecisionView:
         """`DecisionView.of(self.view(seat))`, built without the rest of the view: what a bot

@@ -296,10 +296,10 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
     def view(self, seat: int) -> EuchreView:
         if not 0 <= seat < 4:
             raise ValueError(f"seat {seat} out of range")
-        return self._view(seat)
+        return self._remember(seat, self._view, seat)
 
     def public_view(self) -> EuchreView:
-        return self._view(None)
+        return self._remember(None, self._view, None)
 
     def _view(self, seat: int | None) -> EuchreView:
         hand: tuple[str, ...] = ()
@@ -309,7 +309,7 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
             hand = tuple(c.name for c in self._sorted(self.hands[seat]))
             if seat == self.dealer and self.discarded is not None:
                 discard = self.discarded.name
-            legal = tuple(str(a) for a in self.legal_actions(seat))
+            legal = self.legal_notation(seat)
         points = self._result.points if self._result is not None else (0, 0)
         return EuchreView(
             seat=seat,

@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+import importlib
+import pickle
+import random
+
 import pytest
 
 from games.cards import standard_deck
 from games.contract import RoundRecord, RoundSetup
 from games.errors import IllegalAction, NotationError
 from games.match import Match
+from games.registry import get_game
 from tests.games.toygame import GAME
 
 
@@ -96,3 +101,48 @@ def test_match_state_round_trip() -> None:
     _play_round(match, 5)
     again = Match.restore(GAME, match.state())
     assert again.totals == match.totals and again.next_setup() == match.next_setup()
+
+
+GAMES_AND_PRESETS = [("dutch", "classic"), ("dutch", "house"), ("euchre", None), ("dame", None)]
+
+
+@pytest.mark.parametrize(("name", "preset"), GAMES_AND_PRESETS)
+def test_what_a_state_shows_is_remembered_until_the_next_action(
+    name: str, preset: str | None
+) -> None:
+    """Views and legal actions are kept per state and per viewer: at every step of a round
+    each seat's (and the public) view, legal actions and notation equal those of a round
+    rebuilt by replay, which remembers nothing; asked twice, a view is the same object."""
+    game = get_game(name)
+    choose = importlib.import_module(f"games.{name}.policy").choose_action
+    rng = random.Random(3)
+    round_ = game.new_round(game.options(preset), RoundSetup(n_seats=4, dealer=1), seed=5)
+    steps = 0
+    while not round_.finished:
+        fresh = game.replay(round_.record())
+        for seat in range(4):
+            view = round_.view(seat)
+            assert view == fresh.view(seat)
+            assert round_.view(seat) is view
+            round_.legal_actions(seat).clear()  # a caller's list: the remembered one is intact
+            assert round_.legal_actions(seat) == fresh.legal_actions(seat)
+            assert round_.legal_notation(seat) == tuple(map(str, fresh.legal_actions(seat)))
+        assert round_.public_view() == fresh.public_view()
+        seat = round_.to_act()[0]
+        round_.apply(seat, choose(round_, seat, rng))
+        steps += 1
+    assert steps > 20
+    assert round_.public_view() == game.replay(round_.record()).public_view()
+
+
+def test_a_pickled_round_leaves_what_it_remembers_behind() -> None:
+    """A round sent to a bot's worker process carries its state, not its remembered views."""
+    game = get_game("dame")
+    round_ = game.new_round(game.options(), RoundSetup(n_seats=4), seed=2)
+    seat = round_.to_act()[0]
+    view = round_.view(seat)
+    round_.legal_notation(seat)
+    clone = pickle.loads(pickle.dumps(round_))
+    assert clone._memo == {}
+    assert clone.view(seat) == view
+    assert round_._memo  # the original keeps its own
