@@ -74,6 +74,9 @@ _ALL: dict[str, Card] = _make_all()
 
 def card(code: str) -> Card:
     """The card with this code (`QS`, `qs`, `Q♠`, `QS#1`). Raises ValueError for an unknown one."""
+    found = _ALL.get(code)  # a code as the engines write it: renders look up every card shown
+    if found is not None:
+        return found
     text = code.strip().upper()
     for suit, symbol in SUIT_SYMBOLS.items():
         text = text.replace(symbol, suit)
