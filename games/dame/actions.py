@@ -124,6 +124,34 @@ class DameAction:
         return " ".join(parts)
 
 
+# The engine's legal actions with their notation, by (kind, cards, rank), and the melds by their
+# cards alone (the hot loop): a seat's legal list holds hundreds of actions once its hand is
+# big, asked again after every action. Bounded by the deck: only canonical actions of card
+# *names* go in (54 names; per rank at most C(11, 3) melds of its 4 natural and 5 wild names,
+# 9 adds, 10 takes; 54 discards): fewer than 2,500 in each.
+_LEGAL: dict[tuple[str, tuple[str, ...], str], tuple[DameAction, str]] = {}
+_MELDS: dict[tuple[str, ...], tuple[DameAction, str]] = {}
+
+
+def legal_action(kind: str, cards: tuple[str, ...] = (), rank: str = "") -> tuple[DameAction, str]:
+    """The engine's action from canonical parts (sorted tokens of card names, already checked),
+    and its notation: one shared object per action, built once."""
+    key = (kind, cards, rank)
+    found = _LEGAL.get(key)
+    if found is None:
+        action = DameAction.trusted(kind, cards, rank)
+        found = _LEGAL[key] = (action, str(action))
+    return found
+
+
+def legal_meld(cards: tuple[str, ...]) -> tuple[DameAction, str]:
+    """`legal_action(MELD, cards)`, looked up by the cards alone."""
+    found = _MELDS.get(cards)
+    if found is None:
+        found = _MELDS[cards] = legal_action(MELD, cards)
+    return found
+
+
 def draw() -> DameAction:
     return DameAction(DRAW)
 

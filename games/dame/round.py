@@ -20,6 +20,8 @@ from games.dame.actions import (
     TAKE,
     TOKENS,
     DameAction,
+    legal_action,
+    legal_meld,
 )
 from games.dame.options import DameOptions
 from games.dame.rules import (
@@ -394,48 +396,62 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
     def legal_actions(self, seat: int) -> list[DameAction]:
         """Every legal action, with melds in canonical form: the 3-card melds (by card name) and
         single-card adds, from which every larger pack is reached by further adds."""
+        return list(self._legal(seat)[0])
+
+    def _notation(self, seat: int) -> tuple[str, ...]:
+        return self._legal(seat)[1]
+
+    def _legal(self, seat: int) -> tuple[tuple[DameAction, ...], tuple[str, ...]]:
+        """The seat's legal actions and their notation (both empty if it may not act)."""
         options = self.play_options(seat)
         if options is None:
-            return []
-        return list(self._remember(("legal", seat), self._legal_actions, options))
+            return (), ()
+        return self._remember(("legal", seat), self._legal_actions, options)
 
-    def _legal_actions(self, options: PlayOptions) -> tuple[DameAction, ...]:
-        seat = self.turn
-        trusted = DameAction.trusted
-        hand = self.hands[seat]
+    def _legal_actions(
+        self, options: PlayOptions
+    ) -> tuple[tuple[DameAction, ...], tuple[str, ...]]:
+        hand = self.hands[self.turn]
         counts = Counter(c.name for c in hand)
+        pairs: list[tuple[DameAction, str]] = []
         if not self.drawn:
-            actions = [trusted(DRAW)]
+            pairs.append(legal_action(DRAW))
             names = _names_in_order(code.split("#")[0] for code in options.take)
             for pair in combinations_with_replacement(names, TAKE_NATURALS):
                 if pair[0] != pair[1] or counts[pair[0]] >= 2:
-                    actions.append(trusted(TAKE, pair))
+                    pairs.append(legal_action(TAKE, pair))
             if options.take_onto_pack:
-                actions.append(trusted(TAKE))
-            return tuple(actions)
-        wild_names = _names_in_order(c.name for c in hand if IS_WILD[c])
-        actions = []
+                pairs.append(legal_action(TAKE))
+            return _unzip(pairs)
+        names_by_rank: dict[str, set[str]] = {}
+        wilds: set[str] = set()
+        for c in hand:
+            if IS_WILD[c]:
+                wilds.add(c.name)
+            else:
+                names_by_rank.setdefault(c.rank, set()).add(c.name)
+        wild_names = _names_in_order(wilds)
         for rank in options.meld_ranks:
-            natural_names = _names_in_order(c.name for c in hand if c.rank == rank)
+            natural_names = _names_in_order(names_by_rank.get(rank, ()))
             naturals = set(natural_names)
             for combo in combinations_with_replacement([*natural_names, *wild_names], PACK_MIN):
                 first, second, third = combo  # PACK_MIN cards, sorted: equal names adjacent
                 if first not in naturals:
-                    continue
+                    break  # sorted: every later combination starts with a wild card, no pack
                 if first == second:
                     if counts[first] < (3 if second == third else 2):
                         continue
                 elif second == third and counts[second] < 2:
                     continue
-                actions.append(trusted(MELD, combo))
+                pairs.append(legal_meld(combo))
         for rank in options.add_ranks:
-            for name in _names_in_order(c.name for c in hand if c.rank == rank) + wild_names:
-                actions.append(trusted(ADD, (name,), rank))
+            for name in _names_in_order(names_by_rank.get(rank, ())) + wild_names:
+                pairs.append(legal_action(ADD, (name,), rank))
         if options.announce:
-            actions.append(trusted(ANNOUNCE))
+            pairs.append(legal_action(ANNOUNCE))
         for code in options.discard:
-            actions.append(trusted(DISCARD, (code.split("#")[0],)))
-        return tuple(actions)
+            pairs.append(legal_action(DISCARD, (code.split("#")[0],)))
+        return _unzip(pairs)
 
     def _view(self, seat: int | None) -> DameView:
         phase = PLAY_PHASE if self.drawn else DRAW_PHASE
@@ -476,6 +492,15 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
 
     def public_view(self) -> DameView:
         return self._remember(None, self._view, None)
+
+
+def _unzip(
+    pairs: list[tuple[DameAction, str]],
+) -> tuple[tuple[DameAction, ...], tuple[str, ...]]:
+    if not pairs:
+        return (), ()
+    actions, texts = zip(*pairs, strict=True)
+    return actions, texts
 
 
 def _codes(cards: list[Card]) -> tuple[str, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -210,3 +211,39 @@ def test_full_target_match_by_policy_and_random_play_ends_with_one_winner(seed: 
         assert GAME.replay(round_.record()).result() == round_.result()
         match.add_round(round_.result())
     assert max(match.totals) >= 1000 and len(match.winners or ()) == 1
+
+
+def test_legal_melds_of_a_big_hand_are_every_pack_of_three_the_rules_accept() -> None:
+    """A player who takes every pile and lays nothing holds 30 cards and more: the melds listed
+    for such a hand are exactly the packs of three card names `check` accepts, each once,
+    and the notation offered is theirs."""
+    rng = random.Random(4)
+    round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=4), seed=11)
+    hoarder, checked = 1, 0
+    while checked < 3:
+        assert not round_.finished  # nobody lays, so nobody goes out
+        seat = round_.turn
+        options = round_.play_options(seat)
+        assert options is not None
+        hand = round_.hands[seat]
+        if options.draw:
+            take = seat == hoarder and options.take
+            names = " ".join(code.split("#")[0] for code in options.take[:2])
+            round_.apply(seat, f"take {names}" if take else "draw")
+            continue
+        if seat == hoarder and len(hand) >= 30:
+            names = sorted({c.name for c in hand}, key=lambda name: TOKENS[name].sort)
+            accepted = set()
+            for combo in itertools.combinations_with_replacement(names, 3):
+                try:
+                    round_.check(seat, DameAction("meld", combo))
+                except IllegalAction:
+                    continue
+                accepted.add(combo)
+            legal = round_.legal_actions(seat)
+            listed = [a.cards for a in legal if a.kind == "meld"]
+            assert len(listed) == len(set(listed)) and set(listed) == accepted
+            assert round_.legal_notation(seat) == tuple(str(a) for a in legal)
+            assert all(GAME.parse_action(str(a)) == a for a in legal)
+            checked += 1
+        round_.apply(seat, "discard " + rng.choice(options.discard).split("#")[0])
