@@ -14,6 +14,10 @@ import aiosqlite
 from storage.errors import StoreError
 
 _NAME = re.compile(r"^V(\d+)__(\w+)\.sql$")
+# What may precede a statement's first keyword: blanks and comments (a statement's end, quotes
+# and comments inside it are found by SQLite's own tokenizer, `sqlite3.complete_statement`).
+_LEADING = re.compile(r"\A(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
+_SELECT = re.compile(r"SELECT\b", re.IGNORECASE)
 VERSION_TABLE = "schema_version"
 SQLITE_MIGRATIONS = "storage.migrations"
 
@@ -23,6 +27,31 @@ class Migration:
     version: int
     name: str
     sql: str
+
+    @property
+    def writes(self) -> bool:
+        """Whether running it changes the database beyond its `schema_version` row: anything
+        but plain SELECT statements (a migration that is a no-op on this backend, such as
+        SQLite's V6, is only `SELECT 1`). Whatever cannot be read as SELECTs counts as a write,
+        so a doubtful migration is backed up."""
+        return not all(_SELECT.match(statement) for statement in statements(self.sql))
+
+
+def statements(sql: str) -> list[str]:
+    """The statements of a script, each without its leading blanks and comments (empty ones
+    left out), split where SQLite ends them."""
+    found = []
+    pending = ""
+    for piece in f"{sql}\n;".split(";")[:-1]:
+        pending += f"{piece};"
+        if sqlite3.complete_statement(pending):
+            statement = _LEADING.sub("", pending, count=1)
+            if statement != ";":
+                found.append(statement)
+            pending = ""
+    if pending.strip():
+        found.append(pending)  # an unterminated quote or comment: not a plain SELECT
+    return found
 
 
 def available_migrations(package: str = SQLITE_MIGRATIONS) -> list[Migration]:
@@ -93,12 +122,14 @@ async def migrate(db: aiosqlite.Connection, path: str, *, target: int | None = N
     target = latest if target is None else target
     version = await current_version(db, path)
     check_not_newer(path, "DATABASE_PATH", version, latest)
-    if 0 < version < target:
+    pending = [m for m in migrations if version < m.version <= target]
+    # A copy of a big file takes seconds (about 2 s per GB), so it is made only when a
+    # migration will change the file: a release whose migrations are no-ops here starts at once.
+    if version > 0 and any(migration.writes for migration in pending):
         await _backup(db, path, version)
-    for migration in migrations:
-        if version < migration.version <= target:
-            await _apply(db, path, migration)
-            version = migration.version
+    for migration in pending:
+        await _apply(db, path, migration)
+        version = migration.version
     return version
 
 

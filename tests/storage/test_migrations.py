@@ -9,7 +9,7 @@ import pytest
 
 from storage import Store, StoreError, pg_migrate
 from storage import migrate as migrate_module
-from storage.migrate import Migration, available_migrations, latest_version
+from storage.migrate import Migration, available_migrations, latest_version, statements
 from storage.postgres import is_database_url
 from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy, table_names
 
@@ -63,6 +63,40 @@ async def test_a_version_1_database_is_migrated_and_keeps_its_tables(location: L
         assert {row.user_id for row in board} == {101, 102}
         recent = await store.recent_matches(1, 101)
         assert recent[0].players == ["player 101", "player 102"]  # V2's seat_names column
+
+
+async def test_a_file_is_backed_up_only_before_a_migration_that_changes_it(
+    db_path: Path,
+) -> None:
+    """SQLite's V6 is a no-op (PostgreSQL's drops a foreign key): copying a big file for it
+    would only delay the start by seconds. V5 adds a column: that upgrade keeps its copy."""
+    async with await Store.open(db_path, games_resolver=resolve_toy, target_version=4):
+        pass
+    async with await Store.open(db_path, games_resolver=resolve_toy, target_version=5):
+        pass
+    (backup,) = db_path.parent.glob(f"{db_path.name}-v4-*.bak")
+    assert [v for v, _, _ in await applied_versions(backup)] == [1, 2, 3, 4]
+    async with await Store.open(db_path, games_resolver=resolve_toy, target_version=6) as store:
+        assert store.schema_version == 6
+    assert list(db_path.parent.glob(f"{db_path.name}-v5-*.bak")) == []
+    assert [v for v, _, _ in await applied_versions(db_path)] == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_migration_of_only_selects_writes_nothing() -> None:
+    shipped = {m.version: m.writes for m in available_migrations()}
+    assert shipped[6] is False
+    assert all(shipped[version] for version in range(1, 6))
+    for sql in ("SELECT 1;", "-- why\n/* note; */ select 2;\n-- end", "SELECT ';--'"):
+        assert not Migration(99, "reads", sql).writes, sql
+    for sql in (
+        "SELECT ';'; DELETE FROM tables",  # a semicolon inside a string ends no statement
+        "SELECT 1 /* ; */; DROP TABLE tables",
+        "-- SELECT\nUPDATE tables SET game = 'x'",
+        "WITH t AS (SELECT 1) DELETE FROM tables",
+        "PRAGMA user_version = 3",
+    ):
+        assert Migration(99, "writes", sql).writes, sql
+    assert statements("SELECT 1; -- a\n;\n/* b */ SELECT 2") == ["SELECT 1;", "SELECT 2\n;"]
 
 
 async def test_a_newer_database_is_refused_untouched(location: Location) -> None:
