@@ -6,10 +6,12 @@ about `--history-gb` GB of finished rounds, then starts a fresh process on it th
 the bot's start does (open the store, list the active tables, load them in the background,
 bot players thinking in a worker process) and clicks as the controller would: once at once
 (the first click: the time from the start of the process to its answer), then `--click-rate`
-clicks per second on random tables until every table is loaded. Prints p50/p99/max of those
-clicks, both the wait for the table to be loaded and the whole answer (the service's `ready`
-then `act`, Discord left out: the answer includes the table's bot players' moves, which follow
-the click under the table's lock), the time to load every table and the resident memory.
+clicks per second (a steady rate, open loop) on random tables, loaded or not yet, during the
+whole background load. Prints p50/p99/max of those clicks: the wait for the table to be
+loaded, the whole answer (the service's `ready` then `act`, Discord left out; the table's bot
+players move after the answer, in the background) and the wait until those bot moves are
+played (the worker process is shared by every table), then the time to load every table and
+the resident memory.
 """
 
 from __future__ import annotations
@@ -122,6 +124,7 @@ async def measure(path: Path, rate: float) -> None:
 class Clicks:
     loads: list[float] = field(default_factory=list)  # waiting for the table to be loaded
     answers: list[float] = field(default_factory=list)  # from the click to its answer
+    follows: list[float] = field(default_factory=list)  # from the click to the bots' moves
     not_loaded: int = 0  # clicks on a table the background load had not reached yet
     refused: int = 0
 
@@ -150,10 +153,14 @@ async def click(service: TableService, table_id: int, rng: random.Random, clicks
             await service.act(table_id, user_id, snapshot.round_no, notation)
         except TableError:
             clicks.refused += 1
+            notation = None
     else:  # an earlier run moved this table on: the click is answered with a refusal
         clicks.refused += 1
     answered = time.perf_counter()
     clicks.answers.append(answered - clicked)
+    if notation is not None:
+        await service.settle(table_id)  # the bot players' moves that follow the click
+        clicks.follows.append(time.perf_counter() - clicked)
     return answered
 
 
@@ -196,7 +203,11 @@ async def click_while_loading(service: TableService, rate: float) -> None:
         f"{len(clicks.answers)} clicks during the background load ({rate:g}/s, "
         f"{clicks.not_loaded} on tables not loaded yet, {clicks.refused} refused):"
     )
-    for name, values in (("waiting for the table", clicks.loads), ("answer", clicks.answers)):
+    for name, values in (
+        ("waiting for the table", clicks.loads),
+        ("answer", clicks.answers),
+        ("bots moved", clicks.follows),
+    ):
         ordered = sorted(values)
         if ordered:
             print(
@@ -219,7 +230,7 @@ def main() -> None:
         type=float,
         default=2.0,
         help="clicks/s during the background load (each hands three strong bots the turn: "
-        "their moves, in one worker process, follow every click)",
+        "their moves, in one worker process, follow every click's answer)",
     )
     parser.add_argument("--runs", type=int, default=3, help="fresh processes measured")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
