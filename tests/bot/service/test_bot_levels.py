@@ -5,6 +5,7 @@ process for the real bot."""
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import select
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableError, TableService
 from bot.service.policy import policy_for
-from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner
+from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner, decide_here
 from games.contract import Round, RoundSetup
 from games.dutch import policy as dutch_simple
 from games.dutch import strong as dutch_strong
@@ -98,6 +99,21 @@ async def test_the_process_runner_decides_a_legal_move_in_a_worker_process() -> 
     for pid in workers:  # stopped and reaped, not left to outlive this process
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+async def test_the_process_runner_reads_the_round_when_asked_not_when_the_worker_starts() -> None:
+    """The table's lock is free while its bot thinks: the worker decides for the round as it
+    was when asked, whatever happens to the live round meanwhile."""
+    round_ = EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="asked")
+    asked = pickle.dumps(round_)
+    runner = ProcessPolicyRunner()
+    try:
+        thinking = runner.think(round_, 1, "simple", random.Random(0))
+        round_.apply(1, round_.legal_actions(1)[0])  # the table moves on meanwhile
+        move = await thinking
+    finally:
+        runner.close()
+    assert str(move) == str(decide_here(asked, 1, "simple", random.Random(0).getrandbits(64)))
 
 
 WORKER_OF_A_KILLED_BOT = """
