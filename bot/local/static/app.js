@@ -40,7 +40,6 @@
       "thread": "fil",
       "Send": "Envoyer",
       "Make a selection": "Faites un choix",
-      "Done": "Valider",
       "(default)": "(par défaut)",
       "choose…": "choisir…",
     },
@@ -438,21 +437,30 @@
     return button;
   }
 
+  function optionText(option) {
+    const emoji = option.emoji && !option.emoji.id ? `${option.emoji.name} ` : "";
+    return `${emoji}${option.label}${option.description ? ` — ${option.description}` : ""}`;
+  }
+
+  // A menu of one value: a native select, showing the option marked `default` if there is one
+  // (else the placeholder); choosing another option sends it.
   function selectElement(message, component) {
-    if ((component.max_values || 1) > 1) return pickElement(message, component);
+    const least = component.min_values ?? 1;
+    const most = component.max_values ?? 1;
+    if (most > 1 || least === 0) return multiSelectElement(message, component, least, most);
+    const options = component.options || [];
     const select = el("select", "select-menu");
     select.dataset.customId = component.custom_id;
     select.disabled = Boolean(component.disabled);
     const placeholder = el("option", "", component.placeholder || t("Make a selection"));
     placeholder.value = "";
     placeholder.disabled = true;
-    placeholder.selected = true;
+    placeholder.selected = !options.some((option) => option.default);
     select.append(placeholder);
-    for (const option of component.options || []) {
-      const emoji = option.emoji && !option.emoji.id ? `${option.emoji.name} ` : "";
-      const item = el("option", "", `${emoji}${option.label}${
-        option.description ? ` — ${option.description}` : ""}`);
+    for (const option of options) {
+      const item = el("option", "", optionText(option));
       item.value = option.value;
+      item.selected = Boolean(option.default);
       select.append(item);
     }
     select.addEventListener("change", () => {
@@ -463,40 +471,71 @@
     return select;
   }
 
-  // A select of several values (Discord's multi-select): tick between min_values and
-  // max_values options, then send them together, as Discord does when its menu closes.
-  function pickElement(message, component) {
-    const box = el("div", "pick-menu");
+  // A menu of several values (max_values > 1), or one that may be left empty (min_values 0),
+  // as Discord's client shows it: options are ticked in a list that opens under the menu (no
+  // more than max_values), those marked `default` ticked at first, and the choice is sent when
+  // the list closes (the menu clicked again, a click outside, Escape) if it changed and holds
+  // at least min_values; else the ticks go back to what they were.
+  function multiSelectElement(message, component, least, most) {
+    const box = el("div", "select-menu multi");
     box.dataset.customId = component.custom_id;
-    const least = component.min_values ?? 1;
-    const most = component.max_values ?? 1;
-    box.append(el("div", "pick-placeholder", component.placeholder || t("Make a selection")));
-    const boxes = [];
-    for (const option of component.options || []) {
-      const line = el("label", "pick-option");
+    box.dataset.minValues = String(least);
+    box.dataset.maxValues = String(most);
+    const toggle = el("button", "select-toggle");
+    toggle.type = "button";
+    toggle.disabled = Boolean(component.disabled);
+    const list = el("div", "select-options");
+    list.hidden = true;
+    const options = component.options || [];
+    const initial = options.filter((option) => option.default).map((option) => option.value);
+    const ticks = options.map((option) => {
+      const line = el("label", "select-option");
       const tick = el("input");
       tick.type = "checkbox";
       tick.value = option.value;
-      tick.disabled = Boolean(component.disabled);
-      boxes.push(tick);
-      const emoji = option.emoji && !option.emoji.id ? `${option.emoji.name} ` : "";
-      line.append(tick, el("span", "", `${emoji}${option.label}`));
-      box.append(line);
-    }
-    const send = el("button", "button primary", t("Done"));
-    send.type = "button";
-    const chosen = () => boxes.filter((b) => b.checked).map((b) => b.value);
-    const update = () => {
-      const count = chosen().length;
-      send.disabled = Boolean(component.disabled) || count < least || count > most;
-      for (const b of boxes) b.disabled = Boolean(component.disabled) || (!b.checked && count >= most);
+      tick.checked = initial.includes(option.value);
+      const emoji = option.emoji && option.emoji.id ? emojiElement(option.emoji) : null;
+      line.append(tick, ...(emoji ? [emoji] : []), el("span", "", optionText(option)));
+      list.append(line);
+      return tick;
+    });
+    const chosen = () => ticks.filter((tick) => tick.checked).map((tick) => tick.value);
+    const show = () => {
+      const values = chosen();
+      const labels = options.filter((option) => values.includes(option.value)).map(optionText);
+      toggle.textContent = labels.join(", ") || component.placeholder || t("Make a selection");
+      toggle.classList.toggle("placeholder", !labels.length);
+      for (const tick of ticks) tick.disabled = !tick.checked && values.length >= most;
     };
-    for (const b of boxes) b.addEventListener("change", update);
-    send.addEventListener("click", () =>
-      interact(send, message, { type: "component", message_id: message.id,
-        custom_id: component.custom_id, values: chosen() }));
-    update();
-    box.append(send);
+    const outside = (event) => {
+      if (!box.contains(event.target)) close();
+    };
+    const close = () => {
+      document.removeEventListener("mousedown", outside, true);
+      if (list.hidden || !box.isConnected) return;
+      list.hidden = true;
+      box.classList.remove("open");
+      const values = chosen();
+      if (values.join("\n") !== initial.join("\n") && values.length >= least) {
+        interact(box, message, { type: "component", message_id: message.id,
+          custom_id: component.custom_id, values });
+      } else {
+        for (const tick of ticks) tick.checked = initial.includes(tick.value);
+        show();
+      }
+    };
+    toggle.addEventListener("click", () => {
+      if (!list.hidden) return close();
+      list.hidden = false;
+      box.classList.add("open");
+      document.addEventListener("mousedown", outside, true);
+    });
+    box.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") close();
+    });
+    for (const tick of ticks) tick.addEventListener("change", show);
+    box.append(toggle, list);
+    show();
     return box;
   }
 

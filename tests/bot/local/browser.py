@@ -15,8 +15,8 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,6 +161,22 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+@asynccontextmanager
+async def async_chromium() -> AsyncIterator[Any]:
+    """Chromium for a test that runs the server in its own event loop (Playwright's async API)."""
+    browser_or_skip()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
 TABLE = "article.message:not(.ephemeral)"
 MINE = "article.message.ephemeral"
 # A player's "My cards" message: an ephemeral one with a Refresh button (a refusal has none).
@@ -170,7 +186,7 @@ ROUND_OVER = f"{TABLE} button[data-custom-id$=':next'], {TABLE} button[data-cust
 MOVE_CONTROL = (
     "button[data-custom-id*=':p=']:enabled, select[data-custom-id]:enabled,"
     " button[data-custom-id*=':n=']:not([data-custom-id$=':n=']):enabled,"
-    " .pick-menu[data-custom-id] input:enabled"
+    " .select-menu.multi[data-custom-id] .select-toggle:enabled"
 )
 
 
@@ -279,22 +295,21 @@ class Player:
             custom_id = str(select.get_attribute("data-custom-id"))
             for value in select.locator("option:not([disabled])").all():
                 found.append((custom_id, str(value.get_attribute("value"))))
-        for menu in mine.locator(".pick-menu[data-custom-id]").all():  # several values
-            if menu.locator("input:enabled").count():
+        for menu in mine.locator(".select-menu.multi[data-custom-id]").all():  # several values
+            if menu.locator(".select-toggle:enabled").count():
                 found.append((str(menu.get_attribute("data-custom-id")), ""))
         return found
 
     def use(self, custom_id: str, value: str) -> None:
         mine = self.private()
-        if ":m=" in custom_id and not value:  # several values: tick options until allowed
-            menu = mine.locator(f".pick-menu[data-custom-id='{custom_id}']")
-            done = menu.locator("button")
-            for tick in menu.locator("input[type=checkbox]").all():
-                if menu.count() == 0 or done.is_enabled():
-                    break
+        if ":m=" in custom_id and not value:  # several values: open, tick enough, close
+            menu = mine.locator(f".select-menu.multi[data-custom-id='{custom_id}']")
+            least = max(1, int(menu.get_attribute("data-min-values") or "1"))
+            menu.locator(".select-toggle").click()
+            for tick in menu.locator("input[type=checkbox]").all()[:least]:
                 tick.check()
             if menu.count():  # else the bot re-drew the message meanwhile: look again
-                done.click()
+                menu.locator(".select-toggle").click()  # closing the list sends the choice
         elif value:
             mine.locator(f"select[data-custom-id='{custom_id}']").select_option(value)
         else:
@@ -304,9 +319,16 @@ class Player:
     def screenshot(self, name: str) -> None:
         if SCREENSHOTS:
             self.page.mouse.move(0, 0)
+            self.pictures_shown()
             folder = Path(SCREENSHOTS)
             folder.mkdir(parents=True, exist_ok=True)
             self.page.screenshot(path=str(folder / f"{name}.png"))
+
+    def pictures_shown(self) -> None:
+        """Wait until every picture on the page (card emojis) has loaded: a broken one fails."""
+        self.page.wait_for_function(
+            "[...document.images].every(image => image.complete && image.naturalWidth > 0)"
+        )
 
     def close(self) -> None:
         self.context.close()
@@ -340,11 +362,15 @@ def pick(offered: list[tuple[str, str]], preference: tuple[str, ...]) -> tuple[s
 
 
 def play_against_bots(
-    player: Player, preference: tuple[str, ...], *, max_moves: int = 300
+    player: Player,
+    preference: tuple[str, ...],
+    *,
+    max_moves: int = 300,
+    after_move: Callable[[int], None] = lambda _: None,
 ) -> list[tuple[str, str]]:
     """`player` plays what their "My cards" offers (ranked by `preference`) until the round is
-    over, waiting for their turn while the bot players play theirs. Returns the components
-    used: (custom id, select value or '')."""
+    over, waiting for their turn while the bot players play theirs; `after_move(n)` runs after
+    their n-th move. Returns the components used: (custom id, select value or '')."""
     used: list[tuple[str, str]] = []
     for _ in range(max_moves):
         if player.round_over():
@@ -355,6 +381,7 @@ def play_against_bots(
             continue
         player.use(*choice)
         used.append(choice)
+        after_move(len(used))
     raise AssertionError(f"the round was not over after {max_moves} moves: {used}")
 
 
