@@ -32,7 +32,8 @@ test: lint
 # The README's pictures, taken by the browser tests (needs Chromium: apt-get install chromium).
 screenshots: $(TEST_STAMP)
 	CARDTABLE_SCREENSHOTS=docs/screenshots CARDTABLE_REQUIRE_BROWSER=1 \
-		$(BIN)/python -m pytest tests/bot/local/test_page_in_browser.py -p no:xdist
+		$(BIN)/python -m pytest tests/bot/local/test_page_in_browser.py \
+		tests/bot/local/test_games_in_browser.py -p no:xdist
 
 bench: $(STAMP)
 	$(BIN)/python -m games.bench dutch

@@ -5,10 +5,13 @@ its buttons and select menus) until the table shows the round's end."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tests.bot.local.browser import (
+    SCREENSHOTS,
     TABLE,
     Player,
     action_of,
@@ -25,6 +28,23 @@ def open_table_with_bots(player: Player, game: str, bot_players: int, **options:
         player.click(player.wait_table_button("addbot"))
     player.click(player.wait_table_button("start"))
     player.click(player.wait_table_button("hand"))
+
+
+def picture(
+    player: Player, game: str, after: int, now: str | re.Pattern[str]
+) -> Callable[[int], None]:
+    """Take the README's picture of a hand of `game` (`make screenshots`) once the player may
+    move again after their `after`-th move, and the table message says so (`now`): its edits
+    are paced, so it may still show an earlier turn for a moment."""
+
+    def take(moves: int) -> None:
+        if moves == after and SCREENSHOTS:
+            player.wait_for_turn_or_round_over()
+            table = player.page.locator(f"{TABLE}:has(button[data-custom-id$=':hand'])")
+            table.last.filter(has_text=now).wait_for()
+            player.screenshot(f"{game}-mid-hand")
+
+    return take
 
 
 def round_end_shown(player: Player, *names: str) -> str:
@@ -60,7 +80,11 @@ def test_one_person_plays_a_hand_of_euchre_against_three_bot_players(
         alice = Player(browser, table, 1)
         # The simple bots: the strong ones search for a time, so their play varies with load.
         open_table_with_bots(alice, "euchre", 3, target="1", bots="simple")
-        used = play_against_bots(alice, ("order", "discard"))
+        used = play_against_bots(
+            alice,
+            ("order", "discard"),
+            after_move=picture(alice, "euchre", 3, re.compile("Alice to (lead|play)")),
+        )
         actions = [action_of(*move) for move in used]
         assert actions[0].startswith("p=discard "), actions
         assert sum(a.startswith("p=play ") for a in actions) == 5, actions
@@ -78,7 +102,10 @@ def test_one_person_plays_a_hand_of_dame_de_pique_against_three_bot_players(
     with local_table(tmp_path, seed=83) as table:
         alice = Player(browser, table, 1)
         open_table_with_bots(alice, "dame", 3, target="50")
-        used = play_against_bots(alice, ("meld", "add", "draw", "discard"))
+        preference = ("meld", "add", "draw", "discard")
+        used = play_against_bots(
+            alice, preference, after_move=picture(alice, "dame", 8, "Alice to draw")
+        )
         actions = [action_of(*move) for move in used]
         assert actions.count("p=draw") >= 2 and any(a.startswith("p=discard ") for a in actions)
         packs = [custom_id for custom_id, _ in used if ":m=meld" in custom_id]
