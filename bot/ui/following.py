@@ -7,6 +7,11 @@ An ephemeral message can only be edited through the interaction that made it, fo
 until then, and forgotten when the table closes. A follow-up render hands out no revealed
 card (reveals come once, with the click that earned them) and does not count as the player
 being back (`TableService.follow_view`).
+
+Each message remembers the table's published version its moment was read at: a pass over the
+table builds no private view for a message drawn at the version still published (a version
+grows with every stored change, and only a stored change moves a moment). A click's answer is
+drawn from a view whose version is not known here, so the next pass looks at it once more.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ class Followed:
     language: str
     since: float  # clock time the interaction's token was issued
     moment: Moment
+    version: int | None = None  # the published version `moment` was read at (None: unknown)
 
 
 class HandFollower:
@@ -71,18 +77,19 @@ class HandFollower:
         language: str,
     ) -> None:
         """The player's message was just rendered (by their own click): follow it from here."""
-        key = (private.table_id, interaction.user.id)
         users = self._followed.setdefault(private.table_id, {})
         followed = users.get(interaction.user.id)
         if followed is not None and followed.interaction.id == interaction.id:
             followed.moment, followed.language = moment_of(private), language
+            followed.version = None
         else:
             now = self.bot.clock.now()
             followed = Followed(interaction, message_key, language, now, moment_of(private))
             users[interaction.user.id] = followed
         # The answer was drawn from a view taken before it was sent: a move meanwhile (the
-        # turn passing to this player) found the message not yet followed, so look once more.
-        self._spawn(self._refresh(key, followed))
+        # turn passing to this player) found the message not yet followed, so look once more
+        # (in the table's next pass: one for a burst of changes and answers).
+        self.table_changed(private.table_id)
 
     def forget_table(self, table_id: int) -> None:
         self._followed.pop(table_id, None)
@@ -107,9 +114,12 @@ class HandFollower:
             self._drop(key, followed)  # its token is dead: the message is frozen for good
             return
         try:
-            if _unchanged_waiting(self.bot.service.public_snapshot(table_id), user_id, followed):
+            public = self.bot.service.public_snapshot(table_id)
+            if public.version == followed.version or _unchanged_waiting(public, user_id, followed):
                 return
             private = await self.bot.service.follow_view(table_id, user_id)
+            # Nothing awaited since `private` was built under the table's lock, and a change
+            # is published before its lock is released: this is the version it was built at.
             public = self.bot.service.public_snapshot(table_id)
         except TableError:
             self._drop(key, followed)
@@ -117,6 +127,7 @@ class HandFollower:
         if private is None:
             self._drop(key, followed)
             return
+        followed.version = public.version
         moment = moment_of(private)
         if moment == followed.moment:
             return

@@ -1,0 +1,144 @@
+"""A followed "My cards" message is looked at again only when the table has changed since it was
+drawn: a pass over a table builds no private view for a message drawn at the version still
+published, and a change published since is shown."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.service import FakeClock, PlayerRef, PrivateSnapshot, TableService
+from bot.ui.following import HandFollower
+from storage import Store
+
+PLAYERS = [PlayerRef(100 + i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"])]
+
+
+class Table:
+    """A Dame table of four people whose "My cards" messages are all followed."""
+
+    follower: HandFollower
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.edits: list[int] = []  # user ids whose message was edited, in order
+        self.views: list[int] = []  # user ids whose private view was built to follow them
+        self.table_id = 0
+        self._interactions = itertools.count(1)
+        follow_view = service.follow_view
+
+        async def counted(table_id: int, user_id: int) -> PrivateSnapshot | None:
+            self.views.append(user_id)
+            return await follow_view(table_id, user_id)
+
+        service.follow_view = counted  # type: ignore[method-assign]
+
+    def spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def settle(self) -> None:
+        while self.tasks:
+            await asyncio.gather(*list(self.tasks))
+
+    def interaction(self, user_id: int) -> Any:
+        async def edit_original_response(**_: Any) -> None:
+            self.edits.append(user_id)
+
+        return SimpleNamespace(
+            id=next(self._interactions),
+            user=SimpleNamespace(id=user_id),
+            edit_original_response=edit_original_response,
+        )
+
+    def answered(self, private: PrivateSnapshot, user_id: int) -> None:
+        """The player's click was answered with this view: their message follows from now."""
+        self.follower.note(self.interaction(user_id), user_id, private, "en")
+
+    def to_act(self) -> int:
+        snapshot = self.service.public_snapshot(self.table_id)
+        (seat,) = snapshot.to_act
+        user_id = snapshot.seats[seat].user_id
+        assert user_id is not None
+        return user_id
+
+    async def draw(self, user_id: int) -> PrivateSnapshot:
+        round_no = self.service.public_snapshot(self.table_id).round_no
+        assert round_no is not None
+        return (await self.service.act(self.table_id, user_id, round_no, "draw")).private
+
+
+class Notices:
+    """The service's notifier: every change reaches the follower, as `DiscordNotifier`'s."""
+
+    follower: HandFollower
+
+    async def table_changed(self, table_id: int) -> None:
+        self.follower.table_changed(table_id)
+
+    async def round_started(self, table_id: int) -> None:
+        self.follower.table_changed(table_id)
+
+    async def turn_reminder(self, table_id: int, seat: int) -> None:
+        return None
+
+    async def table_closed(self, table_id: int) -> None:
+        self.follower.forget_table(table_id)
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    store = await Store.open(tmp_path / "tables.sqlite3", synchronous="NORMAL")
+    notices = Notices()
+    seeds = itertools.count(5)
+    clock = FakeClock()
+    service = TableService(store, clock, notices, lambda: next(seeds))
+    made = Table(service)
+    made.follower = notices.follower = HandFollower(
+        SimpleNamespace(service=service, clock=clock),  # type: ignore[arg-type]
+        made.spawn,
+    )
+    opened = await service.open_table(1, 10, PLAYERS[0], "dame")
+    made.table_id = opened.table_id
+    for player in PLAYERS[1:]:
+        await service.join(made.table_id, player)
+    await service.start(made.table_id, PLAYERS[0].user_id)
+    for player in PLAYERS:
+        private = await service.private_view(made.table_id, player.user_id)
+        made.answered(private, player.user_id)
+    await made.settle()
+    made.views.clear()
+    yield made
+    await made.settle()
+    await service.close()
+    await store.close()
+
+
+async def test_a_pass_with_nothing_published_since_builds_no_private_view(table: Table) -> None:
+    table.follower.table_changed(table.table_id)
+    await table.settle()
+    assert table.views == []  # before: the view of the player to act, at every pass
+
+
+async def test_a_change_published_since_a_message_was_drawn_is_shown(table: Table) -> None:
+    player = table.to_act()  # to draw: they stay to act after it, with other moves
+    await table.draw(player)  # from another message
+    await table.settle()
+    assert table.views == [player]  # only theirs: the others still wait, as the table says
+    assert table.edits == [player]  # their message now offers the moves after the draw
+
+
+async def test_a_click_answer_is_looked_at_once_more_in_one_pass(table: Table) -> None:
+    player = table.to_act()
+    table.answered(await table.draw(player), player)
+    await table.settle()
+    assert table.views == [player]  # once, for the change and the answer together
+    assert table.edits == []  # the answer already shows the moves after the draw
