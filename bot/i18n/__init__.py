@@ -77,14 +77,24 @@ def text(language: str, key: str, **params: Any) -> str:
     """The message `key` in `language` (falling back to English, then to the key itself).
     With a `count` that takes the singular, the key's `.one` variant is used when it has one
     ("1 card", "0 carte")."""
-    language = language if language in LANGUAGES else DEFAULT_LANGUAGE
-    count = params.get("count")
-    if type(count) is int and is_one(language, count) and key + ONE_SUFFIX in catalog(language):
-        key += ONE_SUFFIX
-    template = catalog(language).get(key)
+    if language not in LANGUAGES:
+        language = DEFAULT_LANGUAGE
+    words = catalog(language)
+    if params:
+        count = params.get("count")
+        if type(count) is int and is_one(language, count) and key + ONE_SUFFIX in words:
+            key += ONE_SUFFIX
+    template = words.get(key)
     if template is None:
         template = catalog(DEFAULT_LANGUAGE).get(key, key)
-    return template.format_map(_KeepMissing(params))
+    # The hot path of every message: a text without fields is itself, and the parameters
+    # are a fresh dict already; only a missing one needs the dict that keeps it as `{name}`.
+    if "{" not in template and "}" not in template:
+        return template
+    try:
+        return template.format_map(params)
+    except KeyError:
+        return template.format_map(_KeepMissing(params))
 
 
 def error_key(key: str) -> str:

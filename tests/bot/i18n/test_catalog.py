@@ -95,3 +95,21 @@ def test_a_count_takes_the_singular_as_each_language_does() -> None:
     ]
     assert text("en", "table.free_seats", count=1) == "…1 free seat"
     assert text("en", "table.players", count=1, max=4) == "Players (1/4)"  # no variant: as is
+
+
+def test_every_message_reads_as_its_template_formatted_with_missing_fields_kept() -> None:
+    """`text` skips formatting where a template has no field and formats with the caller's
+    own parameters otherwise: every message reads as the plain rule says, whatever parameters
+    are given (all, some or none of its fields)."""
+
+    class Kept(dict[str, object]):
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    for language in LANGUAGES:
+        for key, template in catalog(language).items():
+            fields = sorted(placeholders(template) - {"count"})
+            for given in ({}, {f: f"<{f}>" for f in fields}, {f: 7 for f in fields[:1]}):
+                assert text(language, key, **given) == template.format_map(Kept(given)), key
+    assert text("en", "table.deadline") == "(time runs out {when})"
+    assert text("en", "no.such.key", name="x") == "no.such.key"
