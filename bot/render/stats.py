@@ -6,6 +6,7 @@ import discord
 
 from bot.i18n import text
 from bot.render import colors
+from bot.render.names import escape
 from games.registry import get_game
 from storage.models import GuildSettings, LeaderboardRow, MatchSummary, PlayerStats
 
@@ -32,7 +33,7 @@ def leaderboard_embed(
             language,
             "leaderboard.row",
             rank=row.rank,
-            name=discord.utils.escape_markdown(row.display_name),
+            name=escape(row.display_name),
             rating=f"{row.rating:.1f}",
             wins=row.wins,
             matches=row.matches,
@@ -61,7 +62,7 @@ def stats_embed(
     each partner; then the latest matches (in a team game: partners, opponents, the score).
     `recent` is newest first; the partners' records count all of it."""
     embed = discord.Embed(
-        title=text(language, "stats.title", name=discord.utils.escape_markdown(member_name)),
+        title=text(language, "stats.title", name=escape(member_name)),
         color=colors.INFO,
     )
     if not stats.games:
@@ -103,7 +104,7 @@ def _sides(summary: MatchSummary) -> tuple[tuple[int, ...], ...] | None:
 
 def _name(summary: MatchSummary, seat: int) -> str:
     name = summary.players[seat] if seat < len(summary.players) else ""
-    return discord.utils.escape_markdown(name or "?")
+    return escape(name or "?")
 
 
 def _recent_line(language: str, summary: MatchSummary) -> str:

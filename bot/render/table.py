@@ -19,6 +19,7 @@ from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.render.limits import add_field, describe
+from bot.render.names import escape
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
 from bot.render.when import relative
 from bot.service.snapshots import (
@@ -104,7 +105,7 @@ def render_table(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
 
 
 def _names(snapshot: PublicSnapshot) -> list[str]:
-    return [discord.utils.escape_markdown(info.name) for info in snapshot.seats]
+    return [escape(info.name) for info in snapshot.seats]
 
 
 def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
@@ -115,7 +116,7 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         description=text(
             language,
             "table.lobby" if layout is None else "table.lobby_fixed",
-            host=discord.utils.escape_markdown(host),
+            host=escape(host),
             target=snapshot.target,
             goal=plugin_for(snapshot.game).lobby_goal(snapshot.target, language),
             min=snapshot.min_seats,
@@ -140,7 +141,7 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         "\n".join(lines),
         inline=False,
     )
-    _add_log(embed, snapshot, language)
+    _add_log(embed, table_text(snapshot, language))
     components = (
         _button(snapshot, Verb.JOIN, "button.join", "success", language),
         _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
@@ -253,7 +254,7 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         _add_fields(embed, plugin.notice_fields(view, table))
     else:
         describe(embed, text(language, "table.in_play"))
-    _add_log(embed, snapshot, language, plugin)
+    _add_log(embed, table, plugin)
     components = (
         _button(snapshot, Verb.HAND, "button.hand", "primary", language),
         _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
@@ -266,12 +267,12 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     embed = discord.Embed(
         title=_title(snapshot, language), color=colors.FINISHED if finished else colors.TABLE
     )
-    names = _names(snapshot)
+    table = table_text(snapshot, language)
+    names = list(table.names)
     plugin = plugin_for(snapshot.game)
     last = snapshot.last_round
     picture = None
     if last is not None and last.view is not None:
-        table = table_text(snapshot, language)
         lines = plugin.round_end_lines(last, table)
         add_field(
             embed,
@@ -301,7 +302,7 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
             _button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),
             _button(snapshot, Verb.HAND, "button.hand", "secondary", language),
         )
-    _add_log(embed, snapshot, language, plugin)
+    _add_log(embed, table, plugin)
     return RenderedMessage(embed, components, picture)
 
 
@@ -341,18 +342,14 @@ def _closed(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         description=text(language, "table.closed"),
         color=colors.CLOSED,
     )
-    _add_log(embed, snapshot, language)
+    _add_log(embed, table_text(snapshot, language))
     return RenderedMessage(embed, ())
 
 
-def _add_log(
-    embed: discord.Embed,
-    snapshot: PublicSnapshot,
-    language: str,
-    plugin: GamePlugin | None = None,
-) -> None:
+def _add_log(embed: discord.Embed, table: TableText, plugin: GamePlugin | None = None) -> None:
+    snapshot = table.snapshot
     plugin = plugin or plugin_for(snapshot.game)
-    lines = plugin.log_lines(snapshot.log, table_text(snapshot, language))[-LOG_LINES:]
+    lines = plugin.log_lines(snapshot.log, table)[-LOG_LINES:]
     if lines:
         value = "\n".join(lines)
-        add_field(embed, text(language, "table.log"), value, inline=False)
+        add_field(embed, text(table.language, "table.log"), value, inline=False)

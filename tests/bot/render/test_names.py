@@ -1,0 +1,54 @@
+"""Names are escaped for markdown exactly as discord.py escapes them, by a shortcut for a name
+without markdown characters."""
+
+from __future__ import annotations
+
+import discord
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.render.names import MARKDOWN_CHARACTERS, escape
+
+# Markdown's characters, what links are made of, and letters, spaces and line ends around them.
+pieces = st.sampled_from(
+    [
+        *MARKDOWN_CHARACTERS,
+        "a",
+        "Zoé",
+        " ",
+        "\n",
+        ":",
+        "/",
+        "<",
+        ">",
+        "(",
+        ")",
+        "]",
+        "http://x.y",
+        "<https://a.b/c>",
+        "steam://run",
+        "**",
+        "> ",
+        "- ",
+        "# ",
+        "[a](b)",
+        "🃏",
+        "\\\\",
+    ]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(pieces, max_size=12).map("".join))
+def test_a_name_reads_as_discord_py_escapes_it(name: str) -> None:
+    assert escape(name) == discord.utils.escape_markdown(name)
+
+
+@given(st.text(max_size=40))
+def test_any_text_reads_as_discord_py_escapes_it(name: str) -> None:
+    assert escape(name) == discord.utils.escape_markdown(name)
+
+
+def test_a_plain_name_is_itself() -> None:
+    assert escape("Zoé 42") == "Zoé 42"
+    assert escape("a_b") == "a\\_b"
