@@ -72,10 +72,15 @@ def choose_action(round_: DutchRound, seat: int, rng: random.Random) -> DutchAct
     view = round_.decision_view(seat)
     if not view.legal:
         raise ValueError(f"seat {seat} may not act now")
-    return _Player(view, knowledge_of(round_, seat), round_.options, rng).choose()
+    return SimplePlayer(view, knowledge_of(round_, seat), round_.options, rng).choose()
 
 
-class _Player:
+class SimplePlayer:
+    """One decision of the simple player, from a seat's decision view and knowledge: `choose()`.
+    Public because the strong player (`games.dutch.strong`) is this player with some of its
+    judgements replaced: its steps (`value`, `estimate`, `worst_known`, …) are what it builds
+    on."""
+
     __slots__ = (
         "knowledge", "known", "legal", "mean", "rng", "seat", "unknown", "values", "view", "worst",
     )  # fmt: skip

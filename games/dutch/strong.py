@@ -22,7 +22,7 @@ from games.dutch import actions as act
 from games.dutch.actions import DutchAction
 from games.dutch.knowledge import Knowledge, knowledge_of
 from games.dutch.options import DutchOptions
-from games.dutch.policy import _Player
+from games.dutch.policy import SimplePlayer
 from games.dutch.round import DutchRound
 from games.dutch.views import DecisionView, DutchView
 
@@ -44,7 +44,7 @@ def choose_action(round_: DutchRound, seat: int, rng: random.Random) -> DutchAct
     return _Strong(decision, view, knowledge_of(round_, seat), round_.options, rng).choose()
 
 
-class _Strong(_Player):
+class _Strong(SimplePlayer):
     __slots__ = ("full", "opponents", "options", "penalty")
 
     def __init__(
