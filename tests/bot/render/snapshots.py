@@ -1,8 +1,10 @@
-"""Snapshots for rendering tests, made from real Dutch rounds (the engine's views)."""
+"""Snapshots for rendering tests, made from real rounds (the engines' views): Dutch by default,
+any game by name."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from bot.service.snapshots import (
@@ -19,6 +21,7 @@ from bot.service.snapshots import (
 from games.contract import RoundSetup
 from games.dutch import GAME
 from games.dutch.policy import choose_action
+from games.registry import get_game
 
 NAMES = ("Alice", "Bob", "Chloé", "Dan", "Eve", "Fay", "Gus", "Hana", "Ivo", "Jo")
 
@@ -39,38 +42,51 @@ def play(round_: Any, steps: int, seed: int = 1) -> list[Any]:
     return events
 
 
-def seats(n: int) -> tuple[SeatInfo, ...]:
-    return tuple(SeatInfo(seat=i, user_id=1000 + i, name=NAMES[i], is_bot=False) for i in range(n))
+def seats(n: int, names: Sequence[str] = NAMES) -> tuple[SeatInfo, ...]:
+    """`n` people seated in order (each at the place of their seat)."""
+    return tuple(
+        SeatInfo(seat=i, user_id=1000 + i, name=names[i], is_bot=False, position=i)
+        for i in range(n)
+    )
 
 
 def public(
     round_: Any | None,
     *,
+    game: str = "dutch",
     n_seats: int = 3,
+    seated: tuple[SeatInfo, ...] | None = None,
     status: str = PLAYING,
-    events: list[Any] = (),  # type: ignore[assignment]
+    events: Sequence[Any] = (),
+    log_before: Sequence[LogEntry] = (),
     last_round: RoundEnd | None = None,
     winners: tuple[int, ...] = (),
     totals: tuple[int, ...] | None = None,
+    target: int = 100,
 ) -> PublicSnapshot:
-    log = tuple(LogEntry(e.kind, e.seat, dict(e.data)) for e in events if e.to is None)
+    """The table's public snapshot of `round_` (None: no round, as in a lobby) of `game` at its
+    default preset: `seated` (else `seats(n_seats)`), the public `events` in the log after
+    `log_before`."""
+    engine = get_game(game)
+    log = (*log_before, *(LogEntry(e.kind, e.seat, dict(e.data)) for e in events if e.to is None))
+    seated = seated or seats(n_seats)
     return PublicSnapshot(
         table_id=12,
         guild_id=1,
         channel_id=2,
-        game="dutch",
-        preset="classic",
-        options=GAME.options().model_dump(),
-        target=100,
+        game=game,
+        preset=next(iter(engine.presets)),
+        options=engine.options().model_dump(),
+        target=target,
         host_id=1000,
         status=status,
-        seats=seats(n_seats),
-        min_seats=2,
-        max_seats=10,
+        seats=seated,
+        min_seats=engine.min_seats,
+        max_seats=engine.max_seats,
         round_no=None if status == LOBBY else 1,
         view=round_.public_view() if round_ is not None else None,
         to_act=round_.to_act() if round_ is not None and status == PLAYING else (),
-        totals=totals or (0,) * n_seats,
+        totals=totals or (0,) * len(seated),
         log=log[-12:],
         last_round=last_round,
         winners=winners,

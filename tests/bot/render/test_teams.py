@@ -9,38 +9,17 @@ from bot.games import plugins
 from bot.games.plugin import SeatLayout
 from bot.render.table import render_table
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
-from bot.service.snapshots import FINISHED, PublicSnapshot, SeatInfo
-from games.registry import get_game
+from bot.service.snapshots import FINISHED, PublicSnapshot
+from tests.bot.render import snapshots
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 TEAM_GAMES = [p for p in plugins() if plays_in_teams(p.seat_layout)]
 
 
 def finished(game: str, totals: tuple[int, ...], winners: tuple[int, ...]) -> PublicSnapshot:
-    engine = get_game(game)
-    return PublicSnapshot(
-        table_id=7,
-        guild_id=1,
-        channel_id=2,
-        game=game,
-        preset=next(iter(engine.presets)),
-        options=engine.options().model_dump(),
-        target=10,
-        host_id=1000,
-        status=FINISHED,
-        seats=tuple(SeatInfo(i, 1000 + i, NAMES[i], False, position=i) for i in range(4)),
-        min_seats=4,
-        max_seats=4,
-        round_no=3,
-        view=None,
-        to_act=(),
-        totals=totals,
-        log=(),
-        last_round=None,
-        winners=winners,
-        turn_deadline=None,
-        next_round_at=None,
-        version=1,
+    seated = snapshots.seats(4, NAMES)
+    return snapshots.public(
+        None, game=game, seated=seated, status=FINISHED, totals=totals, winners=winners, target=10
     )
 
 

@@ -18,7 +18,8 @@ from games.cards import card
 from games.dame import GAME, DameRound
 from games.dame.rules import IS_WILD, PACK_MIN
 from games.errors import IllegalAction
-from tests.bot.games.dame.test_render import _fillers, _private, _public, _within_limits
+from tests.bot.games.dame.test_render import _fillers, _public, _within_limits
+from tests.bot.render.snapshots import private as _private
 from tests.games.dame.stacking import draw_and_discard, stacked_round
 
 BEN = 1

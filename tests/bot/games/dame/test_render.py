@@ -14,16 +14,14 @@ from bot.render.table import render_table
 from bot.service.snapshots import (
     PLAYING,
     ROUND_OVER,
-    LogEntry,
-    PrivateSnapshot,
     PublicSnapshot,
     RoundEnd,
-    SeatInfo,
 )
 from bot.ui.custom_ids import Kind, parse
 from games.cards import card, cards
 from games.dame import GAME, DameRound
 from games.dame.rules import DECK, IS_WILD
+from tests.bot.render import snapshots
 from tests.games.dame.stacking import draw_and_discard, stacked_round
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan")
@@ -32,49 +30,20 @@ TAKER_HAND = "7S 7H 3S 4D 5C 6H 8S 9D 10C JH QD KS AC"
 
 
 def _public(round_: DameRound, events: list[Any], status: str = PLAYING) -> PublicSnapshot:
-    log = tuple(LogEntry(e.kind, e.seat, dict(e.data)) for e in events if e.to is None)
     last = None
     if status == ROUND_OVER:
         result = round_.result()
         points = tuple(result.points[s % 2] for s in range(4))
         last = RoundEnd(1, points, points, result.detail, round_.public_view())
-    return PublicSnapshot(
-        table_id=12,
-        guild_id=1,
-        channel_id=2,
+    seated = snapshots.seats(4, NAMES)
+    return snapshots.public(
+        round_,
         game="dame",
-        preset="standard",
-        options=GAME.options().model_dump(),
-        target=1000,
-        host_id=1000,
+        seated=seated,
         status=status,
-        seats=tuple(SeatInfo(i, 1000 + i, NAMES[i], False) for i in range(4)),
-        min_seats=4,
-        max_seats=4,
-        round_no=1,
-        view=round_.public_view(),
-        to_act=round_.to_act() if status == PLAYING else (),
-        totals=(0,) * 4,
-        log=log[-12:],
+        events=events,
         last_round=last,
-        winners=(),
-        turn_deadline=None,
-        next_round_at=None,
-        version=1,
-    )
-
-
-def _private(round_: DameRound, seat: int) -> PrivateSnapshot:
-    return PrivateSnapshot(
-        table_id=12,
-        seat=seat,
-        round_no=1,
-        status=PLAYING,
-        view=round_.view(seat),
-        legal=tuple(str(a) for a in round_.legal_actions(seat)),
-        reveals=(),
-        away=False,
-        turn_deadline=None,
+        target=1000,
     )
 
 
@@ -141,7 +110,7 @@ def test_a_hand_of_forty_odd_cards_is_grouped_by_rank_and_every_control_is_legal
     hand = round_.view(1).hand
     assert len(hand) == 42
     for language in ("en", "fr"):
-        rendered = render_private(_private(round_, 1), _public(round_, events), language)
+        rendered = render_private(snapshots.private(round_, 1), _public(round_, events), language)
         _within_limits(rendered)
         description = rendered.embed.description or ""
         assert _pretty(hand) <= set(CARD_TEXT.findall(description))

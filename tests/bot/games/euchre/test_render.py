@@ -15,10 +15,8 @@ from bot.render.table import render_table
 from bot.service.snapshots import (
     FINISHED,
     LOBBY,
-    PLAYING,
     ROUND_OVER,
     LogEntry,
-    PrivateSnapshot,
     PublicSnapshot,
     RoundEnd,
     SeatInfo,
@@ -27,6 +25,7 @@ from games.contract import RoundSetup
 from games.euchre import GAME
 from games.euchre.deal import stack_deck
 from games.euchre.policy import choose_action
+from tests.bot.render import snapshots
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 KEYISH = re.compile(r"\b(euchre|log|error|lobby|table|private|preset|rules)\.[a-z_]+")
@@ -51,51 +50,18 @@ def public(
     round_: Any | None,
     events: list[Any] = (),  # type: ignore[assignment]
     *,
-    status: str = PLAYING,
     seats: tuple[SeatInfo, ...] | None = None,
-    totals: tuple[int, ...] = (0, 0, 0, 0),
-    last_round: RoundEnd | None = None,
-    winners: tuple[int, ...] = (),
+    **given: Any,
 ) -> PublicSnapshot:
-    log = [LogEntry("round_started", None, {"round": 1}, "table")]
-    log += [LogEntry(e.kind, e.seat, dict(e.data)) for e in events if e.to is None]
-    return PublicSnapshot(
-        table_id=7,
-        guild_id=1,
-        channel_id=2,
+    """Ann, Ben, Cat and Dan at N, E, S, W (or `seats`), playing to 10 points."""
+    return snapshots.public(
+        round_,
         game="euchre",
-        preset="standard",
-        options=GAME.options("standard").model_dump(),
+        seated=seats or snapshots.seats(4, NAMES),
+        events=events,
+        log_before=(LogEntry("round_started", None, {"round": 1}, "table"),),
         target=10,
-        host_id=1000,
-        status=status,
-        seats=seats or tuple(SeatInfo(i, 1000 + i, NAMES[i], False, position=i) for i in range(4)),
-        min_seats=4,
-        max_seats=4,
-        round_no=None if status == LOBBY else 1,
-        view=round_.public_view() if round_ is not None else None,
-        to_act=round_.to_act() if round_ is not None and status == PLAYING else (),
-        totals=totals,
-        log=tuple(log[-12:]),
-        last_round=last_round,
-        winners=winners,
-        turn_deadline=None,
-        next_round_at=None,
-        version=1,
-    )
-
-
-def private(round_: Any, seat: int) -> PrivateSnapshot:
-    return PrivateSnapshot(
-        table_id=7,
-        seat=seat,
-        round_no=1,
-        status=PLAYING,
-        view=round_.view(seat),
-        legal=tuple(str(a) for a in round_.legal_actions(seat)),
-        reveals=(),
-        away=False,
-        turn_deadline=None,
+        **given,
     )
 
 
@@ -116,7 +82,7 @@ def table(snapshot: PublicSnapshot, language: str = "en") -> str:
 
 
 def mine(round_: Any, seat: int, snapshot: PublicSnapshot, language: str = "en") -> Any:
-    rendered = render_private(private(round_, seat), snapshot, language)
+    rendered = render_private(snapshots.private(round_, seat), snapshot, language)
     assert not KEYISH.search(shown(rendered)), shown(rendered)
     return rendered
 
