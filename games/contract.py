@@ -124,7 +124,9 @@ class Round(ABC, Generic[O, A, V]):
 
     @abstractmethod
     def view(self, seat: int) -> V:
-        """What this seat may know, and nothing more."""
+        """What this seat may know, and nothing more. A seat that is not at the table raises
+        ValueError: asking for it is the caller's mistake, not a move the rules refuse
+        (`IllegalAction` is for those)."""
 
     @abstractmethod
     def public_view(self) -> V:

@@ -487,7 +487,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
 
     def view(self, seat: int) -> DameView:
         if not 0 <= seat < N_SEATS:
-            raise IllegalAction("no_such_seat", f"There is no seat {seat}.")
+            raise ValueError(f"there is no seat {seat}")
         return self._remember(seat, self._view, seat)
 
     def public_view(self) -> DameView:

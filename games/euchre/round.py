@@ -295,7 +295,7 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
     # -- views ---------------------------------------------------------------------------------
     def view(self, seat: int) -> EuchreView:
         if not 0 <= seat < 4:
-            raise ValueError(f"seat {seat} out of range")
+            raise ValueError(f"there is no seat {seat}")
         return self._remember(seat, self._view, seat)
 
     def public_view(self) -> EuchreView:

@@ -10,7 +10,7 @@ from games.cards import standard_deck
 from games.contract import RoundRecord, RoundSetup
 from games.errors import IllegalAction, NotationError
 from games.match import Match
-from games.registry import get_game
+from games.registry import game_names, get_game
 from tests.games.toygame import GAME
 
 
@@ -133,6 +133,18 @@ def test_what_a_state_shows_is_remembered_until_the_next_action(
         steps += 1
     assert steps > 20
     assert round_.public_view() == game.replay(round_.record()).public_view()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_view_of_a_seat_not_at_the_table_is_a_value_error(name: str) -> None:
+    """A seat outside the table is the caller's mistake, not a move the rules refuse: every
+    engine raises ValueError (not IllegalAction, which the bot shows a player as a refusal)."""
+    game = get_game(name)
+    round_ = game.new_round(game.options(), RoundSetup(n_seats=4), seed=5)
+    for seat in (-1, 4):
+        with pytest.raises(ValueError, match=f"^there is no seat {seat}$"):
+            round_.view(seat)
+    assert round_.view(3) is round_.view(3)
 
 
 def test_a_pickled_round_leaves_what_it_remembers_behind() -> None:
