@@ -93,16 +93,25 @@ def _top(
         choose=text(language, "menu.choose"),
         back=text(language, "menu.back"),
     )
-    others = [a for a in private.legal if verb(a) not in (MELD, ADD, DISCARD)]
-    discards = [a for a in private.legal if verb(a) == DISCARD]
+    others: list[str] = []  # one pass over the legal actions (hundreds with a big hand)
+    discards: list[str] = []
+    for action in private.legal:
+        kind = verb(action)
+        if kind == DISCARD:
+            discards.append(action)
+        elif kind != MELD and kind != ADD:
+            others.append(action)
     specs: list[ComponentSpec] = []
     row = 0
     if others:
         specs += action_menu(others, "", table_id=table_id, round_no=round_no, labels=labels)
         row = max(s.row for s in specs) + 1
     if legal.meld_ranks:
+        groups = dict(render.hand_groups(view.hand))  # the hand by rank, read once
+        wilds = len(groups.get(render.WILD, ()))
         options = tuple(
-            (_rank_label(view, rank, language), meld_step(rank)) for rank in legal.meld_ranks
+            (_rank_label(rank, groups.get(rank, []), wilds, language), meld_step(rank))
+            for rank in legal.meld_ranks
         )
         placeholder = text(language, "dame.menu.meld")
         specs.append(SelectSpec(select_id(table_id, round_no, MELD), placeholder, options, row))
@@ -131,16 +140,12 @@ def _top(
     return specs
 
 
-def _rank_label(view: DameView, rank: str, language: str) -> str:
-    wilds = sum(1 for c in view.hand if render.is_wild(c))
-    cards = _names_of_rank(view, rank)
+def _rank_label(rank: str, naturals: list[str], wilds: int, language: str) -> str:
+    """A new pack's option: the rank, the hand's cards of that rank and its wild cards."""
+    cards = render.show_all(naturals)
     if not wilds:
         return text(language, "dame.menu.rank_option", rank=rank, cards=cards)
     return text(language, "dame.menu.rank_option_wild", rank=rank, cards=cards, count=wilds)
-
-
-def _names_of_rank(view: DameView, rank: str) -> str:
-    return render.show_all([c for c in view.hand if not render.is_wild(c) and card(c).rank == rank])
 
 
 def _pick(
