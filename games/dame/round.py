@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from games.cards import Card, shuffled
@@ -431,19 +432,11 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             else:
                 names_by_rank.setdefault(c.rank, set()).add(c.name)
         wild_names = _names_in_order(wilds)
+        wild_key = tuple((name, min(counts[name], PACK_MIN)) for name in wild_names)
         for rank in options.meld_ranks:
             natural_names = _names_in_order(names_by_rank.get(rank, ()))
-            naturals = set(natural_names)
-            for combo in combinations_with_replacement([*natural_names, *wild_names], PACK_MIN):
-                first, second, third = combo  # PACK_MIN cards, sorted: equal names adjacent
-                if first not in naturals:
-                    break  # sorted: every later combination starts with a wild card, no pack
-                if first == second:
-                    if counts[first] < (3 if second == third else 2):
-                        continue
-                elif second == third and counts[second] < 2:
-                    continue
-                pairs.append(legal_meld(combo))
+            natural_key = tuple((name, min(counts[name], PACK_MIN)) for name in natural_names)
+            pairs.extend(_melds(natural_key, wild_key))
         for rank in options.add_ranks:
             for name in _names_in_order(names_by_rank.get(rank, ())) + wild_names:
                 pairs.append(legal_action(ADD, (name,), rank))
@@ -492,6 +485,31 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
 
     def public_view(self) -> DameView:
         return self._remember(None, self._view, None)
+
+
+# Bounded: the working set is a few keys per rank and hand, shared by every table (a key is
+# card names with counts of at most 3); beyond it, melds are listed again, not kept.
+@lru_cache(maxsize=4096)
+def _melds(
+    naturals: tuple[tuple[str, int], ...], wilds: tuple[tuple[str, int], ...]
+) -> tuple[tuple[DameAction, str], ...]:
+    """The new packs of three cards that can be laid from these natural cards (one rank) and
+    wild cards, each given as (name, how many in hand, counted up to 3), in token order."""
+    counts = dict(naturals) | dict(wilds)
+    first_wild = len(naturals)
+    names = [name for name, _ in (*naturals, *wilds)]
+    melds = []
+    for combo in combinations_with_replacement(names, PACK_MIN):
+        first, second, third = combo  # PACK_MIN cards, sorted: equal names adjacent
+        if names.index(first) >= first_wild:
+            break  # sorted: every later combination starts with a wild card, no pack
+        if first == second:
+            if counts[first] < (3 if second == third else 2):
+                continue
+        elif second == third and counts[second] < 2:
+            continue
+        melds.append(legal_meld(combo))
+    return tuple(melds)
 
 
 def _unzip(
