@@ -85,6 +85,9 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
         self.trick_winners: list[int] = []
         self.tricks_won = [0, 0]
         self.redeal = False
+        # `bids` and `tricks` as views show them, grown with them: every view shows both
+        self._bid_views: tuple[tuple[int, str], ...] = ()
+        self._trick_views: tuple[tuple[tuple[int, str], ...], ...] = ()
         self._eff: dict[Card, str] = {}
         self._result: RoundResult | None = None
 
@@ -184,6 +187,7 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
         if kind == DISCARD_KIND:
             return self._discard(seat, action.card)  # type: ignore[arg-type]
         self.bids.append((seat, action))
+        self._bid_views += ((seat, str(action)),)
         events = [Event("bid", seat, {"action": str(action)})]
         if kind == PASS_KIND:
             self.passes += 1
@@ -243,6 +247,7 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
             return events
         winner = trick_winner(trick, self.trump)  # type: ignore[arg-type]
         self.tricks.append(tuple(trick))
+        self._trick_views += (tuple((s, x.name) for s, x in trick),)
         self.trick_winners.append(winner)
         self.tricks_won[winner & 1] += 1
         self.trick = []
@@ -320,13 +325,13 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
             hand_sizes=tuple(len(h) for h in self.hands),
             turned=self.turned.name,
             picked_up=self.picked_up,
-            bids=tuple((s, str(a)) for s, a in self.bids),
+            bids=self._bid_views,
             trump=self.trump,
             maker=self.maker,
             alone=self.alone,
             sitting_out=None if self.sitting_out < 0 else self.sitting_out,
             trick=tuple((s, c.name) for s, c in self.trick),
-            tricks=tuple(tuple((s, c.name) for s, c in t) for t in self.tricks),
+            tricks=self._trick_views,
             trick_winners=tuple(self.trick_winners),
             tricks_won=(self.tricks_won[0], self.tricks_won[1]),
             points=(points[0], points[1]),
