@@ -20,19 +20,7 @@ def public_snapshot(table: LiveTable) -> PublicSnapshot:
     """The table message's content: lobby or the round's public view, seats, log, totals."""
     round_ = table.round
     totals = table.seat_totals()
-    seats = tuple(
-        SeatInfo(
-            seat=i,
-            user_id=s.user_id,
-            name=s.name,
-            is_bot=s.is_bot,
-            away=s.away,
-            left=s.left_at is not None,
-            total=totals[i] if i < len(totals) else 0,
-            position=s.position,
-        )
-        for i, s in enumerate(table.seats)
-    )
+    seats = _seat_infos(table, totals)
     playing = table.status == PLAYING and round_ is not None
     return PublicSnapshot(
         table_id=table.id,
@@ -58,6 +46,42 @@ def public_snapshot(table: LiveTable) -> PublicSnapshot:
         next_round_at=table.next_round_at if table.status == ROUND_OVER else None,
         version=table.version,
     )
+
+
+def _seat_infos(table: LiveTable, totals: tuple[int, ...]) -> tuple[SeatInfo, ...]:
+    """Each seat as shown, reusing the last published one where nothing changed (the table is
+    published after every click; its seats seldom change)."""
+    before = table.published.seats if table.published is not None else ()
+    infos = []
+    for i, s in enumerate(table.seats):
+        left = s.left_at is not None
+        total = totals[i] if i < len(totals) else 0
+        if i < len(before):
+            info = before[i]
+            if (
+                info.user_id == s.user_id
+                and info.name == s.name
+                and info.is_bot == s.is_bot
+                and info.away == s.away
+                and info.left == left
+                and info.total == total
+                and info.position == s.position
+            ):
+                infos.append(info)
+                continue
+        infos.append(
+            SeatInfo(
+                seat=i,
+                user_id=s.user_id,
+                name=s.name,
+                is_bot=s.is_bot,
+                away=s.away,
+                left=left,
+                total=total,
+                position=s.position,
+            )
+        )
+    return tuple(infos)
 
 
 def private_snapshot(

@@ -3,9 +3,13 @@ structured log lines."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+from datetime import UTC, datetime
+
 import pytest
 
-from bot.service import PLAYING, TableError, TableService
+from bot.service import PLAYING, TableError, TableService, build
 from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD, open_dutch
 
 
@@ -60,3 +64,35 @@ async def test_game_of_names_the_tables_game_and_refuses_an_unknown_table(
     with pytest.raises(TableError) as refused:
         service.game_of(snapshot.table_id + 99)
     assert refused.value.key == "no_table"
+
+
+async def test_a_seat_as_shown_is_reused_only_while_nothing_of_it_changed(
+    service: TableService,
+) -> None:
+    """The public snapshot keeps the last published seat infos that still hold, and shows every
+    change of a seat (each field, alone) in a new one, like a snapshot built from scratch."""
+    table_id = await open_dutch(service, [ANN, BOB])
+    table = service._table(table_id)
+    published = table.published
+    assert published is not None
+    again = build.public_snapshot(table)
+    assert all(a is b for a, b in zip(again.seats, published.seats, strict=True))
+    match = table.match
+    assert match is not None
+    changes: list[Callable[[], object]] = [
+        lambda: setattr(table.seats[0], "away", True),
+        lambda: setattr(table.seats[0], "name", "Annie"),
+        lambda: setattr(table.seats[0], "is_bot", True),
+        lambda: setattr(table.seats[0], "user_id", 77),
+        lambda: setattr(table.seats[0], "position", 5),
+        lambda: setattr(table.seats[0], "left_at", datetime.now(UTC)),
+        lambda: match.totals.__setitem__(0, 12),
+    ]
+    for change in changes:
+        table.published = published
+        change()
+        shown = build.public_snapshot(table).seats
+        table.published = None
+        assert shown == build.public_snapshot(table).seats
+        assert shown[0] is not published.seats[0] and shown[1] is published.seats[1]
+        published = dataclasses.replace(published, seats=shown)
