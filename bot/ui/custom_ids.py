@@ -44,6 +44,10 @@ class Kind(StrEnum):
     PICK = "m"
 
 
+# What an action of each kind starts with: `p=draw`, `s=discard`, `m=meld`, `n=`.
+PLAY, SELECT, PICK, NAVIGATE = (
+    f"{kind.value}=" for kind in (Kind.PLAY, Kind.SELECT, Kind.PICK, Kind.NAVIGATE)
+)
 _ID = re.compile(r"ct:(?P<table>[0-9]{1,19}):(?P<round>[0-9]{1,6}):(?P<action>.+)")
 _NOTATION = re.compile(r"[A-Za-z0-9 :.#_-]*")
 _VERBS = {verb.value: verb for verb in Verb}
@@ -64,33 +68,37 @@ class ComponentId:
     def __str__(self) -> str:
         if self.kind is Kind.VERB:
             assert self.verb is not None
-            action = self.verb.value
-        else:
-            action = f"{self.kind.value}={self.text}"
-        value = f"{PREFIX}:{self.table_id}:{self.round_no}:{action}"
-        if len(value) > MAX_LENGTH:
-            raise ValueError(f"custom id longer than {MAX_LENGTH} characters: {value!r}")
-        return value
+            return _custom_id(self.table_id, self.round_no, self.verb.value)
+        return _custom_id(self.table_id, self.round_no, f"{self.kind.value}={self.text}")
 
 
+def _custom_id(table_id: int, round_no: int, action: str) -> str:
+    value = f"{PREFIX}:{table_id}:{round_no}:{action}"
+    if len(value) > MAX_LENGTH:
+        raise ValueError(f"custom id longer than {MAX_LENGTH} characters: {value!r}")
+    return value
+
+
+# Written directly, not through a ComponentId: every button and option of every message
+# carries one (a frozen dataclass made and formatted per id was a percent of a click).
 def verb_id(table_id: int, round_no: int, verb: Verb) -> str:
-    return str(ComponentId(table_id, round_no, Kind.VERB, verb=verb))
+    return _custom_id(table_id, round_no, verb.value)
 
 
 def play_id(table_id: int, round_no: int, notation: str) -> str:
-    return str(ComponentId(table_id, round_no, Kind.PLAY, text=notation))
+    return _custom_id(table_id, round_no, PLAY + notation)
 
 
 def select_id(table_id: int, round_no: int, prefix: str) -> str:
-    return str(ComponentId(table_id, round_no, Kind.SELECT, text=prefix))
+    return _custom_id(table_id, round_no, SELECT + prefix)
 
 
 def pick_id(table_id: int, round_no: int, prefix: str) -> str:
-    return str(ComponentId(table_id, round_no, Kind.PICK, text=prefix))
+    return _custom_id(table_id, round_no, PICK + prefix)
 
 
 def navigate_id(table_id: int, round_no: int, prefix: str) -> str:
-    return str(ComponentId(table_id, round_no, Kind.NAVIGATE, text=prefix))
+    return _custom_id(table_id, round_no, NAVIGATE + prefix)
 
 
 def parse(custom_id: str) -> ComponentId:

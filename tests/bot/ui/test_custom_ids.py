@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from bot.ui.custom_ids import (
     MAX_LENGTH,
     BadCustomId,
+    ComponentId,
     Kind,
     Verb,
     navigate_id,
@@ -88,3 +89,25 @@ def test_forged_ids_are_rejected(forged: str) -> None:
 def test_building_an_id_over_100_characters_fails_loudly() -> None:
     with pytest.raises(ValueError):
         play_id(1, 1, "swap " + "1" * 100)
+
+
+@given(
+    st.integers(min_value=0, max_value=10**12),
+    st.integers(min_value=0, max_value=999),
+    st.text(max_size=30),
+)
+def test_each_builder_writes_what_its_component_id_reads(
+    table_id: int, round_no: int, piece: str
+) -> None:
+    for build, kind in (
+        (play_id, Kind.PLAY),
+        (select_id, Kind.SELECT),
+        (navigate_id, Kind.NAVIGATE),
+        (pick_id, Kind.PICK),
+    ):
+        assert build(table_id, round_no, piece) == str(
+            ComponentId(table_id, round_no, kind, text=piece)
+        )
+    for verb in Verb:
+        assert verb_id(table_id, round_no, verb) == f"ct:{table_id}:{round_no}:{verb.value}"
+    assert play_id(table_id, round_no, piece) == f"ct:{table_id}:{round_no}:p={piece}"
