@@ -87,6 +87,7 @@ def per_table_sizes(bot: CardTableBot) -> dict[str, int]:
         "service.tables": len(service._tables),
         "service.seated": len(service._seated),
         "service.following": len(service._following),
+        "service.restored_bots": len(service._restored_bots),
         **{f"notifier.{k}": v for k, v in bot.notifier.tracked().items()},
         "locations": len(bot.locations),
         "controller.hides": len(bot.tables._pending_hides),

@@ -7,6 +7,10 @@ reads it at once) and, once the bot has thought, again to play the move, if the 
 decided for still holds. Thinking holds no lock: a click, a leave, a stop, a timer or a rematch
 may change the table meanwhile, and then the move is dropped and decided again for the table
 as it is. Every move is stored before it is published and notified, like a click's.
+
+After a restart, loaded tables whose bots owe moves wait in a queue and are followed up one
+table at a time, so the one worker process never holds more than one of their decisions ahead
+of a click's; a table a human reaches (`ready`) leaves the queue and is followed up at once.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ class FollowUpMixin:
     _tables: dict[int, LiveTable]
     # table id -> its follow-up task, while its bots have moves to make
     _following: dict[int, asyncio.Task[None]]
+    # restored tables whose bots owe moves, in load order, waiting for their turn
+    _restored_bots: dict[int, LiveTable]
+    _restored_bots_task: asyncio.Task[None] | None
 
     if TYPE_CHECKING:
 
@@ -72,7 +79,11 @@ class FollowUpMixin:
         while True:
             if table_id is None:
                 tasks = set(self._following.values())
+                queue = self._restored_bots_task
+                if queue is not None and not queue.done():
+                    tasks.add(queue)
             else:
+                self._bots_now(table_id)
                 task = self._following.get(table_id)
                 tasks = {task} if task is not None else set()
             if not tasks:
@@ -81,7 +92,27 @@ class FollowUpMixin:
 
     def bots_pending(self, table_id: int) -> bool:
         """Bot moves of this table are still to come (its public snapshot will move on)."""
-        return table_id in self._following
+        return table_id in self._following or table_id in self._restored_bots
+
+    def _queue_restored_bots(self, table: LiveTable) -> None:
+        """A restored table's bots owe moves: they come in their turn (see the module's doc)."""
+        self._restored_bots[table.id] = table
+        if self._restored_bots_task is None or self._restored_bots_task.done():
+            self._restored_bots_task = asyncio.get_running_loop().create_task(
+                self._follow_restored(), name="restored-bots"
+            )
+
+    def _bots_now(self, table_id: int) -> None:
+        """A human reached this table: its bots, if still queued since the restart, move now."""
+        table = self._restored_bots.pop(table_id, None)
+        if table is not None:
+            self._follow_up(table)
+
+    async def _follow_restored(self) -> None:
+        while self._restored_bots:
+            table_id = next(iter(self._restored_bots))
+            self._bots_now(table_id)
+            await self.settle(table_id)
 
     @staticmethod
     def _auto_seat(table: LiveTable) -> int | None:

@@ -102,6 +102,8 @@ class TableService(TimerMixin, FollowUpMixin):
         self.policy_runner: PolicyRunner = policy_runner or InlinePolicyRunner()
         self._tables: dict[int, LiveTable] = {}
         self._following: dict[int, asyncio.Task[None]] = {}  # table id -> its bots' moves
+        self._restored_bots: dict[int, LiveTable] = {}  # restored, bots to move in turn
+        self._restored_bots_task: asyncio.Task[None] | None = None
         self._seated: dict[tuple[int, int], int] = {}  # (guild, user) -> table id
         # After a restart: active in the store, not loaded yet (see `start_restore`).
         self._unloaded: dict[int, ActiveTableEntry] = {}
@@ -161,6 +163,7 @@ class TableService(TimerMixin, FollowUpMixin):
                     self._no_click_load.set()
             if table_id in self._unloaded:
                 raise TableError("store_failed", message=f"table {table_id} could not be loaded")
+        self._bots_now(table_id)  # restored with bot moves owed: they go first now
 
     def public_snapshot(self, table_id: int) -> PublicSnapshot:
         """The table as last stored: published when its lock was last released."""
@@ -644,7 +647,10 @@ class TableService(TimerMixin, FollowUpMixin):
             self._restore_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._restore_task
+        self._restored_bots.clear()
         following = list(self._following.values())
+        if self._restored_bots_task is not None:
+            following.append(self._restored_bots_task)
         for task in following:
             task.cancel()
         await asyncio.gather(*following, return_exceptions=True)
@@ -727,7 +733,7 @@ class TableService(TimerMixin, FollowUpMixin):
                 self._changed(held, notes)
             self._tables[table.id] = table  # listed whole: rebuilt and resumed
             if self._auto_seat(table) is not None:
-                self._follow_up(table)  # its bots move in the background, like after a click
+                self._queue_restored_bots(table)  # its bots move in the background, in turn
             self._loaded(table.id)
             restored.append(table.id)
             await asyncio.sleep(0)  # a click that came meanwhile goes first
@@ -1083,6 +1089,7 @@ class TableService(TimerMixin, FollowUpMixin):
         self._tables.pop(table.id, None)
         # a follow-up thinking for it ends when its bot has thought (it finds the table closed)
         self._following.pop(table.id, None)
+        self._restored_bots.pop(table.id, None)
         table.version += 1
         notes.append(("table_closed", table.id, None))
 

@@ -15,6 +15,7 @@ import pytest
 from bot.service import (
     PLAYING,
     FakeClock,
+    PlayerRef,
     RecordingNotifier,
     TableError,
     TableService,
@@ -202,12 +203,14 @@ async def test_a_timeout_while_a_bot_thinks_is_played_and_the_bot_decides_again(
         await service.close()
 
 
-async def test_a_restored_table_s_bots_move_in_the_background(
-    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+async def test_restored_tables_bots_move_in_the_background_one_table_at_a_time(
+    gated: TableService, runner: GatedRunner, store: Store, db_path: Path, seeds: Callable[[], int]
 ) -> None:
-    """A restart's load does not wait for the bots of the tables it loads, nor does a click on
-    another table."""
-    euchre = await euchre_with_three_bots(service)
+    """A restart's load does not wait for the bots of the tables it loads; their moves come
+    one table at a time, so a table a human reaches (or clicks) does not queue behind them."""
+    service = gated
+    runner.gate.set()
+    first = await euchre_with_three_bots(service)
     snapshot = await service.open_table(GUILD, CHANNEL, BOB, "dutch")
     dutch = snapshot.table_id
     await service.add_bot(dutch, BOB.user_id)
@@ -215,8 +218,15 @@ async def test_a_restored_table_s_bots_move_in_the_background(
     await service.settle(dutch)
     await service.act(dutch, BOB.user_id, 0, "peek 3 4")
     await service.settle(dutch)
-    # the Euchre table goes down at its start, before any bot moved
-    await service.start(euchre, ANN.user_id)
+    carl = PlayerRef(900, "Carl")
+    second = (await service.open_table(GUILD, CHANNEL, carl, "euchre", bots="simple")).table_id
+    for _ in range(3):
+        await service.add_bot(second, carl.user_id)
+    service.stack_deck(second, QUIET_DEAL)
+    # both Euchre tables go down at their start, before any bot moved
+    runner.gate.clear()
+    await service.start(first, ANN.user_id)
+    await service.start(second, carl.user_id)
     await service.close()
     await store.close()
 
@@ -226,13 +236,21 @@ async def test_a_restored_table_s_bots_move_in_the_background(
     try:
         await again.start_restore()
         await again.wait_restored()  # loaded while the restored bots still think
-        assert again.loaded(euchre) and again.bots_pending(euchre)
+        await runner.thinking.wait()
+        assert len(runner.decisions) == 1  # the first table's bot; the second one waits
+        assert again.bots_pending(first) and again.bots_pending(second)
+        runner.thinking.clear()
+        await again.ready(second)  # a human reaches it: its bots move now, beside the queue
+        await runner.thinking.wait()
+        assert len(runner.decisions) == 2
         assert again.public_snapshot(dutch).to_act == (0,)  # Bob's turn: he may click
         legal = (await again.private_view(dutch, BOB.user_id)).legal
         await again.act(dutch, BOB.user_id, 0, legal[0])  # answered while the others think
         runner.gate.set()
         await again.settle()
-        assert again.public_snapshot(euchre).to_act == (0,)
+        assert again.public_snapshot(first).to_act == (0,)
+        assert again.public_snapshot(second).to_act == (0,)
+        assert not again._following and not again._restored_bots
     finally:
         runner.gate.set()
         await again.close()
