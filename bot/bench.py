@@ -285,27 +285,29 @@ class Bench:
         group = table.game
         measured = self.measure_from <= arrival < self.measure_until
         try:
-            if click.verb == "act":
-                assert click.round_no is not None
-                result = await service.act(
-                    click.table_id, click.user_id, click.round_no, click.notation
-                )
-                public = service.public_snapshot(click.table_id)
-                payload(render_private(result.private, public, LANGUAGE))
-                self.notifier.follow(result.private, click.user_id)
-                view = result.private.view
-                hand = getattr(view, "hand", ())
-                if group == "dame" and len(hand) >= BIG_HAND:
-                    group = f"dame {BIG_HAND}+"
-                if result.round_over and measured:
-                    self.timed.rounds += 1
-            else:
-                if click.verb == "next":
-                    await service.next_round(click.table_id, click.user_id)
+            # as the controller: the player's followed message is left to the answer
+            with self.notifier.follower.answering(click.table_id, click.user_id):
+                if click.verb == "act":
+                    assert click.round_no is not None
+                    result = await service.act(
+                        click.table_id, click.user_id, click.round_no, click.notation
+                    )
+                    public = service.public_snapshot(click.table_id)
+                    payload(render_private(result.private, public, LANGUAGE))
+                    self.notifier.follow(result.private, click.user_id)
+                    view = result.private.view
+                    hand = getattr(view, "hand", ())
+                    if group == "dame" and len(hand) >= BIG_HAND:
+                        group = f"dame {BIG_HAND}+"
+                    if result.round_over and measured:
+                        self.timed.rounds += 1
                 else:
-                    await service.rematch(click.table_id, click.user_id)
-                    await service.start(click.table_id, click.user_id)
-                payload(render_table(service.public_snapshot(click.table_id), LANGUAGE))
+                    if click.verb == "next":
+                        await service.next_round(click.table_id, click.user_id)
+                    else:
+                        await service.rematch(click.table_id, click.user_id)
+                        await service.start(click.table_id, click.user_id)
+                    payload(render_table(service.public_snapshot(click.table_id), LANGUAGE))
         except TableError:  # a timer was first (a Dutch peek's time ran out): refused
             self.timed.errors += measured  # in one sentence, timed like any other answer
         if measured:

@@ -76,20 +76,8 @@ class TableController:
             await refuse(interaction, "bad_button")
             return
         try:
-            await self.service.ready(component.table_id)  # loaded first if just restarted
-            if component.kind is Kind.VERB:
-                await self._verb(interaction, component, values)
-            elif not _is_private_message(interaction):
-                # Play, select and navigate live only on a player's own ephemeral message.
-                await refuse(interaction, "bad_button")
-            elif component.kind is Kind.PLAY:
-                await self._play(interaction, component, component.text)
-            elif component.kind is Kind.SELECT:
-                await self._selected(interaction, component, values)
-            elif component.kind is Kind.PICK:
-                await self._picked(interaction, component, values)
-            else:
-                await self._navigate(interaction, component, component.text)
+            with self.follower.answering(component.table_id, interaction.user.id):
+                await self._dispatch(interaction, component, values)
         except TableError as error:
             await refuse(interaction, error.key, **error.params)
         except discord.HTTPException as error:
@@ -100,6 +88,27 @@ class TableController:
             log.exception("a click on table %s failed", component.table_id)
             with contextlib.suppress(discord.HTTPException):
                 await refuse(interaction, "unknown")
+
+    async def _dispatch(
+        self,
+        interaction: discord.Interaction[Any],
+        component: ComponentId,
+        values: tuple[str, ...],
+    ) -> None:
+        await self.service.ready(component.table_id)  # loaded first if just restarted
+        if component.kind is Kind.VERB:
+            await self._verb(interaction, component, values)
+        elif not _is_private_message(interaction):
+            # Play, select and navigate live only on a player's own ephemeral message.
+            await refuse(interaction, "bad_button")
+        elif component.kind is Kind.PLAY:
+            await self._play(interaction, component, component.text)
+        elif component.kind is Kind.SELECT:
+            await self._selected(interaction, component, values)
+        elif component.kind is Kind.PICK:
+            await self._picked(interaction, component, values)
+        else:
+            await self._navigate(interaction, component, component.text)
 
     async def on_unrouted(self, interaction: discord.Interaction[Any]) -> None:
         """Any component interaction (called for every one): discord.py hands a click to the

@@ -12,13 +12,19 @@ Each message remembers the table's published version its moment was read at: a p
 table builds no private view for a message drawn at the version still published (a version
 grows with every stored change, and only a stored change moves a moment). A click's answer is
 drawn from a view whose version is not known here, so the next pass looks at it once more.
+
+While a player's click is being answered, passes leave that player's message alone: the
+answer is about to show what it would (an edit through the previous click's token came
+before the answer, a second edit of the same message at every click); once the answer is
+out, or failed, a pass looks at the message again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +70,8 @@ class HandFollower:
         # scan of every followed message took milliseconds per change at 10,000 tables)
         self._followed: dict[int, dict[int, Followed]] = {}
         self._pending: set[int] = set()  # tables with a follow pass scheduled
+        # (table id, user id) -> their clicks being answered now (gone once answered)
+        self._answering: dict[tuple[int, int], int] = {}
         self.on_rerender: Callable[[int], None] = lambda key: None  # a message was redrawn
 
     def tracked(self) -> int:
@@ -91,6 +99,21 @@ class HandFollower:
         # (in the table's next pass: one for a burst of changes and answers).
         self.table_changed(private.table_id)
 
+    @contextlib.contextmanager
+    def answering(self, table_id: int, user_id: int) -> Iterator[None]:
+        """A click of this player at this table is being answered: passes leave their
+        message to the answer until it is out (or failed), then look at it again."""
+        key = (table_id, user_id)
+        self._answering[key] = self._answering.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._answering.pop(key) - 1
+            if left:
+                self._answering[key] = left
+            else:
+                self.table_changed(table_id)
+
     def forget_table(self, table_id: int) -> None:
         self._followed.pop(table_id, None)
         self._pending.discard(table_id)
@@ -113,6 +136,8 @@ class HandFollower:
         if self.bot.clock.now() - followed.since > TOKEN_LIFETIME:
             self._drop(key, followed)  # its token is dead: the message is frozen for good
             return
+        if key in self._answering:
+            return  # the answer shows it; a pass follows the answer
         try:
             public = self.bot.service.public_snapshot(table_id)
             if public.version == followed.version or _unchanged_waiting(public, user_id, followed):

@@ -119,3 +119,19 @@ async def test_a_turn_that_starts_while_my_cards_is_being_answered_is_still_show
         assert bot.service.public_snapshot(table_id).to_act == (nxt,)
         offered = harness.private_choices(waiting, round_no)
         assert "p=draw" in [c.action for c in offered]
+
+
+async def test_a_click_on_my_cards_edits_that_message_once(harness: BotUnderTest) -> None:
+    """The click's answer shows the message's new moves: the follower does not edit it too
+    (through the previous click's token) while the answer is on its way."""
+    async with harness.running():
+        table_id, _, turn = await _after_the_peeks(harness)
+        player = harness.user_of_seat(table_id, turn)
+        await harness.my_cards(player, table_id)
+        await harness.settle()
+        message_id = harness.last_private[player.id]
+        before = len(harness.fake.requests)
+        await harness.act(player, table_id)  # their draw: a new moment for their message
+        await harness.settle()
+        touching = [r.route for r in harness.fake.requests[before:] if r.message_id == message_id]
+        assert touching == ["POST /interactions/{interaction_id}/{token}/callback"]
