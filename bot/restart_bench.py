@@ -10,8 +10,9 @@ clicks per second (a steady rate, open loop) on random tables, loaded or not yet
 whole background load. Prints p50/p99/max of those clicks: the wait for the table to be
 loaded, the whole answer (the service's `ready` then `act`, Discord left out; the table's bot
 players move after the answer, in the background) and the wait until those bot moves are
-played (the worker process is shared by every table), then the time to load every table and
-the resident memory.
+played (the worker process is shared by every table; a table restored with bot moves owed
+refuses the click, not the human's turn, and plays them first), then the time to load every
+table and the resident memory.
 """
 
 from __future__ import annotations
@@ -158,8 +159,10 @@ async def click(service: TableService, table_id: int, rng: random.Random, clicks
         clicks.refused += 1
     answered = time.perf_counter()
     clicks.answers.append(answered - clicked)
-    if notation is not None:
-        await service.settle(table_id)  # the bot players' moves that follow the click
+    if notation is not None or service.bots_pending(table_id):
+        # the bot players' moves that follow the click, or that a table restored with moves
+        # owed plays first (refusing the click meanwhile, as it is not the human's turn)
+        await service.settle(table_id)
         clicks.follows.append(time.perf_counter() - clicked)
     return answered
 
