@@ -21,8 +21,9 @@ payload. A table verb (Next round, Rematch, Start) renders the table message ins
 notifier does the glue's work in the background on the same event loop: a coalesced edit of
 the table message (1 s, as `DiscordNotifier`: render, digest, view), a new message at each
 round, and the "My cards" messages of the table's four players following the game
-(`follow_view`, and a render when their moment changed, as `HandFollower`). Left out: Discord's
-HTTP calls and discord.py's parsing of the interaction.
+(`follow_view`, and a render when their moment changed, as `HandFollower`), and the mention of
+the player whose turn starts (as `DiscordNotifier`'s turn pings). Left out: Discord's HTTP
+calls and discord.py's parsing of the interaction.
 
 Prints, per table count: the rate asked, offered (issued) and answered; p50/p99/max per click
 for all clicks and per game (Dame clicks with a hand of 40 cards or more also apart); the p99
@@ -50,6 +51,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import discord
+
+from bot.i18n import text
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage, render_table
 from bot.service import (
@@ -65,7 +69,7 @@ from bot.service import (
 from bot.ui.coalescer import EditCoalescer
 from bot.ui.following import HandFollower
 from bot.ui.items import build_view
-from bot.ui.notifier import digest
+from bot.ui.notifier import digest, turn_of
 from games.contract import Round
 from games.dame.round import DameRound
 from storage import Store
@@ -100,7 +104,8 @@ class PlayerMessage:
 class BenchNotifier:
     """The glue's background work for each change (see the module docstring) without the
     HTTP calls: the table message as `DiscordNotifier` renders it, and the players' "My cards"
-    messages followed by the bot's own `HandFollower`."""
+    messages followed by the bot's own `HandFollower`, and the turn's mention (a short message
+    naming the player whose turn starts, sent and later deleted: the guild setting's default)."""
 
     def __init__(self, edit_delay: float = 1.0) -> None:
         self.service: TableService | None = None
@@ -110,10 +115,38 @@ class BenchNotifier:
         self._sent: dict[int, str] = {}
         self._messages: dict[tuple[int, int], PlayerMessage] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._pings: dict[int, tuple[int, int]] = {}  # table id -> (seat, round) mentioned
+        self._ping_pending: set[int] = set()
 
     async def table_changed(self, table_id: int) -> None:
         self.coalescer.mark(table_id)
         self.follower.table_changed(table_id)
+        if table_id not in self._ping_pending:
+            self._ping_pending.add(table_id)
+            self._spawn(self._turn_ping(table_id))
+
+    async def _turn_ping(self, table_id: int) -> None:
+        """`DiscordNotifier._turn_ping` short of its HTTP calls: one pass per burst of
+        changes; when the turn moves to another human, the old mention goes and a new one is
+        written."""
+        await asyncio.sleep(0)
+        self._ping_pending.discard(table_id)
+        assert self.service is not None
+        try:
+            snapshot = self.service.public_snapshot(table_id)
+        except TableError:
+            return
+        wanted = turn_of(snapshot)
+        if self._pings.get(table_id) == wanted:
+            return
+        self._pings.pop(table_id, None)
+        if wanted is None:
+            return
+        user_id = snapshot.seats[wanted[0]].user_id
+        assert user_id is not None
+        text(LANGUAGE, "table.turn_ping", mention=f"<@{user_id}>", table_id=table_id)
+        discord.AllowedMentions(users=[discord.Object(user_id)]).to_dict()
+        self._pings[table_id] = wanted
 
     async def round_started(self, table_id: int) -> None:
         self._spawn(self._repost(table_id))
@@ -125,6 +158,7 @@ class BenchNotifier:
     async def table_closed(self, table_id: int) -> None:
         self.coalescer.forget(table_id)
         self._sent.pop(table_id, None)
+        self._pings.pop(table_id, None)
         self.follower.forget_table(table_id)
 
     def follow(self, private: PrivateSnapshot, user_id: int) -> None:

@@ -46,7 +46,7 @@ REPOST_CODES = frozenset({UNKNOWN_MESSAGE, TOO_OLD_TO_EDIT})
 REMINDER_LIFETIME = 120.0  # seconds a turn reminder stays in the channel
 
 
-def _turn_of(snapshot: PublicSnapshot) -> tuple[int, int] | None:
+def turn_of(snapshot: PublicSnapshot) -> tuple[int, int] | None:
     """(seat, round) when one human, present seat is to play; else None."""
     if snapshot.status != PLAYING or len(snapshot.to_act) != 1 or snapshot.round_no is None:
         return None
@@ -122,7 +122,7 @@ class DiscordNotifier:
             except TableError:
                 self._ping_locks.pop(table_id, None)
                 return
-            wanted = _turn_of(snapshot)
+            wanted = turn_of(snapshot)
             current = self._pings.get(table_id)
             if current is not None and current[:2] == wanted:
                 return

@@ -3,6 +3,7 @@ only, and a click through the benchmark's Discord path is timed in its game's gr
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
 from collections.abc import AsyncIterator
@@ -12,6 +13,7 @@ import pytest
 
 from bot.bench import BIG_HAND, HOARDER_SEAT, Bench, BenchNotifier, open_tables
 from bot.service import FakeClock, TableService
+from bot.ui.notifier import turn_of
 from storage import Store
 
 
@@ -44,3 +46,16 @@ async def test_a_hoarder_grows_a_dame_hand_of_40_cards_with_legal_moves(bench: B
     assert bench.timed.errors == 0
     assert sum(len(v) for v in timed.values()) == 8
     assert len(timed[f"dame {BIG_HAND}+"]) >= 1  # the hoarder's own clicks, with 40+ cards
+
+
+async def test_the_bench_mentions_whose_turn_starts_as_the_bot_does(bench: Bench) -> None:
+    await open_tables(bench, 1, ["euchre"], hoarders=0.0, grown=0)
+    (table_id,) = bench.tables
+    bench.measure_until = float("inf")
+    for _ in range(3):
+        await bench.click(bench.ready.popleft(), time.perf_counter())
+        while bench.notifier._tasks:  # the notifier's passes after the click
+            await asyncio.gather(*list(bench.notifier._tasks))
+        snapshot = bench.service.public_snapshot(table_id)
+        assert turn_of(snapshot) is not None  # Euchre: one human to act at a time
+        assert bench.notifier._pings[table_id] == turn_of(snapshot)
