@@ -54,6 +54,7 @@ from typing import Any
 import discord
 
 from bot.i18n import text
+from bot.latency import percentile
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage, render_table
 from bot.service import (
@@ -524,10 +525,6 @@ async def _measure_window(bench: Bench, until: float) -> Window:
     return Window(
         time.perf_counter() - wall0, time.process_time() - cpu0, tuple(collections.pauses)
     )
-
-
-def percentile(ordered: list[float], q: float) -> float:
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
 def report(level: Level, bench: Bench, window: Window) -> list[str]:

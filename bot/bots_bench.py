@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.latency import latency_line
 from bot.service import (
     FINISHED,
     PLAYING,
@@ -104,15 +105,7 @@ async def run(clicks: int, tables: int, bots: str) -> None:
             runner.close()
     print(f"{len(answers)} clicks at {tables} {GAME} table(s) of one human and three {bots} bots")
     for name, values in (("click answered", answers), ("bots moved", follows)):
-        ordered = sorted(values)
-        print(
-            f"  {name:<16} p50 {_at(ordered, 0.5) * 1e3:7.1f} ms   p99 "
-            f"{_at(ordered, 0.99) * 1e3:7.1f} ms   max {ordered[-1] * 1e3:7.1f} ms"
-        )
-
-
-def _at(ordered: list[float], q: float) -> float:
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+        print(latency_line(name, values, 16))
 
 
 def main() -> None:

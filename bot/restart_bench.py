@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.latency import latency_line
+
 if TYPE_CHECKING:
     from bot.service import TableService
 
@@ -211,16 +213,8 @@ async def click_while_loading(service: TableService, rate: float) -> None:
         ("answer", clicks.answers),
         ("bots moved", clicks.follows),
     ):
-        ordered = sorted(values)
-        if ordered:
-            print(
-                f"  {name:<22} p50 {_at(ordered, 0.5) * 1e3:7.1f} ms   p99 "
-                f"{_at(ordered, 0.99) * 1e3:7.1f} ms   max {ordered[-1] * 1e3:7.1f} ms"
-            )
-
-
-def _at(ordered: list[float], q: float) -> float:
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+        if values:
+            print(latency_line(name, values, 22))
 
 
 def main() -> None:
