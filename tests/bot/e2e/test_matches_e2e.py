@@ -227,6 +227,9 @@ async def test_a_slow_player_is_reminded_once_by_a_mention_of_them_alone(
         table_id = await harness.seat_players(alice, [bob, carol], target=10)
         for user in (alice, bob, carol):
             await harness.act(user, table_id)
+        # the mention of the turn that starts is posted by then (on a loaded machine it could
+        # come after the count below and pass for a second reminder)
+        await harness.settle()
         snapshot = bot.service.public_snapshot(table_id)
         assert snapshot.turn_deadline is not None
         slow = harness.user_of_seat(table_id, snapshot.to_act[0])
