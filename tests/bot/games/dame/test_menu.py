@@ -18,7 +18,7 @@ from games.cards import card
 from games.dame import GAME, DameRound
 from games.dame.rules import IS_WILD, PACK_MIN
 from games.errors import IllegalAction
-from tests.bot.games.dame.test_render import _fillers, _public, _within_limits
+from tests.bot.games.dame.views import fillers, public_snapshot, within_discord_limits
 from tests.bot.render.snapshots import private as _private
 from tests.games.dame.stacking import draw_and_discard, stacked_round
 
@@ -28,7 +28,7 @@ WILD_HAND = "7S 7H 2S 2H 2D JK 2C#1 3S 4D 5C 6H 8S 9D"  # five wild cards
 
 def _big_hand_with_wilds() -> tuple[DameRound, list[Any]]:
     """Ben takes a pile of 32 with 7♠ 7♥: 42 cards in hand, five of them wild, a 7 pack."""
-    stock = f"{_fillers(31, WILD_HAND)} 7D"
+    stock = f"{fillers(31, WILD_HAND)} 7D"
     round_ = stacked_round({BEN: WILD_HAND}, stock=stock)
     for _ in range(32):
         draw_and_discard(round_, round_.to_act()[0])
@@ -37,7 +37,9 @@ def _big_hand_with_wilds() -> tuple[DameRound, list[Any]]:
 
 
 def _render(round_: DameRound, events: list[Any], language: str, prefix: str = "") -> Any:
-    return render_private(_private(round_, BEN), _public(round_, events), language, prefix=prefix)
+    return render_private(
+        _private(round_, BEN), public_snapshot(round_, events), language, prefix=prefix
+    )
 
 
 def _accepted(round_: DameRound, notation: str) -> bool:
@@ -61,7 +63,7 @@ def test_the_top_menu_offers_a_rank_then_a_pack_to_add_to_within_discords_limits
     view = round_.view(BEN)
     assert len(view.hand) == 42 and sum(IS_WILD[card(c)] for c in view.hand) == 5
     rendered = _render(round_, events, language)
-    _within_limits(rendered)
+    within_discord_limits(rendered)
     selects = {parse(c.custom_id).text: c for c in rendered.components if isinstance(c, SelectSpec)}
     legal = view.legal
     assert legal is not None
@@ -86,7 +88,7 @@ def test_each_rank_step_picks_any_number_of_its_naturals_and_wild_cards_at_once(
     steps += [(add_step(r), r, add_step(r)) for r in legal.add_ranks]
     for step, rank, prefix in steps:
         rendered = _render(round_, events, language, prefix=step)
-        _within_limits(rendered)
+        within_discord_limits(rendered)
         pick, back = rendered.components
         assert isinstance(pick, SelectSpec) and isinstance(back, ButtonSpec)
         assert parse(pick.custom_id).kind is Kind.PICK and parse(pick.custom_id).text == prefix
@@ -132,7 +134,7 @@ def test_the_take_shows_its_two_naturals_the_top_card_and_the_pile_size() -> Non
     draw_and_discard(round_, 3)
     round_.apply(0, "draw")
     round_.apply(0, "discard 7D")
-    public = _public(round_, [])
+    public = public_snapshot(round_, [])
     private = _private(round_, BEN)
     assert "take 7S 7H" in private.legal
     for language, wanted in (

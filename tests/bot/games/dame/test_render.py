@@ -8,43 +8,21 @@ import json
 import re
 from typing import Any
 
-from bot.render.actions import MAX_OPTIONS, MAX_ROWS, SelectSpec
+from bot.render.actions import MAX_OPTIONS, SelectSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service.snapshots import (
-    PLAYING,
     ROUND_OVER,
-    PublicSnapshot,
-    RoundEnd,
 )
 from bot.ui.custom_ids import Kind, parse
-from games.cards import card, cards
+from games.cards import card
 from games.dame import GAME, DameRound
-from games.dame.rules import DECK, IS_WILD
+from tests.bot.games.dame.views import fillers, public_snapshot, within_discord_limits
 from tests.bot.render import snapshots
 from tests.games.dame.stacking import draw_and_discard, stacked_round
 
-NAMES = ("Ann", "Ben", "Cleo", "Dan")
 CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 TAKER_HAND = "7S 7H 3S 4D 5C 6H 8S 9D 10C JH QD KS AC"
-
-
-def _public(round_: DameRound, events: list[Any], status: str = PLAYING) -> PublicSnapshot:
-    last = None
-    if status == ROUND_OVER:
-        result = round_.result()
-        points = tuple(result.points[s % 2] for s in range(4))
-        last = RoundEnd(1, points, points, result.detail, round_.public_view())
-    seated = snapshots.seats(4, NAMES)
-    return snapshots.public(
-        round_,
-        game="dame",
-        seated=seated,
-        status=status,
-        events=events,
-        last_round=last,
-        target=1000,
-    )
 
 
 def _shown(rendered: Any) -> str:
@@ -53,31 +31,14 @@ def _shown(rendered: Any) -> str:
     return json.dumps(embed, ensure_ascii=False) + " ".join(labels)
 
 
-def _within_limits(rendered: Any) -> None:
-    embed = rendered.embed
-    assert len(embed) <= 6000 and len(embed.description or "") <= 4096
-    assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
-    assert max((c.row for c in rendered.components), default=0) < MAX_ROWS
-    for c in rendered.components:
-        if isinstance(c, SelectSpec):
-            assert 0 < len(c.options) <= MAX_OPTIONS
-
-
 def _pretty(codes: Any) -> set[str]:
     return {card(c).pretty for c in codes if not card(c).is_joker}
-
-
-def _fillers(count: int, taken: str) -> str:
-    """`count` codes of natural cards, no 7s, none of `taken`."""
-    used = set(cards(taken))
-    pool = [c for c in DECK if not IS_WILD[c] and c.rank != "7" and c not in used]
-    return " ".join(c.code for c in pool[:count])
 
 
 def _round_with_a_big_take() -> tuple[DameRound, list[Any]]:
     """Seats draw and discard until seat 0 discards 7♦ on a pile of 31; seat 1 (Ben) takes
     it with 7♠ 7♥: his hand grows to 42 cards."""
-    stock = f"{_fillers(31, TAKER_HAND)} 7D"
+    stock = f"{fillers(31, TAKER_HAND)} 7D"
     round_ = stacked_round({1: TAKER_HAND}, stock=stock)
     events: list[Any] = []
     for _ in range(32):
@@ -97,8 +58,8 @@ def test_a_pile_of_fifty_cards_shows_its_top_and_size_and_nothing_hidden() -> No
         events += round_.apply(seat, f"discard {card(drawn).name}#{card(drawn).copy}")
     view = round_.public_view()
     assert len(view.discard) == 50
-    rendered = render_table(_public(round_, events), "en")
-    _within_limits(rendered)
+    rendered = render_table(public_snapshot(round_, events), "en")
+    within_discord_limits(rendered)
     text = _shown(rendered)
     top = card(view.discard[-1]).pretty
     assert f"{top} on top · 50 cards" in text and "6 cards" in text  # the stock
@@ -110,8 +71,10 @@ def test_a_hand_of_forty_odd_cards_is_grouped_by_rank_and_every_control_is_legal
     hand = round_.view(1).hand
     assert len(hand) == 42
     for language in ("en", "fr"):
-        rendered = render_private(snapshots.private(round_, 1), _public(round_, events), language)
-        _within_limits(rendered)
+        rendered = render_private(
+            snapshots.private(round_, 1), public_snapshot(round_, events), language
+        )
+        within_discord_limits(rendered)
         description = rendered.embed.description or ""
         assert _pretty(hand) <= set(CARD_TEXT.findall(description))
         assert "×" in description  # counts per rank
@@ -130,8 +93,8 @@ def test_a_hand_of_forty_odd_cards_is_grouped_by_rank_and_every_control_is_legal
 
 def test_the_table_tells_the_take_in_words_and_shows_the_packs() -> None:
     round_, events = _round_with_a_big_take()
-    rendered = render_table(_public(round_, events), "en")
-    _within_limits(rendered)
+    rendered = render_table(public_snapshot(round_, events), "en")
+    within_discord_limits(rendered)
     text = _shown(rendered)
     assert "took the pile with 7♠ 7♥ on 7♦: 32 cards" in text
     assert "**7** ×3: 7♠ 7♥ 7♦ · 15" in text  # Ben's team's new pack
@@ -156,9 +119,9 @@ def test_the_end_of_a_hand_shows_packs_hands_left_and_points() -> None:
     events += round_.apply(1, "discard JK")
     assert round_.finished
     for language in ("en", "fr"):
-        rendered = render_table(_public(round_, events, status=ROUND_OVER), language)
-        _within_limits(rendered)
-    text = _shown(render_table(_public(round_, events, status=ROUND_OVER), "en"))
+        rendered = render_table(public_snapshot(round_, events, status=ROUND_OVER), language)
+        within_discord_limits(rendered)
+    text = _shown(render_table(public_snapshot(round_, events, status=ROUND_OVER), "en"))
     assert "**Ben** went out" in text and "Ann 13 cards" in text
 
 
@@ -196,8 +159,8 @@ def test_the_table_says_in_words_who_knocked_whose_turn_it_is_and_the_last_moves
         ("en", "took the pile with 7♠ 7♥ on 7♦: 32 cards", "✊ knocked", "knocked", "is laying"),
         ("fr", "a pris la défausse avec 7♠ 7♥ sur 7♦ : 32 cartes", "✊ a cogné", "a cogné", "pose"),
     ):
-        rendered = render_table(_public(round_, events), language)
-        _within_limits(rendered)
+        rendered = render_table(public_snapshot(round_, events), language)
+        within_discord_limits(rendered)
         embed = rendered.embed.to_dict()
         seats = (embed.get("description") or "").splitlines()
         (ben,) = [line for line in seats if "**Ben**" in line]
