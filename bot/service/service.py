@@ -539,7 +539,7 @@ class TableService(TimerMixin, FollowUpMixin):
         the seat's view and legal actions, without any card a rule showed it (those are
         handed out once, by a click) and without bringing an away seat back. None when the
         user no longer sits at the table."""
-        async with _TableLock(self, None, table_id=table_id, read_only=True) as (table, _notes):
+        async with TableLock(self, None, table_id=table_id, read_only=True) as (table, _notes):
             seat = table.seat_of(user_id)
             if seat is None:
                 return None
@@ -974,13 +974,13 @@ class TableService(TimerMixin, FollowUpMixin):
     # ------------------------------------------------------------------------------------
     # helpers
     # ------------------------------------------------------------------------------------
-    def _locked(self, table_id: int) -> _TableLock:
-        return _TableLock(self, None, table_id=table_id)
+    def _locked(self, table_id: int) -> TableLock:
+        return TableLock(self, None, table_id=table_id)
 
-    def _held(self, table: LiveTable) -> _TableLock:
+    def _held(self, table: LiveTable) -> TableLock:
         """The lock of a table the caller found itself (timers): no refusal if it closed
         meanwhile, the caller checks `table.closed`."""
-        return _TableLock(self, table, refuse_closed=False)
+        return TableLock(self, table, refuse_closed=False)
 
     def _table(self, table_id: int) -> LiveTable:
         table = self._tables.get(table_id)
@@ -1116,7 +1116,7 @@ class TableService(TimerMixin, FollowUpMixin):
                 log.exception("notifier %s failed for table %s", kind, table_id)
 
 
-class _TableLock:
+class TableLock:
     """`async with service._locked(id) as (table, notes)`: hold the table's lock; on release
     publish the table's snapshot (every change made under the lock is stored or rolled back by
     then), then send the collected notices. A change nobody announced (a rollback) is
