@@ -104,6 +104,7 @@ class TableService(TimerMixin, FollowUpMixin):
         self._following: dict[int, asyncio.Task[None]] = {}  # table id -> its bots' moves
         self._restored_bots: dict[int, LiveTable] = {}  # restored, bots to move in turn
         self._restored_bots_task: asyncio.Task[None] | None = None
+        self._closing = False  # `close()` began: timers are no longer armed
         self._seated: dict[tuple[int, int], int] = {}  # (guild, user) -> table id
         # After a restart: active in the store, not loaded yet (see `start_restore`).
         self._unloaded: dict[int, ActiveTableEntry] = {}
@@ -641,8 +642,10 @@ class TableService(TimerMixin, FollowUpMixin):
         return len(self._unloaded)
 
     async def close(self) -> None:
-        """Stop loading tables and playing bot moves in the background (before the store
-        closes)."""
+        """Stop loading tables, playing bot moves and running timers in the background, and
+        let what holds a table's lock finish (all before the store closes: a timer that fired
+        while the store closed would fail to store its move and log an error)."""
+        self._closing = True
         if self._restore_task is not None and not self._restore_task.done():
             self._restore_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -655,6 +658,11 @@ class TableService(TimerMixin, FollowUpMixin):
             task.cancel()
         await asyncio.gather(*following, return_exceptions=True)
         self._following.clear()
+        for table in list(self._tables.values()):
+            table.cancel_timer()  # a timer task already under way finds its token stale
+        for table in list(self._tables.values()):
+            async with table.lock:  # a click or timer holding it finishes first
+                pass
 
     async def wait_restored(self) -> None:
         if self._restore_task is not None:

@@ -33,6 +33,7 @@ class TimerMixin:
     next_round_seconds: float
     finished_keep_seconds: float
     _tables: dict[int, LiveTable]
+    _closing: bool  # set by `close()`: no timer is armed any more
 
     if TYPE_CHECKING:
 
@@ -90,6 +91,8 @@ class TimerMixin:
         handler: Callable[[int, int], Awaitable[None]],
     ) -> None:
         table.cancel_timer()
+        if self._closing:  # shutting down: no timer may fire once the store is closed
+            return
         token = table.timer_token
         table_id = table.id
 

@@ -142,3 +142,19 @@ async def test_a_table_of_absent_players_still_ends_its_round(
     assert snapshot.status == ROUND_OVER
     assert all(s.away for s in snapshot.seats)
     assert snapshot.next_round_at is None  # nobody is here: no new round starts by itself
+
+
+async def test_no_timer_fires_once_the_service_is_closed(
+    service: TableService, store: Store, clock: FakeClock, notifier: RecordingNotifier
+) -> None:
+    """A closing bot closes its store next: a turn timer firing then would fail to store the
+    default move (and log an error). Closing the service cancels every timer."""
+    await store.save_guild_settings(GuildSettings(guild_id=GUILD, turn_seconds=30))
+    table_id = await open_dutch(service, [ANN, BOB])
+    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    stored = len((await store.load_round(table_id, 0)).actions)
+    await service.close()
+    await clock.advance(120)  # past the reminder, the timeout and a second one
+    assert notifier.of("turn_reminder") == []
+    assert len((await store.load_round(table_id, 0)).actions) == stored
+    assert timeouts_of(service, table_id, 1) == []
