@@ -132,8 +132,9 @@ class FollowUpMixin:
         )
 
     def _stop_following(self, table: LiveTable) -> None:
-        """The follow-up, under the lock: this table owes no more bot moves (a follow-up
-        needed later is a new one)."""
+        """The running follow-up's entry goes: this table owes no more bot moves (a follow-up
+        needed later is a new one). Called under the lock when it ends normally, so a change
+        made after it starts a new one; called again, harmlessly, when the task ends."""
         if self._following.get(table.id) is asyncio.current_task():
             del self._following[table.id]
 
@@ -162,8 +163,7 @@ class FollowUpMixin:
             if not table.closed:
                 self._arm(table, RETRY_SECONDS, self._on_turn_timer)
         finally:
-            if self._following.get(table.id) is asyncio.current_task():
-                del self._following[table.id]
+            self._stop_following(table)  # whatever ended it (a cancel, a bug) ends its entry
 
     def _think(self, table: LiveTable, seat: int) -> _Thinking:
         round_ = table.round
