@@ -8,7 +8,7 @@ from bot.i18n import text
 from bot.service.snapshots import FINISHED, ROUND_OVER
 from tests.bot.e2e.harness import BotUnderTest
 from tests.bot.e2e.players import message_text
-from tests.bot.games.dame.test_dame_scenario_e2e import four_at_a_stacked_table
+from tests.bot.games.dame.tables import four_at_a_stacked_table
 from tests.games.dame.tie_match import HAND_1, HAND_1_POINTS, HAND_2, TARGET, decks
 
 

@@ -10,7 +10,7 @@ from bot.i18n import text
 from games.dame.rules import HAND_SIZE, N_SEATS, dame_deck
 from tests.bot.e2e.harness import BotUnderTest
 from tests.bot.e2e.players import field_value, message_text
-from tests.bot.games.dame.test_dame_scenario_e2e import four_at_a_stacked_table
+from tests.bot.games.dame.tables import four_at_a_stacked_table
 from tests.games.dame.stacking import stacked_deck
 
 STOCK = len(dame_deck()) - N_SEATS * HAND_SIZE  # 56 cards after the deal

@@ -4,16 +4,13 @@ partner's pack, a knock that lapses, a player going out), and the table message 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from bot.games.dame.render import show, show_all
 from bot.i18n import text
-from bot.local.records import LocalUser
 from bot.service.snapshots import ROUND_OVER
-from games.cards import Card
 from games.dame import GAME
-from tests.bot.e2e.harness import EIGHT, BotUnderTest, assert_one_short_private_sentence
+from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence
 from tests.bot.e2e.players import message_text
+from tests.bot.games.dame.tables import four_at_a_stacked_table
 from tests.games.dame.stacking import stacked_deck
 
 # Turn order A, B, C, D from the dealer's left (seat 0 deals the first hand): A and C are
@@ -33,24 +30,6 @@ def knocked(harness: BotUnderTest, table_id: int, name: str) -> bool:
     lines = message_text(harness.table_message(table_id)).splitlines()
     (line,) = [line for line in lines if f"**{name}**" in line and "·" in line]
     return text("en", "dame.knocked") in line
-
-
-async def four_at_a_stacked_table(
-    harness: BotUnderTest, decks: Sequence[list[Card]], *, target: int = 2_000
-) -> tuple[int, dict[int, LocalUser]]:
-    """Four users open a Dame table, join and start it, its hands dealt from `decks` in turn:
-    the table's id and the user at each seat."""
-    users = [harness.fake.user(name) for name in EIGHT[:4]]
-    started = await harness.fake.slash(users[0], "dame start", target=target)
-    await started.wait_answered()
-    await harness.settle()
-    (table_id,) = harness.table_ids()
-    for deck in decks:
-        harness.live.service.stack_deck(table_id, deck)
-    for user in users[1:]:
-        await harness.press(user, table_id, "join")
-    await harness.press(users[0], table_id, "start")
-    return table_id, {s: harness.user_of_seat(table_id, s) for s in range(4)}
 
 
 def canonical(notation: str) -> str:
