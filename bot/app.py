@@ -38,6 +38,7 @@ from bot.ui.locations import TableLocations
 from bot.ui.notifier import DiscordNotifier
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS
 from storage import Store
+from storage.backup import BackupSchedule
 from storage.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ class CardTableBot(commands.Bot):
         self._guild_settings: GuildSettingsCache | None = None
         self._locations: TableLocations | None = None
         self._upkeep: asyncio.Task[None] | None = None
+        self.backups: BackupSchedule | None = None
         self._pictures_task: asyncio.Task[None] | None = None
 
     # -- parts built in setup_hook (typed accessors) -------------------------------------
@@ -160,10 +162,27 @@ class CardTableBot(commands.Bot):
         self._upkeep = asyncio.get_running_loop().create_task(
             compact_history(self._store), name="store-compaction"
         )
+        self._start_backups()
         if self._card_pictures and self.application_id is not None:
             self._pictures_task = asyncio.create_task(self._load_card_pictures())
         if self._sync_commands:
             await self._sync()
+
+    def _start_backups(self) -> None:
+        """Backups of the SQLite file this bot opened itself (PostgreSQL: pg_dump's job)."""
+        every = self.settings.backup_every
+        if self._given_store is not None or self.settings.database_url is not None:
+            return
+        if every is None:
+            log.info("backups are off (BACKUP_EVERY=off)")
+            return
+        self.backups = BackupSchedule(
+            self.settings.database_path,
+            self.settings.backup_folder,
+            every=every,
+            keep=self.settings.backup_keep,
+        )
+        self.backups.start()
 
     def _on_tables_loaded(self, restored: list[int], broken: list[tuple[int, str]]) -> None:
         for table_id, reason in broken:
@@ -217,6 +236,8 @@ class CardTableBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._upkeep
             self._upkeep = None
+        if self.backups is not None:
+            await self.backups.stop()
 
     async def close(self) -> None:
         if self._pictures_task is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +13,22 @@ from storage.errors import StoreError
 from storage.partition import Partition
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$", re.IGNORECASE)
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(value: str) -> float | None:
+    """`30m`, `12h`, `1d`, `3600s` as seconds; `off` or `0` as None (nothing scheduled)."""
+    text = value.strip().lower()
+    if text in ("off", "0", "none", "never"):
+        return None
+    match = _DURATION.match(text)
+    if match is None:
+        raise ValueError(f"{value!r} is not a duration: write it like 30m, 12h or 1d (or off)")
+    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    if seconds < 60:
+        raise ValueError(f"{value!r} is too short: back up at most once a minute")
+    return seconds
 
 
 class Settings(BaseSettings):
@@ -36,6 +53,16 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
     # The local table's page (no token, or `python -m bot --local`): http://127.0.0.1:PORT
     local_port: int = Field(default=8765, ge=1, le=65535, alias="LOCAL_PORT")
+    # SQLite only: an online backup of the file every BACKUP_EVERY (a duration, or off) into
+    # BACKUP_DIR (default: a `backups` folder beside the file), the newest BACKUP_KEEP kept.
+    backup_every: Annotated[float | None, NoDecode] = Field(default=86400.0, alias="BACKUP_EVERY")
+    backup_keep: int = Field(default=7, ge=1, le=1000, alias="BACKUP_KEEP")
+    backup_dir: Path | None = Field(default=None, alias="BACKUP_DIR")
+
+    @field_validator("backup_every", mode="before")
+    @classmethod
+    def _duration(cls, value: object) -> object:
+        return parse_duration(value) if isinstance(value, str) else value
 
     @field_validator("log_level")
     @classmethod
@@ -102,6 +129,10 @@ class Settings(BaseSettings):
         if self.database_url is not None:
             return self.database_url.get_secret_value()
         return self.database_path
+
+    @property
+    def backup_folder(self) -> Path:
+        return self.backup_dir or self.database_path.parent / "backups"
 
     @property
     def token(self) -> str | None:

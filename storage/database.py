@@ -107,7 +107,7 @@ class Database:
         try:
             await self.conn.close()
         finally:
-            _unlock(self.lock_fd)
+            unlock_database_file(self.lock_fd)
             self.lock_fd = None
 
     def _check_open(self) -> None:
@@ -208,7 +208,7 @@ async def open_database(
         raise StoreError(f"cannot use {path}: {error.strerror or error}.") from error
     if synchronous not in ("FULL", "NORMAL"):
         raise StoreError(f"synchronous must be FULL or NORMAL, not {synchronous!r}.")
-    lock_fd = _lock(path)
+    lock_fd = lock_database_file(path)
     try:
         # sqlite3 caches prepared statements by text, at most `cached_statements` of them. The
         # store's texts are constants or one of a few variants (the columns a table update sets,
@@ -218,7 +218,7 @@ async def open_database(
             str(path), isolation_level=None, cached_statements=STATEMENT_CACHE
         )
     except sqlite3.Error as error:
-        _unlock(lock_fd)
+        unlock_database_file(lock_fd)
         raise StoreError(f"cannot open {path}: {error}.") from error
     db = Database(conn, path, now, lock_fd)
     try:
@@ -251,7 +251,7 @@ async def open_database(
     return db
 
 
-def _lock(path: Path) -> int | None:
+def lock_database_file(path: Path) -> int | None:
     """Hold `<file>-lock` while the store is open: a second bot on the same file would play the
     same tables twice, so it is refused. The OS drops the lock when the process dies."""
     try:
@@ -274,6 +274,6 @@ def _lock(path: Path) -> int | None:
     return fd
 
 
-def _unlock(fd: int | None) -> None:
+def unlock_database_file(fd: int | None) -> None:
     if fd is not None:
         os.close(fd)  # closing the descriptor releases the lock

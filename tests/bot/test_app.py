@@ -56,3 +56,18 @@ async def test_create_bot_takes_a_short_guild_ready_timeout(tmp_path: Path) -> N
     assert bot._connection.guild_ready_timeout == 0.01
     assert bot.notifier.coalescer._delay == 0.05
     await bot.close()
+
+
+async def test_the_bot_backs_up_the_sqlite_file_it_opened_itself(tmp_path: Path) -> None:
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, DISCORD_TOKEN="t", DATABASE_PATH=tmp_path / "db.sqlite3"
+    )
+    bot = create_bot(settings, sync_commands=False)
+    await bot.setup_hook()
+    try:
+        assert bot.backups is not None
+        assert bot.backups.folder == tmp_path / "backups"
+        assert bot.backups.due_in() > 0  # not in the first minutes after a start
+    finally:
+        await bot.close()
+    assert bot.backups._task is None  # stopped with the bot
