@@ -12,7 +12,7 @@ from typing import Any
 from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
-from storage import compaction, guilds, recovery, rounds, stats, tables
+from storage import compaction, guilds, privacy, recovery, rounds, stats, tables
 from storage.action_log import ActionWriter, OpenRounds
 from storage.database import INTEGRITY_CHECK_DELAY, Synchronous, open_database
 from storage.errors import StoreError
@@ -264,6 +264,37 @@ class Store:
         `PRAGMA quick_check`, in a thread with its own connection (minutes for a huge file,
         never blocking the store). PostgreSQL: the server checks its own pages and WAL."""
         return await self._db.check_integrity()
+
+    # -- players' data on request -------------------------------------------------------
+    async def user_data(self, user_id: int) -> privacy.UserData:
+        """Everything kept about one user (matches, hands' points, ratings, names, settings)."""
+        return await privacy.user_data(self._db, user_id)
+
+    async def forget_user(self, user_id: int) -> privacy.UserData:
+        """Remove the user's id and names from everything kept (their seats in past matches
+        stay, as a former player's); drops their ratings. Returns what was kept. Raises
+        privacy.StillSeated while they sit at a table in play."""
+        return await privacy.forget_user(self._db, user_id)
+
+    async def guild_left(self, guild_id: int) -> None:
+        await privacy.guild_left(self._db, guild_id)
+
+    async def guild_present(self, guild_id: int) -> None:
+        await privacy.guild_present(self._db, guild_id)
+
+    async def retention_days(self, guild_id: int) -> int:
+        return await privacy.retention_days(self._db, guild_id)
+
+    async def set_retention_days(self, guild_id: int, days: int) -> None:
+        await privacy.set_retention_days(self._db, guild_id, days)
+
+    async def forget_guilds_past_retention(self) -> list[int]:
+        """Delete the data of every guild the bot left longer ago than its retention; returns
+        those guilds."""
+        due = await privacy.guilds_past_retention(self._db)
+        for guild_id in due:
+            await privacy.forget_guild(self._db, guild_id)
+        return due
 
     # -- statistics ----------------------------------------------------------------------
     async def leaderboard(
