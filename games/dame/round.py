@@ -276,7 +276,10 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
                 self.turn = (self.turn + 1) % N_SEATS
                 self.turn_no += 1
                 self.drawn = False
-                self.out_allowed = self.announced_turn[self.turn] == self.turn_no - N_SEATS
+                # A first turn has no previous turn: no knock (-1) can hold for it, even on
+                # the fourth turn of a hand, where turn_no - N_SEATS is -1 too.
+                announced = self.announced_turn[self.turn]
+                self.out_allowed = announced >= 0 and announced == self.turn_no - N_SEATS
             else:
                 self.went_out_by = DISCARD
         else:  # MELD or ADD

@@ -329,6 +329,40 @@ def test_a_second_knock_is_allowed_and_needed_to_go_out_later() -> None:
     assert events[-1].kind == "out" and round_.result().detail["winner"] == 1
 
 
+def _first_turn_ranks(seat: int) -> tuple[str, ...]:
+    return ("3", "4", "5", "6") if seat < 2 else ("7", "8", "9", "10")
+
+
+def _first_turn_hands() -> dict[int, str]:
+    """Four packs of three and a joker per seat, no rank shared by partners."""
+    hands = {}
+    for seat in range(4):
+        ranks = _first_turn_ranks(seat)
+        copy = "" if seat % 2 == 0 else "#1"
+        packs = [f"{rank}{suit}{copy}" for rank in ranks for suit in "SHD"]
+        hands[seat] = " ".join([*packs, f"JK#{seat}" if seat else "JK"])
+    return hands
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_nobody_may_go_out_on_their_first_turn_whichever_seat_plays_fourth(dealer: int) -> None:
+    hands = _first_turn_hands()
+    round_ = stacked_round(hands, stock="KS KH KD KC", dealer=dealer)
+    for turn in range(4):
+        (seat,) = round_.to_act()
+        assert seat == (dealer + 1 + turn) % 4
+        drawn = card(round_.apply(seat, "draw")[0].data["card"])
+        legal = round_.view(seat).legal
+        assert legal is not None and not legal.may_go_out, f"seat {seat}, turn {turn}"
+        ranks = _first_turn_ranks(seat)
+        for rank in ranks:
+            round_.apply(seat, f"meld {rank} {rank} {rank}")
+        joker = hands[seat].split()[-1]
+        _refused(round_, seat, f"add {ranks[0]} {joker}", "announce_first")
+        round_.apply(seat, f"discard {drawn.name}#{drawn.copy}")
+        assert not round_.finished
+
+
 def test_going_out_with_the_announcement_by_laying_the_last_cards() -> None:
     round_ = _to_second_turn(announce=True)
     round_.apply(1, "meld 3H 3D 3C")
