@@ -19,6 +19,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot import logs
 from bot.cogs.help import HelpCog
 from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.settings import SettingsCog
@@ -291,8 +292,7 @@ def create_bot(
 
 
 def configure_logging(settings: Settings) -> None:
-    log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-    logging.basicConfig(level=settings.log_level, format=log_format)
+    logs.configure(settings.log_level, settings.log_format)
     # The bot never joins voice: discord.py's warnings about missing voice libraries are noise.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False

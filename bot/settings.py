@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     discord_api_url: str | None = Field(default=None, alias="DISCORD_API_URL")
     dev_guild_id: int | None = Field(default=None, alias="DEV_GUILD_ID")
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
+    # `text` (lines for people) or `json` (one object per line, for a log collector).
+    log_format: Literal["text", "json"] = Field(default="text", alias="LOG_FORMAT")
     # The local table's page (no token, or `python -m bot --local`): http://127.0.0.1:PORT
     local_port: int = Field(default=8765, ge=1, le=65535, alias="LOCAL_PORT")
     # SQLite only: an online backup of the file every BACKUP_EVERY (a duration, or off) into
@@ -71,6 +73,16 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"{value!r} is not a log level: use one of {', '.join(LOG_LEVELS)}")
         return level
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _known_format(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if text not in ("text", "json"):
+                raise ValueError(f"{value!r} is not a log format: use text or json")
+            return text
+        return value
 
     @field_validator("database_url")
     @classmethod

@@ -22,6 +22,7 @@ import discord
 from discord import AppCommandOptionType, app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
 
+from bot import logs
 from bot.i18n import language_of, text
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.replies import interaction_gone, refuse, say
@@ -108,6 +109,15 @@ def _choice_name(choice: app_commands.Choice[Any]) -> app_commands.locale_str:
     return locale_name if locale_name is not None else app_commands.locale_str(choice.name)
 
 
+def bind_interaction(interaction: discord.Interaction[Any]) -> None:
+    """The rest of this interaction's work logs its guild, channel and id (bot/logs.py)."""
+    logs.bind(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        interaction_id=interaction.id,
+    )
+
+
 class CheckedCommandTree(app_commands.CommandTree[Any]):
     """The bot's command tree: options checked before any command runs (see the module)."""
 
@@ -116,6 +126,7 @@ class CheckedCommandTree(app_commands.CommandTree[Any]):
         self.seen = SeenInteractions()
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        bind_interaction(interaction)
         if not self.seen.first_time(interaction.id):
             log.info("interaction %s delivered again: already handled", interaction.id)
             return False

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import logs
 from bot.i18n import language_of, text
 from bot.render.actions import MAX_OPTIONS, ButtonSpec, under
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
 from bot.service.snapshots import PLAYING, ROUND_OVER, PlayerRef, PrivateSnapshot, Reveal
+from bot.ui.command_options import bind_interaction
 from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, parse, verb_id
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.following import HandFollower
@@ -70,11 +72,13 @@ class TableController:
             self.bot.guild_settings.note_preferred_locale(
                 interaction.guild_id, interaction.guild_locale
             )
+        bind_interaction(interaction)
         try:
             component = parse(custom_id)
         except BadCustomId:
             await refuse(interaction, "bad_button")
             return
+        logs.bind(table_id=component.table_id)
         try:
             with self.follower.answering(component.table_id, interaction.user.id):
                 await self._dispatch(interaction, component, values)
