@@ -84,10 +84,10 @@ def per_table_sizes(bot: CardTableBot) -> dict[str, int]:
     """How many tables each per-table map of every layer holds."""
     service = bot.service
     sizes = {
-        "service.tables": len(service._tables),
-        "service.seated": len(service._seated),
-        "service.following": len(service._following),
-        "service.restored_bots": len(service._restored_bots),
+        "service.tables": len(service.tables.live),
+        "service.seated": len(service.tables.seated),
+        "service.following": len(service.bots.following),
+        "service.restored_bots": len(service.bots.restored),
         **{f"notifier.{k}": v for k, v in bot.notifier.tracked().items()},
         "locations": len(bot.locations),
         "controller.hides": len(bot.tables._pending_hides),

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.service.errors import TableError
+from bot.service.locks import Notice, changed
 from bot.service.snapshots import PLAYING
 from bot.service.table import LiveTable
-from bot.service.timers import Notice
 
 if TYPE_CHECKING:
     from bot.service.runner import PolicyRunner
-    from bot.service.service import TableLock
-    from games.contract import Event, Round
+    from bot.service.service import TableService
+    from games.contract import Round
 
 log = logging.getLogger(__name__)
 
@@ -48,86 +48,93 @@ class _Thinking:
     decided: Any = None  # the move, once thought (or _Failed)
 
 
-class FollowUpMixin:
-    """The bot-move half of TableService (which provides the attributes declared here)."""
+class FollowUp:
+    """The bot-move part of the table service: one follow-up task per table whose bots owe
+    moves, and the queue of restored tables whose bots move in turn."""
 
-    policy_runner: PolicyRunner
-    _tables: dict[int, LiveTable]
-    # table id -> its follow-up task, while its bots have moves to make
-    _following: dict[int, asyncio.Task[None]]
-    # restored tables whose bots owe moves, in load order, waiting for their turn
-    _restored_bots: dict[int, LiveTable]
-    _restored_bots_task: asyncio.Task[None] | None
-
-    if TYPE_CHECKING:
-
-        async def _play(
-            self, table: LiveTable, seat: int, action: Any, *, clicked: bool = False
-        ) -> list[Event]: ...
-        async def _run_table(self, table: LiveTable, notes: list[Notice]) -> None: ...
-        def _held(self, table: LiveTable) -> TableLock: ...
-        def _arm(self, table: LiveTable, delay: float, handler: Any) -> None: ...
-        async def _on_turn_timer(self, table_id: int, token: int) -> None: ...
-        @staticmethod
-        def _checked(table: LiveTable, seat: int, move: Any) -> Any: ...
-        @staticmethod
-        def _changed(table: LiveTable, notes: list[Notice], entry: Any = None) -> None: ...
+    def __init__(self, service: TableService, runner: PolicyRunner) -> None:
+        self.service = service
+        self.tables = service.tables
+        # where bots think: in this process (tests, benchmarks) or in a worker process
+        self.runner = runner
+        # table id -> its follow-up task, while its bots have moves to make
+        self.following: dict[int, asyncio.Task[None]] = {}
+        # restored tables whose bots owe moves, in load order, waiting for their turn
+        self.restored: dict[int, LiveTable] = {}
+        self._restored_task: asyncio.Task[None] | None = None
 
     async def settle(self, table_id: int | None = None) -> None:
         """Wait until the bot moves owed at this table (every table: None) are played, or
         their follow-up stopped (a store failure's retry timer takes over)."""
         while True:
             if table_id is None:
-                tasks = set(self._following.values())
-                queue = self._restored_bots_task
+                tasks = set(self.following.values())
+                queue = self._restored_task
                 if queue is not None and not queue.done():
                     tasks.add(queue)
             else:
-                self._bots_now(table_id)
-                task = self._following.get(table_id)
+                self.reached(table_id)
+                task = self.following.get(table_id)
                 tasks = {task} if task is not None else set()
             if not tasks:
                 return
             await asyncio.wait(tasks)
 
-    def bots_pending(self, table_id: int) -> bool:
+    def pending(self, table_id: int) -> bool:
         """Bot moves of this table are still to come (its public snapshot will move on)."""
-        return table_id in self._following or table_id in self._restored_bots
+        return table_id in self.following or table_id in self.restored
 
-    def _queue_restored_bots(self, table: LiveTable) -> None:
+    def queue_restored(self, table: LiveTable) -> None:
         """A restored table's bots owe moves: they come in their turn (see the module's doc)."""
-        self._restored_bots[table.id] = table
-        if self._restored_bots_task is None or self._restored_bots_task.done():
-            self._restored_bots_task = asyncio.get_running_loop().create_task(
+        self.restored[table.id] = table
+        if self._restored_task is None or self._restored_task.done():
+            self._restored_task = asyncio.get_running_loop().create_task(
                 self._follow_restored(), name="restored-bots"
             )
 
-    def _bots_now(self, table_id: int) -> None:
+    def reached(self, table_id: int) -> None:
         """A human reached this table: its bots, if still queued since the restart, move now."""
-        table = self._restored_bots.pop(table_id, None)
+        table = self.restored.pop(table_id, None)
         if table is not None:
-            self._follow_up(table)
+            self.follow_up(table)
+
+    def forget(self, table_id: int) -> None:
+        """The table left memory: its entries go (a follow-up thinking for it ends when its
+        bot has thought: it finds the table closed)."""
+        self.following.pop(table_id, None)
+        self.restored.pop(table_id, None)
+
+    async def stop(self) -> None:
+        """The service is closing: every follow-up and the restored tables' queue end."""
+        self.restored.clear()
+        following = list(self.following.values())
+        if self._restored_task is not None:
+            following.append(self._restored_task)
+        for task in following:
+            task.cancel()
+        await asyncio.gather(*following, return_exceptions=True)
+        self.following.clear()
 
     async def _follow_restored(self) -> None:
-        while self._restored_bots:
-            table_id = next(iter(self._restored_bots))
-            self._bots_now(table_id)
+        while self.restored:
+            table_id = next(iter(self.restored))
+            self.reached(table_id)
             await self.settle(table_id)
 
     @staticmethod
-    def _auto_seat(table: LiveTable) -> int | None:
+    def auto_seat(table: LiveTable) -> int | None:
         """The first seat nobody clicks for that must act now (None: none)."""
         round_ = table.round
         if table.closed or table.status != PLAYING or round_ is None or round_.finished:
             return None
         return next((s for s in round_.to_act() if table.seats[s].auto), None)
 
-    def _follow_up(self, table: LiveTable) -> None:
+    def follow_up(self, table: LiveTable) -> None:
         """Have the table's bots play in the background (under the lock: one follow-up per
         table; a table not listed yet, being restored, is followed up once listed)."""
-        if table.id in self._following or self._tables.get(table.id) is not table:
+        if table.id in self.following or self.tables.live.get(table.id) is not table:
             return
-        self._following[table.id] = asyncio.get_running_loop().create_task(
+        self.following[table.id] = asyncio.get_running_loop().create_task(
             self._follow(table), name=f"table-{table.id}-bots"
         )
 
@@ -135,18 +142,18 @@ class FollowUpMixin:
         """The running follow-up's entry goes: this table owes no more bot moves (a follow-up
         needed later is a new one). Called under the lock when it ends normally, so a change
         made after it starts a new one; called again, harmlessly, when the task ends."""
-        if self._following.get(table.id) is asyncio.current_task():
-            del self._following[table.id]
+        if self.following.get(table.id) is asyncio.current_task():
+            del self.following[table.id]
 
     async def _follow(self, table: LiveTable) -> None:
         thinking: _Thinking | None = None
         try:
             for _ in range(MAX_AUTO_ACTIONS):
-                async with self._held(table) as (held, notes):
+                async with self.tables.held(table) as (held, notes):
                     if thinking is not None and not await self._play_decided(held, notes, thinking):
                         self._stop_following(held)
                         return
-                    seat = self._auto_seat(held)
+                    seat = self.auto_seat(held)
                     if seat is None:
                         self._stop_following(held)
                         return
@@ -154,14 +161,14 @@ class FollowUpMixin:
                 # the lock is free while the bot thinks
                 thinking.decided = await _settled(thinking.move)
             log.error("table %s: bots still to move after %s moves", table.id, MAX_AUTO_ACTIONS)
-            async with self._held(table) as (held, _notes):
+            async with self.tables.held(table) as (held, _notes):
                 self._stop_following(held)
                 if not held.closed:
-                    self._arm(held, RETRY_SECONDS, self._on_turn_timer)
+                    self.service.timers.arm(held, RETRY_SECONDS, self.service.timers.on_turn_timer)
         except Exception:  # a bug must not stall the table: a timer tries again
             log.exception("table %s: bot follow-up failed", table.id)
             if not table.closed:
-                self._arm(table, RETRY_SECONDS, self._on_turn_timer)
+                self.service.timers.arm(table, RETRY_SECONDS, self.service.timers.on_turn_timer)
         finally:
             self._stop_following(table)  # whatever ended it (a cancel, a bug) ends its entry
 
@@ -169,7 +176,7 @@ class FollowUpMixin:
         round_ = table.round
         assert round_ is not None
         try:
-            move = self.policy_runner.think(round_, seat, table.bots, table.rng)
+            move = self.runner.think(round_, seat, table.bots, table.rng)
         except Exception as error:
             move = asyncio.get_running_loop().create_future()
             move.set_exception(error)
@@ -182,7 +189,7 @@ class FollowUpMixin:
         dropped: the caller decides again). False: stop (the store failed; a timer retries)."""
         seat, round_ = thinking.seat, table.round
         if (
-            self._auto_seat(table) is None
+            self.auto_seat(table) is None
             or round_ is not thinking.round
             or len(round_.history) != thinking.seq
             or seat not in round_.to_act()
@@ -200,15 +207,17 @@ class FollowUpMixin:
             )
             move = round_.legal_actions(seat)[0]
         else:
-            move = self._checked(table, seat, decided)
+            move = self.service.play.checked(table, seat, decided)
         try:
-            await self._play(table, seat, move)
+            await self.service.play.apply(table, seat, move)
         except TableError as error:  # the store failed: nobody may wait on this seat
             log.error("table %s: bot move for seat %s failed: %s", table.id, seat, error.key)
-            self._arm(table, RETRY_SECONDS, self._on_turn_timer)
+            self.service.timers.arm(table, RETRY_SECONDS, self.service.timers.on_turn_timer)
             return False
-        await self._run_table(table, notes)  # scores a round a bot ended, arms the timers
-        self._changed(table, notes)
+        await self.service.play.run_table(
+            table, notes
+        )  # scores a round a bot ended, arms the timers
+        changed(table, notes)
         return True
 
 

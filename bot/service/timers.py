@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bot.service.clock import Clock
 from bot.service.errors import TableError
+from bot.service.locks import changed
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveTable
 
 if TYPE_CHECKING:
-    from bot.service.service import TableLock
-    from games.contract import Event
+    from bot.service.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -23,50 +22,34 @@ AWAY_AFTER_TIMEOUTS = 2
 MAX_TIMEOUT_ACTIONS = 50  # default moves to finish one timed-out turn
 TURN_EVENT = "turn"  # the public event engines emit when a seat's turn begins
 
-Notice = tuple[str, int, int | None]  # (notifier method, table id, seat)
 
+class Timers:
+    """The timer part of the table service (each table holds its one timer)."""
 
-class TimerMixin:
-    """The timer half of TableService (which provides the attributes declared here)."""
+    def __init__(
+        self, service: TableService, *, next_round_seconds: float, finished_keep_seconds: float
+    ) -> None:
+        self.service = service
+        self.tables = service.tables
+        self.next_round_seconds = next_round_seconds
+        self.finished_keep_seconds = finished_keep_seconds
+        self.closing = False  # the service is closing: no timer is armed any more
 
-    clock: Clock
-    next_round_seconds: float
-    finished_keep_seconds: float
-    _tables: dict[int, LiveTable]
-    _closing: bool  # set by `close()`: no timer is armed any more
-
-    if TYPE_CHECKING:
-
-        async def _play(
-            self, table: LiveTable, seat: int, action: Any, *, clicked: bool = False
-        ) -> list[Event]: ...
-        async def _run_table(self, table: LiveTable, notes: list[Notice]) -> None: ...
-        async def _start_round(self, table: LiveTable, notes: list[Notice]) -> None: ...
-        def _held(self, table: LiveTable) -> TableLock: ...
-        def _policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any: ...
-        def _forget(self, table: LiveTable, notes: list[Notice]) -> None: ...
-        async def settle(self, table_id: int | None = None) -> None: ...
-        def bots_pending(self, table_id: int) -> bool: ...
-        @staticmethod
-        def _changed(
-            table: LiveTable, notes: list[Notice], entry: LogEntry | None = None
-        ) -> None: ...
-
-    def _arm_next_round(self, table: LiveTable) -> None:
+    def arm_next_round(self, table: LiveTable) -> None:
         """The next round starts by itself after a pause, if a human is there to play it."""
         if table.status != ROUND_OVER or not any(s.present for s in table.seats):
             return
-        table.next_round_at = self.clock.now() + self.next_round_seconds
-        self._arm(table, self.next_round_seconds, self._on_next_round_timer)
+        table.next_round_at = self.service.clock.now() + self.next_round_seconds
+        self.arm(table, self.next_round_seconds, self.on_next_round_timer)
 
-    def _arm_turn_timer(self, table: LiveTable) -> None:
+    def arm_turn_timer(self, table: LiveTable) -> None:
         """One timer per table, due at the earliest reminder or timeout of the seats that
         must act and are played by a human."""
         table.cancel_timer()
         round_ = table.round
         if table.status != PLAYING or round_ is None or round_.finished:
             return
-        now = self.clock.now()
+        now = self.service.clock.now()
         waiting = [s for s in round_.to_act() if table.seats[s].present]
         for seat in list(table.waiting_since):
             if seat not in waiting:
@@ -81,17 +64,17 @@ class TimerMixin:
             due.append(since + table.turn_seconds)
             if seat not in table.reminded:
                 due.append(since + half)
-        self._arm(table, max(0.0, min(due) - now), self._on_turn_timer)
+        self.arm(table, max(0.0, min(due) - now), self.on_turn_timer)
         table.timer_due = min(since + table.turn_seconds for since in table.waiting_since.values())
 
-    def _arm(
+    def arm(
         self,
         table: LiveTable,
         delay: float,
         handler: Callable[[int, int], Awaitable[None]],
     ) -> None:
         table.cancel_timer()
-        if self._closing:  # shutting down: no timer may fire once the store is closed
+        if self.closing:  # shutting down: no timer may fire once the store is closed
             return
         token = table.timer_token
         table_id = table.id
@@ -99,19 +82,19 @@ class TimerMixin:
         async def fire() -> None:
             await handler(table_id, token)
 
-        table.timer = self.clock.call_later(delay, fire)
-        table.timer_due = self.clock.now() + delay
+        table.timer = self.service.clock.call_later(delay, fire)
+        table.timer_due = self.service.clock.now() + delay
 
-    async def _on_turn_timer(self, table_id: int, token: int) -> None:
-        table = self._tables.get(table_id)
+    async def on_turn_timer(self, table_id: int, token: int) -> None:
+        table = self.tables.live.get(table_id)
         if table is None:
             return
-        following = self.bots_pending(table_id)
-        async with self._held(table) as (table, notes):
+        following = self.service.bots.pending(table_id)
+        async with self.tables.held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.round is None:
                 return
             table.timer = None
-            now = self.clock.now()
+            now = self.service.clock.now()
             round_ = table.round
             waiting = [s for s in round_.to_act() if table.seats[s].present]
             for seat in waiting:
@@ -125,16 +108,16 @@ class TimerMixin:
             try:
                 for seat in expired:
                     await self._time_out(table, seat)
-                await self._run_table(table, notes)
+                await self.service.play.run_table(table, notes)
             except TableError as error:
                 log.error("table %s: timeout move failed: %s", table.id, error.key)
-                self._arm(table, table.turn_seconds / 2, self._on_turn_timer)
+                self.arm(table, table.turn_seconds / 2, self.on_turn_timer)
             if expired:
-                self._changed(table, notes)
+                changed(table, notes)
         if expired or not following:
             # a timer runs in its own task: it waits for the bot moves it handed out, so
             # whoever awaits a timer (the fake clock) finds them played
-            await self.settle(table_id)
+            await self.service.bots.settle(table_id)
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
         """Play safe default moves until this seat's turn is over; two in a row: away."""
@@ -143,7 +126,9 @@ class TimerMixin:
             round_ = table.round
             if round_ is None or round_.finished or seat not in round_.to_act():
                 break
-            events = await self._play(table, seat, self._policy_move(table, seat, default=True))
+            events = await self.service.play.apply(
+                table, seat, self.service.play.policy_move(table, seat, default=True)
+            )
             if any(e.kind == TURN_EVENT and e.seat == seat for e in events):
                 break  # its next turn began (after a peek): that one gets its own timer
         table.waiting_since.pop(seat, None)
@@ -154,26 +139,33 @@ class TimerMixin:
             player.away = True
             table.add_log(LogEntry("away", seat, {"name": player.name}, "table"))
 
-    async def _on_next_round_timer(self, table_id: int, token: int) -> None:
-        table = self._tables.get(table_id)
+    async def on_next_round_timer(self, table_id: int, token: int) -> None:
+        table = self.tables.live.get(table_id)
         if table is None:
             return
-        async with self._held(table) as (table, notes):
+        async with self.tables.held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.status != ROUND_OVER:
                 return
             try:
-                await self._start_round(table, notes)
+                await self.service.play.start_round(table, notes)
             except TableError as error:
                 log.error("table %s: next round not started: %s", table.id, error.key)
-                self._arm(table, self.next_round_seconds, self._on_next_round_timer)
-        await self.settle(table_id)
+                self.arm(table, self.next_round_seconds, self.on_next_round_timer)
+        await self.service.bots.settle(table_id)
 
-    async def _on_finished_expiry(self, table_id: int, token: int) -> None:
-        table = self._tables.get(table_id)
+    async def on_finished_expiry(self, table_id: int, token: int) -> None:
+        table = self.tables.live.get(table_id)
         if table is None:
             return
-        async with self._held(table) as (table, notes):
+        async with self.tables.held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.status != FINISHED:
                 return
             # Like any closing: the glue shows the table closed and frees what it kept for it.
-            self._forget(table, notes)
+            self.tables.forget(table, notes)
+
+    def stop(self) -> None:
+        """The service is closing: every table's timer is cancelled and none is armed again (a
+        timer task already under way finds its token stale)."""
+        self.closing = True
+        for table in list(self.tables.live.values()):
+            table.cancel_timer()

@@ -129,7 +129,7 @@ async def test_a_stop_while_a_bot_thinks_drops_its_move_and_leaves_nothing(
     )
     assert runner.decisions == [(1, 0)]  # nothing decided, nor played, after the stop
     assert notifier.of("table_closed") == [(table_id,)]
-    assert not gated._following
+    assert not gated.bots.following
 
 
 async def test_the_last_human_leaving_while_a_bot_thinks_abandons_the_table(
@@ -141,7 +141,7 @@ async def test_the_last_human_leaving_while_a_bot_thinks_abandons_the_table(
     await gated.leave(table_id, ANN.user_id)
     runner.gate.set()
     await gated.settle()
-    assert not gated.has_table(table_id) and not gated._following
+    assert not gated.has_table(table_id) and not gated.bots.following
     assert runner.decisions == [(1, 0)]
 
 
@@ -250,7 +250,7 @@ async def test_restored_tables_bots_move_in_the_background_one_table_at_a_time(
         await again.settle()
         assert again.public_snapshot(first).to_act == (0,)
         assert again.public_snapshot(second).to_act == (0,)
-        assert not again._following and not again._restored_bots
+        assert not again.bots.following and not again.bots.restored
     finally:
         runner.gate.set()
         await again.close()

@@ -1,0 +1,116 @@
+"""The locked section every change of a table goes through: hold the table's lock, change,
+store, then, on release, publish the table's snapshot and send the collected notices.
+
+Nothing outside the service reads a live table: it reads the snapshot published here, once
+every change made under the lock is stored or rolled back, so a state whose write is pending
+(or failed) is never shown.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from bot.service import build
+from bot.service.errors import TableError
+from bot.service.snapshots import LogEntry, PublicSnapshot
+from bot.service.table import LiveTable
+from storage.errors import StoreUnavailable
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+log = logging.getLogger(__name__)
+
+Notice = tuple[str, int, int | None]  # (notifier method, table id, seat)
+
+
+class TableLock:
+    """`async with service.tables.locked(id) as (table, notes)`: hold the table's lock; on
+    release publish the table's snapshot (every change made under the lock is stored or rolled
+    back by then), then send the collected notices. A change nobody announced (a rollback) is
+    announced too, so the table message is re-rendered from what is stored."""
+
+    def __init__(
+        self,
+        service: TableService,
+        table: LiveTable | None,
+        *,
+        table_id: int = 0,
+        refuse_closed: bool = True,
+        read_only: bool = False,
+    ) -> None:
+        self.service = service
+        # a reader that changes nothing (a followed "My cards" message, for every player at
+        # each change) neither republishes nor notifies: the published snapshot still holds
+        self.read_only = read_only
+        self._table = table  # None: the table of `table_id`, loaded first if need be
+        self._table_id = table_id
+        self.notes: list[Notice] = []
+        self.refuse_closed = refuse_closed
+
+    @property
+    def table(self) -> LiveTable:
+        assert self._table is not None
+        return self._table
+
+    async def __aenter__(self) -> tuple[LiveTable, list[Notice]]:
+        if self._table is None:
+            await self.service.ready(self._table_id)
+            self._table = self.service.tables.get(self._table_id)
+        await self.table.lock.acquire()
+        if self.table.closed and self.refuse_closed:
+            self.table.lock.release()
+            raise TableError("no_table", table_id=self.table.id)
+        return self.table, self.notes
+
+    async def __aexit__(self, *exc: object) -> None:
+        table = self.table
+        if self.read_only:
+            table.lock.release()
+            return
+        before = table.published
+        publish(table)
+        changed = ("table_changed", table.id, None)
+        moved = before is not None and before.version != table.version
+        if moved and not table.closed and changed not in self.notes:
+            self.notes.append(changed)
+        table.lock.release()
+        await notify(self.service, self.notes)
+
+
+def publish(table: LiveTable) -> None:
+    """Only here, with every change stored, is the live table turned into what others see."""
+    table.published = build.public_snapshot(table)
+
+
+def published(table: LiveTable) -> PublicSnapshot:
+    assert table.published is not None, "a table is published before it is listed"
+    return table.published
+
+
+def changed(table: LiveTable, notes: list[Notice], entry: LogEntry | None = None) -> None:
+    """The table changed under the lock: its log gets `entry`, and the glue will hear it."""
+    if entry is not None:
+        table.add_log(entry)
+    table.version += 1
+    if ("table_changed", table.id, None) not in notes:
+        notes.append(("table_changed", table.id, None))
+
+
+def store_failed(error: Exception) -> TableError:
+    if isinstance(error, StoreUnavailable):  # the database server is away, for now
+        return TableError("store_unavailable")
+    return TableError("store_failed", message=str(error))
+
+
+async def notify(service: TableService, notes: list[Notice]) -> None:
+    for kind, table_id, seat in notes:
+        try:
+            if kind == "turn_reminder":
+                assert seat is not None
+                await service.notifier.turn_reminder(table_id, seat)
+            else:
+                await getattr(service.notifier, kind)(table_id)
+        except Exception:  # the glue's trouble must never undo or block a stored change
+            log.exception("notifier %s failed for table %s", kind, table_id)

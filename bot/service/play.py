@@ -1,0 +1,314 @@
+"""Playing, the part of the table service that applies moves: a click (`act`), the "My cards"
+views, the next round, and the engine loop every change ends with (score a finished round, arm
+the timers, hand the seats nobody clicks for to the bot follow-up). Every move is applied on the
+engine, then stored (durable), under the table's lock; a failed write is rolled back by replay.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+from bot.service import build
+from bot.service.errors import TableError
+from bot.service.followup import RETRY_SECONDS
+from bot.service.locks import Notice, TableLock, changed, published, store_failed
+from bot.service.policy import policy_for
+from bot.service.snapshots import (
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    ROUND_OVER,
+    ActResult,
+    LogEntry,
+    PrivateSnapshot,
+    PublicSnapshot,
+    Reveal,
+    RoundEnd,
+)
+from bot.service.table import LiveTable
+from games.contract import Event
+from games.errors import IllegalAction
+from games.match import Match
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+log = logging.getLogger(__name__)
+
+
+class Play:
+    """Clicks, views and rounds (it keeps no state of its own: the tables hold it)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.tables = service.tables
+
+    async def act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
+        """One click. Stored before this returns and before anyone is notified."""
+        async with self.tables.locked(table_id) as (table, notes):
+            seat = self.tables.need_seat(table, user_id)
+            if table.status == LOBBY:
+                raise TableError("not_started")
+            if round_no != table.round_no:
+                raise TableError("stale_button")
+            round_ = table.round
+            if table.status != PLAYING or round_ is None or round_.finished:
+                raise TableError("round_over")
+            if seat not in round_.to_act():
+                raise TableError("not_your_turn")
+            events = await self.apply(table, seat, notation, clicked=True)
+            self.tables.long_lived.clicked()
+            stored_notation = str(round_.history[-1][1])
+            public = tuple(log_entry(e) for e in events if e.to is None)
+            reveals = tuple(reveal(e) for e in events if e.to is not None and seat in e.to)
+            self.player_here(table, seat)
+            await self.run_table(table, notes)
+            changed(table, notes)
+            result = ActResult(
+                table_id=table.id,
+                seat=seat,
+                round_no=round_no,  # checked equal to the table's round above
+                notation=stored_notation,
+                events=public,
+                reveals=reveals,
+                private=build.private_snapshot(table, seat, deliver=False),
+                round_over=table.round is round_ and round_.finished,
+                match_over=table.status == FINISHED,
+            )
+        return result
+
+    async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot:
+        """The "My cards" button: the seat's view and legal actions, and the reveals it has
+        not seen yet (once). Brings an away seat back."""
+        async with self.tables.locked(table_id) as (table, notes):
+            seat = self.tables.need_seat(table, user_id)
+            if table.seats[seat].away:
+                self.player_here(table, seat)
+                if table.status == PLAYING:
+                    self.service.timers.arm_turn_timer(table)
+                elif table.status == ROUND_OVER and table.next_round_at is None:
+                    self.service.timers.arm_next_round(table)
+                changed(table, notes)
+            return build.private_snapshot(table, seat, deliver=True)
+
+    async def follow_view(self, table_id: int, user_id: int) -> PrivateSnapshot | None:
+        """What a player's open "My cards" message shows when it follows the game by itself:
+        the seat's view and legal actions, without any card a rule showed it (those are
+        handed out once, by a click) and without bringing an away seat back. None when the
+        user no longer sits at the table."""
+        async with TableLock(self.service, None, table_id=table_id, read_only=True) as (
+            table,
+            _notes,
+        ):
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return None
+            return build.private_snapshot(table, seat, deliver=False, hide_reveals=True)
+
+    async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
+        async with self.tables.locked(table_id) as (table, notes):
+            self.tables.need_seat(table, user_id)
+            self.tables.need_host(table, user_id)
+            if table.status != ROUND_OVER:
+                raise TableError("round_not_over")
+            await self.start_round(table, notes)
+        return published(table)
+
+    async def apply(
+        self, table: LiveTable, seat: int, action: Any, *, clicked: bool = False
+    ) -> list[Event]:
+        """Apply one action and store it; on a store failure, roll back by replay. Private
+        events for seats that did not click this are kept to show them once later."""
+        round_ = table.round
+        assert round_ is not None and table.round_no is not None
+        try:
+            events = round_.apply(seat, action)
+        except IllegalAction as error:
+            raise TableError(f"illegal:{error.rule}", message=error.message) from error
+        seq = len(round_.history) - 1
+        notation = str(round_.history[-1][1])
+        try:
+            await self.service.store.record_action(table.id, table.round_no, seq, seat, notation)
+        except Exception as error:
+            record = round_.record()
+            table.round = table.game.replay(
+                record.model_copy(update={"actions": record.actions[:-1]})
+            )
+            table.version += 1  # re-rendered when the lock is released
+            log.warning("table %s: action not stored, rolled back: %s", table.id, error)
+            raise store_failed(error) from error
+        for event in events:
+            if event.to is None:
+                table.add_log(log_entry(event))
+                continue
+            for viewer in event.to:
+                if not (clicked and viewer == seat):  # the clicker gets it in its ActResult
+                    table.pending_reveals.setdefault(viewer, []).append(reveal(event))
+        return events
+
+    async def run_table(self, table: LiveTable, notes: list[Notice]) -> None:
+        """After any change: score a finished round, arm the timers for the humans who must
+        act, and hand the seats nobody clicks for to the table's follow-up (bot/service/
+        followup.py): their moves come after the change is answered, each stored and shown."""
+        if table.status != PLAYING or table.round is None:
+            return
+        if table.round.finished:
+            try:
+                await self.end_round(table, notes)
+            except TableError:  # stored actions stand; scoring is retried by a timer
+                self.service.timers.arm(table, RETRY_SECONDS, self.service.timers.on_turn_timer)
+            return
+        self.service.timers.arm_turn_timer(table)
+        if self.service.bots.auto_seat(table) is not None:
+            self.service.bots.follow_up(table)
+
+    def policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
+        """The policy's move (`default`: the safe timeout move); a failing policy must not
+        stop the table, so its error is logged and the first legal action is played. The
+        engine's own check decides legality: `legal_actions` may list only a canonical form
+        of the moves (a game may list its smallest lays; bigger ones are legal too)."""
+        round_ = table.round
+        assert round_ is not None
+        policy = policy_for(table.game)
+        try:
+            if default:
+                move = policy.default(round_, seat, table.rng)
+            else:
+                move = policy.choose(round_, seat, table.rng)
+        except Exception:
+            log.exception("table %s: %s policy failed for seat %s", table.id, table.game.name, seat)
+            return round_.legal_actions(seat)[0]
+        return self.checked(table, seat, move)
+
+    @staticmethod
+    def checked(table: LiveTable, seat: int, move: Any) -> Any:
+        """The move if the engine's own check accepts it, else (logged) the first legal one."""
+        round_ = table.round
+        assert round_ is not None
+        try:
+            round_.check(seat, move)
+        except IllegalAction as error:
+            log.error(
+                "table %s: %s policy chose illegal %s (%s)",
+                table.id,
+                table.game.name,
+                move,
+                error.rule,
+            )
+            return round_.legal_actions(seat)[0]
+        return move
+
+    async def start_round(self, table: LiveTable, notes: list[Notice]) -> None:
+        match = table.match
+        assert match is not None
+        seed = self.service.seed_source()
+        deck = table.stacked_decks.popleft() if table.stacked_decks else None
+        try:
+            round_ = match.new_round(deck=deck, seed=None if deck is not None else seed)
+        except (IllegalAction, ValueError) as error:
+            raise TableError("bad_deck", message=str(error)) from error
+        try:
+            settings = await self.service.store.get_guild_settings(table.guild_id)
+            round_no = await self.service.store.start_round(table.id, round_.record())
+        except Exception as error:
+            raise store_failed(error) from error
+        table.turn_seconds = float(settings.turn_seconds)
+        table.cancel_timer()
+        table.round = round_
+        table.round_no = round_no
+        table.round_scored = False
+        table.status = PLAYING
+        table.last_round = None
+        table.next_round_at = None
+        table.pending_reveals.clear()
+        table.waiting_since.clear()
+        table.reminded.clear()
+        table.rng = random.Random(seed)
+        table.add_log(LogEntry("round_started", None, {"round": match.round_no + 1}, "table"))
+        notes.append(("round_started", table.id, None))
+        await self.run_table(table, notes)
+        changed(table, notes)
+
+    async def end_round(self, table: LiveTable, notes: list[Notice]) -> None:
+        """Store the finished round's result, then (match over) the winners and stats. Each
+        step is stored once: after a failure the retry resumes at the step that failed."""
+        match, round_ = table.match, table.round
+        assert match is not None and round_ is not None and table.round_no is not None
+        table.cancel_timer()
+        table.waiting_since.clear()
+        table.reminded.clear()
+        result = round_.result()
+        if not table.round_scored:
+            before = match.state()
+            match.add_round(result)
+            try:
+                await self.service.store.finish_round(
+                    table.id, table.round_no, result, list(match.totals)
+                )
+            except Exception as error:
+                table.match = Match.restore(table.game, before)
+                log.error("table %s: round end not stored: %s", table.id, error)
+                raise store_failed(error) from error
+            table.round_scored = True
+            n = len(table.seats)
+            points = tuple(result.points[table.game.side_of(s, n)] for s in range(n))
+            totals = table.seat_totals()
+            table.last_round = RoundEnd(
+                round_no=table.round_no,
+                points=points,
+                totals=totals,
+                detail=dict(result.detail),
+                view=round_.public_view(),
+            )
+            table.add_log(
+                LogEntry("round_over", None, {"points": points, "totals": totals}, "table")
+            )
+        if match.finished:
+            await self.finish_match(table, match)
+            table.status = FINISHED
+            table.winners = match.winner_seats()
+            table.add_log(LogEntry("match_over", None, {"winners": table.winners}, "table"))
+            for user_id in table.human_ids():
+                self.tables.release(table.guild_id, user_id, table.id)
+            self.service.timers.arm(
+                table,
+                self.service.timers.finished_keep_seconds,
+                self.service.timers.on_finished_expiry,
+            )
+        else:
+            table.status = ROUND_OVER
+            self.service.timers.arm_next_round(table)
+
+    async def finish_match(self, table: LiveTable, match: Match) -> None:
+        try:
+            if not table.match_stored:
+                await self.service.store.finish_match(
+                    table.id, list(match.winner_seats()), list(match.totals)
+                )
+                table.match_stored = True
+            await self.service.store.update_table(table.id, status="finished")
+        except Exception as error:
+            log.error("table %s: match end not stored: %s", table.id, error)
+            raise store_failed(error) from error
+
+    @staticmethod
+    def player_here(table: LiveTable, seat: int) -> None:
+        """The seat's player acted or asked for their cards: no longer waited on, reminded,
+        timed out or away (and the table log says so if they were away)."""
+        player = table.seats[seat]
+        if player.away:
+            table.add_log(LogEntry("back", seat, {"name": player.name}, "table"))
+        player.away = False
+        player.timeouts = 0
+        table.waiting_since.pop(seat, None)
+        table.reminded.discard(seat)
+
+
+def log_entry(event: Event) -> LogEntry:
+    return LogEntry(event.kind, event.seat, dict(event.data), "engine")
+
+
+def reveal(event: Event) -> Reveal:
+    return Reveal(event.kind, event.seat, dict(event.data))

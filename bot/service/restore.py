@@ -1,0 +1,264 @@
+"""Restore, the part of the table service that brings tables back after a restart.
+
+`start` lists the active tables (their players are seated at once) and loads them in the
+background, `RESTORE_BATCH` at a time in table order; a table clicked before its turn is loaded
+first, alone (`ready`), and the background starts no batch while a clicked table loads. A table
+is listed only once rebuilt and resumed, so nobody sees one half restored; a table found broken
+frees its players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.service.errors import TableError
+from bot.service.followup import RETRY_SECONDS
+from bot.service.locks import Notice, changed, publish
+from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL
+from bot.service.seating import preset_name
+from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.service.table import LiveSeat, LiveTable
+from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+log = logging.getLogger(__name__)
+
+RESTORE_BATCH = 25  # tables per background load: a clicked table waits for one at most
+OnLoaded = Callable[[list[int], list[tuple[int, str]]], None]  # (restored ids, broken)
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreReport:
+    restored: tuple[int, ...]
+    broken: tuple[tuple[int, str], ...]
+
+
+class Restore:
+    """The tables still to load after a restart, and their loading."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.tables = service.tables
+        # active in the store, not loaded yet (see `start`)
+        self.unloaded: dict[int, ActiveTableEntry] = {}
+        self._loading: dict[int, asyncio.Future[None]] = {}  # table id -> its load under way
+        # Clicked tables being loaded alone: the background load starts no batch meanwhile,
+        # so a click's queries and replay never queue behind a whole batch's.
+        self._click_loads = 0
+        self._no_click_load = asyncio.Event()
+        self._no_click_load.set()
+        self._restore_task: asyncio.Task[None] | None = None
+        self._on_loaded: OnLoaded | None = None
+        self._restored: list[int] = []
+        self._broken: list[tuple[int, str]] = []
+
+    async def restore(self) -> RestoreReport:
+        """Rebuild every active table from the store and re-arm its timers; returns once all
+        are loaded and their bots have moved (`start` returns at once)."""
+        await self.start()
+        await self.wait()
+        await self.service.bots.settle()
+        return RestoreReport(tuple(self._restored), tuple(self._broken))
+
+    async def start(self, on_loaded: OnLoaded | None = None, *, batch: int = RESTORE_BATCH) -> int:
+        """After a restart: list the active tables (their players are seated at once, so
+        "already seated" holds), then load them in the background, `batch` at a time, in
+        table order; a table clicked before its turn is loaded first (`ready`). A table is
+        never visible half loaded: it is listed once rebuilt and resumed. `on_loaded(restored,
+        broken)` is called after each load. Returns how many tables are to load."""
+        for entry in await self.service.store.active_table_index():
+            if entry.table_id in self.tables.live:
+                continue
+            self.unloaded[entry.table_id] = entry
+            for user_id in entry.human_ids:
+                self.tables.seated[(entry.guild_id, user_id)] = entry.table_id
+        self._on_loaded = on_loaded
+        warm = getattr(self.service.bots.runner, "warm", None)
+        if warm is not None and self.unloaded:  # tables in play: their bots will move soon
+            warm()
+        self._restore_task = asyncio.get_running_loop().create_task(
+            self._load_the_rest(batch), name="service-restore"
+        )
+        return len(self.unloaded)
+
+    async def ready(self, table_id: int) -> None:
+        """Make sure the table is loaded: after a restart, a table that is clicked before the
+        background restore reached it is loaded first, alone (a few ms). The service's queries
+        answer for loaded tables only: the glue awaits this before using them."""
+        while table_id in self.unloaded:
+            pending = self._loading.get(table_id)
+            if pending is not None:
+                await asyncio.shield(pending)
+                continue
+            self._click_loads += 1
+            self._no_click_load.clear()
+            try:
+                await self._load([table_id])
+            finally:
+                self._click_loads -= 1
+                if not self._click_loads:
+                    self._no_click_load.set()
+            if table_id in self.unloaded:
+                raise TableError("store_failed", message=f"table {table_id} could not be loaded")
+        self.service.bots.reached(table_id)  # restored with bot moves owed: they go first now
+
+    async def stop(self) -> None:
+        """Stop loading tables in the background (the service is closing)."""
+        if self._restore_task is not None and not self._restore_task.done():
+            self._restore_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._restore_task
+
+    async def wait(self) -> None:
+        if self._restore_task is not None:
+            await asyncio.shield(self._restore_task)
+
+    async def _load_the_rest(self, batch: int) -> None:
+        await self._load_until_done(batch)
+        self.tables.long_lived.freeze()  # all loaded: keep them out of the collector's way
+
+    async def _load_until_done(self, batch: int) -> None:
+        while self.unloaded:
+            await self._no_click_load.wait()  # a clicked table goes first
+            waiting = (i for i in self.unloaded if i not in self._loading)
+            ids = list(itertools.islice(waiting, batch))
+            if not ids:  # the rest is being loaded by clicks
+                await asyncio.gather(*(asyncio.shield(f) for f in set(self._loading.values())))
+                continue
+            if not await self._load(ids):
+                await self.service.clock.sleep(RETRY_SECONDS)
+            await asyncio.sleep(0)  # clicks between two batches
+
+    async def _load(self, ids: list[int]) -> bool:
+        """Load and resume these tables (False: the store failed; they stay to load). Each
+        table's waiters go on as soon as that table is listed."""
+        loop = asyncio.get_running_loop()
+        for table_id in ids:
+            self._loading[table_id] = loop.create_future()
+        try:
+            loaded = await self.service.store.load_active_tables(table_ids=ids)
+            restored, broken = await self._bring_back(loaded)
+        except Exception:
+            log.exception("tables %s could not be loaded; trying again", ids[:5])
+            return False
+        finally:
+            for table_id in ids:
+                self._loaded(table_id)
+        for table_id in ids:
+            entry = self.unloaded.pop(table_id, None)
+            if entry is not None and table_id not in self.tables.live:  # broken, or not active
+                for user_id in entry.human_ids:
+                    self.tables.release(entry.guild_id, user_id, table_id)
+        self._restored += restored
+        self._broken += broken
+        self.tables.long_lived.built(len(restored))
+        if self._on_loaded is not None:
+            self._on_loaded(restored, broken)
+        return True
+
+    def _loaded(self, table_id: int) -> None:
+        """Wake whoever waits for this table (it is listed, or known broken)."""
+        future = self._loading.pop(table_id, None)
+        if future is not None and not future.done():
+            future.set_result(None)
+
+    async def _bring_back(self, loaded: LoadedTables) -> tuple[list[int], list[tuple[int, str]]]:
+        restored: list[int] = []
+        broken = list(loaded.broken)
+        settings: dict[int, GuildSettings] = {}  # one read per guild for the whole batch
+        for active in loaded.tables:
+            if active.table.id in self.tables.live:
+                continue
+            guild_id = active.table.guild_id
+            if guild_id not in settings:
+                settings[guild_id] = await self.service.store.get_guild_settings(guild_id)
+            try:
+                table = self._rebuild(active, settings[guild_id])
+            except Exception as error:  # one bad table must not stop the others
+                log.exception("table %s could not be restored", active.table.id)
+                broken.append((active.table.id, str(error)))
+                continue
+            async with self.tables.held(table) as (held, notes):
+                try:
+                    await self._resume(held, notes)
+                except TableError as error:  # logged; the table stays as the store has it
+                    log.error("table %s: not resumed: %s", held.id, error.params)
+                changed(held, notes)
+            self.tables.live[table.id] = table  # listed whole: rebuilt and resumed
+            if self.service.bots.auto_seat(table) is not None:
+                self.service.bots.queue_restored(table)  # its bots move in the background, in turn
+            self._loaded(table.id)
+            restored.append(table.id)
+            await asyncio.sleep(0)  # a click that came meanwhile goes first
+        return restored, broken
+
+    async def _resume(self, table: LiveTable, notes: list[Notice]) -> None:
+        if table.status == PLAYING:
+            await self.service.play.run_table(table, notes)
+        elif table.status == ROUND_OVER and table.match is not None and table.match.finished:
+            # The last round was stored but the match end was not (a stop in between).
+            try:
+                await self.service.play.finish_match(table, table.match)
+            except TableError:  # the store refuses a second finish_match: it was stored
+                table.match_stored = True
+                await self.service.play.finish_match(table, table.match)
+            table.status = FINISHED
+            table.winners = table.match.winner_seats()
+            for user_id in table.human_ids():
+                self.tables.release(table.guild_id, user_id, table.id)
+            self.service.timers.arm(
+                table,
+                self.service.timers.finished_keep_seconds,
+                self.service.timers.on_finished_expiry,
+            )
+        elif table.status == ROUND_OVER:
+            self.service.timers.arm_next_round(table)
+
+    def _rebuild(self, active: ActiveTable, settings: GuildSettings) -> LiveTable:
+        record = active.table
+        game = self.tables.game(record.game)
+        stored = dict(record.options)
+        bots = stored.pop(BOTS_OPTION, DEFAULT_BOT_LEVEL)  # tables opened before the option
+        options = game.options_model.model_validate(stored)
+        seats = [
+            LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at, position=s.seat)
+            for s in sorted(active.seats, key=lambda s: s.seat)
+        ]
+        table = LiveTable(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            game=game,
+            preset=preset_name(game, options),
+            options=options,
+            host_id=record.host_id,
+            seats=seats,
+            turn_seconds=float(settings.turn_seconds),
+            bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
+        )
+        if record.status == "playing" and active.match is not None:
+            table.match = active.match
+            table.round_scored = active.round is None
+            if active.round is not None:
+                table.round = active.round
+                table.round_no = active.round_no
+                table.status = PLAYING
+                table.rng = random.Random(f"{record.id}:{active.round_no}:{len(seats)}")
+            else:
+                table.status = ROUND_OVER
+        humans = table.human_ids()
+        if table.host_id not in humans and humans:
+            table.host_id = humans[0]  # the store keeps the first host; a new one is re-derived
+        for user_id in humans:
+            self.tables.seated[(table.guild_id, user_id)] = table.id
+        publish(table)  # as loaded: every part of it is on disk
+        return table

@@ -1,0 +1,378 @@
+"""Seating, the part of the table service that runs the lobby and the table's life around its
+matches: open, join, choose or swap seats, add and remove bot players, leave, start, cancel,
+stop, and the rematch that brings a finished table back to its lobby."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.service.errors import TableError
+from bot.service.locks import Notice, changed, publish, published, store_failed
+from bot.service.policy import BOT_LEVELS, BOTS_OPTION
+from bot.service.snapshots import (
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    ROUND_OVER,
+    LogEntry,
+    PlayerRef,
+    PublicSnapshot,
+    TableSnapshot,
+)
+from bot.service.table import LiveSeat, LiveTable
+from games.contract import Game, Options
+from games.match import Match
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+
+class Seating:
+    """The lobby and the table's life (its state: the tables' seats and the seat claims)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.tables = service.tables
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: PlayerRef,
+        game: str,
+        preset: str | None = None,
+        target: int | None = None,
+        bots: str | None = None,
+    ) -> TableSnapshot:
+        """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
+        bot players play."""
+        game_obj = self.tables.game(game)
+        options = self.tables.options(game_obj, preset, target)
+        if bots is not None and bots not in BOT_LEVELS:
+            raise TableError("bad_option", message=f"bots must be one of {BOT_LEVELS}")
+        self.tables.reserve(guild_id, host.user_id, -1)
+        try:
+            settings = await self.service.store.get_guild_settings(guild_id)
+            bots = bots or settings.bots
+            stored_options = {**options.model_dump(mode="json"), BOTS_OPTION: bots}
+            record = await self.service.store.create_table(
+                guild_id, channel_id, game, stored_options, host.user_id
+            )
+            table = LiveTable(
+                id=record.id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game_obj,
+                preset=preset or preset_name(game_obj, options),
+                options=options,
+                host_id=host.user_id,
+                seats=[LiveSeat(host.user_id, host.name, False, self.tables.now(), position=0)],
+                turn_seconds=float(settings.turn_seconds),
+                bots=bots,
+            )
+            await self.service.store.save_seats(table.id, self.tables.seat_records(table))
+        except TableError:
+            self.tables.release(guild_id, host.user_id, -1)
+            raise
+        except Exception as error:
+            self.tables.release(guild_id, host.user_id, -1)
+            raise store_failed(error) from error
+        self.tables.release(guild_id, host.user_id, -1)
+        self.tables.seated[(guild_id, host.user_id)] = table.id
+        table.add_log(LogEntry("opened", 0, {"name": host.name}, "table"))
+        table.version += 1
+        publish(table)
+        self.tables.live[table.id] = table
+        self.tables.long_lived.built()
+        return published(table)
+
+    async def join(
+        self, table_id: int, player: PlayerRef, position: int | None = None
+    ) -> PublicSnapshot:
+        """Sit down at the first free seat, or at `position` if it is free (a fixed-size game's
+        N/E/S/W; a seated player moves there)."""
+        async with self.tables.locked(table_id) as (table, notes):
+            self.tables.need_lobby(table)
+            mine = table.seat_of(player.user_id)
+            if position is not None:
+                await self._take_position(table, notes, player, mine, position)
+                return published(table)
+            if mine is not None:
+                raise TableError("already_joined", table_id=table_id)
+            await self._sit(table, notes, player, self._free_position(table))
+        return published(table)
+
+    async def swap_seats(
+        self, table_id: int, user_id: int, first: int, second: int
+    ) -> PublicSnapshot:
+        """The host swaps whoever sits at two seats of the lobby (one of them may be free)."""
+        async with self.tables.locked(table_id) as (table, notes):
+            self.tables.need_lobby(table)
+            self.tables.need_host(table, user_id)
+            for position in (first, second):
+                self._need_position(table, position)
+            a, b = table.index_at(first), table.index_at(second)
+            if first == second or (a is None and b is None):
+                raise TableError("bad_seat")
+            moved = [table.seats[i] for i in (a, b) if i is not None]
+            undo = self._positions_undo(table)
+            if a is not None:
+                table.seats[a].position = second
+            if b is not None:
+                table.seats[b].position = first
+            table.settle_positions()
+            await self.tables.save_seats(table, undo)
+            names = " ↔ ".join(seat.name for seat in moved)
+            changed(table, notes, LogEntry("seats_swapped", None, {"names": names}, "table"))
+        return published(table)
+
+    async def _take_position(
+        self,
+        table: LiveTable,
+        notes: list[Notice],
+        player: PlayerRef,
+        mine: int | None,
+        position: int,
+    ) -> None:
+        self._need_position(table, position)
+        occupant = table.index_at(position)
+        if occupant is not None:
+            raise TableError("already_joined" if occupant == mine else "seat_taken")
+        if mine is None:
+            await self._sit(table, notes, player, position)
+            return
+        undo = self._positions_undo(table)
+        seat = table.seats[mine]
+        seat.position = position
+        table.settle_positions()
+        await self.tables.save_seats(table, undo)
+        changed(table, notes, LogEntry("moved", None, {"name": seat.name}, "table"))
+
+    async def _sit(
+        self, table: LiveTable, notes: list[Notice], player: PlayerRef, position: int
+    ) -> None:
+        self.tables.reserve(table.guild_id, player.user_id, table.id)
+        seat = LiveSeat(player.user_id, player.name, False, self.tables.now(), position=position)
+        table.place(seat)
+
+        def undo() -> None:
+            table.seats.remove(seat)
+            self.tables.release(table.guild_id, player.user_id, table.id)
+
+        await self.tables.save_seats(table, undo)
+        index = table.seats.index(seat)
+        changed(table, notes, LogEntry("joined", index, player_name(player), "table"))
+
+    @staticmethod
+    def _free_position(table: LiveTable) -> int:
+        free = table.free_positions()
+        if not free:
+            raise TableError("table_full", max=table.game.max_seats)
+        return free[0]
+
+    @staticmethod
+    def _need_position(table: LiveTable, position: int) -> None:
+        if not table.fixed_seats or not 0 <= position < table.game.max_seats:
+            raise TableError("bad_seat")
+
+    @staticmethod
+    def _positions_undo(table: LiveTable) -> Callable[[], None]:
+        """Puts every seat back at its present position (if the store refuses a move)."""
+        before = [(seat, seat.position) for seat in table.seats]
+
+        def undo() -> None:
+            for seat, position in before:
+                seat.position = position
+            table.settle_positions()
+
+        return undo
+
+    async def add_bot(
+        self, table_id: int, user_id: int, name: Callable[[int], str] | None = None
+    ) -> PublicSnapshot:
+        """The host fills a lobby seat with a bot player, numbered here (under the table's lock)
+        and named by `name(number)` (the glue's words for it), else "Bot <number>"."""
+        async with self.tables.locked(table_id) as (table, notes):
+            self.tables.need_lobby(table)
+            self.tables.need_host(table, user_id)
+            position = self._free_position(table)
+            number = sum(1 for s in table.seats if s.is_bot) + 1
+            bot_name = name(number) if name is not None else f"Bot {number}"
+            bot = LiveSeat(None, bot_name, True, self.tables.now(), position=position)
+            table.place(bot)
+            await self.tables.save_seats(table, lambda: table.seats.remove(bot))
+            seat = table.seats.index(bot)
+            changed(table, notes, LogEntry("bot_added", seat, {"name": bot_name}, "table"))
+        return published(table)
+
+    async def remove_bot(self, table_id: int, user_id: int, seat: int) -> PublicSnapshot:
+        async with self.tables.locked(table_id) as (table, notes):
+            self.tables.need_lobby(table)
+            self.tables.need_host(table, user_id)
+            if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
+                raise TableError("not_a_bot", seat=seat)
+            undo = self._positions_undo(table)
+            removed = table.seats.pop(seat)
+            table.settle_positions()
+
+            def put_back() -> None:
+                table.seats.insert(seat, removed)
+                undo()
+
+            await self.tables.save_seats(table, put_back)
+            changed(table, notes, LogEntry("bot_removed", seat, {"name": removed.name}, "table"))
+        return published(table)
+
+    async def leave(self, table_id: int, user_id: int) -> PublicSnapshot:
+        """In the lobby the seat is freed (the host passes to the next human; a table with no
+        human left closes). During a match the seat is played by the bot policy to the end.
+        After the match the player is left out of a rematch."""
+        async with self.tables.locked(table_id) as (table, notes):
+            seat = self.tables.need_seat(table, user_id)
+            player = table.seats[seat]
+            if table.status == LOBBY:
+                positions_back = self._positions_undo(table)
+                table.seats.pop(seat)
+                table.settle_positions()
+                old_host = table.host_id
+                if user_id == table.host_id and table.human_ids():
+                    table.host_id = table.human_ids()[0]
+
+                def undo() -> None:
+                    table.seats.insert(seat, player)
+                    positions_back()
+                    table.host_id = old_host
+
+                await self.tables.save_seats(table, undo)
+                self.tables.release(table.guild_id, user_id, table.id)
+                if not table.human_ids():
+                    await self.tables.close(
+                        table, notes, "abandoned", LogEntry("left", seat, {}, "table")
+                    )
+                else:
+                    changed(table, notes, LogEntry("left", seat, {"name": player.name}, "table"))
+            elif table.status in (PLAYING, ROUND_OVER):
+                player.left_at = self.tables.now()
+                await self.tables.save_seats(table, lambda: setattr(player, "left_at", None))
+                self.tables.release(table.guild_id, user_id, table.id)
+                if not any(s.user_id is not None and s.left_at is None for s in table.seats):
+                    await self.tables.close(
+                        table, notes, "abandoned", LogEntry("left", seat, {}, "table")
+                    )
+                else:
+                    if table.host_id == user_id:
+                        table.host_id = table.human_ids()[0]
+                    table.add_log(LogEntry("left", seat, {"name": player.name}, "table"))
+                    await self.service.play.run_table(table, notes)
+                    changed(table, notes)
+            else:  # FINISHED: out of a rematch
+                player.left_at = self.tables.now()
+                await self.tables.save_seats(table, lambda: setattr(player, "left_at", None))
+                changed(table, notes, LogEntry("left", seat, {"name": player.name}, "table"))
+        return published(table)
+
+    async def start(self, table_id: int, user_id: int) -> PublicSnapshot:
+        async with self.tables.locked(table_id) as (table, notes):
+            self.tables.need_lobby(table)
+            self.tables.need_host(table, user_id)
+            game = table.game
+            if not game.min_seats <= len(table.seats) <= game.max_seats:
+                raise TableError("not_enough_players", min=game.min_seats, max=game.max_seats)
+            match = Match(game, table.options, len(table.seats))
+            try:
+                await self.service.store.update_table(table.id, status="playing")
+                await self.service.store.start_match(table.id, match.state())
+            except Exception as error:
+                raise store_failed(error) from error
+            table.match = match
+            table.match_stored = False
+            table.winners = ()
+            table.status = ROUND_OVER  # until the first round is dealt
+            table.add_log(LogEntry("started", None, {"players": len(table.seats)}, "table"))
+            await self.service.play.start_round(table, notes)
+        return published(table)
+
+    async def cancel(self, table_id: int, user_id: int) -> None:
+        """The host closes a table that is not playing (a lobby, or a finished match)."""
+        async with self.tables.locked(table_id) as (table, notes):
+            self.tables.need_host(table, user_id)
+            if table.status not in (LOBBY, FINISHED):
+                raise TableError("match_running")
+            status = "abandoned" if table.status == LOBBY else None
+            await self.tables.close(table, notes, status, LogEntry("cancelled", None, {}, "table"))
+
+    async def stop(self, table_id: int, user_id: int, can_manage: bool) -> None:
+        """The host, or a member who can manage the server, stops the table at any stage."""
+        async with self.tables.locked(table_id) as (table, notes):
+            if user_id != table.host_id and not can_manage:
+                raise TableError("not_allowed")
+            status = None if table.status == FINISHED else "abandoned"
+            await self.tables.close(table, notes, status, LogEntry("stopped", None, {}, "table"))
+
+    async def rematch(self, table_id: int, user_id: int) -> PublicSnapshot:
+        """After the match: back to the lobby with every player who is not seated elsewhere
+        (bots kept); the caller becomes host if the host is gone."""
+        async with self.tables.locked(table_id) as (table, notes):
+            seat = self.tables.need_seat(table, user_id)
+            if table.status != FINISHED:
+                raise TableError("match_not_over")
+            kept = [
+                s
+                for s in table.seats
+                if s.is_bot
+                or (
+                    s.user_id is not None
+                    and s.left_at is None
+                    and self.tables.seated.get((table.guild_id, s.user_id)) is None
+                )
+            ]
+            if table.seats[seat] not in kept:
+                raise TableError(
+                    "already_seated", table_id=self.tables.table_of_user(table.guild_id, user_id)
+                )
+            for s in kept:
+                if s.user_id is not None:
+                    self.tables.reserve(table.guild_id, s.user_id, table.id)
+            old = (table.seats, table.host_id)
+            table.seats = [
+                LiveSeat(s.user_id, s.name, s.is_bot, s.joined_at, position=s.position)
+                for s in kept
+            ]
+            table.settle_positions()
+            if table.host_id not in table.human_ids():
+                table.host_id = user_id
+            try:
+                await self.service.store.save_seats(
+                    table.id, self.tables.seat_records(table), status="lobby"
+                )
+            except Exception as error:
+                for s in kept:
+                    if s.user_id is not None:
+                        self.tables.release(table.guild_id, s.user_id, table.id)
+                table.seats, table.host_id = old
+                raise store_failed(error) from error
+            table.cancel_timer()
+            table.status = LOBBY
+            table.match = None
+            table.round = None
+            table.round_no = None
+            table.last_round = None
+            table.winners = ()
+            table.next_round_at = None
+            table.pending_reveals.clear()
+            changed(table, notes, LogEntry("rematch", seat, {}, "table"))
+        return published(table)
+
+
+def player_name(player: PlayerRef) -> dict[str, Any]:
+    return {"name": player.name}
+
+
+def preset_name(game: Game[Any, Any, Any], options: Options) -> str | None:
+    """The preset these options come from (ignoring the target), or None if changed."""
+    dump = options.model_dump()
+    for name, preset in game.presets.items():
+        if {**preset.model_dump(), "target": dump["target"]} == dump:
+            return name
+    return None

@@ -1,0 +1,150 @@
+"""The live tables of one bot process and who sits where: the part of the table service every
+other part reads. It looks tables up, claims and frees each user's one seat per guild, stores
+seats, and drops a table from memory, however it leaves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from bot.service.errors import TableError
+from bot.service.locks import Notice, TableLock, store_failed
+from bot.service.memory import LongLived
+from bot.service.snapshots import LOBBY, LogEntry
+from bot.service.table import LiveTable
+from games.contract import Game, Options
+from storage.models import SeatRecord
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+
+class Tables:
+    """The tables in memory (`live`) and the seat claims (`seated`)."""
+
+    def __init__(self, service: TableService, games: Callable[[str], Game[Any, Any, Any]]) -> None:
+        self.service = service
+        self._games = games
+        self.live: dict[int, LiveTable] = {}
+        self.seated: dict[tuple[int, int], int] = {}  # (guild, user) -> table id (<0: opening)
+        self.long_lived = LongLived()
+
+    # -- looking up ----------------------------------------------------------------------
+    def get(self, table_id: int) -> LiveTable:
+        table = self.live.get(table_id)
+        if table is None or table.closed:
+            raise TableError("no_table", table_id=table_id)
+        return table
+
+    def locked(self, table_id: int) -> TableLock:
+        return TableLock(self.service, None, table_id=table_id)
+
+    def held(self, table: LiveTable) -> TableLock:
+        """The lock of a table the caller found itself (timers): no refusal if it closed
+        meanwhile, the caller checks `table.closed`."""
+        return TableLock(self.service, table, refuse_closed=False)
+
+    def game(self, name: str) -> Game[Any, Any, Any]:
+        try:
+            return self._games(name)
+        except (KeyError, ImportError) as error:
+            raise TableError("unknown_game", game=name) from error
+
+    @staticmethod
+    def options(game: Game[Any, Any, Any], preset: str | None, target: int | None) -> Options:
+        if preset is not None and preset not in game.presets:
+            raise TableError("unknown_preset", preset=preset, presets=", ".join(game.presets))
+        try:
+            if target is None:
+                return game.options(preset)
+            return game.options(preset, target=target)
+        except ValidationError as error:
+            raise TableError("bad_option", message=error.errors()[0]["msg"]) from error
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.service.clock.now(), UTC)
+
+    # -- seat claims ---------------------------------------------------------------------
+    def reserve(self, guild_id: int, user_id: int, table_id: int) -> None:
+        """Claim the user's one seat in this guild (no await between check and claim)."""
+        current = self.seated.get((guild_id, user_id))
+        if current is not None and current != table_id:
+            raise TableError("already_seated", table_id=current if current > 0 else None)
+        self.seated[(guild_id, user_id)] = table_id
+
+    def release(self, guild_id: int, user_id: int, table_id: int) -> None:
+        if self.seated.get((guild_id, user_id)) == table_id:
+            del self.seated[(guild_id, user_id)]
+
+    def table_of_user(self, guild_id: int, user_id: int) -> int | None:
+        table_id = self.seated.get((guild_id, user_id))
+        return table_id if table_id is not None and table_id > 0 else None
+
+    # -- checks --------------------------------------------------------------------------
+    @staticmethod
+    def need_lobby(table: LiveTable) -> None:
+        if table.status != LOBBY:
+            raise TableError("not_in_lobby")
+
+    @staticmethod
+    def need_host(table: LiveTable, user_id: int) -> None:
+        if user_id != table.host_id:
+            raise TableError("not_host")
+
+    @staticmethod
+    def need_seat(table: LiveTable, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated")
+        return seat
+
+    # -- storing seats and closing -------------------------------------------------------
+    async def save_seats(self, table: LiveTable, undo: Callable[[], object]) -> None:
+        """Store the seats after a change in memory; if the store fails, undo the change (so
+        memory equals disk) and refuse the click."""
+        try:
+            await self.service.store.save_seats(table.id, self.seat_records(table))
+        except Exception as error:
+            undo()
+            table.version += 1  # re-rendered when the lock is released
+            raise store_failed(error) from error
+
+    @staticmethod
+    def seat_records(table: LiveTable) -> list[SeatRecord]:
+        return [
+            SeatRecord(
+                seat=s.position,
+                user_id=s.user_id,
+                display_name=s.name,
+                is_bot=s.is_bot,
+                joined_at=s.joined_at,
+                left_at=s.left_at,
+            )
+            for s in table.seats
+        ]
+
+    async def close(
+        self, table: LiveTable, notes: list[Notice], status: str | None, entry: LogEntry
+    ) -> None:
+        if status is not None:
+            try:
+                await self.service.store.update_table(table.id, status=status)
+            except Exception as error:
+                raise store_failed(error) from error
+        table.add_log(entry)
+        self.forget(table, notes)
+
+    def forget(self, table: LiveTable, notes: list[Notice]) -> None:
+        """The table leaves memory (closed, stopped, abandoned or expired): nothing of it stays
+        here, and `table_closed` tells the glue to free what it keeps for it."""
+        table.cancel_timer()
+        table.closed = True
+        for user_id in table.human_ids():
+            self.release(table.guild_id, user_id, table.id)
+        self.live.pop(table.id, None)
+        self.service.bots.forget(table.id)
+        table.version += 1
+        notes.append(("table_closed", table.id, None))
