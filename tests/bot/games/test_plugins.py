@@ -17,12 +17,7 @@ from games.registry import game_names, get_game
 BOT = Path(bot.__file__).resolve().parent
 GAME_WORD = re.compile(r"\b(" + "|".join(game_names()) + r")\b", re.IGNORECASE)
 # The benchmarks and the soak test pick the games they drive: tools, not part of the running bot.
-NOT_SHARED = {
-    BOT / "bench.py",
-    BOT / "bots_bench.py",
-    BOT / "soak.py",
-    BOT / "restart_bench.py",
-}
+NOT_SHARED = BOT / "bench"
 PROTOCOL_MEMBERS = [m for m in vars(GamePlugin) if not m.startswith("_")] + list(
     GamePlugin.__annotations__
 )
@@ -33,7 +28,8 @@ def _shared_modules() -> list[Path]:
     return [
         path
         for path in sorted(BOT.rglob("*.py"))
-        if path not in NOT_SHARED and not any(path.is_relative_to(d) for d in plugin_dirs)
+        if not path.is_relative_to(NOT_SHARED)
+        and not any(path.is_relative_to(d) for d in plugin_dirs)
     ]
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.soak import ENDINGS, run_soak
+from bot.bench.soak import ENDINGS, run_soak
 
-MATCHES = 1_000  # 200 of each ending; `python -m bot.soak` plays 20,000
+MATCHES = 1_000  # 200 of each ending; `python -m bot.bench.soak` plays 20,000
 
 
 async def test_every_way_a_table_leaves_memory_frees_what_each_layer_kept(

@@ -53,8 +53,8 @@ from typing import Any
 
 import discord
 
+from bot.bench.latency import percentile
 from bot.i18n import text
-from bot.latency import percentile
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage, render_table
 from bot.service import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.latency import latency_line, percentile
+from bot.bench.latency import latency_line, percentile
 
 
 def test_percentile_is_the_nearest_rank_of_sorted_samples() -> None:

@@ -1,4 +1,4 @@
-"""`python -m bot.restart_bench`: how soon a restarted bot answers a click, with a big history.
+"""`python -m bot.bench.restart`: how soon a restarted bot answers a click, with a big history.
 
 Builds (once, kept at `--file`) a store holding `--tables` active tables of mixed games (Dutch,
 Euchre, Dame de Pique; one player and three bot players each, in the middle of a round) and
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.latency import latency_line
+from bot.bench.latency import latency_line
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -172,7 +172,7 @@ async def click(service: TableService, table_id: int, rng: random.Random, clicks
 async def click_while_loading(service: TableService, rate: float) -> None:
     """A click at once, then `rate` clicks per second on random tables (open loop: a slow
     answer does not hold the next click back) until the background load is done."""
-    from bot.soak import rss_mb
+    from bot.bench.soak import rss_mb
 
     rng = random.Random(os.getpid())
     targets = service.table_ids()
@@ -218,7 +218,7 @@ async def click_while_loading(service: TableService, rate: float) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.restart_bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.bench.restart", description=__doc__)
     parser.add_argument("--file", type=Path, default=Path("data/restart-bench.sqlite3"))
     parser.add_argument("--tables", type=int, default=25_000)
     parser.add_argument("--history-gb", type=float, default=1.0)
@@ -240,7 +240,7 @@ def main() -> None:
         print(f"building {args.file} (once): {args.tables:,} tables, {args.history_gb} GB")
         asyncio.run(build(args.file, args.tables, args.history_gb))
     for _ in range(args.runs):
-        command = [sys.executable, "-m", "bot.restart_bench", "--measure", "--file"]
+        command = [sys.executable, "-m", "bot.bench.restart", "--measure", "--file"]
         rate = str(args.click_rate)
         subprocess.run([*command, str(args.file), "--click-rate", rate], check=True)
 

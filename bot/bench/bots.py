@@ -1,4 +1,4 @@
-"""`python -m bot.bots_bench`: how long a human waits for their click at tables of bot players.
+"""`python -m bot.bench.bots`: how long a human waits for their click at tables of bot players.
 
 Opens `--tables` Euchre tables of one human and three bot players (`--bots` level, strong by
 default) on a real store in a temporary directory, the bot players thinking in a worker
@@ -8,7 +8,7 @@ service's `act`: what the human sees, Discord left out) and of the wait until th
 moves that follow it are played (the next time the human may click).
 
 Run it pinned to one core for figures comparable across machines, e.g.
-`taskset -c 0 python -m bot.bots_bench` (the worker process shares that core then).
+`taskset -c 0 python -m bot.bench.bots` (the worker process shares that core then).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.latency import latency_line
+from bot.bench.latency import latency_line
 from bot.service import (
     FINISHED,
     PLAYING,
@@ -109,7 +109,7 @@ async def run(clicks: int, tables: int, bots: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.bots_bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.bench.bots", description=__doc__)
     parser.add_argument("--clicks", type=int, default=200)
     parser.add_argument("--tables", type=int, default=1)
     parser.add_argument("--bots", choices=("simple", "strong"), default="strong")

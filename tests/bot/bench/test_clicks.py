@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench import BIG_HAND, HOARDER_SEAT, Bench, BenchNotifier, open_tables
+from bot.bench.clicks import BIG_HAND, HOARDER_SEAT, Bench, BenchNotifier, open_tables
 from bot.service import FakeClock, TableService
 from bot.ui.notifier import turn_of
 from storage import Store

@@ -1,4 +1,4 @@
-"""`python -m bot.soak`: thousands of matches through the bot, memory measured.
+"""`python -m bot.bench.soak`: thousands of matches through the bot, memory measured.
 
 A whole `CardTableBot` (real store on a temporary file, fake clock, its notifier, table
 locations, controller and edit coalescer) plays Dutch matches of one player and one bot player
@@ -259,7 +259,7 @@ async def run_soak(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.soak", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.bench.soak", description=__doc__)
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument("--restart-every", type=int, default=1_000)
     parser.add_argument("--checkpoints", type=int, default=4, help="measurements after start")
