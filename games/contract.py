@@ -200,7 +200,7 @@ class Round(ABC, Generic[O, A, V]):
 class Game(ABC, Generic[O, A, V]):
     """A rule set: the factory of rounds of one game."""
 
-    name: ClassVar[str]  # "dutch", "euchre", "dame"
+    name: ClassVar[str]  # its name in games.registry, e.g. "dutch"
     title: ClassVar[str]  # "Dutch"
     rules_version: ClassVar[int]  # bump when a change could make an old action log illegal
     options_model: ClassVar[type[Options]]

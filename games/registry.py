@@ -1,21 +1,56 @@
-"""All games by name. Each game module registers itself here on import."""
+"""Every game, found by looking: a package `games/<name>/` whose `__init__.py` defines `GAME`
+(a `games.contract.Game`) is a game, registered under `GAME.name`. Nothing lists the games by
+hand, so adding one is adding its package (see README.md here). Packages without `GAME`
+(`bench`, `strength`) are tools, not games.
+
+`games.__path__` is searched, so a directory appended to it (a test's own game) is searched
+too; `forget()` drops what was found, to look again.
+"""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from functools import cache
 from typing import Any
 
+import games
 from games.contract import Game
 
-_MODULES = {"dutch": "games.dutch", "euchre": "games.euchre", "dame": "games.dame"}
+
+@cache
+def _discovered() -> dict[str, Game[Any, Any, Any]]:
+    found: dict[str, Game[Any, Any, Any]] = {}
+    folders: dict[str, str] = {}
+    for module in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
+        if not module.ispkg:
+            continue
+        game = getattr(importlib.import_module(f"games.{module.name}"), "GAME", None)
+        if not isinstance(game, Game):
+            continue
+        if game.name in found:
+            raise RuntimeError(
+                f"two games named {game.name!r}: games/{folders[game.name]}/ and "
+                f"games/{module.name}/"
+            )
+        found[game.name] = game
+        folders[game.name] = module.name
+    return found
 
 
 def get_game(name: str) -> Game[Any, Any, Any]:
-    """The game object for `dutch`, `euchre` or `dame` (each module exposes `GAME`)."""
-    if name not in _MODULES:
-        raise KeyError(f"unknown game {name!r}")
-    return importlib.import_module(_MODULES[name]).GAME  # type: ignore[no-any-return]
+    """The game object by its name (KeyError for a name no package registers)."""
+    try:
+        return _discovered()[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}") from None
 
 
 def game_names() -> tuple[str, ...]:
-    return tuple(_MODULES)
+    """Every game's name, in alphabetical order."""
+    return tuple(_discovered())
+
+
+def forget() -> None:
+    """Look for the games again on next use (after a test added one to `games.__path__`)."""
+    _discovered.cache_clear()

@@ -1,11 +1,11 @@
 """`python -m bot.bench`: clicks at a steady rate on many tables, timed as Discord sees them.
 
-Many tables of mixed games (`--games`, in turn: Dutch, Euchre, Dame de Pique; four players
-each) play at once on a real store (a temporary SQLite file, synchronous=FULL) with the real
-clock. Every seat is a "human" whose clicks are the simple bot policy's choices (chosen when
-the table's previous click is answered, outside the timing). In some Dame tables
-(`--hoarders`) one player takes the discard pile whenever they may and never lays a pack, so
-hands of 40 cards and more are in the mix.
+Many tables of mixed games (`--games`, in turn: by default every registered game four can
+play; four players each) play at once on a real store (a temporary SQLite file,
+synchronous=FULL) with the real clock. Every seat is a "human" whose clicks are the simple
+bot policy's choices (chosen when the table's previous click is answered, outside the
+timing). In some Dame tables (`--hoarders`) one player takes the discard pile whenever they
+may and never lays a pack, so hands of 40 cards and more are in the mix.
 
 The load is open-loop: a scheduler issues clicks at exactly `--rate` clicks per second (the
 arrival times are fixed in advance), each on the table waiting longest among those whose
@@ -73,6 +73,7 @@ from bot.ui.items import build_view
 from bot.ui.notifier import digest, turn_of
 from games.contract import Round
 from games.dame.round import DameRound
+from games.registry import game_names, get_game
 from storage import Store
 
 PLAYERS_PER_TABLE = 4
@@ -556,7 +557,7 @@ def report(level: Level, bench: Bench, window: Window) -> list[str]:
 
 
 def _group_order(name: str) -> tuple[int, str]:
-    order = ("dutch", "euchre", "dame")
+    order = game_names()
     base = name.split()[0]
     return (order.index(base) if base in order else len(order), name)
 
@@ -598,7 +599,15 @@ def main() -> None:
         help="where the store's temporary file goes (default: the system's temp directory; "
         "a tmpfs such as /dev/shm takes the disk's fsync out of the figures)",
     )
-    parser.add_argument("--games", default="dutch,euchre,dame", help="played in turn")
+    parser.add_argument(
+        "--games",
+        default=",".join(
+            n
+            for n in game_names()
+            if get_game(n).min_seats <= PLAYERS_PER_TABLE <= get_game(n).max_seats
+        ),
+        help="played in turn",
+    )
     parser.add_argument(
         "--hoarders", type=float, default=0.5, help="share of Dame tables with a hoarder"
     )

@@ -1,7 +1,8 @@
 """`python -m bot.bench.restart`: how soon a restarted bot answers a click, with a big history.
 
-Builds (once, kept at `--file`) a store holding `--tables` active tables of mixed games (Dutch,
-Euchre, Dame de Pique; one player and three bot players each, in the middle of a round) and
+Builds (once, kept at `--file`) a store holding `--tables` active tables of mixed games (every
+registered game played by four; one player and three bot players each, in the middle of a
+round) and
 about `--history-gb` GB of finished rounds, then starts a fresh process on it that does what
 the bot's start does (open the store, list the active tables, load them in the background,
 bot players thinking in a worker process) and clicks as the controller would: once at once
@@ -31,13 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.bench.latency import latency_line
+from games.registry import game_names, get_game
 
 if TYPE_CHECKING:
     from bot.service import TableService
 
 STARTED = time.perf_counter()  # the process's start, as near as Python lets us
 
-GAMES = ("dutch", "euchre", "dame")
+# every registered game four can play (one player, three bots)
+GAMES = tuple(n for n in game_names() if get_game(n).min_seats <= 4 <= get_game(n).max_seats)
 GUILD = 1
 
 
@@ -64,7 +67,9 @@ async def build(path: Path, tables: int, history_gb: float) -> None:
                 await service.next_round(table_id, host.user_id)
                 continue
             notation = service.bot_choice(table_id, host.user_id, rng)
-            assert notation is not None
+            if notation is None:  # the bots move after a click, in the background
+                await service.settle(table_id)
+                continue
             await service.act(table_id, host.user_id, snapshot.round_no, notation)
         await service.cancel(table_id, host.user_id)
     for n in range(tables):

@@ -1,1 +1,1 @@
-"""Engine benchmarks: `python -m games.bench dutch|euchre|dame` (one module per game)."""
+"""Engine benchmarks: `python -m games.bench GAME` (one module per game, named after it)."""

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import sys
 
-GAMES = ("dutch", "euchre", "dame")
+import games.bench
+from games.registry import game_names
+
+GAMES = tuple(m.name for m in pkgutil.iter_modules(games.bench.__path__) if m.name in game_names())
 
 
 def main(argv: list[str]) -> int:

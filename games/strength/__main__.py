@@ -8,10 +8,10 @@ import pkgutil
 import sys
 
 import games.strength
+from games.registry import game_names
 
-NOT_GAMES = {"stats"}  # shared helpers, not a game's script
 GAMES = tuple(
-    sorted(m.name for m in pkgutil.iter_modules(games.strength.__path__) if m.name not in NOT_GAMES)
+    sorted(m.name for m in pkgutil.iter_modules(games.strength.__path__) if m.name in game_names())
 )
 
 
