@@ -100,6 +100,7 @@ class LocalPage:
         app.router.add_post("/page/users/{number}/locale", self._set_locale)
         app.router.add_get("/page/events", self._events)
         app.router.add_get("/emojis/{emoji_id:[0-9]+}.{extension:png|jpg|gif}", self._emoji)
+        app.router.add_get("/attachments/{message_id:[0-9]+}/{digest}/{filename}", self._file)
 
     @property
     def page_users(self) -> list[LocalUser]:
@@ -153,6 +154,21 @@ class LocalPage:
             return _error(404, "This emoji does not exist.")
         headers = {"Cache-Control": "max-age=86400"}  # an emoji's picture never changes
         return web.Response(body=emoji.image, content_type=emoji.content_type, headers=headers)
+
+    async def _file(self, request: web.Request) -> web.Response:
+        """A file a message carries (the round-end picture), to the users who see the message."""
+        info = request.match_info
+        message = self._server.messages.get(int(info["message_id"]))
+        content = self._server.files.get(request.path)
+        try:
+            me = self._user(request.query.get("user", "1"))
+        except PageError as error:
+            return _error(error.status, error.message)
+        if message is None or content is None or not visible_to(message, me):
+            return _error(404, "This file does not exist.")
+        kind = "image/png" if info["filename"].endswith(".png") else "application/octet-stream"
+        headers = {"Cache-Control": "max-age=86400"}  # its address names its content
+        return web.Response(body=content, content_type=kind, headers=headers)
 
     async def _state(self, request: web.Request) -> web.Response:
         return await _answer(lambda: self._state_body(request.query.get("user", "1")))

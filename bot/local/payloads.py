@@ -3,6 +3,7 @@ the READY event, and the INTERACTION_CREATE of a slash command or a component.""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
@@ -154,8 +155,10 @@ def message(
     flags: int = 0,
     interaction: LocalInteraction | None = None,
     webhook: bool = False,
+    kept: dict[str, bytes] | None = None,
 ) -> dict[str, Any]:
-    """A message as Discord returns it, from the content the client sent."""
+    """A message as Discord returns it, from the content the client sent (its files go to
+    `kept`, as in `apply_message_data`)."""
     created: dict[str, Any] = {
         "id": str(message_id),
         "channel_id": str(channel_id),
@@ -185,8 +188,14 @@ def message(
             "user": interaction.user.user_payload(),
             "authorizing_integration_owners": {"0": str(guild_id)},
         }
-    apply_message_data(created, data)
+    apply_message_data(created, data, kept)
     return created
+
+
+def attachment_path(message_id: str, content: bytes, filename: str) -> str:
+    """Where the page reads an uploaded file: named by its content, so a new picture under the
+    same file name is a new address (no page shows a stale one from its cache)."""
+    return f"/attachments/{message_id}/{hashlib.sha256(content).hexdigest()[:16]}/{filename}"
 
 
 def _attachment(sent: Mapping[str, Any], message_id: str, files: Mapping[str, bytes]) -> Any:
@@ -194,12 +203,14 @@ def _attachment(sent: Mapping[str, Any], message_id: str, files: Mapping[str, by
     if "size" in sent:
         return dict(sent)
     filename = str(sent.get("filename", "file"))
+    content = files.get(filename, b"")
+    path = attachment_path(message_id, content, filename)
     return {
         "id": f"{message_id}{sent.get('id', 0)}",
         "filename": filename,
-        "size": len(files.get(filename, b"")),
-        "url": f"http://127.0.0.1/attachments/{message_id}/{filename}",
-        "proxy_url": f"http://127.0.0.1/attachments/{message_id}/{filename}",
+        "size": len(content),
+        "url": path,
+        "proxy_url": path,
         "content_type": "image/png" if filename.endswith(".png") else "application/octet-stream",
     }
 
@@ -218,8 +229,14 @@ def _with_string_ids(node: Any) -> Any:
     return copied
 
 
-def apply_message_data(target: dict[str, Any], data: Mapping[str, Any] | None) -> None:
-    """Edit a stored message with what the client sent (only the keys it sent change)."""
+def apply_message_data(
+    target: dict[str, Any],
+    data: Mapping[str, Any] | None,
+    kept: dict[str, bytes] | None = None,
+) -> None:
+    """Edit a stored message with what the client sent (only the keys it sent change). The
+    files it uploads go to `kept` by address (the page serves them from there), and the files
+    it no longer carries leave it."""
     for key in ("content", "embeds", "components", "poll"):
         if data and key in data and data[key] is not None:
             target[key] = data[key]
@@ -227,7 +244,15 @@ def apply_message_data(target: dict[str, Any], data: Mapping[str, Any] | None) -
         target["components"] = _with_string_ids(data["components"])
     if data and data.get("attachments") is not None:
         files = data.get("files") or {}
+        before = {str(a.get("url")) for a in target.get("attachments") or ()}
         target["attachments"] = [_attachment(a, target["id"], files) for a in data["attachments"]]
+        if kept is not None:
+            now = {str(a["url"]): a["filename"] for a in target["attachments"]}
+            for gone in before - now.keys():
+                kept.pop(gone, None)
+            for url, filename in now.items():
+                if url not in before and filename in files:
+                    kept[url] = files[filename]
     if data and "embed" in data and data["embed"] is not None:  # old single-embed form
         target["embeds"] = [data["embed"]]
     if data and data.get("flags") is not None:

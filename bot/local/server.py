@@ -121,6 +121,7 @@ class LocalDiscord:
             )
         }
         self.messages: dict[int, dict[str, Any]] = {}
+        self.files: dict[str, bytes] = {}  # attachments by address (`/attachments/…`)
         self.interactions: dict[str, LocalInteraction] = {}  # by token
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[str] = []
@@ -151,6 +152,12 @@ class LocalDiscord:
         self.token_lifetime = 15 * 60.0  # seconds an interaction's token may follow up or edit
         self._routes: list[tuple[str, re.Pattern[str], str, _Handler]] = []
         self._add_routes()
+
+    def _forget(self, message: dict[str, Any]) -> None:
+        """A deleted message, and the files it carried."""
+        del self.messages[int(message["id"])]
+        for attachment in message.get("attachments") or ():
+            self.files.pop(str(attachment.get("url")), None)
 
     # ------------------------------------------------------------------ lifecycle
     def new_id(self) -> int:
@@ -402,6 +409,7 @@ class LocalDiscord:
             flags=flags,
             interaction=interaction,
             webhook=webhook,
+            kept=self.files,
         )
         self.messages[message_id] = message
         return message
@@ -576,7 +584,7 @@ class LocalDiscord:
         if int(message_id) in self.too_old_to_edit or self._age(message) > self.edit_age_limit:
             raise _RouteError(400, "Maximum number of edits to messages older than 1 hour", 30046)
         _refuse_invalid(record.payload or {}, creating=False)
-        payloads.apply_message_data(message, record.payload)
+        payloads.apply_message_data(message, record.payload, self.files)
         message["edited_timestamp"] = now_iso()
         record.message_id = int(message_id)
         return 200, message, {}
@@ -587,7 +595,7 @@ class LocalDiscord:
         message = self._stored(message_id)
         if message["channel_id"] != channel_id:
             raise _RouteError(404, "Unknown Message", 10008)
-        del self.messages[int(message_id)]
+        self._forget(message)
         return 204, None, {}
 
     async def _post_thread(
@@ -707,7 +715,7 @@ class LocalDiscord:
             interaction.original_message_id = interaction.message_id
             record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
             if kind == CALLBACK_UPDATE:
-                payloads.apply_message_data(message, data)
+                payloads.apply_message_data(message, data, self.files)
                 message["edited_timestamp"] = now_iso()
                 record.message_id = interaction.message_id
         elif kind == CALLBACK_MODAL:
@@ -741,7 +749,7 @@ class LocalDiscord:
         if original is not None and int(original["flags"]) & LOADING:
             # The first follow-up after a "thinking" deferral replaces the loading message and
             # keeps ITS visibility: an ephemeral flag here cannot hide it any more.
-            payloads.apply_message_data(original, {**payload, "flags": None})
+            payloads.apply_message_data(original, {**payload, "flags": None}, self.files)
             record.message_id = int(original["id"])
             record.ephemeral = bool(int(original["flags"]) & EPHEMERAL)
             return 200, original, {}
@@ -786,7 +794,7 @@ class LocalDiscord:
     ) -> Any:
         message = self._webhook_message(record, token, message_id)
         _refuse_invalid(record.payload or {}, creating=False)
-        payloads.apply_message_data(message, record.payload)
+        payloads.apply_message_data(message, record.payload, self.files)
         message["edited_timestamp"] = now_iso()
         record.message_id = int(message["id"])
         record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
@@ -802,7 +810,7 @@ class LocalDiscord:
     ) -> Any:
         message = self._webhook_message(record, token, message_id)
         record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
-        del self.messages[int(message["id"])]
+        self._forget(message)
         return 204, None, {}
 
     # ------------------------------------------------------------------ injection helpers

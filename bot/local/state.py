@@ -1,6 +1,6 @@
-"""What the local Discord keeps across restarts: channels (threads included), messages, synced
-commands, application emojis and each page user's language, in one JSON file next to the
-database.
+"""What the local Discord keeps across restarts: channels (threads included), messages and the
+files they carry, synced commands, application emojis and each page user's language, in one
+JSON file next to the database.
 
 The bot's store already survives a restart; this file makes the Discord side survive it too,
 so a restored table finds its message and the buttons already on the page keep working.
@@ -10,6 +10,7 @@ Writes are coalesced (one per burst of requests) and atomic (a temporary file re
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
@@ -37,6 +38,7 @@ class SavedState(BaseModel):
     commands: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     locales: dict[str, str] = Field(default_factory=dict)  # user name -> Discord locale
     emojis: list[dict[str, Any]] = Field(default_factory=list)  # the application's, images too
+    files: dict[str, str] = Field(default_factory=dict)  # messages' attachments, base64
 
 
 def state_path(database_path: Path) -> Path:
@@ -82,6 +84,9 @@ class StateFile:
         for scope, commands in saved.commands.items():
             server.commands[None if scope == "global" else int(scope)] = commands
         self._locales.update({k: v for k, v in saved.locales.items() if k in server.users})
+        server.files.update(
+            {address: base64.b64decode(content) for address, content in saved.files.items()}
+        )
         for entry in saved.emojis:
             emoji = Emoji.from_saved(entry)
             server.emojis.by_id[emoji.id] = emoji
@@ -100,19 +105,30 @@ class StateFile:
             self._pending.cancel()
             self._pending = None
         server = self._server
+        messages = {
+            message_id: message
+            for message_id, message in server.messages.items()
+            if not _expired_ephemeral(message, server.token_lifetime)
+        }
+        carried = {
+            str(attachment.get("url"))
+            for message in messages.values()
+            for attachment in message.get("attachments") or ()
+        }
         state = SavedState(
             channels=server.channels,
-            messages={
-                message_id: message
-                for message_id, message in server.messages.items()
-                if not _expired_ephemeral(message, server.token_lifetime)
-            },
+            messages=messages,
             commands={
                 ("global" if scope is None else str(scope)): commands
                 for scope, commands in server.commands.items()
             },
             locales=self._locales,
             emojis=[emoji.saved() for emoji in server.emojis.by_id.values()],
+            files={
+                address: base64.b64encode(content).decode("ascii")
+                for address, content in server.files.items()
+                if address in carried
+            },
         )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_suffix(".tmp")

@@ -147,7 +147,10 @@ def _top(
                 for action in acts[start : start + MAX_BUTTONS_PER_ROW]:
                     style = styles.get(action, "secondary")
                     label = labels.action_label(action)
-                    specs.append(ButtonSpec(play_id(table_id, round_no, action), label, style, row))
+                    emoji = labels.action_emoji(action)
+                    specs.append(
+                        ButtonSpec(play_id(table_id, round_no, action), label, style, row, emoji)
+                    )
                 row += 1
             continue
         if len(acts) <= MAX_BUTTONS_PER_ROW and all(len(a.split(" ")) == 2 for a in acts):
@@ -199,6 +202,10 @@ def _select_for(
             pieces.append(piece)
     if len(pieces) <= MAX_OPTIONS:
         options = tuple((labels.piece_label(base, p), join(base, p)) for p in pieces)
+        # A piece that ends an action (a card to discard) shows that action's card picture.
+        emojis = tuple(labels.action_emoji(value) for _, value in options)
+        if not any(emojis):
+            emojis = ()
     else:
         # More pieces than a select holds (a big hand): first choose by their first character
         # (a card's rank), then the piece; nothing is dropped.
@@ -212,7 +219,14 @@ def _select_for(
             )
             for first, members in list(groups.items())[:MAX_OPTIONS]
         )
-    return SelectSpec(select_id(table_id, round_no, prefix), labels.choose, options, row)
+        # A group shows the picture of its first piece (a rank's first card).
+        emojis = tuple(
+            labels.action_emoji(join(base, members[0]))
+            for members in list(groups.values())[:MAX_OPTIONS]
+        )
+        if not any(emojis):
+            emojis = ()
+    return SelectSpec(select_id(table_id, round_no, prefix), labels.choose, options, row, emojis)
 
 
 def _clip(label: str, limit: int = 100) -> str:

@@ -6,11 +6,17 @@ The running bot hands its emojis over with `use_pictures` once their upload is c
 takes them back when it closes; none (tests, the local table, an upload Discord refused) means
 text. Button and select labels are plain text, so they use `pretty`; a component shows the
 picture through its `emoji` field (`card_emoji`).
+
+Pictures take ~30 characters a card where text takes 2 or 3: a part of a message that would
+pass Discord's limit with pictures is written as text instead (`fitting`), so no card is cut
+off (a pack of twelve cards, a hand of sixty).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from bot.pictures.cards import BACK
 from games.cards import card
@@ -20,12 +26,32 @@ EMPTY_SLOT = "▫️"
 NO_CARD = "—"
 
 _pictures: dict[str, str] = {}  # card name, or `back`, -> `<:name:id>`
+_as_text: ContextVar[bool] = ContextVar("cards_as_text", default=False)
 
 
 def use_pictures(markup: Mapping[str, str]) -> None:
     """Show cards as these emojis from now on (an empty mapping: as text)."""
     _pictures.clear()
     _pictures.update(markup)
+
+
+@contextmanager
+def as_text() -> Iterator[None]:
+    """Within this block, cards are written as text even when pictures are available."""
+    token = _as_text.set(True)
+    try:
+        yield
+    finally:
+        _as_text.reset(token)
+
+
+def fitting(build: Callable[[], str], limit: int) -> str:
+    """`build()` with cards as pictures, or as text when that is longer than `limit`."""
+    value = build()
+    if len(value) <= limit or _as_text.get():
+        return value
+    with as_text():
+        return build()
 
 
 def pretty(name: str | None) -> str:
@@ -40,6 +66,8 @@ def pretty(name: str | None) -> str:
 
 def card_emoji(name: str | None) -> str | None:
     """The card's emoji markup (None: the back), or None when pictures are unavailable."""
+    if _as_text.get():
+        return None
     return _pictures.get(BACK if name is None else name)
 
 
@@ -49,7 +77,7 @@ def shown(name: str | None) -> str:
 
 
 def face(name: str | None, *, empty: bool = False) -> str:
-    """One slot of a grid: an empty slot, a card back, or the card."""
+    """One slot of a grid or a hand: an empty slot, a card back, or the card."""
     if empty:
         return EMPTY_SLOT
     emoji = card_emoji(name)

@@ -18,7 +18,8 @@ from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
-from bot.render.limits import add_field, describe
+from bot.render.cards import fitting
+from bot.render.limits import FIELD_VALUE, add_field, describe
 from bot.render.names import escape
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
 from bot.render.when import relative
@@ -349,7 +350,15 @@ def _closed(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
 def _add_log(embed: discord.Embed, table: TableText, plugin: GamePlugin | None = None) -> None:
     snapshot = table.snapshot
     plugin = plugin or plugin_for(snapshot.game)
-    lines = plugin.log_lines(snapshot.log, table)[-LOG_LINES:]
-    if lines:
-        value = "\n".join(lines)
+
+    def build() -> str:
+        # Cards as pictures take room: the oldest lines give way first (half of them at
+        # most), then the cards are written as text.
+        lines = plugin.log_lines(snapshot.log, table)[-LOG_LINES:]
+        while len(lines) > LOG_LINES // 2 and len("\n".join(lines)) > FIELD_VALUE:
+            lines.pop(0)
+        return "\n".join(lines)
+
+    value = fitting(build, FIELD_VALUE)
+    if value:
         add_field(embed, text(table.language, "table.log"), value, inline=False)

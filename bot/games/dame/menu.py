@@ -15,13 +15,14 @@ deck), however large the hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.games.dame import render
 from bot.games.plugin import TableText
 from bot.i18n import text
 from bot.render.actions import ButtonSpec, ComponentSpec, MenuText, SelectSpec, action_menu, verb
-from bot.render.cards import pretty
+from bot.render.cards import card_emoji, pretty
 from bot.service.snapshots import PrivateSnapshot
 from bot.ui.custom_ids import navigate_id, pick_id, select_id
 from games.cards import card
@@ -92,6 +93,7 @@ def _top(
         piece_label=render.piece_labeler(view, language),
         choose=text(language, "menu.choose"),
         back=text(language, "menu.back"),
+        action_emoji=render.action_emoji(view),
     )
     others: list[str] = []  # one pass over the legal actions (hundreds with a big hand)
     discards: list[str] = []
@@ -113,8 +115,13 @@ def _top(
             (_rank_label(rank, groups.get(rank, []), wilds, language), meld_step(rank))
             for rank in legal.meld_ranks
         )
+        emojis = tuple(
+            _first_card(groups.get(rank) or groups.get(render.WILD, ()))
+            for rank in legal.meld_ranks
+        )
         placeholder = text(language, "dame.menu.meld")
-        specs.append(SelectSpec(select_id(table_id, round_no, MELD), placeholder, options, row))
+        meld_id = select_id(table_id, round_no, MELD)
+        specs.append(SelectSpec(meld_id, placeholder, options, row, _or_none(emojis)))
         row += 1
     if legal.add_ranks:
         packs = {p.rank: p for p in view.packs[render.team_of(private.seat)]}
@@ -130,8 +137,12 @@ def _top(
             )
             for rank in legal.add_ranks
         )
+        emojis = tuple(
+            _first_card(packs[rank].cards if rank in packs else ()) for rank in legal.add_ranks
+        )
         placeholder = text(language, "dame.menu.add")
-        specs.append(SelectSpec(select_id(table_id, round_no, ADD), placeholder, options, row))
+        add_id = select_id(table_id, round_no, ADD)
+        specs.append(SelectSpec(add_id, placeholder, options, row, _or_none(emojis)))
         row += 1
     if discards:
         labels = replace(labels, choose=text(language, "dame.family.discard"))
@@ -140,9 +151,19 @@ def _top(
     return specs
 
 
+def _first_card(codes: Sequence[str]) -> str | None:
+    """The picture of the first card of a group (a rank in hand, a pack), if any."""
+    return card_emoji(render.name_of(codes[0])) if codes else None
+
+
+def _or_none(emojis: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """Per-option pictures, or none at all when cards are text."""
+    return emojis if any(emojis) else ()
+
+
 def _rank_label(rank: str, naturals: list[str], wilds: int, language: str) -> str:
     """A new pack's option: the rank, the hand's cards of that rank and its wild cards."""
-    cards = render.show_all(naturals)
+    cards = render.label_all(naturals)
     if not wilds:
         return text(language, "dame.menu.rank_option", rank=rank, cards=cards)
     return text(language, "dame.menu.rank_option_wild", rank=rank, cards=cards, count=wilds)
@@ -159,7 +180,9 @@ def _pick(
 ) -> list[ComponentSpec]:
     """One select of the cards that may go in the `rank` pack, several chosen at once, and a
     button back to the whole menu."""
-    options = tuple((label, value) for value, label in candidates(view, rank))
+    picked = candidates(view, rank)
+    options = tuple((label, value) for value, label in picked)
+    emojis = _or_none(tuple(card_emoji(render.name_of(value)) for value, _ in picked))
     least = PACK_MIN if prefix == MELD else 1
     most = min(len(options), legal.max_lay)
     key = "dame.menu.pick_meld" if prefix == MELD else "dame.menu.pick_add"
@@ -170,6 +193,7 @@ def _pick(
             placeholder,
             options,
             0,
+            emojis,
             min_values=least,
             max_values=most,
         ),

@@ -12,6 +12,8 @@ from bot.games.dame import menu, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableText
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow
+from bot.render.cards import fitting
+from bot.render.limits import FIELD_VALUE
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dame.rules import TEAMS
 from games.dame.views import DameView
@@ -65,9 +67,19 @@ class DamePlugin:
         return render.log_lines(entries, table.names, table.language)
 
     def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
-        return render.round_end_lines(
-            last.view, dict(last.detail), table.names, last.points, last.totals, table.language
-        )
+        def lines() -> str:
+            return "\n".join(
+                render.round_end_lines(
+                    last.view,
+                    dict(last.detail),
+                    table.names,
+                    last.points,
+                    last.totals,
+                    table.language,
+                )
+            )
+
+        return fitting(lines, FIELD_VALUE).split("\n")
 
     def private_lines(
         self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
@@ -103,7 +115,7 @@ class DamePlugin:
         return ()  # a hand's end is packs and cards left in hands: told in words
 
     def action_emoji(self, view: DameView | None, table: TableText) -> Callable[[str], str | None]:
-        return lambda notation: None  # moves name several cards: their labels say which
+        return render.action_emoji(view)
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]:
         return text(language, "rules.dame.title"), text(language, "rules.dame.standard")

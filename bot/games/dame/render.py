@@ -13,7 +13,8 @@ from typing import Any
 
 from bot.games.plugin import SeatLayout
 from bot.i18n import text
-from bot.render.cards import NO_CARD, pretty
+from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown
+from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
 from bot.render.teams import team_label
 from bot.service.snapshots import LogEntry, Reveal
@@ -29,11 +30,21 @@ def name_of(code: str) -> str:
 
 
 def show(code: str) -> str:
-    return pretty(name_of(code))
+    """A card in a sentence: its picture, else its text."""
+    return shown(name_of(code))
 
 
 def show_all(codes: Sequence[str]) -> str:
     return " ".join(show(c) for c in codes)
+
+
+def label(code: str) -> str:
+    """A card in a button or option label (plain text)."""
+    return pretty(name_of(code))
+
+
+def label_all(codes: Sequence[str]) -> str:
+    return " ".join(label(c) for c in codes)
 
 
 def is_wild(code: str) -> bool:
@@ -93,7 +104,7 @@ def pack_lines(view: DameView, team: int, language: str) -> str:
     packs = view.packs[team]
     if not packs:
         return text(language, "dame.no_packs")
-    return "\n".join(pack_line(p) for p in packs)
+    return fitting(lambda: "\n".join(pack_line(p) for p in packs), FIELD_VALUE)
 
 
 def team_title(
@@ -227,6 +238,12 @@ def hand_groups(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
 
 
 def hand_lines(view: DameView, language: str) -> list[str]:
+    """The hand by rank with counts, the pile, whether the seat may go out; cards as pictures
+    unless a hand that large would pass the message's limit."""
+    return fitting(lambda: "\n".join(_hand_lines(view, language)), DESCRIPTION // 2).split("\n")
+
+
+def _hand_lines(view: DameView, language: str) -> list[str]:
     lines = [
         text(
             language,
@@ -236,8 +253,8 @@ def hand_lines(view: DameView, language: str) -> list[str]:
         )
     ]
     for key, codes in hand_groups(view.hand):
-        label = text(language, "dame.wild_group") if key == WILD else key
-        lines.append(f"`{label:>4}` ×{len(codes)}: {show_all(codes)}")
+        rank = text(language, "dame.wild_group") if key == WILD else key
+        lines.append(f"`{rank:>4}` ×{len(codes)}: {' '.join(face(name_of(c)) for c in codes)}")
     lines.append(text(language, "dame.private_pile", pile=pile_text(view, language)))
     if view.legal is not None and view.legal.may_go_out:
         lines.append(text(language, "dame.may_go_out"))
@@ -255,9 +272,9 @@ def reveal_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
 # -- action labels --------------------------------------------------------------------------
 def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]:
     pile = len(view.discard) if view is not None else 0
-    top = show(view.discard[-1]) if view is not None and view.discard else NO_CARD
+    top = label(view.discard[-1]) if view is not None and view.discard else NO_CARD
 
-    def label(action: str) -> str:
+    def labelled(action: str) -> str:
         words = action.split()
         kind, rest = words[0], words[1:]
         if kind == "take":
@@ -280,7 +297,26 @@ def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]
             return text(language, f"dame.action.{kind}")
         return action
 
-    return label
+    return labelled
+
+
+def action_emoji(view: DameView | None) -> Callable[[str], str | None]:
+    """The card picture on an action's button or option: the card discarded, the pile's top
+    card taken, the first card of a pack laid or added."""
+    top = view.discard[-1] if view is not None and view.discard else None
+
+    def emoji(action: str) -> str | None:
+        kind, _, rest = action.partition(" ")
+        words = rest.split()
+        if kind == "take":
+            return card_emoji(name_of(top)) if top is not None else None
+        if kind == "add":
+            words = words[1:]  # the pack's rank first
+        if kind in ("discard", "meld", "add") and words:
+            return card_emoji(name_of(words[0]))
+        return None
+
+    return emoji
 
 
 def piece_labeler(view: DameView | None, language: str) -> Callable[[str, str], str]:

@@ -12,7 +12,7 @@ from bot.games.euchre import render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableText
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow
-from bot.render.cards import card_emoji, pretty
+from bot.render.cards import card_emoji, shown
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.euchre.scoring import EUCHRED, MARCH
 from games.euchre.views import NAME_TRUMP, ORDER_UP, OVER, EuchreView
@@ -50,7 +50,7 @@ class EuchrePlugin:
             fields.append(
                 Field(
                     text(language, "euchre.field.turned"),
-                    text(language, key, card=pretty(view.turned)),
+                    text(language, key, card=shown(view.turned)),
                 )
             )
         elif view.picked_up and not _played(view, view.turned):
@@ -58,7 +58,7 @@ class EuchrePlugin:
             value = text(
                 language,
                 "euchre.turned_picked_up",
-                card=pretty(view.turned),
+                card=shown(view.turned),
                 name=table.name(view.dealer),
             )
             fields.append(Field(text(language, "euchre.field.turned"), value))
@@ -96,7 +96,7 @@ class EuchrePlugin:
             )
         elif view.tricks and view.phase != OVER:
             plays = " · ".join(
-                text(language, "euchre.trick_card", name=table.name(s), card=pretty(c))
+                text(language, "euchre.trick_card", name=table.name(s), card=shown(c))
                 for s, c in view.tricks[-1]
             )
             winner = table.name(view.trick_winners[-1])
@@ -182,12 +182,12 @@ class EuchrePlugin:
         if view.hand:
             lines.append(render.hand_line(view.hand, view.trump))
         if view.discard is not None:  # in the dealer's own view only
-            lines.append(text(language, "euchre.your_discard", card=pretty(view.discard)))
+            lines.append(text(language, "euchre.your_discard", card=shown(view.discard)))
         if view.trump is not None:
             lines.append(text(language, "euchre.trump_is", suit=render.suit_symbol(view.trump)))
         elif view.phase in (ORDER_UP, NAME_TRUMP):
             key = "euchre.turned" if view.phase == ORDER_UP else "euchre.turned_down"
-            lines.append(text(language, key, card=pretty(view.turned)))
+            lines.append(text(language, key, card=shown(view.turned)))
         if view.trick:
             lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
         return lines
@@ -225,6 +225,8 @@ class EuchrePlugin:
     ) -> Callable[[str], str | None]:
         def emoji(notation: str) -> str | None:
             head, _, card = notation.partition(" ")
+            if head == "order" and view is not None:
+                return card_emoji(view.turned)  # the card the dealer picks up
             return card_emoji(card) if head in ("play", "discard") and card else None
 
         return emoji

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from bot.games.plugin import TableText
 from bot.i18n import has_key, text
-from bot.render.cards import pretty
+from bot.render.cards import face, pretty, shown
 from bot.render.log import table_line
 from bot.service.snapshots import LogEntry
 from games.cards import SUIT_SYMBOLS, SUITS, card
@@ -33,17 +33,20 @@ def team_name(team: int, language: str) -> str:
     return f"{first}–{second}"
 
 
-def named_card(name: str, trump: str | None, language: str) -> str:
-    """A card in words: "J♥", or "the left bower (J♦)" once trump is known."""
-    shown = pretty(name)
+def named_card(
+    name: str, trump: str | None, language: str, show: Callable[[str], str] = shown
+) -> str:
+    """A card in words: "J♥", or "the left bower (J♦)" once trump is known; `show` writes
+    the card (its picture in a sentence, `pretty` in a label)."""
+    written = show(name)
     if trump is None or not name.startswith("J"):
-        return shown
+        return written
     suit = name[-1]
     if suit == trump:
-        return text(language, "euchre.right_bower", card=shown)
+        return text(language, "euchre.right_bower", card=written)
     if suit == SAME_COLOUR[trump]:
-        return text(language, "euchre.left_bower", card=shown)
-    return shown
+        return text(language, "euchre.left_bower", card=written)
+    return written
 
 
 def sorted_hand(hand: Sequence[str], trump: str | None) -> list[list[str]]:
@@ -66,9 +69,7 @@ def sorted_hand(hand: Sequence[str], trump: str | None) -> list[list[str]]:
 
 
 def hand_line(hand: Sequence[str], trump: str | None) -> str:
-    return "   ".join(
-        " ".join(f"`{pretty(n)}`" for n in group) for group in sorted_hand(hand, trump)
-    )
+    return "   ".join(" ".join(face(n) for n in group) for group in sorted_hand(hand, trump))
 
 
 def seat_lines(view: EuchreView, table: TableText) -> list[str]:
@@ -108,7 +109,7 @@ def bid_words(notation: str, turned: str, language: str) -> str:
         return text(language, "euchre.bid.pass")
     if words[0] == "order":
         key = "euchre.bid.order_alone" if alone else "euchre.bid.order"
-        return text(language, key, card=pretty(turned))
+        return text(language, key, card=shown(turned))
     if words[0] == "call" and len(words) > 1:
         key = "euchre.bid.call_alone" if alone else "euchre.bid.call"
         return text(language, key, suit=suit_symbol(words[1]))
@@ -122,7 +123,7 @@ def status_line(view: EuchreView, table: TableText) -> str:
         return ""
     name = table.name(view.to_act)
     if view.phase == ORDER_UP:
-        return text(language, "euchre.status.order_up", name=name, card=pretty(view.turned))
+        return text(language, "euchre.status.order_up", name=name, card=shown(view.turned))
     if view.phase == NAME_TRUMP:
         stuck = (
             bool(table.snapshot.options.get("stick_the_dealer"))
@@ -132,7 +133,7 @@ def status_line(view: EuchreView, table: TableText) -> str:
         key = "euchre.status.stuck" if stuck else "euchre.status.name"
         return text(language, key, name=name, suit=suit_symbol(view.turned[-1]))
     if view.phase == DEALER_DISCARD:
-        return text(language, "euchre.status.discard", name=name, card=pretty(view.turned))
+        return text(language, "euchre.status.discard", name=name, card=shown(view.turned))
     key = "euchre.status.lead" if not view.trick else "euchre.status.play"
     return text(language, key, name=name)
 
@@ -140,7 +141,7 @@ def status_line(view: EuchreView, table: TableText) -> str:
 def trick_line(view: EuchreView, table: TableText) -> str:
     """The trick in play, in the order the cards were played."""
     return " · ".join(
-        text(table.language, "euchre.trick_card", name=table.name(seat), card=pretty(name))
+        text(table.language, "euchre.trick_card", name=table.name(seat), card=shown(name))
         for seat, name in view.trick
     )
 
@@ -190,11 +191,11 @@ def log_lines(entries: Sequence[LogEntry], table: TableText) -> list[str]:
         kind = entry.kind
         if kind == "bid":
             action = str(data.get("action", ""))
-            shown = _turned_for(entries, index) or turned
-            if action.startswith("order") and shown is None:
+            ordered = _turned_for(entries, index) or turned
+            if action.startswith("order") and ordered is None:
                 said = text(language, "euchre.bid.order_plain")
             else:
-                said = bid_words(action, shown or "", language)
+                said = bid_words(action, ordered or "", language)
             lines.append(text(language, "euchre.log.said", name=name, words=said))
         elif kind == "trump":
             trump = str(data.get("trump")) if data.get("trump") else trump
@@ -202,7 +203,7 @@ def log_lines(entries: Sequence[LogEntry], table: TableText) -> list[str]:
                 partner = table.name((entry.seat + 2) % 4)
                 lines.append(text(language, "euchre.log.alone", name=name, partner=partner))
         elif kind == "pick_up":
-            picked = pretty(str(data.get("card")))
+            picked = shown(str(data.get("card")))
             lines.append(text(language, "euchre.log.pick_up", name=name, card=picked))
         elif kind == "dealer_discarded":
             lines.append(text(language, "euchre.log.discarded", name=name))
@@ -274,7 +275,7 @@ def action_labeler(view: EuchreView | None, language: str) -> Callable[[str], st
             return text(language, "euchre.action.discard", card=pretty(words[1]))
         if head == "play" and len(words) == 2:
             trump = view.trump if view is not None else None
-            return named_card(words[1], trump, language)
+            return named_card(words[1], trump, language, pretty)
         return notation
 
     return label

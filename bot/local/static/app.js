@@ -314,7 +314,8 @@
       if (message.edited_timestamp) content.append(el("span", "edited", ` ${t("(edited)")}`));
       body.append(content);
     }
-    for (const embed of message.embeds || []) body.append(embedElement(embed));
+    for (const embed of message.embeds || []) body.append(embedElement(embed, message));
+    for (const file of looseImages(message)) body.append(fileImage(file));
     for (const row of message.components || []) body.append(rowElement(message, row));
     const thread = state.channels.find((c) => c.thread && c.id === message.id);
     if (thread) body.append(threadLink(thread));
@@ -346,7 +347,41 @@
     return note;
   }
 
-  function embedElement(embed) {
+  // A file a message carries, as the page reads it (only users who see the message may).
+  function fileUrl(file) {
+    return `${file.url}?user=${userNumber}`;
+  }
+
+  // An embed's `attachment://name` is the message's file of that name, as Discord shows it.
+  function resolved(message, url) {
+    if (!url || !url.startsWith("attachment://")) return url;
+    const name = url.slice("attachment://".length);
+    const file = (message.attachments || []).find((a) => a.filename === name);
+    return file ? fileUrl(file) : "";
+  }
+
+  // Pictures the message carries that no embed shows: below the message, as Discord does.
+  function looseImages(message) {
+    const used = new Set();
+    for (const embed of message.embeds || []) {
+      for (const part of [embed.image, embed.thumbnail]) {
+        if (part && part.url && part.url.startsWith("attachment://")) {
+          used.add(part.url.slice("attachment://".length));
+        }
+      }
+    }
+    return (message.attachments || []).filter(
+      (a) => (a.content_type || "").startsWith("image/") && !used.has(a.filename));
+  }
+
+  function fileImage(file) {
+    const image = el("img", "attachment-image");
+    image.src = fileUrl(file);
+    image.alt = file.filename;
+    return image;
+  }
+
+  function embedElement(embed, message) {
     const box = el("div", "embed");
     box.style.borderLeftColor = embed.color !== undefined && embed.color !== null
       ? `#${Number(embed.color).toString(16).padStart(6, "0")}` : "#1e1f22";
@@ -375,9 +410,10 @@
       }
       grid.append(fields);
     }
-    if (embed.image && embed.image.url) {
+    const imageUrl = embed.image && resolved(message, embed.image.url);
+    if (imageUrl) {
       const image = el("img", "embed-image");
-      image.src = embed.image.url;
+      image.src = imageUrl;
       image.alt = "";
       grid.append(image);
     }
@@ -390,9 +426,10 @@
       grid.append(footer);
     }
     box.append(grid);
-    if (embed.thumbnail && embed.thumbnail.url) {
+    const thumbnailUrl = embed.thumbnail && resolved(message, embed.thumbnail.url);
+    if (thumbnailUrl) {
       const thumbnail = el("img", "embed-thumbnail");
-      thumbnail.src = embed.thumbnail.url;
+      thumbnail.src = thumbnailUrl;
       thumbnail.alt = "";
       box.append(thumbnail);
     }

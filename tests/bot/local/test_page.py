@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from bot.local.page import RECENT_MESSAGES, LocalPage, visible_to
+from bot.local.payloads import apply_message_data
 from bot.local.records import EPHEMERAL, LocalInteraction
 from bot.local.server import LocalDiscord, running_client
 from tests.bot.local.test_server import tiny_bot
@@ -168,3 +169,58 @@ async def test_a_channel_shows_its_latest_hundred_messages(
     async with session.get(url, params={"user": "1"}) as response:
         shown = [m["content"] for m in await response.json()]
     assert len(shown) == RECENT_MESSAGES and shown[-1] == f"message {RECENT_MESSAGES + 4}"
+
+
+def _with_picture(name: str, content: bytes) -> dict[str, Any]:
+    """What discord.py sends for a message carrying a file that its embed shows."""
+    return {
+        "embeds": [{"title": "round over", "image": {"url": f"attachment://{name}"}}],
+        "attachments": [{"id": 0, "filename": name}],
+        "files": {name: content},
+    }
+
+
+async def test_a_message_s_file_is_served_to_the_users_who_see_the_message(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    """The round-end picture (`attachment://round-1.png`) has an address the page reads."""
+    server, session = served
+    public = server._message(server.channel_id, _with_picture("round-1.png", b"first"))
+    address = public["attachments"][0]["url"]
+    async with session.get(address, params={"user": "2"}) as response:
+        assert response.status == 200 and await response.read() == b"first"
+        assert response.content_type == "image/png"
+    user = server.user("alice")
+    interaction = LocalInteraction(
+        id=server.new_id(), token="t", user=user, kind="button", data={}, channel_id=1
+    )
+    private = server._message(
+        server.channel_id,
+        _with_picture("hand.png", b"alice's"),
+        flags=EPHEMERAL,
+        interaction=interaction,
+    )
+    hidden = private["attachments"][0]["url"]
+    async with session.get(hidden, params={"user": "2"}) as response:
+        assert response.status == 404  # Bob never sees Alice's hand
+    async with session.get(hidden, params={"user": "1"}) as response:
+        assert await response.read() == b"alice's"
+
+
+async def test_a_file_replaced_by_an_edit_has_a_new_address_and_the_old_one_is_gone(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    server, session = served
+    message = server._message(server.channel_id, _with_picture("round-1.png", b"first"))
+    old = message["attachments"][0]["url"]
+    apply_message_data(message, _with_picture("round-1.png", b"second"), server.files)
+    new = message["attachments"][0]["url"]
+    assert new != old
+    async with session.get(old, params={"user": "1"}) as response:
+        assert response.status == 404
+    async with session.get(new, params={"user": "1"}) as response:
+        assert await response.read() == b"second"
+    # an edit that keeps the file (discord.py sends it back as Discord described it) keeps it
+    apply_message_data(message, {"attachments": [dict(message["attachments"][0])]}, server.files)
+    async with session.get(new, params={"user": "1"}) as response:
+        assert await response.read() == b"second"

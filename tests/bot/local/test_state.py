@@ -53,3 +53,16 @@ def test_expired_ephemeral_messages_are_not_kept(tmp_path: Path) -> None:
     after = LocalDiscord()
     StateFile(tmp_path / "state.json", after, {}).load()
     assert int(public["id"]) in after.messages and int(private["id"]) not in after.messages
+
+
+def test_the_files_messages_carry_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    before = LocalDiscord()
+    data = {"attachments": [{"id": 0, "filename": "round-1.png"}], "files": {"round-1.png": b"P"}}
+    message = before._message(before.channel_id, data)
+    before.files["/attachments/1/dropped/old.png"] = b"no message carries it"
+    StateFile(path, before, {}).save()
+
+    after = LocalDiscord()
+    StateFile(path, after, {}).load()
+    assert after.files == {message["attachments"][0]["url"]: b"P"}

@@ -8,23 +8,20 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.pictures.cards import BACK, CARD_NAMES
+from bot.pictures.cards import BACK
 from bot.pictures.round_end import cards_in
 from bot.render.actions import ButtonSpec
-from bot.render.cards import use_pictures
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service.snapshots import ROUND_OVER
+from tests.bot.render.pictures import MARKUP, card_pictures
 from tests.bot.render.snapshots import new_round, play, private, public, round_end
-
-MARKUP = {name: f"<:ct1_{name}:{1000 + i}>" for i, name in enumerate((*CARD_NAMES, BACK))}
 
 
 @pytest.fixture
 def pictures() -> Iterator[None]:
-    use_pictures(MARKUP)
-    yield
-    use_pictures({})
+    with card_pictures():
+        yield
 
 
 def embed_text(rendered: object) -> str:

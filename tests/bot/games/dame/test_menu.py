@@ -19,6 +19,7 @@ from games.dame import GAME, DameRound
 from games.dame.rules import IS_WILD, PACK_MIN
 from games.errors import IllegalAction
 from tests.bot.games.dame.views import fillers, public_snapshot, within_discord_limits
+from tests.bot.render.pictures import MARKUP, card_pictures
 from tests.bot.render.snapshots import private as _private
 from tests.games.dame.stacking import draw_and_discard, stacked_round
 
@@ -150,3 +151,15 @@ def test_the_take_shows_its_two_naturals_the_top_card_and_the_pile_size() -> Non
             for label, _ in c.options
         ]
         assert wanted in labels, labels
+
+
+def test_with_card_pictures_every_option_of_a_pick_shows_its_card() -> None:
+    round_, events = _big_hand_with_wilds()
+    view = round_.view(BEN)
+    assert view.legal is not None
+    rank = view.legal.meld_ranks[0]
+    with card_pictures():
+        pick, _ = _render(round_, events, "en", prefix=meld_step(rank)).components
+    assert isinstance(pick, SelectSpec)
+    assert list(pick.emojis) == [MARKUP[card(value).name] for _, value in pick.options]
+    assert all("<:" not in label for label, _ in pick.options)

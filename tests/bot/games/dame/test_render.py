@@ -5,7 +5,6 @@ limits, and showing no card of another hand or of the stock."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from bot.render.actions import MAX_OPTIONS, SelectSpec
@@ -19,9 +18,9 @@ from games.cards import card
 from games.dame import GAME, DameRound
 from tests.bot.games.dame.views import fillers, public_snapshot, within_discord_limits
 from tests.bot.render import snapshots
+from tests.bot.render.pictures import CARD_TEXT, MARKUP, card_pictures
 from tests.games.dame.stacking import draw_and_discard, stacked_round
 
-CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 TAKER_HAND = "7S 7H 3S 4D 5C 6H 8S 9D 10C JH QD KS AC"
 
 
@@ -170,3 +169,39 @@ def test_the_table_says_in_words_who_knocked_whose_turn_it_is_and_the_last_moves
         assert f"**Ben** {turn}" in text
         (log,) = [f["value"] for f in embed.get("fields", []) if took in f["value"]]
         assert log.startswith("**Ben**") and log.endswith(knock_log)
+
+
+# -- cards as pictures -------------------------------------------------------------------------
+
+
+def test_with_card_pictures_the_packs_the_pile_and_the_log_show_pictures() -> None:
+    round_, events = _round_with_a_big_take()
+    events += round_.apply(1, f"discard {round_.view(1).hand[0]}")
+    with card_pictures():
+        rendered = render_table(public_snapshot(round_, events), "en")
+    within_discord_limits(rendered)
+    embed = json.dumps(rendered.embed.to_dict(), ensure_ascii=False)
+    assert not CARD_TEXT.search(embed), embed
+    took = f"took the pile with {MARKUP['7S']} {MARKUP['7H']} on {MARKUP['7D']}: 32 cards"
+    assert took in embed
+    assert f"**7** ×3: {MARKUP['7S']} {MARKUP['7H']} {MARKUP['7D']} · 15" in embed
+    top = card(round_.public_view().discard[-1]).name
+    assert f"{MARKUP[top]} on top" in embed
+
+
+def test_with_card_pictures_a_hand_of_forty_odd_cards_is_pictures_within_the_limits() -> None:
+    round_, events = _round_with_a_big_take()
+    hand = round_.view(1).hand
+    with card_pictures():
+        rendered = render_private(
+            snapshots.private(round_, 1), public_snapshot(round_, events), "en"
+        )
+    within_discord_limits(rendered)
+    description = rendered.embed.description or ""
+    assert not CARD_TEXT.search(description)
+    for code in hand:
+        assert MARKUP[card(code).name] in description
+    for component in rendered.components:  # labels are text; the picture is the emoji
+        if isinstance(component, SelectSpec):
+            assert "<:" not in " ".join(label for label, _ in component.options)
+            assert component.emojis and all(component.emojis), component

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.render.cards import pretty
+from bot.render.cards import face
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
 from bot.ui.custom_ids import play_id
 from games.cards import Card, cards, shuffled
@@ -239,7 +239,7 @@ async def test_a_restart_mid_hand_keeps_the_hand_and_the_old_my_cards_button_wor
         answer = await use(harness.fake, alice, hand)  # made by the previous process
         await harness.settle()
         shown = answer_text(harness.fake, answer)
-        assert all(f"`{pretty(name)}`" in shown for name in hand_before)  # the same five cards
+        assert all(face(name) in shown for name in hand_before)  # the same five cards
         move = next(c for c in old_choices if c.notation is not None)
         await use(harness.fake, alice, move)
         await harness.settle()

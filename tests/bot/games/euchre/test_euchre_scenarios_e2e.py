@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.i18n import text
 from bot.local.records import LocalUser
-from bot.render.cards import pretty
+from bot.render import cards
 from bot.service.snapshots import PLAYING, ROUND_OVER
 from bot.ui.custom_ids import play_id
 from games.cards import Card
@@ -101,7 +101,7 @@ async def test_a_lone_hand_shows_who_sits_out_tricks_of_three_and_the_lone_march
         await bid(harness, table, "1 order alone; 0 discard 9D")
 
         shown = table.text(harness)
-        assert f"**{bob}** ordered up the {pretty('9H')} alone." in shown
+        assert f"**{bob}** ordered up the {cards.shown('9H')} alone." in shown
         assert text("en", "euchre.log.alone", name=bob, partner=dave) in shown
         trump = table.field(harness, "en", "euchre.field.trump")
         assert trump == f"♥ by {bob}, alone ({dave} sits out)"
@@ -117,9 +117,9 @@ async def test_a_lone_hand_shows_who_sits_out_tricks_of_three_and_the_lone_march
             await harness.play(table.user[seat], table.id, f"play {card}")
         last = table.field(harness, "en", "euchre.field.last_trick")
         assert last.split(" → ")[0].split(" · ") == [
-            f"{table.name[1]} {pretty('JH')}",
-            f"{table.name[2]} {pretty('9S')}",
-            f"{table.name[0]} {pretty('9H')}",
+            f"{table.name[1]} {cards.shown('JH')}",
+            f"{table.name[2]} {cards.shown('9S')}",
+            f"{table.name[0]} {cards.shown('9H')}",
         ]
         assert table.field(harness, "en", "euchre.field.tricks") == "N–S: 0 · E–W: 1"
 
@@ -147,7 +147,7 @@ async def test_a_euchre_gives_the_defenders_two_points_in_french(
         bob = table.name[1]
         await bid(harness, table, "1 order; 0 discard 9H")
         shown = table.text(harness)
-        assert f"**{bob}** a commandé le {pretty('9S')}." in shown
+        assert f"**{bob}** a commandé le {cards.shown('9S')}." in shown
         assert table.field(harness, "fr", "euchre.field.trump") == f"♠ par {bob}"
         await play_out(harness, table)
         end = table.field(harness, "fr", "table.round_over")
@@ -207,18 +207,18 @@ async def test_a_farmers_hand_is_thrown_in_and_play_goes_on_from_the_new_deal(
         thrown_in = text("en", "euchre.farmers", count=redeals)
         assert thrown_in.startswith("A farmer's hand (four 9s and 10s) was thrown in")
         assert table.field(harness, "en", "euchre.field.redeal") == thrown_in
-        assert table.field(harness, "en", "euchre.field.turned") == pretty(turned.name)
+        assert table.field(harness, "en", "euchre.field.turned") == cards.shown(turned.name)
 
         carol = await harness.my_cards(table.user[2], table.id)
         shown = answer_text(harness.fake, carol)
-        assert all(f"`{pretty(c.name)}`" in shown for c in hands[2])  # the new hand
+        assert all(cards.face(c.name) in shown for c in hands[2])  # the new hand
 
         discard = next(c.name for c in hands[0])
         await bid(harness, table, f"1 order; 0 discard {discard}")
         lead = next(c.name for c in hands[1])
         await harness.play(table.user[1], table.id, f"play {lead}")
         trick = table.field(harness, "en", "euchre.field.trick")
-        assert trick == f"{table.name[1]} {pretty(lead)}"
+        assert trick == f"{table.name[1]} {cards.shown(lead)}"
         checker.assert_clean()
 
 

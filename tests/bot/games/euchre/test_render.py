@@ -3,6 +3,7 @@ in both languages, and that no hand, no dealer's discard and no translation key 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.games.euchre.render import named_card
+from bot.render.actions import ButtonSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service.snapshots import (
@@ -26,6 +28,7 @@ from games.euchre import GAME
 from games.euchre.deal import stack_deck
 from games.euchre.policy import choose_action
 from tests.bot.render import snapshots
+from tests.bot.render.pictures import CARD_TEXT, MARKUP, card_pictures
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 KEYISH = re.compile(r"\b(euchre|log|error|lobby|table|private|preset|rules)\.[a-z_]+")
@@ -278,3 +281,46 @@ def test_bowers_are_named_once_trump_is_known() -> None:
     assert named_card("JD", "H", "en") == "the left bower (J♦)"
     assert named_card("JD", None, "en") == "J♦" and named_card("JC", "H", "en") == "J♣"
     assert named_card("JD", "H", "fr") == "le bower gauche (J♦)"
+
+
+# -- cards as pictures -------------------------------------------------------------------------
+
+
+def _embed_text(rendered: Any) -> str:
+    return json.dumps(rendered.embed.to_dict(), ensure_ascii=False)
+
+
+def test_with_card_pictures_every_card_on_the_table_and_in_the_log_is_a_picture() -> None:
+    round_ = new_round()
+    with card_pictures():
+        ordered = public(round_, apply(round_, "pass"))
+        text = _embed_text(render_table(ordered, "en"))
+        assert MARKUP["JC"] in text and not CARD_TEXT.search(text)  # the turned-up card
+        events = apply(round_, "order", "discard 9D", "play JD", "play 9S")
+        text = _embed_text(render_table(public(round_, events), "en"))
+        for played in ("JD", "9S", "JC"):  # the trick, the log, the picked-up card
+            assert MARKUP[played] in text
+        assert not CARD_TEXT.search(text), text
+
+
+def test_with_card_pictures_my_cards_shows_the_hand_and_the_buttons_show_their_card() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass")
+    with card_pictures():
+        ben = render_private(snapshots.private(round_, 1), public(round_, events), "en")
+        hand = ben.embed.description or ""
+        assert [MARKUP[c] in hand for c in ("AS", "KS", "QS", "10S", "9S")] == [True] * 5
+        assert not CARD_TEXT.search(_embed_text(ben))
+        orders = [b for b in ben.components if isinstance(b, ButtonSpec) and "order" in b.custom_id]
+        assert [b.emoji for b in orders] == [MARKUP["JC"], MARKUP["JC"]]
+        events += apply(round_, "order")
+        dan = render_private(snapshots.private(round_, 3), public(round_, events), "en")
+        discards = [
+            b for b in dan.components if isinstance(b, ButtonSpec) and "discard" in b.custom_id
+        ]
+        assert {b.emoji for b in discards} == {MARKUP[f"{r}D"] for r in ("A", "K", "Q", "10", "9")}
+        assert all(CARD_TEXT.search(b.label) for b in discards)  # labels stay text
+        events += apply(round_, "discard 9D")
+        ann = render_private(snapshots.private(round_, 0), public(round_, events), "en")
+        plays = [b for b in ann.components if isinstance(b, ButtonSpec) and "p=play" in b.custom_id]
+        assert plays and all(b.emoji == MARKUP[b.custom_id.split(" ")[-1]] for b in plays)

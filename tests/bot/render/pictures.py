@@ -1,0 +1,23 @@
+"""The card pictures as the running bot hands them to the renderers, for rendering tests."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from bot.pictures.cards import BACK, CARD_NAMES
+from bot.render.cards import use_pictures
+
+MARKUP = {name: f"<:ct1_{name}:{1000 + i}>" for i, name in enumerate((*CARD_NAMES, BACK))}
+CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")  # a card written as text
+
+
+@contextmanager
+def card_pictures() -> Iterator[None]:
+    """Cards render as the emojis of `MARKUP` within the block."""
+    use_pictures(MARKUP)
+    try:
+        yield
+    finally:
+        use_pictures({})
