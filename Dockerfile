@@ -13,6 +13,11 @@ RUN pip install --no-cache-dir . \
     && useradd --create-home --uid 10001 cardtable \
     && mkdir -p /app/data && chown cardtable /app/data
 
+# The operations endpoint (metrics and /health) inside the container; compose.yaml lets
+# Prometheus reach it on its own network (METRICS_HOST=0.0.0.0), nothing is published.
+ENV METRICS_PORT=9108
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.healthcheck"]
 USER cardtable
 # The SQLite file lives here when DATABASE_URL is not set: keep it on a volume.
 VOLUME /app/data

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 import sys
 from collections.abc import Callable
@@ -25,11 +26,13 @@ from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.settings import SettingsCog
 from bot.games import plugins
 from bot.i18n.translator import CatalogTranslator
+from bot.metrics import BotReadings, HealthCheck, OperationsServer
 from bot.render.cards import use_pictures
 from bot.service.clock import Clock, SystemClock
 from bot.service.runner import PolicyRunner, ProcessPolicyRunner
 from bot.service.service import TableService
 from bot.settings import Settings
+from bot.telemetry import Telemetry
 from bot.ui.command_options import CheckedCommandTree
 from bot.ui.controller import TableController
 from bot.ui.emojis import CardEmojis
@@ -86,6 +89,8 @@ class CardTableBot(commands.Bot):
         card_pictures: bool = True,
         **client_options: Any,
     ) -> None:
+        self.telemetry = Telemetry()
+        client_options.setdefault("http_trace", rate_limit_trace(self.telemetry))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -114,6 +119,8 @@ class CardTableBot(commands.Bot):
         self._locations: TableLocations | None = None
         self._upkeep: asyncio.Task[None] | None = None
         self.backups: BackupSchedule | None = None
+        self.health = HealthCheck()
+        self.operations: OperationsServer | None = None
         self._pictures_task: asyncio.Task[None] | None = None
 
     # -- parts built in setup_hook (typed accessors) -------------------------------------
@@ -164,10 +171,41 @@ class CardTableBot(commands.Bot):
             compact_history(self._store), name="store-compaction"
         )
         self._start_backups()
+        self._store.on_commit = self.telemetry.commit
+        self.telemetry.watch_gc()
+        if self.settings.metrics_port is not None:
+            await self._start_operations(self.settings.metrics_port)
         if self._card_pictures and self.application_id is not None:
             self._pictures_task = asyncio.create_task(self._load_card_pictures())
         if self._sync_commands:
             await self._sync()
+
+    async def _start_operations(self, port: int) -> None:
+        readings = BotReadings(tables=self.service.census, gateway_latency=self._gateway_latency)
+        ping = getattr(self.policy_runner, "ping", None)
+        self.operations = OperationsServer(
+            self.telemetry,
+            readings,
+            self.health,
+            write_probe=self.store.check_writable,
+            worker_ping=ping,
+            host=self.settings.metrics_host,
+            port=port,
+        )
+        await self.operations.start()
+
+    def _gateway_latency(self) -> float | None:
+        latency = self.latency
+        return latency if math.isfinite(latency) else None
+
+    async def on_connect(self) -> None:
+        self.health.gateway_up()
+
+    async def on_resumed(self) -> None:
+        self.health.gateway_up()
+
+    async def on_disconnect(self) -> None:
+        self.health.gateway_down()
 
     def _start_backups(self) -> None:
         """Backups of the SQLite file this bot opened itself (PostgreSQL: pg_dump's job)."""
@@ -241,6 +279,9 @@ class CardTableBot(commands.Bot):
             await self.backups.stop()
 
     async def close(self) -> None:
+        if self.operations is not None:
+            await self.operations.close()
+        self.telemetry.unwatch_gc()
         if self._pictures_task is not None:
             self._pictures_task.cancel()
             use_pictures({})
@@ -289,6 +330,20 @@ def create_bot(
         shard_ids=list(partition.ids),
         **options,  # type: ignore[arg-type]
     )
+
+
+def rate_limit_trace(telemetry: Telemetry) -> aiohttp.TraceConfig:
+    """Counts every 429 Discord answers (discord.py waits and retries them by itself)."""
+    trace = aiohttp.TraceConfig()
+
+    async def on_request_end(
+        session: aiohttp.ClientSession, context: object, params: aiohttp.TraceRequestEndParams
+    ) -> None:
+        if params.response.status == 429:
+            telemetry.refused_by_discord(params.method)
+
+    trace.on_request_end.append(on_request_end)
+    return trace
 
 
 def configure_logging(settings: Settings) -> None:

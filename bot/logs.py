@@ -83,15 +83,19 @@ class JsonFormatter(logging.Formatter):
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
-def configure(level: str, log_format: str) -> None:
-    """The root logger's one handler, in the chosen format, with the context and redaction."""
+def configure(level: str, log_format: str, *, force: bool = False) -> None:
+    """The root logger's one handler, in the chosen format, with the context and redaction.
+    Like `logging.basicConfig`, nothing changes if the root logger has handlers already (an
+    embedding program's, or a test runner's) unless `force`."""
+    root = logging.getLogger()
+    if root.handlers and not force:
+        return
     handler = logging.StreamHandler()
     handler.addFilter(ContextFilter())
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(RedactingFormatter(TEXT_FORMAT))
-    root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)

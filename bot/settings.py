@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = Field(default="text", alias="LOG_FORMAT")
     # The local table's page (no token, or `python -m bot --local`): http://127.0.0.1:PORT
     local_port: int = Field(default=8765, ge=1, le=65535, alias="LOCAL_PORT")
+    # Optional: Prometheus metrics at http://METRICS_HOST:METRICS_PORT/metrics and a health check
+    # at /health (unset: no endpoint). 127.0.0.1 unless told otherwise.
+    metrics_port: int | None = Field(default=None, ge=0, le=65535, alias="METRICS_PORT")
+    metrics_host: str = Field(default="127.0.0.1", alias="METRICS_HOST")
     # SQLite only: an online backup of the file every BACKUP_EVERY (a duration, or off) into
     # BACKUP_DIR (default: a `backups` folder beside the file), the newest BACKUP_KEEP kept.
     backup_every: Annotated[float | None, NoDecode] = Field(default=86400.0, alias="BACKUP_EVERY")

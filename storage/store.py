@@ -4,6 +4,7 @@ both through `storage.sql.Database`."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -55,6 +56,8 @@ class Store:
         self._actions = ActionWriter(db, self._open_rounds)
         self._games = games_resolver
         self._closed = False
+        # Told how long each record_action waited for its commit (the bot's metrics), if set.
+        self.on_commit: Callable[[float], None] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------
     @classmethod
@@ -206,7 +209,13 @@ class Store:
         """Append one action to an open round's log; returns once it is committed to disk.
         `seq` must grow within a round (use the action's index: len(round.history) - 1 after
         apply). Raises StoreError if the round is unknown or finished, or seq does not grow."""
+        observe = self.on_commit
+        if observe is None:
+            await self._actions.submit(table_id, round_no, seq, seat, notation)
+            return
+        started = time.perf_counter()
         await self._actions.submit(table_id, round_no, seq, seat, notation)
+        observe(time.perf_counter() - started)
 
     async def finish_round(
         self, table_id: int, round_no: int, result: RoundResult, totals_after: list[int]
@@ -264,6 +273,16 @@ class Store:
         `PRAGMA quick_check`, in a thread with its own connection (minutes for a huge file,
         never blocking the store). PostgreSQL: the server checks its own pages and WAL."""
         return await self._db.check_integrity()
+
+    async def check_writable(self) -> None:
+        """One small real write (the health row): raises StoreError if the store cannot write
+        (a read-only file or database, a full disk, a lost server)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO health (id, checked_at) VALUES (1, ?) "
+                "ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at",
+                (self._db.stamp(),),
+            )
 
     # -- players' data on request -------------------------------------------------------
     async def user_data(self, user_id: int) -> privacy.UserData:

@@ -21,6 +21,7 @@ back, so a state whose write is pending (or failed) is never shown.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -112,6 +113,16 @@ class TableService:
 
     def table_ids(self) -> list[int]:
         return sorted([*self.tables.live, *self.restoring.unloaded])
+
+    def census(self) -> Counter[tuple[str, str]]:
+        """Tables here by (game, status); tables a restart has yet to load count as
+        ("unknown", "loading")."""
+        counted: Counter[tuple[str, str]] = Counter(
+            (table.game.name, table.status) for table in self.tables.live.values()
+        )
+        if self.restoring.unloaded:
+            counted[("unknown", "loading")] += len(self.restoring.unloaded)
+        return counted
 
     def has_table(self, table_id: int) -> bool:
         """The table is open here, loaded or still to load after a restart (the glue keeps

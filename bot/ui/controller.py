@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -73,25 +74,40 @@ class TableController:
                 interaction.guild_id, interaction.guild_locale
             )
         bind_interaction(interaction)
+        started = time.perf_counter()
         try:
             component = parse(custom_id)
         except BadCustomId:
             await refuse(interaction, "bad_button")
+            self.bot.telemetry.click("unknown", time.perf_counter() - started, "bad_button")
             return
         logs.bind(table_id=component.table_id)
+        refusal: str | None = None
         try:
             with self.follower.answering(component.table_id, interaction.user.id):
                 await self._dispatch(interaction, component, values)
         except TableError as error:
+            refusal = error.key
             await refuse(interaction, error.key, **error.params)
         except discord.HTTPException as error:
             level = logging.INFO if interaction_gone(error) else logging.WARNING
             log.log(level, "answering a click on table %s failed: %s", component.table_id, error)
         except Exception:
             # A bug must still get an answer, never a click that spins until it times out.
+            refusal = "unknown"
             log.exception("a click on table %s failed", component.table_id)
             with contextlib.suppress(discord.HTTPException):
                 await refuse(interaction, "unknown")
+        finally:
+            self.bot.telemetry.click(
+                self._game_name(component.table_id), time.perf_counter() - started, refusal
+            )
+
+    def _game_name(self, table_id: int) -> str:
+        try:
+            return str(self.service.game_of(table_id).name)
+        except TableError:
+            return "unknown"
 
     async def _dispatch(
         self,

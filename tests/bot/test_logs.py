@@ -94,7 +94,7 @@ def test_configure_installs_one_handler_in_the_chosen_format() -> None:
     root = logging.getLogger()
     saved = (list(root.handlers), root.level)
     try:
-        logs.configure("WARNING", "json")
+        logs.configure("WARNING", "json", force=True)
         assert len(root.handlers) == 1
         assert isinstance(root.handlers[0].formatter, logs.JsonFormatter)
         assert root.level == logging.WARNING
