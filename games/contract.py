@@ -98,6 +98,13 @@ class Round(ABC, Generic[O, A, V]):
     state changes, forgets it all before it changes anything."""
 
     game: ClassVar[Game[Any, Any, Any]]
+    # Does `legal_actions` list every legal move? True for a game of few moves (Dutch, Euchre):
+    # an action is legal exactly when it is listed. False for a game whose moves combine any
+    # number of cards (Dame de Pique's packs): the list is the *offered* moves, each legal, and
+    # every legal move is either listed or reached by a sequence of listed moves of the same
+    # turn (a pack of five is a listed pack of three and two listed adds); `check` judges any
+    # move, listed or not, and a player may play a legal move that is not listed.
+    lists_every_move: ClassVar[bool] = True
 
     def __init__(self, options: O, setup: RoundSetup, deck: Sequence[Card]) -> None:
         self.options = options
@@ -116,7 +123,9 @@ class Round(ABC, Generic[O, A, V]):
 
     @abstractmethod
     def legal_actions(self, seat: int) -> list[A]:
-        """Every legal action of this seat now (empty if it may not act)."""
+        """The moves offered to this seat now (empty if it may not act): each is legal; they
+        are every legal move when `lists_every_move`, else a bounded set from which every
+        legal move is reached (see `lists_every_move`)."""
 
     @abstractmethod
     def _apply(self, seat: int, action: A) -> list[Event]:
@@ -150,15 +159,16 @@ class Round(ABC, Generic[O, A, V]):
         return found
 
     def legal_notation(self, seat: int) -> tuple[str, ...]:
-        """Every legal action of this seat now, in notation (what a player is offered)."""
+        """The offered moves of this seat now (`legal_actions`), in notation."""
         return self._remember(("notation", seat), self._notation, seat)
 
     def _notation(self, seat: int) -> tuple[str, ...]:
         return tuple(str(action) for action in self.legal_actions(seat))
 
     def check(self, seat: int, action: A) -> None:
-        """Raise IllegalAction naming the rule if `seat` may not play `action` now. Games
-        override this to name the precise rule; the default compares with legal_actions."""
+        """Raise IllegalAction naming the rule if `seat` may not play `action` now: the judge
+        of every move, listed or not. Games override this to name the precise rule; the
+        default compares with legal_actions (right only when `lists_every_move`)."""
         if self.finished:
             raise IllegalAction("round_over", "The round is over.")
         if seat not in self.to_act():

@@ -52,6 +52,8 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
     the turn of each seat's latest announcement, whether the player to act announced on their
     previous turn (and so may go out on this one), and whether that player has drawn."""
 
+    lists_every_move = False  # a pack of any size is legal: the list offers the usual ones
+
     def __init__(self, options: DameOptions, setup: RoundSetup, deck: Sequence[Card]) -> None:
         super().__init__(options, setup, deck)
         first = (setup.dealer + 1) % N_SEATS
@@ -174,15 +176,15 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
                 raise IllegalAction(
                     "take_with_wild", "The pile is taken with natural cards only, no wild card."
                 )
-            if len(cards) != TAKE_NATURALS or any(c.rank != top.rank for c in cards):
+            if len(cards) < TAKE_NATURALS or any(c.rank != top.rank for c in cards):
                 raise IllegalAction(
                     "take_needs_two_naturals",
-                    f"Taking the pile needs two natural {top.rank}s from your hand.",
+                    f"Taking the pile needs two or more natural {top.rank}s from your hand.",
                 )
         elif not self.options.take_onto_team_pack:
             raise IllegalAction(
                 "take_needs_two_naturals",
-                f"Taking the pile needs two natural {top.rank}s from your hand.",
+                f"Taking the pile needs two or more natural {top.rank}s from your hand.",
             )
         elif top.rank not in self.packs[seat % 2]:
             raise IllegalAction("no_such_pack", f"Your team has no {top.rank} pack.")
@@ -398,8 +400,12 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         return left >= KEEP_BEFORE_GOING_OUT or self.may_go_out(seat)
 
     def legal_actions(self, seat: int) -> list[DameAction]:
-        """Every legal action, with melds in canonical form: the 3-card melds (by card name) and
-        single-card adds, from which every larger pack is reached by further adds."""
+        """The offered moves (`lists_every_move` is False): every draw, take with two naturals,
+        announce and discard; every 3-card meld and single-card add (by card name), from which
+        every larger lay is reached by further adds; and, as one action each, the whole packs
+        a player most often wants: the take with all the naturals of the top card's rank, a new
+        pack of all the naturals of a rank, and an add of all the naturals of a pack's rank.
+        `check` judges every other lay (any pack of any size)."""
         return list(self._legal(seat)[0])
 
     def _notation(self, seat: int) -> tuple[str, ...]:
@@ -424,25 +430,38 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             for pair in combinations_with_replacement(names, TAKE_NATURALS):
                 if pair[0] != pair[1] or counts[pair[0]] >= 2:
                     pairs.append(legal_action(TAKE, pair))
+            whole = len(options.take)
+            if whole > TAKE_NATURALS and self.keeps(
+                self.turn, len(hand) - whole + len(self.pile) - 1
+            ):
+                pairs.append(legal_action(TAKE, _all_of(names, counts)))
             if options.take_onto_pack:
                 pairs.append(legal_action(TAKE))
             return _unzip(pairs)
-        names_by_rank: dict[str, set[str]] = {}
+        names_by_rank: dict[str, list[str]] = {}  # every natural card's name, copies too
         wilds: set[str] = set()
         for c in hand:
             if IS_WILD[c]:
                 wilds.add(c.name)
             else:
-                names_by_rank.setdefault(c.rank, set()).add(c.name)
+                names_by_rank.setdefault(c.rank, []).append(c.name)
         wild_names = _names_in_order(wilds)
         wild_key = tuple((name, min(counts[name], PACK_MIN)) for name in wild_names)
+        max_lay = options.max_lay
         for rank in options.meld_ranks:
-            natural_names = _names_in_order(names_by_rank.get(rank, ()))
+            naturals = names_by_rank.get(rank, [])
+            natural_names = _names_in_order(naturals)
             natural_key = tuple((name, min(counts[name], PACK_MIN)) for name in natural_names)
             pairs.extend(_melds(natural_key, wild_key))
+            if PACK_MIN < len(naturals) <= max_lay:  # the whole pack of its naturals
+                pairs.append(legal_meld(_all_of(natural_names, counts)))
         for rank in options.add_ranks:
-            for name in _names_in_order(names_by_rank.get(rank, ())) + wild_names:
+            naturals = names_by_rank.get(rank, [])
+            natural_names = _names_in_order(naturals)
+            for name in natural_names + wild_names:
                 pairs.append(legal_action(ADD, (name,), rank))
+            if 1 < len(naturals) <= max_lay:  # every natural of the rank at once
+                pairs.append(legal_action(ADD, _all_of(natural_names, counts), rank))
         if options.announce:
             pairs.append(legal_action(ANNOUNCE))
         for code in options.discard:
@@ -531,6 +550,12 @@ def _codes(cards: list[Card]) -> tuple[str, ...]:
 def _names_in_order(names: Iterable[str]) -> list[str]:
     """Distinct card names in the canonical order of action tokens."""
     return sorted(set(names), key=lambda name: TOKENS[name].sort)
+
+
+def _all_of(names: list[str], counts: Counter[str]) -> tuple[str, ...]:
+    """Every copy in hand of these names (in token order), each named by its name: the tokens
+    of an action that moves them all."""
+    return tuple(name for name in names for _ in range(counts[name]))
 
 
 def _lowest_copies(hand: list[Card]) -> tuple[str, ...]:

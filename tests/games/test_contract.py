@@ -158,3 +158,42 @@ def test_a_pickled_round_leaves_what_it_remembers_behind() -> None:
     assert clone._memo == {}
     assert clone.view(seat) == view
     assert round_._memo  # the original keeps its own
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_offered_move_is_legal_and_a_game_listing_every_move_refuses_the_rest(
+    name: str,
+) -> None:
+    """`legal_actions` means what the contract says, in every registered game: each move it
+    offers passes `check` (and its notation reads back as the same move); in a game whose
+    list is every legal move (`lists_every_move`), every other move seen in the round (offered
+    to any seat at any moment) is refused by `check` whenever it is not listed for that seat
+    then. Dame de Pique offers a bounded set instead: its bigger lays are covered by
+    tests/games/dame (reached by offered moves)."""
+    game = get_game(name)
+    n_seats = max(game.min_seats, min(4, game.max_seats))
+    rng = random.Random(7)
+    seen: dict[str, object] = {}
+    for deal in range(3):
+        round_ = game.new_round(game.options(), RoundSetup(n_seats=n_seats, dealer=deal), seed=deal)
+        steps = 0
+        while not round_.finished and steps < 120:
+            for seat in range(n_seats):
+                listed = round_.legal_actions(seat)
+                assert (seat in round_.to_act()) == bool(listed)
+                for action in listed:
+                    round_.check(seat, action)
+                    assert game.parse_action(str(action)) == action
+                    seen.setdefault(str(action), action)
+                if not round_.lists_every_move:
+                    continue
+                offered = set(round_.legal_notation(seat))
+                for notation, action in seen.items():
+                    if notation in offered:
+                        continue
+                    with pytest.raises(IllegalAction):
+                        round_.check(seat, action)
+            seat = round_.to_act()[0]
+            round_.apply(seat, rng.choice(round_.legal_actions(seat)))
+            steps += 1
+    assert len(seen) > 20

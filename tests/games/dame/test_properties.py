@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import pickle
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -12,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.cards import Card
+from games.cards import Card, card
 from games.contract import RoundRecord, RoundSetup
 from games.dame import GAME, DameAction, DameRound, simple, strong
 from games.dame.actions import KINDS, TOKENS
 from games.dame.policy import choose_action
-from games.dame.rules import DECK, NATURAL_RANKS, TEAMS, VALUE
+from games.dame.rules import DECK, NATURAL_RANKS, TEAMS, VALUE, WILD_RANKS
 from games.errors import IllegalAction
 from games.match import Match
 
@@ -95,10 +96,16 @@ def _check_legal_matches_view(round_: DameRound, seat: int, legal: list[DameActi
     assert options is not None
     kinds = {a.kind for a in legal}
     assert ("draw" in kinds) == options.draw
-    assert {a.cards for a in legal if a.kind == "take" and a.cards} == {
+    pairs = {
         (x.split("#")[0], y.split("#")[0])
         for i, x in enumerate(options.take)
         for y in options.take[i + 1 :]
+    }
+    takes = {a.cards for a in legal if a.kind == "take" and a.cards}
+    assert {cards for cards in takes if len(cards) == 2} == pairs
+    # and, as one action, the take with every natural of the rank (when it keeps two cards)
+    assert {cards for cards in takes if len(cards) > 2} <= {
+        tuple(code.split("#")[0] for code in options.take)
     }
     assert ("meld" in kinds) == bool(options.meld_ranks)
     assert {a.rank for a in legal if a.kind == "add"} == set(options.add_ranks)
@@ -215,8 +222,8 @@ def test_full_target_match_by_policy_and_random_play_ends_with_one_winner(seed: 
 
 def test_legal_melds_of_a_big_hand_are_every_pack_of_three_the_rules_accept() -> None:
     """A player who takes every pile and lays nothing holds 30 cards and more: the melds listed
-    for such a hand are exactly the packs of three card names `check` accepts, each once,
-    and the notation offered is theirs."""
+    for such a hand are exactly the packs of three card names `check` accepts, each once, and
+    each rank's whole natural pack (more than three), and the notation offered is theirs."""
     rng = random.Random(4)
     round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=4), seed=11)
     hoarder, checked = 1, 0
@@ -242,8 +249,100 @@ def test_legal_melds_of_a_big_hand_are_every_pack_of_three_the_rules_accept() ->
                 accepted.add(combo)
             legal = round_.legal_actions(seat)
             listed = [a.cards for a in legal if a.kind == "meld"]
-            assert len(listed) == len(set(listed)) and set(listed) == accepted
+            naturals: dict[str, list[str]] = {}
+            for c in sorted(hand, key=lambda c: TOKENS[c.name].sort):
+                if c.rank not in WILD_RANKS:
+                    naturals.setdefault(c.rank, []).append(c.name)
+            wholes = {
+                tuple(names)
+                for names in naturals.values()
+                if len(names) > 3 and any(m[0] in names for m in accepted)
+            }
+            assert len(listed) == len(set(listed)) and set(listed) == accepted | wholes
             assert round_.legal_notation(seat) == tuple(str(a) for a in legal)
             assert all(GAME.parse_action(str(a)) == a for a in legal)
             checked += 1
         round_.apply(seat, "discard " + rng.choice(options.discard).split("#")[0])
+
+
+def _names(codes: Iterator[str] | tuple[str, ...]) -> list[str]:
+    return sorted(code.split("#")[0] for code in codes)
+
+
+def _by_name(round_: DameRound, seat: int) -> tuple[Any, ...]:
+    """What a state shows, copies of a card not told apart (a name picks its lowest copy)."""
+    view = round_.view(seat)
+    packs = [[(p.rank, _names(p.cards)) for p in team] for team in view.packs]
+    return (view.phase, view.turn, _names(view.hand), view.hand_sizes, packs, view.discard)
+
+
+def _random_lay(rng: random.Random, round_: DameRound, seat: int) -> DameAction | None:
+    """A take, new pack or add of random cards of one rank (codes), any number of them."""
+    hand = round_.hands[seat]
+    wilds = [c.code for c in hand if c.rank in WILD_RANKS]
+    if not round_.drawn:
+        if not round_.pile:
+            return None
+        naturals = [c.code for c in hand if c.rank == round_.pile[-1].rank]
+        return DameAction("take", tuple(rng.sample(naturals, rng.randint(0, len(naturals)))))
+    packs = round_.packs[seat % 2]
+    rank = rng.choice(sorted({c.rank for c in hand if c.rank not in WILD_RANKS} | set(packs)))
+    naturals = [c.code for c in hand if c.rank == rank]
+    chosen = rng.sample(naturals, rng.randint(0, len(naturals)))
+    chosen += rng.sample(wilds, rng.randint(0, min(len(wilds), 3)))
+    if not chosen:
+        return None
+    if rank in packs:
+        return DameAction("add", tuple(chosen), rank)
+    return DameAction("meld", tuple(chosen))
+
+
+def _reached_by_offered_moves(round_: DameRound, seat: int, action: DameAction) -> DameRound:
+    """A copy of the round where `action`'s cards were laid by offered moves only: the take of
+    two naturals or a pack of three (naturals first), then each other card by a single add."""
+    copy = pickle.loads(pickle.dumps(round_))
+    names = [code.split("#")[0] for code in action.cards]
+    names.sort(key=lambda name: TOKENS[name].sort)
+    first = 2 if action.kind == "take" else 3 if action.kind == "meld" else 0
+    steps = [DameAction(action.kind, tuple(names[:first]), action.rank)] if first else []
+    # a take's rank is the top card's; a new pack's, its first card's (a natural: sorted first)
+    take = action.kind == "take"
+    rank = round_.pile[-1].rank if take else action.rank or card(names[0]).rank
+    steps += [DameAction("add", (name,), rank) for name in names[first:]]
+    for step in steps:
+        assert str(step) in copy.legal_notation(seat), (str(action), str(step))
+        copy.apply(seat, step)
+    return copy
+
+
+@settings(PROPERTY, max_examples=20)
+@given(rng=st.randoms(use_true_random=False))
+def test_every_legal_lay_is_offered_or_reached_by_offered_moves_of_the_same_turn(
+    rng: random.Random,
+) -> None:
+    """Dame de Pique lists the offered moves, not every legal one (`lists_every_move` is
+    False): a take, pack or add of any cards `check` accepts is listed, or the same cards
+    land through listed moves of the same turn (a pack of three, or a take of two, then adds),
+    to the same state (copies of a card aside)."""
+    round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=4), seed=rng.randrange(2**32))
+    assert isinstance(round_, DameRound) and not round_.lists_every_move
+    unlisted = 0
+    while not round_.finished and len(round_.history) < 150:
+        (seat,) = round_.to_act()
+        for _ in range(3):
+            lay = _random_lay(rng, round_, seat)
+            if lay is None:
+                continue
+            try:
+                round_.check(seat, lay)
+            except IllegalAction:
+                continue
+            if str(lay) in round_.legal_notation(seat):
+                continue
+            unlisted += 1
+            direct = pickle.loads(pickle.dumps(round_))
+            direct.apply(seat, lay)
+            reached = _reached_by_offered_moves(round_, seat, lay)
+            assert _by_name(reached, seat) == _by_name(direct, seat), str(lay)
+        round_.apply(seat, choose_action(round_, seat, rng))
+    assert unlisted or round_.finished

@@ -118,9 +118,23 @@ def test_take_needs_two_naturals_of_the_top_rank() -> None:
     round_ = stacked_round(SEVENS)
     _pile_of(round_, {1: "9C", 2: "7D"})
     _refused(round_, 3, "take 7S", "take_needs_two_naturals")
-    _refused(round_, 3, "take 7S 7H 7C#1", "take_needs_two_naturals")
     _refused(round_, 3, "take", "take_needs_two_naturals")
     _refused(round_, 3, "take 7S 9H", "not_in_hand")
+    _refused(round_, 3, "take 7S 7H 3S", "not_in_hand")
+
+
+def test_take_with_every_natural_of_the_rank_lays_the_whole_pack_in_one_action() -> None:
+    """ "At least two natural cards": the take may lay three (or more) naturals from hand with
+    the top card, a pack of four in one action, and the engine offers that take."""
+    round_ = stacked_round(SEVENS)
+    _pile_of(round_, {1: "9C", 2: "7D"})
+    assert "take 7S 7H 7C#1" not in round_.legal_notation(3)  # names, not codes, are offered
+    assert "take 7S 7H 7C" in round_.legal_notation(3)
+    assert "take 7S 7H" in round_.legal_notation(3)
+    round_.apply(3, "take 7S 7H 7C")
+    (pack,) = round_.view(3).packs[1]
+    assert sorted(pack.cards) == ["7C#1", "7D", "7H", "7S"]
+    assert round_.view(3).hand_sizes[3] == 13 - 3 + 1
 
 
 def test_a_wild_card_on_top_blocks_the_take() -> None:
@@ -207,6 +221,48 @@ def test_pack_needs_three_cards_of_one_rank() -> None:
     _refused(round_, 1, "meld 7S 7H", "pack_too_small")
     _refused(round_, 1, "meld 7S 7H 8S", "mixed_ranks")
     _refused(round_, 1, "meld 7S 7H 7D", "not_in_hand")
+
+
+def test_a_whole_pack_of_any_size_is_one_action_and_all_naturals_of_a_rank_are_offered() -> None:
+    """A pack of five 7s (two copies of 7♠) is one `meld`, offered as such; a bigger pack with
+    wild cards is legal too, though not listed (`lists_every_move` is False: check judges)."""
+    assert DameRound.lists_every_move is False
+    round_ = stacked_round({1: "7S 7H 7D 7C 7S#1 2C JK 8S 8H"})
+    round_.apply(1, "draw")
+    offered = round_.legal_notation(1)
+    assert "meld 7S 7S 7H 7D 7C" in offered
+    assert "meld 8S 8H 2C" in offered and "meld 8S 8H JK" in offered
+    round_.check(1, GAME.parse_action("meld 7S 7S 7H 7D 7C 2C JK"))
+    assert "meld 7S 7S 7H 7D 7C 2C JK" not in offered
+    round_.apply(1, "meld 7S 7S 7H 7D 7C")
+    (pack,) = round_.view(1).packs[1]
+    assert sorted(pack.cards) == ["7C", "7D", "7H", "7S", "7S#1"]
+
+
+def test_every_natural_of_a_packs_rank_is_offered_as_one_add() -> None:
+    round_ = stacked_round({1: "7S 7H 7D 7C 7S#1 7H#1 2C"})
+    round_.apply(1, "draw")
+    round_.apply(1, "meld 7S 7H 7D")
+    offered = round_.legal_notation(1)
+    assert "add 7 7S 7H 7C" in offered and "add 7 7C" in offered and "add 7 2C" in offered
+    round_.apply(1, "add 7 7S 7H 7C")
+    assert len(round_.view(1).packs[1][0].cards) == 6
+
+
+def test_a_whole_pack_that_would_leave_one_card_is_not_offered_before_the_knock() -> None:
+    """Keep two cards until going out is allowed: seven 7s in a hand of eight are offered as
+    packs of three, not all at once (that would leave one card, and is refused)."""
+    sevens = "7S 7H 7D 7C 7S#1 7H#1 7D#1"
+    round_ = stacked_round({1: f"{sevens} 8S 8H 8D 9S 9H 9D"}, stock="10S")
+    round_.apply(1, "draw")
+    round_.apply(1, "meld 8S 8H 8D")
+    whole = "meld 7S 7S 7H 7H 7D 7D 7C"
+    assert whole in round_.legal_notation(1)  # eleven cards: seven laid leave four
+    round_.apply(1, "meld 9S 9H 9D")
+    assert len(round_.hands[1]) == 8 and round_.max_lay(1) == 6
+    assert whole not in round_.legal_notation(1)
+    assert "meld 7S 7S 7H" in round_.legal_notation(1)
+    _refused(round_, 1, whole, "announce_first")
 
 
 def test_a_team_has_one_pack_per_rank_and_adds_to_it() -> None:
