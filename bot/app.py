@@ -105,8 +105,10 @@ class CardTableBot(commands.Bot):
         self._given_store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._sync_commands = sync_commands
-        # bots think in a worker process, so a searching bot never delays another table's click
-        self.policy_runner: PolicyRunner = policy_runner or ProcessPolicyRunner()
+        # bots think in worker processes, so a searching bot never delays another table's click
+        self.policy_runner: PolicyRunner = policy_runner or ProcessPolicyRunner(
+            settings.bot_workers, clock=self.clock
+        )
         self._card_pictures = card_pictures  # off: cards as text
         self.card_emojis = CardEmojis()
         self.notifier = DiscordNotifier(

@@ -70,6 +70,10 @@ class Settings(BaseSettings):
     def _duration(cls, value: object) -> object:
         return parse_duration(value) if isinstance(value, str) else value
 
+    # Worker processes for the bot players' decisions (each process of the bot has its own).
+    # Unset: the cores this process may use, less one for the event loop, at least one.
+    bot_workers: int | None = Field(default=None, ge=1, le=256, alias="BOT_WORKERS")
+
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, value: str) -> str:

@@ -9,8 +9,8 @@ may change the table meanwhile, and then the move is dropped and decided again f
 as it is. Every move is stored before it is published and notified, like a click's.
 
 After a restart, loaded tables whose bots owe moves wait in a queue and are followed up one
-table at a time, so the one worker process never holds more than one of their decisions ahead
-of a click's; a table a human reaches (`ready`) leaves the queue and is followed up at once.
+table at a time, so the workers never hold more than one of their decisions ahead of a click's;
+a table a human reaches (`ready`) leaves the queue and is followed up at once.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class FollowUp:
     def __init__(self, service: TableService, runner: PolicyRunner) -> None:
         self.service = service
         self.tables = service.tables
-        # where bots think: in this process (tests, benchmarks) or in a worker process
+        # where bots think: in this process (tests, benchmarks) or in worker processes
         self.runner = runner
         # table id -> its follow-up task, while its bots have moves to make
         self.following: dict[int, asyncio.Task[None]] = {}
@@ -176,7 +176,7 @@ class FollowUp:
         round_ = table.round
         assert round_ is not None
         try:
-            move = self.runner.think(round_, seat, table.bots, table.rng)
+            move = self.runner.think(round_, seat, table.bots, table.rng, table=table.id)
         except Exception as error:
             move = asyncio.get_running_loop().create_future()
             move.set_exception(error)

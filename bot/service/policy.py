@@ -2,7 +2,11 @@
 - `simple`: the game's `games.<name>.policy` module (`choose_action(round, seat, rng)`);
 - `strong`: its `games.<name>.strong` module when it has one, else the simple policy.
 Timeouts always play the simple module's `default_action(round, seat)` (a safe move), and a
-game without a policy module plays a random legal move (its first one on timeout)."""
+game without a policy module plays a random legal move (its first one on timeout).
+
+A strong policy whose `choose_action` takes a `budget` (seconds of search, a cap) is given a
+smaller one when the bot worker has less time left (`SeatPolicy.choose(..., budget=)`): a
+decision that waited in the queue searches less, never longer than its own default."""
 
 from __future__ import annotations
 
@@ -31,11 +35,32 @@ class SeatPolicy:
         self._default_takes_rng = (
             self._default is not None and len(inspect.signature(self._default).parameters) >= 3
         )
-
-    def choose(self, round_: Round[Any, Any, Any], seat: int, rng: random.Random) -> Any:
+        self._own_budget: float | None = None  # the chooser's default budget (None: no cap)
+        self._takes_budget = False
         if self._choose is not None:
+            budget = inspect.signature(self._choose).parameters.get("budget")
+            if budget is not None:
+                self._takes_budget = True
+                default = budget.default
+                self._own_budget = default if isinstance(default, int | float) else None
+
+    def choose(
+        self,
+        round_: Round[Any, Any, Any],
+        seat: int,
+        rng: random.Random,
+        *,
+        budget: float | None = None,
+    ) -> Any:
+        """The bot's move. `budget` (seconds, None: the policy's own) caps a searching
+        policy's time: it searches for the smaller of its own budget and this one."""
+        if self._choose is None:
+            return rng.choice(round_.legal_actions(seat))
+        if budget is None or not self._takes_budget:
             return self._choose(round_, seat, rng)
-        return rng.choice(round_.legal_actions(seat))
+        if self._own_budget is not None:
+            budget = min(budget, self._own_budget)
+        return self._choose(round_, seat, rng, budget=budget)
 
     def default(self, round_: Round[Any, Any, Any], seat: int, rng: random.Random) -> Any:
         """A safe move for a player who let the timer run out."""

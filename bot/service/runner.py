@@ -1,41 +1,46 @@
-"""Where bot decisions are computed: in this process, or off the event loop in a worker process.
+"""Where bot decisions are computed: in this process, or off the event loop in worker processes.
 
 A strong bot may search for a tenth of a second or more; run on the event loop, that would
 delay every click on every other table. `ProcessPolicyRunner` sends the round (pickled; the
-policy reads only the seat's view of it) to a worker process and awaits the answer, so the loop
-stays free. `InlinePolicyRunner` decides at once in this process (tests, benchmarks: seeded and
-reproducible). Either way `think` reads the round and the generator at once, under the table's
-lock, and returns what to await for the move: the service releases the lock while the bot
-thinks, so the table may change meanwhile (it drops a move decided for a state gone by).
+policy reads only the seat's view of it) to a pool of worker processes and awaits the answer,
+so the loop stays free; the pool (`bot.service.pool`) shares its workers fairly between
+tables, gives every decision a deadline, replaces a worker that dies or hangs, and plays the
+simple policy's move when a decision cannot come in time. `InlinePolicyRunner` decides at once
+in this process (tests, benchmarks: seeded and reproducible). Either way `think` reads the
+round and the generator at once, under the table's lock, and returns what to await for the
+move: the service releases the lock while the bot thinks, so the table may change meanwhile
+(it drops a move decided for a state gone by).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import multiprocessing
 import os
-import pickle
 import random
-import threading
-from collections.abc import Awaitable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Awaitable, Hashable
 from typing import Any, Protocol
 
+from bot.service.clock import Clock, SystemClock
 from bot.service.policy import policy_for
-from games.contract import Game, Round
-
-log = logging.getLogger(__name__)
+from bot.service.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool
+from bot.service.worker import Decide, ProcessWorker, WorkerEvents, choose_from, decide
+from games.contract import Round
 
 
 class PolicyRunner(Protocol):
     def think(
-        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
+        self,
+        round_: Round[Any, Any, Any],
+        seat: int,
+        level: str,
+        rng: random.Random,
+        *,
+        table: Hashable | None = None,
     ) -> Awaitable[Any]:
         """Start deciding the bot's action for `seat` at this level: the round and `rng` are
         read now, never after this returns (the round may change while the bot thinks). The
-        awaitable gives an action of the round's game."""
+        awaitable gives an action of the round's game. `table` (its id) is whose decision it
+        is: a runner shares its workers fairly between tables."""
         ...
 
     def close(self) -> None: ...
@@ -43,7 +48,13 @@ class PolicyRunner(Protocol):
 
 class InlinePolicyRunner:
     def think(
-        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
+        self,
+        round_: Round[Any, Any, Any],
+        seat: int,
+        level: str,
+        rng: random.Random,
+        *,
+        table: Hashable | None = None,
     ) -> Awaitable[Any]:
         decided: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         try:
@@ -61,123 +72,42 @@ class InlinePolicyRunner:
         pass
 
 
-PARENT_CHECK_SECONDS = 1.0
+def default_workers() -> int:
+    """Worker processes for this machine: its cores (those this process may use) but one,
+    which the event loop keeps; at least one."""
+    return max(1, len(os.sched_getaffinity(0)) - 1)
 
 
-def exit_with_parent(parent: int) -> None:
-    """In the worker process, at its start: exit once the bot process is gone. A bot killed
-    outright (SIGKILL, out of memory) cannot stop its worker, and the worker, holding its own
-    end of the work queue, would otherwise wait for work forever."""
+class ProcessPolicyRunner(DecisionPool):
+    """A pool of worker processes (`BOT_WORKERS`, by default `default_workers()`) for every
+    table's bots, with the pool's deadline, fairness and fallbacks (`bot.service.pool`)."""
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            threading.Event().wait(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def warm_up() -> None:
-    """In the worker process: import every game and its policies, so the first bot move
-    after a start does not pay for them."""
-    from games.registry import game_names, get_game
-
-    for name in game_names():
-        for level in ("simple", "strong"):
-            policy_for(get_game(name), level)
-
-
-def decide(pickled_round: bytes, seat: int, level: str, seed: int) -> str:
-    """In the worker process: the action's notation (an action object's identity, which the
-    engine relies on, does not survive pickling; its notation does)."""
-    round_ = pickle.loads(pickled_round)
-    return str(policy_for(round_.game, level).choose(round_, seat, random.Random(seed)))
-
-
-class ProcessPolicyRunner:
-    """One worker process (a second core, when the machine has one) for all tables' bots."""
-
-    def __init__(self, workers: int = 1) -> None:
-        self._workers = workers
-        self._pool: ProcessPoolExecutor | None = None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:  # started on first use: a bot-less bot never forks
-            context = multiprocessing.get_context("spawn")  # no copy of the loop or sockets
-            self._pool = ProcessPoolExecutor(
-                self._workers,
-                mp_context=context,
-                initializer=exit_with_parent,
-                initargs=(os.getpid(),),
-            )
-        return self._pool
-
-    def warm(self) -> None:
-        """Start the worker now and have it import the games (a second or more), in the
-        background: after a restart, the first click that hands a bot the turn does not wait
-        for that."""
-        self._executor().submit(warm_up)
-
-    def think(
-        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
-    ) -> Awaitable[Any]:
-        # pickled here, not by the pool's feeder thread later: the round may change meanwhile
-        pickled = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
-        seed = rng.getrandbits(64)
-        loop = asyncio.get_running_loop()
-        try:
-            notation = loop.run_in_executor(self._executor(), decide, pickled, seat, level, seed)
-        except BrokenProcessPool:  # the pool found its worker dead before this submission
-            notation = loop.create_future()
-            notation.set_exception(BrokenProcessPool("bot worker process died"))
-        return self._answer(notation, round_.game, pickled, seat, level, seed)
-
-    async def _answer(
+    def __init__(
         self,
-        notation: Awaitable[str],
-        game: Game[Any, Any, Any],
-        pickled: bytes,
-        seat: int,
-        level: str,
-        seed: int,
-    ) -> Any:
-        try:
-            answer = await notation
-        except BrokenProcessPool:  # the worker died (killed, out of memory): start a new one
-            log.warning("bot worker process died; deciding in this process, new worker next")
-            self.close()
-            return decide_here(pickled, seat, level, seed)
-        return game.parse_action(answer)
+        workers: int | None = None,
+        *,
+        clock: Clock | None = None,
+        decider: Decide = decide,
+        deadline: float = DECISION_SECONDS,
+        hang: float = HANG_SECONDS,
+    ) -> None:
+        def start(events: WorkerEvents) -> ProcessWorker:
+            return ProcessWorker(events, decider)
+
+        super().__init__(
+            workers or default_workers(),
+            start,
+            clock or SystemClock(),
+            deadline=deadline,
+            hang=hang,
+        )
 
     async def choose(
         self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
     ) -> Any:
         return await self.think(round_, seat, level, rng)
 
-    def close(self) -> None:
-        """Stop the worker now. It holds nothing durable, so it is not left to finish a
-        decision: a process that exits soon after (a test worker, a restart) without joining
-        it would leave it running, orphaned, holding its own end of the work queue."""
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        for process in _workers(pool):
-            process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
-
-    def worker_pids(self) -> list[int]:
-        """The worker processes running now (none before the first decision)."""
-        if self._pool is None:
-            return []
-        return [p.pid for p in _workers(self._pool) if p.pid is not None]
-
 
 def decide_here(pickled_round: bytes, seat: int, level: str, seed: int) -> Any:
-    """The worker's decision, made in this process (the worker is gone)."""
-    round_ = pickle.loads(pickled_round)
-    return policy_for(round_.game, level).choose(round_, seat, random.Random(seed))
-
-
-def _workers(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
-    """The pool's worker processes (the executor has no public list of them)."""
-    return list((pool._processes or {}).values())
+    """The worker's decision, made in this process."""
+    return choose_from(pickled_round, seat, level, seed)

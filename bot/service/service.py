@@ -82,7 +82,7 @@ class TableService:
             next_round_seconds=next_round_seconds,
             finished_keep_seconds=finished_keep_seconds,
         )
-        # where bots think: in this process by default (tests, benchmarks), in a worker process
+        # where bots think: in this process by default (tests, benchmarks), in worker processes
         # for the real bot (bot/app.py), so a searching bot never holds up the event loop
         self.bots = FollowUp(self, policy_runner or InlinePolicyRunner())
         self.restoring = Restore(self)

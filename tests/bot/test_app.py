@@ -1,14 +1,17 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
 import pytest
 from aiohttp import web
+from pydantic import ValidationError
 
 from bot.app import REJECTED_TOKEN, create_bot, intents, run
+from bot.service.runner import ProcessPolicyRunner
 from bot.settings import Settings
 
 
@@ -71,3 +74,28 @@ async def test_the_bot_backs_up_the_sqlite_file_it_opened_itself(tmp_path: Path)
     finally:
         await bot.close()
     assert bot.backups._task is None  # stopped with the bot
+
+
+async def test_the_bot_s_worker_pool_has_bot_workers_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    default = create_bot(Settings(_env_file=None, DISCORD_TOKEN="t"))  # type: ignore[call-arg]
+    given = create_bot(
+        Settings(_env_file=None, DISCORD_TOKEN="t", BOT_WORKERS="6")  # type: ignore[call-arg]
+    )
+    try:
+        assert isinstance(default.policy_runner, ProcessPolicyRunner)
+        assert isinstance(given.policy_runner, ProcessPolicyRunner)
+        assert default.policy_runner.size == 3  # the cores but one
+        assert given.policy_runner.size == 6
+    finally:
+        await default.close()
+        await given.close()
+    with pytest.raises(ValidationError, match="BOT_WORKERS"):
+        Settings(_env_file=None, BOT_WORKERS="0")  # type: ignore[call-arg]
+
+
+def test_a_one_core_machine_still_gets_one_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert ProcessPolicyRunner().size == 1

@@ -12,12 +12,13 @@ import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableError, TableService
-from bot.service.policy import policy_for
+from bot.service.policy import SeatPolicy, policy_for
 from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner, decide_here
 from games.contract import Round, RoundSetup
 from games.dutch import policy as dutch_simple
@@ -35,10 +36,10 @@ class CountingRunner(InlinePolicyRunner):
         self.levels: list[str] = []
 
     def think(
-        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: Any
+        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: Any, **where: Any
     ) -> Awaitable[Any]:
         self.levels.append(level)
-        return super().think(round_, seat, level, rng)
+        return super().think(round_, seat, level, rng, **where)
 
 
 def test_strong_level_picks_the_game_s_strong_module_and_keeps_the_safe_default() -> None:
@@ -151,3 +152,20 @@ def test_the_worker_process_exits_when_the_bot_process_dies_without_closing_it()
     finally:
         os.close(handle)
     assert readable, f"the worker {worker} outlived its bot process"
+
+
+def test_a_searching_policy_searches_for_the_smaller_of_its_budget_and_the_time_left() -> None:
+    budgets: list[float] = []
+
+    def choose_action(round_: Any, seat: int, rng: Any, *, budget: float = 0.12) -> str:
+        budgets.append(budget)
+        return "move"
+
+    policy = SeatPolicy(None, SimpleNamespace(choose_action=choose_action))  # type: ignore[arg-type]
+    rng = random.Random(0)
+    for left in (0.05, 0.5, None):
+        assert policy.choose(EUCHRE_ROUND, 1, rng, budget=left) == "move"
+    assert budgets == [0.05, 0.12, 0.12]
+
+
+EUCHRE_ROUND = EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="budget")

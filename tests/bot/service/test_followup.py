@@ -42,10 +42,10 @@ class GatedRunner(InlinePolicyRunner):
         self.decisions: list[tuple[int, int]] = []  # (seat, actions in the round then)
 
     def think(
-        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
+        self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random, **where: Any
     ) -> Awaitable[Any]:
         self.decisions.append((seat, len(round_.history)))
-        decided = super().think(round_, seat, level, rng)
+        decided = super().think(round_, seat, level, rng, **where)
         self.thinking.set()
 
         async def answer() -> Any:

@@ -1,0 +1,430 @@
+"""A pool of bot workers: every table's bot decisions, scheduled fairly, each with a deadline.
+
+- **Fair by table.** Decisions wait in one queue per table, and the queues take turns: a
+  table with many decisions waiting (a restart, a bug) never delays another table's bots by
+  more than one decision per worker.
+- **A deadline per decision** (`DECISION_SECONDS`, well under the shortest turn): a decision
+  not answered by then is played by the simple policy, decided in this process from the round
+  as it was when asked. A worker that dies (even mid-answer) or answers garbage is replaced at
+  once and its decision played the same way; one still on a decision `HANG_SECONDS` after it
+  took it is taken for stuck, killed and replaced.
+- **Overload sheds, the queue does not grow.** A decision's search budget is the time left
+  before its deadline once a worker takes it, so the budget shrinks as the queue grows; a
+  decision that could not start in time (by the queue's length and the workers' recent pace,
+  or because every worker is stuck) is played by the simple policy at once.
+
+Every fallback is counted by reason (`PoolStats.fallbacks`). Workers come from a factory (a
+process, `bot.service.worker.ProcessWorker`, for the bot; tests give their own), so the pool
+itself is plain asyncio on the service's clock: a fake clock drives its deadlines in tests.
+Each bot process (each shard) has its own pool; nothing is shared between processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import pickle
+import random
+from collections import Counter, deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.service.clock import Clock, TimerHandle
+from bot.service.policy import policy_for
+from bot.service.worker import Answer, Job, Worker, WorkerEvents, choose_from
+from games.contract import Game, Round
+
+log = logging.getLogger(__name__)
+
+DECISION_SECONDS = 1.0  # asked -> answered, at most; then the simple policy plays
+HANG_SECONDS = 5.0  # a worker still on one decision this long after taking it is replaced
+START_SECONDS = 60.0  # a worker not ready this long after its start is replaced
+MIN_BUDGET = 0.02  # a decision with less search time left than this is played simply
+ANSWER_MARGIN = 0.05  # of a decision's time, kept for sending the round and the answer
+FIRST_PACE = 0.1  # seconds per decision assumed before any was timed
+PACE_WEIGHT = 0.2  # of the newest decision in the moving average of the workers' pace
+RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
+RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
+
+# Why a decision was played by the simple policy
+OVERLOAD = "overload"  # it could not have started in time
+DEADLINE = "deadline"  # not answered in time
+DIED = "died"  # its worker died
+HUNG = "hung"  # its worker was stuck (counted when the worker is replaced)
+GARBAGE = "garbage"  # its worker answered something that is no move
+ERROR = "error"  # the policy raised in the worker
+
+WorkerFactory = Callable[[WorkerEvents], Worker]
+
+
+@dataclass(slots=True)
+class PoolStats:
+    """Counts since the pool was made (the bench reads them)."""
+
+    decided: Counter[str] = field(default_factory=Counter)  # answered by a worker, per game
+    cpu: Counter[str] = field(default_factory=Counter)  # workers' CPU seconds, per game
+    fallbacks: Counter[str] = field(default_factory=Counter)  # played simply, per reason
+    late: int = 0  # answers that came after their decision was played simply
+    replaced: int = 0  # workers replaced (died, stuck, garbage, never ready)
+
+    def copy(self) -> PoolStats:
+        return PoolStats(
+            Counter(self.decided),
+            Counter(self.cpu),
+            Counter(self.fallbacks),
+            self.late,
+            self.replaced,
+        )
+
+
+@dataclass(eq=False, slots=True)
+class _Decision:
+    job: Job
+    key: Hashable
+    game: Game[Any, Any, Any]
+    due: float  # the deadline, on the pool's clock
+    future: asyncio.Future[Any]
+    timer: TimerHandle | None = None
+    slot: _Slot | None = None  # the worker deciding it
+
+
+@dataclass(eq=False, slots=True)
+class _Slot:
+    """One worker of the pool, and what it is doing."""
+
+    worker: Worker | None = None
+    ready: bool = False
+    decision: _Decision | None = None
+    taken: float = 0.0  # when it took its decision
+    stuck: bool = False  # its decision's deadline passed while it was deciding
+    timer: TimerHandle | None = None  # the start or the stuck watchdog
+
+
+class _Events:
+    """What one slot's worker reports, handed to the pool with the slot."""
+
+    __slots__ = ("_pool", "_slot")
+
+    def __init__(self, pool: DecisionPool, slot: _Slot) -> None:
+        self._pool = pool
+        self._slot = slot
+
+    def ready(self) -> None:
+        self._pool._on_ready(self._slot)
+
+    def answered(self, answer: Answer) -> None:
+        self._pool._on_answer(self._slot, answer)
+
+    def lost(self, reason: str) -> None:
+        self._pool._on_lost(self._slot, reason)
+
+
+class DecisionPool:
+    """`workers` workers made by `factory`, started on first use (or `warm()`)."""
+
+    def __init__(
+        self,
+        workers: int,
+        factory: WorkerFactory,
+        clock: Clock,
+        *,
+        deadline: float = DECISION_SECONDS,
+        hang: float = HANG_SECONDS,
+    ) -> None:
+        if workers < 1:
+            raise ValueError("a pool needs at least one worker")
+        self.size = workers
+        self.deadline = deadline
+        self.hang = hang
+        self.stats = PoolStats()
+        self._factory = factory
+        self._clock = clock
+        self._slots: list[_Slot] = []
+        self._retired: deque[Worker] = deque(maxlen=RETIRED)  # killed, reaped at close
+        self._restarts: list[TimerHandle] = []
+        self._failures = 0  # workers in a row that were lost before they were ready
+        self._queues: dict[Hashable, deque[_Decision]] = {}  # in turn order
+        self._waiting = 0  # decisions in the queues
+        self._pace = FIRST_PACE  # moving average of taken -> answered, in seconds
+        self._ids = 0
+
+    # -- asking -----------------------------------------------------------------------
+    def warm(self) -> None:
+        """Start the workers now (they import the games: a second or more)."""
+        while len(self._slots) + len(self._restarts) < self.size:
+            self._start()
+
+    def think(
+        self,
+        round_: Round[Any, Any, Any],
+        seat: int,
+        level: str,
+        rng: random.Random,
+        *,
+        table: Hashable | None = None,
+    ) -> asyncio.Future[Any]:
+        """The bot's action for `seat`, decided by a worker (the round and `rng` are read now);
+        the future always ends with an action, or the simple policy's error."""
+        self.warm()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._ids += 1
+        seed = rng.getrandbits(64)
+        key = table if table is not None else ("call", self._ids)
+        if self._late(key):
+            self.stats.fallbacks[OVERLOAD] += 1
+            _settle(future, lambda: _simple(round_, seat, seed))
+            return future
+        job = Job(self._ids, pickle.dumps(round_, pickle.HIGHEST_PROTOCOL), seat, level, seed)
+        decision = _Decision(job, key, round_.game, self._clock.now() + self.deadline, future)
+        decision.timer = self._clock.call_later(self.deadline, lambda: self._on_deadline(decision))
+        queue = self._queues.get(key)
+        if queue is None:
+            queue = self._queues[key] = deque()
+        queue.append(decision)
+        self._waiting += 1
+        self._dispatch()
+        return future
+
+    def _late(self, key: Hashable) -> bool:
+        """This table's next decision could not start before its deadline."""
+        able = [s for s in self._slots if not s.stuck]
+        if not able:
+            return True  # every worker is stuck (or failing to start)
+        own = self._queues.get(key)
+        if own is None:
+            ahead = len(self._queues)  # each table with decisions waiting goes first, once
+        else:
+            turns = len(own) + 1
+            ahead = sum(min(len(queue), turns) for queue in self._queues.values())
+        busy = sum(1 for s in able if s.decision is not None)
+        wait = (ahead + busy) / len(able) * self._pace
+        return wait + MIN_BUDGET + ANSWER_MARGIN > self.deadline
+
+    def waiting(self) -> int:
+        """Decisions queued, not yet taken by a worker."""
+        return self._waiting
+
+    # -- scheduling -------------------------------------------------------------------
+    def _dispatch(self) -> None:
+        while self._queues:
+            slot = next((s for s in self._slots if s.ready and s.decision is None), None)
+            if slot is None or slot.worker is None:
+                return
+            decision = self._next()
+            if decision.future.done():  # its follow-up was cancelled
+                _cancel(decision.timer)
+                continue
+            left = decision.due - self._clock.now() - ANSWER_MARGIN
+            if left < MIN_BUDGET:
+                self._fall_back(decision, OVERLOAD)
+                continue
+            slot.decision, decision.slot = decision, slot
+            slot.taken = self._clock.now()
+            slot.worker.send(replace(decision.job, budget=left))
+
+    def _next(self) -> _Decision:
+        """The oldest decision of the table whose turn it is; that table's turn moves to the
+        end of the line."""
+        key = next(iter(self._queues))
+        queue = self._queues.pop(key)
+        decision = queue.popleft()
+        if queue:
+            self._queues[key] = queue
+        self._waiting -= 1
+        return decision
+
+    def _unqueue(self, decision: _Decision) -> None:
+        queue = self._queues.get(decision.key)
+        if queue is None or decision not in queue:
+            return
+        queue.remove(decision)
+        self._waiting -= 1
+        if not queue:
+            del self._queues[decision.key]
+
+    # -- what happens to a decision ---------------------------------------------------
+    async def _on_deadline(self, decision: _Decision) -> None:
+        if decision.future.done():
+            return
+        slot = decision.slot
+        if slot is None:
+            self._unqueue(decision)
+        elif slot.decision is decision and not slot.stuck:
+            slot.stuck = True  # it decides nothing else until it answers, or is replaced
+            delay = max(0.0, slot.taken + self.hang - self._clock.now())
+            slot.timer = self._clock.call_later(delay, lambda: self._on_stuck(slot, decision))
+        self._fall_back(decision, DEADLINE)
+
+    def _fall_back(self, decision: _Decision, reason: str) -> None:
+        """Play the simple policy's move for the round as it was asked."""
+        _cancel(decision.timer)
+        self._unqueue(decision)
+        if decision.future.done():
+            return
+        self.stats.fallbacks[reason] += 1
+        job = decision.job
+        _settle(decision.future, lambda: choose_from(job.pickled, job.seat, "simple", job.seed))
+
+    def _on_answer(self, slot: _Slot, answer: Answer) -> None:
+        decision = slot.decision
+        if decision is None or answer.job != decision.job.id:
+            log.warning("bot worker %s answered a decision it was not asked for", _pid(slot))
+            self._replace(slot, GARBAGE)
+            return
+        slot.decision = decision.slot = None
+        _cancel(slot.timer)
+        slot.timer = None
+        slot.stuck = False
+        spent = self._clock.now() - slot.taken
+        self._pace += PACE_WEIGHT * (spent - self._pace)
+        name = decision.game.name
+        self.stats.decided[name] += 1
+        self.stats.cpu[name] += answer.cpu
+        if decision.future.done():
+            if not decision.future.cancelled():
+                self.stats.late += 1
+        elif answer.error is not None:
+            log.error("table %s: %s bot failed: %s", decision.key, name, answer.error)
+            self._fall_back(decision, ERROR)
+        else:
+            try:
+                action = decision.game.parse_action(answer.notation or "")
+            except Exception:
+                log.warning("bot worker %s answered %r: not a move", _pid(slot), answer.notation)
+                self._fall_back(decision, GARBAGE)
+            else:
+                _cancel(decision.timer)
+                decision.future.set_result(action)
+        self._dispatch()
+
+    # -- workers ----------------------------------------------------------------------
+    def _start(self) -> None:
+        slot = _Slot()
+        self._slots.append(slot)
+        slot.timer = self._clock.call_later(START_SECONDS, lambda: self._on_no_start(slot))
+        try:
+            slot.worker = self._factory(_Events(self, slot))
+        except Exception:
+            log.exception("bot worker could not start")
+            self._slots.remove(slot)
+            _cancel(slot.timer)
+            self._failures += 1
+            self._restart_later()
+
+    def _on_ready(self, slot: _Slot) -> None:
+        if slot not in self._slots:
+            return
+        slot.ready = True
+        self._failures = 0
+        _cancel(slot.timer)
+        slot.timer = None
+        self._dispatch()
+
+    async def _on_no_start(self, slot: _Slot) -> None:
+        if slot in self._slots and not slot.ready:
+            log.warning("bot worker %s not ready after %ss: replaced", _pid(slot), START_SECONDS)
+            self._replace(slot, HUNG)
+
+    async def _on_stuck(self, slot: _Slot, decision: _Decision) -> None:
+        if slot in self._slots and slot.decision is decision:
+            log.warning("bot worker %s stuck on a decision: replaced", _pid(slot))
+            self._replace(slot, HUNG)
+
+    def _on_lost(self, slot: _Slot, reason: str) -> None:
+        """The worker is gone by itself (already killed by its handle)."""
+        if slot not in self._slots:
+            return
+        log.warning("bot worker %s %s: replaced", _pid(slot), reason)
+        self._replace(slot, reason, killed=True)
+
+    def _replace(self, slot: _Slot, reason: str, *, killed: bool = False) -> None:
+        self._slots.remove(slot)
+        _cancel(slot.timer)
+        if slot.worker is not None:
+            if not killed:
+                slot.worker.kill()
+            self._retired.append(slot.worker)
+        self.stats.replaced += 1
+        decision = slot.decision
+        if decision is not None:
+            decision.slot = None
+            if not decision.future.done():
+                self._fall_back(decision, reason)
+        if not slot.ready:
+            self._failures += 1
+        self._restart_later()
+        self._dispatch()
+
+    def _restart_later(self) -> None:
+        delay = RESTART_BACKOFF[min(self._failures, len(RESTART_BACKOFF) - 1)]
+        if delay <= 0:
+            self._start()
+            return
+        handle: TimerHandle | None = None
+
+        async def restart() -> None:
+            if handle in self._restarts:
+                self._restarts.remove(handle)
+                self._start()
+
+        handle = self._clock.call_later(delay, restart)
+        self._restarts.append(handle)
+
+    def worker_pids(self) -> list[int]:
+        """The workers' processes (none before the first decision)."""
+        return [pid for s in self._slots if s.worker is not None and (pid := s.worker.pid)]
+
+    def workers_ready(self) -> int:
+        return sum(1 for s in self._slots if s.ready)
+
+    def close(self) -> None:
+        """Stop every worker now, and drop the decisions under way (they hold nothing
+        durable; the follow-ups awaiting them are stopped first)."""
+        for handle in self._restarts:
+            handle.cancel()
+        self._restarts.clear()
+        slots, self._slots = self._slots, []
+        for slot in slots:
+            _cancel(slot.timer)
+            if slot.worker is not None:
+                slot.worker.kill()
+        for slot in slots:
+            if slot.worker is not None:
+                slot.worker.reap()
+        while self._retired:
+            self._retired.popleft().reap()
+        for slot in slots:
+            if slot.decision is not None:
+                _cancel(slot.decision.timer)
+                slot.decision.future.cancel()
+        for queue in self._queues.values():
+            for decision in queue:
+                _cancel(decision.timer)
+                decision.future.cancel()
+        self._queues.clear()
+        self._waiting = 0
+        self._failures = 0
+
+
+def _simple(round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
+    return policy_for(round_.game, "simple").choose(round_, seat, random.Random(seed))
+
+
+def _settle(future: asyncio.Future[Any], choose: Callable[[], Any]) -> None:
+    if future.done():
+        return
+    try:
+        future.set_result(choose())
+    except Exception as error:  # raised where it is awaited: the follow-up logs it
+        future.set_exception(error)
+
+
+def _cancel(timer: TimerHandle | None) -> None:
+    if timer is not None:
+        timer.cancel()
+
+
+def _pid(slot: _Slot) -> int | str:
+    pid = slot.worker.pid if slot.worker is not None else None
+    return pid if pid is not None else "?"

@@ -1,0 +1,289 @@
+"""A bot worker process, and its handle in the bot's process.
+
+The worker (`serve`) runs in a process of its own, forked from a server process that imported
+the games once (`forkserver`: a new worker starts in milliseconds, and nothing of the bot's
+process, its event loop, threads or sockets, is copied). It talks to the bot over one socket
+pair, in frames: a 4-byte big-endian length, then the message. The bot sends a job (pickled:
+the round, pickled when the bot asked, the seat, the level, the generator's seed and a search
+budget); the worker says it is ready once it has imported every game, then answers one job at
+a time, in order, in JSON (the job's id, the action's notation or the policy's error, the CPU
+seconds it spent).
+
+`ProcessWorker`, the handle, reads its socket on the bot's event loop without ever blocking,
+so a worker that stops mid-answer, dies, or answers garbage never holds the loop: it reports
+the worker ready, each answer, or the worker lost (`WorkerEvents`), and the pool decides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import pickle
+import random
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot.service.policy import policy_for
+
+log = logging.getLogger(__name__)
+
+HEADER = 4  # bytes of a frame's length
+MAX_ANSWER = 64 * 1024  # an answer announcing more is garbage (a notation is a few bytes)
+PARENT_CHECK_SECONDS = 1.0
+READY = -1  # the job id of the worker's first message: it has imported the games
+
+# (pickled round, seat, level, seed, budget) -> the action's notation; runs in the worker
+Decide = Callable[[bytes, int, str, int, float | None], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One decision as a worker gets it."""
+
+    id: int
+    pickled: bytes  # the round, pickled when the bot asked (it may change meanwhile)
+    seat: int
+    level: str
+    seed: int  # of the bot's generator, drawn from the table's when asked
+    budget: float | None = None  # seconds of search at most (None: the policy's own)
+
+
+class Answer(BaseModel):
+    """A worker's message: `job` READY when it starts, else the job it answers."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    job: int
+    notation: str | None = None  # the action, as text (an action object does not survive)
+    error: str | None = None  # the policy raised this
+    cpu: float = 0.0  # CPU seconds the worker spent on the job
+
+
+# -- in the worker process ----------------------------------------------------------------
+
+CHANNEL: socket.socket | None = None  # the worker's end of its socket pair, once serving
+
+
+def decide(pickled_round: bytes, seat: int, level: str, seed: int, budget: float | None) -> str:
+    """The action's notation (an action object's identity, which the engine relies on, does
+    not survive pickling; its notation does)."""
+    return str(choose_from(pickled_round, seat, level, seed, budget))
+
+
+def choose_from(
+    pickled_round: bytes, seat: int, level: str, seed: int, budget: float | None = None
+) -> Any:
+    """The bot's action for the round as pickled (in a worker, or in the bot's process when
+    the worker could not answer)."""
+    round_ = pickle.loads(pickled_round)
+    return policy_for(round_.game, level).choose(round_, seat, random.Random(seed), budget=budget)
+
+
+def warm_up() -> None:
+    """Import every game and its policies, so the first decision does not pay for them."""
+    from games.registry import game_names, get_game
+
+    for name in game_names():
+        for level in ("simple", "strong"):
+            policy_for(get_game(name), level)
+
+
+def exit_with_parent(parent: int) -> None:
+    """Exit once the process that started this one is gone (the fork server exits with the
+    bot). A bot killed outright (SIGKILL, out of memory) cannot stop its worker, and a worker
+    stuck in a decision would never read the end of its socket."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def write_frame(channel: socket.socket, payload: bytes) -> None:
+    channel.sendall(len(payload).to_bytes(HEADER, "big") + payload)
+
+
+def _read_exactly(channel: socket.socket, size: int) -> bytes | None:
+    chunks = bytearray()
+    while len(chunks) < size:
+        chunk = channel.recv(min(size - len(chunks), 1 << 20))
+        if not chunk:
+            return None
+        chunks += chunk
+    return bytes(chunks)
+
+
+def serve(channel: socket.socket, decider: Decide = decide) -> None:
+    """The worker's life: ready, then one job at a time until the bot closes the socket."""
+    global CHANNEL
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot stops its workers itself
+    exit_with_parent(os.getppid())
+    CHANNEL = channel
+    warm_up()
+    write_frame(channel, Answer(job=READY).model_dump_json().encode())
+    while True:
+        header = _read_exactly(channel, HEADER)
+        frame = None if header is None else _read_exactly(channel, int.from_bytes(header, "big"))
+        if frame is None:
+            return  # the bot closed its end: it is stopping
+        job: Job = pickle.loads(frame)
+        started = time.process_time()
+        notation = error = None
+        try:
+            notation = decider(job.pickled, job.seat, job.level, job.seed, job.budget)
+        except Exception as failure:
+            error = f"{type(failure).__name__}: {failure}"[:500]
+        spent = time.process_time() - started
+        answer = Answer(job=job.id, notation=notation, error=error, cpu=spent)
+        write_frame(channel, answer.model_dump_json().encode())
+
+
+# -- in the bot's process -----------------------------------------------------------------
+
+
+class WorkerEvents(Protocol):
+    """What a worker reports to its pool (on the event loop, never while being built)."""
+
+    def ready(self) -> None: ...
+    def answered(self, answer: Answer) -> None: ...
+    def lost(self, reason: str) -> None:
+        """The worker is gone (`died`: its socket closed; `garbage`: it sent something that
+        is no answer): it is killed, its decision is not coming."""
+        ...
+
+
+class Worker(Protocol):
+    @property
+    def pid(self) -> int | None: ...
+    def send(self, job: Job) -> None: ...
+    def kill(self) -> None:
+        """Stop it now (no event follows)."""
+        ...
+
+    def reap(self) -> None:
+        """Wait until a killed worker is gone (at shutdown)."""
+        ...
+
+
+class ProcessWorker:
+    """A worker process and its socket, read and written without blocking the loop."""
+
+    def __init__(self, events: WorkerEvents, decider: Decide = decide) -> None:
+        self._events = events
+        self._loop = asyncio.get_running_loop()
+        mine, theirs = socket.socketpair()
+        self._process = _context().Process(
+            target=serve, args=(theirs, decider), name="bot-worker", daemon=True
+        )
+        try:
+            self._process.start()
+        finally:
+            theirs.close()
+        mine.setblocking(False)
+        self._socket = mine
+        self._inbox = bytearray()
+        self._outbox = bytearray()
+        self._writing = False
+        self._gone = False
+        self._loop.add_reader(mine.fileno(), self._readable)
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid
+
+    def send(self, job: Job) -> None:
+        if self._gone:
+            return
+        payload = pickle.dumps(job, pickle.HIGHEST_PROTOCOL)
+        self._outbox += len(payload).to_bytes(HEADER, "big") + payload
+        self._flush()
+
+    def _flush(self) -> None:
+        if self._gone:
+            return
+        try:
+            sent = self._socket.send(self._outbox)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            self._lose("died")
+            return
+        del self._outbox[:sent]
+        if self._outbox and not self._writing:
+            self._loop.add_writer(self._socket.fileno(), self._flush)
+            self._writing = True
+        elif not self._outbox and self._writing:
+            self._loop.remove_writer(self._socket.fileno())
+            self._writing = False
+
+    def _readable(self) -> None:
+        try:
+            data = self._socket.recv(1 << 16)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._lose("died")
+            return
+        self._inbox += data
+        while not self._gone and len(self._inbox) >= HEADER:
+            size = int.from_bytes(self._inbox[:HEADER], "big")
+            if size > MAX_ANSWER:
+                self._lose("garbage")
+                return
+            if len(self._inbox) < HEADER + size:
+                return
+            frame = bytes(self._inbox[HEADER : HEADER + size])
+            del self._inbox[: HEADER + size]
+            try:
+                answer = Answer.model_validate_json(frame)
+            except ValidationError:
+                self._lose("garbage")
+                return
+            if answer.job == READY:
+                self._events.ready()
+            else:
+                self._events.answered(answer)
+
+    def _lose(self, reason: str) -> None:
+        self.kill()
+        self._events.lost(reason)
+
+    def kill(self) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        self._loop.remove_reader(self._socket.fileno())
+        if self._writing:
+            self._loop.remove_writer(self._socket.fileno())
+        self._socket.close()
+        if self._process.is_alive():
+            self._process.kill()  # SIGKILL: a stopped (SIGSTOP) process dies too
+
+    def reap(self) -> None:
+        self._process.join(5)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Workers fork from a server process (started once, by the first worker) that imported
+    every game and its policies."""
+    from games.registry import game_names
+
+    context = multiprocessing.get_context("forkserver")
+    preload = ["bot.service.worker", "games.registry"]
+    for name in game_names():
+        preload += [f"games.{name}.policy", f"games.{name}.strong"]
+    context.set_forkserver_preload(preload)
+    return context

@@ -1,0 +1,42 @@
+"""Bot deciders for worker processes that misbehave (the tests start real workers with them)."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from bot.service import worker
+from bot.service.worker import HEADER, decide, write_frame
+
+
+def dies_mid_answer(pickled: bytes, seat: int, level: str, seed: int, budget: float | None) -> str:
+    """Starts its answer (a frame announced 100 bytes long, 10 of them sent) and dies."""
+    assert worker.CHANNEL is not None
+    worker.CHANNEL.sendall((100).to_bytes(HEADER, "big") + b"x" * 10)
+    os._exit(1)
+
+
+def babbles(pickled: bytes, seat: int, level: str, seed: int, budget: float | None) -> str:
+    """Sends a frame that is no answer, then answers as a worker would."""
+    assert worker.CHANNEL is not None
+    write_frame(worker.CHANNEL, b"\x80\x04 not an answer")
+    return decide(pickled, seat, level, seed, budget)
+
+
+def talks_nonsense(pickled: bytes, seat: int, level: str, seed: int, budget: float | None) -> str:
+    """Answers in the right form, but not with a move of the game."""
+    return "castle kingside"
+
+
+def hangs_after_first(
+    pickled: bytes, seat: int, level: str, seed: int, budget: float | None
+) -> str:
+    """Answers its first decision, then never again (a bug looping forever)."""
+    global _answered
+    if _answered:
+        threading.Event().wait()
+    _answered = True
+    return decide(pickled, seat, level, seed, budget)
+
+
+_answered = False

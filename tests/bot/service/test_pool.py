@@ -1,0 +1,322 @@
+"""The pool of bot workers: tables take turns for the workers, every decision has a deadline
+after which the simple policy plays, a stuck, dead or babbling worker is replaced, and under
+overload the budget shrinks and late decisions are played simply, counted. Workers here are
+fakes the test answers by hand, on a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import pickle
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.service import FakeClock
+from bot.service.policy import policy_for
+from bot.service.pool import (
+    ANSWER_MARGIN,
+    DEADLINE,
+    DIED,
+    ERROR,
+    GARBAGE,
+    OVERLOAD,
+    DecisionPool,
+)
+from bot.service.worker import Answer, Job, WorkerEvents
+from games.contract import Round, RoundSetup
+from games.euchre import GAME as EUCHRE
+
+SEAT = 1  # the first to bid in a new Euchre round
+
+
+class FakeWorker:
+    """A worker that keeps the jobs it is sent; the test answers for it."""
+
+    def __init__(self, events: WorkerEvents, pid: int) -> None:
+        self.events = events
+        self.pid = pid
+        self.jobs: list[Job] = []
+        self.answered = 0
+        self.killed = False
+
+    @property
+    def busy(self) -> bool:
+        return len(self.jobs) > self.answered
+
+    def send(self, job: Job) -> None:
+        self.jobs.append(job)
+
+    def kill(self) -> None:
+        self.killed = True
+
+    def reap(self) -> None:
+        pass
+
+    def answer(self, notation: str | None = None, *, error: str | None = None) -> None:
+        job = self.jobs[-1]
+        if notation is None and error is None:
+            notation = str(policy_for(EUCHRE, job.level).choose(*_decision(job)))
+        self.answered = len(self.jobs)
+        self.events.answered(Answer(job=job.id, notation=notation, error=error, cpu=0.01))
+
+
+def _decision(job: Job) -> tuple[Round[Any, Any, Any], int, random.Random]:
+    return pickle.loads(job.pickled), job.seat, random.Random(job.seed)
+
+
+class Workers:
+    """The factory the pool starts its workers with, and every worker it made."""
+
+    def __init__(self) -> None:
+        self.made: list[FakeWorker] = []
+        self._pids: Iterator[int] = itertools.count(1000)
+
+    def __call__(self, events: WorkerEvents) -> FakeWorker:
+        worker = FakeWorker(events, next(self._pids))
+        self.made.append(worker)
+        return worker
+
+    def ready(self) -> list[FakeWorker]:
+        for worker in self.made:
+            worker.events.ready()
+        return self.made
+
+
+@pytest.fixture
+def round_() -> Round[Any, Any, Any]:
+    return EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="pool")
+
+
+def seed_of(rng_seed: int) -> int:
+    return random.Random(rng_seed).getrandbits(64)
+
+
+def simple_move(round_: Round[Any, Any, Any], rng_seed: int) -> Any:
+    """The simple policy's move, as the pool plays it for a decision asked with this rng."""
+    return policy_for(EUCHRE, "simple").choose(round_, SEAT, random.Random(seed_of(rng_seed)))
+
+
+def strong_move(round_: Round[Any, Any, Any], rng_seed: int) -> Any:
+    return policy_for(EUCHRE, "strong").choose(round_, SEAT, random.Random(seed_of(rng_seed)))
+
+
+async def test_a_table_with_a_long_queue_never_delays_another_table_s_bots(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    pool = DecisionPool(1, workers, FakeClock(), deadline=60.0)
+    pool.warm()
+    (worker,) = workers.ready()
+    busy = [pool.think(round_, SEAT, "strong", random.Random(i), table=1) for i in range(20)]
+    other = pool.think(round_, SEAT, "strong", random.Random(99), table=2)
+    assert pool.waiting() == 20  # the worker took table 1's first; 19 of table 1 and table 2's
+    worker.answer()
+    worker.answer()
+    # the tables take turns: table 2's decision comes after one more of table 1's (asked
+    # before it), not after its nineteen
+    assert [job.seed for job in worker.jobs] == [seed_of(0), seed_of(1), seed_of(99)]
+    worker.answer()
+    assert await other == strong_move(round_, 99)
+    while pool.waiting():
+        worker.answer()
+    worker.answer()
+    assert [await f for f in busy] == [strong_move(round_, i) for i in range(20)]
+    assert not pool.stats.fallbacks
+    pool.close()
+
+
+async def test_with_two_workers_a_stuck_decision_holds_no_other_table(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    clock = FakeClock()
+    pool = DecisionPool(2, workers, clock)
+    pool.warm()
+    stuck, free = workers.ready()
+    slow = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    quick = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
+    assert len(stuck.jobs) == len(free.jobs) == 1
+    free.answer()
+    assert await quick == strong_move(round_, 2)
+    assert not slow.done()
+    await clock.advance(pool.deadline)
+    assert slow.result() == simple_move(round_, 1)
+    assert pool.stats.fallbacks == {DEADLINE: 1}
+    again = pool.think(round_, SEAT, "strong", random.Random(3), table=2)
+    assert len(free.jobs) == 2  # the free worker, never the stuck one
+    free.answer()
+    assert await again == strong_move(round_, 3)
+    pool.close()
+
+
+async def test_a_decision_past_its_deadline_is_played_simply_and_a_stuck_worker_replaced(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    clock = FakeClock()
+    pool = DecisionPool(1, workers, clock)
+    pool.warm()
+    (stuck,) = workers.ready()
+    decision = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    await clock.advance(pool.deadline - 0.01)
+    assert not decision.done()
+    await clock.advance(0.01)
+    assert decision.result() == simple_move(round_, 1)
+    # the only worker is stuck: another table's bots are not held, they play simply at once
+    other = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
+    assert other.result() == simple_move(round_, 2)
+    assert pool.stats.fallbacks == {DEADLINE: 1, OVERLOAD: 1}
+    await clock.advance(pool.hang - pool.deadline)
+    assert stuck.killed and pool.stats.replaced == 1
+    (_, fresh) = workers.made
+    assert pool.worker_pids() == [fresh.pid]
+    fresh.events.ready()
+    later = pool.think(round_, SEAT, "strong", random.Random(3), table=1)
+    fresh.answer()
+    assert await later == strong_move(round_, 3)
+    stuck.answer()  # too late: its worker is gone, nothing changes
+    assert pool.stats.fallbacks == {DEADLINE: 1, OVERLOAD: 1}
+    pool.close()
+
+
+async def test_a_late_answer_is_dropped_and_its_worker_decides_again(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    clock = FakeClock()
+    pool = DecisionPool(1, workers, clock)
+    pool.warm()
+    (worker,) = workers.ready()
+    decision = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    await clock.advance(pool.deadline)
+    worker.answer()  # after the deadline, before the worker is taken for stuck
+    assert decision.result() == simple_move(round_, 1)
+    assert pool.stats.late == 1 and not worker.killed
+    nxt = pool.think(round_, SEAT, "strong", random.Random(2), table=1)
+    worker.answer()
+    assert await nxt == strong_move(round_, 2)
+    await clock.advance(pool.hang)
+    assert not worker.killed and pool.stats.replaced == 0
+    pool.close()
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason", "replaced"),
+    [
+        ({"notation": "wave a white flag"}, GARBAGE, False),
+        ({"error": "ValueError: no decision"}, ERROR, False),
+        ({"lost": DIED}, DIED, True),
+        ({"lost": GARBAGE}, GARBAGE, True),
+        ({"wrong_job": True}, GARBAGE, True),
+    ],
+)
+async def test_a_worker_that_answers_garbage_errs_or_dies_gets_the_simple_move_played(
+    round_: Round[Any, Any, Any], answer: dict[str, Any], reason: str, replaced: bool
+) -> None:
+    workers = Workers()
+    pool = DecisionPool(1, workers, FakeClock())
+    pool.warm()
+    (worker,) = workers.ready()
+    decision = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    if "lost" in answer:
+        worker.killed = True  # the handle kills what it loses, then reports
+        worker.events.lost(answer["lost"])
+    elif "wrong_job" in answer:
+        worker.events.answered(Answer(job=worker.jobs[-1].id + 1, notation="pass"))
+    else:
+        worker.answer(answer.get("notation"), error=answer.get("error"))
+    assert decision.result() == simple_move(round_, 1)
+    assert pool.stats.fallbacks == {reason: 1}
+    assert worker.killed is replaced and pool.stats.replaced == int(replaced)
+    assert len(workers.made) == 1 + int(replaced)  # a new one starts at once
+    pool.close()
+
+
+async def test_under_overload_the_budget_shrinks_with_the_wait_and_late_decisions_play_simply(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    clock = FakeClock()
+    pool = DecisionPool(1, workers, clock)
+    pool.warm()
+    (worker,) = workers.ready()
+    first = pool.think(round_, SEAT, "strong", random.Random(0), table=0)
+    waited = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    await clock.advance(0.5)  # the first decision takes half a second
+    worker.answer()
+    await first
+    budgets = [job.budget for job in worker.jobs]
+    assert budgets == [
+        pytest.approx(pool.deadline - ANSWER_MARGIN),
+        pytest.approx(pool.deadline - 0.5 - ANSWER_MARGIN),  # it waited half a second
+    ]
+    # 30 more tables ask at once: only those that can start in time wait for the worker
+    more = [pool.think(round_, SEAT, "strong", random.Random(t), table=t) for t in range(2, 32)]
+    shed = [f for f in more if f.done()]
+    assert shed and len(shed) == pool.stats.fallbacks[OVERLOAD]
+    assert pool.waiting() == len(more) - len(shed) < len(more)
+    for t, future in enumerate(more, start=2):
+        if future.done():
+            assert future.result() == simple_move(round_, t)
+    # the worker keeps its pace (0.1 s a decision): every queued one is answered in time
+    while worker.busy:
+        await clock.advance(0.1)
+        worker.answer()
+    assert await waited == strong_move(round_, 1)
+    for t, future in enumerate(more, start=2):
+        expected = simple_move(round_, t) if future in shed else strong_move(round_, t)
+        assert future.result() == expected
+    assert pool.waiting() == 0 and pool.stats.fallbacks == {OVERLOAD: len(shed)}
+    pool.close()
+
+
+async def test_a_decision_whose_time_ran_out_in_the_queue_is_played_simply(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    clock = FakeClock()
+    pool = DecisionPool(1, workers, clock)
+    pool.warm()
+    (worker,) = workers.ready()
+    first = pool.think(round_, SEAT, "strong", random.Random(0), table=0)
+    queued = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    await clock.advance(pool.deadline - ANSWER_MARGIN)  # too late to search when it is free
+    worker.answer()
+    assert await first == strong_move(round_, 0)
+    assert queued.result() == simple_move(round_, 1)
+    assert len(worker.jobs) == 1 and pool.stats.fallbacks == {OVERLOAD: 1}
+    pool.close()
+
+
+async def test_a_worker_never_ready_is_replaced_and_decisions_meanwhile_play_simply(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    clock = FakeClock()
+    pool = DecisionPool(1, workers, clock)
+    decision = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    await clock.advance(pool.deadline)
+    assert decision.result() == simple_move(round_, 1)
+    assert pool.stats.fallbacks == {DEADLINE: 1}
+    await clock.advance(60.0)
+    assert workers.made[0].killed and pool.stats.replaced == 1
+    assert pool.stats.fallbacks == {DEADLINE: 1}  # nothing was on it
+    pool.close()
+
+
+async def test_close_stops_the_workers_and_cancels_what_waits(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    pool = DecisionPool(1, workers, FakeClock(), deadline=60.0)
+    pool.warm()
+    (worker,) = workers.ready()
+    taken = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    queued = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
+    pool.close()
+    assert worker.killed and taken.cancelled() and queued.cancelled()
+    with pytest.raises(asyncio.CancelledError):
+        await queued

@@ -1,0 +1,155 @@
+"""Real bot worker processes that hang, die mid-answer or answer garbage: the decision is
+played by the simple policy (at its deadline, on the fake clock, or at once when the worker is
+lost), and the worker is replaced by a new process that answers again."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.service import FakeClock, RecordingNotifier, TableService
+from bot.service.policy import policy_for
+from bot.service.pool import DEADLINE, DIED, GARBAGE, OVERLOAD
+from bot.service.runner import ProcessPolicyRunner
+from bot.service.worker import Decide
+from games.contract import Round, RoundSetup
+from games.euchre import GAME as EUCHRE
+from storage import Store
+from tests.bot.service import deciders
+from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.bot.service.test_followup import QUIET_DEAL
+
+SEAT = 1
+
+
+@pytest.fixture
+def round_() -> Round[Any, Any, Any]:
+    return EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="workers")
+
+
+def simple_move(round_: Round[Any, Any, Any], rng_seed: int) -> Any:
+    seed = random.Random(rng_seed).getrandbits(64)
+    return policy_for(EUCHRE, "simple").choose(round_, SEAT, random.Random(seed))
+
+
+def runner_with(decider: Decide, clock: FakeClock) -> ProcessPolicyRunner:
+    return ProcessPolicyRunner(1, clock=clock, decider=decider)
+
+
+async def test_a_stopped_worker_s_decision_is_played_simply_and_the_worker_replaced(
+    round_: Round[Any, Any, Any],
+) -> None:
+    clock = FakeClock()
+    runner = ProcessPolicyRunner(1, clock=clock)
+    try:
+        await runner.choose(round_, SEAT, "strong", random.Random(0))  # it is up and answering
+        (stopped,) = runner.worker_pids()
+        os.kill(stopped, signal.SIGSTOP)  # as a worker stuck for good
+        decision = runner.think(round_, SEAT, "strong", random.Random(1), table=1)
+        await clock.advance(runner.deadline)
+        assert decision.result() == simple_move(round_, 1)
+        other = runner.think(round_, SEAT, "strong", random.Random(2), table=2)
+        assert other.result() == simple_move(round_, 2)  # not held by the stuck one
+        await clock.advance(runner.hang)
+        (fresh,) = runner.worker_pids()
+        assert fresh != stopped
+        move = await runner.choose(round_, SEAT, "strong", random.Random(3))
+        assert move in round_.legal_actions(SEAT)
+        assert runner.stats.fallbacks == {DEADLINE: 1, OVERLOAD: 1}
+        assert runner.stats.replaced == 1
+    finally:
+        runner.close()
+    with pytest.raises(ProcessLookupError):  # killed and reaped, though it was stopped
+        os.kill(stopped, 0)
+
+
+async def test_a_worker_that_hangs_on_a_decision_is_replaced(
+    round_: Round[Any, Any, Any],
+) -> None:
+    clock = FakeClock()
+    runner = runner_with(deciders.hangs_after_first, clock)
+    try:
+        await runner.choose(round_, SEAT, "strong", random.Random(0))
+        (hung,) = runner.worker_pids()
+        decision = runner.think(round_, SEAT, "strong", random.Random(1), table=1)
+        await clock.advance(runner.hang)
+        assert decision.result() == simple_move(round_, 1)
+        (fresh,) = runner.worker_pids()
+        assert fresh != hung and runner.stats.replaced == 1
+        assert await runner.choose(round_, SEAT, "simple", random.Random(2)) == simple_move(
+            round_, 2
+        )  # the new worker answers its first decision
+    finally:
+        runner.close()
+
+
+async def test_a_worker_that_dies_mid_answer_has_its_decision_played_simply_at_once(
+    round_: Round[Any, Any, Any],
+) -> None:
+    clock = FakeClock()
+    runner = runner_with(deciders.dies_mid_answer, clock)
+    try:
+        runner.warm()
+        (dead,) = runner.worker_pids()
+        move = await runner.think(round_, SEAT, "strong", random.Random(1), table=1)
+        assert move == simple_move(round_, 1)  # no deadline passed: the clock never moved
+        assert runner.stats.fallbacks == {DIED: 1} and runner.stats.replaced == 1
+        (fresh,) = runner.worker_pids()
+        assert fresh != dead
+    finally:
+        runner.close()
+
+
+@pytest.mark.parametrize(
+    ("decider", "replaced"), [(deciders.babbles, 1), (deciders.talks_nonsense, 0)]
+)
+async def test_a_worker_that_answers_garbage_has_its_decision_played_simply(
+    round_: Round[Any, Any, Any], decider: Decide, replaced: int
+) -> None:
+    clock = FakeClock()
+    runner = runner_with(decider, clock)
+    try:
+        move = await runner.think(round_, SEAT, "strong", random.Random(1), table=1)
+        assert move == simple_move(round_, 1)
+        assert runner.stats.fallbacks == {GARBAGE: 1} and runner.stats.replaced == replaced
+        assert len(runner.worker_pids()) == 1
+    finally:
+        runner.close()
+
+
+async def test_tables_whose_bots_worker_is_stopped_play_on_with_simple_moves(
+    store: Store, clock: FakeClock, seeds: Callable[[], int]
+) -> None:
+    """The stuck worker of the issue: two tables of a human and three bots, the worker stopped
+    (SIGSTOP). Each table's first bot waits for its deadline, the others do not wait at all."""
+    runner = ProcessPolicyRunner(1, clock=clock)
+    service = TableService(store, clock, RecordingNotifier(), seeds, policy_runner=runner)
+    try:
+        round_ = EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="warm")
+        await runner.choose(round_, SEAT, "strong", random.Random(0))
+        (stopped,) = runner.worker_pids()
+        os.kill(stopped, signal.SIGSTOP)
+        tables = []
+        for channel, human in ((CHANNEL, ANN), (CHANNEL + 1, BOB)):
+            opened = await service.open_table(GUILD, channel, human, "euchre")
+            for _ in range(3):
+                await service.add_bot(opened.table_id, human.user_id)
+            service.stack_deck(opened.table_id, QUIET_DEAL)
+            await service.start(opened.table_id, human.user_id)
+            tables.append(opened.table_id)
+        assert all(service.public_snapshot(t).to_act == (1,) for t in tables)
+        await clock.advance(runner.deadline)
+        for table_id in tables:
+            await service.settle(table_id)
+            assert service.public_snapshot(table_id).to_act == (0,)  # the human's turn again
+        assert runner.stats.fallbacks[DEADLINE] >= 1
+        assert sum(runner.stats.fallbacks.values()) == 6  # the three bots of each table
+        assert runner.stats.decided == {"euchre": 1}  # the first decision only, before the stop
+    finally:
+        await service.close()
+        runner.close()
