@@ -107,7 +107,7 @@ class CardTableBot(commands.Bot):
         self._sync_commands = sync_commands
         # bots think in worker processes, so a searching bot never delays another table's click
         self.policy_runner: PolicyRunner = policy_runner or ProcessPolicyRunner(
-            settings.bot_workers, clock=self.clock
+            settings.bot_workers, clock=self.clock, observer=self.telemetry
         )
         self._card_pictures = card_pictures  # off: cards as text
         self.card_emojis = CardEmojis()

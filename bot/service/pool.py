@@ -28,7 +28,7 @@ import random
 from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.service.clock import Clock, TimerHandle
 from bot.service.policy import policy_for
@@ -55,7 +55,19 @@ HUNG = "hung"  # its worker was stuck (counted when the worker is replaced)
 GARBAGE = "garbage"  # its worker answered something that is no move
 ERROR = "error"  # the policy raised in the worker
 
+SEARCHED = "searched"  # how a decision a worker answered was made (for the observer)
+
 WorkerFactory = Callable[[WorkerEvents], Worker]
+
+
+class PoolObserver(Protocol):
+    """Who is told of every decision and replaced worker (the bot's telemetry)."""
+
+    def decision(self, game: str, seconds: float, how: str = SEARCHED) -> None:
+        """A decision was played: `how` is SEARCHED or the fallback's reason."""
+        ...
+
+    def worker_restarted(self) -> None: ...
 
 
 @dataclass(slots=True)
@@ -83,7 +95,8 @@ class _Decision:
     job: Job
     key: Hashable
     game: Game[Any, Any, Any]
-    due: float  # the deadline, on the pool's clock
+    asked: float  # on the pool's clock
+    due: float  # the deadline
     future: asyncio.Future[Any]
     timer: TimerHandle | None = None
     slot: _Slot | None = None  # the worker deciding it
@@ -131,6 +144,7 @@ class DecisionPool:
         *,
         deadline: float = DECISION_SECONDS,
         hang: float = HANG_SECONDS,
+        observer: PoolObserver | None = None,
     ) -> None:
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
@@ -148,6 +162,8 @@ class DecisionPool:
         self._waiting = 0  # decisions in the queues
         self._pace = FIRST_PACE  # moving average of taken -> answered, in seconds
         self._ids = 0
+        self._observer = observer
+        self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
 
     # -- asking -----------------------------------------------------------------------
     def warm(self) -> None:
@@ -173,10 +189,13 @@ class DecisionPool:
         key = table if table is not None else ("call", self._ids)
         if self._late(key):
             self.stats.fallbacks[OVERLOAD] += 1
+            if self._observer is not None:
+                self._observer.decision(round_.game.name, 0.0, OVERLOAD)
             _settle(future, lambda: _simple(round_, seat, seed))
             return future
         job = Job(self._ids, pickle.dumps(round_, pickle.HIGHEST_PROTOCOL), seat, level, seed)
-        decision = _Decision(job, key, round_.game, self._clock.now() + self.deadline, future)
+        now = self._clock.now()
+        decision = _Decision(job, key, round_.game, now, now + self.deadline, future)
         decision.timer = self._clock.call_later(self.deadline, lambda: self._on_deadline(decision))
         queue = self._queues.get(key)
         if queue is None:
@@ -263,6 +282,9 @@ class DecisionPool:
         if decision.future.done():
             return
         self.stats.fallbacks[reason] += 1
+        if self._observer is not None:
+            spent = self._clock.now() - decision.asked
+            self._observer.decision(decision.game.name, spent, reason)
         job = decision.job
         _settle(decision.future, lambda: choose_from(job.pickled, job.seat, "simple", job.seed))
 
@@ -296,6 +318,10 @@ class DecisionPool:
             else:
                 _cancel(decision.timer)
                 decision.future.set_result(action)
+                if self._observer is not None:
+                    spent = self._clock.now() - decision.asked
+                    self._observer.decision(name, spent, SEARCHED)
+        self._wake()
         self._dispatch()
 
     # -- workers ----------------------------------------------------------------------
@@ -319,6 +345,7 @@ class DecisionPool:
         self._failures = 0
         _cancel(slot.timer)
         slot.timer = None
+        self._wake()
         self._dispatch()
 
     async def _on_no_start(self, slot: _Slot) -> None:
@@ -346,6 +373,8 @@ class DecisionPool:
                 slot.worker.kill()
             self._retired.append(slot.worker)
         self.stats.replaced += 1
+        if self._observer is not None:
+            self._observer.worker_restarted()
         decision = slot.decision
         if decision is not None:
             decision.slot = None
@@ -370,6 +399,24 @@ class DecisionPool:
 
         handle = self._clock.call_later(delay, restart)
         self._restarts.append(handle)
+
+    async def ping(self) -> None:
+        """Return once a worker is ready and not stuck (the health check waits for this)."""
+        self.warm()
+        while not any(s.ready and not s.stuck for s in self._slots):
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._able.append(waiter)
+            try:
+                await waiter
+            finally:
+                if waiter in self._able:
+                    self._able.remove(waiter)
+
+    def _wake(self) -> None:
+        waiters, self._able = self._able, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
 
     def worker_pids(self) -> list[int]:
         """The workers' processes (none before the first decision)."""

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from bot.service.clock import Clock, SystemClock
 from bot.service.policy import policy_for
-from bot.service.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool
+from bot.service.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool, PoolObserver
 from bot.service.worker import Decide, ProcessWorker, WorkerEvents, choose_from, decide
 from games.contract import Round
 
@@ -90,6 +90,7 @@ class ProcessPolicyRunner(DecisionPool):
         decider: Decide = decide,
         deadline: float = DECISION_SECONDS,
         hang: float = HANG_SECONDS,
+        observer: PoolObserver | None = None,
     ) -> None:
         def start(events: WorkerEvents) -> ProcessWorker:
             return ProcessWorker(events, decider)
@@ -100,6 +101,7 @@ class ProcessPolicyRunner(DecisionPool):
             clock or SystemClock(),
             deadline=deadline,
             hang=hang,
+            observer=observer,
         )
 
     async def choose(

@@ -23,6 +23,7 @@ from bot.service.pool import (
     ERROR,
     GARBAGE,
     OVERLOAD,
+    SEARCHED,
     DecisionPool,
 )
 from bot.service.worker import Answer, Job, WorkerEvents
@@ -320,3 +321,60 @@ async def test_close_stops_the_workers_and_cancels_what_waits(
     assert worker.killed and taken.cancelled() and queued.cancelled()
     with pytest.raises(asyncio.CancelledError):
         await queued
+
+
+class Observer:
+    def __init__(self) -> None:
+        self.decisions: list[tuple[str, float, str]] = []
+        self.restarts = 0
+
+    def decision(self, game: str, seconds: float, how: str = SEARCHED) -> None:
+        self.decisions.append((game, seconds, how))
+
+    def worker_restarted(self) -> None:
+        self.restarts += 1
+
+
+async def test_the_observer_hears_of_every_decision_how_it_was_made_and_every_restart(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    clock = FakeClock()
+    observer = Observer()
+    pool = DecisionPool(1, workers, clock, observer=observer)
+    pool.warm()
+    (worker,) = workers.ready()
+    searched = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    await clock.advance(0.25)
+    worker.answer()
+    await searched
+    late = pool.think(round_, SEAT, "strong", random.Random(2), table=1)
+    await clock.advance(pool.hang)
+    await late
+    assert observer.decisions == [
+        ("euchre", 0.25, SEARCHED),
+        ("euchre", pool.deadline, DEADLINE),
+    ]
+    assert observer.restarts == 1
+    pool.close()
+
+
+async def test_a_ping_is_answered_once_a_worker_is_ready_and_not_stuck(
+    round_: Round[Any, Any, Any],
+) -> None:
+    workers = Workers()
+    clock = FakeClock()
+    pool = DecisionPool(1, workers, clock)
+    ping = asyncio.ensure_future(pool.ping())
+    await asyncio.sleep(0)  # the ping waits: the worker is starting
+    assert not ping.done()
+    (worker,) = workers.ready()
+    await ping
+    pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    await clock.advance(pool.deadline)  # the worker is stuck now
+    ping = asyncio.ensure_future(pool.ping())
+    await asyncio.sleep(0)
+    assert not ping.done()
+    worker.answer()  # late, but it answers: no longer stuck
+    await ping
+    pool.close()
