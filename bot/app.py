@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot import logs
 from bot.cogs.help import HelpCog
 from bot.cogs.leaderboard import LeaderboardCog
+from bot.cogs.privacy import ForgetButton, PrivacyCog
 from bot.cogs.settings import SettingsCog
 from bot.games import plugins
 from bot.i18n.translator import CatalogTranslator
@@ -46,6 +47,8 @@ from storage.backup import BackupSchedule
 from storage.errors import StoreError
 
 log = logging.getLogger(__name__)
+RETENTION_FIRST_CHECK = 600.0  # seconds after the start: guilds left long ago are deleted
+RETENTION_EVERY = 6 * 3600.0  # then this often
 
 REJECTED_TOKEN = (
     "Discord rejected DISCORD_TOKEN: reset it (Developer Portal > your application > Bot > "
@@ -121,6 +124,8 @@ class CardTableBot(commands.Bot):
         self._locations: TableLocations | None = None
         self._upkeep: asyncio.Task[None] | None = None
         self.backups: BackupSchedule | None = None
+        self._left_guilds: set[int] = set()
+        self._retention_task: asyncio.Task[None] | None = None
         self.health = HealthCheck()
         self.operations: OperationsServer | None = None
         self._pictures_task: asyncio.Task[None] | None = None
@@ -162,10 +167,11 @@ class CardTableBot(commands.Bot):
             policy_runner=self.policy_runner,
         )
         self._locations = TableLocations(self._store, self._service.has_table)
-        self.add_dynamic_items(TableItem)
+        self.add_dynamic_items(TableItem, ForgetButton)
         await self.tree.set_translator(CatalogTranslator())
         game_cogs = [plugin.command_group(self) for plugin in plugins()]
-        for cog in (*game_cogs, LeaderboardCog(self), SettingsCog(self), HelpCog(self)):
+        shared = (LeaderboardCog(self), SettingsCog(self), PrivacyCog(self), HelpCog(self))
+        for cog in (*game_cogs, *shared):
             await self.add_cog(cog)
         # Clicks are answered at once: tables load in the background, a clicked one first.
         await self._service.start_restore(self._on_tables_loaded)
@@ -173,6 +179,8 @@ class CardTableBot(commands.Bot):
             compact_history(self._store), name="store-compaction"
         )
         self._start_backups()
+        self._left_guilds = await self._store.guilds_left()
+        self._retention_task = asyncio.create_task(self._forget_old_guilds(), name="retention")
         self._store.on_commit = self.telemetry.commit
         self.telemetry.watch_gc()
         if self.settings.metrics_port is not None:
@@ -260,6 +268,9 @@ class CardTableBot(commands.Bot):
     async def on_guild_available(self, guild: discord.Guild) -> None:
         if self._guild_settings is not None:
             self._guild_settings.note_preferred_locale(guild.id, guild.preferred_locale)
+        if guild.id in self._left_guilds:  # back within the retention: everything is kept
+            self._left_guilds.discard(guild.id)
+            await self._note_presence(guild.id, present=True)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self.on_guild_available(guild)
@@ -267,6 +278,40 @@ class CardTableBot(commands.Bot):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         if self._guild_settings is not None:
             self._guild_settings.forget(guild.id)
+        self._left_guilds.add(guild.id)
+        await self._note_presence(guild.id, present=False)
+
+    async def _note_presence(self, guild_id: int, *, present: bool) -> None:
+        try:
+            if present:
+                await self.store.guild_present(guild_id)
+            else:
+                await self.store.guild_left(guild_id)
+        except StoreError as error:
+            log.warning(
+                "could not note that the bot %s guild %s: %s",
+                "is in" if present else "left",
+                guild_id,
+                error,
+            )
+
+    async def _forget_old_guilds(self) -> None:
+        """Delete the data of guilds the bot left longer ago than their retention (a guild
+        with tables still in memory waits for them to end)."""
+        await asyncio.sleep(RETENTION_FIRST_CHECK)
+        while True:
+            with_tables = {
+                self.service.public_snapshot(t).guild_id
+                for t in self.service.table_ids()
+                if self.service.loaded(t)
+            }
+            try:
+                for guild_id in await self.store.forget_guilds_past_retention(keep=with_tables):
+                    self._left_guilds.discard(guild_id)
+                    log.info("the data of guild %s was deleted (left past its retention)", guild_id)
+            except StoreError as error:
+                log.warning("deleting the data of guilds left long ago failed: %s", error)
+            await asyncio.sleep(RETENTION_EVERY)
 
     async def stop_background(self) -> None:
         """Stop loading tables and compacting history: before the store closes."""
@@ -279,6 +324,11 @@ class CardTableBot(commands.Bot):
             self._upkeep = None
         if self.backups is not None:
             await self.backups.stop()
+        if self._retention_task is not None:
+            self._retention_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._retention_task
+            self._retention_task = None
 
     async def close(self) -> None:
         if self.operations is not None:

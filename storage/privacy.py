@@ -287,6 +287,11 @@ async def guild_present(db: Database, guild_id: int) -> None:
         )
 
 
+async def guilds_left(db: Database) -> set[int]:
+    rows = await db.fetchall("SELECT guild_id FROM guild_privacy WHERE left_at IS NOT NULL")
+    return {row["guild_id"] for row in rows}
+
+
 async def guilds_past_retention(db: Database) -> list[int]:
     """The guilds the bot left longer ago than their retention."""
     now = db.now()

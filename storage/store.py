@@ -307,10 +307,24 @@ class Store:
     async def set_retention_days(self, guild_id: int, days: int) -> None:
         await privacy.set_retention_days(self._db, guild_id, days)
 
-    async def forget_guilds_past_retention(self) -> list[int]:
-        """Delete the data of every guild the bot left longer ago than its retention; returns
-        those guilds."""
-        due = await privacy.guilds_past_retention(self._db)
+    async def guilds_left(self) -> set[int]:
+        """The guilds the bot is marked as out of (their data goes after their retention)."""
+        return await privacy.guilds_left(self._db)
+
+    async def guilds_past_retention(self) -> list[int]:
+        """The guilds the bot left longer ago than their retention."""
+        return await privacy.guilds_past_retention(self._db)
+
+    async def forget_guild(self, guild_id: int) -> int:
+        """Delete everything kept about one guild; returns how many tables went."""
+        return await privacy.forget_guild(self._db, guild_id)
+
+    async def forget_guilds_past_retention(
+        self, keep: set[int] | frozenset[int] = frozenset()
+    ) -> list[int]:
+        """Delete the data of every guild the bot left longer ago than its retention, except
+        those in `keep` (tables of theirs still in play); returns the guilds deleted."""
+        due = [g for g in await privacy.guilds_past_retention(self._db) if g not in keep]
         for guild_id in due:
             await privacy.forget_guild(self._db, guild_id)
         return due

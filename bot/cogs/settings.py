@@ -77,6 +77,9 @@ class SettingsCog(commands.Cog):
         preset=command_text("Default rules of a game", "cmd.settings.preset"),
         bots=command_text("How the bot players of new tables play", "cmd.settings.bots"),
         turn_pings=command_text("Mention the player whose turn starts", "cmd.settings.turn_pings"),
+        retention_days=command_text(
+            "Days this server's data is kept after the bot leaves it", "cmd.settings.retention_days"
+        ),
     )
     @app_commands.rename(
         language=command_text("language", "cmd.param.language"),
@@ -86,6 +89,7 @@ class SettingsCog(commands.Cog):
         preset=command_text("preset", "cmd.param.preset"),
         bots=command_text("bots", "cmd.param.bots"),
         turn_pings=command_text("turn_pings", "cmd.param.turn_pings"),
+        retention_days=command_text("retention_days", "cmd.param.retention_days"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices(), bots=BOTS_CHOICES)
     async def settings(
@@ -98,6 +102,7 @@ class SettingsCog(commands.Cog):
         preset: str | None = None,
         bots: str | None = None,
         turn_pings: bool | None = None,
+        retention_days: app_commands.Range[int, 0, 365] | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -135,6 +140,9 @@ class SettingsCog(commands.Cog):
                 return
             await self.bot.guild_settings.save(updated)
             current = updated
+        if retention_days is not None:
+            await self.bot.store.set_retention_days(guild_id, retention_days)
+        retention = await self.bot.store.retention_days(guild_id)
         await interaction.response.send_message(
-            embed=settings_embed(user_language(interaction), current), ephemeral=True
+            embed=settings_embed(user_language(interaction), current, retention), ephemeral=True
         )

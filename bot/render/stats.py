@@ -9,6 +9,7 @@ from bot.render import colors
 from bot.render.names import escape
 from games.registry import get_game
 from storage.models import GuildSettings, LeaderboardRow, MatchSummary, PlayerStats
+from storage.privacy import FORMER_PLAYER
 
 RECENT_LINES = 5  # recent matches listed; the partners' records read every match given
 PARTNERS_SHOWN = 5
@@ -102,9 +103,12 @@ def _sides(summary: MatchSummary) -> tuple[tuple[int, ...], ...] | None:
     return sides if any(len(side) > 1 for side in sides) else None
 
 
-def _name(summary: MatchSummary, seat: int) -> str:
-    name = summary.players[seat] if seat < len(summary.players) else ""
-    return escape(name or "?")
+def _name(language: str, summary: MatchSummary, seat: int) -> str:
+    if seat >= len(summary.players):
+        return "?"
+    name = summary.players[seat]
+    # a player forgotten at their request (/privacy forget) keeps their seat, not their name
+    return escape(name) if name != FORMER_PLAYER else text(language, "player.former")
 
 
 def _recent_line(language: str, summary: MatchSummary) -> str:
@@ -115,9 +119,9 @@ def _recent_line(language: str, summary: MatchSummary) -> str:
     if sides is None or own is None:
         key = "stats.recent_won" if summary.won else "stats.recent_lost"
         return text(language, key, game=game, total=summary.total, date=date)
-    partners = " & ".join(_name(summary, s) for s in sides[own] if s != summary.seat)
+    partners = " & ".join(_name(language, summary, s) for s in sides[own] if s != summary.seat)
     others = [i for i in range(len(sides)) if i != own]
-    opponents = " & ".join(_name(summary, s) for i in others for s in sides[i])
+    opponents = " & ".join(_name(language, summary, s) for i in others for s in sides[i])
     totals = [summary.final_totals[i] for i in (own, *others) if i < len(summary.final_totals)]
     # "10–7"; with a total below zero "220 – −150", never "220–-150"
     joiner = " – " if any(total < 0 for total in totals) else "–"
@@ -140,7 +144,7 @@ def _partner_records(language: str, matches: list[MatchSummary]) -> str | None:
                 continue
             for seat in side:
                 if seat != summary.seat:
-                    record = records.setdefault(_name(summary, seat), [0, 0])
+                    record = records.setdefault(_name(language, summary, seat), [0, 0])
                     record[0 if summary.won else 1] += 1
     if not records:
         return None
@@ -152,7 +156,9 @@ def _partner_records(language: str, matches: list[MatchSummary]) -> str | None:
     return text(language, "stats.partners", count=len(matches), partners=" · ".join(parts))
 
 
-def settings_embed(language: str, settings: GuildSettings) -> discord.Embed:
+def settings_embed(
+    language: str, settings: GuildSettings, retention_days: int | None = None
+) -> discord.Embed:
     embed = discord.Embed(title=text(language, "settings.title"), color=colors.INFO)
     chosen = settings.language
     embed.add_field(
@@ -188,4 +194,9 @@ def settings_embed(language: str, settings: GuildSettings) -> discord.Embed:
         for game, preset in sorted(settings.default_presets.items())
     ]
     embed.add_field(name=text(language, "settings.default_preset"), value="\n".join(presets) or "—")
+    if retention_days is not None:
+        embed.add_field(
+            name=text(language, "settings.retention_days"),
+            value=text(language, "settings.days", count=retention_days),
+        )
     return embed
