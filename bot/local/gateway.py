@@ -5,8 +5,9 @@ A connection identifies with `shard: [id, count]` (none: `[0, 1]`, every guild);
 and its GUILD_CREATEs carry, only the guilds on that shard (`(guild_id >> 22) % count == id`),
 and an event of a guild goes to the newest live connection of the guild's shard only (an event
 without a guild to shard 0, as Discord sends direct messages). A shard outside its count is
-closed with Discord's 4010 "Invalid shard". Sessions are not kept: a RESUME is answered with an
-invalid session, so the client identifies afresh.
+closed with Discord's 4010 "Invalid shard", and an IDENTIFY without the bot's token with 4004
+"Authentication failed" (until identified, a connection receives no event). Sessions are not
+kept: a RESUME is answered with an invalid session, so the client identifies afresh.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ log = logging.getLogger("bot.local")
 
 HEARTBEAT_INTERVAL_MS = 41250
 INVALID_SHARD = 4010  # Discord's close code for a shard id outside its count
+DECODE_ERROR = 4002  # Discord's close code for a payload that is not JSON
+NOT_AUTHENTICATED = 4003  # Discord's close code for a payload sent before IDENTIFY
+AUTHENTICATION_FAILED = 4004  # Discord's close code for an IDENTIFY with a wrong token
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -63,6 +67,7 @@ class LocalGateway:
         members: Callable[[int], list[dict[str, Any]]],
         on_unknown: Callable[[str], None],
         on_change: Callable[[], Awaitable[None]],
+        authentic: Callable[[object], bool],
     ) -> None:
         # The events that answer IDENTIFY of shard (id, count), asked for or not (READY echoes
         # it only then): READY, then GUILD_CREATEs.
@@ -70,6 +75,7 @@ class LocalGateway:
         self._members = members  # of a guild
         self._on_unknown = on_unknown
         self._on_change = on_change  # a connection identified or closed
+        self._authentic = authentic  # whether an IDENTIFY's token is the bot's
         self._sessions: list[GatewaySession] = []
         self.identified: list[tuple[int, int]] = []  # every IDENTIFY's shard, in order
 
@@ -82,14 +88,22 @@ class LocalGateway:
         try:
             async for frame in socket:
                 if frame.type == web.WSMsgType.TEXT:
-                    await self._op(session, json.loads(frame.data))
+                    try:
+                        message = json.loads(frame.data)
+                    except ValueError:
+                        await socket.close(code=DECODE_ERROR, message=b"Decode error.")
+                        break
+                    await self._op(session, message)
         finally:
             self._sessions.remove(session)
             await self._on_change()
         return socket
 
-    async def _op(self, session: GatewaySession, message: dict[str, Any]) -> None:
-        op = message.get("op")
+    async def _op(self, session: GatewaySession, message: Any) -> None:
+        op = message.get("op") if isinstance(message, dict) else None
+        if session.shard is None and op not in (1, 2, 6):  # Discord: "Not authenticated"
+            await session.socket.close(code=NOT_AUTHENTICATED, message=b"Not authenticated.")
+            return
         if op == 1:  # heartbeat
             await session.socket.send_json({"op": 11})
         elif op == 2:  # identify
@@ -112,7 +126,12 @@ class LocalGateway:
             log.error("LOCAL DISCORD: unknown gateway op %s: %s", op, message)
             self._on_unknown(f"gateway op {op}")
 
-    async def _identify(self, session: GatewaySession, data: dict[str, Any]) -> None:
+    async def _identify(self, session: GatewaySession, data: Any) -> None:
+        if not isinstance(data, dict) or not self._authentic(data.get("token")):
+            log.info("LOCAL DISCORD: a gateway IDENTIFY without the bot's token was refused")
+            failed = b"Authentication failed."
+            await session.socket.close(code=AUTHENTICATION_FAILED, message=failed)
+            return
         shard_id, count = (int(n) for n in data.get("shard") or (0, 1))
         if count < 1 or not 0 <= shard_id < count:
             await session.socket.close(code=INVALID_SHARD, message=b"Invalid shard.")

@@ -2,7 +2,9 @@
 
 The page is a Discord-like client for four people on one machine (`?user=1` … `?user=4`). What
 it may show is decided here, once: a channel's messages as Discord holds them, minus every
-ephemeral message that belongs to someone else (it is never sent to that page). A slash
+ephemeral message that belongs to someone else (it is never sent to that page). Only a browser
+that opened the address printed at start (with the run's secret, then kept as a cookie) is
+served the page and its API (bot/local/guard.py). A slash
 command, a button click or a select choice from the page becomes an INTERACTION_CREATE for the
 bot, exactly as Discord would send it; a websocket tells the pages when something changed.
 """
@@ -12,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
 
 from aiohttp import web
 from pydantic import BaseModel, Field, ValidationError
 
+from bot.local.guard import KEY_PARAMETER, NO_KEY, PageKey, refusal
 from bot.local.payloads import BOOLEAN, INTEGER, NUMBER, USER
 from bot.local.records import EPHEMERAL, LOADING, PUBLIC_THREAD, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord
@@ -29,6 +32,8 @@ STATIC = Path(__file__).with_name("static")
 LOCALES = ("en-US", "fr")
 BROADCAST_DELAY = 0.03  # seconds: one "changed" per burst of requests
 RECENT_MESSAGES = 100  # a channel shows its latest messages, as Discord loads the latest first
+
+_Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class CommandAsked(BaseModel):
@@ -87,18 +92,33 @@ class LocalPage:
         self._on_change = on_change
         self._sockets: set[web.WebSocketResponse] = set()
         self._pending: asyncio.TimerHandle | None = None
+        self.key = PageKey()  # this run's secret: in the printed address, then a cookie
         server.listeners.append(self._request_seen)
+
+    def entry_url(self, query: str = "") -> str:
+        """The address to open (printed at start): it carries the run's secret."""
+        return self.key.entry_url(self._server.port, query)
+
+    def _keyed(self, handler: _Handler) -> _Handler:
+        """`handler`, for the browser holding this run's cookie only."""
+
+        async def checked(request: web.Request) -> web.StreamResponse:
+            if not self.key.admits(request):
+                return refusal(403, NO_KEY)
+            return await handler(request)
+
+        return checked
 
     # ------------------------------------------------------------------ wiring
     def install(self, app: web.Application) -> None:
         app.router.add_get("/", self._index)
         app.router.add_static("/static/", STATIC, append_version=False)
-        app.router.add_get("/page/state", self._state)
-        app.router.add_get("/page/channels/{channel_id}/messages", self._messages)
-        app.router.add_post("/page/interactions", self._interact)
-        app.router.add_post("/page/messages", self._write)
-        app.router.add_post("/page/users/{number}/locale", self._set_locale)
-        app.router.add_get("/page/events", self._events)
+        app.router.add_get("/page/state", self._keyed(self._state))
+        app.router.add_get("/page/channels/{channel_id}/messages", self._keyed(self._messages))
+        app.router.add_post("/page/interactions", self._keyed(self._interact))
+        app.router.add_post("/page/messages", self._keyed(self._write))
+        app.router.add_post("/page/users/{number}/locale", self._keyed(self._set_locale))
+        app.router.add_get("/page/events", self._keyed(self._events))
         app.router.add_get("/emojis/{emoji_id:[0-9]+}.{extension:png|jpg|gif}", self._emoji)
         app.router.add_get("/attachments/{message_id:[0-9]+}/{digest}/{filename}", self._file)
 
@@ -146,7 +166,19 @@ class LocalPage:
 
     # ------------------------------------------------------------------ handlers
     async def _index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        """With the run's secret in the address: keep it as a cookie and show the address
+        without it; with the cookie: the page; else one sentence saying what to open."""
+        if self.key.given_in_url(request):
+            kept = {k: v for k, v in request.query.items() if k != KEY_PARAMETER}
+            rest = request.rel_url.with_query(kept)
+            headers = {"Location": str(rest), "Cache-Control": "no-store"}
+            moved = web.Response(status=302, headers=headers)
+            self.key.set_cookie(moved)
+            return moved
+        if not self.key.admits(request):
+            return web.Response(status=403, text=NO_KEY, headers={"Cache-Control": "no-store"})
+        headers = {"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"}
+        return web.FileResponse(STATIC / "index.html", headers=headers)
 
     async def _emoji(self, request: web.Request) -> web.Response:
         emoji = self._server.emojis.by_id.get(int(request.match_info["emoji_id"]))

@@ -20,6 +20,7 @@ import itertools
 import json
 import logging
 import re
+import secrets
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -33,6 +34,7 @@ from aiohttp import web
 from bot.local import payloads
 from bot.local.emojis import ApplicationEmojis, EmojiRefused
 from bot.local.gateway import LocalGateway, shard_of
+from bot.local.guard import guard_middleware, same_secret
 from bot.local.limits import message_errors
 from bot.local.records import (
     BOT_PERMISSIONS,
@@ -59,6 +61,9 @@ log = logging.getLogger("bot.local")
 
 GUILD_MESSAGES_INTENT = 1 << 9
 MESSAGE_CONTENT_INTENT = 1 << 15
+
+
+_POINTED_AT: list[LocalDiscord] = []  # the servers discord.py is pointed at, newest last
 
 
 class _RouteError(Exception):
@@ -98,6 +103,8 @@ class LocalDiscord:
         self._ids = itertools.count(1_200_000_000_000_000_000)
         self.shard_count = shard_count  # what GET /gateway/bot recommends
         self.application_id = self.new_id()
+        # The bot's token, new each run: the API routes and the gateway want it, as Discord's.
+        self.bot_token = f"local-{secrets.token_urlsafe(24)}"
         self.bot_user = LocalUser(self.application_id, "cardtable", BOT_PERMISSIONS, bot=True)
         self.owner = LocalUser(self.new_id(), "owner")
         self.guild_id = self.new_id()
@@ -137,6 +144,7 @@ class LocalDiscord:
             members=lambda guild_id: [m.member_payload() for m in self.all_members(guild_id)],
             on_unknown=self.unknown_routes.append,
             on_change=self._notify,
+            authentic=lambda token: same_secret(str(token).removeprefix("Bot "), self.bot_token),
         )
         self._in_flight = 0
         self._last_activity = time.monotonic()
@@ -168,6 +176,11 @@ class LocalDiscord:
         return f"http://127.0.0.1:{self.port}/api/v10"
 
     @property
+    def bot_headers(self) -> dict[str, str]:
+        """What the bot sends on every API request: its token."""
+        return {"Authorization": f"Bot {self.bot_token}"}
+
+    @property
     def gateway_url(self) -> yarl.URL:
         return yarl.URL(f"ws://127.0.0.1:{self.port}/gateway")
 
@@ -180,8 +193,9 @@ class LocalDiscord:
         self, *, port: int = 0, extend: Callable[[web.Application], None] | None = None
     ) -> None:
         """Listen on 127.0.0.1 only (`port` 0: a free one, chosen by the system); `extend`
-        adds routes of its own (the local table's page) to the same application."""
-        app = web.Application()
+        adds routes of its own (the local table's page) to the same application. Every request
+        passes the Host and Origin checks of bot/local/guard.py."""
+        app = web.Application(middlewares=[guard_middleware(lambda: self.port)])
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._dispatch)
         if extend is not None:
@@ -206,9 +220,11 @@ class LocalDiscord:
         old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
         discord.http.Route.BASE = self.base_url
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self.gateway_url
+        _POINTED_AT.append(self)
         try:
             yield
         finally:
+            _POINTED_AT.remove(self)
             discord.http.Route.BASE = old_base
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
@@ -315,8 +331,19 @@ class LocalDiscord:
             pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
             self._routes.append((method, re.compile(f"^{pattern}$"), template, handler))
 
+    def _authorized(self, request: web.Request, path: str) -> bool:
+        """The bot's token, as Discord wants it on every route but an interaction's own
+        (its callback and webhook, which the interaction's secret token names)."""
+        if path.startswith(("/interactions/", "/webhooks/")):
+            return True
+        given = request.headers.get("Authorization", "")
+        return given.startswith("Bot ") and same_secret(given[4:], self.bot_token)
+
     async def _dispatch(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
+        if not self._authorized(request, path):
+            log.info("LOCAL DISCORD: refused %s %s without the bot's token", request.method, path)
+            return self._response(401, {"message": "401: Unauthorized", "code": 0}, {})
         self._in_flight += 1
         self._last_activity = time.monotonic()
         try:
@@ -830,7 +857,7 @@ class LocalDiscord:
         channel = self.channels[channel_id or self.channel_id]
         interaction = LocalInteraction(
             id=self.new_id(),
-            token=f"token-{self.new_id()}",
+            token=f"token-{secrets.token_urlsafe(24)}",
             user=user,
             kind=kind,
             data=data,
@@ -1023,9 +1050,12 @@ async def running_local_discord(**kwargs: Any) -> AsyncIterator[LocalDiscord]:
 
 @contextlib.asynccontextmanager
 async def running_client(client: discord.Client, *, timeout: float = 5.0) -> AsyncIterator[None]:
-    """Run `client` against the server (already `pointed_at`) until the block ends; close it."""
+    """Run `client` against the server (already `pointed_at`) until the block ends; close it.
+    It logs in with that server's bot token."""
+    assert _POINTED_AT, "point discord.py at a LocalDiscord first (`pointed_at`)"
     client._connection.guild_ready_timeout = 0.01  # one guild: no reason to wait for more
-    task = asyncio.create_task(client.start("local-token"), name="local-discord-client")
+    token = _POINTED_AT[-1].bot_token
+    task = asyncio.create_task(client.start(token), name="local-discord-client")
     deadline = time.monotonic() + timeout
     while not client.is_ready():
         if task.done():

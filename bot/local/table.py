@@ -2,7 +2,8 @@
 Discord-compatible server in this process, and the page on http://127.0.0.1:PORT to play on.
 
 `run_local(settings, announce)` is what `python -m bot --local` (and `make run` without a token)
-calls. Everything listens on the loopback interface only.
+calls. Everything listens on the loopback interface only; the address printed at start carries
+this run's secret, without which the page is not served (bot/local/guard.py).
 """
 
 from __future__ import annotations
@@ -25,10 +26,6 @@ from storage.errors import StoreError
 PAGE_USERS = ("alice", "bob", "carol", "dave")
 DEFAULT_LOCALES = {"alice": "en-US", "bob": "fr", "carol": "en-US", "dave": "fr"}
 PORT_IN_USE = "Port {port} is in use: set LOCAL_PORT in .env to a free port."
-
-
-def page_url(port: int) -> str:
-    return f"http://127.0.0.1:{port}"
 
 
 def run_local(
@@ -72,11 +69,11 @@ async def _serve(settings: Settings, announce: str, seed_source: Callable[[], in
                 seed_source=seed_source,
             )
             async with bot:
-                running = asyncio.create_task(bot.start("local-token"), name="local-bot")
+                running = asyncio.create_task(bot.start(server.bot_token), name="local-bot")
                 ready = asyncio.create_task(bot.wait_until_ready())
                 await asyncio.wait({running, ready}, return_when=asyncio.FIRST_COMPLETED)
                 if ready.done():
-                    print(announce.format(url=page_url(server.port)), flush=True)
+                    print(announce.format(url=page.entry_url()), flush=True)
                 else:
                     ready.cancel()
                 await running

@@ -119,6 +119,8 @@
     socket.onopen = () => {
       retry = 250;
       $("connection").hidden = true;
+      $("connection").textContent = t("Reconnecting…");
+      document.body.dataset.locked = "false";
       document.body.dataset.connected = "true";
       refresh().catch(showError);
     };
@@ -129,9 +131,24 @@
     socket.onclose = () => {
       document.body.dataset.connected = "false";
       $("connection").hidden = false;
+      explainClosed();
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 3000);
     };
+  }
+
+  // A table started again has a new secret: until its new address is opened (in any tab of
+  // this browser, which sets the cookie), the page says so instead of "Reconnecting…".
+  async function explainClosed() {
+    try {
+      const response = await fetch(`/page/state?user=${userNumber}`, { cache: "no-store" });
+      if (response.status !== 403) return;
+      const body = await response.json();
+      $("connection").textContent = body.error;
+      document.body.dataset.locked = "true";
+    } catch (error) {
+      // the table is not running: "Reconnecting…" says it
+    }
   }
 
   // ------------------------------------------------------------------ shell

@@ -7,8 +7,10 @@ const Markdown = (() => {
   const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
   const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
+  // A time JavaScript cannot hold (beyond ±8.64e15 ms) is no time: null, the text stays as it is.
   function timestamp(seconds, style) {
     const date = new Date(Number(seconds) * 1000);
+    if (Number.isNaN(date.getTime())) return null;
     const iso = date.toISOString();
     const text = style === "R" ? relative(date) : absolute(date, style);
     return `<time class="md-time" data-style="${style}" datetime="${iso}" title="${escapeHtml(
@@ -45,7 +47,8 @@ const Markdown = (() => {
       .replace(/&lt;(a?):(\w+):(\d+)&gt;/g, (_, animated, name, id) =>
         `<img class="emoji" alt=":${name}:" title=":${name}:" src="/emojis/${id}.${
           animated ? "gif" : "png"}">`)
-      .replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, s, style) => timestamp(s, style || "f"))
+      .replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (whole, s, style) =>
+        timestamp(s, style || "f") ?? whole)
       .replace(/&lt;@!?(\d+)&gt;/g, (_, id) =>
         `<span class="mention">@${escapeHtml(lookup.user(id) || "unknown")}</span>`)
       .replace(/&lt;#(\d+)&gt;/g, (_, id) => `<button type="button" class="mention" data-channel-link="${

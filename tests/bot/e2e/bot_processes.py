@@ -34,7 +34,7 @@ class BotProcess:
         self.runs += 1
         env = {key: value for key, value in os.environ.items() if key not in SETTINGS}
         env.update(
-            DISCORD_TOKEN="local-token",
+            DISCORD_TOKEN=self.fake.bot_token,
             DISCORD_API_URL=self.fake.base_url,
             DATABASE_URL=self.database_url,
             SHARD_COUNT=str(self.fake.shard_count),

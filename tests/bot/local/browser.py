@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -79,10 +80,15 @@ class LocalTable:
     process: subprocess.Popen[str] | None = None
     output: list[str] = field(default_factory=list)
     returncode: int | None = None
+    key: str = ""  # this run's secret, from the address the table printed at start
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def entry_url(self, query: str = "") -> str:
+        """The printed address (with the run's secret), plus `query`."""
+        return f"{self.url}/?key={self.key}" + (f"&{query}" if query else "")
 
     def start(self, timeout: float = 30.0) -> None:
         env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
@@ -117,6 +123,9 @@ class LocalTable:
             if line is None:
                 raise AssertionError(f"the local table stopped: {''.join(self.output)}")
             if STARTED in line:
+                found = re.search(r"[?&]key=([A-Za-z0-9_-]+)", line)
+                assert found, f"the printed address has no key: {line}"
+                self.key = found.group(1)
                 return
 
     def _program(self) -> list[str]:
@@ -162,14 +171,15 @@ def chromium() -> Iterator[Any]:
 
 
 @asynccontextmanager
-async def async_chromium() -> AsyncIterator[Any]:
-    """Chromium for a test that runs the server in its own event loop (Playwright's async API)."""
+async def async_chromium(extra_args: tuple[str, ...] = ()) -> AsyncIterator[Any]:
+    """Chromium for a test that runs the server in its own event loop (Playwright's async API);
+    `extra_args`: more command-line switches (e.g. `--host-resolver-rules`)."""
     browser_or_skip()
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *extra_args]
         )
         try:
             yield browser
@@ -202,7 +212,7 @@ class Player:
         self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
         self.received: list[dict[str, Any]] = []  # every message the server sent this page
         self.page.on("response", self._seen)
-        self.page.goto(f"{table.url}/?user={number}")
+        self.page.goto(table.entry_url(f"user={number}"))
         self.settled()
 
     def _seen(self, response: Any) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.local.guard import COOKIE
 from bot.local.page import RECENT_MESSAGES, LocalPage, visible_to
 from bot.local.payloads import apply_message_data
 from bot.local.records import EPHEMERAL, LocalInteraction
@@ -23,7 +24,10 @@ async def served() -> AsyncIterator[tuple[LocalDiscord, aiohttp.ClientSession]]:
     await server.start(extend=page.install)
     try:
         with server.pointed_at():
-            async with aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as session:
+            cookies = {COOKIE: page.key.secret}  # the browser's cookie, from the printed address
+            async with aiohttp.ClientSession(
+                f"http://127.0.0.1:{server.port}", cookies=cookies
+            ) as session:
                 yield server, session
     finally:
         await page.close()

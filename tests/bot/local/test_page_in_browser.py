@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.local.guard import NO_KEY
 from tests.bot.local.browser import (
     ROUND_OVER,
     TABLE,
@@ -131,7 +132,12 @@ def test_after_a_restart_the_page_reconnects_and_its_old_buttons_still_work(
         alice.page.wait_for_selector(f"{TABLE} button[data-custom-id$=':hand']")
         table.stop()
         alice.page.wait_for_selector("body[data-connected='false']")
-        table.start()
+        table.start()  # a new run, a new secret: the page says to open the new address
+        alice.page.wait_for_selector("body[data-locked='true']")
+        assert alice.page.locator("#connection").inner_text() == NO_KEY
+        opened_anew = alice.context.new_page()  # the address printed now, in another tab
+        opened_anew.goto(table.entry_url("user=1"))
+        opened_anew.close()
         alice.page.wait_for_selector("body[data-connected='true']")
         alice.settled()
         assert alice.page.locator("#channel-name").inner_text() == thread_name

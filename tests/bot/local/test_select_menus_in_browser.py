@@ -82,7 +82,7 @@ async def page_of_alice() -> AsyncIterator[tuple[LocalDiscord, Any]]:
                 tab.set_default_timeout(10_000)
                 errors: list[str] = []
                 tab.on("pageerror", lambda error: errors.append(str(error)))
-                await tab.goto(f"http://127.0.0.1:{server.port}/?user=1")
+                await tab.goto(page.entry_url("user=1"))
                 await settled(tab)
                 yield server, tab
                 await context.close()
@@ -133,7 +133,8 @@ async def test_a_menu_of_several_values_is_sent_on_closing_with_min_to_max_value
     message_id = int(await lay.evaluate("node => node.closest('article').dataset.messageId"))
     forged = {"user": 1, "type": "component", "message_id": message_id, "custom_id": "lay"}
     url = f"http://127.0.0.1:{server.port}/page/interactions"
-    async with aiohttp.ClientSession() as session:
+    cookies = {cookie["name"]: cookie["value"] for cookie in await tab.context.cookies()}
+    async with aiohttp.ClientSession(cookies=cookies) as session:
         for values in (["7"], ["7", "8", "9", "10"], ["7", "7"], ["7", "Q"]):
             async with session.post(url, json={**forged, "values": values}) as response:
                 assert response.status == 400, values

@@ -253,7 +253,7 @@ async def test_channel_message_edits_past_discords_limit_are_answered_429(
     now = [0.0]
     fake_discord.limit_channel_edits(edits=5, per=5.0, now=lambda: now[0])
     channels = (fake_discord.channel_id, fake_discord.other_channel_id)
-    async with aiohttp.ClientSession() as http:
+    async with aiohttp.ClientSession(headers=fake_discord.bot_headers) as http:
         urls = []
         for channel_id in channels:
             async with http.post(

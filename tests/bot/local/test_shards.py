@@ -56,7 +56,7 @@ class ShardClient(discord.AutoShardedClient):
 
 async def test_gateway_bot_recommends_the_shard_count(sharded: LocalDiscord) -> None:
     async with (
-        aiohttp.ClientSession() as session,
+        aiohttp.ClientSession(headers=sharded.bot_headers) as session,
         session.get(f"{sharded.base_url}/gateway/bot") as response,
     ):
         body = await response.json()
@@ -99,7 +99,7 @@ async def _identify(
     socket = await session.ws_connect(str(fake.gateway_url))
     hello = await socket.receive_json()
     assert hello["op"] == 10
-    identify: dict[str, Any] = {"token": "local-token", "intents": 0, "properties": {}}
+    identify: dict[str, Any] = {"token": fake.bot_token, "intents": 0, "properties": {}}
     if shard is not None:
         identify["shard"] = shard
     await socket.send_json({"op": 2, "d": identify})
