@@ -71,10 +71,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def invite(args: list[str]) -> int:
-    from bot.invite import application_id_from_token, invite_url
+    from bot.invite import application_id_from_token, application_id_of, invite_url
 
-    if args and args[0].isdigit():
-        application_id: int | None = int(args[0])
+    application_id: int | None
+    if args:
+        application_id = application_id_of(args[0])
     else:
         try:
             token = load_settings().token

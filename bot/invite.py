@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 
 import discord
 
@@ -23,6 +24,14 @@ PERMISSIONS = discord.Permissions(
 )
 
 
+SNOWFLAKE = re.compile(r"[0-9]{1,20}")  # ASCII digits only: "²".isdigit() is True
+
+
+def application_id_of(text: str) -> int | None:
+    """An application id as typed or decoded (ASCII digits), else None."""
+    return int(text) if SNOWFLAKE.fullmatch(text) else None
+
+
 def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
 
@@ -34,4 +43,4 @@ def application_id_from_token(token: str) -> int | None:
         decoded = base64.b64decode(head + "=" * (-len(head) % 4), validate=True).decode()
     except (binascii.Error, UnicodeDecodeError):
         return None
-    return int(decoded) if decoded.isdigit() else None
+    return application_id_of(decoded)

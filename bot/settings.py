@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -34,8 +35,13 @@ def parse_duration(value: str) -> float | None:
 class Settings(BaseSettings):
     # env_ignore_empty: `.env.example` copied as-is leaves optional variables empty
     # (`DEV_GUILD_ID=`), which means "not set", not an invalid value.
+    # A refused value is never repeated in the error: DATABASE_URL may hold a password.
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        env_ignore_empty=True,
+        hide_input_in_errors=True,
     )
 
     discord_token: SecretStr | None = Field(default=None, alias="DISCORD_TOKEN")
@@ -95,10 +101,18 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _postgresql_url(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and not value.get_secret_value().startswith(
-            ("postgresql://", "postgres://")
-        ):
+        if value is None:
+            return value
+        url = value.get_secret_value()
+        if not url.startswith(("postgresql://", "postgres://")):
             raise ValueError("DATABASE_URL must start with postgresql:// (or leave it empty)")
+        try:
+            _ = urlsplit(url).port  # an unclosed [IPv6 address or a port out of range raises
+        except ValueError:
+            raise ValueError(
+                "DATABASE_URL is not a valid URL (e.g. postgresql://user:password@host:5432/db; "
+                "an IPv6 host goes in brackets: [::1])"
+            ) from None
         return value
 
     @field_validator("discord_api_url")

@@ -52,8 +52,13 @@ def is_database_url(location: object) -> bool:
 
 
 def redacted(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
+    """The URL without its password, for messages and logs (one that cannot be read, e.g. an
+    unclosed `[` of an IPv6 host, is not shown: it may hold a password)."""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port
+    except ValueError:
+        return "(a DATABASE_URL that is not a valid URL)"
     if parts.password is None:
         return url
     netloc = parts.netloc.rsplit("@", 1)

@@ -39,3 +39,19 @@ def test_python_m_bot_invite_prints_the_link(tmp_path: Path) -> None:
     assert given.stdout.strip() == invite_url(42)
     missing = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert missing.returncode == 2 and "APPLICATION_ID" in missing.stderr
+
+
+def test_a_unicode_digit_is_no_application_id(tmp_path: Path) -> None:
+    """`²` is a digit to str.isdigit() but no number to int(): one sentence, no traceback."""
+    assert application_id_from_token("wrI.abc.def") is None  # "wrI" decodes to "²"
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    for argument in ("²", "٣", "12a"):
+        run = [sys.executable, "-m", "bot", "invite", argument]
+        answer = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert answer.returncode == 2 and "Traceback" not in answer.stderr
+        assert answer.stderr.count("\n") == 1 and "APPLICATION_ID" in answer.stderr
+    env["DISCORD_TOKEN"] = "wrI.abc.def"
+    run = [sys.executable, "-m", "bot", "invite"]
+    answer = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert answer.returncode == 2 and "Traceback" not in answer.stderr

@@ -48,6 +48,20 @@ def test_database_url_selects_postgresql_and_a_wrong_scheme_is_refused(monkeypat
     assert "secret" not in repr(Settings(_env_file=None, DATABASE_URL=url))
     with pytest.raises(ValidationError, match="must start with postgresql://"):
         Settings(_env_file=None, DATABASE_URL="mysql://bot@db/cards")
+    for broken in ("postgresql://u@[::1", "postgresql://u:pw@host:99999/db"):
+        with pytest.raises(ValidationError, match="is not a valid URL") as caught:
+            Settings(_env_file=None, DATABASE_URL=broken)
+        assert "pw@" not in str(caught.value)
+
+
+def test_python_m_bot_with_a_broken_database_url_answers_one_sentence(tmp_path: Path) -> None:
+    env = {**os.environ, "DATABASE_URL": "postgresql://u@[::1", "DISCORD_TOKEN": "x"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    run = [sys.executable, "-m", "bot"]
+    answer = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert answer.returncode == 2 and "Traceback" not in answer.stderr
+    assert answer.stderr.strip().startswith("Invalid setting DATABASE_URL: DATABASE_URL is not")
+    assert answer.stderr.count("\n") == 1
 
 
 def test_every_setting_is_listed_in_env_example() -> None:
@@ -101,7 +115,8 @@ def test_the_run_command_without_a_token_starts_the_local_table(tmp_path: Path) 
     table.stop()
     first = next(line for line in table.output if "playing locally" in line)
     assert first.strip() == (
-        f"No DISCORD_TOKEN: playing locally at http://127.0.0.1:{table.port} — put a token "
+        f"No DISCORD_TOKEN: playing locally at http://127.0.0.1:{table.port}/?key={table.key} — "
+        "put a token "
         "in .env to connect to Discord"
     )
     assert table.returncode == 0 and not table.errors()

@@ -26,6 +26,14 @@ def test_urls_are_shown_without_their_password() -> None:
     assert redacted("postgresql://bot@db/x") == "postgresql://bot@db/x"
 
 
+async def test_a_url_that_cannot_be_read_is_a_clear_error_without_the_password() -> None:
+    for broken in ("postgresql://bot:hunter2@[::1", "postgresql://bot:hunter2@db:99999/x"):
+        assert "hunter2" not in redacted(broken)
+        with pytest.raises(StoreError, match="cannot connect to PostgreSQL") as caught:
+            await Store.open(broken, games_resolver=resolve_toy)
+        assert "hunter2" not in str(caught.value)
+
+
 async def test_another_programs_database_is_refused_untouched(
     postgres_server: PostgresServer,
 ) -> None:
