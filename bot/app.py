@@ -21,6 +21,7 @@ import yarl
 from discord.ext import commands
 
 from bot import logs
+from bot.cogs.admin import AdminCog
 from bot.cogs.help import HelpCog
 from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.privacy import ForgetButton, PrivacyCog
@@ -173,6 +174,8 @@ class CardTableBot(commands.Bot):
         shared = (LeaderboardCog(self), SettingsCog(self), PrivacyCog(self), HelpCog(self))
         for cog in (*game_cogs, *shared):
             await self.add_cog(cog)
+        if self.settings.dev_guild_id is not None:  # the owner's tools: that server only
+            await self.add_cog(AdminCog(self), guild=discord.Object(self.settings.dev_guild_id))
         # Clicks are answered at once: tables load in the background, a clicked one first.
         await self._service.start_restore(self._on_tables_loaded)
         self._upkeep = asyncio.get_running_loop().create_task(

@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = Field(default="text", alias="LOG_FORMAT")
     # The local table's page (no token, or `python -m bot --local`): http://127.0.0.1:PORT
     local_port: int = Field(default=8765, ge=1, le=65535, alias="LOCAL_PORT")
+    # Optional: more users (Discord ids, comma separated) who may use `/admin status` besides
+    # the application's owner or team.
+    owner_ids: Annotated[frozenset[int], NoDecode] = Field(default=frozenset(), alias="OWNER_IDS")
     # Optional: Prometheus metrics at http://METRICS_HOST:METRICS_PORT/metrics and a health check
     # at /health (unset: no endpoint). 127.0.0.1 unless told otherwise.
     metrics_port: int | None = Field(default=None, ge=0, le=65535, alias="METRICS_PORT")
@@ -124,6 +127,16 @@ class Settings(BaseSettings):
                 "http://proxy:8080/api/v10), or leave it empty for Discord's"
             )
         return value.rstrip("/") if value is not None else None
+
+    @field_validator("owner_ids", mode="before")
+    @classmethod
+    def _user_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            try:
+                return frozenset(int(part) for part in value.split(",") if part.strip())
+            except ValueError:
+                raise ValueError(f"{value!r} is not a list of user ids like 123,456") from None
+        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -274,6 +274,18 @@ class Store:
         never blocking the store). PostgreSQL: the server checks its own pages and WAL."""
         return await self._db.check_integrity()
 
+    @property
+    def location_kind(self) -> str:
+        return "PostgreSQL" if is_database_url(self._db.name) else "SQLite"
+
+    async def size_bytes(self) -> int:
+        """How much the store takes: the SQLite file and its WAL, or the PostgreSQL database."""
+        if is_database_url(self._db.name):
+            row = await self._db.fetchone("SELECT pg_database_size(current_database())")
+            return int(row[0]) if row is not None else 0
+        path = Path(self._db.name)
+        return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+
     async def check_writable(self) -> None:
         """One small real write (the health row): raises StoreError if the store cannot write
         (a read-only file or database, a full disk, a lost server)."""

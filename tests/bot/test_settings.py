@@ -36,3 +36,11 @@ def test_backups_default_to_daily_beside_the_database(tmp_path: Path) -> None:
     assert settings.backup_folder == tmp_path / "backups"
     chosen = Settings(_env_file=None, BACKUP_DIR=tmp_path / "b", BACKUP_EVERY="off")  # type: ignore[call-arg]
     assert chosen.backup_folder == tmp_path / "b" and chosen.backup_every is None
+
+
+def test_owner_ids_read_as_a_comma_separated_list() -> None:
+    settings = Settings(_env_file=None, OWNER_IDS="12, 34")  # type: ignore[call-arg]
+    assert settings.owner_ids == frozenset({12, 34})
+    assert Settings(_env_file=None).owner_ids == frozenset()  # type: ignore[call-arg]
+    with pytest.raises(ValidationError, match="not a list of user ids"):
+        Settings(_env_file=None, OWNER_IDS="me")  # type: ignore[call-arg]
