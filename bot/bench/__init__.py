@@ -1,7 +1,8 @@
 """The bot's benchmark and soak scripts, each printing numbers, each with a short mode the test
 suite runs (tests/bot/bench):
 
-- `python -m bot.bench` (clicks.py): clicks at a steady rate on many tables;
+- `python -m bot.bench` (clicks.py): clicks at a steady rate on many tables, of humans and of
+  bot players;
 - `python -m bot.bench.soak`: thousands of matches through the bot, memory measured;
 - `python -m bot.bench.restart`: how soon a restarted bot answers a click, with a big history;
 - `python -m bot.bench.bots`: how long a human waits for their click at tables of bot players.

@@ -1,18 +1,25 @@
 """`python -m bot.bench`: clicks at a steady rate on many tables, timed as Discord sees them.
 
-Many tables of mixed games (`--games`, in turn: by default every registered game four can
-play; four players each) play at once on a real store (a temporary SQLite file,
-synchronous=FULL) with the real clock. Every seat is a "human" whose clicks are the simple
-bot policy's choices (chosen when the table's previous click is answered, outside the
-timing). In some Dame tables (`--hoarders`) one player takes the discard pile whenever they
-may and never lays a pack, so hands of 40 cards and more are in the mix.
+Two kinds of tables play at once on a real store (a temporary SQLite file, synchronous=FULL)
+with the real clock, games in turn (`--games`: by default every registered game four can play):
 
-The load is open-loop: a scheduler issues clicks at exactly `--rate` clicks per second (the
-arrival times are fixed in advance), each on the table waiting longest among those whose
-player may click (a table is clickable again `--think` s after its last click is answered).
+- `--tables` tables of four "humans" whose clicks are the simple bot policy's choices (chosen
+  when the table's previous click is answered, outside the timing). In some Dame tables
+  (`--hoarders`) one player takes the discard pile whenever they may and never lays a pack, so
+  hands of 40 cards and more are in the mix. Their load is open-loop: a scheduler issues clicks
+  at exactly `--rate` clicks per second (the arrival times are fixed in advance), each on the
+  table waiting longest among those whose player may click (a table is clickable again
+  `--think` s after its last click is answered).
+- `--bot-tables` tables of one human and three bot players (`--bots`, strong by default), the
+  bots thinking in worker processes as in the real bot (`--workers`, by default as
+  `BOT_WORKERS`). Their human clicks `--bot-think` s (a human's pace: 5) after their turn comes,
+  which is once the bots' moves that follow their last click are all played.
+
 A click is timed from its arrival time until its answer is ready to send, so a click that
-waits behind another (or behind a garbage collection) counts the wait. The first `--warmup`
-seconds are not measured.
+waits behind another (or behind a garbage collection) counts the wait. Every table is seated
+first and all are started in one pass, so no turn timer runs while thousands of tables are
+being seated; the measured window (`--seconds`) opens once every table has been clicked once,
+and at least `--warmup` seconds after the clicks began.
 
 What a click does is what the bot does for a Discord click, short of the network: the table
 service's `act` (lock, engine, durable store write, timers, the bot seats' moves), then the
@@ -20,25 +27,36 @@ clicker's "My cards" answer rendered (`render_private`) and turned into a Discor
 payload. A table verb (Next round, Rematch, Start) renders the table message instead. The
 notifier does the glue's work in the background on the same event loop: a coalesced edit of
 the table message (1 s, as `DiscordNotifier`: render, digest, view), a new message at each
-round, and the "My cards" messages of the table's four players following the game
+round, and the "My cards" messages of the table's human players following the game
 (`follow_view`, and a render when their moment changed, as `HandFollower`), and the mention of
 the player whose turn starts (as `DiscordNotifier`'s turn pings). Left out: Discord's HTTP
 calls and discord.py's parsing of the interaction.
 
-Prints, per table count: the rate asked, offered (issued) and answered; p50/p99/max per click
-for all clicks and per game (Dame clicks with a hand of 40 cards or more also apart); the p99
-of the durable write alone (`store99`: fsync jitter shows there); the full (generation 2)
-collections in the measured window, their count, longest and total time; CPU per click (the
-whole process: service, engine, renders, notifier, SQLite thread, and the policy choosing the
-clicks); and what the service's occasional full collection (`bot/service/memory.py`)
-costs with that many tables. Target at 10,000 tables and 1,000 clicks/s: p99 < 25 ms and
-max < 100 ms on one core: `taskset -c 0 python -m bot.bench --tables 10000 --seconds 60`.
+Prints, per count of tables of humans: the rate asked, offered (issued) and answered; p50/p99/
+max per click for all clicks and per game (Dame clicks with a hand of 40 cards or more also
+apart); the p99 of the durable write alone (`store99`: fsync jitter shows there); the full
+(generation 2) collections in the measured window, their count, longest and total time; CPU per
+click (this whole process: service, engine, renders, notifier, SQLite thread, the policy
+choosing the clicks, sending rounds to the bot workers); for the tables of bots, the human's
+click p50/p99, the time from a click to the last of the bots' moves that follow it (p50/p99),
+bot decisions per second and per second of a worker's CPU for each game, and the decisions the
+simple policy played instead (by reason: `overload`, `deadline`, ...); the turns that timed out
+before and in the window, and the seats of the humans' tables handed to bots after two
+timeouts; and what the service's occasional full collection (`bot/service/memory.py`) costs
+with that many tables.
+
+Targets: at 10,000 tables of humans and 1,000 clicks/s, p99 < 25 ms and max < 100 ms on one
+core (`taskset -c 0 python -m bot.bench --tables 10000 --bot-tables 0 --seconds 60`); on two
+cores, 1,000 tables of bots (a third each game) with their humans at a 5 s pace: click p99 <
+25 ms, bots' moves after a click p99 < 1 s, no fallback (`python -m bot.bench --tables 0
+--bot-tables 1000`). `--short` runs a few tables for a couple of seconds (the test suite).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import itertools
 import random
@@ -67,6 +85,8 @@ from bot.service import (
     TableError,
     TableService,
 )
+from bot.service.pool import PoolStats
+from bot.service.runner import ProcessPolicyRunner
 from bot.ui.coalescer import EditCoalescer
 from bot.ui.following import HandFollower
 from bot.ui.items import build_view
@@ -80,6 +100,8 @@ PLAYERS_PER_TABLE = 4
 LANGUAGE = "en"
 BIG_HAND = 40  # a Dame hand this big or bigger is reported apart
 HOARDER_SEAT = 1
+PLAYED_ONCE_SECONDS = 600.0  # the window opens then even if some table was never clicked
+BOT_TABLE_USERS = 1_000_000_000  # the humans of the tables of bot players: user ids from here
 
 
 def payload(rendered: RenderedMessage) -> None:
@@ -268,23 +290,40 @@ class Table:
     game: str
     host_id: int
     chooser: dict[int, Chooser]  # seat -> how its player chooses (default: the simple policy)
+    bots: bool = False  # one human and three bot players (else four humans)
 
 
 class Bench:
-    def __init__(self, service: TableService, notifier: BenchNotifier, think: float) -> None:
+    def __init__(
+        self, service: TableService, notifier: BenchNotifier, think: float, bot_think: float = 5.0
+    ) -> None:
         self.service = service
         self.notifier = notifier
         self.think = think
+        self.bot_think = bot_think  # the human's pace at a table of bot players
         self.tables: dict[int, Table] = {}
         self.ready: deque[Click] = deque()
         self.measuring = False
-        self.timed = Timed()
+        self.timed = Timed()  # clicks at the tables of four humans
+        self.bot_timed = Timed()  # the human's clicks at the tables of bot players
+        self.follows: dict[str, list[float]] = {}  # game -> click to the bots' last move
         self.rng = random.Random(1)
         self.in_flight: set[asyncio.Task[None]] = set()
-        self.measure_from = 0.0  # clicks arriving from then on are measured
-        self.measure_until = 0.0  # and until then
+        self.measure_from = float("inf")  # clicks arriving from then on are measured
+        self.measure_until = float("inf")  # and until then
         self.offered = 0  # arrivals in the measured window
         self.missed = 0  # of which found no player free to click
+        self.unplayed: set[int] = set()  # tables not clicked yet: the window waits for them
+        self.played = asyncio.Event()  # set once every table was clicked
+        self.timeouts = [0, 0]  # turns timed out: before the window, in it
+
+    def measured(self, arrival: float) -> bool:
+        return self.measure_from <= arrival < self.measure_until
+
+    def _clicked(self, table_id: int) -> None:
+        self.unplayed.discard(table_id)
+        if not self.unplayed:
+            self.played.set()
 
     def next_click(self, table: Table) -> Click | None:
         service = self.service
@@ -298,7 +337,9 @@ class Bench:
             return Click(table.table_id, snapshot.host_id, "rematch")
         if snapshot.status != PLAYING or not snapshot.to_act or snapshot.round_no is None:
             return None
-        seat = snapshot.to_act[0]
+        seat = next((s for s in snapshot.to_act if snapshot.seats[s].user_id is not None), None)
+        if seat is None:
+            return None  # the bot players' turn
         user_id = snapshot.seats[seat].user_id
         assert user_id is not None
         notation = service.bot_choice(
@@ -317,9 +358,15 @@ class Bench:
         self.ready.append(click)
 
     async def click(self, click: Click, arrival: float) -> None:
+        """A click at a table of four humans, from its arrival; then its next one waits."""
+        await self.answer(click, arrival, self.timed)
+        self.requeue(click.table_id)
+
+    async def answer(self, click: Click, arrival: float, timed: Timed) -> None:
+        """Answer a click as the bot does, timed from its arrival if it is in the window."""
         service, table = self.service, self.tables[click.table_id]
         group = table.game
-        measured = self.measure_from <= arrival < self.measure_until
+        measured = self.measured(arrival)
         try:
             # as the controller: the player's followed message is left to the answer
             with self.notifier.follower.answering(click.table_id, click.user_id):
@@ -336,7 +383,7 @@ class Bench:
                     if group == "dame" and len(hand) >= BIG_HAND:
                         group = f"dame {BIG_HAND}+"
                     if result.round_over and measured:
-                        self.timed.rounds += 1
+                        timed.rounds += 1
                 else:
                     if click.verb == "next":
                         await service.next_round(click.table_id, click.user_id)
@@ -345,19 +392,37 @@ class Bench:
                         await service.start(click.table_id, click.user_id)
                     payload(render_table(service.public_snapshot(click.table_id), LANGUAGE))
         except TableError:  # a timer was first (a Dutch peek's time ran out): refused
-            self.timed.errors += measured  # in one sentence, timed like any other answer
+            timed.errors += measured  # in one sentence, timed like any other answer
         if measured:
-            self.timed.add(group, time.perf_counter() - arrival)
-        self.requeue(click.table_id)
+            timed.add(group, time.perf_counter() - arrival)
+        self._clicked(click.table_id)
 
-    async def offer(self, rate: float, until: float) -> None:
-        """Issue clicks at `rate` per second until `until` (open loop)."""
+    async def play_with_bots(self, table: Table) -> None:
+        """The human of a table of bot players: clicks `bot_think` s after their turn comes
+        (the bots' moves that follow each click all played), for as long as the run lasts."""
+        service = self.service
+        while True:
+            await service.settle(table.table_id)  # the bots' moves owed, if any
+            await asyncio.sleep(self.bot_think)
+            click = self.next_click(table)
+            if click is None:  # not the human's turn yet (a timer's move pending)
+                continue
+            arrival = time.perf_counter()
+            await self.answer(click, arrival, self.bot_timed)
+            if service.bots_pending(table.table_id):
+                await service.settle(table.table_id)
+                if self.measured(arrival):
+                    follows = self.follows.setdefault(table.game, [])
+                    follows.append(time.perf_counter() - arrival)
+
+    async def offer(self, rate: float) -> None:
+        """Issue clicks at `rate` per second until the window ends (open loop)."""
         loop = asyncio.get_running_loop()
         start = time.perf_counter()
         issued = 0
         while True:
             arrival = start + issued / rate
-            if arrival >= until:
+            if arrival >= self.measure_until:
                 return
             now = time.perf_counter()
             if arrival > now:
@@ -388,10 +453,19 @@ def time_record_action(store: Store, timed: Callable[[], Timed], measuring: Any)
 
 
 async def open_tables(
-    bench: Bench, count: int, games: list[str], hoarders: float, grown: int
+    bench: Bench,
+    count: int,
+    games: list[str],
+    hoarders: float,
+    grown: int,
+    bot_tables: int = 0,
+    bots: str = "strong",
 ) -> None:
-    """Open and start the tables; `grown` of the hoarders' tables are played until the
-    hoarder holds `BIG_HAND` cards; then every table gets its first click ready."""
+    """Seat every table first (`count` of four humans, `bot_tables` of one human and three
+    bot players, games in turn), then start them all in one pass: no turn timer runs while
+    tables are being seated, however many. `grown` of the hoarders' tables are then played
+    until the hoarder holds `BIG_HAND` cards, and every table of humans gets its first click
+    ready. Every table is then unplayed until its first click (`Bench.played`)."""
     service = bench.service
     dame_tables = 0
     for t in range(count):
@@ -401,7 +475,6 @@ async def open_tables(
         table_id = snapshot.table_id
         for person in people[1:]:
             await service.join(table_id, person)
-        await service.start(table_id, people[0].user_id)
         chooser: dict[int, Chooser] = {}
         if game == "dame":
             dame_tables += 1  # a hoarder at `hoarders` of them, spread evenly
@@ -409,16 +482,29 @@ async def open_tables(
                 chooser = {seat: idle for seat in range(PLAYERS_PER_TABLE)}
                 chooser[HOARDER_SEAT] = hoard
         bench.tables[table_id] = Table(table_id, game, people[0].user_id, chooser)
+    for t in range(bot_tables):
+        game = games[t % len(games)]
+        human = PlayerRef(BOT_TABLE_USERS + t, f"B{t}")
+        snapshot = await service.open_table(2, 10 + t % 20, human, game, bots=bots)
+        for _ in range(PLAYERS_PER_TABLE - 1):
+            await service.add_bot(snapshot.table_id, human.user_id)
+        bench.tables[snapshot.table_id] = Table(snapshot.table_id, game, human.user_id, {}, True)
+    bench.unplayed = set(bench.tables)
+    bench.played.clear()
+    for table in bench.tables.values():
+        await service.start(table.table_id, table.host_id)
     hoarded = [t for t in bench.tables.values() if t.chooser][:grown]
     await asyncio.gather(*(grow_hand(bench, table) for table in hoarded))
     for table in bench.tables.values():
         for info in service.public_snapshot(table.table_id).seats:
             # every player has "My cards" open: the follower re-renders it when it changes
-            assert info.user_id is not None
+            if info.user_id is None:
+                continue  # a bot player
             private = await service.follow_view(table.table_id, info.user_id)
             assert private is not None
             bench.notifier.follow(private, info.user_id)
-        bench.requeue(table.table_id)
+        if not table.bots:
+            bench.requeue(table.table_id)
 
 
 async def grow_hand(bench: Bench, table: Table) -> None:
@@ -467,6 +553,21 @@ class Level:
     games: tuple[str, ...]
     hoarders: float
     grown: int
+    bot_tables: int = 0
+    bot_think: float = 5.0
+    bots: str = "strong"
+    workers: int | None = None
+
+
+def count_timeouts(service: TableService, bench: Bench) -> None:
+    """Count the turns that time out (a seat the timer plays), before the window and in it."""
+    time_out = service.timers._time_out
+
+    async def counted(table: Any, seat: int) -> None:
+        bench.timeouts[bench.measuring] += 1
+        await time_out(table, seat)
+
+    service.timers._time_out = counted  # type: ignore[method-assign]
 
 
 async def run_level(level: Level, store_dir: Path | None) -> list[str]:
@@ -474,27 +575,76 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
         store = await Store.open(Path(tmp) / "bench.sqlite3")
         seeds = itertools.count(1)
         notifier = BenchNotifier()
-        service = TableService(store, SystemClock(), notifier, lambda: next(seeds))
+        # as the bot: bot players think in worker processes (started now, not in the window)
+        runner = ProcessPolicyRunner(level.workers)
+        runner.warm()
+        service = TableService(
+            store, SystemClock(), notifier, lambda: next(seeds), policy_runner=runner
+        )
         notifier.service = service
-        bench = Bench(service, notifier, level.think)
+        bench = Bench(service, notifier, level.think, level.bot_think)
         time_record_action(store, lambda: bench.timed, lambda: bench.measuring)
+        count_timeouts(service, bench)
+        players: list[asyncio.Task[None]] = []
+        loop = asyncio.get_running_loop()
         try:
-            await open_tables(bench, level.tables, list(level.games), level.hoarders, level.grown)
+            set_up = time.perf_counter()
+            await open_tables(
+                bench,
+                level.tables,
+                list(level.games),
+                level.hoarders,
+                level.grown,
+                level.bot_tables,
+                level.bots,
+            )
+            seated = time.perf_counter() - set_up
+            players = [
+                loop.create_task(bench.play_with_bots(table))
+                for table in bench.tables.values()
+                if table.bots
+            ]
+            offer = loop.create_task(bench.offer(level.rate)) if level.tables else None
+            # the window opens once every table was clicked once, after the warm-up
             started = time.perf_counter()
-            bench.measure_from = started + level.warmup
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(bench.played.wait(), PLAYED_ONCE_SECONDS)
+            await asyncio.sleep(max(0.0, started + level.warmup - time.perf_counter()))
+            unplayed = len(bench.unplayed)
+            warm = time.perf_counter() - started
+            bench.measure_from = time.perf_counter()
             until = bench.measure_until = bench.measure_from + level.seconds
-            measure = asyncio.get_running_loop().create_task(_measure_window(bench, until))
-            await bench.offer(level.rate, until)
-            window = await measure
+            before = runner.stats.copy()
+            window = await _measure_window(bench, until)
+            after = runner.stats.copy()
+            if offer is not None:
+                await offer
             await asyncio.gather(*bench.in_flight)
+            away = sum(
+                info.away
+                for table in bench.tables.values()
+                if not table.bots
+                for info in service.public_snapshot(table.table_id).seats
+            )
             full_collection = time_full_collection()
         finally:
+            for task in players:
+                task.cancel()
+            await asyncio.gather(*players, return_exceptions=True)
             await notifier.close()
             for table_id in service.table_ids():
                 await service.stop(table_id, 0, can_manage=True)
+            await service.close()
             await store.close()
+            runner.close()
     return [
+        f"{level.tables:,} tables of four humans and {level.bot_tables:,} of one human and "
+        f"three {level.bots} bots: seated and started in {seated:.1f} s, every table clicked "
+        f"once {warm:.1f} s later ({unplayed} not), then {level.seconds:.0f} s measured",
         *report(level, bench, window),
+        *report_bots(level, bench, window, before, after, runner.size),
+        f"  turns timed out: {bench.timeouts[1]} in the window ({bench.timeouts[0]} before); "
+        f"seats of the tables of humans played by bots (away after two timeouts): {away}",
         f"  a full collection of everything, frozen included (the service's unfreeze and "
         f"collect, about daily under load): {full_collection * 1e3:.0f} ms",
     ]
@@ -532,14 +682,15 @@ def report(level: Level, bench: Bench, window: Window) -> list[str]:
     timed = bench.timed
     everything = sorted(x for values in timed.by_group.values() for x in values)
     answered = len(everything)
+    clicks = answered + sum(len(v) for v in bench.bot_timed.by_group.values())
     lines = [
-        f"{level.tables:,} tables: asked {level.rate:,.0f} clicks/s; offered "
+        f"  tables of humans: asked {level.rate:,.0f} clicks/s; offered "
         f"{(bench.offered - bench.missed) / level.seconds:,.1f}/s ({bench.missed} arrivals found "
         f"no player free to click), answered {answered / level.seconds:,.1f}/s "
         f"({answered:,} clicks, {timed.errors} refused, {timed.rounds} rounds over)",
-        f"  CPU {window.cpu / max(answered, 1) * 1e3:.3f} ms per click "
-        f"({window.cpu / window.wall:.0%} of a core); full collections: {len(window.pauses)}, "
-        f"longest {max(window.pauses, default=0.0) * 1e3:.1f} ms, total "
+        f"  CPU of this process {window.cpu / max(clicks, 1) * 1e3:.3f} ms per click of any "
+        f"table ({window.cpu / window.wall:.0%} of a core); full collections: "
+        f"{len(window.pauses)}, longest {max(window.pauses, default=0.0) * 1e3:.1f} ms, total "
         f"{sum(window.pauses) * 1e3:.1f} ms; store write p99 "
         f"{percentile(sorted(timed.store_waits), 0.99) * 1e3:.2f} ms",
         f"  {'clicks of':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
@@ -547,13 +698,60 @@ def report(level: Level, bench: Bench, window: Window) -> list[str]:
     groups = [("all", everything)]
     for name in sorted(timed.by_group, key=_group_order):
         groups.append((name, sorted(timed.by_group[name])))
-    for name, values in groups:
-        if values:
-            lines.append(
-                f"  {name:<12} {len(values):>8} {percentile(values, 0.5) * 1e3:>8.2f} "
-                f"{percentile(values, 0.99) * 1e3:>8.2f} {values[-1] * 1e3:>8.2f}"
-            )
+    lines += _latency_rows(groups)
     return lines
+
+
+def report_bots(
+    level: Level, bench: Bench, window: Window, before: PoolStats, after: PoolStats, workers: int
+) -> list[str]:
+    """The tables of bot players: the human's clicks, the wait for the bots' moves after a
+    click, the workers' decisions per second of CPU, and the decisions played simply."""
+    if not level.bot_tables:
+        return []
+    timed = bench.bot_timed
+    clicks = sorted(x for values in timed.by_group.values() for x in values)
+    lines = [
+        f"  tables of bots: {len(clicks):,} clicks of their humans ({timed.errors} refused, "
+        f"{timed.rounds} rounds over), one every {level.bot_think:g} s of a human's turn; "
+        f"{workers} worker process(es)",
+        f"  {'human clicks':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+    ]
+    lines += _latency_rows([("all", clicks)])
+    lines += _latency_rows(
+        [(name, sorted(timed.by_group[name])) for name in sorted(timed.by_group, key=_group_order)]
+    )
+    lines.append(f"  {'bots moved':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    follows = sorted(x for values in bench.follows.values() for x in values)
+    lines += _latency_rows([("all", follows)])
+    lines += _latency_rows(
+        [(name, sorted(bench.follows[name])) for name in sorted(bench.follows, key=_group_order)]
+    )
+    for game in sorted(after.decided.keys() | after.cpu.keys(), key=_group_order):
+        decided = after.decided[game] - before.decided[game]
+        cpu = after.cpu[game] - before.cpu[game]
+        lines.append(
+            f"  {game}: {decided / window.wall:,.1f} bot decisions/s, "
+            f"{decided / cpu if cpu > 0 else 0.0:,.1f} per second of a worker's CPU "
+            f"({cpu / max(decided, 1) * 1e3:.2f} ms each)"
+        )
+    fallbacks = after.fallbacks - before.fallbacks
+    lines.append(
+        f"  played by the simple policy instead: {sum(fallbacks.values())} "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(fallbacks.items())) or 'none'}); "
+        f"late answers {after.late - before.late}, workers replaced "
+        f"{after.replaced - before.replaced}"
+    )
+    return lines
+
+
+def _latency_rows(groups: list[tuple[str, list[float]]]) -> list[str]:
+    return [
+        f"  {name:<12} {len(values):>8} {percentile(values, 0.5) * 1e3:>8.2f} "
+        f"{percentile(values, 0.99) * 1e3:>8.2f} {values[-1] * 1e3:>8.2f}"
+        for name, values in groups
+        if values
+    ]
 
 
 def _group_order(name: str) -> tuple[int, str]:
@@ -562,33 +760,83 @@ def _group_order(name: str) -> tuple[int, str]:
     return (order.index(base) if base in order else len(order), name)
 
 
+SHORT = {  # --short: a few seconds, for the test suite
+    "tables": "6",
+    "bot_tables": 3,
+    "seconds": 1.5,
+    "warmup": 0.0,
+    "rate": 40.0,
+    "think": 0.2,
+    "bot_think": 0.1,
+    "grown": 1,
+    "workers": 1,
+}
+
+
 async def main_async(args: argparse.Namespace) -> None:
+    if args.short:
+        for name, value in SHORT.items():
+            setattr(args, name, value)
     games = tuple(g for g in args.games.split(",") if g)
     print(
-        f"tables of {PLAYERS_PER_TABLE} players ({', '.join(games)} in turn; a hoarder in "
-        f"{args.hoarders:.0%} of Dame tables), real store (temp file, synchronous=FULL), "
-        f"{args.warmup:.0f} s warm-up then {args.seconds:.0f} s measured; clicks arrive at "
-        f"the asked rate, a table at most once per {args.think} s after its last answer",
+        f"tables of {PLAYERS_PER_TABLE} humans ({', '.join(games)} in turn; a hoarder in "
+        f"{args.hoarders:.0%} of Dame tables) and {args.bot_tables:,} tables of one human and "
+        f"three {args.bots} bots (games in turn), real store (temp file, synchronous=FULL); "
+        f"the window opens once every table was clicked once, after {args.warmup:.0f} s at "
+        f"least, and lasts {args.seconds:.0f} s; clicks at the tables of humans arrive at the "
+        f"asked rate, a table at most once per {args.think} s after its last answer; the human "
+        f"of a table of bots clicks {args.bot_think} s after their turn comes",
         flush=True,
     )
     for count in (int(x) for x in args.tables.split(",") if x):
-        rate = min(args.rate, count / args.think)  # what `count` players can click at most
+        rate = min(args.rate, count / args.think) if count else 0.0
         level = Level(
-            count, rate, args.seconds, args.warmup, args.think, games, args.hoarders, args.grown
+            count,
+            rate,
+            args.seconds,
+            args.warmup,
+            args.think,
+            games,
+            args.hoarders,
+            args.grown,
+            args.bot_tables,
+            args.bot_think,
+            args.bots,
+            args.workers,
         )
         for line in await run_level(level, args.store_dir):
             print(line, flush=True)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bot.bench",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--tables", default="500,10000", help="comma-separated table counts")
+    parser.add_argument(
+        "--tables", default="500,10000", help="comma-separated counts of tables of four humans"
+    )
+    parser.add_argument(
+        "--bot-tables",
+        type=int,
+        default=1000,
+        help="tables of one human and three bot players, beside them (games in turn)",
+    )
+    parser.add_argument("--bots", choices=("simple", "strong"), default="strong")
+    parser.add_argument(
+        "--bot-think",
+        type=float,
+        default=5.0,
+        help="seconds the human of a table of bots takes once their turn comes",
+    )
+    parser.add_argument(
+        "--workers", type=int, help="bot worker processes (default: BOT_WORKERS' default)"
+    )
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time per run")
-    parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured start of a run")
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="least unmeasured time before the window"
+    )
     parser.add_argument("--rate", type=float, default=1000.0, help="clicks/s in total")
     parser.add_argument(
         "--think", type=float, default=0.5, help="least time a table waits between clicks"
@@ -617,7 +865,10 @@ def main() -> None:
         default=50,
         help=f"hoarders' tables played to a hand of {BIG_HAND} cards before the run",
     )
-    asyncio.run(main_async(parser.parse_args()))
+    parser.add_argument(
+        "--short", action="store_true", help="a few tables for a few seconds (the test suite)"
+    )
+    asyncio.run(main_async(parser.parse_args(argv)))
 
 
 if __name__ == "__main__":

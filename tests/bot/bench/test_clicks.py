@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.clicks import BIG_HAND, HOARDER_SEAT, Bench, BenchNotifier, open_tables
+from bot.bench.clicks import BIG_HAND, HOARDER_SEAT, Bench, BenchNotifier, main, open_tables
 from bot.service import FakeClock, TableService
 from bot.ui.notifier import turn_of
 from storage import Store
@@ -38,7 +38,7 @@ async def test_a_hoarder_grows_a_dame_hand_of_40_cards_with_legal_moves(bench: B
     assert view.hand_sizes[HOARDER_SEAT] >= BIG_HAND  # every move was accepted on the way
 
     # the hoarder's table plays on through the benchmark's clicks, each timed in its group
-    bench.measure_until = float("inf")
+    bench.measure_from = 0.0  # every click is measured
     for _ in range(8):
         click = bench.ready.popleft()
         await bench.click(click, time.perf_counter())
@@ -51,7 +51,7 @@ async def test_a_hoarder_grows_a_dame_hand_of_40_cards_with_legal_moves(bench: B
 async def test_the_bench_mentions_whose_turn_starts_as_the_bot_does(bench: Bench) -> None:
     await open_tables(bench, 1, ["euchre"], hoarders=0.0, grown=0)
     (table_id,) = bench.tables
-    bench.measure_until = float("inf")
+    bench.measure_from = 0.0  # every click is measured
     for _ in range(3):
         await bench.click(bench.ready.popleft(), time.perf_counter())
         while bench.notifier._tasks:  # the notifier's passes after the click
@@ -59,3 +59,13 @@ async def test_the_bench_mentions_whose_turn_starts_as_the_bot_does(bench: Bench
         snapshot = bench.service.public_snapshot(table_id)
         assert turn_of(snapshot) is not None  # Euchre: one human to act at a time
         assert bench.notifier._pings[table_id] == turn_of(snapshot)
+
+
+def test_the_short_run_reports_both_kinds_of_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--short"])
+    out = capsys.readouterr().out
+    assert "6 tables of four humans and 3 of one human and three strong bots" in out
+    assert "(0 not)" in out  # every table was clicked before the window opened
+    for line in ("human clicks", "bots moved", "bot decisions/s", "played by the simple policy"):
+        assert line in out
+    assert "turns timed out: 0 in the window (0 before)" in out
