@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
-from bot.service.locks import Notice, changed, publish
+from bot.service.locks import Notice, publish
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL
 from bot.service.seating import preset_name
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
@@ -187,12 +187,13 @@ class Restore:
                 log.exception("table %s could not be restored", active.table.id)
                 broken.append((active.table.id, str(error)))
                 continue
+            # Announced only if resuming changes it: the table as stored was shown and its
+            # turn mentioned before the restart (the glue refreshes its message, `on_loaded`).
             async with self.tables.held(table) as (held, notes):
                 try:
                     await self._resume(held, notes)
                 except TableError as error:  # logged; the table stays as the store has it
                     log.error("table %s: not resumed: %s", held.id, error.params)
-                changed(held, notes)
             self.tables.live[table.id] = table  # listed whole: rebuilt and resumed
             if self.service.bots.auto_seat(table) is not None:
                 self.service.bots.queue_restored(table)  # its bots move in the background, in turn

@@ -82,6 +82,7 @@ class TableController:
             self.bot.telemetry.click("unknown", time.perf_counter() - started, "bad_button")
             return
         logs.bind(table_id=component.table_id)
+        self.bot.notifier.clicked(component.table_id)  # its messages go first in its channel
         refusal: str | None = None
         try:
             with self.follower.answering(component.table_id, interaction.user.id):

@@ -19,7 +19,7 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ from bot.i18n import text
 from bot.render.table import RenderedMessage, render_table
 from bot.service.clock import Clock, SystemClock
 from bot.service.errors import TableError
-from bot.service.snapshots import CLOSED, PLAYING, ROUND_OVER, PublicSnapshot
+from bot.service.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.items import build_view
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
@@ -79,7 +79,11 @@ class DiscordNotifier:
         self.coalescer = EditCoalescer(self._edit, delay=edit_delay, retry_delay=2 * edit_delay)
         # Discord's rate limit runs on real time, whatever clock the tables' timers use.
         edits, per = channel_edits
-        self.pacer = ChannelPacer(pacing_clock or SystemClock(), edits=edits, per=per)
+        clock = pacing_clock or SystemClock()
+        self.pacer = ChannelPacer(clock, edits=edits, per=per)  # edits of table messages
+        # posts and deletes of the bot's short messages (turn mentions, reminders), under the
+        # same limit and order: Discord counts them apart from edits
+        self.posts = ChannelPacer(clock, edits=edits, per=per)
         # Per open table (and a closed one until its closing edit): see the module docstring.
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
         # table id -> (seat, round, message id, channel id) of the mention of the turn now played
@@ -94,7 +98,7 @@ class DiscordNotifier:
 
     # -- TableNotifier ------------------------------------------------------------------
     async def table_changed(self, table_id: int) -> None:
-        self._note_play(table_id)
+        self._moved_up(table_id, ChannelPacer.changed)
         self.coalescer.mark(table_id)
         self.bot.tables.follower.table_changed(table_id)  # open "My cards" messages follow
         if table_id not in self._ping_pending:
@@ -103,8 +107,8 @@ class DiscordNotifier:
 
     def refresh(self, table_id: int) -> None:
         """Show the table's state again (after a restart), when its channel has room: tables
-        in play (a round running) go first, and a refresh that changes nothing sends nothing."""
-        self._note_play(table_id)
+        clicked or changed since the start go first, and a refresh that changes nothing sends
+        nothing."""
         self.coalescer.mark(table_id)
 
     async def _turn_ping(self, table_id: int) -> None:
@@ -158,19 +162,14 @@ class DiscordNotifier:
         with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
             await channel.get_partial_message(message_id).delete()
 
-    def _note_play(self, table_id: int) -> None:
-        """A table with a round running is in play: its edits go before mere refreshes (a
-        lobby's own clicks are answered by editing its message in the click's response)."""
-        try:
-            status = self.bot.service.public_snapshot(table_id).status
-        except TableError:
-            return  # not listed (closed, or still loading after a restart)
-        if status in (PLAYING, ROUND_OVER):
-            self.pacer.in_play(table_id)
+    def _moved_up(self, table_id: int, move: Callable[[ChannelPacer, int], None]) -> None:
+        for pacer in (self.pacer, self.posts):
+            move(pacer, table_id)
 
     def clicked(self, table_id: int) -> None:
-        """Someone clicked at this table: its message goes before mere refreshes."""
-        self.pacer.in_play(table_id)
+        """Someone clicked at this table (the controller says so at every click): its
+        messages go first in its channel, before tables only changed or refreshed."""
+        self._moved_up(table_id, ChannelPacer.clicked)
 
     async def round_started(self, table_id: int) -> None:
         """A new message each round: Discord limits edits of messages older than an hour.
@@ -220,6 +219,7 @@ class DiscordNotifier:
             self.bot.tables.follower.forget_table(table_id)
             self._last.pop(table_id, None)
             self.pacer.forget(table_id)
+            self.posts.forget(table_id)
             self.bot.locations.forget(table_id)
         self._locks.pop(table_id, None)
 

@@ -1,19 +1,23 @@
-"""Table-message edits paced per channel, within Discord's rate limit, tables in play first.
+"""Requests to a channel paced within Discord's rate limit, the tables being clicked first.
 
-Discord allows about 5 message edits per 5 seconds in a channel; a burst past it is answered
-429 and every edit of that channel waits. After a restart every restored table wants its
-message refreshed, and with many tables in one channel the tables being played would wait
-behind minutes of refreshes. So each edit first asks for its `turn` in its channel:
+Discord allows about 5 message edits per 5 seconds in a channel (and as many posts); a burst
+past it is answered 429 and every request of that kind in the channel waits. After a restart
+every restored table wants its message refreshed, and with many tables in one channel the
+tables being played would wait behind minutes of refreshes. So each request first asks for
+its `turn` in its channel (the notifier keeps one pacer for edits, one for posts and deletes):
 
 - at most `edits` turns per `per` seconds in a channel (a sliding window on the bot's clock);
-- a table *in play* (a round running at the restart, or clicked or changed since) goes
-  before a table that only needs a refresh; refreshes leave one turn of each window free,
-  and while tables are being played in the channel they take at most half of it, so the
-  table just clicked is edited at once, and the next moves within seconds, even while a
-  thousand restored tables are being refreshed;
-- within a class, the oldest request first; a table waiting for a refresh that comes into
-  play moves up to the front class;
-- a turn that ends up making no edit (the message already shows that content) gives its
+- three classes, first served first: a table *clicked* since the start (`clicked`), then a
+  table *changed* since the start by anything else (a timer, its bot players' moves owed at
+  the restart: `changed`), then a table that only needs a *refresh* (restored as it was);
+- the other classes leave one turn of each window free for clicked tables, and while clicked
+  tables are being played in the channel they take at most half of it; their turns are spread
+  evenly over the window (not taken in a burst), so the table just clicked is edited at once,
+  and the next moves within a second or two, even while a thousand restored tables are
+  being refreshed;
+- within a class, the oldest request first; a table waiting in a lower class that is
+  clicked or changed moves up;
+- a turn that ends up making no request (the message already shows that content) gives its
   place back.
 """
 
@@ -31,7 +35,7 @@ from bot.service.clock import Clock
 
 EDITS_PER_WINDOW = 5
 WINDOW_SECONDS = 5.0
-IN_PLAY, REFRESH = 0, 1  # priority classes, first served first
+CLICKED, CHANGED, REFRESH = 0, 1, 2  # priority classes, first served first
 PLAYING_WINDOWS = 3  # a channel counts as being played for this many windows after a turn
 
 
@@ -55,7 +59,8 @@ class _Channel:
     classes: deque[int] = field(default_factory=deque)  # and the class each went to
     waiting: list[tuple[int, int, _Waiter]] = field(default_factory=list)  # (class, order, ..)
     server: asyncio.Task[None] | None = None
-    played_at: float | None = None  # the last turn of a table in play
+    played_at: float | None = None  # the last turn of a clicked table
+    other_at: float | None = None  # the last turn of any other table
     wake_at: float | None = None  # when the server is called back to grant again
 
 
@@ -67,36 +72,52 @@ class ChannelPacer:
         self._edits = edits
         self._per = per
         self._channels: dict[int, _Channel] = {}
-        self._in_play: set[int] = set()  # tables changed since the start (until closed)
-        self._waiters: dict[int, _Waiter] = {}  # table id -> its latest edit waiting
+        # table id -> its class when better than a refresh (until the table closes)
+        self._classes: dict[int, int] = {}
+        self._waiters: dict[int, list[_Waiter]] = {}  # table id -> its requests waiting
         self._order = itertools.count()
 
-    def in_play(self, table_id: int) -> None:
-        """The table changed (a click, a timer): its edits go before mere refreshes."""
-        self._in_play.add(table_id)
-        waiter = self._waiters.get(table_id)
-        if waiter is not None and waiter.klass == REFRESH and not waiter.granted.done():
-            waiter.klass = IN_PLAY
-            heapq.heappush(waiter.channel.waiting, (IN_PLAY, next(self._order), waiter))
-            self._serve(waiter.channel)
+    def clicked(self, table_id: int) -> None:
+        """Someone clicked at the table: its requests go first from now on."""
+        self._move_up(table_id, CLICKED)
+
+    def changed(self, table_id: int) -> None:
+        """The table changed otherwise (a timer, bot players): before mere refreshes."""
+        self._move_up(table_id, CHANGED)
+
+    def class_of(self, table_id: int) -> int:
+        return self._classes.get(table_id, REFRESH)
 
     def forget(self, table_id: int) -> None:
-        self._in_play.discard(table_id)
+        self._classes.pop(table_id, None)
+
+    def _move_up(self, table_id: int, klass: int) -> None:
+        if self.class_of(table_id) <= klass:
+            return
+        self._classes[table_id] = klass
+        for waiter in self._waiters.get(table_id, ()):
+            if waiter.klass > klass and not waiter.granted.done():
+                waiter.klass = klass
+                heapq.heappush(waiter.channel.waiting, (klass, next(self._order), waiter))
+                self._serve(waiter.channel)
 
     @asynccontextmanager
     async def turn(self, channel_id: int, table_id: int) -> AsyncIterator[Turn]:
-        """Wait for this table's turn to edit a message in this channel."""
+        """Wait for this table's turn to send a request in this channel."""
         channel = self._channels.setdefault(channel_id, _Channel())
-        klass = IN_PLAY if table_id in self._in_play else REFRESH
+        klass = self.class_of(table_id)
         waiter = _Waiter(klass, channel, asyncio.get_running_loop().create_future())
-        self._waiters[table_id] = waiter
+        self._waiters.setdefault(table_id, []).append(waiter)
         heapq.heappush(channel.waiting, (klass, next(self._order), waiter))
         self._serve(channel)
         try:
             granted_at = await waiter.granted
         finally:
-            if self._waiters.get(table_id) is waiter:
-                del self._waiters[table_id]
+            waiting = self._waiters.get(table_id, [])
+            if waiter in waiting:
+                waiting.remove(waiter)
+            if not waiting:
+                self._waiters.pop(table_id, None)
         turn = Turn()
         try:
             yield turn
@@ -112,6 +133,8 @@ class ChannelPacer:
                     channel.granted.append(self._clock.now())
                     channel.classes.append(klass)
                 else:
+                    if klass != CLICKED and channel.other_at == granted_at:
+                        channel.other_at = None  # its place comes back at once
                     self._serve(channel)
 
     def _serve(self, channel: _Channel) -> None:
@@ -140,26 +163,36 @@ class ChannelPacer:
             while channel.granted and channel.granted[0] <= now - self._per:
                 channel.granted.popleft()
                 channel.classes.popleft()
-            room = self._room(channel, best.klass)
-            if len(channel.granted) >= room:
-                # Come back when a turn leaves the window; a newcomer (a table in play) that
+            if len(channel.granted) >= self._edits:
+                # Come back when a turn leaves the window; a newcomer (a clicked table) that
                 # fits before that is served at once by the next `_serve`.
-                oldest = channel.granted[max(0, len(channel.granted) - room)]
-                self._wake_at(channel, oldest + self._per)
+                self._wake_at(channel, channel.granted[0] + self._per)
                 return
+            if best.klass != CLICKED:
+                room = self._room(channel)
+                others = len(channel.granted) - channel.classes.count(CLICKED)
+                if others >= room or len(channel.granted) >= max(1, self._edits - 1):
+                    self._wake_at(channel, channel.granted[0] + self._per)
+                    return
+                # The others' turns are spread over the window, not taken in a burst: a
+                # table clicked next finds a turn leaving the window soon.
+                due = (channel.other_at or now) + self._per / room
+                if channel.other_at is not None and now < due:
+                    self._wake_at(channel, due)
+                    return
             heapq.heappop(channel.waiting)
             channel.granted.append(now)
             channel.classes.append(best.klass)
-            if best.klass == IN_PLAY:
+            if best.klass == CLICKED:
                 channel.played_at = now
+            else:
+                channel.other_at = now
             best.granted.set_result(now)
 
-    def _room(self, channel: _Channel, klass: int) -> int:
-        """Turns of the window this class may fill: all for tables in play; for refreshes,
-        one fewer (kept for a click), and while tables are being played in the channel (a turn
-        in play in the last few windows) only half, so those keep most of the window."""
-        if klass == IN_PLAY:
-            return self._edits
+    def _room(self, channel: _Channel) -> int:
+        """Turns of the window the tables not clicked may fill: one fewer than all (one is
+        kept for a click), and while tables are being played in the channel (a clicked
+        table's turn in the last few windows) only half, so those keep most of it."""
         played = channel.played_at
         if played is not None and self._clock.now() - played < PLAYING_WINDOWS * self._per:
             return max(1, (self._edits - 1) // 2)

@@ -5,6 +5,7 @@ window of the channel ever holds more edits than Discord allows (no 429)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -72,7 +73,7 @@ async def run_ready(rounds: int = 30) -> None:
         await asyncio.sleep(0)
 
 
-async def test_the_table_in_play_is_edited_at_once_among_a_thousand_refreshes(
+async def test_the_clicked_table_is_edited_at_once_among_a_thousand_refreshes(
     bot: CardTableBot,
 ) -> None:
     channel: RateLimitedChannel = bot.channel  # type: ignore[attr-defined]
@@ -95,7 +96,7 @@ async def test_the_table_in_play_is_edited_at_once_among_a_thousand_refreshes(
     for table_id in restored:  # what the start-up does for every restored table
         bot.notifier.refresh(table_id)
     await run_ready()
-    assert 0 < len(channel.edits) < EDITS  # one edit of each window is kept for play
+    assert len(channel.edits) < EDITS  # one edit of each window is kept for clicks
 
     lags = []
     for step in range(40):
@@ -106,6 +107,7 @@ async def test_the_table_in_play_is_edited_at_once_among_a_thousand_refreshes(
             assert user is not None
             legal = (await bot.service.private_view(played, user)).legal
             clicked_at = clock.now()
+            bot.notifier.clicked(played)  # as the controller says at every click
             await bot.service.act(played, user, snapshot.round_no or 0, legal[0])
             await run_ready()
             shown = [t for t, m in channel.edits if m == messages[played] and t >= clicked_at]
@@ -123,3 +125,69 @@ async def test_the_table_in_play_is_edited_at_once_among_a_thousand_refreshes(
     assert all(sum(1 for _, m in channel.edits if m == message) == 1 for message in refreshed), (
         "a refresh was sent twice"
     )
+
+
+async def take_turns(pacer: ChannelPacer, clock: FakeClock, tables: list[int]) -> list[int]:
+    """Each table asks for a turn in one channel, in this order; the order they get them in,
+    the clock moving on a second at a time."""
+    served: list[int] = []
+
+    async def edit(table_id: int) -> None:
+        async with pacer.turn(CHANNEL, table_id):
+            served.append(table_id)
+
+    tasks = [asyncio.create_task(edit(table_id)) for table_id in tables]
+    await run_ready()
+    for _ in range(60):
+        if all(task.done() for task in tasks):
+            break
+        await clock.advance(1.0)
+        await run_ready()
+    await asyncio.gather(*tasks)
+    return served
+
+
+async def test_clicked_tables_go_first_then_changed_ones_then_refreshes() -> None:
+    clock = FakeClock()
+    pacer = ChannelPacer(clock, edits=EDITS, per=PER)
+    pacer.clicked(99)
+    assert await take_turns(pacer, clock, [99] * EDITS) == [99] * EDITS  # the window is full
+    pacer.changed(3)
+    pacer.clicked(4)
+    pacer.changed(4)  # a clicked table stays first
+    waiting = asyncio.create_task(take_turns(pacer, clock, [1, 2, 3, 4, 5]))
+    await run_ready()
+    pacer.clicked(5)  # clicked while its refresh waits: it moves up
+    assert await waiting == [4, 5, 3, 1, 2]
+
+
+async def test_the_others_turns_are_spread_over_the_window_so_a_click_finds_one_soon() -> None:
+    clock = FakeClock()
+    pacer = ChannelPacer(clock, edits=EDITS, per=PER)
+    times: list[float] = []
+
+    async def refresh(table_id: int) -> None:
+        async with pacer.turn(CHANNEL, table_id):
+            times.append(clock.now())
+
+    refreshes = [asyncio.create_task(refresh(table_id)) for table_id in range(100, 110)]
+    await run_ready()
+    for _ in range(4):
+        await clock.advance(PER / (EDITS - 1))
+        await run_ready()
+    assert len(times) == EDITS  # the first at once, then one each quarter window
+    assert all(b - a >= PER / (EDITS - 1) for a, b in itertools.pairwise(times))
+    for moves in range(3):  # a table is played: each move is served within a second or two
+        clicked_at = clock.now()
+        pacer.clicked(1)
+        served = asyncio.create_task(take_turns(pacer, clock, [1]))
+        await run_ready()
+        while not served.done():
+            await clock.advance(0.25)
+            await run_ready()
+        assert clock.now() - clicked_at <= PER / (EDITS - 1), f"move {moves} waited"
+        await clock.advance(1.5)
+        await run_ready()
+    for task in refreshes:
+        task.cancel()
+    await asyncio.gather(*refreshes, return_exceptions=True)
