@@ -1,12 +1,18 @@
-"""Dame de Pique's "My cards" menu while laying: a new pack is its rank, then its cards picked
-together in one select; an add is the pack, then its cards. Draw, take, knock and discard are
-the shared action menu of the legal notations.
+"""Dame de Pique's "My cards" menu: the moves a player most often wants are single buttons,
+and menus hold the rest.
 
-Why a menu of its own: the engine lists lays in canonical form (every 3-card meld, every
-single-card add), so a pack of seven would take five clicks. A *pick* (`m=<prefix>`, a select
-of several values) lays any number of cards in one action, `meld 7S 7H 2C JK`, which the
-engine's check accepts or refuses like any click. Only the cards that may go in that pack are
-offered (its rank's naturals and the wild cards), as many as the hand may lay.
+- Drawing: Draw, and the take of the pile with every natural of its top card's rank (one
+  button: "Take the pile with 7♥ 7♦"); any other take is in a select below.
+- Laying: a row of single moves: Knock, each new pack the hand can lay now (every natural of a
+  rank, or a pair and one wild card) and each add of the hand's naturals to a team pack. Then
+  one select to lay any other pack or add (a rank or a pack, then its cards picked together in
+  one select: a *pick*), and the discards, as buttons when they fit, else a select.
+
+The engine offers a bounded set of moves (`lists_every_move` is False): every 3-card pack,
+single-card add and the whole packs; a pick (`m=<prefix>`, a select of several values) lays any
+number of cards in one action, `meld 7S 7H 2C JK`, which the engine's check accepts or refuses
+like any click. A pick takes any count of its cards, so a count the rules refuse (two cards
+for a new pack) gets the engine's sentence instead of a choice Discord silently drops.
 
 A pick lists every candidate card once, so it fits a select: at most the 8 naturals of a rank
 and the 12 wild cards of the two decks, 20 options (`MOST_CANDIDATES`, tested against the
@@ -21,19 +27,32 @@ from dataclasses import replace
 from bot.games.dame import render
 from bot.games.plugin import TableText
 from bot.i18n import text
-from bot.render.actions import ButtonSpec, ComponentSpec, MenuText, SelectSpec, action_menu, verb
+from bot.render.actions import (
+    MAX_BUTTONS_PER_ROW,
+    MAX_ROWS,
+    ButtonSpec,
+    ComponentSpec,
+    MenuText,
+    SelectSpec,
+    action_menu,
+    verb,
+)
 from bot.render.cards import card_emoji, pretty
 from bot.service.snapshots import PrivateSnapshot
-from bot.ui.custom_ids import navigate_id, pick_id, select_id
+from bot.ui.custom_ids import navigate_id, pick_id, play_id, select_id
 from games.cards import card
 from games.dame.rules import DECK, IS_WILD, NATURAL_RANKS, PACK_MIN
-from games.dame.views import PLAY_PHASE, DameView, PlayOptions
+from games.dame.views import DRAW_PHASE, PLAY_PHASE, DameView, PlayOptions
 
-MELD, ADD, DISCARD = "meld", "add", "discard"
+DRAW, TAKE, MELD, ADD, ANNOUNCE, DISCARD = "draw", "take", "meld", "add", "announce", "discard"
+LAY = "lay"  # the custom id of the select of packs to lay or add to
 STEP_MARK = "."  # "meld 7.": the step of the 7 pack (a group prefix of the legal 7 melds)
 MOST_CANDIDATES = max(
     sum(1 for c in DECK if c.rank == rank or IS_WILD[c]) for rank in NATURAL_RANKS
 )
+# Rows of single moves at the top while laying (the rest of the message holds the menus).
+SHORTCUT_ROWS = 1
+ORDINALS = ("", "", "dame.menu.copy.2", "dame.menu.copy.3", "dame.menu.copy.4")
 
 
 def meld_step(rank: str) -> str:
@@ -47,108 +66,186 @@ def add_step(rank: str) -> str:
 def components(
     private: PrivateSnapshot, prefix: str, table: TableText
 ) -> list[ComponentSpec] | None:
-    """The components of "My cards" at `prefix` while the player lays (None: the shared menu)."""
+    """The components of "My cards" at `prefix` on the player's turn (None: the shared menu)."""
     view: DameView | None = private.view
-    if view is None or view.legal is None or view.phase != PLAY_PHASE or not private.legal:
+    if view is None or view.legal is None or not private.legal:
         return None
     legal = view.legal
     round_no = private.round_no or 0
+    language = table.language
+    if view.phase == DRAW_PHASE:
+        return _drawing(private, view, prefix, round_no, language)
+    if view.phase != PLAY_PHASE:
+        return None
     if not prefix:
-        return _top(private, view, legal, round_no, table.language)
+        return _top(private, view, legal, round_no, language)
     kind, _, rest = prefix.partition(" ")
     if kind == MELD and rest.endswith(STEP_MARK) and rest[:-1] in legal.meld_ranks:
         rank = rest[: -len(STEP_MARK)]
-        return _pick(private.table_id, round_no, view, legal, MELD, rank, table.language)
+        return _pick(private.table_id, round_no, view, MELD, rank, language)
     if kind == ADD and rest in legal.add_ranks:
-        return _pick(private.table_id, round_no, view, legal, add_step(rest), rest, table.language)
+        return _pick(private.table_id, round_no, view, add_step(rest), rest, language)
     return None
 
 
-def candidates(view: DameView, rank: str) -> list[tuple[str, str]]:
+def candidates(view: DameView, rank: str, language: str = "en") -> list[tuple[str, str]]:
     """The cards in hand that may go in a `rank` pack, naturals first (the hand's order): (value,
     label). A value names the card (`7S`: its lowest copy in hand) or, for a further copy, that
-    copy (`7S#1`), so every card is one option and the values are distinct."""
+    copy (`7S#1`), so every card is one option and the values are distinct; a further copy
+    reads "a second 7♠" ("a third 🃏": four jokers)."""
     picked: list[tuple[str, str]] = []
     copies: dict[str, int] = {}
     for code in view.hand:
         if not render.is_wild(code) and card(code).rank != rank:
             continue
         name = render.name_of(code)
-        copies[name] = copies.get(name, 0) + 1
-        if copies[name] == 1:
+        count = copies[name] = copies.get(name, 0) + 1
+        if count == 1:
             picked.append((name, pretty(name)))
         else:
-            picked.append((code, f"{pretty(name)} #{copies[name]}"))
+            key = ORDINALS[min(count, len(ORDINALS) - 1)]
+            picked.append((code, text(language, key, card=pretty(name))))
     return picked
 
 
-def _top(
-    private: PrivateSnapshot, view: DameView, legal: PlayOptions, round_no: int, language: str
-) -> list[ComponentSpec]:
-    """Knock (and any single move) first, then a select of ranks for a new pack and a select
-    of the team's packs to add to, then the discard: at most four rows."""
-    table_id = private.table_id
-    labels = MenuText(
+def likely_moves(view: DameView, legal: Sequence[str]) -> list[str]:
+    """The moves a player most often wants, in the order shown, among the offered ones: while
+    drawing, the take with every natural of the top card's rank (else the first take); while
+    laying, the knock, each new pack of every natural of a rank (or a pair and the first wild
+    card) and each add of every natural of a pack's rank."""
+    offered = set(legal)
+    if view.phase == DRAW_PHASE:
+        takes = [a for a in legal if verb(a) == TAKE and a != TAKE]
+        whole = max(takes, key=lambda a: len(a.split()), default=None)
+        return [whole] if whole is not None else []
+    moves = [ANNOUNCE] if ANNOUNCE in offered else []
+    options = view.legal
+    if options is None:
+        return moves
+    groups = dict(render.hand_groups(view.hand))
+    wilds = [render.name_of(c) for c in groups.get(render.WILD, ())]
+    for rank in options.meld_ranks:
+        names = [render.name_of(c) for c in groups.get(rank, ())]
+        if len(names) == 2 and wilds:
+            names.append(wilds[0])
+        move = " ".join((MELD, *names))
+        if move in offered:
+            moves.append(move)
+    for rank in options.add_ranks:
+        names = [render.name_of(c) for c in groups.get(rank, ())]
+        move = " ".join((ADD, rank, *names))
+        if names and move in offered:
+            moves.append(move)
+    return moves
+
+
+def _labels(view: DameView, language: str) -> MenuText:
+    return MenuText(
         action_label=render.action_labeler(view, language),
         piece_label=render.piece_labeler(view, language),
         choose=text(language, "menu.choose"),
         back=text(language, "menu.back"),
         action_emoji=render.action_emoji(view),
     )
-    others: list[str] = []  # one pass over the legal actions (hundreds with a big hand)
-    discards: list[str] = []
-    for action in private.legal:
-        kind = verb(action)
-        if kind == DISCARD:
-            discards.append(action)
-        elif kind != MELD and kind != ADD:
-            others.append(action)
+
+
+def _button(table_id: int, round_no: int, action: str, labels: MenuText, row: int) -> ButtonSpec:
+    style = {DRAW: "primary", ANNOUNCE: "danger"}.get(action, "secondary")
+    if verb(action) in (TAKE, MELD, ADD):
+        style = "success"
+    return ButtonSpec(
+        play_id(table_id, round_no, action),
+        labels.action_label(action),
+        style,
+        row,
+        labels.action_emoji(action),
+    )
+
+
+def _drawing(
+    private: PrivateSnapshot, view: DameView, prefix: str, round_no: int, language: str
+) -> list[ComponentSpec] | None:
+    """Draw and the likely take as buttons, any other take in a select."""
+    if prefix:
+        return None  # a step of the shared menu (a group of takes)
+    table_id = private.table_id
+    labels = _labels(view, language)
+    singles = [a for a in private.legal if verb(a) != TAKE or a == TAKE]
+    likely = likely_moves(view, private.legal)
+    specs: list[ComponentSpec] = [
+        _button(table_id, round_no, action, labels, 0) for action in singles + likely
+    ]
+    others = [a for a in private.legal if verb(a) == TAKE and a != TAKE and a not in likely]
+    if others:
+        labels = replace(labels, choose=text(language, "dame.menu.take_other"))
+        shown = action_menu(others, "", table_id=table_id, round_no=round_no, labels=labels)
+        specs += [replace(s, row=s.row + 1) for s in shown]
+    return specs
+
+
+def _top(
+    private: PrivateSnapshot, view: DameView, legal: PlayOptions, round_no: int, language: str
+) -> list[ComponentSpec]:
+    """The likely moves as buttons, one select of every pack to lay or add to, then the
+    discards: buttons when they fit the rows left, else a select."""
+    table_id = private.table_id
+    labels = _labels(view, language)
+    discards = [a for a in private.legal if verb(a) == DISCARD]
+    likely = likely_moves(view, private.legal)[: SHORTCUT_ROWS * MAX_BUTTONS_PER_ROW]
     specs: list[ComponentSpec] = []
     row = 0
-    if others:
-        specs += action_menu(others, "", table_id=table_id, round_no=round_no, labels=labels)
-        row = max(s.row for s in specs) + 1
-    if legal.meld_ranks:
-        groups = dict(render.hand_groups(view.hand))  # the hand by rank, read once
-        wilds = len(groups.get(render.WILD, ()))
-        options = tuple(
-            (_rank_label(rank, groups.get(rank, []), wilds, language), meld_step(rank))
-            for rank in legal.meld_ranks
-        )
-        emojis = tuple(
-            _first_card(groups.get(rank) or groups.get(render.WILD, ()))
-            for rank in legal.meld_ranks
-        )
-        placeholder = text(language, "dame.menu.meld")
-        meld_id = select_id(table_id, round_no, MELD)
-        specs.append(SelectSpec(meld_id, placeholder, options, row, _or_none(emojis)))
+    for start in range(0, len(likely), MAX_BUTTONS_PER_ROW):
+        for action in likely[start : start + MAX_BUTTONS_PER_ROW]:
+            specs.append(_button(table_id, round_no, action, labels, row))
         row += 1
-    if legal.add_ranks:
-        packs = {p.rank: p for p in view.packs[render.team_of(private.seat)]}
-        options = tuple(
-            (
-                text(
-                    language,
-                    "dame.menu.add_option",
-                    rank=rank,
-                    count=len(packs[rank].cards) if rank in packs else 0,
-                ),
-                add_step(rank),
-            )
-            for rank in legal.add_ranks
-        )
-        emojis = tuple(
-            _first_card(packs[rank].cards if rank in packs else ()) for rank in legal.add_ranks
-        )
-        placeholder = text(language, "dame.menu.add")
-        add_id = select_id(table_id, round_no, ADD)
-        specs.append(SelectSpec(add_id, placeholder, options, row, _or_none(emojis)))
+    lay = _lay_select(private, view, legal, round_no, row, language)
+    if lay is not None:
+        specs.append(lay)
         row += 1
-    if discards:
+    if len(discards) <= (MAX_ROWS - row) * MAX_BUTTONS_PER_ROW:
+        for start in range(0, len(discards), MAX_BUTTONS_PER_ROW):
+            for action in discards[start : start + MAX_BUTTONS_PER_ROW]:
+                specs.append(_button(table_id, round_no, action, labels, row))
+            row += 1
+    elif discards:
         labels = replace(labels, choose=text(language, "dame.family.discard"))
         shown = action_menu(discards, "", table_id=table_id, round_no=round_no, labels=labels)
         specs += [replace(s, row=s.row + row) for s in shown]
     return specs
+
+
+def _lay_select(
+    private: PrivateSnapshot,
+    view: DameView,
+    legal: PlayOptions,
+    round_no: int,
+    row: int,
+    language: str,
+) -> SelectSpec | None:
+    """One select of every new pack (its rank) and every team pack to add to: choosing one
+    opens the pick of its cards."""
+    options: list[tuple[str, str]] = []
+    emojis: list[str | None] = []
+    if legal.meld_ranks:
+        groups = dict(render.hand_groups(view.hand))  # the hand by rank, read once
+        wilds = len(groups.get(render.WILD, ()))
+        for rank in legal.meld_ranks:
+            options.append(
+                (_rank_label(rank, groups.get(rank, []), wilds, language), meld_step(rank))
+            )
+            emojis.append(_first_card(groups.get(rank) or groups.get(render.WILD, ())))
+    if legal.add_ranks:
+        packs = {p.rank: p for p in view.packs[render.team_of(private.seat)]}
+        for rank in legal.add_ranks:
+            count = len(packs[rank].cards) if rank in packs else 0
+            label = text(language, "dame.menu.add_option", rank=rank, count=count)
+            options.append((label, add_step(rank)))
+            emojis.append(_first_card(packs[rank].cards if rank in packs else ()))
+    if not options:
+        return None
+    placeholder = text(language, "dame.menu.lay")
+    lay_id = select_id(private.table_id, round_no, LAY)
+    return SelectSpec(lay_id, placeholder, tuple(options), row, _or_none(tuple(emojis)))
 
 
 def _first_card(codes: Sequence[str]) -> str | None:
@@ -170,23 +267,17 @@ def _rank_label(rank: str, naturals: list[str], wilds: int, language: str) -> st
 
 
 def _pick(
-    table_id: int,
-    round_no: int,
-    view: DameView,
-    legal: PlayOptions,
-    prefix: str,
-    rank: str,
-    language: str,
+    table_id: int, round_no: int, view: DameView, prefix: str, rank: str, language: str
 ) -> list[ComponentSpec]:
-    """One select of the cards that may go in the `rank` pack, several chosen at once, and a
-    button back to the whole menu."""
-    picked = candidates(view, rank)
+    """One select of the cards that may go in the `rank` pack, any number chosen at once (the
+    engine refuses a count the rules do not allow, with its reason), and a button back."""
+    picked = candidates(view, rank, language)
     options = tuple((label, value) for value, label in picked)
     emojis = _or_none(tuple(card_emoji(render.name_of(value)) for value, _ in picked))
-    least = PACK_MIN if prefix == MELD else 1
-    most = min(len(options), legal.max_lay)
+    legal = view.legal
+    most = min(len(options), legal.max_lay if legal is not None else len(options))
     key = "dame.menu.pick_meld" if prefix == MELD else "dame.menu.pick_add"
-    placeholder = text(language, key, rank=rank, least=least, most=most)
+    placeholder = text(language, key, rank=rank, least=PACK_MIN if prefix == MELD else 1, most=most)
     return [
         SelectSpec(
             pick_id(table_id, round_no, prefix),
@@ -194,8 +285,8 @@ def _pick(
             options,
             0,
             emojis,
-            min_values=least,
-            max_values=most,
+            min_values=1,
+            max_values=len(options),
         ),
         ButtonSpec(navigate_id(table_id, round_no, ""), text(language, "menu.back"), row=1),
     ]

@@ -130,7 +130,7 @@ async def test_a_pack_of_five_with_wild_cards_and_an_add_of_three_are_one_action
 
         # Three wild cards and no natural: the engine refuses; one sentence, nothing changes.
         played = harness.actions_played(table_id)
-        await harness.act_toward(seat[LAYER], table_id, "meld 9S 9H 9D")  # the 9 step
+        await harness.act_toward(seat[LAYER], table_id, "meld 9S 9H 9D 2C JK")  # the 9 step
         offered = harness.private_choices(seat[LAYER], round_no)
         pick = next(c for c in offered if c.action == "m=meld")
         assert set(pick.offered) == {"9S", "9H", "9D", "2C", "JK", "2D"}

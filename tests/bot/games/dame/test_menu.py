@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.dame.menu import MOST_CANDIDATES, add_step, candidates, meld_step
+from bot.games.dame.menu import MOST_CANDIDATES, add_step, candidates, likely_moves, meld_step
 from bot.render.actions import MAX_OPTIONS, ButtonSpec, SelectSpec
 from bot.render.private import render_private
 from bot.ui.custom_ids import Kind, parse
@@ -57,7 +57,7 @@ def test_a_pick_never_needs_more_options_than_a_select_holds() -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_top_menu_offers_a_rank_then_a_pack_to_add_to_within_discords_limits(
+def test_the_top_menu_offers_likely_packs_as_buttons_and_every_rank_and_pack_in_one_select(
     language: str,
 ) -> None:
     round_, events = _big_hand_with_wilds()
@@ -68,12 +68,14 @@ def test_the_top_menu_offers_a_rank_then_a_pack_to_add_to_within_discords_limits
     selects = {parse(c.custom_id).text: c for c in rendered.components if isinstance(c, SelectSpec)}
     legal = view.legal
     assert legal is not None
-    assert [v for _, v in selects["meld"].options] == [meld_step(r) for r in legal.meld_ranks]
-    assert [v for _, v in selects["add"].options] == [add_step("7")]
+    steps = [meld_step(r) for r in legal.meld_ranks] + [add_step("7")]
+    assert [v for _, v in selects["lay"].options] == steps
     assert legal.meld_ranks and all(c.max_values == 1 for c in selects.values())
-    # no canonical 3-card meld or one-card add is left on the top level: the steps lay them
+    # the single moves on top are offered moves: whole packs and adds of the hand's naturals
     played = [parse(c.custom_id).text for c in rendered.components if isinstance(c, ButtonSpec)]
-    assert not [p for p in played if p.startswith(("meld", "add"))]
+    lays = [p for p in played if p.startswith(("meld", "add", "announce"))]
+    assert lays and set(lays) <= set(round_.legal_notation(BEN))
+    assert lays == likely_moves(view, round_.legal_notation(BEN))[:5]
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -100,9 +102,16 @@ def test_each_rank_step_picks_any_number_of_its_naturals_and_wild_cards_at_once(
         naturals = [c for c in view.hand if not IS_WILD[card(c)] and card(c).rank == rank]
         assert len(values) == len(naturals) + 5  # the rank's naturals and every wild card
         least = PACK_MIN if prefix == "meld" else 1
-        assert (pick.min_values, pick.max_values) == (least, len(values))
-        # every count the select allows is a move the engine accepts, for any cards with a
-        # natural among them (a pack of wild cards alone is answered with one sentence)
+        # any count may be sent (Discord would drop a choice below min_values silently): the
+        # engine refuses a new pack of fewer than three cards, naming the rule
+        assert (pick.min_values, pick.max_values) == (1, len(values))
+        for count in range(1, least):
+            chosen = values[:count]
+            with pytest.raises(IllegalAction) as refused:
+                round_.check(BEN, GAME.parse_action(" ".join((prefix, *chosen))))
+            assert refused.value.rule == "pack_too_small"
+        # every other count is a move the engine accepts, for any cards with a natural among
+        # them (a pack of wild cards alone is answered with one sentence)
         for count in range(least, len(values) + 1):
             chosen = rng.sample(values, count)
             if prefix == "meld" and not any(v in values[: len(naturals)] for v in chosen):
@@ -114,14 +123,23 @@ def test_each_rank_step_picks_any_number_of_its_naturals_and_wild_cards_at_once(
             assert not _accepted(round_, " ".join(("meld", *wilds[:PACK_MIN])))
 
 
-def test_two_copies_of_a_card_are_two_options_that_pick_both() -> None:
-    round_ = stacked_round({BEN: "8S 8S#1 8H JK 3S 4D 5C 6H 9S 9D 10C JH QD"}, stock="KC")
+def test_two_copies_of_a_card_are_two_options_that_pick_both_and_say_so_in_words() -> None:
+    """The second copy of a card reads "a second 8♠" ("un deuxième 8♠"), not "8♠ #2"."""
+    round_ = stacked_round({BEN: "8S 8S#1 8H JK JK#1 JK#2 4D 5C 6H 9S 9D 10C JH"}, stock="KC")
     draw_and_discard(round_, BEN)
     for seat in (2, 3, 0):
         draw_and_discard(round_, seat)
     round_.apply(BEN, "draw")
     view = round_.view(BEN)
-    assert candidates(view, "8") == [("8S", "8♠"), ("8S#1", "8♠ #2"), ("8H", "8♥"), ("JK", "🃏")]
+    assert candidates(view, "8") == [
+        ("8S", "8♠"),
+        ("8S#1", "a second 8♠"),
+        ("8H", "8♥"),
+        ("JK", "🃏"),
+        ("JK#1", "a second 🃏"),
+        ("JK#2", "a third 🃏"),
+    ]
+    assert [label for _, label in candidates(view, "8", "fr")][1] == "un deuxième 8♠"
     for chosen in combinations(["8S", "8S#1", "8H", "JK"], 3):
         assert _accepted(round_, " ".join(("meld", *chosen)))
     round_.apply(BEN, "meld 8S#1 JK 8S")
