@@ -58,3 +58,21 @@ async def test_metrics_scraped_during_a_match_count_its_clicks_and_stored_action
         assert sample(text, "cardtable_store_commit_seconds_count") == actions > 0
         assert sample(text, "cardtable_tables", game="dutch", status="finished") == 1
         assert sample(text, "cardtable_healthy") == 1
+
+
+async def test_health_flips_when_the_store_is_made_read_only(harness: BotUnderTest) -> None:
+    async with harness.running() as bot:
+        await bot._start_operations(0)
+        assert bot.operations is not None
+        port = bot.operations.port
+        assert (await fetch(port, "/health"))[0] == 200
+        connection = bot.store._db.conn  # type: ignore[attr-defined]
+        await connection.execute("PRAGMA query_only = ON")  # the file can no longer be written
+        await bot.health.probe(bot.store.check_writable, None)
+        status, body = await fetch(port, "/health")
+        assert status == 503 and "store cannot write" in body
+        _, text = await fetch(port, "/metrics")
+        assert sample(text, "cardtable_healthy") == 0
+        await connection.execute("PRAGMA query_only = OFF")
+        await bot.health.probe(bot.store.check_writable, None)
+        assert (await fetch(port, "/health"))[0] == 200
