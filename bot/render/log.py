@@ -10,13 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from bot.i18n import has_key, text
+from bot.render.names import escape
 from bot.service.snapshots import LogEntry
 
 Phrase = Callable[[LogEntry, Sequence[str], str], "str | None"]  # entry, names, language
 
 
 def table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
+    """`names`: the seats' names, already escaped; a name the entry carries (who joined, left,
+    opened the table: it may no longer be seated) is the person's own and is escaped here."""
     params = dict(entry.data)
+    for key in ("name", "names"):
+        if isinstance(params.get(key), str):
+            params[key] = escape(params[key])
     if "name" not in params:
         seat = entry.seat
         params["name"] = names[seat] if seat is not None and 0 <= seat < len(names) else "?"

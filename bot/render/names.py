@@ -1,6 +1,13 @@
-"""Names in messages, escaped for Discord's markdown exactly as `discord.utils.escape_markdown`
-escapes them, without its regular expression for a name that holds no character markdown
-reads (most names): every table message and "My cards" answer shows every seat's name."""
+"""The one place a person's name becomes message text: every renderer of every game words
+seat names through `escape` (bot/render/table.py's `table_text` hands them to the plug-ins,
+already escaped), and so do the stats and leaderboard.
+
+Markdown is escaped exactly as `discord.utils.escape_markdown` escapes it (a masked link
+`[text](url)`, `**bold**`, `||spoiler||`, headings, quotes, lists, code), and then what it leaves
+alone is escaped too: `<` (a mention `<@id>`, a channel `<#id>`, a time `<t:…>`, a custom emoji
+`<:name:id>`) and `@` (`@everyone`, `@here`): a name shows as it is written and does nothing
+else. A name holding none of these characters (most names) is itself, without the regular
+expressions."""
 
 from __future__ import annotations
 
@@ -9,9 +16,14 @@ import discord
 # Every pattern discord.py escapes starts from one of these (`*bold*`, `> quote`, `# title`,
 # `- item`, `[link](url)`, `\`); a link it leaves alone is left alone here too.
 MARKDOWN_CHARACTERS = frozenset("_\\~|*`>[#-")
+# What Discord reads in a message besides markdown: mentions, times, emojis (`<…>`), @everyone.
+MENTION_CHARACTERS = frozenset("<@")
+SPECIAL_CHARACTERS = MARKDOWN_CHARACTERS | MENTION_CHARACTERS
 
 
 def escape(name: str) -> str:
-    if MARKDOWN_CHARACTERS.isdisjoint(name):
+    """`name` as message text: shown as written, never markup, a mention or a time."""
+    if SPECIAL_CHARACTERS.isdisjoint(name):
         return name
-    return discord.utils.escape_markdown(name)
+    escaped = discord.utils.escape_markdown(name)
+    return escaped.replace("<", "\\<").replace("@", "\\@")

@@ -1,5 +1,6 @@
-"""Names are escaped for markdown exactly as discord.py escapes them, by a shortcut for a name
-without markdown characters."""
+"""Names are escaped for markdown exactly as discord.py escapes them, then for what it leaves
+alone (mentions, times, emojis: `<`; @everyone: `@`), by a shortcut for a name without any of
+these characters."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ pieces = st.sampled_from(
         ":",
         "/",
         "<",
+        "@",
+        "<@1>",
+        "<t:1:R>",
         ">",
         "(",
         ")",
@@ -41,12 +45,24 @@ pieces = st.sampled_from(
 @settings(max_examples=500, deadline=None)
 @given(st.lists(pieces, max_size=12).map("".join))
 def test_a_name_reads_as_discord_py_escapes_it(name: str) -> None:
-    assert escape(name) == discord.utils.escape_markdown(name)
+    assert escape(name) == discord_escaped(name)
 
 
 @given(st.text(max_size=40))
 def test_any_text_reads_as_discord_py_escapes_it(name: str) -> None:
-    assert escape(name) == discord.utils.escape_markdown(name)
+    assert escape(name) == discord_escaped(name)
+
+
+def discord_escaped(name: str) -> str:
+    return discord.utils.escape_markdown(name).replace("<", "\\<").replace("@", "\\@")
+
+
+def test_mentions_times_emojis_and_everyone_are_shown_as_written() -> None:
+    assert escape("<@123>") == "\\<\\@123>"
+    assert escape("<t:99999999999:R>") == "\\<t:99999999999:R>"
+    assert escape("<#5> <:e:9>") == "\\<#5> \\<:e:9>"
+    assert escape("@everyone") == "\\@everyone"
+    assert escape("[click](http://x.example)") == "\\[click](http://x.example)"
 
 
 def test_a_plain_name_is_itself() -> None:
