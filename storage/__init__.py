@@ -17,6 +17,7 @@ from storage.models import (
     SeatRecord,
     TableRecord,
     TableStatus,
+    TurnMention,
 )
 from storage.store import Store
 
@@ -36,4 +37,5 @@ __all__ = [
     "StoreUnavailable",
     "TableRecord",
     "TableStatus",
+    "TurnMention",
 ]

@@ -19,6 +19,7 @@ from storage.models import (
     SeatRecord,
     TableRecord,
     TableStatus,
+    TurnMention,
 )
 
 GamesResolver = Callable[[str], Game[Any, Any, Any]]
@@ -75,6 +76,11 @@ class StoreInterface(Protocol):
         self, games_resolver: GamesResolver | None = None, table_ids: Sequence[int] | None = None
     ) -> LoadedTables: ...
     async def active_table_index(self) -> list[ActiveTableEntry]: ...
+
+    # turn mentions, kept while their turn lasts (a restart deletes them when it is played)
+    async def save_turn_mention(self, mention: TurnMention) -> None: ...
+    async def delete_turn_mention(self, table_id: int, message_id: int) -> None: ...
+    async def turn_mentions(self) -> list[TurnMention]: ...
 
     # upkeep: compact rounds stored before compaction; the full integrity check on demand
     async def compact_history(self, limit: int = 200) -> int: ...

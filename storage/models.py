@@ -92,6 +92,16 @@ class TableRecord(BaseModel):
     updated_at: datetime
 
 
+class TurnMention(BaseModel):
+    """The message that mentioned the player whose turn it is (seat, round) at a table."""
+
+    table_id: int
+    channel_id: int  # where it was posted: the table's channel or thread
+    message_id: int
+    seat: int = Field(ge=0)
+    round_no: int = Field(ge=0)
+
+
 class ActiveTable(BaseModel):
     """A lobby or running table rebuilt at start: the match restored and the round replayed."""
 

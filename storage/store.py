@@ -13,7 +13,7 @@ from typing import Any
 from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
-from storage import compaction, guilds, privacy, recovery, rounds, stats, tables
+from storage import compaction, guilds, mentions, privacy, recovery, rounds, stats, tables
 from storage.action_log import ActionWriter, OpenRounds
 from storage.database import INTEGRITY_CHECK_DELAY, Synchronous, open_database
 from storage.errors import StoreError
@@ -29,6 +29,7 @@ from storage.models import (
     SeatRecord,
     TableRecord,
     TableStatus,
+    TurnMention,
     utc_now,
 )
 from storage.partition import Partition
@@ -261,6 +262,20 @@ class Store:
         """Every lobby and running table of this process's guilds in brief, without loading it
         (a restart answers clicks from this and loads the tables as they are needed)."""
         return await recovery.active_table_index(self._db, self.partition)
+
+    # -- turn mentions -------------------------------------------------------------------
+    async def save_turn_mention(self, mention: TurnMention) -> None:
+        """Keep the message mentioning whose turn it is at a table (replacing the last)."""
+        await mentions.save_turn_mention(self._db, mention)
+
+    async def delete_turn_mention(self, table_id: int, message_id: int) -> None:
+        """That mention was deleted (or its turn is over): forget it, if it is still kept."""
+        await mentions.delete_turn_mention(self._db, table_id, message_id)
+
+    async def turn_mentions(self) -> list[TurnMention]:
+        """The mentions kept for this process's lobby and running tables (a restart deletes
+        each once its turn is played, and posts none again for the same turn)."""
+        return await mentions.turn_mentions(self._db, self.partition)
 
     # -- upkeep --------------------------------------------------------------------------
     async def compact_history(self, limit: int = 200) -> int:

@@ -1,0 +1,54 @@
+"""Turn mentions are kept while their turn lasts: a restarted bot reads them back (for the
+open tables of its guilds) to delete them once played and not to mention the same turn again."""
+
+from __future__ import annotations
+
+from storage import Store, TurnMention
+from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy
+
+SNOWFLAKE = 1_200_000_000_000_000_123  # Discord ids do not fit in 32 bits
+
+
+def mention(table_id: int, message_id: int = SNOWFLAKE, seat: int = 1) -> TurnMention:
+    return TurnMention(
+        table_id=table_id, channel_id=SNOWFLAKE - 1, message_id=message_id, seat=seat, round_no=3
+    )
+
+
+async def test_a_kept_mention_is_read_back_after_a_restart(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        table = await ToyTable.open(store)
+        await store.save_turn_mention(mention(table.id))
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        assert await store.turn_mentions() == [mention(table.id)]
+
+
+async def test_a_tables_newer_mention_replaces_the_last_and_outlives_a_late_delete(
+    store: Store,
+) -> None:
+    table = await ToyTable.open(store)
+    await store.save_turn_mention(mention(table.id))
+    newer = mention(table.id, SNOWFLAKE + 1, seat=0)
+    await store.save_turn_mention(newer)
+    await store.delete_turn_mention(table.id, SNOWFLAKE)  # the older one's delete came late
+    assert await store.turn_mentions() == [newer]
+    await store.delete_turn_mention(table.id, newer.message_id)
+    assert await store.turn_mentions() == []
+
+
+async def test_only_the_mentions_of_open_tables_are_read_back(store: Store) -> None:
+    playing, stopped = await ToyTable.open(store), await ToyTable.open(store, users=(103, 104))
+    for table in (playing, stopped):
+        await store.save_turn_mention(mention(table.id))
+    await store.update_table(stopped.id, status="abandoned")
+    assert await store.turn_mentions() == [mention(playing.id)]
+
+
+async def test_forgetting_a_guild_forgets_its_tables_mentions(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        table = await ToyTable.open(store, guild_id=7)
+        await store.save_turn_mention(mention(table.id))
+        await store.guild_left(7)
+        await store.set_retention_days(7, 0)
+        assert await store.forget_guilds_past_retention() == [7]
+    assert await raw_sql(location, "SELECT COUNT(*) FROM turn_mentions") == [(0,)]
