@@ -50,8 +50,6 @@ STEP_MARK = "."  # "meld 7.": the step of the 7 pack (a group prefix of the lega
 MOST_CANDIDATES = max(
     sum(1 for c in DECK if c.rank == rank or IS_WILD[c]) for rank in NATURAL_RANKS
 )
-# Rows of single moves at the top while laying (the rest of the message holds the menus).
-SHORTCUT_ROWS = 1
 ORDINALS = ("", "", "dame.menu.copy.2", "dame.menu.copy.3", "dame.menu.copy.4")
 
 
@@ -191,16 +189,19 @@ def _top(
     table_id = private.table_id
     labels = _labels(view, language)
     discards = [a for a in private.legal if verb(a) == DISCARD]
-    likely = likely_moves(view, private.legal)[: SHORTCUT_ROWS * MAX_BUTTONS_PER_ROW]
+    lay = _lay_select(private, view, legal, round_no, 0, language)
+    # the single moves first (each saves a select and a pick), then the select of every other
+    # lay, then the discards (buttons if they fit the rows left, else a select)
+    shortcut_rows = MAX_ROWS - (lay is not None) - bool(discards)
+    likely = likely_moves(view, private.legal)[: shortcut_rows * MAX_BUTTONS_PER_ROW]
     specs: list[ComponentSpec] = []
     row = 0
     for start in range(0, len(likely), MAX_BUTTONS_PER_ROW):
         for action in likely[start : start + MAX_BUTTONS_PER_ROW]:
             specs.append(_button(table_id, round_no, action, labels, row))
         row += 1
-    lay = _lay_select(private, view, legal, round_no, row, language)
     if lay is not None:
-        specs.append(lay)
+        specs.append(replace(lay, row=row))
         row += 1
     if len(discards) <= (MAX_ROWS - row) * MAX_BUTTONS_PER_ROW:
         for start in range(0, len(discards), MAX_BUTTONS_PER_ROW):

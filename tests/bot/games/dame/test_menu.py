@@ -75,7 +75,8 @@ def test_the_top_menu_offers_likely_packs_as_buttons_and_every_rank_and_pack_in_
     played = [parse(c.custom_id).text for c in rendered.components if isinstance(c, ButtonSpec)]
     lays = [p for p in played if p.startswith(("meld", "add", "announce"))]
     assert lays and set(lays) <= set(round_.legal_notation(BEN))
-    assert lays == likely_moves(view, round_.legal_notation(BEN))[:5]
+    # a hand of 42 discards through a select: three rows of single moves are left for them
+    assert lays == likely_moves(view, round_.legal_notation(BEN))[:15]
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

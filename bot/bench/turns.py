@@ -1,0 +1,296 @@
+"""`python -m bot.bench.turns`: clicks per turn, for each game, through the bot's own menus.
+
+Four "humans" sit at a table of each game and preset; each plays the strong bot's choice for
+its seat (`TableService.bot_choice`), and reaches it as a player does: on its "My cards"
+message as the bot renders it (`render_private`), through the buttons, selects and picks it
+offers, step by step (a select option that opens a step renders the message at that step).
+The move finally played is the one those components send, through the table service's `act`,
+as the controller plays a click: nothing is played that the menus do not offer.
+
+A click is what a player's hand does: a button is 1 click; a select is 2 (open it, choose);
+a pick (several cards ticked in one select) is 2 plus 1 per card (open, tick each, close). An
+interaction is what reaches the bot (a button, a choice, a pick): 1 each. Opening "My cards"
+is not counted: the message follows the game from turn to turn. A turn is a player's moves
+until another player is to act (Dutch's start peek is a turn of its own).
+
+Prints, per game and preset, the turns played and clicks per turn (mean, median, 90th
+percentile, max) and interactions per turn; for Dame de Pique also the turns that lay exactly
+one pack (a new pack or a take, no add). `--short` (run by the test suite) plays one round of
+each; the default twenty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import random
+import re
+import statistics
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
+from bot.render.private import render_private
+from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableService
+from bot.service.notifier import NullNotifier
+from bot.service.policy import policy_for
+from bot.ui.custom_ids import Kind, parse
+from games.registry import game_names, get_game
+from storage import Store
+
+LANGUAGE = "en"
+SEATS = 4
+MENU_DEPTH = 5  # steps at most to reach a move (a family, its pieces, a group, the move)
+STRONG_BUDGET = 0.02  # seconds of search for a strong bot's choice (Euchre searches deals)
+_COPY = re.compile(r"#[0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """How a move is reached on the menus: the notation they send, clicks and interactions."""
+
+    notation: str
+    clicks: int
+    interactions: int
+
+
+def same_move(offered: str, wanted: str) -> bool:
+    """The same move, copies of a card aside (`7S#1` and `7S` lay the same card's twin)."""
+    return offered == wanted or _COPY.sub("", offered) == _COPY.sub("", wanted)
+
+
+def path_to(render: Callable[[str], Sequence[ComponentSpec]], wanted: str) -> Route | None:
+    """The cheapest way (fewest clicks) to play `wanted` from the top of the menu, or None if
+    the menus do not reach it. `render(prefix)` is the message's components at that step."""
+    return _search(render, wanted, "", MENU_DEPTH, set())
+
+
+def _search(
+    render: Callable[[str], Sequence[ComponentSpec]],
+    wanted: str,
+    prefix: str,
+    depth: int,
+    seen: set[str],
+) -> Route | None:
+    if depth == 0 or prefix in seen:
+        return None
+    seen.add(prefix)
+    found: list[Route] = []
+    steps: list[tuple[str, int]] = []  # (prefix, clicks to open it)
+    for spec in render(prefix):
+        component = parse(spec.custom_id)
+        if isinstance(spec, ButtonSpec):
+            if component.kind is Kind.PLAY and same_move(component.text, wanted):
+                found.append(Route(component.text, 1, 1))
+            elif component.kind is Kind.NAVIGATE and component.text:
+                steps.append((component.text, 1))
+            continue
+        if component.kind is Kind.PICK:
+            values = _pick_values(spec, component.text, wanted)
+            if values is not None:
+                notation = " ".join((component.text, *values))
+                found.append(Route(notation, 2 + len(values), 1))
+            continue
+        for _, value in spec.options:
+            if same_move(value, wanted):
+                found.append(Route(value, 2, 1))
+            elif _leads_to(value, wanted):
+                steps.append((value, 2))
+    for step, clicks in steps:
+        further = _search(render, wanted, step, depth - 1, seen)
+        if further is not None:
+            found.append(Route(further.notation, clicks + further.clicks, 1 + further.interactions))
+    return min(found, key=lambda path: path.clicks, default=None)
+
+
+def _leads_to(prefix: str, wanted: str) -> bool:
+    """Does a step (`swap`, `look 1:`, `meld 7.`: a group prefix) lead toward `wanted`?"""
+    wanted = _COPY.sub("", wanted)
+    if prefix.endswith("."):
+        return wanted.startswith(prefix[:-1])
+    return wanted.startswith(prefix + " ") or (prefix.endswith(":") and wanted.startswith(prefix))
+
+
+def _pick_values(spec: SelectSpec, prefix: str, wanted: str) -> tuple[str, ...] | None:
+    """The options of a pick (`m=<prefix>`) that play `wanted`: each card of the move as an
+    option names it (the same copy, else a twin), each option once."""
+    if not wanted.startswith(prefix + " "):
+        return None
+    left = [value for _, value in spec.options]
+    values: list[str] = []
+    for word in wanted[len(prefix) + 1 :].split():
+        match = next((v for v in left if v == word), None) or next(
+            (v for v in left if same_move(v, word)), None
+        )
+        if match is None:
+            return None
+        left.remove(match)
+        values.append(match)
+    if not spec.min_values <= len(values) <= spec.max_values:
+        return None
+    return tuple(values)
+
+
+@dataclass
+class Tally:
+    """Clicks per turn of one game and preset."""
+
+    clicks: list[int] = field(default_factory=list)
+    interactions: list[int] = field(default_factory=list)
+    one_pack: list[int] = field(default_factory=list)  # Dame: turns laying exactly one pack
+    unreached: int = 0  # moves the menus did not offer (played by the service instead)
+
+
+@dataclass
+class Turn:
+    seat: int
+    clicks: int = 0
+    interactions: int = 0
+    kinds: list[str] = field(default_factory=list)
+
+
+async def play_rounds(service: TableService, game: str, preset: str, rounds: int) -> Tally:
+    """Four humans play `rounds` rounds of `game` clicking the strong bot's choices."""
+    rng = random.Random(f"{game}/{preset}")
+    strong = policy_for(get_game(game), "strong")
+    tally = Tally()
+    people = [PlayerRef(100 + p, f"P{p}") for p in range(SEATS)]
+    table_id = await _open(service, game, preset, people)
+    played = 0
+    turn: Turn | None = None
+    while played < rounds:
+        snapshot = service.public_snapshot(table_id)
+        if snapshot.status in (ROUND_OVER, FINISHED):
+            _close(turn, game, tally)
+            turn = None
+            played += 1
+            if snapshot.status == ROUND_OVER:
+                await service.next_round(table_id, people[0].user_id)
+            else:
+                await service.rematch(table_id, people[0].user_id)
+            continue
+        assert snapshot.status == PLAYING and snapshot.to_act and snapshot.round_no is not None
+        seat = snapshot.to_act[0]
+        user_id = snapshot.seats[seat].user_id
+        assert user_id is not None
+        wanted = service.bot_choice(
+            table_id,
+            user_id,
+            rng,
+            choose=lambda r, s, g: str(strong.choose(r, s, g, budget=STRONG_BUDGET)),
+        )
+        assert wanted is not None
+        private = await service.follow_view(table_id, user_id)
+        assert private is not None
+        public = service.public_snapshot(table_id)
+
+        def render(prefix: str, private: Any = private, public: Any = public) -> Any:
+            return render_private(private, public, LANGUAGE, prefix=prefix).components
+
+        path = path_to(render, wanted)
+        if turn is None or turn.seat != seat:
+            _close(turn, game, tally)
+            turn = Turn(seat)
+        if path is None:
+            tally.unreached += 1
+            notation = wanted
+        else:
+            notation = path.notation
+            turn.clicks += path.clicks
+            turn.interactions += path.interactions
+        result = await service.act(table_id, user_id, snapshot.round_no, notation)
+        turn.kinds.append(notation.split(" ")[0] + ("+" if len(notation.split()) > 1 else ""))
+        assert result is not None
+    await service.stop(table_id, people[0].user_id, can_manage=True)
+    return tally
+
+
+def _close(turn: Turn | None, game: str, tally: Tally) -> None:
+    if turn is None:
+        return
+    tally.clicks.append(turn.clicks)
+    tally.interactions.append(turn.interactions)
+    packs = sum(kind in ("meld+", "take+") for kind in turn.kinds)
+    if game == "dame" and packs == 1 and "add+" not in turn.kinds:
+        tally.one_pack.append(turn.clicks)
+
+
+async def _open(service: TableService, game: str, preset: str, people: list[PlayerRef]) -> int:
+    snapshot = await service.open_table(1, 10, people[0], game, preset=preset, target=10_000)
+    for person in people[1:]:
+        await service.join(snapshot.table_id, person)
+    await service.start(snapshot.table_id, people[0].user_id)
+    return snapshot.table_id
+
+
+def summary(values: Sequence[int]) -> str:
+    if not values:
+        return "no turn"
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return (
+        f"mean {statistics.fmean(values):.2f}, median {statistics.median(values):g}, "
+        f"p90 {p90}, max {max(values)}"
+    )
+
+
+def configurations() -> list[tuple[str, str]]:
+    """Every registered game four can play, with each of its presets."""
+    found = []
+    for name in game_names():
+        game = get_game(name)
+        if game.min_seats <= SEATS <= game.max_seats:
+            found += [(name, preset) for preset in game.presets]
+    return found
+
+
+async def run(rounds: int, games: Sequence[str] | None = None) -> dict[tuple[str, str], Tally]:
+    results: dict[tuple[str, str], Tally] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "turns.sqlite3", synchronous="NORMAL")
+        seeds = itertools.count(1)
+        service = TableService(store, FakeClock(), NullNotifier(), lambda: next(seeds))
+        try:
+            for game, preset in configurations():
+                if games and game not in games:
+                    continue
+                results[(game, preset)] = await play_rounds(service, game, preset, rounds)
+        finally:
+            await service.close()
+            await store.close()
+    return results
+
+
+def report(results: dict[tuple[str, str], Tally], rounds: int) -> None:
+    print(f"clicks per turn through the menus, {rounds} round(s) of strong bots' choices:")
+    for (game, preset), tally in results.items():
+        interactions = statistics.fmean(tally.interactions) if tally.interactions else 0.0
+        print(
+            f"  {game:7} {preset:9} {len(tally.clicks):5} turns: clicks {summary(tally.clicks)}; "
+            f"interactions {interactions:.2f}"
+            + (f"; not offered {tally.unreached}" if tally.unreached else "")
+        )
+        if game == "dame":
+            within = sum(c <= 3 for c in tally.one_pack)
+            print(
+                f"  {'':17} {len(tally.one_pack):5} turns laying one pack: clicks "
+                f"{summary(tally.one_pack)}; {within} within 3 clicks"
+            )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--short", action="store_true", help="one round of each game")
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--games", nargs="*", help="only these games (default: all)")
+    args = parser.parse_args(argv)
+    rounds = 1 if args.short else args.rounds
+    report(asyncio.run(run(rounds, args.games)), rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Clicks per turn through the menus (`python -m bot.bench.turns`): how a move is found on the
+rendered components and counted, and the short mode the suite runs, every move reached."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+import pytest
+
+from bot.bench.turns import Route, configurations, main, path_to, run
+from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
+from bot.ui.custom_ids import navigate_id, pick_id, play_id, select_id
+
+MENUS: dict[str, list[ComponentSpec]] = {
+    "": [
+        ButtonSpec(play_id(1, 0, "draw"), "Draw"),
+        SelectSpec(select_id(1, 0, "lay"), "Lay", (("7s", "meld 7."), ("The 8 pack", "add 8"))),
+        SelectSpec(select_id(1, 0, "discard"), "Discard", (("3♠", "discard 3S"),)),
+        ButtonSpec(navigate_id(1, 0, ""), "Refresh"),
+    ],
+    "meld 7.": [
+        SelectSpec(
+            pick_id(1, 0, "meld"),
+            "Cards",
+            (("7♠", "7S"), ("a second 7♠", "7S#1"), ("🃏", "JK")),
+            min_values=1,
+            max_values=3,
+        ),
+        ButtonSpec(navigate_id(1, 0, ""), "Back"),
+    ],
+}
+
+
+def render(prefix: str) -> Sequence[ComponentSpec]:
+    return MENUS.get(prefix, [])
+
+
+def test_a_button_is_one_click_an_option_two_and_a_pick_two_and_one_per_card() -> None:
+    assert path_to(render, "draw") == Route("draw", 1, 1)
+    assert path_to(render, "discard 3S") == Route("discard 3S", 2, 1)
+    # the lay select (2 clicks) opens the pick: open, tick three cards, close
+    route = path_to(render, "meld 7S#1 7S#0 JK")
+    assert route is not None
+    assert (route.clicks, route.interactions) == (2 + 5, 2)
+    assert sorted(route.notation.split()[1:]) == ["7S", "7S#1", "JK"]  # the options' values
+    assert path_to(render, "meld 7S 7S JK#2") is not None  # a twin copy is the same move
+    assert path_to(render, "add 8 8S") is None  # the menus hold no such step
+    assert path_to(render, "discard 4S") is None
+
+
+def test_the_short_mode_prints_the_clicks_per_turn_of_every_game_and_preset(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["--short"])
+    printed = capsys.readouterr().out
+    for game, preset in configurations():
+        assert f"{game:7} {preset:9}" in printed
+    assert "not offered" not in printed  # every move the bots chose was on the menus
+    assert "turns laying one pack" in printed
+
+
+async def test_dame_turns_laying_a_pack_take_three_clicks_and_euchre_turns_at_most_two() -> None:
+    results = await run(1, ["dame", "euchre"])
+    dame = results[("dame", "standard")]
+    assert dame.unreached == 0 and dame.one_pack
+    assert statistics.median(dame.one_pack) <= 3
+    for (game, _), tally in results.items():
+        if game == "euchre":
+            assert tally.unreached == 0 and max(tally.clicks) <= 2
