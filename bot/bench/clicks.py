@@ -727,13 +727,15 @@ def report_bots(
     lines += _latency_rows(
         [(name, sorted(bench.follows[name])) for name in sorted(bench.follows, key=_group_order)]
     )
-    for game in sorted(after.decided.keys() | after.cpu.keys(), key=_group_order):
+    for game in sorted(after.decided.keys() | after.forced.keys(), key=_group_order):
         decided = after.decided[game] - before.decided[game]
+        forced = after.forced[game] - before.forced[game]
         cpu = after.cpu[game] - before.cpu[game]
         lines.append(
-            f"  {game}: {decided / window.wall:,.1f} bot decisions/s, "
+            f"  {game}: {decided / window.wall:,.1f} bot decisions/s by the workers, "
             f"{decided / cpu if cpu > 0 else 0.0:,.1f} per second of a worker's CPU "
-            f"({cpu / max(decided, 1) * 1e3:.2f} ms each)"
+            f"({cpu / max(decided, 1) * 1e3:.2f} ms each); {forced / window.wall:,.1f}/s "
+            f"forced (one legal move, no worker)"
         )
     fallbacks = after.fallbacks - before.fallbacks
     lines.append(

@@ -8,6 +8,8 @@
   as it was when asked. A worker that dies (even mid-answer) or answers garbage is replaced at
   once and its decision played the same way; one still on a decision `HANG_SECONDS` after it
   took it is taken for stuck, killed and replaced.
+- **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
+  moves is complete) plays it at once, without a worker.
 - **Overload sheds, the queue does not grow.** A decision's search budget is the time left
   before its deadline once a worker takes it, so the budget shrinks as the queue grows; a
   decision that could not start in time (by the queue's length and the workers' recent pace,
@@ -56,6 +58,7 @@ GARBAGE = "garbage"  # its worker answered something that is no move
 ERROR = "error"  # the policy raised in the worker
 
 SEARCHED = "searched"  # how a decision a worker answered was made (for the observer)
+FORCED = "forced"  # the only legal move, played without asking a worker
 
 WorkerFactory = Callable[[WorkerEvents], Worker]
 
@@ -75,6 +78,7 @@ class PoolStats:
     """Counts since the pool was made (the bench reads them)."""
 
     decided: Counter[str] = field(default_factory=Counter)  # answered by a worker, per game
+    forced: Counter[str] = field(default_factory=Counter)  # one legal move, no worker, per game
     cpu: Counter[str] = field(default_factory=Counter)  # workers' CPU seconds, per game
     fallbacks: Counter[str] = field(default_factory=Counter)  # played simply, per reason
     late: int = 0  # answers that came after their decision was played simply
@@ -83,6 +87,7 @@ class PoolStats:
     def copy(self) -> PoolStats:
         return PoolStats(
             Counter(self.decided),
+            Counter(self.forced),
             Counter(self.cpu),
             Counter(self.fallbacks),
             self.late,
@@ -187,6 +192,14 @@ class DecisionPool:
         self._ids += 1
         seed = rng.getrandbits(64)
         key = table if table is not None else ("call", self._ids)
+        if round_.lists_every_move:  # else a move not listed may be legal too
+            legal = round_.legal_actions(seat)
+            if len(legal) == 1:  # nothing to decide: no round to send, no queue to wait in
+                self.stats.forced[round_.game.name] += 1
+                if self._observer is not None:
+                    self._observer.decision(round_.game.name, 0.0, FORCED)
+                future.set_result(legal[0])
+                return future
         if self._late(key):
             self.stats.fallbacks[OVERLOAD] += 1
             if self._observer is not None:

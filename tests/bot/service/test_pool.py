@@ -21,6 +21,7 @@ from bot.service.pool import (
     DEADLINE,
     DIED,
     ERROR,
+    FORCED,
     GARBAGE,
     OVERLOAD,
     SEARCHED,
@@ -377,4 +378,44 @@ async def test_a_ping_is_answered_once_a_worker_is_ready_and_not_stuck(
     assert not ping.done()
     worker.answer()  # late, but it answers: no longer stuck
     await ping
+    pool.close()
+
+
+def one_move_left() -> tuple[Round[Any, Any, Any], int]:
+    """A Euchre round played by simple bots until the seat to act has one legal move."""
+    round_ = EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="forced")
+    simple, rng = policy_for(EUCHRE, "simple"), random.Random(0)
+    while True:
+        seat = round_.to_act()[0]
+        if len(round_.legal_actions(seat)) == 1:
+            return round_, seat
+        round_.apply(seat, simple.choose(round_, seat, rng))
+
+
+async def test_a_seat_with_one_legal_move_plays_it_without_asking_a_worker() -> None:
+    workers = Workers()
+    observer = Observer()
+    pool = DecisionPool(1, workers, FakeClock(), observer=observer)
+    pool.warm()
+    (worker,) = workers.ready()
+    round_, seat = one_move_left()
+    forced = pool.think(round_, seat, "strong", random.Random(1), table=1)
+    assert forced.result() is round_.legal_actions(seat)[0]
+    assert not worker.jobs and pool.stats.forced == {"euchre": 1}
+    assert observer.decisions == [("euchre", 0.0, FORCED)]
+    pool.close()
+
+
+async def test_a_game_that_does_not_list_every_move_asks_its_worker_even_for_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Dame player offered one lay may still lay a bigger pack: only the policy knows."""
+    workers = Workers()
+    pool = DecisionPool(1, workers, FakeClock())
+    pool.warm()
+    (worker,) = workers.ready()
+    round_, seat = one_move_left()
+    monkeypatch.setattr(type(round_), "lists_every_move", False)
+    asked = pool.think(round_, seat, "strong", random.Random(1), table=1)
+    assert len(worker.jobs) == 1 and not asked.done()
     pool.close()
