@@ -2,10 +2,11 @@
 `leave`, `stop`. One base cog (`GameCog`) holds the handlers; `game_commands(...)` builds a
 game's subclass with its name, presets and target range, so a plug-in writes one line.
 
-Command texts come from the catalogs by key (`cmd.<game>`, `cmd.<game>.desc`,
-`cmd.<game>.start`, `.start.desc`, `.start.preset`, `.start.target`, `cmd.<game>.rules`,
-`.rules.desc`, `.rules.preset`, `cmd.<game>.leave`, `.leave.desc`, `cmd.<game>.stop`,
-`.stop.desc`); the English text is the one Discord shows by default.
+Command texts come from the catalogs by key (`<game>.cmd`, `<game>.cmd.desc`,
+`<game>.cmd.start`, `.start.desc`, `.start.preset`, `.start.target`, `<game>.cmd.rules`,
+`.rules.desc`, `.rules.preset`, `<game>.cmd.leave`, `.leave.desc`, `<game>.cmd.stop`,
+`.stop.desc`), generated for every game from bot/i18n/per_game/ (see bot/i18n); the English
+text is the one Discord shows by default.
 """
 
 # No `from __future__ import annotations` here: discord.py reads the parameter annotations of
@@ -39,7 +40,7 @@ THREAD_ARCHIVE_MINUTES = 1440
 
 def _cmd(game: str, key: str) -> app_commands.locale_str:
     """A command text of this game by its catalog key (English by default)."""
-    full = f"cmd.{game}{key}"
+    full = f"{game}.cmd{key}"
     return command_text(text("en", full), full)
 
 
@@ -53,7 +54,7 @@ def preset_choices(game: str) -> list[Choice[str]]:
     """The game's presets as command choices, named in each language."""
     return [
         Choice(
-            name=command_text(text("en", f"preset.{game}.{name}"), f"preset.{game}.{name}"),
+            name=command_text(text("en", f"{game}.preset.{name}"), f"{game}.preset.{name}"),
             value=name,
         )
         for name in get_game(game).presets
@@ -120,7 +121,7 @@ class GameCog(commands.GroupCog):
         name = text(
             language,
             "table.thread_name",
-            game=text(language, f"game.{self.game}"),
+            game=text(language, f"{self.game}.name"),
             table_id=table_id,
         )
         try:

@@ -31,20 +31,26 @@ def _localized(language: str, key: str, english: str) -> str:
     return catalog(language).get(key, english) if language != "en" else english
 
 
+def _command_key(parts: list[str]) -> str:
+    """A command's catalog key: `cmd.<name>…`, or `<game>.cmd…` in a game's group."""
+    if parts[0] in plugin_names():
+        return ".".join([parts[0], "cmd", *parts[1:]])
+    return ".".join(["cmd", *parts])
+
+
 def _command_help(command: app_commands.Command | app_commands.Group, language: str) -> CommandHelp:
-    key = "cmd." + ".".join(command.qualified_name.split())
     parts = command.qualified_name.split()
+    key = _command_key(parts)
     names = [
-        _localized(language, "cmd." + ".".join(parts[: i + 1]), part)
-        for i, part in enumerate(parts)
+        _localized(language, _command_key(parts[: i + 1]), part) for i, part in enumerate(parts)
     ]
     description = _localized(language, f"{key}.desc", command.description)
     return CommandHelp(" ".join(names), description)
 
 
 def _how_to_play(game: str, language: str) -> str | None:
-    """A plug-in's own how-to lines (its catalog key `help.<game>.how`), if it has them."""
-    key = f"help.{game}.how"
+    """A plug-in's own how-to lines (its catalog key `<game>.help`), if it has them."""
+    key = f"{game}.help"
     return text(language, key) if has_key(key) else None
 
 
@@ -61,7 +67,7 @@ def help_sections(
             rules = next((c for c in subcommands if c.name == RULES_COMMAND), None)
             games.append(
                 GameHelp(
-                    title=text(language, f"game.{command.name}"),
+                    title=text(language, f"{command.name}.name"),
                     commands=tuple(_command_help(c, language) for c in subcommands),
                     rules=_command_help(rules, language).name if rules else None,
                     how=_how_to_play(command.name, language),

@@ -23,7 +23,7 @@ MIN_MATCHES = 3
 MATCHES_READ = 100  # by /stats: the latest are listed, all count in the partners' records
 
 GAME_CHOICES = [
-    Choice(name=command_text(text("en", f"game.{name}"), f"game.{name}"), value=name)
+    Choice(name=command_text(text("en", f"{name}.name"), f"{name}.name"), value=name)
     for name in game_names()
 ]
 ORDER_CHOICES = [

@@ -33,7 +33,7 @@ def preset_choices() -> list[Choice[str]]:
     found = []
     for plugin in plugins():
         for name in get_game(plugin.name).presets:
-            parts = {"game": f"game.{plugin.name}", "preset": f"preset.{plugin.name}.{name}"}
+            parts = {"game": f"{plugin.name}.name", "preset": f"{plugin.name}.preset.{name}"}
             english = catalog_text("en", "settings.preset_of_game", parts) or name
             found.append(
                 Choice(

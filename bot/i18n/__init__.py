@@ -1,9 +1,23 @@
 """Translations: English and French message catalogs (en.json, fr.json) and the lookup.
 
 Ephemeral texts use the clicking user's locale, public texts the guild's language. Keys are
-dotted names (`error.not_your_turn`); placeholders are `{name}` fields of str.format. The shared
-texts live here; each game plug-in keeps its own in `bot/games/<game>/i18n/`, merged into the
-same catalog (a key defined twice is an error).
+dotted names (`error.not_your_turn`); placeholders are `{name}` fields of str.format.
+
+Where texts live, and the one rule of their names:
+
+- `bot/i18n/<language>.json`: the shared texts, the same for every game. No key here names a
+  game.
+- `bot/games/<game>/i18n/<language>.json`: a game's own texts, **every key starting with
+  `<game>.`** (its namespace): `<game>.name` (and `<game>.name.of`, `<game>.name.of_the`, the
+  forms French needs: "de …", "du …"), `<game>.preset.<preset>`, `<game>.rules.<preset>`,
+  `<game>.help`, `<game>.log.<event>`, `<game>.error.illegal.<engine rule>` (a refused move's
+  sentence, found by `error_key(key, game)` before the shared `error.illegal.<rule>`), and any
+  other `<game>.<anything>` its renderer reads. A key outside the namespace, or defined twice,
+  is an error naming the files.
+- `bot/i18n/per_game/<language>.json`: what every game gets with only its words changed (its
+  slash commands, `cmd…`), generated as `<game>.cmd…` for each game with `{game}`, `{of_game}`,
+  `{of_the_game}` (its name forms), `{command}` (its name) and `{target}` (its default target)
+  filled in. A game overrides one by defining the same key itself.
 """
 
 from __future__ import annotations
@@ -13,13 +27,13 @@ import string
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
+
+import bot.games
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
-
-
-PLUGINS_PACKAGE = "bot.games"
 
 
 @cache  # bounded: one entry per language (any other raises, and raising caches nothing)
@@ -27,17 +41,54 @@ def catalog(language: str) -> dict[str, str]:
     """The message catalog of one language (key -> template): shared texts and every game's."""
     if language not in LANGUAGES:
         raise KeyError(f"no catalog for language {language!r}")
-    data = _read(resources.files(__package__).joinpath(f"{language}.json"))
-    for package in sorted(resources.files(PLUGINS_PACKAGE).iterdir(), key=lambda p: p.name):
-        path = package.joinpath("i18n", f"{language}.json")
-        if not path.is_file():
-            continue
+    shared = resources.files(__package__).joinpath(f"{language}.json")
+    data = _read(shared)
+    where = dict.fromkeys(data, str(shared))  # key -> the file defining it
+    per_game = _read(resources.files(__package__).joinpath("per_game", f"{language}.json"))
+    for game, path in _game_catalogs(language):
         own = _read(path)
-        twice = own.keys() & data.keys()
-        if twice:
-            raise ValueError(f"{path} defines keys defined elsewhere: {sorted(twice)}")
+        outside = [key for key in own if not key.startswith(f"{game}.")]
+        if outside:
+            raise ValueError(
+                f"{path}: keys outside the game's namespace (each must start with "
+                f"'{game}.'): {sorted(outside)}"
+            )
+        for key in own:
+            if key in data:
+                raise ValueError(f"{key!r} is defined by both {where[key]} and {path}")
+            where[key] = str(path)
+        data.update(_generated(game, per_game, own))
         data.update(own)
     return data
+
+
+def _game_catalogs(language: str) -> list[tuple[str, Path]]:
+    """(game, its catalog file) of every plug-in package (bot/games/<game>/, and any folder
+    added to that package's path), by game name."""
+    found: list[tuple[str, Path]] = []
+    for folder in bot.games.__path__:
+        for package in Path(folder).iterdir():
+            path = package / "i18n" / f"{language}.json"
+            if (package / "__init__.py").is_file() and path.is_file():
+                found.append((package.name, path))
+    return sorted(found)
+
+
+def _generated(game: str, per_game: dict[str, str], own: dict[str, str]) -> dict[str, str]:
+    """Every game's keys (`per_game`) with this game's words filled in."""
+    from games.registry import game_names, get_game  # games are pure: no cycle, no I/O
+
+    name = own.get(f"{game}.name", game)
+    of_game = own.get(f"{game}.name.of", name)
+    target = get_game(game).options().target if game in game_names() else ""
+    words = {
+        "command": game,
+        "game": name,
+        "of_game": of_game,
+        "of_the_game": own.get(f"{game}.name.of_the", of_game),
+        "target": target,
+    }
+    return {f"{game}.{key}": template.format(**words) for key, template in per_game.items()}
 
 
 def _read(path: Traversable) -> dict[str, str]:
@@ -97,15 +148,21 @@ def text(language: str, key: str, **params: Any) -> str:
         return template.format_map(_KeepMissing(params))
 
 
-def error_key(key: str) -> str:
-    """The catalog key of a table service error key (`not_your_turn`, `illegal:wrong_phase`)."""
+def error_key(key: str, game: str | None = None) -> str:
+    """The catalog key of a table service error key (`not_your_turn`, `illegal:wrong_phase`):
+    an engine rule's sentence is the game's own (`<game>.error.illegal.<rule>`), else the
+    shared one, else the generic `error.illegal`."""
     if key.startswith("illegal:"):
-        specific = "error.illegal." + key.removeprefix("illegal:")
+        rule = key.removeprefix("illegal:")
+        if game is not None and has_key(f"{game}.error.illegal.{rule}"):
+            return f"{game}.error.illegal.{rule}"
+        specific = "error.illegal." + rule
         return specific if has_key(specific) else "error.illegal"
     specific = "error." + key
     return specific if has_key(specific) else "error.unknown"
 
 
 def error_text(language: str, key: str, **params: Any) -> str:
-    """One short sentence for a refused click or command."""
-    return text(language, error_key(key), **params)
+    """One short sentence for a refused click or command (`game`, among the params: the game
+    whose rule refused a move)."""
+    return text(language, error_key(key, params.get("game")), **params)

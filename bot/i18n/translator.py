@@ -15,7 +15,7 @@ from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of
 
 def command_text(english: str, key: str, **parts: str) -> app_commands.locale_str:
     """An English command text with the catalog key of its translations. `parts` fill the
-    template's placeholders with other catalog keys (`game="game.<name>"`), each translated."""
+    template's placeholders with other catalog keys (`game="<game>.name"`), each translated."""
     return app_commands.locale_str(english, key=key, parts=parts)
 
 

@@ -16,7 +16,7 @@ PARTNERS_SHOWN = 5
 
 
 def game_title(language: str, game: str) -> str:
-    return text(language, f"game.{game}")
+    return text(language, f"{game}.name")
 
 
 def leaderboard_embed(
@@ -189,7 +189,7 @@ def settings_embed(
             language,
             "settings.preset_of_game",
             game=game_title(language, game),
-            preset=text(language, f"preset.{game}.{preset}"),
+            preset=text(language, f"{game}.preset.{preset}"),
         )
         for game, preset in sorted(settings.default_presets.items())
     ]

@@ -77,11 +77,11 @@ def seat_marks(snapshot: PublicSnapshot, info: SeatInfo) -> str:
 
 def _title(snapshot: PublicSnapshot, language: str) -> str:
     preset = snapshot.preset
-    preset_name = text(language, f"preset.{snapshot.game}.{preset}") if preset else ""
+    preset_name = text(language, f"{snapshot.game}.preset.{preset}") if preset else ""
     return text(
         language,
         "table.title",
-        game=text(language, f"game.{snapshot.game}"),
+        game=text(language, f"{snapshot.game}.name"),
         preset=preset_name,
         table_id=snapshot.table_id,
     )

@@ -126,7 +126,9 @@ class Play:
         try:
             events = round_.apply(seat, action)
         except IllegalAction as error:
-            raise TableError(f"illegal:{error.rule}", message=error.message) from error
+            raise TableError(
+                f"illegal:{error.rule}", message=error.message, game=table.game.name
+            ) from error
         seq = len(round_.history) - 1
         notation = str(round_.history[-1][1])
         try:

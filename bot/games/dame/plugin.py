@@ -118,4 +118,4 @@ class DamePlugin:
         return render.action_emoji(view)
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]:
-        return text(language, "rules.dame.title"), text(language, "rules.dame.standard")
+        return text(language, "dame.rules.title"), text(language, "dame.rules.standard")

@@ -149,27 +149,27 @@ def _phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
     data = entry.data
     kind = entry.kind
     if kind == "drew":
-        return text(language, "log.dame.drew")
+        return text(language, "dame.log.drew")
     if kind == "take":
         count = len(data.get("pile", ())) + 1
         top = show(data["top"]) if data.get("top") else NO_CARD
         used = show_all(data.get("with", ()))
         if not used:  # the top card alone, onto the team's pack (option)
-            return text(language, "log.dame.take_onto", top=top, count=count)
-        return text(language, "log.dame.take", cards=used, top=top, count=count)
+            return text(language, "dame.log.take_onto", top=top, count=count)
+        return text(language, "dame.log.take", cards=used, top=top, count=count)
     if kind == "meld":
-        return text(language, "log.dame.meld", cards=show_all(data.get("cards", ())))
+        return text(language, "dame.log.meld", cards=show_all(data.get("cards", ())))
     if kind == "add":
         cards = show_all(data.get("cards", ()))
-        return text(language, "log.dame.add", cards=cards, rank=data.get("rank", "?"))
+        return text(language, "dame.log.add", cards=cards, rank=data.get("rank", "?"))
     if kind == "announce":
-        return text(language, "log.dame.announce")
+        return text(language, "dame.log.announce")
     if kind == "discard":
-        return text(language, "log.dame.discard", card=show(data.get("card", "")))
+        return text(language, "dame.log.discard", card=show(data.get("card", "")))
     if kind == "out":
-        return text(language, "log.dame.out")
+        return text(language, "dame.log.out")
     if kind == "reshuffle":
-        return text(language, "log.dame.reshuffle", count=data.get("stock", 0))
+        return text(language, "dame.log.reshuffle", count=data.get("stock", 0))
     return None
 
 

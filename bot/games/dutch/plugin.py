@@ -55,7 +55,7 @@ class DutchPlugin:
 
     def notice_fields(self, view: DutchView, table: TableText) -> list[Field]:
         call = render.dutch_call_line(view, table.names, table.language)
-        return [Field(text(table.language, "table.dutch"), call, inline=False)] if call else []
+        return [Field(text(table.language, "dutch.table"), call, inline=False)] if call else []
 
     def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
         return render.log_lines(entries, table.names, table.language)
@@ -87,13 +87,13 @@ class DutchPlugin:
         view: DutchView = private.view
         if private.legal:
             # The peek is everyone's at once: nobody's "turn".
-            return text(table.language, "private.peek_pick") if view.phase == "peek" else None
+            return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None
         if view.phase == "over":
             return text(table.language, "private.round_over")
         return render.status_line(view, table.names, table.language)
 
     def menu_prompt(self, view: DutchView, table: TableText) -> str | None:
-        return text(table.language, "private.peek_pick") if view.phase == "peek" else None
+        return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None
 
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableText
@@ -114,5 +114,5 @@ class DutchPlugin:
         return render.action_emoji(view)
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]:
-        title = text(language, "rules.dutch.title", preset=text(language, f"preset.dutch.{preset}"))
-        return title, text(language, f"rules.dutch.{preset}")
+        title = text(language, "dutch.rules.title", preset=text(language, f"dutch.preset.{preset}"))
+        return title, text(language, f"dutch.rules.{preset}")

@@ -61,7 +61,7 @@ def _phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
         kind = "nine_drawn"
     elif kind == "match":
         kind = "match_ok" if params.get("ok") else "match_wrong"
-    key = f"log.dutch.{kind}"
+    key = f"dutch.log.{kind}"
     return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
 
 
@@ -234,25 +234,25 @@ def action_labeler(
         head, args = words[0], words[1:]
         try:
             if head == "peek" and len(args) == 2:
-                return text(language, "action.peek", first=args[0], second=args[1])
+                return text(language, "dutch.action.peek", first=args[0], second=args[1])
             if head == "discard" and not args and view is not None and view.held is not None:
                 return text(language, _discard_key(view, queen_jack_powers), card=pretty(view.held))
             if head == "take":
                 top = view.discard_top if view is not None else None
-                return text(language, "action.take", card=pretty(top) if top else "")
+                return text(language, "dutch.action.take", card=pretty(top) if top else "")
             if head in ("swap", "seven", "match") and len(args) == 1:
-                return text(language, f"action.{head}", slot=args[0])
+                return text(language, f"dutch.action.{head}", slot=args[0])
             if head == "look" and len(args) == 1:
                 seat, slot = args[0].split(":")
                 if view is not None and seat == str(view.viewer):
-                    return text(language, "action.look_own", slot=slot)
-                return text(language, "action.look", name=seat_name(seat), slot=slot)
+                    return text(language, "dutch.action.look_own", slot=slot)
+                return text(language, "dutch.action.look", name=seat_name(seat), slot=slot)
             if head in ("jack", "nine") and len(args) == 2:
                 seat, slot = args[1].split(":")
-                key = "action.nine_drawn" if args[0] == "drawn" else f"action.{head}"
+                key = "dutch.action.nine_drawn" if args[0] == "drawn" else f"dutch.action.{head}"
                 return text(language, key, own=args[0], name=seat_name(seat), slot=slot)
             if not args:
-                return text(language, f"action.{head}")
+                return text(language, f"dutch.action.{head}")
         except ValueError:
             pass
         return notation
@@ -264,8 +264,8 @@ def _discard_key(view: DutchView, queen_jack_powers: bool) -> str:
     """A Queen or Jack drawn from the stock and discarded at once triggers its power."""
     rank = view.held[:-1] if view.held else ""
     if queen_jack_powers and view.held_from == "stock" and rank in ("Q", "J"):
-        return "action.discard_queen" if rank == "Q" else "action.discard_jack"
-    return "action.discard_card"
+        return "dutch.action.discard_queen" if rank == "Q" else "dutch.action.discard_jack"
+    return "dutch.action.discard_card"
 
 
 def action_emoji(view: DutchView | None) -> Callable[[str], str | None]:
@@ -292,16 +292,16 @@ def piece_labeler(
 
     def label(prefix: str, piece: str) -> str:
         if not prefix:
-            return text(language, f"menu.family.{piece}")
+            return text(language, f"dutch.menu.family.{piece}")
         if piece.endswith(":"):
             seat = int(piece[:-1]) if piece[:-1].isdigit() else -1
             if view is not None and seat == view.viewer:
-                return text(language, "menu.your_cards")
+                return text(language, "dutch.menu.your_cards")
             return names[seat] if 0 <= seat < len(names) else piece
         if piece == "drawn":
-            return text(language, "menu.the_drawn_card")
+            return text(language, "dutch.menu.the_drawn_card")
         if prefix.endswith(":"):
-            return text(language, "menu.card", slot=piece)
-        return text(language, "menu.your_card", slot=piece)
+            return text(language, "dutch.menu.card", slot=piece)
+        return text(language, "dutch.menu.your_card", slot=piece)
 
     return label

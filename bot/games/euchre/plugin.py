@@ -233,9 +233,9 @@ class EuchrePlugin:
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]:
         title = text(
-            language, "rules.euchre.title", preset=text(language, f"preset.euchre.{preset}")
+            language, "euchre.rules.title", preset=text(language, f"euchre.preset.{preset}")
         )
-        return title, text(language, f"rules.euchre.{preset}")
+        return title, text(language, f"euchre.rules.{preset}")
 
 
 def _totals_by_team(per_seat: Sequence[int]) -> tuple[int, int]:

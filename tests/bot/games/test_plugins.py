@@ -44,7 +44,7 @@ def test_no_shared_bot_module_names_a_game() -> None:
 
 def test_no_shared_text_names_a_game() -> None:
     """Shared texts (bot/i18n/*.json) are the same for every game: a game's words live in its
-    plug-in's catalogs (`help.<game>.how`, its rules, …)."""
+    plug-in's catalogs (`<game>.help`, its rules, …)."""
     named = []
     for path in sorted((BOT / "i18n").glob("*.json")):
         for key, value in json.loads(path.read_text(encoding="utf-8")).items():
@@ -78,8 +78,8 @@ def test_each_plugin_brings_its_texts() -> None:
     for plugin in plugins():
         for language in ("en", "fr"):
             words = catalog(language)
-            assert f"game.{plugin.name}" in words
-            assert f"cmd.{plugin.name}" in words
+            assert f"{plugin.name}.name" in words
+            assert f"{plugin.name}.cmd" in words
             for preset in get_game(plugin.name).presets:
                 title, body = plugin.rules_text(preset, language)
                 assert title and body and "rules." not in title + body

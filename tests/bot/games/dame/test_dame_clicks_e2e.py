@@ -115,5 +115,5 @@ async def test_a_pick_of_too_few_cards_for_a_new_pack_is_answered_with_the_reaso
         await refused.wait_answered()
         await harness.settle()
         sentence = assert_one_short_private_sentence(refused)
-        assert sentence == text("en", "error.illegal.pack_too_small")
+        assert sentence == text("en", "dame.error.illegal.pack_too_small")
         assert harness.actions_played(table_id) == played

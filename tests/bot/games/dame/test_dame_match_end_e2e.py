@@ -53,7 +53,7 @@ async def test_a_tie_past_the_target_plays_on_and_the_winners_are_ranked(
             rating=f"{mine.rating:.1f}",
             rank=f"#{mine.rank}",
         )
-        assert f"{text('en', 'game.dame')}\n{line}" in shown
+        assert f"{text('en', 'dame.name')}\n{line}" in shown
         assert f"with {names[0]}: won 220" in shown and f"against {names[1]} & {names[3]}" in shown
         _, answer = await harness.ask(seat[1], "leaderboard", game="dame")
         shown = message_text(answer)

@@ -49,7 +49,7 @@ async def test_the_stock_runs_out_and_the_pile_becomes_the_stock_at_the_next_dra
         assert field_value(table, stock) == text("en", "dame.stock", count=0)
         top = show(service.public_snapshot(table_id).view.discard[-1])
         assert field_value(table, pile) == text("en", "dame.pile", card=top, count=STOCK)
-        rebuilt = text("en", "log.dame.reshuffle", count=STOCK)
+        rebuilt = text("en", "dame.log.reshuffle", count=STOCK)
         assert rebuilt not in message_text(table)
 
         # The next draw finds the stock empty: the pile of 56 becomes the stock, one is drawn.

@@ -62,7 +62,7 @@ async def test_a_stacked_hand_takes_the_pile_melds_a_wild_adds_knocks_and_goes_o
         # D takes the pile of three (two drawn cards under 7♠) with two natural 7s.
         await play(D, "take 7H 7D")
         table = message_text(harness.table_message(table_id))
-        took = text("en", "log.dame.take", cards=show_all(["7H", "7D"]), top=show("7S"), count=3)
+        took = text("en", "dame.log.take", cards=show_all(["7H", "7D"]), top=show("7S"), count=3)
         assert took in table
         await play(D, "meld 8S 8H 2C")
         table = message_text(harness.table_message(table_id))
@@ -140,14 +140,14 @@ async def test_a_pack_of_five_with_wild_cards_and_an_add_of_three_are_one_action
         await refused.wait_answered()
         await harness.settle()
         sentence = assert_one_short_private_sentence(refused)
-        assert sentence == text("en", "error.illegal.pack_needs_natural")
+        assert sentence == text("en", "dame.error.illegal.pack_needs_natural")
         assert harness.actions_played(table_id) == played
 
         await harness.play(seat[LAYER], table_id, "meld 9S 9H 9D 2C JK")
         assert harness.actions_played(table_id) == played + 1  # one action, five cards
         table = message_text(harness.table_message(table_id))
         assert f"**9** ×5: {show_all(['9S', '9H', '9D'])} + *{show_all(['2C', 'JK'])}*" in table
-        laid = text("en", "log.dame.meld", cards=show_all(["9S", "9H", "9D", "2C", "JK"]))
+        laid = text("en", "dame.log.meld", cards=show_all(["9S", "9H", "9D", "2C", "JK"]))
         assert laid in table
         await harness.play(seat[LAYER], table_id, "discard 3C")
         await harness.play(seat[B], table_id, "draw")
@@ -160,7 +160,7 @@ async def test_a_pack_of_five_with_wild_cards_and_an_add_of_three_are_one_action
         table = message_text(harness.table_message(table_id))
         pack = show_all(["9S", "9H", "9D", "9S", "9C"])
         assert f"**9** ×8: {pack} + *{show_all(['2C', 'JK', '2H'])}*" in table
-        added = text("en", "log.dame.add", cards=show_all(["9S", "9C", "2H"]), rank="9")
+        added = text("en", "dame.log.add", cards=show_all(["9S", "9C", "2H"]), rank="9")
         assert added in table
         assert bot.service.public_snapshot(table_id).view.hand_sizes[PARTNER] == 11
         checker.assert_clean()

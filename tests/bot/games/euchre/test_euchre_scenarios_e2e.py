@@ -185,7 +185,7 @@ async def test_stick_the_dealer_the_stuck_dealer_is_offered_no_pass(
         )
         await forged.wait_answered()
         assert assert_one_short_private_sentence(forged) == text(
-            "en", "error.illegal.stick_the_dealer"
+            "en", "euchre.error.illegal.stick_the_dealer"
         )
 
         await bid(harness, table, "0 call H")
