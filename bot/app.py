@@ -27,6 +27,7 @@ from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.privacy import ForgetButton, PrivacyCog
 from bot.cogs.settings import SettingsCog
 from bot.games import plugins
+from bot.i18n import text
 from bot.i18n.translator import CatalogTranslator
 from bot.metrics import BotReadings, HealthCheck, OperationsServer
 from bot.render.cards import use_pictures
@@ -130,6 +131,7 @@ class CardTableBot(commands.Bot):
         self.health = HealthCheck()
         self.operations: OperationsServer | None = None
         self._pictures_task: asyncio.Task[None] | None = None
+        self._told_broken: set[asyncio.Task[None]] = set()  # broken tables' messages, editing
 
     # -- parts built in setup_hook (typed accessors) -------------------------------------
     @property
@@ -239,8 +241,26 @@ class CardTableBot(commands.Bot):
     def _on_tables_loaded(self, restored: list[int], broken: list[tuple[int, str]]) -> None:
         for table_id, reason in broken:
             log.warning("table %s could not be restored: %s", table_id, reason)
+            task = asyncio.create_task(self._tell_broken(table_id), name=f"broken-{table_id}")
+            self._told_broken.add(task)
+            task.add_done_callback(self._told_broken.discard)
         for table_id in restored:
             self.notifier.refresh(table_id)  # its message, after the tables in play
+
+    async def _tell_broken(self, table_id: int) -> None:
+        """A table that could not be restored says so on its message (its buttons go): its
+        players, freed, see why and may open another."""
+        try:
+            record = await self.store.get_table(table_id)
+            location = await self.locations.get(table_id)
+            if location.message_id is None:
+                return
+            language = await self.guild_settings.public_language(record.guild_id)
+            channel = self.get_partial_messageable(location.post_channel_id)
+            message = channel.get_partial_message(location.message_id)
+            await message.edit(content=text(language, "table.broken"), embeds=[], view=None)
+        except (discord.HTTPException, StoreError) as error:
+            log.info("table %s: its message could not say it is broken: %r", table_id, error)
 
     async def _load_card_pictures(self) -> None:
         if await self.card_emojis.load(self):

@@ -4,8 +4,9 @@ collector, each with the table, guild and interaction the event concerns.
 What an event concerns is bound once where the work starts (a click, a command: `bind`), in a
 context variable, so every line logged while that work runs, however deep, carries it; a line
 may also pass `extra={"table_id": …}`. Neither format writes a token: anything shaped like a bot
-token or an interaction token is replaced by `[redacted]` in every line, and no line logs what a
-member wrote.
+token or an interaction token, and whatever stands where an interaction's token goes (its answer
+routes, a `token` field), is replaced by `[redacted]` in every line; and no line logs what a
+member wrote (a `content` field of discord.py's DEBUG lines is redacted too).
 """
 
 from __future__ import annotations
@@ -28,9 +29,17 @@ _SECRETS = re.compile(
     r"|(?<![A-Za-z0-9])[A-Za-z0-9_-]{64,}(?![A-Za-z0-9])"
 )
 REDACTED = "[redacted]"
+# Where discord.py's DEBUG lines carry an interaction's token whatever its shape (the routes of
+# its answers, the `token` of an event or payload), and what a member wrote (`content`, in an
+# event's dict or a payload's JSON): the value goes, the key stays.
+_TOKEN_IN_ROUTE = re.compile(r"(/(?:webhooks|interactions)/[0-9]+/)[^/\s?'\"]+")
+_QUOTED = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
+_SECRET_FIELDS = re.compile(rf"""(['"](?:token|content)['"]\s*:\s*){_QUOTED}""")
 
 
 def redact(text: str) -> str:
+    text = _TOKEN_IN_ROUTE.sub(rf"\g<1>{REDACTED}", text)
+    text = _SECRET_FIELDS.sub(rf"\g<1>'{REDACTED}'", text)
     return _SECRETS.sub(REDACTED, text)
 
 

@@ -9,6 +9,7 @@ every change made under the lock is stored or rolled back, so a state whose writ
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import TYPE_CHECKING
 
 from bot.service import build
@@ -99,9 +100,18 @@ def changed(table: LiveTable, notes: list[Notice], entry: LogEntry | None = None
 
 
 def store_failed(error: Exception) -> TableError:
+    """The refusal of a click the store failed to save: the user reads one sentence and a
+    short error id; the log has the id and the error (which may name the database's path)."""
     if isinstance(error, StoreUnavailable):  # the database server is away, for now
         return TableError("store_unavailable")
-    return TableError("store_failed", message=str(error))
+    return TableError("store_failed", error_id=logged_error_id("saving failed", error))
+
+
+def logged_error_id(what: str, error: BaseException | None = None) -> str:
+    """A short id for a failure a user is told of, logged once with the details."""
+    error_id = secrets.token_hex(4)
+    log.warning("%s (error %s): %r", what, error_id, error, exc_info=error)
+    return error_id
 
 
 async def notify(service: TableService, notes: list[Notice]) -> None:

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING
 
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
-from bot.service.locks import Notice, publish
+from bot.service.locks import Notice, logged_error_id, publish
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL
 from bot.service.seating import preset_name
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
 from bot.service.table import LiveSeat, LiveTable
+from storage.errors import StoreUnavailable
 from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
 
 if TYPE_CHECKING:
@@ -108,7 +109,8 @@ class Restore:
                 if not self._click_loads:
                     self._no_click_load.set()
             if table_id in self.unloaded:
-                raise TableError("store_failed", message=f"table {table_id} could not be loaded")
+                what = f"table {table_id} could not be loaded"
+                raise TableError("store_failed", error_id=logged_error_id(what))
         self.service.bots.reached(table_id)  # restored with bot moves owed: they go first now
 
     async def stop(self) -> None:
@@ -139,20 +141,42 @@ class Restore:
             await asyncio.sleep(0)  # clicks between two batches
 
     async def _load(self, ids: list[int]) -> bool:
-        """Load and resume these tables (False: the store failed; they stay to load). Each
-        table's waiters go on as soon as that table is listed."""
+        """Load and resume these tables (False: the store is unavailable; they stay to load).
+        Each table's waiters go on as soon as that table is listed. Any other failure is the
+        batch's own (a damaged row the store did not catch): each table is then loaded alone,
+        and one that fails alone is broken, never tried again in a loop."""
         loop = asyncio.get_running_loop()
         for table_id in ids:
             self._loading[table_id] = loop.create_future()
+        alone: list[int] = []
+        stored_broken: set[int] = set()  # marked broken by the store itself
         try:
             loaded = await self.service.store.load_active_tables(table_ids=ids)
+            stored_broken = {table_id for table_id, _ in loaded.broken}
             restored, broken = await self._bring_back(loaded)
-        except Exception:
-            log.exception("tables %s could not be loaded; trying again", ids[:5])
+        except StoreUnavailable:
+            log.warning("tables %s could not be loaded: the store is away; trying again", ids[:5])
             return False
+        except Exception as error:
+            if len(ids) > 1:
+                log.info("a batch of tables failed to load (%r): loading them one by one", error)
+                alone = ids
+                restored, broken = [], []
+            else:
+                log.warning("table %s could not be loaded: %r", ids[0], error, exc_info=error)
+                restored, broken = [], [(ids[0], f"could not be loaded: {error!r}"[:200])]
         finally:
             for table_id in ids:
                 self._loaded(table_id)
+        if alone:
+            waiting = [i for i in alone if i in self.unloaded and i not in self._loading]
+            for table_id in waiting:
+                if table_id in self.unloaded and not await self._load([table_id]):
+                    return False  # the store went away meanwhile: the rest waits for it
+            return True
+        for table_id, reason in broken:
+            if table_id not in stored_broken:
+                await self._mark_broken(table_id, reason)
         for table_id in ids:
             entry = self.unloaded.pop(table_id, None)
             if entry is not None and table_id not in self.tables.live:  # broken, or not active
@@ -164,6 +188,13 @@ class Restore:
         if self._on_loaded is not None:
             self._on_loaded(restored, broken)
         return True
+
+    async def _mark_broken(self, table_id: int, reason: str) -> None:
+        """Stored as broken (the store marks those it finds itself): no restart tries again."""
+        try:
+            await self.service.store.update_table(table_id, status="broken", broken_reason=reason)
+        except Exception as error:  # the table stays active in the store: tried next restart
+            log.info("table %s could not be marked broken: %r", table_id, error)
 
     def _loaded(self, table_id: int) -> None:
         """Wake whoever waits for this table (it is listed, or known broken)."""
@@ -180,7 +211,7 @@ class Restore:
                 continue
             guild_id = active.table.guild_id
             if guild_id not in settings:
-                settings[guild_id] = await self.service.store.get_guild_settings(guild_id)
+                settings[guild_id] = await self._guild_settings(guild_id)
             try:
                 table = self._rebuild(active, settings[guild_id])
             except Exception as error:  # one bad table must not stop the others
@@ -201,6 +232,17 @@ class Restore:
             restored.append(table.id)
             await asyncio.sleep(0)  # a click that came meanwhile goes first
         return restored, broken
+
+    async def _guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings; its defaults if they cannot be read (the store validates each
+        value as it reads it; this guards the restore of every other guild anyway)."""
+        try:
+            return await self.service.store.get_guild_settings(guild_id)
+        except StoreUnavailable:
+            raise
+        except Exception as error:
+            log.warning("guild %s: settings unreadable (%r): defaults used", guild_id, error)
+            return GuildSettings(guild_id=guild_id)
 
     async def _resume(self, table: LiveTable, notes: list[Notice]) -> None:
         if table.status == PLAYING:

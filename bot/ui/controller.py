@@ -117,6 +117,12 @@ class TableController:
         values: tuple[str, ...],
     ) -> None:
         await self.service.ready(component.table_id)  # loaded first if just restarted
+        if not await self._at_the_table(interaction, component.table_id):
+            # A custom id names any table: one forged for another server's (or channel's)
+            # table must not seat, play or stop anything there.
+            log.info("a click for table %s came from elsewhere: refused", component.table_id)
+            await refuse(interaction, "bad_button")
+            return
         if component.kind is Kind.VERB:
             await self._verb(interaction, component, values)
         elif not _is_private_message(interaction):
@@ -130,6 +136,14 @@ class TableController:
             await self._picked(interaction, component, values)
         else:
             await self._navigate(interaction, component, component.text)
+
+    async def _at_the_table(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
+        """Whether the click comes from the table's server and its channel (or thread)."""
+        snapshot = self.service.public_snapshot(table_id)
+        if interaction.guild_id != snapshot.guild_id:
+            return False
+        location = await self.bot.locations.get(table_id)
+        return interaction.channel_id in (location.channel_id, location.thread_id)
 
     async def on_unrouted(self, interaction: discord.Interaction[Any]) -> None:
         """Any component interaction (called for every one): discord.py hands a click to the

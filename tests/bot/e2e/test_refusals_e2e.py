@@ -182,3 +182,27 @@ async def test_the_rules_are_shown_to_the_asker_alone_in_both_rule_sets(
             texts.append(answer_text(harness.fake, rules))
         assert all(texts) and texts[0] != texts[1]
         checker.assert_clean()
+
+
+async def test_a_click_from_another_server_or_channel_is_refused(harness: BotUnderTest) -> None:
+    """A custom id forged for a lobby of another server (or another channel of this one) is
+    refused in one sentence: nobody is seated from elsewhere."""
+    elsewhere = harness.fake.add_guild("Elsewhere", ("mallory",))
+    mallory, dave = harness.fake.user("mallory"), harness.fake.user("dave")
+    alice = harness.fake.user("alice")
+    async with harness.running() as bot:
+        table_id = await harness.open_table(alice)
+        version = bot.service.public_snapshot(table_id).version
+        join = f"ct:{table_id}:0:join"
+        for user, channel_id in (
+            (mallory, elsewhere.channel_id),
+            (dave, harness.fake.other_channel_id),
+        ):
+            message = harness.fake.seed_message(channel_id, {"content": "a message of ours"})
+            click = await harness.fake.click(user, int(message["id"]), join, forged=True)
+            await click.wait_answered()
+            await harness.settle()
+            assert_one_short_private_sentence(click)
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.version == version
+        assert {s.user_id for s in snapshot.seats} == {alice.id}

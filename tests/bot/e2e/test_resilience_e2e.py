@@ -190,7 +190,7 @@ async def test_a_start_refused_after_the_deferral_is_told_to_the_host_alone(
     """Past 2 s the bot defers `/dutch start` with a public "thinking…" message. A refusal then
     must not take that public message's place: only the host reads it."""
     alice, _bob, _carol = players(harness.fake)
-    refusal = error_text("en", "store_failed", message="disk full")
+    refusal = error_text("en", "store_failed", error_id="").partition(" (")[0]
     async with harness.running() as bot:
 
         async def slow_failing_create_table(*args: object, **kwargs: object) -> None:

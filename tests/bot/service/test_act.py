@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from bot.i18n import error_text
 from bot.service import ActResult, TableError, TableService
 from storage import Store, StoreUnavailable
 from tests.bot.service.conftest import ANN, BOB, CAT, FailingStore, open_dutch, peek_all
@@ -147,3 +148,23 @@ async def test_a_failed_store_write_is_rolled_back_so_memory_equals_disk(
     result = await service.act(table_id, player.user_id, 0, "draw")
     assert result.notation == "draw"
     assert [a for _, a in await stored_actions(store, table_id, 0)][-1] == "draw"
+
+
+async def test_a_failed_save_tells_a_short_error_id_and_logs_the_details(
+    store: Store, service: TableService, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The store's error may name the database file: the user reads one sentence with a short
+    id, the log has the same id and the error."""
+    failing = FailingStore(store)
+    service.store = failing  # type: ignore[assignment]
+    table_id = await open_dutch(service, [ANN, BOB])
+    failing.failing, failing.error = {"record_action"}, OSError("/srv/secret/cards.sqlite3 full")
+    with pytest.raises(TableError) as refused:
+        await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    assert refused.value.key == "store_failed" and set(refused.value.params) == {"error_id"}
+    error_id = refused.value.params["error_id"]
+    for language in ("en", "fr"):
+        told = error_text(language, "store_failed", **refused.value.params)
+        assert error_id in told and "/srv/secret" not in told and "\n" not in told
+    (logged,) = [r for r in caplog.records if error_id in r.getMessage()]
+    assert "/srv/secret/cards.sqlite3 full" in logged.getMessage()
