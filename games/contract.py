@@ -158,6 +158,13 @@ class Round(ABC, Generic[O, A, V]):
         found = memo[key] = build(argument)
         return found
 
+    def recall(self, seat: int, seen: Sequence[Event]) -> list[Event | None]:
+        """Where the cards that private events (`seen`, earlier this round) showed `seat` lie
+        now, as far as `seat` can follow them from what it has witnessed since: per event, the
+        same event at the card's current place, or None when `seat` can no longer place it
+        (or the game keeps no such sight: the default)."""
+        return [None] * len(seen)
+
     def legal_notation(self, seat: int) -> tuple[str, ...]:
         """The offered moves of this seat now (`legal_actions`), in notation."""
         return self._remember(("notation", seat), self._notation, seat)

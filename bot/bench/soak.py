@@ -91,6 +91,7 @@ def per_table_sizes(bot: CardTableBot) -> dict[str, int]:
         **{f"notifier.{k}": v for k, v in bot.notifier.tracked().items()},
         "locations": len(bot.locations),
         "controller.hides": len(bot.tables._pending_hides),
+        "controller.reveals": bot.tables.reveals.tracked(),
         "store.open_rounds": len(bot.store._open_rounds),
     }
     clock = bot.clock

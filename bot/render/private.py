@@ -2,9 +2,9 @@
 
 Built from the player's `PrivateSnapshot` (their own view and legal actions) and the public
 snapshot; the table's game plug-in words the hand and the labels. Reveals (a peek at a card) are
-laid over the hand only in the answer that delivers them (the service hands each reveal out
-once), so a revealed card disappears when the message is re-rendered after the reveal delay,
-and never comes back on a later click.
+laid over the hand in every render until the reveal delay is over (`bot/ui/reveals.py` says
+which), so a revealed card disappears when the message is re-rendered after it, and never
+comes back on a later click.
 """
 
 from __future__ import annotations

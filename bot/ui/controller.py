@@ -31,6 +31,7 @@ from bot.ui.deliveries import SeenInteractions
 from bot.ui.following import HandFollower
 from bot.ui.items import build_view, is_routed
 from bot.ui.replies import interaction_gone, refuse
+from bot.ui.reveals import RevealHolds
 from bot.ui.timing import within_deadline
 from games.errors import IllegalAction
 from storage.models import GuildSettings
@@ -55,8 +56,9 @@ class TableController:
         self._tokens = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self.seen = SeenInteractions()  # a click Discord delivers twice is handled once
-        self.follower = HandFollower(bot, self._spawn)
-        self.follower.on_rerender = lambda key: self._pending_hides.pop(key, None)
+        # cards a rule showed a player, in view until the reveal delay is over
+        self.reveals = RevealHolds(bot.clock, lambda *args: self.service.recall(*args))
+        self.follower = HandFollower(bot, self._spawn, self.reveals)
 
     @property
     def service(self) -> Any:
@@ -365,23 +367,21 @@ class TableController:
         reveals: tuple[Reveal, ...],
         prefix: str = "",
     ) -> tuple[RenderedMessage, str, float | None]:
-        """A player's own message in their language, and when its reveals (if any) hide."""
+        """A player's own message in their language, and when its reveals (if any) hide:
+        the reveals this answer hands out, and those handed out earlier still in view."""
         language = language_of(interaction.locale)
-        hide_at = await self._hide_at(interaction, reveals)
+        user_id = interaction.user.id
+        if reveals:
+            until = self.bot.clock.now() + await self._reveal_seconds(interaction.guild_id)
+            self.reveals.hold(table_id, user_id, private.round_no, reveals, until)
+        shown, hide_at = await self.reveals.shown(table_id, user_id, private.round_no, reveals)
         public = self.service.public_snapshot(table_id)
         rendered = render_private(
-            private, public, language, reveals=reveals, hide_at=hide_at, prefix=prefix
+            private, public, language, reveals=shown, hide_at=hide_at, prefix=prefix
         )
         return rendered, language, hide_at
 
-    # -- reveals: shown once, hidden after the guild's delay ----------------------------
-    async def _hide_at(
-        self, interaction: discord.Interaction[Any], reveals: tuple[Reveal, ...]
-    ) -> float | None:
-        if not reveals:
-            return None
-        delay = await self._reveal_seconds(interaction.guild_id)
-        return self.bot.clock.now() + delay
+    # -- reveals: in view for the guild's delay, then hidden ----------------------------
 
     async def _reveal_seconds(self, guild_id: int | None) -> float:
         if guild_id is None:  # no guild, no guild setting: the settings' default delay
@@ -397,8 +397,9 @@ class TableController:
         hide_at: float | None,
     ) -> None:
         """A private message was (re-)rendered: a pending hide of it is now moot, and the new
-        content's reveals, if any, get their own hide. From now on it follows the game."""
-        self.follower.note(interaction, key, private, language)
+        content's reveals, if any, get their own hide. From now on it follows the game (the
+        follower hides the reveals of the player's newest message; this, of an older one)."""
+        self.follower.note(interaction, key, private, language, hide_at)
         self._pending_hides.pop(key, None)
         if hide_at is None:
             return
@@ -417,13 +418,15 @@ class TableController:
     ) -> None:
         await self.bot.clock.sleep(max(0.0, hide_at - self.bot.clock.now()))
         if self._pending_hides.get(key) != token:
-            return  # the message was re-rendered since, without these reveals
+            return  # the message was re-rendered since, with its own hide
         del self._pending_hides[key]
+        if self.follower.follows(private.table_id, interaction.user.id, interaction.id):
+            return  # the player's newest message: the follower redraws it at `hide_at`
         try:
             public = self.service.public_snapshot(private.table_id)
         except TableError:
             return
-        rendered = render_private(private, public, language)
+        rendered = render_private(private, public, language)  # an older message: all hidden
         try:
             await interaction.edit_original_response(
                 embed=rendered.embed, view=build_view(rendered.components)

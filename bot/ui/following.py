@@ -17,6 +17,9 @@ While a player's click is being answered, passes leave that player's message alo
 answer is about to show what it would (an edit through the previous click's token came
 before the answer, a second edit of the same message at every click); once the answer is
 out, or failed, a pass looks at the message again.
+
+Every render lays over the hand the cards a rule showed the player that are still in view
+(`bot/ui/reveals.py`), and the message is redrawn once the first of them is due to hide.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from bot.render.private import render_private
 from bot.service.errors import TableError
 from bot.service.snapshots import PrivateSnapshot, PublicSnapshot
 from bot.ui.items import build_view
+from bot.ui.reveals import RevealHolds
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -58,21 +62,26 @@ class Followed:
     since: float  # clock time the interaction's token was issued
     moment: Moment
     version: int | None = None  # the published version `moment` was read at (None: unknown)
+    reveals_until: float | None = None  # when the first card it shows by a rule hides
 
 
 class HandFollower:
     def __init__(
-        self, bot: CardTableBot, spawn: Callable[[Coroutine[Any, Any, None]], None]
+        self,
+        bot: CardTableBot,
+        spawn: Callable[[Coroutine[Any, Any, None]], None],
+        reveals: RevealHolds | None = None,
     ) -> None:
         self.bot = bot
         self._spawn = spawn
+        # the cards in view by a rule: the controller's (shared with its answers), else own
+        self._reveals = reveals or RevealHolds(bot.clock, lambda *a: bot.service.recall(*a))
         # table id -> user id -> their message: a change looks at its own table's only (a
         # scan of every followed message took milliseconds per change at 10,000 tables)
         self._followed: dict[int, dict[int, Followed]] = {}
         self._pending: set[int] = set()  # tables with a follow pass scheduled
         # (table id, user id) -> their clicks being answered now (gone once answered)
         self._answering: dict[tuple[int, int], int] = {}
-        self.on_rerender: Callable[[int], None] = lambda key: None  # a message was redrawn
 
     def tracked(self) -> int:
         return sum(len(users) for users in self._followed.values())
@@ -83,8 +92,10 @@ class HandFollower:
         message_key: int,
         private: PrivateSnapshot,
         language: str,
+        reveals_until: float | None = None,
     ) -> None:
-        """The player's message was just rendered (by their own click): follow it from here."""
+        """The player's message was just rendered (by their own click): follow it from here.
+        `reveals_until`: when the first card it shows by a rule hides (None: it shows none)."""
         users = self._followed.setdefault(private.table_id, {})
         followed = users.get(interaction.user.id)
         if followed is not None and followed.interaction.id == interaction.id:
@@ -94,10 +105,26 @@ class HandFollower:
             now = self.bot.clock.now()
             followed = Followed(interaction, message_key, language, now, moment_of(private))
             users[interaction.user.id] = followed
+        self._hide_at(followed, private.table_id, reveals_until)
         # The answer was drawn from a view taken before it was sent: a move meanwhile (the
         # turn passing to this player) found the message not yet followed, so look once more
         # (in the table's next pass: one for a burst of changes and answers).
         self.table_changed(private.table_id)
+
+    def follows(self, table_id: int, user_id: int, interaction_id: int) -> bool:
+        """Is the message this interaction made the player's newest, followed one?"""
+        followed = self._followed.get(table_id, {}).get(user_id)
+        return followed is not None and followed.interaction.id == interaction_id
+
+    def _hide_at(self, followed: Followed, table_id: int, until: float | None) -> None:
+        """The message shows cards a rule showed its player until `until`: redraw it then."""
+        followed.reveals_until = until
+        if until is not None:
+            self._spawn(self._wake(table_id, until))
+
+    async def _wake(self, table_id: int, until: float) -> None:
+        await self.bot.clock.sleep(max(0.0, until - self.bot.clock.now()))
+        self.table_changed(table_id)
 
     @contextlib.contextmanager
     def answering(self, table_id: int, user_id: int) -> Iterator[None]:
@@ -138,9 +165,13 @@ class HandFollower:
             return
         if key in self._answering:
             return  # the answer shows it; a pass follows the answer
+        until = followed.reveals_until
+        hiding = until is not None and self.bot.clock.now() >= until  # a card must hide now
         try:
             public = self.bot.service.public_snapshot(table_id)
-            if public.version == followed.version or _unchanged_waiting(public, user_id, followed):
+            if not hiding and (
+                public.version == followed.version or _unchanged_waiting(public, user_id, followed)
+            ):
                 return
             private = await self.bot.service.follow_view(table_id, user_id)
             # Nothing awaited since `private` was built under the table's lock, and a change
@@ -154,11 +185,16 @@ class HandFollower:
             return
         followed.version = public.version
         moment = moment_of(private)
-        if moment == followed.moment:
+        if moment == followed.moment and not hiding:
             return
         followed.moment = moment
-        rendered = render_private(private, public, followed.language)
-        self.on_rerender(followed.message_key)
+        shown, hide_at = await self._reveals.shown(table_id, user_id, private.round_no)
+        if self._followed.get(table_id, {}).get(user_id) is not followed:
+            return  # a newer message of the player came meanwhile
+        rendered = render_private(
+            private, public, followed.language, reveals=shown, hide_at=hide_at
+        )
+        self._hide_at(followed, table_id, hide_at)
         try:
             await followed.interaction.edit_original_response(
                 embed=rendered.embed, view=build_view(rendered.components)

@@ -217,6 +217,7 @@ class DiscordNotifier:
             self._sent.pop(table_id, None)
             self._pictured.pop(table_id, None)
             self.bot.tables.follower.forget_table(table_id)
+            self.bot.tables.reveals.forget_table(table_id)
             self._last.pop(table_id, None)
             self.pacer.forget(table_id)
             self.posts.forget(table_id)

@@ -544,6 +544,23 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         }
         return RoundResult(points=tuple(self.points), detail=detail)
 
+    def recall(self, seat: int, seen: Sequence[Event]) -> list[Event | None]:
+        """A card a rule showed `seat` (a `see` event), at the place `seat` knows it has now:
+        it follows the public moves since (a Jack's or a 9's exchange carries it to another
+        grid), and is lost once `seat` cannot tell where it is (swapped out, matched away)."""
+        from games.dutch.knowledge import knowledge_of  # it reads rounds: imported on use
+
+        places = {name: place for place, name in knowledge_of(self, seat).cards.items()}
+        recalled: list[Event | None] = []
+        for event in seen:
+            place = places.get(event.data.get("card")) if event.kind == "see" else None
+            if place is None:
+                recalled.append(None)
+                continue
+            data = {**event.data, "seat": place[0], "slot": place[1]}
+            recalled.append(Event("see", seat, data, frozenset((seat,))))
+        return recalled
+
     # -- views -------------------------------------------------------------------------------
     def view(self, seat: int) -> DutchView:
         if not 0 <= seat < self.n:

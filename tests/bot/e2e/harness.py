@@ -19,6 +19,7 @@ from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER
 from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
 from games.cards import shuffled, standard_deck
+from storage.models import GuildSettings
 from tests.bot.bots import UNPACED
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
 from tests.bot.e2e.players import (
@@ -33,6 +34,7 @@ from tests.bot.e2e.players import (
     verb_choice,
 )
 
+REVEAL_SECONDS = float(GuildSettings.model_fields["reveal_seconds"].default)  # a guild's default
 EDIT_DELAY = 0.02  # seconds the bot coalesces table edits (1 s in production)
 STEP_QUIET = 0.005  # after a click's answer: its follow-ups, not the coalesced table edit
 # Classic Dutch, fastest honest play: call Dutch when offered, else draw and discard.
@@ -250,15 +252,17 @@ class BotUnderTest:
 
     async def play(self, user: LocalUser, table_id: int, notation: str) -> LocalInteraction:
         """`user` plays exactly `notation` by clicking through the menu steps their own
-        message offers (a select narrowing to it, then its option or button)."""
+        message offers (a select narrowing to it, then its option or button). The bot
+        players' moves that follow it are played too."""
         choose = toward(notation)
         played = self.actions_played(table_id)
+        seat = self.live.service.public_snapshot(table_id).seat_of(user.id)
         for _ in range(MENU_DEPTH):
             choice, interaction = await self._step(user, table_id, choose)
             if choice.notation == notation or choice.values:  # a pick is a move's last step
                 await self.settle()
                 snapshot = self.live.service.public_snapshot(table_id)
-                assert snapshot.status != PLAYING or self.actions_played(table_id) == played + 1, (
+                assert snapshot.status != PLAYING or self._played_by(table_id, played) == seat, (
                     f"{user.name}'s {notation!r} was not played: "
                     f"{answer_text(self.fake, interaction)}"
                 )
@@ -329,6 +333,12 @@ class BotUnderTest:
         await self.settle()
         assert self.live.service.public_snapshot(table_id).status == PLAYING
 
+    def _played_by(self, table_id: int, index: int) -> int | None:
+        """The seat that played the round's action number `index` (None: not played yet)."""
+        table = self.live.service._table(table_id)
+        history = table.round.history if table.round is not None else []
+        return history[index][0] if index < len(history) else None
+
     def actions_played(self, table_id: int) -> int:
         """How many actions the engine applied in the current round."""
         table = self.live.service._table(table_id)
@@ -367,7 +377,11 @@ class BotUnderTest:
         service reports a change (synchronously, right after the change, before any other
         click runs), so concurrent clicks never hide a state a payload was rendered from."""
         checker = LeakChecker(
-            self.exposure, is_private_view_request=_asks_private_view, is_exempt=_is_rules
+            self.exposure,
+            is_private_view_request=_asks_private_view,
+            is_exempt=_is_rules,
+            now=self.clock.now,
+            reveal_seconds=REVEAL_SECONDS,
         ).attach(self.fake)
         notifier = self.live.notifier
         for name in ("table_changed", "round_started", "turn_reminder", "table_closed"):

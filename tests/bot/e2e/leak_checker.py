@@ -4,7 +4,9 @@ The rules it enforces, payload by payload, at the moment the fake receives it:
 - a public payload (a channel message or edit, a non-ephemeral answer) shows only card faces
   that the public table shows now or has shown before (a card once face up for all is no secret);
 - an ephemeral answer to user X shows only those, plus what X's own view has shown since X's
-  interaction arrived (so an old peek is not shown again: Dutch is a memory game);
+  interaction arrived, or within the reveal delay before now (a card a rule showed X stays in
+  view that long, through any redraw; an older peek is not shown again: Dutch is a memory
+  game);
 - every answer to a private-view request ("My cards") is ephemeral, whatever it shows.
 
 Card faces are read from the payload's text (content, embeds, labels, options, custom ids) in the
@@ -103,12 +105,17 @@ class LeakChecker:
         *,
         is_private_view_request: Callable[[LocalInteraction], bool] = lambda _: False,
         is_exempt: Callable[[LocalInteraction], bool] = lambda _: False,
+        now: Callable[[], float] = lambda: 0.0,
+        reveal_seconds: float = 0.0,
     ) -> None:
         self._exposure = exposure
         self._is_private_view_request = is_private_view_request
         self._is_exempt = is_exempt
+        self._now = now
+        self._reveal_seconds = reveal_seconds
         self.public_seen: set[str] = set()
         self._history: list[Mapping[int, frozenset[str]]] = []  # per observation: user -> faces
+        self._times: list[float] = []  # per observation: the clock time it was taken at
         self._window_start: dict[int, int] = {}  # interaction id -> index into _history
         self.leaks: list[Leak] = []
         self.checked = 0  # payloads that showed a message (for tests to assert coverage)
@@ -123,15 +130,20 @@ class LeakChecker:
         exposure = self._exposure()
         self.public_seen |= exposure.public
         self._history.append(dict(exposure.private))
+        self._times.append(self._now())
 
     def interaction_arrived(self, interaction: LocalInteraction) -> None:
         self.observe()
         self._window_start[interaction.id] = len(self._history) - 1
 
     def seen_by(self, user_id: int, since: int) -> set[str]:
+        """What the user's own view showed from observation `since` on, or within the reveal
+        delay before now."""
         faces: set[str] = set()
-        for observation in self._history[since:]:
-            faces |= observation.get(user_id, frozenset())
+        still = self._now() - self._reveal_seconds
+        for index, observation in enumerate(self._history):
+            if index >= since or (self._reveal_seconds and self._times[index] > still):
+                faces |= observation.get(user_id, frozenset())
         return faces
 
     def check(self, request: RecordedRequest) -> None:

@@ -138,6 +138,8 @@ async def test_a_queens_look_at_an_opponents_card_is_shown_to_the_looker_alone(
         await harness.press(alice, table_id, "start")
         for user in (alice, bob, carol):
             await harness.act(user, table_id)
+        settings = await bot.guild_settings.get(harness.fake.guild_id)
+        await harness.clock.advance(settings.reveal_seconds)  # the peeks are out of view
         looker_seat = bot.service.public_snapshot(table_id).to_act[0]
         target_seat = (looker_seat + 1) % 3
         looker = harness.user_of_seat(table_id, looker_seat)
