@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.service import build
@@ -106,6 +107,24 @@ class Play:
             if seat is None:
                 return None
             return build.private_snapshot(table, seat, deliver=False, hide_reveals=True)
+
+    async def recall(
+        self, table_id: int, user_id: int, round_no: int | None, reveals: Sequence[Reveal]
+    ) -> tuple[Reveal | None, ...]:
+        """Cards a rule showed this player earlier in this round (reveals already handed out),
+        where the player knows they lie now (`Round.recall`): the glue keeps them in view for
+        the reveal delay. None for a card the player can no longer place, and for all of them
+        once the round is another or the player left."""
+        async with TableLock(self.service, None, table_id=table_id, read_only=True) as (
+            table,
+            _notes,
+        ):
+            seat = table.seat_of(user_id)
+            round_ = table.round
+            if seat is None or round_ is None or table.round_no != round_no:
+                return (None,) * len(reveals)
+            seen = [Event(r.kind, r.seat, r.data, frozenset((seat,))) for r in reveals]
+            return tuple(None if e is None else reveal(e) for e in round_.recall(seat, seen))
 
     async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
         async with self.tables.locked(table_id) as (table, notes):

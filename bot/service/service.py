@@ -40,6 +40,7 @@ from bot.service.snapshots import (
     PlayerRef,
     PrivateSnapshot,
     PublicSnapshot,
+    Reveal,
     TableSnapshot,
 )
 from bot.service.table import LiveTable
@@ -254,17 +255,8 @@ class TableService:
     async def recall(
         self, table_id: int, user_id: int, round_no: int | None, reveals: Sequence[Reveal]
     ) -> tuple[Reveal | None, ...]:
-        """Cards a rule showed this player earlier in this round (reveals already handed out),
-        where the player knows they lie now (`Round.recall`): the glue keeps them in view for
-        the reveal delay. None for a card the player can no longer place, and for all of them
-        once the round is another or the player left."""
-        async with TableLock(self, None, table_id=table_id, read_only=True) as (table, _notes):
-            seat = table.seat_of(user_id)
-            round_ = table.round
-            if seat is None or round_ is None or table.round_no != round_no:
-                return (None,) * len(reveals)
-            seen = [Event(r.kind, r.seat, r.data, frozenset((seat,))) for r in reveals]
-            return tuple(None if e is None else _reveal(e) for e in round_.recall(seat, seen))
+        """Where the cards a rule showed this player lie now (None: out of their sight)."""
+        return await self.play.recall(table_id, user_id, round_no, reveals)
 
     async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
         return await self.play.next_round(table_id, user_id)
