@@ -119,6 +119,12 @@ async def test_a_guild_left_longer_than_its_retention_is_deleted_whole(location:
     store = await Store.open(location, games_resolver=resolve_toy, now=lambda: now[0])
     try:
         gone = await ToyTable.open(store, guild_id=7, users=(ZOE, MAX))
+        await raw_sql(  # the turn being announced in its channel
+            location,
+            "INSERT INTO turn_mentions (table_id, channel_id, message_id, seat, round_no) "
+            "VALUES (?, 500, 900, 0, 0)",
+            (gone.id,),
+        )
         await finished_match(store, (ZOE, KIM), seed=3)  # guild 1 stays
         settings = await store.get_guild_settings(7)
         await store.save_guild_settings(settings.model_copy(update={"turn_seconds": 30}))
