@@ -242,7 +242,10 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="FULL")
     parser.add_argument("--tables", default=WRITE_TABLES, help="tables writing at once, per run")
     parser.add_argument("--load", default=LOAD_TABLES, help="active tables to rebuild, per run")
+    parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)
+    if args.short:
+        args.seconds, args.tables, args.load = 0.2, "1,5", "20"
     if args.url != "auto":
         return await run(args, args.url)
     binaries = find_binaries()

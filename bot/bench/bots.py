@@ -108,12 +108,15 @@ async def run(clicks: int, tables: int, bots: str) -> None:
         print(latency_line(name, values, 16))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.bench.bots", description=__doc__)
     parser.add_argument("--clicks", type=int, default=200)
     parser.add_argument("--tables", type=int, default=1)
     parser.add_argument("--bots", choices=("simple", "strong"), default="strong")
-    args = parser.parse_args()
+    parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
+    args = parser.parse_args(argv)
+    if args.short:
+        args.clicks, args.tables = 3, 1
     asyncio.run(run(args.clicks, args.tables, args.bots))
 
 

@@ -26,6 +26,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +45,7 @@ GAMES = tuple(n for n in game_names() if get_game(n).min_seats <= 4 <= get_game(
 GUILD = 1
 
 
-async def build(path: Path, tables: int, history_gb: float) -> None:
+async def build(path: Path, tables: int, history_gb: float, finished: int = 60) -> None:
     from bot.service import FINISHED, FakeClock, NullNotifier, PlayerRef, TableService
     from storage import Store
 
@@ -54,7 +55,7 @@ async def build(path: Path, tables: int, history_gb: float) -> None:
     rng = random.Random(1)
     started = time.perf_counter()
     # finished matches: the shape of the history
-    for n in range(60):
+    for n in range(finished):
         host = PlayerRef(9_000_000 + n, f"H{n}")
         table_id = (await service.open_table(GUILD, 5, host, "dutch", None, 1)).table_id
         await service.add_bot(table_id, host.user_id)
@@ -222,7 +223,7 @@ async def click_while_loading(service: TableService, rate: float) -> None:
             print(latency_line(name, values, 22))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.bench.restart", description=__doc__)
     parser.add_argument("--file", type=Path, default=Path("data/restart-bench.sqlite3"))
     parser.add_argument("--tables", type=int, default=25_000)
@@ -236,18 +237,32 @@ def main() -> None:
     )
     parser.add_argument("--runs", type=int, default=3, help="fresh processes measured")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="a few tables and no history, built in a temporary file, measured once (the suite)",
+    )
+    args = parser.parse_args(argv)
     if args.measure:
         asyncio.run(measure(args.file, args.click_rate))
+        return
+    if args.short:
+        with tempfile.TemporaryDirectory() as directory:
+            path = Path(directory) / "restart-bench.sqlite3"
+            asyncio.run(build(path, 8, 0.0, finished=2))
+            _measure_in_fresh_processes(path, args.click_rate, 1)
         return
     if not args.file.exists():
         args.file.parent.mkdir(parents=True, exist_ok=True)
         print(f"building {args.file} (once): {args.tables:,} tables, {args.history_gb} GB")
         asyncio.run(build(args.file, args.tables, args.history_gb))
-    for _ in range(args.runs):
+    _measure_in_fresh_processes(args.file, args.click_rate, args.runs)
+
+
+def _measure_in_fresh_processes(path: Path, click_rate: float, runs: int) -> None:
+    for _ in range(runs):
         command = [sys.executable, "-m", "bot.bench.restart", "--measure", "--file"]
-        rate = str(args.click_rate)
-        subprocess.run([*command, str(args.file), "--click-rate", rate], check=True)
+        subprocess.run([*command, str(path), "--click-rate", str(click_rate)], check=True)
 
 
 if __name__ == "__main__":

@@ -259,12 +259,15 @@ async def run_soak(
     return report
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.bench.soak", description=__doc__)
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument("--restart-every", type=int, default=1_000)
     parser.add_argument("--checkpoints", type=int, default=4, help="measurements after start")
-    args = parser.parse_args()
+    parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
+    args = parser.parse_args(argv)
+    if args.short:
+        args.matches, args.restart_every, args.checkpoints = 20, 10, 1
     # one warning per broken table found at each restart is expected here: not shown
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory() as tmp:

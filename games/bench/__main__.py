@@ -1,4 +1,5 @@
-"""`python -m games.bench GAME`: run that game's benchmark module (games/bench/<game>.py)."""
+"""`python -m games.bench GAME [--short]`: run that game's benchmark module
+(games/bench/<game>.py); `--short` runs it for a moment (the test suite does, so it cannot rot)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ GAMES = tuple(m.name for m in pkgutil.iter_modules(games.bench.__path__) if m.na
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1 or argv[0] not in GAMES:
-        print(f"usage: python -m games.bench {{{'|'.join(GAMES)}}}", file=sys.stderr)
+    if not 1 <= len(argv) <= 2 or argv[0] not in GAMES or argv[1:] not in ([], ["--short"]):
+        print(f"usage: python -m games.bench {{{'|'.join(GAMES)}}} [--short]", file=sys.stderr)
         return 2
     module = importlib.import_module(f"games.bench.{argv[0]}")
-    module.main()
+    module.main(short=argv[1:] == ["--short"])
     return 0
 
 

@@ -54,34 +54,35 @@ def _replay_seconds(played: list[Played]) -> float:
     return time.process_time() - started
 
 
-def _play_seconds(preset: str) -> tuple[float, list[Played]]:
+def _play_seconds(preset: str, rounds: int) -> tuple[float, list[Played]]:
     started = time.process_time()
-    played = [_play(preset, seed) for seed in range(ROUNDS)]
+    played = [_play(preset, seed) for seed in range(rounds)]
     return time.process_time() - started, played
 
 
-def _bench(preset: str) -> None:
+def _bench(preset: str, rounds: int, repeats: int) -> None:
     with_policy, played = float("inf"), []
-    for _ in range(REPEATS):  # the same rounds every time (seeded)
+    for _ in range(repeats):  # the same rounds every time (seeded)
         played = []  # the previous run's rounds are not kept alive during this one
-        seconds, played = _play_seconds(preset)
+        seconds, played = _play_seconds(preset, rounds)
         with_policy = min(with_policy, seconds)
     actions = sum(len(p.history) for p in played)
 
-    engine = min(_replay_seconds(played) for _ in range(REPEATS))
+    engine = min(_replay_seconds(played) for _ in range(repeats))
 
     print(
-        f"{preset:8} {SEATS} players: {ROUNDS} rounds, {actions / ROUNDS:.0f} actions/round | "
-        f"with policy: {ROUNDS / with_policy:,.0f} rounds/s, "
+        f"{preset:8} {SEATS} players: {rounds} rounds, {actions / rounds:.0f} actions/round | "
+        f"with policy: {rounds / with_policy:,.0f} rounds/s, "
         f"{with_policy / actions * 1e6:.1f} µs/action | "
-        f"engine (legal_actions + apply): {ROUNDS / engine:,.0f} rounds/s, "
+        f"engine (legal_actions + apply): {rounds / engine:,.0f} rounds/s, "
         f"{engine / actions * 1e6:.1f} µs/action"
     )
 
 
-def main() -> None:
+def main(short: bool = False) -> None:
+    """`short`: a few rounds once (the test suite's run: it proves the script runs)."""
     for preset in GAME.presets:
-        _bench(preset)
+        _bench(preset, 10 if short else ROUNDS, 1 if short else REPEATS)
 
 
 if __name__ == "__main__":

@@ -49,34 +49,36 @@ def _policy_hand(index: int, rng: random.Random) -> tuple[EuchreRound, int]:
     return round_, actions  # type: ignore[return-value]
 
 
-def _measure(play: Callable[[int, random.Random], tuple[EuchreRound, int]]) -> tuple[float, float]:
+def _measure(
+    play: Callable[[int, random.Random], tuple[EuchreRound, int]], seconds: float
+) -> tuple[float, float]:
     rng = random.Random(0)
     hands = actions = 0
     start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < SECONDS:
+    while (elapsed := time.perf_counter() - start) < seconds:
         for _ in range(100):
             actions += play(hands, rng)[1]
             hands += 1
     return hands / elapsed, actions / elapsed
 
 
-def _measure_replay() -> float:
+def _measure_replay(seconds: float, hands: int) -> float:
     rng = random.Random(1)
-    records: list[RoundRecord] = [_random_hand(i, rng)[0].record() for i in range(500)]
+    records: list[RoundRecord] = [_random_hand(i, rng)[0].record() for i in range(hands)]
     replays = 0
     start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < SECONDS:
+    while (elapsed := time.perf_counter() - start) < seconds:
         for record in records:
             GAME.replay(record)
         replays += len(records)
     return replays / elapsed
 
 
-def _window(play_batch: Callable[[int], None]) -> float:
+def _window(play_batch: Callable[[int], None], seconds: float) -> float:
     """Hands per second of `play_batch(100)` repeated for one window."""
     hands = 0
     start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < WINDOW_SECONDS:
+    while (elapsed := time.perf_counter() - start) < seconds:
         play_batch(100)
         hands += 100
     return hands / elapsed
@@ -106,24 +108,28 @@ def _openspiel_batch() -> Callable[[int], None] | None:
     return play
 
 
-def main() -> None:
+def main(short: bool = False) -> None:
+    """`short`: every measure for a few hundredths of a second (the test suite's run)."""
+    seconds, windows, window_seconds = (
+        (0.05, 1, 0.02) if short else (SECONDS, WINDOWS, WINDOW_SECONDS)
+    )
     ours_batch, theirs_batch = _integer_batch(random.Random(0)), _openspiel_batch()
     ours = theirs = 0.0
-    for _ in range(WINDOWS):
-        ours = max(ours, _window(ours_batch))
+    for _ in range(windows):
+        ours = max(ours, _window(ours_batch, window_seconds))
         if theirs_batch is not None:
-            theirs = max(theirs, _window(theirs_batch))
+            theirs = max(theirs, _window(theirs_batch, window_seconds))
     print(f"euchre random hands/s, integer engine (one core): {ours:,.0f}")
     if theirs_batch is None:
         print("OpenSpiel random hands/s: not measured (pip install -e '.[openspiel]')")
     else:
         print(f"OpenSpiel C++ euchre random hands/s (same run): {theirs:,.0f}")
         print(f"  ratio: {ours / theirs:.2f}x OpenSpiel")
-    hands, actions = _measure(_random_hand)
+    hands, actions = _measure(_random_hand, seconds)
     print(f"euchre random hands/s, public API (one core): {hands:,.0f}  ({actions:,.0f} actions/s)")
-    hands, actions = _measure(_policy_hand)
+    hands, actions = _measure(_policy_hand, seconds)
     print(f"euchre policy hands/s (one core): {hands:,.0f}  ({actions:,.0f} actions/s)")
-    print(f"euchre replays/s (one core): {_measure_replay():,.0f}")
+    print(f"euchre replays/s (one core): {_measure_replay(seconds, 20 if short else 500):,.0f}")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,10 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--target", type=int, default=TARGET)
     parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)
+    if args.short:
+        args.matches, args.target, args.jobs = 1, 50, 1
     started = time.perf_counter()
     work = partial(play_match, target=args.target)
     results = run_parallel(work, range(args.matches), args.jobs)

@@ -40,7 +40,10 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m games.strength dutch")
     parser.add_argument("--rounds", type=int, default=10_000)
     parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)
+    if args.short:
+        args.rounds, args.jobs = 4, 1
     print(f"dutch: {args.rounds} rounds per line, 4 players, {args.jobs} processes")
     for preset in GAME.presets:
         started = time.perf_counter()

@@ -98,7 +98,10 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--samples", type=int, default=40, help="sampled deals per decision")
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--timing", type=int, default=0, help="time N decisions instead")
+    parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)
+    if args.short:
+        args.matches, args.samples, args.jobs = 1, 2, 1
     if args.timing:
         _timing(args.timing)
         return

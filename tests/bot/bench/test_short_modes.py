@@ -1,0 +1,31 @@
+"""The bot's soak, restart and bot-table benchmarks run in their short modes (`--short`), so
+none breaks unseen (`python -m bot.bench.restart` once crashed building its file)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.bench import bots, restart, soak
+
+
+def test_the_soak_short_mode_ends_every_way_and_leaves_no_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    soak.main(["--short"])
+    printed = capsys.readouterr().out
+    assert "20 matches" in printed and "service.tables=0" in printed.splitlines()[-2]
+
+
+def test_the_restart_short_mode_builds_its_file_and_answers_a_click(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    restart.main(["--short"])  # the measure runs in a fresh process: its output is fd-level
+    printed = capfd.readouterr().out
+    assert "8 active tables" in printed and "first click answered" in printed
+    assert "every table loaded" in printed
+
+
+def test_the_bot_tables_short_mode_times_clicks(capsys: pytest.CaptureFixture[str]) -> None:
+    bots.main(["--short"])
+    printed = capsys.readouterr().out
+    assert "click answered" in printed and "bots moved" in printed
