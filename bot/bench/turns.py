@@ -38,7 +38,7 @@ from bot.render.private import render_private
 from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableService
 from bot.service.notifier import NullNotifier
 from bot.service.policy import policy_for
-from bot.ui.custom_ids import Kind, parse
+from bot.ui.custom_ids import Kind, moves, parse
 from games.registry import game_names, get_game
 from storage import Store
 
@@ -47,15 +47,17 @@ SEATS = 4
 MENU_DEPTH = 5  # steps at most to reach a move (a family, its pieces, a group, the move)
 STRONG_BUDGET = 0.02  # seconds of search for a strong bot's choice (Euchre searches deals)
 _COPY = re.compile(r"#[0-9]+")
+PEEK = "peek"
 
 
 @dataclass(frozen=True, slots=True)
 class Route:
     """How a move is reached on the menus: the notation they send, clicks and interactions."""
 
-    notation: str
+    notation: str  # the first move's, as the menus send it
     clicks: int
     interactions: int
+    then: tuple[str, ...] = ()  # further moves the same click plays (`swap 2;end`)
 
 
 def same_move(offered: str, wanted: str) -> bool:
@@ -64,9 +66,21 @@ def same_move(offered: str, wanted: str) -> bool:
 
 
 def path_to(render: Callable[[str], Sequence[ComponentSpec]], wanted: str) -> Route | None:
-    """The cheapest way (fewest clicks) to play `wanted` from the top of the menu, or None if
-    the menus do not reach it. `render(prefix)` is the message's components at that step."""
-    return _search(render, wanted, "", MENU_DEPTH, set())
+    """The cheapest way (fewest clicks) to play `wanted` alone from the top of the menu, or
+    None if the menus do not reach it. `render(prefix)` is the message's components there."""
+    return routes_to(render, wanted).get(())
+
+
+def routes_to(
+    render: Callable[[str], Sequence[ComponentSpec]], wanted: str
+) -> dict[tuple[str, ...], Route]:
+    """The cheapest way to play `wanted`, by the further moves the same click plays: `()` for
+    `wanted` alone, `("end",)` for a button `swap 2;end`."""
+    best: dict[tuple[str, ...], Route] = {}
+    for route in _search(render, wanted, "", MENU_DEPTH, set()):
+        if route.then not in best or route.clicks < best[route.then].clicks:
+            best[route.then] = route
+    return best
 
 
 def _search(
@@ -75,17 +89,18 @@ def _search(
     prefix: str,
     depth: int,
     seen: set[str],
-) -> Route | None:
+) -> list[Route]:
     if depth == 0 or prefix in seen:
-        return None
+        return []
     seen.add(prefix)
     found: list[Route] = []
     steps: list[tuple[str, int]] = []  # (prefix, clicks to open it)
     for spec in render(prefix):
         component = parse(spec.custom_id)
         if isinstance(spec, ButtonSpec):
-            if component.kind is Kind.PLAY and same_move(component.text, wanted):
-                found.append(Route(component.text, 1, 1))
+            first, *then = moves(component.text) if component.kind is Kind.PLAY else [""]
+            if component.kind is Kind.PLAY and same_move(first, wanted):
+                found.append(Route(first, 1, 1, tuple(then)))
             elif component.kind is Kind.NAVIGATE and component.text:
                 steps.append((component.text, 1))
             continue
@@ -101,10 +116,16 @@ def _search(
             elif _leads_to(value, wanted):
                 steps.append((value, 2))
     for step, clicks in steps:
-        further = _search(render, wanted, step, depth - 1, seen)
-        if further is not None:
-            found.append(Route(further.notation, clicks + further.clicks, 1 + further.interactions))
-    return min(found, key=lambda path: path.clicks, default=None)
+        for further in _search(render, wanted, step, depth - 1, seen):
+            found.append(
+                Route(
+                    further.notation,
+                    clicks + further.clicks,
+                    1 + further.interactions,
+                    further.then,
+                )
+            )
+    return found
 
 
 def _leads_to(prefix: str, wanted: str) -> bool:
@@ -162,11 +183,24 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
     table_id = await _open(service, game, preset, people)
     played = 0
     turn: Turn | None = None
+    chosen: str | None = None  # the next move, when already asked for
+    paid: list[str] = []  # moves a click already played with the one before (`swap 2;end`)
+
+    def choice(user_id: int) -> str:
+        wanted = service.bot_choice(
+            table_id,
+            user_id,
+            rng,
+            choose=lambda r, s, g: str(strong.choose(r, s, g, budget=STRONG_BUDGET)),
+        )
+        assert wanted is not None
+        return wanted
+
     while played < rounds:
         snapshot = service.public_snapshot(table_id)
         if snapshot.status in (ROUND_OVER, FINISHED):
             _close(turn, game, tally)
-            turn = None
+            turn, chosen, paid = None, None, []
             played += 1
             if snapshot.status == ROUND_OVER:
                 await service.next_round(table_id, people[0].user_id)
@@ -177,13 +211,17 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
         seat = snapshot.to_act[0]
         user_id = snapshot.seats[seat].user_id
         assert user_id is not None
-        wanted = service.bot_choice(
-            table_id,
-            user_id,
-            rng,
-            choose=lambda r, s, g: str(strong.choose(r, s, g, budget=STRONG_BUDGET)),
-        )
-        assert wanted is not None
+        wanted, chosen = chosen or choice(user_id), None
+        opening = wanted.startswith(PEEK)  # Dutch's start peek: a turn of its own
+        if turn is None or turn.seat != seat or opening or turn.kinds[-1].startswith(PEEK):
+            _close(turn, game, tally)
+            turn, paid = Turn(seat), []
+        if paid and same_move(paid[0], wanted):
+            paid.pop(0)  # the previous click played it too
+            await service.act(table_id, user_id, snapshot.round_no, wanted)
+            turn.kinds.append(_kind(wanted))
+            continue
+        paid = []
         private = await service.follow_view(table_id, user_id)
         assert private is not None
         public = service.public_snapshot(table_id)
@@ -191,22 +229,31 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
         def render(prefix: str, private: Any = private, public: Any = public) -> Any:
             return render_private(private, public, LANGUAGE, prefix=prefix).components
 
-        path = path_to(render, wanted)
-        if turn is None or turn.seat != seat:
-            _close(turn, game, tally)
-            turn = Turn(seat)
-        if path is None:
+        routes = routes_to(render, wanted)
+        plain = routes.get(())
+        notation = plain.notation if plain is not None else wanted
+        await service.act(table_id, user_id, snapshot.round_no, notation)
+        turn.kinds.append(_kind(notation))
+        route = plain
+        after = service.public_snapshot(table_id)
+        if after.status == PLAYING and seat in after.to_act:
+            chosen = choice(user_id)  # did the player want what a one-click button adds?
+            for then, compound in routes.items():
+                cheaper = route is None or compound.clicks < route.clicks
+                if then and same_move(then[0], chosen) and cheaper:
+                    route, paid = compound, list(then)
+        if route is None:
             tally.unreached += 1
-            notation = wanted
         else:
-            notation = path.notation
-            turn.clicks += path.clicks
-            turn.interactions += path.interactions
-        result = await service.act(table_id, user_id, snapshot.round_no, notation)
-        turn.kinds.append(notation.split(" ")[0] + ("+" if len(notation.split()) > 1 else ""))
-        assert result is not None
+            turn.clicks += route.clicks
+            turn.interactions += route.interactions
     await service.stop(table_id, people[0].user_id, can_manage=True)
     return tally
+
+
+def _kind(notation: str) -> str:
+    """`meld+` for a move naming cards or places, `draw` for a bare one (Dame's turn kinds)."""
+    return notation.split(" ")[0] + ("+" if " " in notation else "")
 
 
 def _close(turn: Turn | None, game: str, tally: Tally) -> None:

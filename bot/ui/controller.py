@@ -14,6 +14,7 @@ import logging
 import re
 import time
 from collections.abc import Coroutine
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,9 +25,16 @@ from bot.render.actions import MAX_OPTIONS, ButtonSpec, under
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
-from bot.service.snapshots import PLAYING, ROUND_OVER, PlayerRef, PrivateSnapshot, Reveal
+from bot.service.snapshots import (
+    PLAYING,
+    ROUND_OVER,
+    ActResult,
+    PlayerRef,
+    PrivateSnapshot,
+    Reveal,
+)
 from bot.ui.command_options import bind_interaction
-from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, parse, verb_id
+from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, moves, parse, verb_id
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.following import HandFollower
 from bot.ui.items import build_view, is_routed
@@ -276,10 +284,24 @@ class TableController:
         self, interaction: discord.Interaction[Any], component: ComponentId, notation: str
     ) -> None:
         result = await within_deadline(
-            self.service.act(component.table_id, interaction.user.id, component.round_no, notation),
+            self._act(component.table_id, interaction.user.id, component.round_no, notation),
             interaction.response.defer,
         )
         await self._show_private(interaction, component.table_id, result.private, result.reveals)
+
+    async def _act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
+        """Play the click's moves in order (`swap 2;end`: one click, two moves), each checked by
+        the service; a later move no longer offered to the player then is left out (the turn
+        ended by itself). The reveals of every move are shown."""
+        first, *then = moves(notation)
+        result: ActResult = await self.service.act(table_id, user_id, round_no, first)
+        reveals = result.reveals
+        for move in then:
+            if move not in result.private.legal:
+                break
+            result = await self.service.act(table_id, user_id, round_no, move)
+            reveals += result.reveals
+        return replace(result, reveals=reveals)
 
     async def _selected(
         self,

@@ -4,7 +4,9 @@
 - a table verb (`join`, `leave`, `leave!` (a confirmed leave), `start`, `cancel`, `addbot`,
   `hand`, `next`, `rematch`; `seat` and `swap`, selects of the lobby whose chosen value is one
   or two places);
-- `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`);
+- `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`); several moves
+  of the same player joined by `;` (`p=swap 2;end`) are played in order, one click, each
+  checked; a later one that is no longer offered then (the turn ended by itself) is left out;
 - `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one;
 - `m=<prefix>`: a select of several values (cards) that complete one action: the chosen
   values follow the prefix, `<prefix> <value> <value>…` (e.g. `m=meld` and 7S 7H 2C);
@@ -49,7 +51,8 @@ PLAY, SELECT, PICK, NAVIGATE = (
     f"{kind.value}=" for kind in (Kind.PLAY, Kind.SELECT, Kind.PICK, Kind.NAVIGATE)
 )
 _ID = re.compile(r"ct:(?P<table>[0-9]{1,19}):(?P<round>[0-9]{1,6}):(?P<action>.+)")
-_NOTATION = re.compile(r"[A-Za-z0-9 :.#_-]*")
+_NOTATION = re.compile(r"[A-Za-z0-9 :.#_;-]*")
+THEN = ";"  # between the moves of one click (`p=swap 2;end`)
 _VERBS = {verb.value: verb for verb in Verb}
 
 
@@ -101,6 +104,11 @@ def navigate_id(table_id: int, round_no: int, prefix: str) -> str:
     return _custom_id(table_id, round_no, NAVIGATE + prefix)
 
 
+def moves(text: str) -> list[str]:
+    """The moves a `p=` text plays, in order (`swap 2;end` -> `swap 2`, `end`)."""
+    return text.split(THEN)
+
+
 def parse(custom_id: str) -> ComponentId:
     """The meaning of a custom id; raises BadCustomId for anything this bot did not make."""
     if len(custom_id) > MAX_LENGTH:
@@ -121,4 +129,8 @@ def parse(custom_id: str) -> ComponentId:
     kind = Kind(kind_text)
     if kind in (Kind.PLAY, Kind.PICK) and not rest:
         raise BadCustomId("empty action")
+    if THEN in rest and (
+        kind is not Kind.PLAY or any(not m or m != m.strip() for m in moves(rest))
+    ):
+        raise BadCustomId(f"malformed moves {rest!r}")
     return ComponentId(table_id, round_no, kind, text=rest)

@@ -7,10 +7,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.cogs.game import game_commands
-from bot.games.dutch import render
+from bot.games.dutch import menu, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableText
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow
+from bot.render.actions import MenuText
 from bot.render.cards import NO_CARD, shown
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dutch.views import DutchView
@@ -98,7 +99,18 @@ class DutchPlugin:
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableText
     ) -> list[ComponentSpec] | None:
-        return None  # the shared action menu lays out every move
+        """The held card's moves that also end the turn (house rules), else the shared menu."""
+        view = private.view
+        if prefix or view is None or view.phase != menu.DRAWN:
+            return None  # the shared action menu lays out every move
+        labels = MenuText(
+            action_label=self.action_labeler(view, table),
+            piece_label=self.piece_labeler(view, table),
+            choose=text(table.language, "menu.choose"),
+            back=text(table.language, "menu.back"),
+            action_emoji=self.action_emoji(view, table),
+        )
+        return menu.components(private, prefix, table, labels)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
         return render.reveal_lines(seat, reveals, table.names, table.language)

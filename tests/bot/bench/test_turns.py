@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.bench.turns import Route, configurations, main, path_to, run
+from bot.bench.turns import Route, configurations, main, path_to, routes_to, run
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.ui.custom_ids import navigate_id, pick_id, play_id, select_id
 
@@ -68,3 +68,23 @@ async def test_dame_turns_laying_a_pack_take_three_clicks_and_euchre_turns_at_mo
     for (game, _), tally in results.items():
         if game == "euchre":
             assert tally.unreached == 0 and max(tally.clicks) <= 2
+
+
+async def test_a_usual_dutch_turn_takes_two_clicks_under_either_rules() -> None:
+    """Draw, then swap or discard: with house rules the swap's button also ends the turn."""
+    results = await run(1, ["dutch"])
+    assert set(results) == {("dutch", "classic"), ("dutch", "house")}
+    for tally in results.values():
+        assert tally.unreached == 0
+        assert statistics.median(tally.clicks) <= 2
+
+
+def test_a_button_that_plays_two_moves_is_found_for_its_first() -> None:
+    menus: dict[str, list[ComponentSpec]] = {
+        "": [
+            ButtonSpec(play_id(1, 0, "swap 2;end"), "Swap into card 2, and end the turn"),
+            SelectSpec(select_id(1, 0, "placed"), "Or…", (("Swap into card 2", "swap 2"),)),
+        ]
+    }
+    routes = routes_to(lambda prefix: menus.get(prefix, []), "swap 2")
+    assert routes == {("end",): Route("swap 2", 1, 1, ("end",)), (): Route("swap 2", 2, 1)}

@@ -10,6 +10,7 @@ from bot.ui.custom_ids import (
     ComponentId,
     Kind,
     Verb,
+    moves,
     navigate_id,
     parse,
     pick_id,
@@ -73,7 +74,7 @@ def test_any_play_id_parses_back_to_itself(table_id: int, round_no: int, words: 
         "ct:1:2:p=",
         "ct:1:2:m=",
         "ct:1:2:q=draw",
-        "ct:1:2:p=draw;drop table",
+        "ct:1:2:p=draw'; drop table",
         "ct:1:2:p= draw",
         "ct:1:2:p=swap  2",
         "xx:1:2:join",
@@ -111,3 +112,11 @@ def test_each_builder_writes_what_its_component_id_reads(
     for verb in Verb:
         assert verb_id(table_id, round_no, verb) == f"ct:{table_id}:{round_no}:{verb.value}"
     assert play_id(table_id, round_no, piece) == f"ct:{table_id}:{round_no}:p={piece}"
+
+
+def test_one_click_may_play_several_moves_of_a_player_in_order() -> None:
+    parsed = parse(play_id(7, 12, "swap 2;end"))
+    assert parsed.kind is Kind.PLAY and moves(parsed.text) == ["swap 2", "end"]
+    for forged in ("p=swap 2;", "p=;end", "p=swap 2; end", "s=swap 2;end", "m=meld;7S"):
+        with pytest.raises(BadCustomId):
+            parse(f"ct:7:12:{forged}")
