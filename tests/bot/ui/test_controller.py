@@ -76,7 +76,7 @@ async def test_only_the_host_adds_a_bot_and_the_table_is_untouched(bot: CardTabl
     assert bot.service.public_snapshot(table_id).seats == before.seats
 
 
-@pytest.mark.parametrize("forged", ["ct:1:0:fly", "hello", "ct:1:0:p=draw;x", "ct:1:0:q=draw"])
+@pytest.mark.parametrize("forged", ["ct:1:0:fly", "hello", "ct:1:0:p=draw;;x", "ct:1:0:q=draw"])
 async def test_a_forged_custom_id_gets_one_short_sentence(bot: CardTableBot, forged: str) -> None:
     answer = (await click(bot, forged, GUEST)).only
     assert answer.kind == "send" and answer.ephemeral
@@ -219,3 +219,23 @@ async def test_leaving_a_lobby_needs_no_confirmation(bot: CardTableBot) -> None:
     answer = (await click(bot, verb_id(table_id, 0, Verb.LEAVE), GUEST)).only
     assert answer.kind == "edit"
     assert [s.name for s in bot.service.public_snapshot(table_id).seats] == ["Host"]
+
+
+async def test_a_click_of_two_moves_plays_both_or_leaves_out_one_no_longer_offered(
+    bot: CardTableBot,
+) -> None:
+    """`p=discard;end`: under classic rules the discard ends the turn by itself, so `end` is
+    no longer offered and is left out, without a refusal; the click answers with the hand."""
+    table_id, round_no = await started(bot)
+    for user in (HOST, GUEST):
+        await click(bot, play_id(table_id, round_no, "peek 3 4"), user, ephemeral_message=True)
+    first = bot.service.public_snapshot(table_id).to_act[0]
+    user = (HOST, GUEST)[first]
+    await click(bot, play_id(table_id, round_no, "draw"), user, ephemeral_message=True)
+    played = bot.service.public_snapshot(table_id).version
+    answer = (
+        await click(bot, play_id(table_id, round_no, "discard;end"), user, ephemeral_message=True)
+    ).only
+    assert answer.kind == "edit" and not answer.content
+    snapshot = bot.service.public_snapshot(table_id)
+    assert snapshot.to_act == (1 - first,) and snapshot.version > played
