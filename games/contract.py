@@ -9,7 +9,7 @@ and `Round.public_view()`, which hold only what that viewer may know.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -283,9 +283,13 @@ class Game(ABC, Generic[O, A, V]):
                 raise ValueError(f"the deck order is not a full {self.title} deck")
         return self.round_class(options, setup, deck)  # type: ignore[return-value]
 
-    def replay(self, record: RoundRecord) -> Round[O, A, V]:
+    def replay(
+        self, record: RoundRecord, log: MutableSequence[Event] | None = None
+    ) -> Round[O, A, V]:
         """Rebuild a round from its record. Raises IllegalAction if an action no longer
-        parses or is illegal, ValueError for a record of another game or rules version."""
+        parses or is illegal, ValueError for a record of another game or rules version.
+        `log`, if given, gets the public events of the replayed actions, oldest first (a
+        bounded deque keeps the last ones: what a table's log showed)."""
         if record.game != self.name:
             raise ValueError(f"record of {record.game!r}, not {self.name!r}")
         if record.rules_version != self.rules_version:
@@ -302,7 +306,9 @@ class Game(ABC, Generic[O, A, V]):
         )
         round_ = self.new_round(options, setup, deck=deck_from_codes(record.deck))  # type: ignore[arg-type]
         for seat, notation in record.actions:
-            round_.apply(seat, notation)
+            events = round_.apply(seat, notation)
+            if log is not None:
+                log.extend(e for e in events if e.to is None)
         return round_
 
     def match_winners(self, totals: Sequence[int], target: int) -> tuple[int, ...] | None:

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from games.contract import Round
+from games.contract import Event, Round
 from games.match import Match
 from games.registry import game_names, get_game
 
@@ -112,6 +112,10 @@ class ActiveTable(BaseModel):
     match: Match | None = None
     round: Round[Any, Any, Any] | None = None  # the unfinished round, replayed; None between rounds
     round_no: int | None = None  # the store's number of `round` (for record_action)
+    log: list[Event] = []  # the last public events of `round`'s actions, oldest first
+    # between two rounds: the round just finished, replayed (`log` then holds its events)
+    last_round: Round[Any, Any, Any] | None = None
+    last_round_no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,11 +4,11 @@ bulk queries, its match restored (Match.restore) and its open round replayed thr
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Sequence
 from typing import Any
 
-from games.contract import RoundRecord
+from games.contract import Event, RoundRecord
 from games.errors import IllegalAction
 from games.match import Match, MatchState
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, loads, seat_from_row, table_from_row
@@ -20,6 +20,7 @@ from storage.partition import Partition
 from storage.sql import Database
 
 ACTIVE = "status IN ('lobby', 'playing')"
+LOG_KEPT = 32  # the open round's last public events kept for the table's log
 LATEST_MATCH = "match_no = (SELECT MAX(match_no) FROM matches AS m2 WHERE m2.table_id = m.table_id)"
 
 
@@ -53,13 +54,7 @@ async def load_round(db: Database, table_id: int, round_no: int) -> RoundRecord:
     )
     if row is None:
         raise StoreError(f"table {table_id} has no round {round_no}.")
-    if row["log"] is not None:
-        logged = decode_log(row["started_at"], row["log"])
-        return _record(row, [(seat, notation) for _, seat, notation, _ in logged])
-    actions = await db.fetchall(
-        "SELECT seat, notation FROM actions WHERE round_id = ? ORDER BY seq", (row["id"],)
-    )
-    return _record(row, [(a["seat"], a["notation"]) for a in actions])
+    return await _round_record(db, row)
 
 
 async def load_match(db: Database, table_id: int) -> MatchState | None:
@@ -152,12 +147,22 @@ async def load_active_tables(
         f"WHERE {where} AND r.finished_at IS NULL ORDER BY r.table_id, r.round_no, a.seq"
     ):
         actions[row["table_id"]].append((row["seat"], row["notation"]))
+    # Between two rounds, the table shows the one just finished: its latest round, if done.
+    finished_rounds = {
+        row["table_id"]: row
+        for row in await db.fetchall(
+            "SELECT r.* FROM rounds AS r JOIN tables AS t ON t.id = r.table_id "
+            f"WHERE {where} AND r.finished_at IS NOT NULL AND r.round_no = "
+            "(SELECT MAX(r2.round_no) FROM rounds AS r2 WHERE r2.table_id = r.table_id)"
+        )
+    }
 
     loaded = LoadedTables()
     for row in tables:
         table_id = row["id"]
         try:
             table = table_from_row(row)
+            log: deque[Event] = deque(maxlen=LOG_KEPT)
             match, round_, round_no = _rebuild(
                 resolve,
                 table.game,
@@ -165,6 +170,7 @@ async def load_active_tables(
                 [tuple(loads(p)) for p in points[table_id]],
                 open_rounds.get(table_id),
                 actions[table_id],
+                log,
             )
             loaded.tables.append(
                 ActiveTable(
@@ -173,13 +179,45 @@ async def load_active_tables(
                     match=match,
                     round=round_,
                     round_no=round_no,
+                    log=list(log),
                 )
             )
+            done = finished_rounds.get(table_id)
+            if (
+                round_ is None
+                and match is not None
+                and done is not None
+                and done["match_no"] == matches[table_id]["match_no"]
+            ):
+                await _last_round(db, resolve, loaded.tables[-1], done)
         except Exception as error:  # any failure to rebuild makes this one table broken
             loaded.broken.append((table_id, _reason(row["game"], error)))
     if loaded.broken:
         await _mark_broken(db, loaded.broken)
     return loaded
+
+
+async def _round_record(db: Database, row: Any) -> RoundRecord:
+    """A round's record: its compacted log, or its action rows."""
+    if row["log"] is not None:
+        logged = decode_log(row["started_at"], row["log"])
+        return _record(row, [(seat, notation) for _, seat, notation, _ in logged])
+    rows = await db.fetchall(
+        "SELECT seat, notation FROM actions WHERE round_id = ? ORDER BY seq", (row["id"],)
+    )
+    return _record(row, [(a["seat"], a["notation"]) for a in rows])
+
+
+async def _last_round(db: Database, resolve: GamesResolver, active: ActiveTable, row: Any) -> None:
+    """The round a table between two rounds just finished, for what its message shows; a
+    round that no longer replays only leaves the message without it (the table plays on)."""
+    log: deque[Event] = deque(maxlen=LOG_KEPT)
+    try:
+        active.last_round = resolve(row["game"]).replay(await _round_record(db, row), log)
+    except (IllegalAction, ValueError, StoreError):
+        return
+    active.last_round_no = row["round_no"]
+    active.log = list(log)
 
 
 def _rebuild(
@@ -189,12 +227,13 @@ def _rebuild(
     points: list[tuple[int, ...]],
     round_row: Any,
     actions: list[tuple[int, str]],
+    log: deque[Event],
 ) -> tuple[Match | None, Any, int | None]:
     game = resolve(game_name)
     match = Match.restore(game, _match_state(match_row, points)) if match_row else None
     if round_row is None:
         return match, None, None
-    round_ = resolve(round_row["game"]).replay(_record(round_row, actions))
+    round_ = resolve(round_row["game"]).replay(_record(round_row, actions), log)
     return match, round_, round_row["round_no"]
 
 

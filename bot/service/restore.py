@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, logged_error_id, publish
+from bot.service.play import log_entry
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL
 from bot.service.seating import preset_name
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry, RoundEnd
 from bot.service.table import LiveSeat, LiveTable
 from storage.errors import StoreUnavailable
 from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
@@ -266,6 +267,27 @@ class Restore:
         elif table.status == ROUND_OVER:
             self.service.timers.arm_next_round(table)
 
+    def _round_end(self, table: LiveTable, active: ActiveTable) -> None:
+        """Between two rounds: the round just finished and the log that ended with it, as
+        the table showed them (`Play.end_round` made them the same way)."""
+        round_, match = active.last_round, active.match
+        assert round_ is not None and match is not None and active.last_round_no is not None
+        result = round_.result()
+        n = len(table.seats)
+        points = tuple(result.points[table.game.side_of(s, n)] for s in range(n))
+        totals = table.seat_totals()
+        table.last_round = RoundEnd(
+            round_no=active.last_round_no,
+            points=points,
+            totals=totals,
+            detail=dict(result.detail),
+            view=round_.public_view(),
+        )
+        table.add_log(LogEntry("round_started", None, {"round": match.round_no}, "table"))
+        for event in active.log:
+            table.add_log(log_entry(event))
+        table.add_log(LogEntry("round_over", None, {"points": points, "totals": totals}, "table"))
+
     def _rebuild(self, active: ActiveTable, settings: GuildSettings) -> LiveTable:
         record = active.table
         game = self.tables.game(record.game)
@@ -295,9 +317,16 @@ class Restore:
                 table.round = active.round
                 table.round_no = active.round_no
                 table.status = PLAYING
+                # the log as it was: the round's start, then its public events
+                number = active.match.round_no + 1
+                table.add_log(LogEntry("round_started", None, {"round": number}, "table"))
+                for event in active.log:
+                    table.add_log(log_entry(event))
                 table.rng = random.Random(f"{record.id}:{active.round_no}:{len(seats)}")
             else:
                 table.status = ROUND_OVER
+                if active.last_round is not None and active.last_round_no is not None:
+                    self._round_end(table, active)
         humans = table.human_ids()
         if table.host_id not in humans and humans:
             table.host_id = humans[0]  # the store keeps the first host; a new one is re-derived

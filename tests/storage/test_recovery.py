@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from games.contract import Game
+from games.contract import Event, Game
 from storage import SeatRecord, Store
 from tests.games.toygame import GAME as TOY
 from tests.games.toygame import ToyGame
@@ -46,9 +46,17 @@ async def test_lobby_and_running_tables_are_rebuilt(location: Location) -> None:
     assert running.match.totals == mid_round.match.totals
     assert [s.user_id for s in running.seats] == [101, 102]
 
+    shown: list[Event] = []  # the public events of the open round: the table's log
+    TOY.replay(mid_round.round.record(), shown)
+    assert running.log == shown
+
     waiting = by_id[between_rounds.id]
     assert waiting.round is None and waiting.round_no is None
     assert waiting.match is not None and waiting.match.round_no == 1
+    # between two rounds, the round just finished (what the table message shows)
+    assert waiting.last_round is not None and waiting.last_round.finished
+    assert waiting.last_round.record() == between_rounds.round.record()
+    assert waiting.last_round_no == 0
 
 
 class ToyGameV2(ToyGame):

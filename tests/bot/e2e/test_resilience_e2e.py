@@ -268,3 +268,32 @@ async def test_after_a_restart_the_table_in_play_keeps_up_within_the_channels_ed
         assert stale == [], "restored tables were never refreshed"
         assert harness.clock.now() - restarted_at < 2 * RESTORED_IN_ONE_CHANNEL
         assert fake.refused_channel_edits == 0
+
+
+async def test_after_a_restart_the_table_message_shows_what_it_showed(
+    harness: BotUnderTest,
+) -> None:
+    """Mid-round and between rounds: the message rendered after the restart (its last
+    actions, the round's end) is the one shown before it."""
+    alice, bob, carol = players(harness.fake)
+    harness.choose = lambda offered: pick(offered, ("peek", "draw", "discard", "skip", "end"))
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+        for _ in range(14):  # the peeks and a few turns: more lines than the log keeps
+            snapshot = bot.service.public_snapshot(table_id)
+            await harness.act(harness.user_of_seat(table_id, snapshot.to_act[0]), table_id)
+        await harness.settle()
+        assert bot.service.public_snapshot(table_id).log
+        mid_round = await bot.notifier.render(table_id)
+    async with harness.running() as bot:
+        restored = await bot.notifier.render(table_id)
+        assert mid_round is not None and restored is not None
+        assert restored.embed.to_dict() == mid_round.embed.to_dict()
+        harness.choose = lambda offered: pick(offered, ("dutch", "draw", "discard", "skip"))
+        await harness.play_round(table_id)
+        assert bot.service.public_snapshot(table_id).status == ROUND_OVER
+        round_end = await bot.notifier.render(table_id)
+    async with harness.running() as bot:
+        restored = await bot.notifier.render(table_id)
+        assert round_end is not None and restored is not None
+        assert restored.embed.to_dict() == round_end.embed.to_dict()
