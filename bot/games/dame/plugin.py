@@ -5,13 +5,12 @@ cards" with the hand grouped by rank, action labels, rules and `/dame`."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from bot.cogs.game import game_commands
+from bot.games.base import BasePlugin
 from bot.games.dame import menu, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableText
 from bot.i18n import text
-from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import fitting
 from bot.render.limits import FIELD_VALUE
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -19,21 +18,14 @@ from games.dame.rules import TEAMS
 from games.dame.views import DameView
 
 NAME = "dame"
-DameCommands = game_commands(NAME, cog_name="DameCog", min_target=50, max_target=10_000)
 
 
-class DamePlugin:
+class DamePlugin(BasePlugin):
     name = NAME
+    target_range = (50, 10_000)
     # Two partnerships facing each other: North+South, East+West.
     seat_layout = render.SEAT_LAYOUT
     action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary", "announce": "danger"}
-    button_families: frozenset[str] = frozenset()  # the shared action menu decides
-
-    def command_group(self, bot: Any) -> Any:
-        return DameCommands(bot, self)
-
-    def lobby_goal(self, target: int, language: str) -> str:
-        return text(language, "dame.goal", target=target)
 
     def seat_lines(self, view: DameView, table: TableText) -> list[str]:
         return render.seat_lines(view, table.names, table.marks, table.language)
@@ -94,9 +86,6 @@ class DamePlugin:
             return text(table.language, "private.round_over")
         return render.status_line(view, table.names, table.language)
 
-    def menu_prompt(self, view: DameView, table: TableText) -> str | None:
-        return None
-
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableText
     ) -> list[ComponentSpec] | None:
@@ -111,11 +100,5 @@ class DamePlugin:
     def piece_labeler(self, view: DameView | None, table: TableText) -> PieceLabel:
         return render.piece_labeler(view, table.language)
 
-    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]:
-        return ()  # a hand's end is packs and cards left in hands: told in words
-
     def action_emoji(self, view: DameView | None, table: TableText) -> Callable[[str], str | None]:
         return render.action_emoji(view)
-
-    def rules_text(self, preset: str, language: str) -> tuple[str, str]:
-        return text(language, "dame.rules.title"), text(language, "dame.rules.standard")

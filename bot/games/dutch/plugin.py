@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from bot.cogs.game import game_commands
+from bot.games.base import BasePlugin
 from bot.games.dutch import menu, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableText
 from bot.i18n import text
@@ -17,26 +17,17 @@ from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dutch.views import DutchView
 
 NAME = "dutch"
-DutchCommands = game_commands(NAME, cog_name="DutchCog", min_target=10, max_target=1000)
 
 
-class DutchPlugin:
+class DutchPlugin(BasePlugin):
     name = NAME
-    seat_layout = None  # 2–10 seats, numbered in join order
+    target_range = (10, 1000)
     # Button colours of single actions: the usual move stands out, calling Dutch warns.
     action_styles: ClassVar[Mapping[str, str]] = {
         "draw": "primary",
         "peek 3 4": "primary",
         "dutch": "danger",
     }
-
-    button_families: frozenset[str] = frozenset()  # the action menu decides (rows or selects)
-
-    def command_group(self, bot: Any) -> Any:
-        return DutchCommands(bot, self)
-
-    def lobby_goal(self, target: int, language: str) -> str:
-        return text(language, "dutch.goal")
 
     def seat_lines(self, view: DutchView, table: TableText) -> list[str]:
         totals = table.snapshot.totals
@@ -124,7 +115,3 @@ class DutchPlugin:
 
     def action_emoji(self, view: DutchView | None, table: TableText) -> Callable[[str], str | None]:
         return render.action_emoji(view)
-
-    def rules_text(self, preset: str, language: str) -> tuple[str, str]:
-        title = text(language, "dutch.rules.title", preset=text(language, f"dutch.preset.{preset}"))
-        return title, text(language, f"dutch.rules.{preset}")

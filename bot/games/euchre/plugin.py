@@ -5,24 +5,23 @@ by suit with trump first, bid and play buttons, the end-of-hand summary, rules a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from bot.cogs.game import game_commands
+from bot.games.base import BasePlugin
 from bot.games.euchre import render
-from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableText
+from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableText
 from bot.i18n import text
-from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import card_emoji, shown
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.euchre.scoring import EUCHRED, MARCH
 from games.euchre.views import NAME_TRUMP, ORDER_UP, OVER, EuchreView
 
 NAME = "euchre"
-EuchreCommands = game_commands(NAME, cog_name="EuchreCog", min_target=1, max_target=50)
 
 
-class EuchrePlugin:
+class EuchrePlugin(BasePlugin):
     name = NAME
+    target_range = (1, 50)
     seat_layout = SeatLayout(labels=render.PLACES, teams=render.TEAMS)
     # The bids stand out: ordering up is the usual accept, going alone the bold one.
     action_styles: ClassVar[Mapping[str, str]] = {
@@ -32,12 +31,6 @@ class EuchrePlugin:
     }
     # Every bid, call, discard and play is a button (five cards at most, six calls).
     button_families = frozenset({"order", "call", "discard", "play"})
-
-    def command_group(self, bot: Any) -> Any:
-        return EuchreCommands(bot, self)
-
-    def lobby_goal(self, target: int, language: str) -> str:
-        return text(language, "euchre.goal", target=target)
 
     def seat_lines(self, view: EuchreView, table: TableText) -> list[str]:
         return render.seat_lines(view, table)
@@ -200,25 +193,11 @@ class EuchrePlugin:
             return text(table.language, "private.round_over")
         return render.status_line(view, table)
 
-    def menu_prompt(self, view: EuchreView, table: TableText) -> str | None:
-        return None
-
-    def menu(
-        self, private: PrivateSnapshot, prefix: str, table: TableText
-    ) -> list[ComponentSpec] | None:
-        return None  # the shared action menu lays out every move
-
-    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
-        return []  # nothing in Euchre is shown once and hidden again
-
     def action_labeler(self, view: EuchreView | None, table: TableText) -> ActionLabel:
         return render.action_labeler(view, table.language)
 
     def piece_labeler(self, view: EuchreView | None, table: TableText) -> PieceLabel:
         return render.piece_labeler(table.language)
-
-    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]:
-        return ()  # a hand's end is tricks and points: told in words
 
     def action_emoji(
         self, view: EuchreView | None, table: TableText
@@ -230,12 +209,6 @@ class EuchrePlugin:
             return card_emoji(card) if head in ("play", "discard") and card else None
 
         return emoji
-
-    def rules_text(self, preset: str, language: str) -> tuple[str, str]:
-        title = text(
-            language, "euchre.rules.title", preset=text(language, f"euchre.preset.{preset}")
-        )
-        return title, text(language, f"euchre.rules.{preset}")
 
 
 def _totals_by_team(per_seat: Sequence[int]) -> tuple[int, int]:

@@ -10,7 +10,6 @@ from bot.app import create_bot
 from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.settings import SettingsCog
 from bot.games.dutch import PLUGIN
-from bot.games.dutch.plugin import DutchCommands
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator, command_text
 from bot.settings import Settings
@@ -45,7 +44,7 @@ def _named(payload: dict[str, Any]) -> list[dict[str, Any]]:
 
 async def test_every_command_and_option_is_translated_to_french() -> None:
     bot = create_bot(Settings(_env_file=None, DISCORD_TOKEN="t"))  # type: ignore[call-arg]
-    for cog in (DutchCommands(bot, PLUGIN), LeaderboardCog(bot), SettingsCog(bot)):
+    for cog in (PLUGIN.command_group(bot), LeaderboardCog(bot), SettingsCog(bot)):
         await bot.add_cog(cog)
     translator = CatalogTranslator()
     commands = bot.tree.get_commands()

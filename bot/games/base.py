@@ -1,0 +1,132 @@
+"""`BasePlugin`: what most games' plug-ins would write alike, written once.
+
+A game's plug-in subclasses it, sets `name` (its engine's name) and writes `private_lines` (the
+seat's cards in "My cards"); everything else has a default that reads the game's own catalog
+keys (`<game>.goal`, `<game>.log.<event>`, `<game>.action.<verb>`, `<game>.rules.<preset>`, see
+bot/i18n) or shows nothing, and a game overrides what differs: its seat lines, the fields
+beside them, a menu of its own. The members are documented in bot/games/plugin.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import Any, ClassVar
+
+from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableText
+from bot.i18n import has_key, text
+from bot.pictures.round_end import RoundEndRow
+from bot.render.log import burst_lines
+from bot.service.snapshots import PLAYING, LogEntry, PrivateSnapshot, Reveal, RoundEnd
+
+
+class BasePlugin:
+    """A game's plug-in with the common behaviour; subclasses set `name` and `private_lines`."""
+
+    name: ClassVar[str]
+    seat_layout: SeatLayout | None = None  # seats numbered 1, 2, … in join order
+    action_styles: ClassVar[Mapping[str, str]] = {}
+    button_families: ClassVar[frozenset[str]] = frozenset()  # the shared action menu decides
+    target_range: ClassVar[tuple[int, int]] = (1, 10_000)  # `/<game> start target:` bounds
+
+    def command_group(self, bot: Any) -> Any:
+        """`/<game> start|rules|leave|stop` (bot/cogs/game.py), targets in `target_range`."""
+        return _commands(self.name, *self.target_range)(bot, self)
+
+    def lobby_goal(self, target: int, language: str) -> str:
+        return text(language, f"{self.name}.goal", target=target)
+
+    def seat_lines(self, view: Any, table: TableText) -> list[str]:
+        """Each seat's marks and name, with its total."""
+        return [
+            " ".join(part for part in (mark, name) if part) + f" · {info.total}"
+            for mark, name, info in zip(
+                table.marks, table.names, table.snapshot.seats, strict=False
+            )
+        ]
+
+    def piece_fields(self, view: Any, table: TableText) -> list[Field]:
+        return []
+
+    def status_line(self, view: Any, table: TableText) -> str:
+        """Who the table waits for."""
+        names = ", ".join(table.name(seat) for seat in table.snapshot.to_act)
+        return text(table.language, "table.waiting_for", names=names)
+
+    def notice_fields(self, view: Any, table: TableText) -> list[Field]:
+        return []
+
+    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
+        """Each seat's burst of events in words: `<game>.log.<event>` with the event's data
+        (an event without such a key is not said)."""
+
+        def phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
+            key = f"{self.name}.log.{entry.kind}"
+            return text(language, key, **dict(entry.data)) if has_key(key) else None
+
+        return burst_lines(entries, table.names, table.language, phrase=phrase)
+
+    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
+        """Each seat's points in the round, and its total."""
+        return [
+            text(table.language, "table.points_line", name=name, points=points, total=total)
+            for name, points, total in zip(table.names, last.points, last.totals, strict=False)
+        ]
+
+    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]:
+        return ()
+
+    def private_lines(
+        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+    ) -> list[str]:
+        raise NotImplementedError(f"the {self.name} plug-in shows no cards in My cards")
+
+    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
+        """None on the viewer's turn (the frame says so), else what the table waits for."""
+        if private.legal:
+            return None
+        if table.snapshot.status != PLAYING:
+            return text(table.language, "private.round_over")
+        return self.status_line(private.view, table)
+
+    def menu_prompt(self, view: Any, table: TableText) -> str | None:
+        return None
+
+    def menu(
+        self, private: PrivateSnapshot, prefix: str, table: TableText
+    ) -> list[ComponentSpec] | None:
+        return None  # the shared action menu lays out every move
+
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
+        return []
+
+    def action_labeler(self, view: Any, table: TableText) -> ActionLabel:
+        """`<game>.action.<verb>` (the rest of the notation as `{rest}`), else the notation."""
+        language = table.language
+
+        def label(notation: str) -> str:
+            verb, _, rest = notation.partition(" ")
+            key = f"{self.name}.action.{verb}"
+            return text(language, key, rest=rest) if has_key(key) else notation
+
+        return label
+
+    def piece_labeler(self, view: Any, table: TableText) -> PieceLabel:
+        return lambda prefix, piece: piece
+
+    def action_emoji(self, view: Any, table: TableText) -> Callable[[str], str | None]:
+        return lambda notation: None
+
+    def rules_text(self, preset: str, language: str) -> tuple[str, str]:
+        """`<game>.rules.title` (with the preset's name) and `<game>.rules.<preset>`."""
+        preset_key = f"{self.name}.preset.{preset}"
+        named = text(language, preset_key) if has_key(preset_key) else preset
+        title = text(language, f"{self.name}.rules.title", preset=named)
+        return title, text(language, f"{self.name}.rules.{preset}")
+
+
+@cache  # one command class per game: discord.py reads it when the cog is added
+def _commands(game: str, low: int, high: int) -> Any:
+    from bot.cogs.game import game_commands  # the cogs import the plug-ins' protocol
+
+    return game_commands(game, cog_name=f"{game.title()}Cog", min_target=low, max_target=high)
