@@ -259,7 +259,7 @@ class CardTableBot(commands.Bot):
             channel = self.get_partial_messageable(location.post_channel_id)
             message = channel.get_partial_message(location.message_id)
             await message.edit(content=text(language, "table.broken"), embeds=[], view=None)
-        except (discord.HTTPException, StoreError) as error:
+        except Exception as error:  # a message gone, a row too damaged to say where
             log.info("table %s: its message could not say it is broken: %r", table_id, error)
 
     async def _load_card_pictures(self) -> None:

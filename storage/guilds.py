@@ -57,6 +57,9 @@ async def get_guild_settings(db: Database, guild_id: int) -> GuildSettings:
 
 
 async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
+    """Store every setting (a damaged stored value is replaced: reported again if damaged
+    again later)."""
+    _reported.difference_update({key for key in _reported if key[0] == settings.guild_id})
     async with db.transaction() as conn:
         await conn.execute(
             "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "

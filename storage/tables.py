@@ -36,7 +36,10 @@ async def get_table(db: Database, table_id: int) -> TableRecord:
     row = await db.fetchone(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
     if row is None:
         raise StoreError(f"there is no table {table_id}.")
-    return table_from_row(row)
+    try:
+        return table_from_row(row, lenient=True)  # a damaged row still says where it lives
+    except (ValueError, TypeError) as error:  # pydantic's ValidationError is a ValueError
+        raise StoreError(f"table {table_id} is damaged: {error}") from error
 
 
 async def update_table(db: Database, table_id: int, changes: dict[str, Any]) -> None:

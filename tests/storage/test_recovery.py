@@ -115,24 +115,34 @@ async def test_a_rules_change_breaks_only_the_tables_it_affects(location: Locati
 
 async def test_damaged_rows_break_only_their_table(location: Location) -> None:
     async with await Store.open(location, games_resolver=resolve_toy) as store:
-        bad_deck, bad_seat, bad_points, bad_options, healthy = [
-            await ToyTable.open(store, target=1000) for _ in range(5)
+        bad_deck, bad_seat, bad_points, bad_options, bad_table, healthy = [
+            await ToyTable.open(store, target=1000) for _ in range(6)
         ]
-        for toy in (bad_deck, bad_seat, bad_options, healthy):
+        for toy in (bad_deck, bad_seat, bad_options, bad_table, healthy):
             await toy.new_round(seed=toy.id)
         await bad_points.play_round(seed=1)
     for sql, table_id in [
-        ("UPDATE rounds SET deck = 'AS KS' WHERE table_id = ?", bad_deck.id),
+        ("UPDATE rounds SET deck = 'AS KS' WHERE table_id = ?", bad_deck.id),  # round record
         ("UPDATE seats SET joined_at = 'yesterday' WHERE table_id = ?", bad_seat.id),
         ("UPDATE rounds SET points = '[1,' WHERE table_id = ?", bad_points.id),
         ("UPDATE tables SET options = '{' WHERE id = ?", bad_options.id),
-    ]:
+        ("UPDATE tables SET created_at = 'long ago' WHERE id = ?", bad_table.id),
+    ]:  # damaged actions: test_broken_tables_are_marked_and_skipped_and_the_others_load
         await raw_sql(location, sql, (table_id,))
     async with await Store.open(location, games_resolver=resolve_toy) as store:
         loaded = await store.load_active_tables()
+        # where a broken table lives can still be read, to tell its players on its message
+        assert (await store.get_table(bad_options.id)).channel_id == bad_options.record.channel_id
+        assert (await store.get_table(bad_table.id)).status == "broken"
     assert [a.table.id for a in loaded.tables] == [healthy.id]
     broken = dict(loaded.broken)
-    assert set(broken) == {bad_deck.id, bad_seat.id, bad_points.id, bad_options.id}
+    assert set(broken) == {
+        bad_deck.id,
+        bad_seat.id,
+        bad_points.id,
+        bad_options.id,
+        bad_table.id,
+    }
     assert "not a full Toy deck" in broken[bad_deck.id]
     assert "yesterday" in broken[bad_seat.id]
 

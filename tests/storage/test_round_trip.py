@@ -58,6 +58,42 @@ async def test_a_stored_setting_this_version_refuses_falls_back_to_its_default(
     assert (settings.language, settings.use_threads) == ("fr", True)
 
 
+@pytest.mark.parametrize("presets", ["{bad", "[1, 2]", "null"])
+async def test_damaged_stored_settings_are_their_defaults_logged_once_and_repaired_on_save(
+    store: Store, location: Location, presets: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A damaged row (presets that are no JSON object) affects only its guild: its damaged
+    values read as their defaults, logged once; saving the settings (/settings) repairs it."""
+    await store.save_guild_settings(GuildSettings(guild_id=70))  # reported anew if damaged
+    await raw_sql(location, "DELETE FROM guild_settings WHERE guild_id = 70")
+    await raw_sql(
+        location,
+        "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
+        "reveal_seconds, use_threads, bots, updated_at) "
+        "VALUES (70, 'fr', ?, 30, 0, 1, 'simple', '0')",
+        (presets,),
+    )
+    for _ in range(3):
+        settings = await store.get_guild_settings(70)
+    defaults = GuildSettings(guild_id=70)
+    assert (settings.default_presets, settings.reveal_seconds) == (
+        defaults.default_presets,
+        defaults.reveal_seconds,
+    )
+    assert (settings.language, settings.turn_seconds, settings.bots) == ("fr", 30, "simple")
+    damaged = [r for r in caplog.records if "guild 70" in r.getMessage()]
+    assert sorted(r.getMessage().split()[4] for r in damaged) == [
+        "default_presets",
+        "reveal_seconds",
+    ]
+    assert await store.get_guild_settings(71) == GuildSettings(guild_id=71)  # others unharmed
+    await store.save_guild_settings(settings.model_copy(update={"turn_seconds": 40}))
+    (stored,) = await raw_sql(
+        location, "SELECT default_presets, reveal_seconds FROM guild_settings WHERE guild_id = 70"
+    )
+    assert stored == ("{}", defaults.reveal_seconds)
+
+
 def test_a_setting_with_an_unknown_preset_is_refused() -> None:
     with pytest.raises(ValidationError):
         GuildSettings(guild_id=7, default_presets={"dutch": "nonsense"})

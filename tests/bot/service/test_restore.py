@@ -198,3 +198,79 @@ async def test_a_table_clicked_during_a_background_batch_loads_before_the_next_b
     finally:
         await again.close()
         await new_store.close()
+
+
+async def test_a_guild_s_damaged_settings_stop_no_table_from_loading(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    """`'{bad'` in one guild's presets: that guild's tables load with its defaults, and every
+    other guild's tables load too (the settings were read outside the per-table guard, and
+    the failing batch was tried again forever)."""
+    players = [PlayerRef(700 + i, f"P{i}") for i in range(6)]
+    damaged = await open_dutch(service, players[:2])
+    others = [
+        (await service.open_table(GUILD + 1 + i, CHANNEL, players[2 + i], "dutch")).table_id
+        for i in range(4)
+    ]
+    await store.close()
+    with sqlite3.connect(db_path) as raw:
+        raw.execute(
+            "INSERT INTO guild_settings (guild_id, default_presets, turn_seconds, "
+            "reveal_seconds, use_threads, updated_at) VALUES (?, '{bad', 30, 8, 0, '0')",
+            (GUILD,),
+        )
+
+    store_again = await Store.open(db_path, synchronous="NORMAL")
+    loads: list[tuple[int, ...]] = []
+    load = store_again.load_active_tables
+
+    async def counted(*args: Any, table_ids: Sequence[int]) -> Any:
+        loads.append(tuple(table_ids))
+        return await load(*args, table_ids=table_ids)
+
+    store_again.load_active_tables = counted  # type: ignore[method-assign]
+    again = TableService(store_again, FakeClock(), RecordingNotifier(), seeds)
+    try:
+        await again.start_restore(batch=25)
+        await asyncio.wait_for(again.wait_restored(), 10)
+        assert sorted(again.table_ids()) == sorted([damaged, *others])
+        assert len(loads) == 1  # one batch, no retry
+        assert again.public_snapshot(damaged).status == PLAYING
+    finally:
+        await again.close()
+        await store_again.close()
+
+
+async def test_a_batch_that_fails_loads_table_by_table_and_the_bad_one_is_broken_once(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    """A failure the store did not catch (a damaged row of any kind it reads) fails the whole
+    batch: its tables are then loaded one by one, the one that fails alone is marked broken
+    and its players freed, and nothing is tried again in a loop."""
+    players = [PlayerRef(800 + i, f"P{i}") for i in range(6)]
+    ids = [await open_dutch(service, players[i : i + 2]) for i in range(0, 6, 2)]
+    bad = ids[1]
+    await store.close()
+
+    store_again = await Store.open(db_path, synchronous="NORMAL")
+    loads: list[tuple[int, ...]] = []
+    load = store_again.load_active_tables
+
+    async def failing(*args: Any, table_ids: Sequence[int]) -> Any:
+        loads.append(tuple(table_ids))
+        if bad in table_ids:
+            raise ValueError("a damaged row")
+        return await load(*args, table_ids=table_ids)
+
+    store_again.load_active_tables = failing  # type: ignore[method-assign]
+    again = TableService(store_again, FakeClock(), RecordingNotifier(), seeds)
+    try:
+        await again.start_restore(batch=25)
+        await asyncio.wait_for(again.wait_restored(), 10)
+        assert sorted(again.table_ids()) == sorted(set(ids) - {bad})
+        assert loads == [tuple(ids), (ids[0],), (bad,), (ids[2],)]
+        assert again.table_of_user(GUILD, players[2].user_id) is None  # freed
+        assert (await store_again.get_table(bad)).status == "broken"
+    finally:
+        await again.close()
+        await store_again.close()
