@@ -377,15 +377,17 @@ def play_against_bots(
     *,
     max_moves: int = 300,
     after_move: Callable[[int], None] = lambda _: None,
+    keep: Callable[[tuple[str, str]], bool] = lambda _: True,
 ) -> list[tuple[str, str]]:
-    """`player` plays what their "My cards" offers (ranked by `preference`) until the round is
-    over, waiting for their turn while the bot players play theirs; `after_move(n)` runs after
-    their n-th move. Returns the components used: (custom id, select value or '')."""
+    """`player` plays what their "My cards" offers (ranked by `preference`, among what `keep`
+    keeps) until the round is over, waiting for their turn while the bot players play theirs;
+    `after_move(n)` runs after their n-th move. Returns the components used: (custom id,
+    select value or '')."""
     used: list[tuple[str, str]] = []
     for _ in range(max_moves):
         if player.round_over():
             return used
-        choice = pick(player.offered(), preference)
+        choice = pick([item for item in player.offered() if keep(item)], preference)
         if choice is None:
             player.wait_for_turn_or_round_over()
             continue

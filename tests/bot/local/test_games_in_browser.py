@@ -96,20 +96,22 @@ def test_one_person_plays_a_hand_of_euchre_against_three_bot_players(
 def test_one_person_plays_a_hand_of_dame_de_pique_against_three_bot_players(
     browser: Any, tmp_path: Path
 ) -> None:
-    """Alice draws, lays what she can and discards until a player goes out. A new pack is
-    laid in steps: its rank in a select, then its cards ticked together in a menu of several
-    values (min_values to max_values) and sent at once."""
+    """Alice draws, lays what she can and discards until a player goes out. A new pack of
+    the hand's cards is laid in one action, by its own button ("Lay 9♠ 9♥ 9♦")."""
     with local_table(tmp_path, seed=83) as table:
         alice = Player(browser, table, 1)
         open_table_with_bots(alice, "dame", 3, target="50")
         preference = ("meld", "add", "draw", "discard")
         used = play_against_bots(
-            alice, preference, after_move=picture(alice, "dame", 8, "Alice to draw")
+            alice,
+            preference,
+            after_move=picture(alice, "dame", 8, "Alice to draw"),
+            keep=lambda item: not item[1].endswith("."),  # a pack's button, not its rank's step
         )
         actions = [action_of(*move) for move in used]
         assert actions.count("p=draw") >= 2 and any(a.startswith("p=discard ") for a in actions)
-        packs = [custom_id for custom_id, _ in used if ":m=meld" in custom_id]
-        assert packs, f"no pack was laid by ticking its cards: {used}"
+        packs = [custom_id for custom_id, _ in used if ":p=meld " in custom_id]
+        assert packs, f"no pack was laid in one click: {used}"
         shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
         assert "went out" in shown
         assert_nothing_leaked([alice])
