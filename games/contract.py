@@ -200,6 +200,12 @@ class Round(ABC, Generic[O, A, V]):
         state["_memo"] = {}
         return state
 
+    def dealt(self) -> dict[str, list[Card]]:
+        """What the deal gave, by label (`seat 0`, `turned`, …), asked of a round before its
+        first action: hand records print it. The default is nothing (the deck order, which
+        every record has, says it all)."""
+        return {}
+
     def record(self) -> RoundRecord:
         return RoundRecord(
             game=self.game.name,

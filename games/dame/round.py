@@ -320,6 +320,9 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
     def hand_points(self, seat: int) -> int:
         return sum(VALUE[c] for c in self.hands[seat])
 
+    def dealt(self) -> dict[str, list[Card]]:
+        return {f"seat {s}": list(hand) for s, hand in enumerate(self.hands)}
+
     def result(self) -> RoundResult:
         """The team that went out scores its packs; the other its packs minus its hands."""
         if self.winner is None:

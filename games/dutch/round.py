@@ -576,6 +576,12 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
     def public_view(self) -> DutchView:
         return self._remember(None, self._view, None)
 
+    def dealt(self) -> dict[str, list[Card]]:
+        grids = {
+            f"seat {s}": [c for c in grid if c is not None] for s, grid in enumerate(self.grids)
+        }
+        return {**grids, "discard": list(self.discard)}
+
     def decision_view(self, seat: int) -> DecisionView:
         """`DecisionView.of(self.view(seat))`, built without the rest of the view: what a bot
         player reads for every decision."""

@@ -292,6 +292,10 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
         self.turn = None
         return [Event("round_over", None, {"points": list(result.points), **result.detail})]
 
+    def dealt(self) -> dict[str, list[Card]]:
+        hands = {f"seat {s}": list(hand) for s, hand in enumerate(self.hands)}
+        return {**hands, "turned": [self.turned]}
+
     def result(self) -> RoundResult:
         if self._result is None:
             raise IllegalAction("round_not_over", "The round is not over.")
