@@ -13,7 +13,7 @@ from typing import Any
 from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
-from storage import compaction, guilds, mentions, privacy, recovery, rounds, stats, tables
+from storage import compaction, guilds, history, mentions, privacy, recovery, rounds, stats, tables
 from storage.action_log import ActionWriter, OpenRounds
 from storage.database import INTEGRITY_CHECK_DELAY, Synchronous, open_database
 from storage.errors import StoreError
@@ -310,6 +310,21 @@ class Store:
                 "ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at",
                 (self._db.stamp(),),
             )
+
+    # -- history and finished hands ------------------------------------------------------
+    async def match_history(
+        self, guild_id: int, user_id: int, game: str | None = None, limit: int = 5, offset: int = 0
+    ) -> list[history.HistoryEntry]:
+        """The user's matches here with a finished hand, newest first (a match in play shows
+        its finished hands only)."""
+        return await history.match_history(self._db, guild_id, user_id, game, limit, offset)
+
+    async def finished_hand(self, table_id: int, round_no: int) -> history.FinishedHand:
+        """A finished hand's record, result and names; StoreError for one not finished."""
+        return await history.finished_hand(self._db, table_id, round_no)
+
+    async def neighbour_hand(self, table_id: int, round_no: int, step: int) -> int | None:
+        return await history.neighbour_hand(self._db, table_id, round_no, step)
 
     # -- players' data on request -------------------------------------------------------
     async def user_data(self, user_id: int) -> privacy.UserData:
