@@ -3,7 +3,8 @@
 A package here that defines `PLUGIN` (a `bot.games.plugin.GamePlugin`) in its `__init__.py` is
 a game of the bot: its slash command group is loaded, its tables are rendered through it, its
 translations (`i18n/en.json`, `i18n/fr.json` beside it) join the catalogs. Nothing shared lists
-the games: adding one is adding a package (see README.md here).
+the games: adding one is adding a package (see README.md here). Every folder of this
+package's `__path__` is searched, so a folder added to it (a test's own game) is too.
 
 Plug-ins are imported on first use, not when this package is, so that shared modules may import
 `plugin_for` while the plug-ins import those same shared modules.
@@ -51,3 +52,9 @@ def plugin_for(name: str) -> GamePlugin:
 
 def plugin_names() -> tuple[str, ...]:
     return tuple(_discovered())
+
+
+def forget() -> None:
+    """Look for the plug-ins again on next use (after a folder was added to `__path__`: a
+    test's own game)."""
+    _discovered.cache_clear()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from bot.service.runner import InlinePolicyRunner
 from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER
 from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
-from games.cards import shuffled, standard_deck
+from games.cards import shuffled
 from storage.models import GuildSettings
 from tests.bot.bots import UNPACED
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
@@ -148,10 +149,16 @@ class BotUnderTest:
         return self.fake.message(location.message_id)
 
     async def open_table(
-        self, host: LocalUser, *, channel_id: int | None = None, **options: Any
+        self,
+        host: LocalUser,
+        *,
+        game: str = "dutch",
+        channel_id: int | None = None,
+        **options: Any,
     ) -> int:
+        """`/<game> start` by the host (any game; `options`: the command's): the table's id."""
         before = set(self.table_ids())
-        answer = await self.fake.slash(host, "dutch start", channel_id=channel_id, **options)
+        answer = await self.fake.slash(host, f"{game} start", channel_id=channel_id, **options)
         await answer.wait_answered()
         await self.settle()
         (table_id,) = set(self.table_ids()) - before
@@ -179,11 +186,11 @@ class BotUnderTest:
         return interaction
 
     def stack_decks(self, table_id: int, seeds: Sequence[int]) -> None:
-        """Deal the next rounds from known deck orders, so the match is the same every run."""
-        jokers = 2 if getattr(self.live.service._table(table_id).options, "jokers", False) else 0
+        """Deal the next rounds from known orders of the table's own deck (any game's, for its
+        options), so the match is the same every run."""
+        table = self.live.service._table(table_id)
         for seed in seeds:
-            deck = shuffled(standard_deck(jokers=jokers), seed)
-            self.live.service.stack_deck(table_id, deck)
+            self.live.service.stack_deck(table_id, shuffled(table.game.deck(table.options), seed))
 
     async def start_with_bots(
         self,
@@ -322,6 +329,33 @@ class BotUnderTest:
             assert snapshot.status == ROUND_OVER, snapshot.status
             await self.next_round(table_id)
         raise AssertionError(f"the match was not over after {max_rounds} rounds")
+
+    async def play_to_the_end(
+        self, table_id: int, *, as_the_bot: bool = False, seed: int = 1, max_moves: int = 2_000
+    ) -> None:
+        """Any game's match played to its end through the real clicks: whoever may act takes
+        one step of what `choose` picks among what their message offers (`as_the_bot`: plays
+        what the game's simple bot would, through the menu steps to it), the next round starts
+        as the host would start it, until the match is over."""
+        rng = random.Random(seed)
+        for _ in range(max_moves):
+            snapshot = self.live.service.public_snapshot(table_id)
+            if snapshot.status == FINISHED:
+                await self.settle()  # the last edits of the table message
+                return
+            if snapshot.status == ROUND_OVER:
+                await self.next_round(table_id)
+                continue
+            people = [s for s in snapshot.to_act if snapshot.seats[s].user_id is not None]
+            assert people, f"only bot players may act, yet they did not: {snapshot.to_act}"
+            user = self.user_of_seat(table_id, people[0])
+            if not as_the_bot:
+                await self.act(user, table_id)
+                continue
+            notation = self.live.service.bot_choice(table_id, user.id, rng)
+            assert notation is not None, f"{user.name} may not act at table {table_id}"
+            await self.play(user, table_id, notation)
+        raise AssertionError(f"the match was not over after {max_moves} moves")
 
     async def next_round(self, table_id: int) -> None:
         snapshot = self.live.service.public_snapshot(table_id)

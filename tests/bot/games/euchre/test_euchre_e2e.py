@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 from bot.render.cards import face
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.service.snapshots import FINISHED, PLAYING
 from bot.ui.custom_ids import play_id
 from games.cards import Card, cards, shuffled
 from games.euchre.ranking import DECK
@@ -58,24 +58,6 @@ def _seeded_decks(first_seed: int) -> list[list[Card]]:
     return [shuffled(DECK, seed) for seed in range(first_seed, first_seed + 30)]
 
 
-async def _play_to_the_end(harness: BotUnderTest, table_id: int) -> None:
-    service = harness.live.service
-    for _ in range(2_000):
-        snapshot = service.public_snapshot(table_id)
-        if snapshot.status == FINISHED:
-            break
-        if snapshot.status == ROUND_OVER:
-            await harness.next_round(table_id)
-            continue
-        assert snapshot.status == PLAYING
-        people = [s for s in snapshot.to_act if snapshot.seats[s].user_id is not None]
-        assert people, f"only bot players may act, yet they did not: {snapshot.to_act}"
-        await harness.act(harness.user_of_seat(table_id, people[0]), table_id)
-    else:
-        raise AssertionError("the match did not end")
-    await harness.settle()
-
-
 async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
     harness: BotUnderTest,
 ) -> None:
@@ -93,7 +75,7 @@ async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
             before_start=lambda table: _stack_decks(harness, table, _seeded_decks(100)),
             target=TARGET,
         )
-        await _play_to_the_end(harness, table_id)
+        await harness.play_to_the_end(table_id)
         snapshot = bot.service.public_snapshot(table_id)
         assert snapshot.status == FINISHED and snapshot.winners
         assert max(snapshot.totals) >= TARGET
@@ -167,7 +149,7 @@ async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sen
             await harness.settle()
             assert_one_short_private_sentence(click)
         assert harness.actions_played(table_id) == 0
-        await _play_to_the_end(harness, table_id)
+        await harness.play_to_the_end(table_id)
         snapshot = service.public_snapshot(table_id)
         assert snapshot.status == FINISHED and snapshot.winners
         assert snapshot.totals[0] == snapshot.totals[2] and snapshot.totals[1] == snapshot.totals[3]

@@ -1,0 +1,24 @@
+"""The toy game's plug-in: its cards in "My cards" and the draw button's colour; the rest is
+the common behaviour of `BasePlugin` and the texts in i18n/."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from bot.games.base import BasePlugin
+from bot.games.plugin import TableText
+from bot.i18n import text
+from bot.render.cards import shown
+from bot.service.snapshots import PrivateSnapshot, Reveal
+
+
+class ToyPlugin(BasePlugin):
+    name = "toy"
+    action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary"}
+
+    def private_lines(
+        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+    ) -> list[str]:
+        cards = " ".join(shown(card) for card in private.view.own)
+        return [text(table.language, "toy.hand", cards=cards or "—")]
