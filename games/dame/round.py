@@ -457,7 +457,7 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             natural_key = tuple((name, min(counts[name], PACK_MIN)) for name in natural_names)
             pairs.extend(_melds(natural_key, wild_key))
             if PACK_MIN < len(naturals) <= max_lay:  # the whole pack of its naturals
-                pairs.append(legal_meld(_all_of(natural_names, counts)))
+                pairs.append(_whole_pack(natural_key))
         for rank in options.add_ranks:
             naturals = names_by_rank.get(rank, [])
             natural_names = _names_in_order(naturals)
@@ -535,6 +535,12 @@ def _melds(
             continue
         melds.append(legal_meld(combo))
     return tuple(melds)
+
+
+@lru_cache(maxsize=4096)
+def _whole_pack(naturals: tuple[tuple[str, int], ...]) -> tuple[DameAction, str]:
+    """The new pack of every one of these natural cards (name, copies in hand: at most two)."""
+    return legal_meld(tuple(name for name, count in naturals for _ in range(count)))
 
 
 def _unzip(
