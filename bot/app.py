@@ -178,6 +178,8 @@ class CardTableBot(commands.Bot):
             await self.add_cog(cog)
         if self.settings.dev_guild_id is not None:  # the owner's tools: that server only
             await self.add_cog(AdminCog(self), guild=discord.Object(self.settings.dev_guild_id))
+        # The mentions posted before the restart: deleted once played, not posted again.
+        self.notifier.adopt_mentions(await self._store.turn_mentions())
         # Clicks are answered at once: tables load in the background, a clicked one first.
         await self._service.start_restore(self._on_tables_loaded)
         self._upkeep = asyncio.get_running_loop().create_task(
@@ -244,6 +246,7 @@ class CardTableBot(commands.Bot):
             task = asyncio.create_task(self._tell_broken(table_id), name=f"broken-{table_id}")
             self._told_broken.add(task)
             task.add_done_callback(self._told_broken.discard)
+            self.notifier.table_lost(table_id)
         for table_id in restored:
             self.notifier.refresh(table_id)  # its message, after the tables in play
 

@@ -5,6 +5,8 @@ suite runs (tests/bot/bench):
   bot players;
 - `python -m bot.bench.soak`: thousands of matches through the bot, memory measured;
 - `python -m bot.bench.restart`: how soon a restarted bot answers a click, with a big history;
+- `python -m bot.bench.restart_channel`: a restart with 1,000 tables in one channel, Discord's
+  per-channel limits enforced: how soon moves show, which mentions are posted, how many 429s;
 - `python -m bot.bench.bots`: how long a human waits for their click at tables of bot players;
 - `python -m bot.bench.turns`: clicks per turn of each game through the menus (the strong
   bots' choices reached by the buttons and selects a player is shown).

@@ -94,7 +94,7 @@ from bot.ui.notifier import digest, turn_of
 from games.contract import Round
 from games.dame.round import DameRound
 from games.registry import game_names, get_game
-from storage import Store
+from storage import Store, TurnMention
 
 PLAYERS_PER_TABLE = 4
 LANGUAGE = "en"
@@ -163,7 +163,8 @@ class BenchNotifier:
         wanted = turn_of(snapshot)
         if self._pings.get(table_id) == wanted:
             return
-        self._pings.pop(table_id, None)
+        if self._pings.pop(table_id, None) is not None:  # the mention is forgotten in the store
+            await self.service.store.delete_turn_mention(table_id, table_id)
         if wanted is None:
             return
         user_id = snapshot.seats[wanted[0]].user_id
@@ -171,6 +172,14 @@ class BenchNotifier:
         text(LANGUAGE, "table.turn_ping", mention=f"<@{user_id}>", table_id=table_id)
         discord.AllowedMentions(users=[discord.Object(user_id)]).to_dict()
         self._pings[table_id] = wanted
+        mention = TurnMention(  # kept in the store while the turn lasts, as the bot does
+            table_id=table_id,
+            channel_id=snapshot.channel_id,
+            message_id=table_id,
+            seat=wanted[0],
+            round_no=wanted[1],
+        )
+        await self.service.store.save_turn_mention(mention)
 
     async def round_started(self, table_id: int) -> None:
         self._spawn(self._repost(table_id))

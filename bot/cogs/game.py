@@ -135,6 +135,7 @@ class GameCog(commands.GroupCog):
         except discord.HTTPException as error:
             log.warning("no thread for table %s (%s): posting in the channel", table_id, error)
             where = channel.id
+        self.bot.notifier.clicked(table_id)  # a person's command: first in its channel
         await self.bot.notifier.post(table_id, where)
         message = text(language, "reply.opened", table_id=table_id, where=f"<#{where}>")
         if interaction.response.is_done():

@@ -153,6 +153,9 @@ class LocalDiscord:
         self._channel_limit: tuple[int, float, Callable[[], float]] | None = None
         self.channel_edit_times: dict[int, list[float]] = {}  # channel -> its recent edits
         self.refused_channel_edits = 0
+        self._post_limit: tuple[int, float, Callable[[], float]] | None = None
+        self.channel_post_times: dict[int, list[float]] = {}  # channel -> its recent posts
+        self.refused_channel_posts = 0
         self.rate_limit_retry_after = 0.05
         self.too_old_to_edit: set[int] = set()  # channel messages Discord no longer lets edit
         self.edit_age_limit = 3600.0  # seconds: older channel messages refuse edits (30046)
@@ -586,6 +589,8 @@ class LocalDiscord:
         self, record: RecordedRequest, request: web.Request, channel_id: str
     ) -> Any:
         self._channel(channel_id)
+        if self._posts_limited(channel_id):
+            return self._too_many_requests()
         _refuse_invalid(record.payload or {}, creating=True)
         flags = int((record.payload or {}).get("flags") or 0) & ~EPHEMERAL
         message = self._message(int(channel_id), record.payload or {}, flags=flags)
@@ -619,6 +624,8 @@ class LocalDiscord:
     async def _delete_message(
         self, record: RecordedRequest, request: web.Request, channel_id: str, message_id: str
     ) -> Any:
+        if self._posts_limited(channel_id):
+            return self._too_many_requests()
         message = self._stored(message_id)
         if message["channel_id"] != channel_id:
             raise _RouteError(404, "Unknown Message", 10008)
@@ -660,22 +667,48 @@ class LocalDiscord:
         self._channel_limit = (edits, per, now)
         self.channel_edit_times.clear()
 
+    def limit_channel_posts(
+        self, *, posts: int = 5, per: float = 5.0, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        """Enforce a per-channel limit on the bot's messages: past `posts` posts and deletes
+        of channel messages in any `per` seconds of `now` in one channel, answer 429 (one count
+        for both: stricter than Discord, which counts them apart)."""
+        self._post_limit = (posts, per, now)
+        self.channel_post_times.clear()
+
     def _rate_limited(self, channel_id: str) -> bool:
         if self._rate_limit_count > 0:
             self._rate_limit_count -= 1
             return True
         if time.monotonic() < self._rate_limit_until:
             return True
-        if self._channel_limit is None:
+        if self._over(self._channel_limit, self.channel_edit_times, channel_id):
+            self.refused_channel_edits += 1
+            return True
+        return False
+
+    def _posts_limited(self, channel_id: str) -> bool:
+        if self._over(self._post_limit, self.channel_post_times, channel_id):
+            self.refused_channel_posts += 1
+            return True
+        return False
+
+    def _over(
+        self,
+        limit: tuple[int, float, Callable[[], float]] | None,
+        recent: dict[int, list[float]],
+        channel_id: str,
+    ) -> bool:
+        """Past the limit in this channel (the request is refused); else it is counted."""
+        if limit is None:
             return False
-        edits, per, now = self._channel_limit
-        times = self.channel_edit_times.setdefault(int(channel_id), [])
+        most, per, now = limit
+        times = recent.setdefault(int(channel_id), [])
         moment = now()
         while times and times[0] <= moment - per:
             times.pop(0)
-        if len(times) >= edits:
+        if len(times) >= most:
             self.rate_limit_retry_after = max(0.001, times[0] + per - moment)
-            self.refused_channel_edits += 1
             return True
         times.append(moment)
         return False

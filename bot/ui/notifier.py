@@ -33,6 +33,7 @@ from bot.service.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.items import build_view
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
+from storage.models import TurnMention
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -86,8 +87,8 @@ class DiscordNotifier:
         self.posts = ChannelPacer(clock, edits=edits, per=per)
         # Per open table (and a closed one until its closing edit): see the module docstring.
         self._sent: dict[int, str] = {}  # table id -> digest of the content last sent
-        # table id -> (seat, round, message id, channel id) of the mention of the turn now played
-        self._pings: dict[int, tuple[int, int, int, int]] = {}
+        # table id -> the mention of the turn now played (kept in the store too)
+        self._pings: dict[int, TurnMention] = {}
         self._ping_pending: set[int] = set()
         self._ping_locks: dict[int, asyncio.Lock] = {}
         # table id -> (message id, file name) of the round-end picture that message carries
@@ -114,7 +115,10 @@ class DiscordNotifier:
     async def _turn_ping(self, table_id: int) -> None:
         """Mention the player whose turn starts (guild setting `turn_pings`), in a short
         message deleted once that turn is over. A simultaneous phase (everyone peeks) and bot
-        or away seats get none."""
+        or away seats get none. The mention is kept in the store while its turn lasts: a
+        restarted bot adopts it (`adopt_mentions`), deletes it once played and does not
+        mention the same turn again. Posts and deletes wait for their turn in the channel
+        (`posts`, the same limit as edits); a mention whose turn is over by then is dropped."""
         await asyncio.sleep(0)  # a burst of moves makes one pass
         self._ping_pending.discard(table_id)
         if not self.bot.service.has_table(table_id):
@@ -128,11 +132,11 @@ class DiscordNotifier:
                 return
             wanted = turn_of(snapshot)
             current = self._pings.get(table_id)
-            if current is not None and current[:2] == wanted:
+            if current is not None and (current.seat, current.round_no) == wanted:
                 return
             if current is not None:
                 del self._pings[table_id]
-                await self._delete_ping(current[3], current[2])
+                await self._delete_ping(current)
             if wanted is None:
                 return
             settings = await self.bot.guild_settings.get(snapshot.guild_id)
@@ -142,25 +146,70 @@ class DiscordNotifier:
             assert user_id is not None
             language = await self.bot.guild_settings.public_language(snapshot.guild_id)
             location = await self.bot.locations.get(table_id)
-            channel = self.bot.get_partial_messageable(location.post_channel_id)
-            try:
-                sent = await channel.send(
-                    text(language, "table.turn_ping", mention=f"<@{user_id}>", table_id=table_id),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-                )
-            except discord.HTTPException as error:
-                log.warning("could not mention the turn at table %s: %s", table_id, error)
-                return
+            channel_id = location.post_channel_id
+            channel = self.bot.get_partial_messageable(channel_id)
+            async with self.posts.turn(channel_id, table_id) as turn:
+                if self._turn_now(table_id) != wanted:  # played while waiting for the channel
+                    turn.edited = False
+                    return
+                try:
+                    sent = await channel.send(
+                        text(
+                            language, "table.turn_ping", mention=f"<@{user_id}>", table_id=table_id
+                        ),
+                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                    )
+                except discord.HTTPException as error:
+                    log.warning("could not mention the turn at table %s: %s", table_id, error)
+                    return
+            mention = TurnMention(
+                table_id=table_id,
+                channel_id=channel_id,
+                message_id=sent.id,
+                seat=wanted[0],
+                round_no=wanted[1],
+            )
             if not self.bot.service.has_table(table_id):  # closed while the mention went out
-                await self._delete_ping(location.post_channel_id, sent.id)
+                await self._delete_ping(mention, stored=False)
                 self._ping_locks.pop(table_id, None)
                 return
-            self._pings[table_id] = (*wanted, sent.id, location.post_channel_id)
+            self._pings[table_id] = mention
+            try:
+                await self.bot.store.save_turn_mention(mention)
+            except Exception as error:  # a restart will not delete it: no reason to stop here
+                log.warning("could not keep the turn mention of table %s: %s", table_id, error)
 
-    async def _delete_ping(self, channel_id: int, message_id: int) -> None:
-        channel = self.bot.get_partial_messageable(channel_id)
-        with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
-            await channel.get_partial_message(message_id).delete()
+    def _turn_now(self, table_id: int) -> tuple[int, int] | None:
+        try:
+            return turn_of(self.bot.service.public_snapshot(table_id))
+        except TableError:
+            return None
+
+    async def _delete_ping(self, mention: TurnMention, *, stored: bool = True) -> None:
+        """Delete a turn mention (in its turn in the channel), and forget it in the store."""
+        channel = self.bot.get_partial_messageable(mention.channel_id)
+        async with self.posts.turn(mention.channel_id, mention.table_id):
+            with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
+                await channel.get_partial_message(mention.message_id).delete()
+        if stored:
+            try:
+                await self.bot.store.delete_turn_mention(mention.table_id, mention.message_id)
+            except Exception as error:  # kept: a restart deletes it again, which is harmless
+                log.warning("could not forget the turn mention of %s: %s", mention.table_id, error)
+
+    def adopt_mentions(self, mentions: list[TurnMention]) -> None:
+        """After a restart: the mentions the previous process posted and kept (before the
+        tables are restored). Each is deleted once its turn is played, and its turn is not
+        mentioned again."""
+        for mention in mentions:
+            self._pings.setdefault(mention.table_id, mention)
+
+    def table_lost(self, table_id: int) -> None:
+        """A table that could not be restored: its mention goes (it will never be played)."""
+        mention = self._pings.pop(table_id, None)
+        self._ping_locks.pop(table_id, None)
+        if mention is not None:
+            self._spawn(self._delete_ping(mention))
 
     def _moved_up(self, table_id: int, move: Callable[[ChannelPacer, int], None]) -> None:
         for pacer in (self.pacer, self.posts):
@@ -191,14 +240,22 @@ class DiscordNotifier:
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
         location = await self.bot.locations.get(table_id)
         channel = self.bot.get_partial_messageable(location.post_channel_id)
-        try:
-            await channel.send(
-                text(language, "table.reminder", mention=f"<@{user_id}>", table_id=table_id),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-                delete_after=REMINDER_LIFETIME,
-            )
-        except discord.HTTPException:
-            log.warning("could not remind seat %s of table %s", seat, table_id)
+        async with self.posts.turn(location.post_channel_id, table_id) as turn:
+            try:  # played while waiting for the channel: no reminder
+                still = seat in self.bot.service.public_snapshot(table_id).to_act
+            except TableError:
+                still = False
+            if not still:
+                turn.edited = False
+                return
+            try:
+                await channel.send(
+                    text(language, "table.reminder", mention=f"<@{user_id}>", table_id=table_id),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                    delete_after=REMINDER_LIFETIME,
+                )
+            except discord.HTTPException:
+                log.warning("could not remind seat %s of table %s", seat, table_id)
 
     async def table_closed(self, table_id: int) -> None:
         self._spawn(self._close(table_id))
@@ -207,7 +264,7 @@ class DiscordNotifier:
         ping = self._pings.pop(table_id, None)
         self._ping_locks.pop(table_id, None)
         if ping is not None:
-            await self._delete_ping(ping[3], ping[2])
+            self._spawn(self._delete_ping(ping))  # in its turn; the closing edit goes on
         async with self._locks.setdefault(table_id, asyncio.Lock()):
             self.coalescer.forget(table_id)
             try:
@@ -267,9 +324,10 @@ class DiscordNotifier:
             return None
         channel = self.bot.get_partial_messageable(channel_id)
         files = await self._picture_files(table_id, None, rendered)
-        message = await channel.send(
-            embed=rendered.embed, view=build_view(rendered.components), files=files
-        )
+        async with self.posts.turn(channel_id, table_id):
+            message = await channel.send(
+                embed=rendered.embed, view=build_view(rendered.components), files=files
+            )
         self._note_pictured(table_id, message.id, rendered)
         await self.bot.locations.set_message(table_id, message.id)
         self.note_sent(table_id, rendered)

@@ -137,6 +137,11 @@ async def test_each_round_gets_a_new_message_and_the_old_one_loses_its_buttons(
 async def test_a_turn_reminder_mentions_only_that_player(bot: CardTableBot) -> None:
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.notifier.turn_reminder(table_id, 0)  # nobody is to play in the lobby: no reminder
+    await bot.notifier.drain()
+    assert all(sent["content"] is None for sent in channel.sent)
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
     await bot.notifier.turn_reminder(table_id, 0)
     await bot.notifier.drain()
     reminder = channel.sent[-1]

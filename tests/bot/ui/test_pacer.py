@@ -15,6 +15,7 @@ import pytest
 
 from bot.app import CardTableBot
 from bot.service import FakeClock, PlayerRef
+from bot.ui.notifier import turn_of
 from bot.ui.pacer import ChannelPacer
 from tests.bot.bots import offline_bot
 from tests.bot.ui.test_notifier import http_error
@@ -25,18 +26,34 @@ EDITS, PER = 5, 5.0
 
 
 class RateLimitedChannel:
-    """One Discord channel: sends, and edits limited to EDITS per PER seconds of the clock
-    (a 429 past it), each edit noted with its time and table message."""
+    """One Discord channel: edits limited to EDITS per PER seconds of the clock (a 429 past
+    it), each noted with its time and table message; posts and deletes limited the same way
+    (counted together), each post noted with its time, id and words."""
 
     def __init__(self, clock: FakeClock) -> None:
         self.clock = clock
         self.edits: list[tuple[float, int]] = []  # (time, message id)
         self.refused = 0
+        self.posts: list[tuple[float, int, str | None]] = []  # (time, message id, content)
+        self.deleted: list[tuple[float, int]] = []  # (time, message id)
+        self.refused_posts = 0
         self.edited = asyncio.Event()
         self._ids = iter(range(50_000, 10**9))
 
+    def _post_refused(self) -> bool:
+        now = self.clock.now()
+        done = [t for t, *_ in self.posts] + [t for t, _ in self.deleted]
+        if sum(1 for t in done if t > now - PER) >= EDITS:
+            self.refused_posts += 1
+            return True
+        return False
+
     async def send(self, content: str | None = None, **kwargs: Any) -> Any:
-        return SimpleNamespace(id=next(self._ids))
+        if self._post_refused():
+            raise http_error(429)
+        message_id = next(self._ids)
+        self.posts.append((self.clock.now(), message_id, content))
+        return SimpleNamespace(id=message_id)
 
     def get_partial_message(self, message_id: int) -> Any:
         channel = self
@@ -52,7 +69,9 @@ class RateLimitedChannel:
                 channel.edited.set()
 
             async def delete(self) -> None:  # a turn mention, once played: not an edit
-                return None
+                if channel._post_refused():
+                    raise http_error(429)
+                channel.deleted.append((channel.clock.now(), message_id))
 
         return Partial()
 
@@ -64,6 +83,7 @@ async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
         made.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign]
         made.channel = channel  # type: ignore[attr-defined]
         made.notifier.pacer = ChannelPacer(made.clock, edits=EDITS, per=PER)
+        made.notifier.posts = ChannelPacer(made.clock, edits=EDITS, per=PER)
         yield made
 
 
@@ -79,6 +99,7 @@ async def test_the_clicked_table_is_edited_at_once_among_a_thousand_refreshes(
     channel: RateLimitedChannel = bot.channel  # type: ignore[attr-defined]
     clock: FakeClock = bot.clock  # type: ignore[assignment]
     played = (await bot.service.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")).table_id
+    bot.notifier.clicked(played)  # joined and started by clicks
     await bot.service.join(played, PlayerRef(2, "Bob"))
     await bot.service.start(played, 1)
     opened = await asyncio.gather(
@@ -92,6 +113,7 @@ async def test_the_clicked_table_is_edited_at_once_among_a_thousand_refreshes(
     await asyncio.gather(*(bot.locations.set_message(t, m) for t, m in messages.items()))
     await bot.notifier.drain()
     channel.edits.clear()
+    channel.posts.clear()
 
     for table_id in restored:  # what the start-up does for every restored table
         bot.notifier.refresh(table_id)
@@ -191,3 +213,58 @@ async def test_the_others_turns_are_spread_over_the_window_so_a_click_finds_one_
     for task in refreshes:
         task.cancel()
     await asyncio.gather(*refreshes, return_exceptions=True)
+
+
+MENTIONED = 12  # tables whose turn moves to one player at once, in one channel
+
+
+async def act_first(bot: CardTableBot, table_id: int) -> None:
+    """The first seat to act plays its first legal action."""
+    snapshot = bot.service.public_snapshot(table_id)
+    user = snapshot.seats[snapshot.to_act[0]].user_id
+    assert user is not None
+    legal = (await bot.service.private_view(table_id, user)).legal
+    await bot.service.act(table_id, user, snapshot.round_no or 0, legal[0])
+
+
+async def test_turn_mentions_are_paced_in_their_channel_and_a_turn_over_is_not_mentioned(
+    bot: CardTableBot,
+) -> None:
+    channel: RateLimitedChannel = bot.channel  # type: ignore[attr-defined]
+    clock: FakeClock = bot.clock  # type: ignore[assignment]
+    tables = []
+    for n in range(MENTIONED):
+        host, guest = PlayerRef(1_000 + 2 * n, "Ann"), PlayerRef(1_001 + 2 * n, "Bob")
+        table_id = (await bot.service.open_table(GUILD, CHANNEL, host, "dutch")).table_id
+        await bot.locations.set_message(table_id, 10_000 + table_id)
+        await bot.service.join(table_id, guest)
+        await bot.service.start(table_id, host.user_id)
+        tables.append(table_id)
+    for table_id in tables:  # everyone peeks, then one player's turn starts at every table
+        while len(bot.service.public_snapshot(table_id).to_act) > 1:
+            await act_first(bot, table_id)
+    await run_ready()
+    last = tables[-1]
+    first_turn = turn_of(bot.service.public_snapshot(last))
+    assert first_turn is not None
+    while turn_of(bot.service.public_snapshot(last)) == first_turn:  # over before its mention
+        await act_first(bot, last)
+    for _ in range(40):  # each round's new table message, then the mentions (no reminder yet)
+        mentioned = [content or "" for _, _, content in channel.posts]
+        if sum("your turn" in words for words in mentioned) == MENTIONED:
+            break
+        await clock.advance(1.0)
+        await run_ready()
+
+    assert channel.refused_posts == 0
+    times = [t for t, *_ in channel.posts] + [t for t, _ in channel.deleted]
+    assert all(sum(1 for u in times if t <= u < t + PER) <= EDITS for t in times)
+    mentioned = [content or "" for _, _, content in channel.posts]
+    for table_id in tables:
+        snapshot = bot.service.public_snapshot(table_id)
+        turn = turn_of(snapshot)
+        assert turn is not None
+        user = snapshot.seats[turn[0]].user_id
+        assert sum(f"<@{user}>" in words for words in mentioned) == 1, table_id
+    left_behind = bot.service.public_snapshot(last).seats[first_turn[0]].user_id
+    assert not any(f"<@{left_behind}>" in words for words in mentioned)
