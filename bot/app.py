@@ -261,7 +261,8 @@ class CardTableBot(commands.Bot):
             language = await self.guild_settings.public_language(record.guild_id)
             channel = self.get_partial_messageable(location.post_channel_id)
             message = channel.get_partial_message(location.message_id)
-            await message.edit(content=text(language, "table.broken"), embeds=[], view=None)
+            async with self.notifier.pacer.turn(location.post_channel_id, table_id):
+                await message.edit(content=text(language, "table.broken"), embeds=[], view=None)
         except Exception as error:  # a message gone, a row too damaged to say where
             log.info("table %s: its message could not say it is broken: %r", table_id, error)
 
