@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot import logs
 from bot.cogs.admin import AdminCog
 from bot.cogs.help import HelpCog
+from bot.cogs.history import HandChooser, HistoryButton, HistoryCog, RecordsButton, ReplayButton
 from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.privacy import ForgetButton, PrivacyCog
 from bot.cogs.settings import SettingsCog
@@ -170,10 +171,18 @@ class CardTableBot(commands.Bot):
             policy_runner=self.policy_runner,
         )
         self._locations = TableLocations(self._store, self._service.has_table)
-        self.add_dynamic_items(TableItem, ForgetButton)
+        self.add_dynamic_items(
+            TableItem, ForgetButton, HistoryButton, HandChooser, ReplayButton, RecordsButton
+        )
         await self.tree.set_translator(CatalogTranslator())
         game_cogs = [plugin.command_group(self) for plugin in plugins()]
-        shared = (LeaderboardCog(self), SettingsCog(self), PrivacyCog(self), HelpCog(self))
+        shared = (
+            LeaderboardCog(self),
+            SettingsCog(self),
+            HistoryCog(self),
+            PrivacyCog(self),
+            HelpCog(self),
+        )
         for cog in (*game_cogs, *shared):
             await self.add_cog(cog)
         if self.settings.dev_guild_id is not None:  # the owner's tools: that server only

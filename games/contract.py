@@ -206,6 +206,11 @@ class Round(ABC, Generic[O, A, V]):
         every record has, says it all)."""
         return {}
 
+    def open_hands(self) -> dict[int, list[Card]]:
+        """Every seat's cards now, face up: for replays of a hand that is over, where nothing
+        is hidden any more (never for a hand in play). The default is none."""
+        return {}
+
     def record(self) -> RoundRecord:
         return RoundRecord(
             game=self.game.name,

@@ -749,6 +749,8 @@ class LocalDiscord:
         payload = record.payload or {}
         kind = int(payload.get("type", 0))
         data = payload.get("data") or {}
+        if payload.get("files"):  # a multipart answer: its files go with the message's data
+            data = {**data, "files": payload["files"]}
         if kind in (CALLBACK_MESSAGE, CALLBACK_UPDATE):
             _refuse_invalid(data, creating=kind == CALLBACK_MESSAGE)
         interaction.callback_type = kind

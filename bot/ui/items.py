@@ -43,9 +43,12 @@ SELECT_OPTIONS = 25
 log = logging.getLogger(__name__)
 
 
-class TableItem(DynamicItem[Item[Any]], template=r"(?s)(?!privacy:)(?P<custom_id>.+)"):
+class TableItem(
+    DynamicItem[Item[Any]], template=r"(?s)(?!(?:privacy|hist|rp|rpf):)(?P<custom_id>.+)"
+):
     # (?s): an id with a newline is one too (forged); it must reach the controller's answer.
-    # `privacy:` ids belong to the /privacy confirmation's own item (bot/cogs/privacy.py).
+    # `privacy:`, `hist:`, `rp:` and `rpf:` ids belong to other items (bot/cogs/privacy.py,
+    # bot/cogs/history.py).
     def __init__(self, item: Item[Any], *, row: int | None = None) -> None:
         super().__init__(item, row=row)
 

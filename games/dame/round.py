@@ -320,6 +320,9 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
     def hand_points(self, seat: int) -> int:
         return sum(VALUE[c] for c in self.hands[seat])
 
+    def open_hands(self) -> dict[int, list[Card]]:
+        return {s: list(hand) for s, hand in enumerate(self.hands)}
+
     def dealt(self) -> dict[str, list[Card]]:
         return {f"seat {s}": list(hand) for s, hand in enumerate(self.hands)}
 

@@ -576,6 +576,9 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
     def public_view(self) -> DutchView:
         return self._remember(None, self._view, None)
 
+    def open_hands(self) -> dict[int, list[Card]]:
+        return {s: [c for c in grid if c is not None] for s, grid in enumerate(self.grids)}
+
     def dealt(self) -> dict[str, list[Card]]:
         grids = {
             f"seat {s}": [c for c in grid if c is not None] for s, grid in enumerate(self.grids)

@@ -292,6 +292,9 @@ class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
         self.turn = None
         return [Event("round_over", None, {"points": list(result.points), **result.detail})]
 
+    def open_hands(self) -> dict[int, list[Card]]:
+        return {s: list(hand) for s, hand in enumerate(self.hands)}
+
     def dealt(self) -> dict[str, list[Card]]:
         hands = {f"seat {s}": list(hand) for s, hand in enumerate(self.hands)}
         return {**hands, "turned": [self.turned]}

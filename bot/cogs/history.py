@@ -1,0 +1,446 @@
+"""`/history [member] [game]`: a player's recent matches in this server, newest first, paged;
+any finished hand opens in a replay viewer; its records download as files. Every answer goes
+to the one who asked alone.
+
+Buttons carry their meaning in their custom ids (`hist:…` pages, `hist:open` the hand chooser,
+`rp:…` the replay's steps and hands, `rpf:…` the records), so they answer after a restart.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.i18n import text
+from bot.i18n.translator import command_text
+from bot.render import colors
+from bot.render.names import escape
+from bot.render.replay import frame, render_replay
+from bot.render.stats import game_title
+from bot.ui.replies import say, user_language
+from games.records import HandRecord, write_machine, write_text
+from games.registry import game_names, get_game
+from storage.errors import StoreError
+from storage.history import FinishedHand, HistoryEntry
+from storage.privacy import FORMER_PLAYER
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+
+log = logging.getLogger(__name__)
+
+PAGE = 5  # matches per page
+HANDS_KEPT = 256  # finished hands kept in memory for replays (they never change)
+
+GAME_CHOICES = [
+    Choice(name=command_text(get_game(name).title, f"{name}.name"), value=name)
+    for name in game_names()
+]
+
+
+def _bot(interaction: discord.Interaction[Any]) -> CardTableBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def _cog(interaction: discord.Interaction[Any]) -> HistoryCog | None:
+    cog = interaction.client.get_cog("history")  # type: ignore[attr-defined]
+    return cog if isinstance(cog, HistoryCog) else None
+
+
+# -- the history pages -----------------------------------------------------------------------
+def _name(language: str, name: str) -> str:
+    return escape(name) if name != FORMER_PLAYER else text(language, "player.former")
+
+
+def _entry_line(language: str, entry: HistoryEntry) -> str:
+    game = get_game(entry.game)
+    sides = game.sides(entry.n_seats)
+    own = game.side_of(entry.seat, entry.n_seats)
+    partners = [_name(language, entry.players[s]) for s in sides[own] if s != entry.seat]
+    others = [
+        _name(language, entry.players[s]) for i, side in enumerate(sides) if i != own for s in side
+    ]
+    if entry.finished:
+        outcome = text(language, "history.won" if entry.won else "history.lost")
+    else:
+        outcome = text(language, "history.in_play")
+    totals = " – ".join(
+        str(t)
+        for t in (
+            [entry.final_totals[own]] + [t for i, t in enumerate(entry.final_totals) if i != own]
+        )
+    )
+    hands = ", ".join(
+        f"{h.points[own]:+d}" if own < len(h.points) else "?" for h in entry.hands[:12]
+    )
+    if len(entry.hands) > 12:
+        hands += ", …"
+    with_whom = (
+        text(language, "history.with", names=", ".join(partners)) + " · " if partners else ""
+    )
+    return text(
+        language,
+        "history.entry",
+        date=discord.utils.format_dt(entry.at, "d"),
+        game=game_title(language, entry.game),
+        with_whom=with_whom,
+        against=", ".join(others) or "—",
+        outcome=outcome,
+        totals=totals,
+        hands=hands,
+    )
+
+
+def history_page(
+    language: str,
+    who: str,
+    user_id: int,
+    game: str | None,
+    page: int,
+    entries: list[HistoryEntry],
+    more: bool,
+) -> tuple[discord.Embed, discord.ui.View]:
+    embed = discord.Embed(
+        title=text(language, "history.title", name=escape(who)), color=colors.INFO
+    )
+    if entries:
+        embed.description = "\n\n".join(_entry_line(language, e) for e in entries)
+    else:
+        embed.description = text(language, "history.none")
+    embed.set_footer(text=text(language, "history.page", page=page + 1))
+    view = discord.ui.View(timeout=None)
+    key = game or "-"
+    view.add_item(HistoryButton(user_id, key, page - 1, "prev", label="◀", disabled=page == 0))
+    view.add_item(HistoryButton(user_id, key, page + 1, "next", label="▶", disabled=not more))
+    options = []
+    for entry in entries:
+        title = game_title(language, entry.game)
+        for hand in entry.hands:
+            if len(options) == 25:
+                break
+            options.append(
+                discord.SelectOption(
+                    label=text(language, "history.hand_option", game=title, hand=hand.round_no + 1)[
+                        :100
+                    ],
+                    description=entry.at.strftime("%Y-%m-%d")[:100],
+                    value=f"{entry.table_id}:{hand.round_no}",
+                )
+            )
+    if options:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id="hist:open",
+            placeholder=text(language, "history.open"),
+            options=options,
+        )
+        view.add_item(select)
+    return embed, view
+
+
+class HistoryButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hist:(?P<user>[0-9]{1,20}):(?P<game>[a-z_-]{1,20}):(?P<page>-?[0-9]{1,6}):(?P<op>prev|next)",
+):
+    def __init__(
+        self,
+        user_id: int,
+        game: str,
+        page: int,
+        op: str,
+        *,
+        label: str = "",
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=label or op,
+                custom_id=f"hist:{user_id}:{game}:{page}:{op}",
+                disabled=disabled,
+            )
+        )
+        self.user_id, self.game, self.page = user_id, game, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> HistoryButton:
+        return cls(int(match["user"]), match["game"], int(match["page"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = _cog(interaction)
+        if cog is None or interaction.guild_id is None or self.page < 0:
+            await say(interaction, text(user_language(interaction), "error.bad_button"))
+            return
+        game = None if self.game == "-" else self.game
+        await cog.show_history(interaction, self.user_id, None, game, self.page, edit=True)
+
+
+class HandChooser(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hist:open"):
+    def __init__(self) -> None:
+        super().__init__(
+            discord.ui.Select(custom_id="hist:open", options=[discord.SelectOption(label="-")])
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> HandChooser:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        cog = _cog(interaction)
+        try:
+            table_id, round_no = (int(part) for part in str(values[0]).split(":"))
+        except (IndexError, ValueError):
+            cog = None
+        if cog is None:
+            await say(interaction, text(user_language(interaction), "error.bad_button"))
+            return
+        await cog.show_replay(interaction, table_id, round_no, 0, new=True)
+
+
+# -- the replay viewer -----------------------------------------------------------------------
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rp:(?P<table>[0-9]{1,12}):(?P<round>[0-9]{1,6}):(?P<step>-?[0-9]{1,6}):(?P<op>[a-z]{1,6})",
+):
+    def __init__(
+        self,
+        table_id: int,
+        round_no: int,
+        step: int,
+        op: str,
+        *,
+        label: str = "",
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=label or op,
+                custom_id=f"rp:{table_id}:{round_no}:{step}:{op}",
+                disabled=disabled,
+            )
+        )
+        self.table_id, self.round_no, self.step, self.op = table_id, round_no, step, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ReplayButton:
+        return cls(int(match["table"]), int(match["round"]), int(match["step"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = _cog(interaction)
+        if cog is None:
+            await say(interaction, text(user_language(interaction), "error.bad_button"))
+            return
+        if self.op in ("prevh", "nexth"):
+            await cog.neighbour(interaction, self.table_id, self.round_no, self.op == "nexth")
+        else:
+            await cog.show_replay(interaction, self.table_id, self.round_no, self.step)
+
+
+class RecordsButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rpf:(?P<table>[0-9]{1,12}):(?P<round>[0-9]{1,6})",
+):
+    def __init__(self, table_id: int, round_no: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.primary,
+                label=label or "records",
+                custom_id=f"rpf:{table_id}:{round_no}",
+            )
+        )
+        self.table_id, self.round_no = table_id, round_no
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> RecordsButton:
+        return cls(int(match["table"]), int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = _cog(interaction)
+        if cog is None:
+            await say(interaction, text(user_language(interaction), "error.bad_button"))
+            return
+        await cog.send_records(interaction, self.table_id, self.round_no)
+
+
+def replay_view(language: str, hand: FinishedHand, step: int) -> discord.ui.View:
+    steps = len(hand.record.actions)
+    t, r = hand.table_id, hand.round_no
+    view = discord.ui.View(timeout=None)
+    for target, op, label, off in (
+        (0, "first", "⏮", step == 0),
+        (step - 1, "back", "◀", step == 0),
+        (step + 1, "fwd", "▶", step >= steps),
+        (steps, "last", "⏭", step >= steps),
+    ):
+        view.add_item(ReplayButton(t, r, target, op, label=label, disabled=off))
+    view.add_item(
+        ReplayButton(t, r, 0, "prevh", label=text(language, "replay.previous_hand"), disabled=False)
+    )
+    view.add_item(
+        ReplayButton(t, r, 0, "nexth", label=text(language, "replay.next_hand"), disabled=False)
+    )
+    view.add_item(RecordsButton(t, r, label=text(language, "replay.records")))
+    return view
+
+
+class HistoryCog(commands.Cog, name="history"):
+    def __init__(self, bot: CardTableBot) -> None:
+        self.bot = bot
+        self._hands: OrderedDict[tuple[int, int], FinishedHand] = OrderedDict()
+
+    @app_commands.command(
+        name=command_text("history", "cmd.history"),
+        description=command_text(
+            "A player's recent matches here, and replays of their hands", "cmd.history.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        member=command_text("Whose matches (you by default)", "cmd.history.member"),
+        game=command_text("Only this game", "cmd.history.game"),
+    )
+    @app_commands.rename(
+        member=command_text("member", "cmd.param.member"),
+        game=command_text("game", "cmd.param.game"),
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        game: str | None = None,
+    ) -> None:
+        who = member or interaction.user
+        await self.show_history(interaction, who.id, who.display_name, game, 0, edit=False)
+
+    async def show_history(
+        self,
+        interaction: discord.Interaction[Any],
+        user_id: int,
+        name: str | None,
+        game: str | None,
+        page: int,
+        *,
+        edit: bool,
+    ) -> None:
+        language = user_language(interaction)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await say(interaction, text(language, "error.guild_only"))
+            return
+        try:
+            found = await self.bot.store.match_history(
+                guild_id, user_id, game, limit=PAGE + 1, offset=page * PAGE
+            )
+        except StoreError:
+            log.exception("reading the history of user %s failed", user_id)
+            await say(interaction, text(language, "error.unknown"))
+            return
+        if name is None:
+            member = interaction.guild.get_member(user_id) if interaction.guild else None
+            name = (
+                member.display_name
+                if member is not None
+                else str(next((e.players[e.seat] for e in found), "") or user_id)
+            )
+        embed, view = history_page(
+            language, name, user_id, game, page, found[:PAGE], len(found) > PAGE
+        )
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    async def hand(self, table_id: int, round_no: int) -> FinishedHand:
+        key = (table_id, round_no)
+        found = self._hands.get(key)
+        if found is None:
+            found = await self.bot.store.finished_hand(table_id, round_no)
+            self._hands[key] = found
+            if len(self._hands) > HANDS_KEPT:
+                self._hands.popitem(last=False)
+        else:
+            self._hands.move_to_end(key)
+        return found
+
+    async def _hand_here(
+        self, interaction: discord.Interaction[Any], table_id: int, round_no: int
+    ) -> FinishedHand | None:
+        """The finished hand if it was played in this server; else one sentence."""
+        language = user_language(interaction)
+        try:
+            hand = await self.hand(table_id, round_no)
+        except StoreError:
+            await say(interaction, text(language, "replay.not_finished"))
+            return None
+        if hand.guild_id != interaction.guild_id:
+            await say(interaction, text(language, "error.bad_button"))
+            return None
+        return hand
+
+    async def show_replay(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        round_no: int,
+        step: int,
+        *,
+        new: bool = False,
+    ) -> None:
+        hand = await self._hand_here(interaction, table_id, round_no)
+        if hand is None:
+            return
+        language = user_language(interaction)
+        shown = frame(hand, step)
+        embed = render_replay(shown, language)
+        view = replay_view(language, hand, shown.step)
+        if new:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        else:
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    async def neighbour(
+        self, interaction: discord.Interaction[Any], table_id: int, round_no: int, forward: bool
+    ) -> None:
+        found = await self.bot.store.neighbour_hand(table_id, round_no, 1 if forward else -1)
+        if found is None:
+            await say(interaction, text(user_language(interaction), "replay.no_more_hands"))
+            return
+        await self.show_replay(interaction, table_id, found, 0)
+
+    async def send_records(
+        self, interaction: discord.Interaction[Any], table_id: int, round_no: int
+    ) -> None:
+        hand = await self._hand_here(interaction, table_id, round_no)
+        if hand is None:
+            return
+        language = user_language(interaction)
+        record = HandRecord(hand.record, list(hand.names), tuple(hand.points), dict(hand.detail))
+        game = get_game(hand.record.game)
+        title = f"{game.title}, table {table_id}, hand {round_no + 1}, {hand.finished_at:%Y-%m-%d}"
+        stem = f"{hand.record.game}-{table_id}-{round_no + 1}"
+        files = [
+            discord.File(
+                io.BytesIO(write_text(record, title=title).encode()), filename=f"{stem}.txt"
+            ),
+            discord.File(io.BytesIO(write_machine(record).encode()), filename=f"{stem}.hand"),
+        ]
+        await interaction.response.send_message(
+            text(language, "replay.records_sent"), files=files, ephemeral=True
+        )

@@ -1,0 +1,176 @@
+"""A finished hand replayed to one step: the table as it was after that action, in the same
+picture and words as during play (the public view through the game's table renderer), with every
+hand face up (the hand is over: nothing is hidden any more) and the cards a rule showed a player
+at this step marked.
+
+Only finished hands reach here (`Store.finished_hand` refuses any other), and the frame is
+replayed from the hand's record: a replay never reads a round in play.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.i18n import text
+from bot.render import colors
+from bot.render.cards import fitting, shown
+from bot.render.names import escape
+from bot.render.stats import game_title
+from bot.render.table import render_table
+from bot.service.snapshots import PLAYING, ROUND_OVER, LogEntry, PublicSnapshot, RoundEnd, SeatInfo
+from games.contract import Event, Round
+from games.registry import get_game
+from storage.history import FinishedHand
+from storage.privacy import FORMER_PLAYER
+
+LOG_SIZE = 6  # public events shown, as on a table message
+_CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|JK)$")
+
+
+@dataclass(frozen=True)
+class Frame:
+    hand: FinishedHand
+    step: int  # actions played (0: the deal)
+    round: Round[Any, Any, Any]
+    log: tuple[LogEntry, ...]
+    private: tuple[Event, ...]  # what a rule showed a player at this step
+
+    @property
+    def steps(self) -> int:
+        return len(self.hand.record.actions)
+
+
+def frame(hand: FinishedHand, step: int) -> Frame:
+    """The hand after `step` actions (clamped to the hand), replayed from its record."""
+    record = hand.record
+    step = max(0, min(step, len(record.actions)))
+    game = get_game(record.game)
+    round_ = game.replay(record.model_copy(update={"actions": []}))
+    log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
+    private: tuple[Event, ...] = ()
+    for index, (seat, notation) in enumerate(record.actions[:step], start=1):
+        events = round_.apply(seat, notation)
+        for event in events:
+            if event.to is None:
+                log.append(LogEntry(event.kind, event.seat, dict(event.data), "engine"))
+        if index == step:
+            private = tuple(e for e in events if e.to is not None)
+    return Frame(hand, step, round_, tuple(log), private)
+
+
+def snapshot(f: Frame) -> PublicSnapshot:
+    record = f.hand.record
+    game = get_game(record.game)
+    n = record.n_seats
+    names = [_name(f.hand.names[s] if s < len(f.hand.names) else "") for s in range(n)]
+    totals = list(record.totals) or [0] * len(game.sides(n))
+    over = f.round.finished
+    if over:
+        totals = [t + p for t, p in zip(totals, f.hand.points, strict=False)]
+    seat_totals = [
+        totals[game.side_of(s, n)] if game.side_of(s, n) < len(totals) else 0 for s in range(n)
+    ]
+    seats = tuple(
+        SeatInfo(
+            seat=s, user_id=None, name=names[s], is_bot=False, total=seat_totals[s], position=s
+        )
+        for s in range(n)
+    )
+    end = (
+        RoundEnd(
+            round_no=f.hand.round_no,
+            points=tuple(f.hand.points),
+            totals=tuple(totals),
+            detail=f.hand.detail,
+            view=f.round.public_view(),
+        )
+        if over
+        else None
+    )
+    return PublicSnapshot(
+        table_id=f.hand.table_id,
+        guild_id=f.hand.guild_id,
+        channel_id=0,
+        game=record.game,
+        preset=None,
+        options=record.options,
+        target=int(record.options.get("target", 0) or 0),
+        host_id=0,
+        status=ROUND_OVER if over else PLAYING,
+        seats=seats,
+        min_seats=game.min_seats,
+        max_seats=game.max_seats,
+        round_no=f.hand.round_no,
+        view=f.round.public_view(),
+        to_act=() if over else f.round.to_act(),
+        totals=tuple(seat_totals),
+        log=f.log,
+        last_round=end,
+        winners=(),
+        turn_deadline=None,
+        next_round_at=None,
+        version=f.step,
+    )
+
+
+def _name(stored: str) -> str:
+    return stored if stored != FORMER_PLAYER else "—"
+
+
+def _cards_in(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if _CARD.match(value) else []
+    if isinstance(value, (list, tuple)):
+        return [card for item in value for card in _cards_in(item)]
+    if isinstance(value, dict):
+        return [card for item in value.values() for card in _cards_in(item)]
+    return []
+
+
+def render_replay(f: Frame, language: str) -> discord.Embed:
+    """The table at this step, then every hand face up and what a rule showed at this step."""
+    shown_table = render_table(snapshot(f), language).embed
+    embed = shown_table.copy()
+    embed.colour = colors.INFO
+    embed.title = text(
+        language,
+        "replay.title",
+        game=game_title(language, f.hand.record.game),
+        hand=f.hand.round_no + 1,
+    )
+    names = [escape(_name(n)) for n in f.hand.names] or [
+        f"#{s + 1}" for s in range(f.hand.record.n_seats)
+    ]
+    hands = f.round.open_hands()
+    if hands:
+
+        def listed() -> str:
+            return "\n".join(
+                f"**{names[s] if s < len(names) else s}** "
+                + (" ".join(shown(c.code) for c in cards) or "—")
+                for s, cards in sorted(hands.items())
+            )
+
+        value = _fit(fitting(listed, 1024))
+        embed.add_field(name=text(language, "replay.hands"), value=value, inline=False)
+    for event in f.private:
+        seen = _cards_in(dict(event.data))
+        if not seen or event.to is None:
+            continue
+        who = ", ".join(names[s] for s in sorted(event.to) if s < len(names))
+        embed.add_field(
+            name=text(language, "replay.shown", name=who),
+            value=" ".join(shown(c) for c in seen),
+            inline=False,
+        )
+    embed.set_footer(text=text(language, "replay.step", step=f.step, steps=f.steps))
+    return embed
+
+
+def _fit(value: str, limit: int = 1024) -> str:
+    return value if len(value) <= limit else value[: limit - 1] + "…"

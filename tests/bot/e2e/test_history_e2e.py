@@ -1,0 +1,83 @@
+"""`/history`, the replay viewer and the hand records through the real bot: a match is played,
+its history opened, a hand replayed to its end, both records downloaded and the machine record
+checked by `games.replay`; a hand in play can never be reached."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.local.records import EPHEMERAL
+from games.replay import main as replay_main
+from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
+from tests.bot.e2e.players import Choice, answer_message, answer_text, choices, use
+
+SELECT = 3
+
+
+def footer(fake: object, interaction: object) -> str:
+    message = answer_message(fake, interaction)  # type: ignore[arg-type]
+    assert message is not None
+    return str(message["embeds"][0]["footer"]["text"])
+
+
+def by_label(message: dict[str, object], label: str) -> Choice:
+    found = [c for c in choices(message) if c.label == label]
+    assert found, f"no {label!r} on the message: {[c.label for c in choices(message)]}"
+    return found[0]
+
+
+async def test_a_match_then_its_history_a_replay_to_the_end_and_both_records(
+    harness: BotUnderTest, tmp_path: Path
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running():
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.act(alice, table_id)  # mid-hand: nothing of this hand can be reached
+        asked, _ = await harness.ask(alice, "history")
+        assert "No finished hand here yet" in answer_text(harness.fake, asked)
+        for forged in (f"rp:{table_id}:0:5:fwd", f"rpf:{table_id}:0"):
+            message = answer_message(harness.fake, asked)
+            assert message is not None
+            clicked = await harness.fake.click(alice, int(message["id"]), forged, forged=True)
+            await clicked.wait_answered()
+            assert "not finished" in assert_one_short_private_sentence(clicked)
+        checker.assert_clean()
+
+        await harness.play_match(table_id)
+        asked, _ = await harness.ask(bob, "history", member=alice)
+        page = answer_message(harness.fake, asked)
+        assert page is not None and int(page["flags"]) & EPHEMERAL
+        words = answer_text(harness.fake, asked)
+        assert "Dutch" in words and ("won" in words or "lost" in words)
+        hands = [c for c in choices(page) if c.component_type == SELECT]
+        assert hands, "the page offers the match's hands to replay"
+        opened = await use(harness.fake, bob, hands[0])
+        viewer = answer_message(harness.fake, opened)
+        assert viewer is not None and int(viewer["flags"]) & EPHEMERAL
+        assert footer(harness.fake, opened).startswith("Action 0 of")
+        fields = {f["name"] for f in viewer["embeds"][0]["fields"]}
+        assert "Every hand, face up" in fields
+        stepped = await use(harness.fake, bob, by_label(viewer, "▶"))
+        assert footer(harness.fake, stepped).startswith("Action 1 of")
+        viewer = answer_message(harness.fake, stepped)
+        assert viewer is not None
+        ended = await use(harness.fake, bob, by_label(viewer, "⏭"))
+        step, steps = footer(harness.fake, ended).removeprefix("Action ").split(" of ")
+        assert step == steps  # at the last action
+        viewer = answer_message(harness.fake, ended)
+        assert viewer is not None
+        assert all(c.label != "▶" for c in choices(viewer))  # nothing after the last action
+
+        records = await use(harness.fake, bob, by_label(viewer, "Hand records"))
+        sent = answer_message(harness.fake, records)
+        assert sent is not None
+        files = {a["filename"]: harness.fake.files[str(a["url"])] for a in sent["attachments"]}
+        (machine,) = [name for name in files if name.endswith(".hand")]
+        (readable,) = [name for name in files if name.endswith(".txt")]
+        assert b"Deal" in files[readable] and b"Actions" in files[readable]
+        path = tmp_path / machine
+        path.write_bytes(files[machine])
+        assert replay_main([str(path)]) == 0
+        path.write_bytes(files[machine].replace(b"action ", b"action 9 ", 1))
+        assert replay_main([str(path)]) == 1
