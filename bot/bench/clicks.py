@@ -57,13 +57,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import itertools
 import random
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -100,6 +101,7 @@ PLAYERS_PER_TABLE = 4
 LANGUAGE = "en"
 BIG_HAND = 40  # a Dame hand this big or bigger is reported apart
 HOARDER_SEAT = 1
+SET_UP_BATCH = 100  # tables seated (or started) at once
 PLAYED_ONCE_SECONDS = 600.0  # the window opens then even if some table was never clicked
 BOT_TABLE_USERS = 1_000_000_000  # the humans of the tables of bot players: user ids from here
 
@@ -476,32 +478,45 @@ async def open_tables(
     until the hoarder holds `BIG_HAND` cards, and every table of humans gets its first click
     ready. Every table is then unplayed until its first click (`Bench.played`)."""
     service = bench.service
-    dame_tables = 0
-    for t in range(count):
+
+    async def humans(t: int, chooser: dict[int, Chooser]) -> Table:
         game = games[t % len(games)]
         people = [PlayerRef(1_000 * (t + 1) + p, f"T{t}P{p}") for p in range(PLAYERS_PER_TABLE)]
         snapshot = await service.open_table(1, 10 + t % 20, people[0], game)
-        table_id = snapshot.table_id
         for person in people[1:]:
-            await service.join(table_id, person)
-        chooser: dict[int, Chooser] = {}
-        if game == "dame":
-            dame_tables += 1  # a hoarder at `hoarders` of them, spread evenly
-            if int(dame_tables * hoarders) > int((dame_tables - 1) * hoarders):
-                chooser = {seat: idle for seat in range(PLAYERS_PER_TABLE)}
-                chooser[HOARDER_SEAT] = hoard
-        bench.tables[table_id] = Table(table_id, game, people[0].user_id, chooser)
-    for t in range(bot_tables):
+            await service.join(snapshot.table_id, person)
+        return Table(snapshot.table_id, game, people[0].user_id, chooser)
+
+    async def with_bots(t: int) -> Table:
         game = games[t % len(games)]
         human = PlayerRef(BOT_TABLE_USERS + t, f"B{t}")
         snapshot = await service.open_table(2, 10 + t % 20, human, game, bots=bots)
         for _ in range(PLAYERS_PER_TABLE - 1):
             await service.add_bot(snapshot.table_id, human.user_id)
-        bench.tables[snapshot.table_id] = Table(snapshot.table_id, game, human.user_id, {}, True)
+        return Table(snapshot.table_id, game, human.user_id, {}, True)
+
+    seating: list[Callable[[], Awaitable[Table]]] = []
+    dame_tables = 0
+    for t in range(count):
+        chooser: dict[int, Chooser] = {}
+        if games[t % len(games)] == "dame":
+            dame_tables += 1  # a hoarder at `hoarders` of them, spread evenly
+            if int(dame_tables * hoarders) > int((dame_tables - 1) * hoarders):
+                chooser = {seat: idle for seat in range(PLAYERS_PER_TABLE)}
+                chooser[HOARDER_SEAT] = hoard
+        seating.append(functools.partial(humans, t, chooser))
+    seating += [functools.partial(with_bots, t) for t in range(bot_tables)]
+    # a batch at a time, so that the store commits each batch's writes together
+    for first in range(0, len(seating), SET_UP_BATCH):
+        batch = seating[first : first + SET_UP_BATCH]
+        for table in await asyncio.gather(*(seat() for seat in batch)):
+            bench.tables[table.table_id] = table
     bench.unplayed = set(bench.tables)
     bench.played.clear()
-    for table in bench.tables.values():
-        await service.start(table.table_id, table.host_id)
+    tables = list(bench.tables.values())
+    for first in range(0, len(tables), SET_UP_BATCH):
+        batch = tables[first : first + SET_UP_BATCH]
+        await asyncio.gather(*(service.start(t.table_id, t.host_id) for t in batch))
     hoarded = [t for t in bench.tables.values() if t.chooser][:grown]
     await asyncio.gather(*(grow_hand(bench, table) for table in hoarded))
     for table in bench.tables.values():
