@@ -211,6 +211,8 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
     `cog_name` is the cog's name in `bot.get_cog`; the target option accepts
     `min_target..max_target` (the engine still validates it)."""
     presets = preset_choices(game)
+    if len(presets) < 2:  # one rule set: nothing to choose
+        return _commands_of_one_rule_set(game, cog_name, min_target, max_target)
 
     @app_commands.guild_only()
     class Commands(
@@ -246,6 +248,53 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
         @app_commands.choices(preset=presets)
         async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
             await self.show_rules(interaction, preset)
+
+        @app_commands.command(name=_cmd(game, ".leave"), description=_cmd(game, ".leave.desc"))
+        async def leave(self, interaction: discord.Interaction) -> None:
+            await self.leave_table(interaction)
+
+        @app_commands.command(name=_cmd(game, ".stop"), description=_cmd(game, ".stop.desc"))
+        async def stop(self, interaction: discord.Interaction) -> None:
+            await self.stop_table(interaction)
+
+    Commands.game = game
+    Commands.__name__ = Commands.__qualname__ = cog_name
+    return Commands
+
+
+def _commands_of_one_rule_set(
+    game: str, cog_name: str, min_target: int, max_target: int
+) -> type[GameCog]:
+    """`game_commands` for a game with one rule set: no `preset` option to choose it by."""
+
+    @app_commands.guild_only()
+    class Commands(
+        GameCog,
+        name=cog_name,
+        group_name=_cmd(game, ""),
+        group_description=_cmd(game, ".desc"),
+    ):
+        @app_commands.command(name=_cmd(game, ".start"), description=_cmd(game, ".start.desc"))
+        @app_commands.describe(
+            target=_cmd(game, ".start.target"),
+            bots=command_text("How the bot players play", "cmd.start.bots"),
+        )
+        @app_commands.rename(
+            target=command_text("target", "cmd.param.target"),
+            bots=command_text("bots", "cmd.param.bots"),
+        )
+        @app_commands.choices(bots=BOTS_CHOICES)
+        async def start(
+            self,
+            interaction: discord.Interaction,
+            target: app_commands.Range[int, min_target, max_target] | None = None,
+            bots: str | None = None,
+        ) -> None:
+            await self.open_table(interaction, None, target, bots)
+
+        @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
+        async def rules(self, interaction: discord.Interaction) -> None:
+            await self.show_rules(interaction, None)
 
         @app_commands.command(name=_cmd(game, ".leave"), description=_cmd(game, ".leave.desc"))
         async def leave(self, interaction: discord.Interaction) -> None:

@@ -16,7 +16,8 @@ Members, and where they show:
 - `seat_layout`: seat names and teams of a fixed-size game (lobby seat choice and swaps);
   `None`: seats numbered 1, 2, … in join order;
 - `command_group(bot)`: the `/<game>` slash command group (`bot.cogs.game.game_commands`);
-- `lobby_goal(target, language)`: the lobby's words on how the match is won;
+- `lobby_goal(target, language)`: the lobby's sentence on how the match is won, its target
+  included, in the game's words (points, hands, rounds: the game says);
 - `seat_lines(view, table)`: the table message's description in a round, a line a seat;
 - `piece_fields(view, table)`: inline fields beside the seats (discard, stock, trump, …);
 - `status_line(view, table)`: what the table waits for; the frame adds the turn timer;

@@ -76,15 +76,14 @@ def seat_marks(snapshot: PublicSnapshot, info: SeatInfo) -> str:
 
 
 def _title(snapshot: PublicSnapshot, language: str) -> str:
+    """The game, its rules (unless it has one rule set, or the options are changed ones) and
+    the table's number."""
+    game = text(language, f"{snapshot.game}.name")
     preset = snapshot.preset
-    preset_name = text(language, f"{snapshot.game}.preset.{preset}") if preset else ""
-    return text(
-        language,
-        "table.title",
-        game=text(language, f"{snapshot.game}.name"),
-        preset=preset_name,
-        table_id=snapshot.table_id,
-    )
+    if not preset or len(get_game(snapshot.game).presets) < 2:
+        return text(language, "table.title_plain", game=game, table_id=snapshot.table_id)
+    preset_name = text(language, f"{snapshot.game}.preset.{preset}")
+    return text(language, "table.title", game=game, preset=preset_name, table_id=snapshot.table_id)
 
 
 def _button(

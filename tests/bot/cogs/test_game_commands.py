@@ -1,0 +1,24 @@
+"""A game's command group offers a rule set to choose only when the game has several."""
+
+from __future__ import annotations
+
+from bot.cogs.game import game_commands
+
+
+def _parameters(game: str) -> dict[str, list[str]]:
+    commands = game_commands(game, cog_name=f"Test{game}", min_target=1, max_target=10)
+    return {c.name: [p.name for p in c.parameters] for c in commands.__cog_app_commands__}
+
+
+def test_a_game_of_one_rule_set_has_no_preset_option() -> None:
+    assert _parameters("dame") == {
+        "start": ["target", "bots"],
+        "rules": [],
+        "leave": [],
+        "stop": [],
+    }
+
+
+def test_a_game_of_several_rule_sets_offers_them() -> None:
+    commands = _parameters("dutch")
+    assert commands["start"] == ["preset", "target", "bots"] and commands["rules"] == ["preset"]
