@@ -22,7 +22,7 @@ from bot.i18n import text
 from bot.i18n.translator import command_text
 from bot.render import colors
 from bot.render.names import escape
-from bot.render.replay import frame, render_replay
+from bot.render.replay import Replayer, render_replay
 from bot.render.stats import game_title
 from bot.ui.replies import say, user_language
 from games.records import HandRecord, write_machine, write_text
@@ -303,6 +303,7 @@ class HistoryCog(commands.Cog, name="history"):
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
         self._hands: OrderedDict[tuple[int, int], FinishedHand] = OrderedDict()
+        self.replayer = Replayer()
 
     @app_commands.command(
         name=command_text("history", "cmd.history"),
@@ -407,7 +408,7 @@ class HistoryCog(commands.Cog, name="history"):
         if hand is None:
             return
         language = user_language(interaction)
-        shown = frame(hand, step)
+        shown = self.replayer.frame(hand, step)
         embed = render_replay(shown, language)
         view = replay_view(language, hand, shown.step)
         if new:

@@ -9,8 +9,9 @@ replayed from the hand's record: a replay never reads a round in play.
 
 from __future__ import annotations
 
+import pickle
 import re
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,20 +48,62 @@ class Frame:
 
 def frame(hand: FinishedHand, step: int) -> Frame:
     """The hand after `step` actions (clamped to the hand), replayed from its record."""
-    record = hand.record
-    step = max(0, min(step, len(record.actions)))
-    game = get_game(record.game)
-    round_ = game.replay(record.model_copy(update={"actions": []}))
-    log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
-    private: tuple[Event, ...] = ()
-    for index, (seat, notation) in enumerate(record.actions[:step], start=1):
-        events = round_.apply(seat, notation)
-        for event in events:
-            if event.to is None:
-                log.append(LogEntry(event.kind, event.seat, dict(event.data), "engine"))
-        if index == step:
-            private = tuple(e for e in events if e.to is not None)
-    return Frame(hand, step, round_, tuple(log), private)
+    return Replayer().frame(hand, step)
+
+
+class Replayer:
+    """Frames of finished hands, from checkpoints: the round as it was every `EVERY` actions is
+    kept (pickled) per hand, so a step replays at most `EVERY` actions, not the whole hand. A
+    finished hand never changes, so its checkpoints never go stale; `hands` are kept at most."""
+
+    EVERY = 12
+
+    def __init__(self, hands: int = 64) -> None:
+        self._hands = hands
+        self._points: OrderedDict[tuple[int, int], list[tuple[bytes, tuple[LogEntry, ...]]]] = (
+            OrderedDict()
+        )
+
+    def _checkpoints(self, hand: FinishedHand) -> list[tuple[bytes, tuple[LogEntry, ...]]]:
+        key = (hand.table_id, hand.round_no)
+        found = self._points.get(key)
+        if found is not None:
+            self._points.move_to_end(key)
+            return found
+        record = hand.record
+        round_ = get_game(record.game).replay(record.model_copy(update={"actions": []}))
+        log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
+        found = [(pickle.dumps(round_), ())]
+        for index, (seat, notation) in enumerate(record.actions, start=1):
+            _public(round_.apply(seat, notation), log)
+            if index % self.EVERY == 0:
+                found.append((pickle.dumps(round_), tuple(log)))
+        self._points[key] = found
+        if len(self._points) > self._hands:
+            self._points.popitem(last=False)
+        return found
+
+    def frame(self, hand: FinishedHand, step: int) -> Frame:
+        record = hand.record
+        step = max(0, min(step, len(record.actions)))
+        pickled, logged = self._checkpoints(hand)[step // self.EVERY]
+        round_: Round[Any, Any, Any] = pickle.loads(pickled)
+        log: deque[LogEntry] = deque(logged, maxlen=LOG_SIZE)
+        private: tuple[Event, ...] = ()
+        start = (step // self.EVERY) * self.EVERY
+        for index in range(start + 1, step + 1):
+            seat, notation = record.actions[index - 1]
+            events = round_.apply(seat, notation)
+            _public(events, log)
+            if index == step:
+                private = tuple(e for e in events if e.to is not None)
+        return Frame(hand, step, round_, tuple(log), private)
+
+
+def _public(events: list[Event], log: deque[LogEntry]) -> None:
+    for event in events:
+        if event.to is None:
+            log.append(LogEntry(event.kind, event.seat, dict(event.data), "engine"))
 
 
 def snapshot(f: Frame) -> PublicSnapshot:
@@ -137,6 +180,7 @@ def render_replay(f: Frame, language: str) -> discord.Embed:
     shown_table = render_table(snapshot(f), language).embed
     embed = shown_table.copy()
     embed.colour = colors.INFO
+    embed.set_image(url=None)  # the round-end picture is the table message's, not sent here
     embed.title = text(
         language,
         "replay.title",

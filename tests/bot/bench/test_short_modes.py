@@ -29,3 +29,13 @@ def test_the_bot_tables_short_mode_times_clicks(capsys: pytest.CaptureFixture[st
     bots.main(["--short"])
     printed = capsys.readouterr().out
     assert "click answered" in printed and "bots moved" in printed
+
+
+def test_the_replay_bench_short_mode_times_opening_and_steps(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bot.bench import replays
+
+    replays.main(["--short"])
+    printed = capsys.readouterr().out
+    assert "replay opened" in printed and "replay step" in printed

@@ -1,0 +1,63 @@
+"""Replay frames: from checkpoints, equal to a replay from the start at every step."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.render.replay import Replayer, frame, render_replay
+from bot.service.policy import policy_for
+from games.contract import RoundSetup
+from games.registry import get_game
+from storage.history import FinishedHand
+
+
+def finished(name: str, seed: int) -> FinishedHand:
+    game = get_game(name)
+    n = 4 if name != "dutch" else 3
+    round_ = game.new_round(game.options(), RoundSetup(n_seats=n, dealer=0), seed=seed)
+    rng = random.Random(seed)
+    policy = policy_for(game, "simple")
+    while not round_.finished:
+        seat = round_.to_act()[0]
+        round_.apply(seat, policy.choose(round_, seat, rng))
+    result = round_.result()
+    return FinishedHand(
+        table_id=seed,
+        round_no=0,
+        guild_id=1,
+        record=round_.record(),
+        names=[f"P{s}" for s in range(n)],
+        points=list(result.points),
+        detail=dict(result.detail),
+        finished_at=datetime(2026, 12, 1, tzinfo=UTC),
+    )
+
+
+def plain(f: object) -> tuple[object, ...]:
+    return (f.round.public_view(), f.log, f.private, f.step)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["dutch", "euchre", "dame"])
+def test_a_frame_from_checkpoints_equals_a_replay_from_the_start(name: str) -> None:
+    hand = finished(name, 5)
+    replayer = Replayer()
+    steps = len(hand.record.actions)
+    for step in (*range(steps, -1, -1), steps + 5, -3):
+        assert plain(replayer.frame(hand, step)) == plain(frame(hand, step))
+        for seat in range(hand.record.n_seats):
+            assert replayer.frame(hand, step).round.view(seat) == frame(hand, step).round.view(seat)
+
+
+@pytest.mark.parametrize("name", ["dutch", "euchre", "dame"])
+def test_every_step_renders_with_every_hand_face_up(name: str) -> None:
+    hand = finished(name, 9)
+    replayer = Replayer()
+    for step in range(len(hand.record.actions) + 1):
+        embed = render_replay(replayer.frame(hand, step), "fr")
+        fields = [f.name for f in embed.fields]
+        assert "Toutes les mains, face visible" in fields
+        assert embed.footer.text == f"Action {step} sur {len(hand.record.actions)}"
+        assert embed.image.url is None
