@@ -188,8 +188,8 @@ class Play:
     def policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
         """The policy's move (`default`: the safe timeout move); a failing policy must not
         stop the table, so its error is logged and the first legal action is played. The
-        engine's own check decides legality: `legal_actions` may list only a canonical form
-        of the moves (a game may list its smallest lays; bigger ones are legal too)."""
+        engine's own check decides legality: `legal_actions` lists the offered moves, every
+        legal one only when the round's `lists_every_move` (bigger lays are legal too)."""
         round_ = table.round
         assert round_ is not None
         policy = policy_for(table.game)
