@@ -39,11 +39,11 @@ from bot.settings import Settings
 from bot.telemetry import Telemetry
 from bot.ui.command_options import CheckedCommandTree
 from bot.ui.controller import TableController
+from bot.ui.discord_notifier import DiscordNotifier
+from bot.ui.dynamic_items import TableItem
 from bot.ui.emojis import CardEmojis
 from bot.ui.guild_settings import GuildSettingsCache
-from bot.ui.items import TableItem
 from bot.ui.locations import TableLocations
-from bot.ui.notifier import DiscordNotifier
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS
 from storage import Store
 from storage.backup import BackupSchedule

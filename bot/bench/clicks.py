@@ -42,7 +42,7 @@ click p50/p99, the time from a click to the last of the bots' moves that follow 
 bot decisions per second and per second of a worker's CPU for each game, and the decisions the
 simple policy played instead (by reason: `overload`, `deadline`, ...); the turns that timed out
 before and in the window, and the seats of the humans' tables handed to bots after two
-timeouts; and what the service's occasional full collection (`bot/service/memory.py`) costs
+timeouts; and what the service's occasional full collection (`bot/service/long_lived.py`) costs
 with that many tables.
 
 Targets: at 10,000 tables of humans and 1,000 clicks/s, p99 < 25 ms and max < 100 ms on one
@@ -89,9 +89,9 @@ from bot.service import (
 from bot.service.pool import PoolStats
 from bot.service.runner import ProcessPolicyRunner
 from bot.ui.coalescer import EditCoalescer
+from bot.ui.discord_notifier import digest, turn_of
+from bot.ui.dynamic_items import build_view
 from bot.ui.following import HandFollower
-from bot.ui.items import build_view
-from bot.ui.notifier import digest, turn_of
 from games.contract import Round
 from games.dame.round import DameRound
 from games.registry import game_names, get_game
@@ -675,7 +675,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
 
 
 def time_full_collection() -> float:
-    """What `bot.service.memory`'s occasional full collection costs with these tables."""
+    """What `bot.service.long_lived`'s occasional full collection costs with these tables."""
     started = time.perf_counter()
     gc.unfreeze()
     gc.collect()

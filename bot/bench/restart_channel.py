@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from bot.bench.latency import latency_line
 from bot.local.server import LocalDiscord, running_client, running_local_discord
 from bot.service import FakeClock, NullNotifier, PlayerRef, TableService
-from bot.ui.notifier import turn_of
+from bot.ui.discord_notifier import turn_of
 from storage import Store
 
 if TYPE_CHECKING:

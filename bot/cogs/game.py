@@ -24,7 +24,7 @@ from bot.i18n import text
 from bot.i18n.translator import command_text
 from bot.service.errors import TableError
 from bot.ui.controller import player_of
-from bot.ui.items import build_view
+from bot.ui.dynamic_items import build_view
 from bot.ui.replies import refuse, tell, user_language
 from bot.ui.timing import within_deadline
 from games.registry import get_game

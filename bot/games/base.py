@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
-from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableText
+from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableContext
 from bot.i18n import has_key, text
 from bot.pictures.round_end import RoundEndRow
 from bot.render.log import burst_lines
@@ -36,7 +36,7 @@ class BasePlugin:
     def lobby_goal(self, target: int, language: str) -> str:
         return text(language, f"{self.name}.goal", target=target)
 
-    def seat_lines(self, view: Any, table: TableText) -> list[str]:
+    def seat_lines(self, view: Any, table: TableContext) -> list[str]:
         """Each seat's marks and name, with its total."""
         return [
             " ".join(part for part in (mark, name) if part) + f" · {info.total}"
@@ -45,18 +45,18 @@ class BasePlugin:
             )
         ]
 
-    def piece_fields(self, view: Any, table: TableText) -> list[Field]:
+    def piece_fields(self, view: Any, table: TableContext) -> list[Field]:
         return []
 
-    def status_line(self, view: Any, table: TableText) -> str:
+    def status_line(self, view: Any, table: TableContext) -> str:
         """Who the table waits for."""
         names = ", ".join(table.name(seat) for seat in table.snapshot.to_act)
         return text(table.language, "table.waiting_for", names=names)
 
-    def notice_fields(self, view: Any, table: TableText) -> list[Field]:
+    def notice_fields(self, view: Any, table: TableContext) -> list[Field]:
         return []
 
-    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
+    def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         """Each seat's burst of events in words: `<game>.log.<event>` with the event's data
         (an event without such a key is not said)."""
 
@@ -66,22 +66,22 @@ class BasePlugin:
 
         return burst_lines(entries, table.names, table.language, phrase=phrase)
 
-    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
+    def round_end_lines(self, last: RoundEnd, table: TableContext) -> list[str]:
         """Each seat's points in the round, and its total."""
         return [
             text(table.language, "table.points_line", name=name, points=points, total=total)
             for name, points, total in zip(table.names, last.points, last.totals, strict=False)
         ]
 
-    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]:
+    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
         return ()
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
         raise NotImplementedError(f"the {self.name} plug-in shows no cards in My cards")
 
-    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
+    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
         """None on the viewer's turn (the frame says so), else what the table waits for."""
         if private.legal:
             return None
@@ -89,18 +89,18 @@ class BasePlugin:
             return text(table.language, "private.round_over")
         return self.status_line(private.view, table)
 
-    def menu_prompt(self, view: Any, table: TableText) -> str | None:
+    def menu_prompt(self, view: Any, table: TableContext) -> str | None:
         return None
 
     def menu(
-        self, private: PrivateSnapshot, prefix: str, table: TableText
+        self, private: PrivateSnapshot, prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
         return None  # the shared action menu lays out every move
 
-    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
         return []
 
-    def action_labeler(self, view: Any, table: TableText) -> ActionLabel:
+    def action_labeler(self, view: Any, table: TableContext) -> ActionLabel:
         """`<game>.action.<verb>` (the rest of the notation as `{rest}`), else the notation."""
         language = table.language
 
@@ -111,10 +111,10 @@ class BasePlugin:
 
         return label
 
-    def piece_labeler(self, view: Any, table: TableText) -> PieceLabel:
+    def piece_labeler(self, view: Any, table: TableContext) -> PieceLabel:
         return lambda prefix, piece: piece
 
-    def action_emoji(self, view: Any, table: TableText) -> Callable[[str], str | None]:
+    def action_emoji(self, view: Any, table: TableContext) -> Callable[[str], str | None]:
         return lambda notation: None
 
     def rules_text(self, preset: str, language: str) -> tuple[str, str]:

@@ -17,7 +17,7 @@ from bot.render import colors
 from bot.render.actions import MAX_ROWS, ButtonSpec, MenuText, action_menu
 from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text
-from bot.render.when import relative
+from bot.render.timestamps import relative
 from bot.service.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.custom_ids import navigate_id
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.games import plugin_for
-from bot.games.plugin import Field, GamePlugin, SeatLayout, TableText
+from bot.games.plugin import Field, GamePlugin, SeatLayout, TableContext
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
@@ -22,7 +22,7 @@ from bot.render.cards import fitting
 from bot.render.limits import FIELD_VALUE, add_field, describe
 from bot.render.names import escape
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
-from bot.render.when import relative
+from bot.render.timestamps import relative
 from bot.service.snapshots import (
     CLOSED,
     FINISHED,
@@ -223,9 +223,9 @@ def _seat_selects(
     return tuple(specs)
 
 
-def table_text(snapshot: PublicSnapshot, language: str) -> TableText:
+def table_text(snapshot: PublicSnapshot, language: str) -> TableContext:
     """The names and marks every plug-in method words its lines with."""
-    return TableText(
+    return TableContext(
         snapshot=snapshot,
         language=language,
         names=tuple(_names(snapshot)),
@@ -346,7 +346,7 @@ def _closed(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     return RenderedMessage(embed, ())
 
 
-def _add_log(embed: discord.Embed, table: TableText, plugin: GamePlugin | None = None) -> None:
+def _add_log(embed: discord.Embed, table: TableContext, plugin: GamePlugin | None = None) -> None:
     snapshot = table.snapshot
     plugin = plugin or plugin_for(snapshot.game)
 

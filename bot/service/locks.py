@@ -12,7 +12,7 @@ import logging
 import secrets
 from typing import TYPE_CHECKING
 
-from bot.service import build
+from bot.service import snapshot_builder
 from bot.service.errors import TableError
 from bot.service.snapshots import LogEntry, PublicSnapshot
 from bot.service.table import LiveTable
@@ -82,7 +82,7 @@ class TableLock:
 
 def publish(table: LiveTable) -> None:
     """Only here, with every change stored, is the live table turned into what others see."""
-    table.published = build.public_snapshot(table)
+    table.published = snapshot_builder.public_snapshot(table)
 
 
 def published(table: LiveTable) -> PublicSnapshot:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.service import build
+from bot.service import snapshot_builder
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, TableLock, changed, published, store_failed
@@ -74,7 +74,7 @@ class Play:
                 notation=stored_notation,
                 events=public,
                 reveals=reveals,
-                private=build.private_snapshot(table, seat, deliver=False),
+                private=snapshot_builder.private_snapshot(table, seat, deliver=False),
                 round_over=table.round is round_ and round_.finished,
                 match_over=table.status == FINISHED,
             )
@@ -92,7 +92,7 @@ class Play:
                 elif table.status == ROUND_OVER and table.next_round_at is None:
                     self.service.timers.arm_next_round(table)
                 changed(table, notes)
-            return build.private_snapshot(table, seat, deliver=True)
+            return snapshot_builder.private_snapshot(table, seat, deliver=True)
 
     async def follow_view(self, table_id: int, user_id: int) -> PrivateSnapshot | None:
         """What a player's open "My cards" message shows when it follows the game by itself:
@@ -106,7 +106,7 @@ class Play:
             seat = table.seat_of(user_id)
             if seat is None:
                 return None
-            return build.private_snapshot(table, seat, deliver=False, hide_reveals=True)
+            return snapshot_builder.private_snapshot(table, seat, deliver=False, hide_reveals=True)
 
     async def recall(
         self, table_id: int, user_id: int, round_no: int | None, reveals: Sequence[Reveal]

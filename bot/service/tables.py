@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from bot.service.errors import TableError
 from bot.service.locks import Notice, TableLock, store_failed
-from bot.service.memory import LongLived
+from bot.service.long_lived import LongLived
 from bot.service.snapshots import LOBBY, LogEntry
 from bot.service.table import LiveTable
 from games.contract import Game, Options

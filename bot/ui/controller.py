@@ -36,8 +36,8 @@ from bot.service.snapshots import (
 from bot.ui.command_options import bind_interaction
 from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, moves, parse, verb_id
 from bot.ui.deliveries import SeenInteractions
+from bot.ui.dynamic_items import build_view, is_routed
 from bot.ui.following import HandFollower
-from bot.ui.items import build_view, is_routed
 from bot.ui.replies import interaction_gone, refuse
 from bot.ui.reveals import RevealHolds
 from bot.ui.timing import within_deadline

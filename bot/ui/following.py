@@ -36,7 +36,7 @@ import discord
 from bot.render.private import render_private
 from bot.service.errors import TableError
 from bot.service.snapshots import PrivateSnapshot, PublicSnapshot
-from bot.ui.items import build_view
+from bot.ui.dynamic_items import build_view
 from bot.ui.reveals import RevealHolds
 
 if TYPE_CHECKING:

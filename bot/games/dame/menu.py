@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.games.dame import render
-from bot.games.plugin import TableText
+from bot.games.plugin import TableContext
 from bot.i18n import text
 from bot.render.actions import (
     MAX_BUTTONS_PER_ROW,
@@ -62,7 +62,7 @@ def add_step(rank: str) -> str:
 
 
 def components(
-    private: PrivateSnapshot, prefix: str, table: TableText
+    private: PrivateSnapshot, prefix: str, table: TableContext
 ) -> list[ComponentSpec] | None:
     """The components of "My cards" at `prefix` on the player's turn (None: the shared menu)."""
     view: DameView | None = private.view

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from bot.games.base import BasePlugin
 from bot.games.dame import menu, render
-from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableText
+from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
 from bot.i18n import text
 from bot.render.cards import fitting
 from bot.render.limits import FIELD_VALUE
@@ -27,10 +27,10 @@ class DamePlugin(BasePlugin):
     seat_layout = render.SEAT_LAYOUT
     action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary", "announce": "danger"}
 
-    def seat_lines(self, view: DameView, table: TableText) -> list[str]:
+    def seat_lines(self, view: DameView, table: TableContext) -> list[str]:
         return render.seat_lines(view, table.names, table.marks, table.language)
 
-    def piece_fields(self, view: DameView, table: TableText) -> list[Field]:
+    def piece_fields(self, view: DameView, table: TableContext) -> list[Field]:
         language = table.language
         return [
             Field(text(language, "dame.pile_title"), render.pile_text(view, language)),
@@ -40,10 +40,10 @@ class DamePlugin(BasePlugin):
             ),
         ]
 
-    def status_line(self, view: DameView, table: TableText) -> str:
+    def status_line(self, view: DameView, table: TableContext) -> str:
         return render.status_line(view, table.names, table.language)
 
-    def notice_fields(self, view: DameView, table: TableText) -> list[Field]:
+    def notice_fields(self, view: DameView, table: TableContext) -> list[Field]:
         snapshot = table.snapshot
         totals = [info.total for info in snapshot.seats]
         return [
@@ -55,10 +55,10 @@ class DamePlugin(BasePlugin):
             for team in range(len(TEAMS))
         ]
 
-    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
+    def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table.names, table.language)
 
-    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
+    def round_end_lines(self, last: RoundEnd, table: TableContext) -> list[str]:
         def lines() -> str:
             return "\n".join(
                 render.round_end_lines(
@@ -74,11 +74,11 @@ class DamePlugin(BasePlugin):
         return fitting(lines, FIELD_VALUE).split("\n")
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
         return render.hand_lines(private.view, table.language)
 
-    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
+    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
         view: DameView = private.view
         if private.legal:
             return None
@@ -87,18 +87,20 @@ class DamePlugin(BasePlugin):
         return render.status_line(view, table.names, table.language)
 
     def menu(
-        self, private: PrivateSnapshot, prefix: str, table: TableText
+        self, private: PrivateSnapshot, prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
         return menu.components(private, prefix, table)
 
-    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
         return render.reveal_lines(reveals, table.language)
 
-    def action_labeler(self, view: DameView | None, table: TableText) -> ActionLabel:
+    def action_labeler(self, view: DameView | None, table: TableContext) -> ActionLabel:
         return render.action_labeler(view, table.language)
 
-    def piece_labeler(self, view: DameView | None, table: TableText) -> PieceLabel:
+    def piece_labeler(self, view: DameView | None, table: TableContext) -> PieceLabel:
         return render.piece_labeler(view, table.language)
 
-    def action_emoji(self, view: DameView | None, table: TableText) -> Callable[[str], str | None]:
+    def action_emoji(
+        self, view: DameView | None, table: TableContext
+    ) -> Callable[[str], str | None]:
         return render.action_emoji(view)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot.games.plugin import TableText
+from bot.games.plugin import TableContext
 from bot.i18n import text
 from bot.render.actions import (
     MAX_BUTTONS_PER_ROW,
@@ -41,7 +41,7 @@ def turn_goes_on(options: dict[str, Any]) -> bool:
 
 
 def components(
-    private: PrivateSnapshot, prefix: str, table: TableText, labels: MenuText
+    private: PrivateSnapshot, prefix: str, table: TableContext, labels: MenuText
 ) -> list[ComponentSpec] | None:
     """The held card's moves at the top of "My cards" (None: the shared action menu)."""
     view = private.view

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from bot.games.base import BasePlugin
 from bot.games.dutch import menu, render
-from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableText
+from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
 from bot.i18n import text
 from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import MenuText
@@ -29,11 +29,11 @@ class DutchPlugin(BasePlugin):
         "dutch": "danger",
     }
 
-    def seat_lines(self, view: DutchView, table: TableText) -> list[str]:
+    def seat_lines(self, view: DutchView, table: TableContext) -> list[str]:
         totals = table.snapshot.totals
         return render.seat_lines(view, table.names, totals, table.marks, table.language)
 
-    def piece_fields(self, view: DutchView, table: TableText) -> list[Field]:
+    def piece_fields(self, view: DutchView, table: TableContext) -> list[Field]:
         language = table.language
         discard = shown(view.discard_top) if view.discard_top else NO_CARD
         stock = text(language, "table.stock_count", count=view.stock)
@@ -42,27 +42,27 @@ class DutchPlugin(BasePlugin):
             Field(text(language, "table.stock"), stock),
         ]
 
-    def status_line(self, view: DutchView, table: TableText) -> str:
+    def status_line(self, view: DutchView, table: TableContext) -> str:
         return render.status_line(view, table.names, table.language)
 
-    def notice_fields(self, view: DutchView, table: TableText) -> list[Field]:
+    def notice_fields(self, view: DutchView, table: TableContext) -> list[Field]:
         call = render.dutch_call_line(view, table.names, table.language)
         return [Field(text(table.language, "dutch.table"), call, inline=False)] if call else []
 
-    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
+    def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table.names, table.language)
 
-    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
+    def round_end_lines(self, last: RoundEnd, table: TableContext) -> list[str]:
         return render.round_end_lines(
             last.view, table.names, last.points, last.totals, table.language
         )
 
-    def round_end_picture(self, last: RoundEnd, table: TableText) -> tuple[RoundEndRow, ...]:
+    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
         names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
         return render.picture_rows(last.view, names, last.points, last.totals)
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
         """The grid is the *public* one with this seat's reveals laid over it (shown once);
         the held card comes from the seat's own view."""
@@ -75,7 +75,7 @@ class DutchPlugin(BasePlugin):
             lines.append(text(table.language, "private.held", card=shown(view.held)))
         return lines
 
-    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
+    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
         view: DutchView = private.view
         if private.legal:
             # The peek is everyone's at once: nobody's "turn".
@@ -84,11 +84,11 @@ class DutchPlugin(BasePlugin):
             return text(table.language, "private.round_over")
         return render.status_line(view, table.names, table.language)
 
-    def menu_prompt(self, view: DutchView, table: TableText) -> str | None:
+    def menu_prompt(self, view: DutchView, table: TableContext) -> str | None:
         return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None
 
     def menu(
-        self, private: PrivateSnapshot, prefix: str, table: TableText
+        self, private: PrivateSnapshot, prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
         """The held card's moves that also end the turn (house rules), else the shared menu."""
         view = private.view
@@ -103,15 +103,17 @@ class DutchPlugin(BasePlugin):
         )
         return menu.components(private, prefix, table, labels)
 
-    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableText) -> list[str]:
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
         return render.reveal_lines(seat, reveals, table.names, table.language)
 
-    def action_labeler(self, view: DutchView | None, table: TableText) -> ActionLabel:
+    def action_labeler(self, view: DutchView | None, table: TableContext) -> ActionLabel:
         powers = bool(table.snapshot.options.get("queen_jack_powers"))
         return render.action_labeler(view, table.names, table.language, queen_jack_powers=powers)
 
-    def piece_labeler(self, view: DutchView | None, table: TableText) -> PieceLabel:
+    def piece_labeler(self, view: DutchView | None, table: TableContext) -> PieceLabel:
         return render.piece_labeler(view, table.names, table.language)
 
-    def action_emoji(self, view: DutchView | None, table: TableText) -> Callable[[str], str | None]:
+    def action_emoji(
+        self, view: DutchView | None, table: TableContext
+    ) -> Callable[[str], str | None]:
         return render.action_emoji(view)

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from bot.games.base import BasePlugin
 from bot.games.euchre import render
-from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableText
+from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableContext
 from bot.i18n import text
 from bot.render.cards import card_emoji, shown
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -32,10 +32,10 @@ class EuchrePlugin(BasePlugin):
     # Every bid, call, discard and play is a button (five cards at most, six calls).
     button_families = frozenset({"order", "call", "discard", "play"})
 
-    def seat_lines(self, view: EuchreView, table: TableText) -> list[str]:
+    def seat_lines(self, view: EuchreView, table: TableContext) -> list[str]:
         return render.seat_lines(view, table)
 
-    def piece_fields(self, view: EuchreView, table: TableText) -> list[Field]:
+    def piece_fields(self, view: EuchreView, table: TableContext) -> list[Field]:
         language = table.language
         fields = []
         if view.phase in (ORDER_UP, NAME_TRUMP):
@@ -73,10 +73,10 @@ class EuchrePlugin(BasePlugin):
         fields.append(Field(text(language, "euchre.field.score"), score))
         return fields
 
-    def status_line(self, view: EuchreView, table: TableText) -> str:
+    def status_line(self, view: EuchreView, table: TableContext) -> str:
         return render.status_line(view, table)
 
-    def notice_fields(self, view: EuchreView, table: TableText) -> list[Field]:
+    def notice_fields(self, view: EuchreView, table: TableContext) -> list[Field]:
         language = table.language
         fields = []
         if view.trick:
@@ -100,10 +100,10 @@ class EuchrePlugin(BasePlugin):
             fields.append(Field(text(language, "euchre.field.redeal"), value, inline=False))
         return fields
 
-    def log_lines(self, entries: Sequence[LogEntry], table: TableText) -> list[str]:
+    def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table)
 
-    def round_end_lines(self, last: RoundEnd, table: TableText) -> list[str]:
+    def round_end_lines(self, last: RoundEnd, table: TableContext) -> list[str]:
         """Who made trump, tricks per team, the points in words, the totals."""
         language = table.language
         detail = last.detail
@@ -164,7 +164,7 @@ class EuchrePlugin(BasePlugin):
         return lines
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
         view: EuchreView = private.view
         language = table.language
@@ -185,7 +185,7 @@ class EuchrePlugin(BasePlugin):
             lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
         return lines
 
-    def private_status(self, private: PrivateSnapshot, table: TableText) -> str | None:
+    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
         if private.legal:
             return None
         view: EuchreView = private.view
@@ -193,14 +193,14 @@ class EuchrePlugin(BasePlugin):
             return text(table.language, "private.round_over")
         return render.status_line(view, table)
 
-    def action_labeler(self, view: EuchreView | None, table: TableText) -> ActionLabel:
+    def action_labeler(self, view: EuchreView | None, table: TableContext) -> ActionLabel:
         return render.action_labeler(view, table.language)
 
-    def piece_labeler(self, view: EuchreView | None, table: TableText) -> PieceLabel:
+    def piece_labeler(self, view: EuchreView | None, table: TableContext) -> PieceLabel:
         return render.piece_labeler(table.language)
 
     def action_emoji(
-        self, view: EuchreView | None, table: TableText
+        self, view: EuchreView | None, table: TableContext
     ) -> Callable[[str], str | None]:
         def emoji(notation: str) -> str | None:
             head, _, card = notation.partition(" ")
@@ -220,5 +220,5 @@ def _played(view: EuchreView, name: str) -> bool:
     return any(c == name for trick in (*view.tricks, view.trick) for _, c in trick)
 
 
-def _team_totals(table: TableText) -> tuple[int, int]:
+def _team_totals(table: TableContext) -> tuple[int, int]:
     return _totals_by_team(table.snapshot.totals)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.games.plugin import TableText
+from bot.games.plugin import TableContext
 from bot.i18n import has_key, text
 from bot.render.cards import face, pretty, shown
 from bot.render.log import table_line
@@ -72,7 +72,7 @@ def hand_line(hand: Sequence[str], trump: str | None) -> str:
     return "   ".join(" ".join(face(n) for n in group) for group in sorted_hand(hand, trump))
 
 
-def seat_lines(view: EuchreView, table: TableText) -> list[str]:
+def seat_lines(view: EuchreView, table: TableContext) -> list[str]:
     """A line a seat: turn marker, place, name and marks, cards held, dealer, bid, sitting out."""
     language = table.language
     lines = []
@@ -116,7 +116,7 @@ def bid_words(notation: str, turned: str, language: str) -> str:
     return notation
 
 
-def status_line(view: EuchreView, table: TableText) -> str:
+def status_line(view: EuchreView, table: TableContext) -> str:
     """What the table waits for, in one line."""
     language = table.language
     if view.phase == OVER or view.to_act is None:
@@ -138,7 +138,7 @@ def status_line(view: EuchreView, table: TableText) -> str:
     return text(language, key, name=name)
 
 
-def trick_line(view: EuchreView, table: TableText) -> str:
+def trick_line(view: EuchreView, table: TableContext) -> str:
     """The trick in play, in the order the cards were played."""
     return " · ".join(
         text(table.language, "euchre.trick_card", name=table.name(seat), card=shown(name))
@@ -168,7 +168,7 @@ def score_line(totals: Sequence[int], target: int, language: str) -> str:
 # -- the log ---------------------------------------------------------------------------------
 
 
-def log_lines(entries: Sequence[LogEntry], table: TableText) -> list[str]:
+def log_lines(entries: Sequence[LogEntry], table: TableContext) -> list[str]:
     """Every move as a sentence. Trump and the led suit are followed along the entries (and
     taken from the current view for the round in play), so a play can say "trumps"."""
     language, view = table.language, table.snapshot.view

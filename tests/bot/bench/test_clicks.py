@@ -13,7 +13,7 @@ import pytest
 
 from bot.bench.clicks import BIG_HAND, HOARDER_SEAT, Bench, BenchNotifier, main, open_tables
 from bot.service import FakeClock, TableService
-from bot.ui.notifier import turn_of
+from bot.ui.discord_notifier import turn_of
 from storage import Store
 
 

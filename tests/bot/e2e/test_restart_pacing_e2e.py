@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.bench.restart_channel import seed_tables
 from bot.local.server import LocalDiscord
-from bot.ui.notifier import turn_of
+from bot.ui.discord_notifier import turn_of
 from tests.bot.e2e.harness import BotUnderTest
 
 RESTORED = 1_000

@@ -15,10 +15,10 @@ import pytest
 
 from bot.app import CardTableBot
 from bot.service import FakeClock, PlayerRef
-from bot.ui.notifier import turn_of
+from bot.ui.discord_notifier import turn_of
 from bot.ui.pacer import ChannelPacer
 from tests.bot.bots import offline_bot
-from tests.bot.ui.test_notifier import http_error
+from tests.bot.ui.test_discord_notifier import http_error
 
 GUILD, CHANNEL = 1, 10
 RESTORED = 1_000

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from bot.games.base import BasePlugin
-from bot.games.plugin import TableText
+from bot.games.plugin import TableContext
 from bot.i18n import text
 from bot.render.cards import shown
 from bot.service.snapshots import PrivateSnapshot, Reveal
@@ -18,7 +18,7 @@ class ToyPlugin(BasePlugin):
     action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary"}
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableText, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
         cards = " ".join(shown(card) for card in private.view.own)
         return [text(table.language, "toy.hand", cards=cards or "—")]

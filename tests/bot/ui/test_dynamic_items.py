@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
-from bot.ui.items import (
+from bot.ui.dynamic_items import (
     OPTION_LABEL_LIMIT,
     SELECT_OPTIONS,
     STYLES,

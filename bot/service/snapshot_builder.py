@@ -3,6 +3,7 @@ Only engine views and service records go in, never the round itself."""
 
 from __future__ import annotations
 
+from bot.service.show_once import without_private_reveals
 from bot.service.snapshots import (
     CLOSED,
     PLAYING,
@@ -13,7 +14,6 @@ from bot.service.snapshots import (
     SeatInfo,
 )
 from bot.service.table import LiveTable
-from bot.service.views import without_private_reveals
 
 
 def public_snapshot(table: LiveTable) -> PublicSnapshot:

@@ -31,7 +31,7 @@ from bot.service.clock import Clock, SystemClock
 from bot.service.errors import TableError
 from bot.service.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
-from bot.ui.items import build_view
+from bot.ui.dynamic_items import build_view
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
 from storage.models import TurnMention
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from bot.service.memory import LongLived
+from bot.service.long_lived import LongLived
 
 
 class Node:
