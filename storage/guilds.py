@@ -42,6 +42,8 @@ async def get_guild_settings(db: Database, guild_id: int) -> GuildSettings:
         "use_threads": bool(row["use_threads"]),
         "bots": row["bots"],
         "turn_pings": bool(row["turn_pings"]),
+        "max_tables_channel": row["max_tables_channel"],
+        "max_tables_server": row["max_tables_server"],
     }
     try:
         stored["default_presets"] = loads(row["default_presets"])
@@ -63,13 +65,15 @@ async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
     async with db.transaction() as conn:
         await conn.execute(
             "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
-            "reveal_seconds, use_threads, bots, turn_pings, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "reveal_seconds, use_threads, bots, turn_pings, max_tables_channel, "
+            "max_tables_server, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
             "default_presets = excluded.default_presets, "
             "turn_seconds = excluded.turn_seconds, reveal_seconds = excluded.reveal_seconds, "
             "use_threads = excluded.use_threads, bots = excluded.bots, "
-            "turn_pings = excluded.turn_pings, "
+            "turn_pings = excluded.turn_pings, max_tables_channel = excluded.max_tables_channel, "
+            "max_tables_server = excluded.max_tables_server, "
             "updated_at = excluded.updated_at",
             (
                 settings.guild_id,
@@ -80,6 +84,8 @@ async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
                 int(settings.use_threads),
                 settings.bots,
                 int(settings.turn_pings),
+                settings.max_tables_channel,
+                settings.max_tables_server,
                 db.stamp(),
             ),
         )

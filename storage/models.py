@@ -35,6 +35,9 @@ class GuildSettings(BaseModel):
     use_threads: bool = False
     bots: Literal["simple", "strong"] = "strong"  # how a new table's bot players play
     turn_pings: bool = True  # mention the player whose turn starts (deleted once they play)
+    # the most tables open at once (lobby, in play, between rounds) in a channel, in the server
+    max_tables_channel: int = Field(default=5, ge=1, le=50)
+    max_tables_server: int = Field(default=50, ge=1, le=500)
 
     @field_validator("default_presets")
     @classmethod

@@ -87,6 +87,7 @@ class GameCog(commands.GroupCog):
         settings = await self.bot.guild_settings.get(guild_id)
         preset = preset or settings.default_presets.get(self.game)
         try:
+            self.bot.service.may_open(guild_id, channel.id, interaction.user.id, settings)
             snapshot = await within_deadline(
                 self.bot.service.open_table(
                     guild_id, channel.id, player_of(interaction), self.game, preset, target, bots

@@ -2,11 +2,17 @@
 
 A mention reaches the bot without the privileged message-content intent: Discord still sends
 the content of a message that mentions the bot. The help lists the slash commands the bot has
-registered, so each game's command group shows up as soon as the game is loaded.
+registered, so each game's command group shows up as soon as the game is loaded. One member
+gets one help per `HELP_COOLDOWN_SECONDS` (a `/help` within it: one sentence; a mention within
+it: nothing, as a public refusal would flood the channel as much as the help).
 """
 
 from __future__ import annotations
 
+import logging
+import math
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -17,11 +23,13 @@ from bot.games import plugin_names
 from bot.i18n import catalog, has_key, text
 from bot.i18n.translator import command_text
 from bot.render.help import CommandHelp, GameHelp, render_help
-from bot.ui.replies import user_language
+from bot.ui.replies import refuse, user_language
 from storage.models import GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
+
+log = logging.getLogger(__name__)
 
 RULES_COMMAND = "rules"
 HELP_COMMAND = "help"
@@ -78,9 +86,37 @@ def help_sections(
     return games, others
 
 
+class Cooldown:
+    """When each user may be answered again: one member asking as fast as they can gets one
+    answer per `seconds` (the users remembered are bounded: expired ones are dropped)."""
+
+    def __init__(
+        self, seconds: float, now: Callable[[], float] = time.monotonic, kept: int = 10_000
+    ) -> None:
+        self.seconds = seconds
+        self._now = now
+        self._kept = kept
+        self._until: dict[int, float] = {}
+
+    def wait(self, user_id: int) -> int:
+        """0 if `user_id` may be answered now (their cool-down starts), else the seconds left."""
+        now = self._now()
+        until = self._until.get(user_id, 0.0)
+        if now < until:
+            return math.ceil(until - now)
+        if len(self._until) >= self._kept:
+            self._until = {user: end for user, end in self._until.items() if end > now}
+        self._until[user_id] = now + self.seconds
+        return 0
+
+
+HELP_COOLDOWN_SECONDS = 30.0  # one help per member in this time (a mention posts it publicly)
+
+
 class HelpCog(commands.Cog):
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
+        self.cooldown = Cooldown(HELP_COOLDOWN_SECONDS)
 
     async def help_embed(self, language: str, guild_id: int | None) -> discord.Embed:
         if guild_id is None:
@@ -95,6 +131,10 @@ class HelpCog(commands.Cog):
         description=command_text("How to play card games with this bot", "cmd.help.desc"),
     )
     async def help(self, interaction: discord.Interaction) -> None:
+        wait = self.cooldown.wait(interaction.user.id)
+        if wait:
+            await refuse(interaction, "help_too_often", seconds=wait)
+            return
         embed = await self.help_embed(user_language(interaction), interaction.guild_id)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -105,6 +145,9 @@ class HelpCog(commands.Cog):
             return
         if f"<@{me.id}>" not in message.content and f"<@!{me.id}>" not in message.content:
             return  # a reply to the bot also lists it in `mentions`: only an explicit @ counts
+        if self.cooldown.wait(message.author.id):  # a public answer: a refusal would spam too
+            log.info("user %s asked for the help again within the cool-down", message.author.id)
+            return
         language = await self.bot.guild_settings.public_language(message.guild.id)
         embed = await self.help_embed(language, message.guild.id)
         try:

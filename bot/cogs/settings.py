@@ -1,5 +1,5 @@
 """`/settings` (Manage Server): language, turn timer, reveal delay, threads, a game's default
-preset, turn mentions."""
+preset, turn mentions, the most tables open at once per channel and per server."""
 
 from __future__ import annotations
 
@@ -77,6 +77,12 @@ class SettingsCog(commands.Cog):
         preset=command_text("Default rules of a game", "cmd.settings.preset"),
         bots=command_text("How the bot players of new tables play", "cmd.settings.bots"),
         turn_pings=command_text("Mention the player whose turn starts", "cmd.settings.turn_pings"),
+        tables_per_channel=command_text(
+            "Most tables open at once in one channel", "cmd.settings.tables_per_channel"
+        ),
+        tables_per_server=command_text(
+            "Most tables open at once in this server", "cmd.settings.tables_per_server"
+        ),
         retention_days=command_text(
             "Days this server's data is kept after the bot leaves it", "cmd.settings.retention_days"
         ),
@@ -89,6 +95,8 @@ class SettingsCog(commands.Cog):
         preset=command_text("preset", "cmd.param.preset"),
         bots=command_text("bots", "cmd.param.bots"),
         turn_pings=command_text("turn_pings", "cmd.param.turn_pings"),
+        tables_per_channel=command_text("tables_per_channel", "cmd.param.tables_per_channel"),
+        tables_per_server=command_text("tables_per_server", "cmd.param.tables_per_server"),
         retention_days=command_text("retention_days", "cmd.param.retention_days"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices(), bots=BOTS_CHOICES)
@@ -102,6 +110,8 @@ class SettingsCog(commands.Cog):
         preset: str | None = None,
         bots: str | None = None,
         turn_pings: bool | None = None,
+        tables_per_channel: app_commands.Range[int, 1, 50] | None = None,
+        tables_per_server: app_commands.Range[int, 1, 500] | None = None,
         retention_days: app_commands.Range[int, 0, 365] | None = None,
     ) -> None:
         guild_id = interaction.guild_id
@@ -125,6 +135,10 @@ class SettingsCog(commands.Cog):
             changes["bots"] = bots
         if turn_pings is not None:
             changes["turn_pings"] = turn_pings
+        if tables_per_channel is not None:
+            changes["max_tables_channel"] = tables_per_channel
+        if tables_per_server is not None:
+            changes["max_tables_server"] = tables_per_server
         if preset is not None:
             chosen = game_of_preset(preset)
             if chosen is None:

@@ -184,6 +184,15 @@ def settings_embed(
         name=text(language, "settings.turn_pings"),
         value=text(language, "settings.on" if settings.turn_pings else "settings.off"),
     )
+    embed.add_field(
+        name=text(language, "settings.table_caps"),
+        value=text(
+            language,
+            "settings.table_caps_value",
+            channel=settings.max_tables_channel,
+            server=settings.max_tables_server,
+        ),
+    )
     presets = [
         text(
             language,

@@ -4,6 +4,7 @@ stop, and the rematch that brings a finished table back to its lobby."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +24,14 @@ from bot.service.snapshots import (
 from bot.service.table import LiveSeat, LiveTable
 from games.contract import Game, Options
 from games.match import Match
+from storage.models import GuildSettings
 
 if TYPE_CHECKING:
     from bot.service.service import TableService
+
+OPEN_COOLDOWN_SECONDS = 10.0  # a user waits this long after opening a table to open another
+OPENERS_KEPT = 10_000  # users remembered for the cool-down before the expired ones are dropped
+OPEN_STATUSES = frozenset({LOBBY, PLAYING, ROUND_OVER})  # a table that counts against the caps
 
 
 class Seating:
@@ -34,6 +40,51 @@ class Seating:
     def __init__(self, service: TableService) -> None:
         self.service = service
         self.tables = service.tables
+        # (guild, user) -> when they last opened a table: one user cannot open (and cancel)
+        # tables in a loop, each a message or a thread
+        self.opened_at: dict[tuple[int, int], float] = {}
+        self.open_cooldown_seconds = OPEN_COOLDOWN_SECONDS
+
+    def may_open(
+        self, guild_id: int, channel_id: int, user_id: int, settings: GuildSettings
+    ) -> None:
+        """Refuse (TableError) a member's new table while their cool-down runs, or when the
+        channel or the server has as many open tables as its settings allow. The glue asks
+        this before `open_table` (programs driving the service, benchmarks, do not)."""
+        if (guild_id, user_id) in self.tables.seated:
+            return  # `open_table` tells them where they sit, which says more
+        self._check_open_cooldown(guild_id, user_id)
+        self._check_open_tables(guild_id, channel_id, settings)
+
+    def _check_open_cooldown(self, guild_id: int, user_id: int) -> None:
+        now = self.service.clock.now()
+        wait = self.opened_at.get((guild_id, user_id), -math.inf) + self.open_cooldown_seconds
+        if now < wait:
+            raise TableError("opening_too_fast", seconds=math.ceil(wait - now))
+
+    def _note_opened(self, guild_id: int, user_id: int) -> None:
+        now = self.service.clock.now()
+        if len(self.opened_at) >= OPENERS_KEPT:  # forget those whose cool-down is over
+            over = now - self.open_cooldown_seconds
+            self.opened_at = {k: t for k, t in self.opened_at.items() if t > over}
+        self.opened_at[(guild_id, user_id)] = now
+
+    def _check_open_tables(self, guild_id: int, channel_id: int, settings: GuildSettings) -> None:
+        """The server's caps on tables open at once (a lobby, in play, between rounds), those
+        not loaded yet after a restart included."""
+        in_channel = in_guild = 0
+        for table in self.tables.live.values():
+            if table.guild_id == guild_id and table.status in OPEN_STATUSES:
+                in_guild += 1
+                in_channel += table.channel_id == channel_id
+        for entry in self.service.restoring.unloaded.values():
+            if entry.guild_id == guild_id:
+                in_guild += 1
+                in_channel += entry.channel_id == channel_id
+        if in_channel >= settings.max_tables_channel:
+            raise TableError("too_many_tables_channel", limit=settings.max_tables_channel)
+        if in_guild >= settings.max_tables_server:
+            raise TableError("too_many_tables_server", limit=settings.max_tables_server)
 
     async def open_table(
         self,
@@ -80,6 +131,7 @@ class Seating:
             raise store_failed(error) from error
         self.tables.release(guild_id, host.user_id, -1)
         self.tables.seated[(guild_id, host.user_id)] = table.id
+        self._note_opened(guild_id, host.user_id)
         table.add_log(LogEntry("opened", 0, {"name": host.name}, "table"))
         table.version += 1
         publish(table)

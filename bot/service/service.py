@@ -52,6 +52,7 @@ from games.registry import get_game
 
 if TYPE_CHECKING:
     from storage import Store
+    from storage.models import GuildSettings
 
 __all__ = ["RestoreReport", "TableService"]
 
@@ -196,6 +197,13 @@ class TableService:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
         bot players play."""
         return await self.seating.open_table(guild_id, channel_id, host, game, preset, target, bots)
+
+    def may_open(
+        self, guild_id: int, channel_id: int, user_id: int, settings: GuildSettings
+    ) -> None:
+        """Refuse (TableError, one sentence) a new table while the member's cool-down runs or
+        when the channel or the server has as many open tables as `settings` allow."""
+        self.seating.may_open(guild_id, channel_id, user_id, settings)
 
     async def join(
         self, table_id: int, player: PlayerRef, position: int | None = None

@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ROUND_CHANGING = frozenset({Verb.START, Verb.CANCEL, Verb.NEXT_ROUND, Verb.REMATCH})
+# A member's clicks handled at once: one clicking as fast as they can (or a script) gets the
+# rest refused in one sentence at once, and takes no more of the bot than two clicks do.
+CLICKS_IN_FLIGHT_PER_USER = 2
 
 
 def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:
@@ -64,6 +67,7 @@ class TableController:
         self._tokens = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self.seen = SeenInteractions()  # a click Discord delivers twice is handled once
+        self.in_flight: dict[int, int] = {}  # user id -> their clicks being handled
         # cards a rule showed a player, in view until the reveal delay is over
         self.reveals = RevealHolds(bot.clock, lambda *args: self.service.recall(*args))
         self.follower = HandFollower(bot, self._spawn, self.reveals)
@@ -83,6 +87,23 @@ class TableController:
             self.bot.guild_settings.note_preferred_locale(
                 interaction.guild_id, interaction.guild_locale
             )
+        user_id = interaction.user.id
+        if self.in_flight.get(user_id, 0) >= CLICKS_IN_FLIGHT_PER_USER:
+            log.info("user %s clicks faster than they are answered: refused", user_id)
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, "clicking_too_fast")
+            return
+        self.in_flight[user_id] = self.in_flight.get(user_id, 0) + 1
+        try:
+            await self._component(interaction, custom_id, values)
+        finally:
+            left = self.in_flight.pop(user_id) - 1
+            if left:
+                self.in_flight[user_id] = left
+
+    async def _component(
+        self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
+    ) -> None:
         bind_interaction(interaction)
         started = time.perf_counter()
         try:

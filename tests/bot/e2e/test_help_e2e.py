@@ -16,7 +16,7 @@ def embed_words(payload: Any) -> str:
 async def test_help_lists_each_game_s_commands_and_how_to_play_in_the_user_s_language(
     harness: BotUnderTest,
 ) -> None:
-    alice, _, _ = players(harness.fake)
+    alice, bob, _ = players(harness.fake)
     async with harness.running():
         english = await harness.fake.slash(alice, "help")
         await english.wait_answered()
@@ -34,7 +34,8 @@ async def test_help_lists_each_game_s_commands_and_how_to_play_in_the_user_s_lan
         assert "tick its cards" in fields["Dame de Pique"] and "Knock" in fields["Dame de Pique"]
         assert "/help" not in words
 
-        french = await harness.fake.slash(alice, "help", locale="fr")
+        # another member (one help per member per cool-down), in French
+        french = await harness.fake.slash(bob, "help", locale="fr")
         await french.wait_answered()
         words = embed_words(french.requests[0].payload)
         assert "/dutch lancer" in words and "Règles : `/dutch règles`" in words
