@@ -67,175 +67,33 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
-import discord
-
-from bot.bench.latency import percentile
-from bot.i18n import text
+from bot.bench.clicks_report import report, report_bots
+from bot.bench.discord_path import LANGUAGE, BenchNotifier, payload
 from bot.render.private import render_private
-from bot.render.table import RenderedMessage, render_table
+from bot.render.table import render_table
 from bot.service import (
     FINISHED,
     PLAYING,
     ROUND_OVER,
     PlayerRef,
-    PrivateSnapshot,
     SystemClock,
     TableError,
     TableService,
 )
-from bot.service.pool import PoolStats
 from bot.service.runner import ProcessPolicyRunner
-from bot.ui.coalescer import EditCoalescer
-from bot.ui.discord_notifier import digest, turn_of
-from bot.ui.dynamic_items import build_view
-from bot.ui.following import HandFollower
 from games.contract import Round
 from games.dame.round import DameRound
 from games.registry import game_names, get_game
-from storage import Store, TurnMention
+from storage import Store
 
 PLAYERS_PER_TABLE = 4
-LANGUAGE = "en"
 BIG_HAND = 40  # a Dame hand this big or bigger is reported apart
 HOARDER_SEAT = 1
 SET_UP_BATCH = 100  # tables seated (or started) at once
 PLAYED_ONCE_SECONDS = 600.0  # the window opens then even if some table was never clicked
 BOT_TABLE_USERS = 1_000_000_000  # the humans of the tables of bot players: user ids from here
-
-
-def payload(rendered: RenderedMessage) -> None:
-    """What discord.py builds to send a message: the view's items and both JSON payloads."""
-    build_view(rendered.components).to_components()
-    rendered.embed.to_dict()
-
-
-class PlayerMessage:
-    """A player's "My cards" message as the follower sees it: the interaction that made it.
-    An edit costs what discord.py does before its HTTP call."""
-
-    _ids = itertools.count(1)
-
-    def __init__(self, user_id: int) -> None:
-        self.id = next(self._ids)
-        self.user = SimpleNamespace(id=user_id)
-
-    async def edit_original_response(self, *, embed: Any, view: Any) -> None:
-        view.to_components()
-        embed.to_dict()
-
-
-class BenchNotifier:
-    """The glue's background work for each change (see the module docstring) without the
-    HTTP calls: the table message as `DiscordNotifier` renders it, and the players' "My cards"
-    messages followed by the bot's own `HandFollower`, and the turn's mention (a short message
-    naming the player whose turn starts, sent and later deleted: the guild setting's default)."""
-
-    def __init__(self, edit_delay: float = 1.0) -> None:
-        self.service: TableService | None = None
-        self.coalescer = EditCoalescer(self._edit, delay=edit_delay)
-        self.clock = SystemClock()
-        self.follower = HandFollower(self, self._spawn)  # type: ignore[arg-type]
-        self._sent: dict[int, str] = {}
-        self._messages: dict[tuple[int, int], PlayerMessage] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._pings: dict[int, tuple[int, int]] = {}  # table id -> (seat, round) mentioned
-        self._ping_pending: set[int] = set()
-
-    async def table_changed(self, table_id: int) -> None:
-        self.coalescer.mark(table_id)
-        self.follower.table_changed(table_id)
-        if table_id not in self._ping_pending:
-            self._ping_pending.add(table_id)
-            self._spawn(self._turn_ping(table_id))
-
-    async def _turn_ping(self, table_id: int) -> None:
-        """`DiscordNotifier._turn_ping` short of its HTTP calls: one pass per burst of
-        changes; when the turn moves to another human, the old mention goes and a new one is
-        written."""
-        await asyncio.sleep(0)
-        self._ping_pending.discard(table_id)
-        assert self.service is not None
-        try:
-            snapshot = self.service.public_snapshot(table_id)
-        except TableError:
-            return
-        wanted = turn_of(snapshot)
-        if self._pings.get(table_id) == wanted:
-            return
-        if self._pings.pop(table_id, None) is not None:  # the mention is forgotten in the store
-            await self.service.store.delete_turn_mention(table_id, table_id)
-        if wanted is None:
-            return
-        user_id = snapshot.seats[wanted[0]].user_id
-        assert user_id is not None
-        text(LANGUAGE, "table.turn_ping", mention=f"<@{user_id}>", table_id=table_id)
-        discord.AllowedMentions(users=[discord.Object(user_id)]).to_dict()
-        self._pings[table_id] = wanted
-        mention = TurnMention(  # kept in the store while the turn lasts, as the bot does
-            table_id=table_id,
-            channel_id=snapshot.channel_id,
-            message_id=table_id,
-            seat=wanted[0],
-            round_no=wanted[1],
-        )
-        await self.service.store.save_turn_mention(mention)
-
-    async def round_started(self, table_id: int) -> None:
-        self._spawn(self._repost(table_id))
-        self.follower.table_changed(table_id)
-
-    async def turn_reminder(self, table_id: int, seat: int) -> None:
-        return None
-
-    async def table_closed(self, table_id: int) -> None:
-        self.coalescer.forget(table_id)
-        self._sent.pop(table_id, None)
-        self._pings.pop(table_id, None)
-        self.follower.forget_table(table_id)
-
-    def follow(self, private: PrivateSnapshot, user_id: int) -> None:
-        """The player's own message was just rendered by their click: it follows the game."""
-        key = (private.table_id, user_id)
-        message = self._messages.get(key)
-        if message is None:
-            message = self._messages[key] = PlayerMessage(user_id)
-        self.follower.note(message, message.id, private, LANGUAGE)  # type: ignore[arg-type]
-
-    def _render(self, table_id: int) -> RenderedMessage | None:
-        assert self.service is not None
-        try:
-            return render_table(self.service.public_snapshot(table_id), LANGUAGE)
-        except TableError:
-            return None
-
-    async def _edit(self, table_id: int) -> None:
-        rendered = self._render(table_id)
-        if rendered is None:
-            return
-        fingerprint = digest(rendered)
-        if self._sent.get(table_id) != fingerprint:
-            payload(rendered)
-            self._sent[table_id] = fingerprint
-
-    async def _repost(self, table_id: int) -> None:
-        self.coalescer.forget(table_id)
-        rendered = self._render(table_id)
-        if rendered is not None:
-            payload(rendered)
-            self._sent[table_id] = digest(rendered)
-
-    def _spawn(self, work: Any) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def close(self) -> None:
-        await self.coalescer.close()
-        for task in list(self._tasks):
-            task.cancel()
 
 
 def hoard(round_: Round[Any, Any, Any], seat: int, rng: random.Random) -> str | None:
@@ -700,90 +558,6 @@ async def _measure_window(bench: Bench, until: float) -> Window:
     return Window(
         time.perf_counter() - wall0, time.process_time() - cpu0, tuple(collections.pauses)
     )
-
-
-def report(level: Level, bench: Bench, window: Window) -> list[str]:
-    timed = bench.timed
-    everything = sorted(x for values in timed.by_group.values() for x in values)
-    answered = len(everything)
-    clicks = answered + sum(len(v) for v in bench.bot_timed.by_group.values())
-    lines = [
-        f"  tables of humans: asked {level.rate:,.0f} clicks/s; offered "
-        f"{(bench.offered - bench.missed) / level.seconds:,.1f}/s ({bench.missed} arrivals found "
-        f"no player free to click), answered {answered / level.seconds:,.1f}/s "
-        f"({answered:,} clicks, {timed.errors} refused, {timed.rounds} rounds over)",
-        f"  CPU of this process {window.cpu / max(clicks, 1) * 1e3:.3f} ms per click of any "
-        f"table ({window.cpu / window.wall:.0%} of a core); full collections: "
-        f"{len(window.pauses)}, longest {max(window.pauses, default=0.0) * 1e3:.1f} ms, total "
-        f"{sum(window.pauses) * 1e3:.1f} ms; store write p99 "
-        f"{percentile(sorted(timed.store_waits), 0.99) * 1e3:.2f} ms",
-        f"  {'clicks of':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
-    ]
-    groups = [("all", everything)]
-    for name in sorted(timed.by_group, key=_group_order):
-        groups.append((name, sorted(timed.by_group[name])))
-    lines += _latency_rows(groups)
-    return lines
-
-
-def report_bots(
-    level: Level, bench: Bench, window: Window, before: PoolStats, after: PoolStats, workers: int
-) -> list[str]:
-    """The tables of bot players: the human's clicks, the wait for the bots' moves after a
-    click, the workers' decisions per second of CPU, and the decisions played simply."""
-    if not level.bot_tables:
-        return []
-    timed = bench.bot_timed
-    clicks = sorted(x for values in timed.by_group.values() for x in values)
-    lines = [
-        f"  tables of bots: {len(clicks):,} clicks of their humans ({timed.errors} refused, "
-        f"{timed.rounds} rounds over), one every {level.bot_think:g} s of a human's turn; "
-        f"{workers} worker process(es)",
-        f"  {'human clicks':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
-    ]
-    lines += _latency_rows([("all", clicks)])
-    lines += _latency_rows(
-        [(name, sorted(timed.by_group[name])) for name in sorted(timed.by_group, key=_group_order)]
-    )
-    lines.append(f"  {'bots moved':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
-    follows = sorted(x for values in bench.follows.values() for x in values)
-    lines += _latency_rows([("all", follows)])
-    lines += _latency_rows(
-        [(name, sorted(bench.follows[name])) for name in sorted(bench.follows, key=_group_order)]
-    )
-    for game in sorted(after.decided.keys() | after.forced.keys(), key=_group_order):
-        decided = after.decided[game] - before.decided[game]
-        forced = after.forced[game] - before.forced[game]
-        cpu = after.cpu[game] - before.cpu[game]
-        lines.append(
-            f"  {game}: {decided / window.wall:,.1f} bot decisions/s by the workers, "
-            f"{decided / cpu if cpu > 0 else 0.0:,.1f} per second of a worker's CPU "
-            f"({cpu / max(decided, 1) * 1e3:.2f} ms each); {forced / window.wall:,.1f}/s "
-            f"forced (one legal move, no worker)"
-        )
-    fallbacks = after.fallbacks - before.fallbacks
-    lines.append(
-        f"  played by the simple policy instead: {sum(fallbacks.values())} "
-        f"({', '.join(f'{k} {v}' for k, v in sorted(fallbacks.items())) or 'none'}); "
-        f"late answers {after.late - before.late}, workers replaced "
-        f"{after.replaced - before.replaced}"
-    )
-    return lines
-
-
-def _latency_rows(groups: list[tuple[str, list[float]]]) -> list[str]:
-    return [
-        f"  {name:<12} {len(values):>8} {percentile(values, 0.5) * 1e3:>8.2f} "
-        f"{percentile(values, 0.99) * 1e3:>8.2f} {values[-1] * 1e3:>8.2f}"
-        for name, values in groups
-        if values
-    ]
-
-
-def _group_order(name: str) -> tuple[int, str]:
-    order = game_names()
-    base = name.split()[0]
-    return (order.index(base) if base in order else len(order), name)
 
 
 SHORT = {  # --short: a few seconds, for the test suite

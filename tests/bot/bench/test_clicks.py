@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.clicks import BIG_HAND, HOARDER_SEAT, Bench, BenchNotifier, main, open_tables
+from bot.bench.clicks import BIG_HAND, HOARDER_SEAT, Bench, main, open_tables
+from bot.bench.discord_path import BenchNotifier
 from bot.service import FakeClock, TableService
 from bot.ui.discord_notifier import turn_of
 from storage import Store

@@ -1,0 +1,98 @@
+"""What `python -m bot.bench` (clicks.py) prints for one load level: the clicks of the tables
+of humans by game, and the tables of bot players (their humans' clicks, the bots' moves that
+follow, the workers' decisions)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.bench.latency import percentile
+from games.registry import game_names
+
+if TYPE_CHECKING:
+    from bot.bench.clicks import Bench, Level, Window
+    from bot.service.pool import PoolStats
+
+
+def report(level: Level, bench: Bench, window: Window) -> list[str]:
+    timed = bench.timed
+    everything = sorted(x for values in timed.by_group.values() for x in values)
+    answered = len(everything)
+    clicks = answered + sum(len(v) for v in bench.bot_timed.by_group.values())
+    lines = [
+        f"  tables of humans: asked {level.rate:,.0f} clicks/s; offered "
+        f"{(bench.offered - bench.missed) / level.seconds:,.1f}/s ({bench.missed} arrivals found "
+        f"no player free to click), answered {answered / level.seconds:,.1f}/s "
+        f"({answered:,} clicks, {timed.errors} refused, {timed.rounds} rounds over)",
+        f"  CPU of this process {window.cpu / max(clicks, 1) * 1e3:.3f} ms per click of any "
+        f"table ({window.cpu / window.wall:.0%} of a core); full collections: "
+        f"{len(window.pauses)}, longest {max(window.pauses, default=0.0) * 1e3:.1f} ms, total "
+        f"{sum(window.pauses) * 1e3:.1f} ms; store write p99 "
+        f"{percentile(sorted(timed.store_waits), 0.99) * 1e3:.2f} ms",
+        f"  {'clicks of':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+    ]
+    groups = [("all", everything)]
+    for name in sorted(timed.by_group, key=_group_order):
+        groups.append((name, sorted(timed.by_group[name])))
+    lines += _latency_rows(groups)
+    return lines
+
+
+def report_bots(
+    level: Level, bench: Bench, window: Window, before: PoolStats, after: PoolStats, workers: int
+) -> list[str]:
+    """The tables of bot players: the human's clicks, the wait for the bots' moves after a
+    click, the workers' decisions per second of CPU, and the decisions played simply."""
+    if not level.bot_tables:
+        return []
+    timed = bench.bot_timed
+    clicks = sorted(x for values in timed.by_group.values() for x in values)
+    lines = [
+        f"  tables of bots: {len(clicks):,} clicks of their humans ({timed.errors} refused, "
+        f"{timed.rounds} rounds over), one every {level.bot_think:g} s of a human's turn; "
+        f"{workers} worker process(es)",
+        f"  {'human clicks':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+    ]
+    lines += _latency_rows([("all", clicks)])
+    lines += _latency_rows(
+        [(name, sorted(timed.by_group[name])) for name in sorted(timed.by_group, key=_group_order)]
+    )
+    lines.append(f"  {'bots moved':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    follows = sorted(x for values in bench.follows.values() for x in values)
+    lines += _latency_rows([("all", follows)])
+    lines += _latency_rows(
+        [(name, sorted(bench.follows[name])) for name in sorted(bench.follows, key=_group_order)]
+    )
+    for game in sorted(after.decided.keys() | after.forced.keys(), key=_group_order):
+        decided = after.decided[game] - before.decided[game]
+        forced = after.forced[game] - before.forced[game]
+        cpu = after.cpu[game] - before.cpu[game]
+        lines.append(
+            f"  {game}: {decided / window.wall:,.1f} bot decisions/s by the workers, "
+            f"{decided / cpu if cpu > 0 else 0.0:,.1f} per second of a worker's CPU "
+            f"({cpu / max(decided, 1) * 1e3:.2f} ms each); {forced / window.wall:,.1f}/s "
+            f"forced (one legal move, no worker)"
+        )
+    fallbacks = after.fallbacks - before.fallbacks
+    lines.append(
+        f"  played by the simple policy instead: {sum(fallbacks.values())} "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(fallbacks.items())) or 'none'}); "
+        f"late answers {after.late - before.late}, workers replaced "
+        f"{after.replaced - before.replaced}"
+    )
+    return lines
+
+
+def _latency_rows(groups: list[tuple[str, list[float]]]) -> list[str]:
+    return [
+        f"  {name:<12} {len(values):>8} {percentile(values, 0.5) * 1e3:>8.2f} "
+        f"{percentile(values, 0.99) * 1e3:>8.2f} {values[-1] * 1e3:>8.2f}"
+        for name, values in groups
+        if values
+    ]
+
+
+def _group_order(name: str) -> tuple[int, str]:
+    order = game_names()
+    base = name.split()[0]
+    return (order.index(base) if base in order else len(order), name)
