@@ -347,6 +347,8 @@ class DiscordNotifier:
             async with lock:
                 if not self._closed(table_id):
                     turn.edited = await self._edit_now(table_id)
+            if turn.edited:
+                self.bot.telemetry.edit(paced=turn.waited)
 
     async def _edit_now(self, table_id: int) -> bool:
         """Show the table's state on its message; False if there was nothing to send."""

@@ -39,11 +39,16 @@ CLICKED, CHANGED, REFRESH = 0, 1, 2  # priority classes, first served first
 PLAYING_WINDOWS = 3  # a channel counts as being played for this many windows after a turn
 
 
+PACED_AFTER = 0.05  # seconds: a turn granted later than this waited for the window
+
+
 @dataclass
 class Turn:
-    """Set `edited = False` when the turn made no request: its place in the window returns."""
+    """Set `edited = False` when the turn made no request: its place in the window returns.
+    `waited`: the channel's window was full, so the request was held back (paced)."""
 
     edited: bool = True
+    waited: bool = False
 
 
 @dataclass
@@ -109,6 +114,7 @@ class ChannelPacer:
         waiter = _Waiter(klass, channel, asyncio.get_running_loop().create_future())
         self._waiters.setdefault(table_id, []).append(waiter)
         heapq.heappush(channel.waiting, (klass, next(self._order), waiter))
+        asked_at = self._clock.now()
         self._serve(channel)
         try:
             granted_at = await waiter.granted
@@ -118,7 +124,7 @@ class ChannelPacer:
                 waiting.remove(waiter)
             if not waiting:
                 self._waiters.pop(table_id, None)
-        turn = Turn()
+        turn = Turn(waited=granted_at - asked_at > PACED_AFTER)
         try:
             yield turn
         finally:

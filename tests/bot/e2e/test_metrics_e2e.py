@@ -58,6 +58,7 @@ async def test_metrics_scraped_during_a_match_count_its_clicks_and_stored_action
         assert sample(text, "cardtable_store_commit_seconds_count") == actions > 0
         assert sample(text, "cardtable_tables", game="dutch", status="finished") == 1
         assert sample(text, "cardtable_healthy") == 1
+        assert sample(text, "cardtable_message_edits_total", kind="sent") > 0  # table edits
 
 
 async def test_health_flips_when_the_store_is_made_read_only(harness: BotUnderTest) -> None:

@@ -268,3 +268,22 @@ async def test_turn_mentions_are_paced_in_their_channel_and_a_turn_over_is_not_m
         assert sum(f"<@{user}>" in words for words in mentioned) == 1, table_id
     left_behind = bot.service.public_snapshot(last).seats[first_turn[0]].user_id
     assert not any(f"<@{left_behind}>" in words for words in mentioned)
+
+
+async def test_a_turn_says_whether_it_was_held_back_for_the_channels_window() -> None:
+    clock = FakeClock()
+    pacer = ChannelPacer(clock, edits=1, per=PER)
+    waited = []
+
+    async def edit(table_id: int) -> None:
+        async with pacer.turn(CHANNEL, table_id) as turn:
+            waited.append(turn.waited)
+
+    first = asyncio.create_task(edit(1))
+    await run_ready()
+    second = asyncio.create_task(edit(2))
+    await run_ready()
+    await clock.advance(PER)
+    await run_ready()
+    await asyncio.gather(first, second)
+    assert waited == [False, True]  # the second waited for the window: paced
