@@ -31,7 +31,7 @@ async def test_help_lists_each_game_s_commands_and_how_to_play_in_the_user_s_lan
         fields = {f["name"]: f["value"] for f in json.loads(words)[0]["fields"]}
         assert "Slot numbers" in fields["Dutch"] and "Slot numbers" not in fields["Euchre"]
         assert "Order up" in fields["Euchre"] and "trump first" in fields["Euchre"]
-        assert "tick its cards" in fields["Dame de Pique"] and "Knock" in fields["Dame de Pique"]
+        assert "one button each" in fields["Dame de Pique"] and "Knock" in fields["Dame de Pique"]
         assert "/help" not in words
 
         # another member (one help per member per cool-down), in French
@@ -41,7 +41,7 @@ async def test_help_lists_each_game_s_commands_and_how_to_play_in_the_user_s_lan
         assert "/dutch lancer" in words and "Règles : `/dutch règles`" in words
         assert "/réglages" in words and "Mes cartes" in words
         assert "Numéros des cartes" in words and "atout d'abord" in words
-        assert "cochez ses cartes" in words
+        assert "un bouton chacun" in words and "ses cartes cochées ensemble" in words
 
 
 async def test_a_mention_of_the_bot_gets_the_help_in_the_channel(harness: BotUnderTest) -> None:
