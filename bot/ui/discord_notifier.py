@@ -268,7 +268,9 @@ class DiscordNotifier:
         async with self._locks.setdefault(table_id, asyncio.Lock()):
             self.coalescer.forget(table_id)
             try:
-                await self._edit_now(table_id)
+                location = await self.bot.locations.get(table_id)
+                async with self.pacer.turn(location.post_channel_id, table_id) as turn:
+                    turn.edited = await self._edit_now(table_id)
             except (RetryLater, discord.HTTPException):
                 log.warning("could not show the end of table %s", table_id)
             self._sent.pop(table_id, None)
@@ -378,17 +380,23 @@ class DiscordNotifier:
         if picture is not None and self._pictured.get(table_id) != pictured:
             # The table shows the round's end at once; its picture follows when drawn.
             self._note_pictured(table_id, location.message_id, rendered)
-            self._spawn(self._attach_picture(table_id, message, rendered))
+            channel_id = location.post_channel_id
+            self._spawn(self._attach_picture(table_id, channel_id, message, rendered))
         self._sent[table_id] = fingerprint
         return True
 
     async def _attach_picture(
-        self, table_id: int, message: discord.PartialMessage, rendered: RenderedMessage
+        self,
+        table_id: int,
+        channel_id: int,
+        message: discord.PartialMessage,
+        rendered: RenderedMessage,
     ) -> None:
         files = await self._picture_files(table_id, None, rendered)
         if files:
             try:
-                await message.edit(attachments=files)
+                async with self.pacer.turn(channel_id, table_id):  # an edit like any other
+                    await message.edit(attachments=files)
             except discord.HTTPException as error:
                 log.warning("could not attach the round picture of table %s: %s", table_id, error)
 
@@ -426,7 +434,8 @@ class DiscordNotifier:
             channel = self.bot.get_partial_messageable(location.post_channel_id)
             # Too old or gone: never mind, its buttons are refused as stale anyway.
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).edit(view=None)
+                async with self.pacer.turn(location.post_channel_id, table_id):
+                    await channel.get_partial_message(old).edit(view=None)
 
     async def _repost_locked(self, table_id: int) -> None:
         lock = self._lock(table_id)

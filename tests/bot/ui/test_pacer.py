@@ -287,3 +287,24 @@ async def test_a_turn_says_whether_it_was_held_back_for_the_channels_window() ->
     await run_ready()
     await asyncio.gather(first, second)
     assert waited == [False, True]  # the second waited for the window: paced
+
+
+async def test_a_closing_edit_waits_for_its_turn_in_a_full_window(bot: CardTableBot) -> None:
+    channel: RateLimitedChannel = bot.channel  # type: ignore[attr-defined]
+    clock: FakeClock = bot.clock  # type: ignore[assignment]
+    table_id = (await bot.service.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")).table_id
+    message_id = 10_000 + table_id
+    await bot.locations.set_message(table_id, message_id)
+    await bot.notifier.render(table_id)  # as its message shows it
+    bot.notifier.clicked(99)
+    for _ in range(EDITS):  # another table's edits fill the channel's window
+        async with bot.notifier.pacer.turn(CHANNEL, 99):
+            await channel.get_partial_message(99).edit()
+    await bot.service.cancel(table_id, 1)
+    await run_ready()
+    assert channel.refused == 0  # it waits rather than meet a 429
+    for _ in range(int(PER) + 1):
+        await clock.advance(1.0)
+        await run_ready()
+    assert channel.refused == 0
+    assert [m for _, m in channel.edits].count(message_id) == 1  # shown closed, once
