@@ -78,14 +78,6 @@ class DamePlugin(BasePlugin):
     ) -> list[str]:
         return render.hand_lines(private.view, table.language)
 
-    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
-        view: DameView = private.view
-        if private.legal:
-            return None
-        if view.phase == "over":
-            return text(table.language, "private.round_over")
-        return render.status_line(view, table.names, table.language)
-
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:

@@ -185,14 +185,6 @@ class EuchrePlugin(BasePlugin):
             lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
         return lines
 
-    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
-        if private.legal:
-            return None
-        view: EuchreView = private.view
-        if view.phase == OVER:
-            return text(table.language, "private.round_over")
-        return render.status_line(view, table)
-
     def action_labeler(self, view: EuchreView | None, table: TableContext) -> ActionLabel:
         return render.action_labeler(view, table.language)
 
