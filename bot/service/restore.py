@@ -247,6 +247,10 @@ class Restore:
 
     async def _resume(self, table: LiveTable, notes: list[Notice]) -> None:
         if table.status == PLAYING:
+            if table.round is not None and not table.round.finished:
+                # The turns restored were announced before the restart: their players are not
+                # reminded of them again (a thousand reminders at once); the timeout comes.
+                table.reminded.update(table.round.to_act())
             await self.service.play.run_table(table, notes)
         elif table.status == ROUND_OVER and table.match is not None and table.match.finished:
             # The last round was stored but the match end was not (a stop in between).

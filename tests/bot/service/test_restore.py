@@ -17,7 +17,7 @@ from bot.service import (
     RecordingNotifier,
     TableService,
 )
-from storage import Store
+from storage import GuildSettings, Store
 from tests.bot.service.conftest import (
     ANN,
     BOB,
@@ -274,3 +274,28 @@ async def test_a_batch_that_fails_loads_table_by_table_and_the_bad_one_is_broken
     finally:
         await again.close()
         await store_again.close()
+
+
+async def test_a_turn_restored_is_not_reminded_again_but_still_times_out(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    await store.save_guild_settings(GuildSettings(guild_id=GUILD, turn_seconds=30))
+    table_id = await open_dutch(service, [ANN, BOB])
+    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    assert service.public_snapshot(table_id).to_act == (1,)
+    await store.close()
+
+    again, new_store, clock = await restarted(db_path, seeds)
+    notifier = again.notifier
+    assert isinstance(notifier, RecordingNotifier)
+    try:
+        await clock.advance(29)
+        assert notifier.of("turn_reminder") == []  # mentioned before the restart
+        await clock.advance(1)  # the turn's time is up all the same: Bob's peek is played
+        snapshot = again.public_snapshot(table_id)
+        assert snapshot.view is not None and snapshot.view.peeked == (True, True)
+        await clock.advance(15)  # a turn that starts after the restart is reminded, as ever
+        assert notifier.of("turn_reminder") == [(table_id, snapshot.to_act[0])]
+    finally:
+        await again.close()
+        await new_store.close()
