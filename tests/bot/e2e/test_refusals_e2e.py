@@ -4,6 +4,9 @@ the commands only some members may use."""
 from __future__ import annotations
 
 import asyncio
+import logging
+
+import pytest
 
 from bot.i18n import catalog
 from bot.service.snapshots import PLAYING, ROUND_OVER
@@ -184,9 +187,13 @@ async def test_the_rules_are_shown_to_the_asker_alone_in_both_rule_sets(
         checker.assert_clean()
 
 
-async def test_a_click_from_another_server_or_channel_is_refused(harness: BotUnderTest) -> None:
+async def test_a_click_from_another_server_or_channel_is_refused(
+    harness: BotUnderTest, caplog: pytest.LogCaptureFixture
+) -> None:
     """A custom id forged for a lobby of another server (or another channel of this one) is
-    refused in one sentence: nobody is seated from elsewhere."""
+    refused in one sentence: nobody is seated from elsewhere, and nothing is logged above
+    INFO."""
+    caplog.set_level(logging.INFO)
     elsewhere = harness.fake.add_guild("Elsewhere", ("mallory",))
     mallory, dave = harness.fake.user("mallory"), harness.fake.user("dave")
     alice = harness.fake.user("alice")
@@ -206,3 +213,5 @@ async def test_a_click_from_another_server_or_channel_is_refused(harness: BotUnd
         snapshot = bot.service.public_snapshot(table_id)
         assert snapshot.version == version
         assert {s.user_id for s in snapshot.seats} == {alice.id}
+    loud = [r for r in caplog.records if r.levelno > logging.INFO and r.name.startswith("bot")]
+    assert loud == [], [r.getMessage() for r in loud]
