@@ -5,6 +5,14 @@ that arrived meanwhile and stores them in one transaction, then resolves each ca
 after COMMIT: an action is durable before its caller goes on, and a burst of clicks from many
 tables costs one fsync, not one per click.
 
+On PostgreSQL the batches are pipelined (`PipelinedDatabase`): while one batch commits on its
+connection, the rows that arrived meanwhile are checked and sent as the next batch on another,
+instead of waiting for the first COMMIT to return (and a large batch is shared among the free
+connections). Each caller still hears only once its own
+batch has committed. A round's rows stay in order: a row whose round has a batch in flight
+waits for that batch to end, so a later row of a round never commits before, or without, an
+earlier one.
+
 The log's rules (an open round, a seat of the table, seq growing within the round) are checked
 here, in memory, against `OpenRounds`: the store is the file's only writer, so its view of the
 open rounds is exact, and a refused row fails alone without costing the batch anything.
@@ -13,12 +21,16 @@ open rounds is exact, and a refused row fails alone without costing the batch an
 from __future__ import annotations
 
 import asyncio
+from typing import cast
 
 from storage.errors import StoreError
-from storage.sql import ActionRow, Database
+from storage.sql import ActionRow, Database, PipelinedDatabase
 
 MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") has 14
 MAX_BATCH = 5000  # rows per transaction: a bounded wait for the callers of a huge burst
+# Pipelined: a batch of at least twice this many rows is shared among the free lanes (their
+# INSERTs run side by side on the server; the first to commit frees its callers first).
+SPLIT_ROWS = 64
 # The open rounds of some tables (a table has one at most), read in one query per chunk of
 # LOOKUP_CHUNK tables: the first batch after a start meets hundreds of rounds not yet in memory.
 OPEN_ROUNDS = (
@@ -97,6 +109,22 @@ class OpenRounds:
         self._rounds.pop(table_id, None)
 
 
+def _split(batch: list[Pending], parts: int) -> list[list[Pending]]:
+    """The batch in `parts` parts of about equal size, each round's rows in one part (in
+    order)."""
+    if parts == 1:
+        return [batch]
+    part_of: dict[RoundKey, int] = {}
+    out: list[list[Pending]] = [[] for _ in range(parts)]
+    for row in batch:
+        key = (row[0], row[1])
+        index = part_of.get(key)
+        if index is None:
+            index = part_of[key] = len(part_of) % parts
+        out[index].append(row)
+    return out
+
+
 def _or(value: int | None, default: int) -> int:
     return default if value is None else value
 
@@ -147,6 +175,10 @@ class ActionWriter:
             self._task = None
 
     async def _run(self) -> None:
+        lanes = getattr(self._db, "pipeline", 0)
+        if lanes:
+            await self._run_pipelined(cast(PipelinedDatabase, self._db), lanes)
+            return
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -171,6 +203,74 @@ class ActionWriter:
             for future in accepted:  # one loop, no task per caller
                 if not future.done():  # the caller was cancelled; its row is stored all the same
                     future.set_result(None)
+
+    async def _run_pipelined(self, db: PipelinedDatabase, lanes: int) -> None:
+        free = list(range(lanes - 1, -1, -1))
+        busy: dict[int, set[RoundKey]] = {}  # lane -> rounds of its batch in flight
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            if not self._pending:
+                if self._closing and not busy:
+                    return
+                continue
+            if not free:
+                continue  # a lane's end wakes this loop
+            in_flight = set().union(*busy.values()) if busy else set()
+            batch: list[Pending] = []
+            waiting: list[Pending] = []
+            for row in self._pending:
+                key = (row[0], row[1])
+                if key in in_flight or len(batch) >= MAX_BATCH:
+                    waiting.append(row)
+                    in_flight.add(key)  # the round's later rows wait too, in order
+                else:
+                    batch.append(row)
+            self._pending = waiting
+            if not batch:
+                continue
+            for part in _split(batch, min(len(free), len(batch) // SPLIT_ROWS) or 1):
+                lane = free.pop()
+                busy[lane] = {(row[0], row[1]) for row in part}
+
+                def done(_: object, lane: int = lane) -> None:
+                    del busy[lane]
+                    free.append(lane)
+                    self._wake.set()
+
+                task = asyncio.get_running_loop().create_task(self._send(db, lane, part))
+                task.add_done_callback(done)
+            if self._pending and free:
+                self._wake.set()
+
+    async def _send(self, db: PipelinedDatabase, lane: int, batch: list[Pending]) -> None:
+        """Check the batch under the lock and commit it on `lane`; then answer its callers."""
+        try:
+            async with db.lock:
+                try:
+                    await db.settle()
+                    accepted, rows = await self._check(batch)
+                except BaseException:
+                    self._rounds.forget({(row[0], row[1]) for row in batch})
+                    raise
+                sent = db.send_actions(rows, db.stamp(), lane) if accepted else None
+            if sent is not None:
+                try:
+                    await sent
+                except BaseException:
+                    async with db.lock:  # rows checked after a lost one must be re-read
+                        self._rounds.forget({(row[0], row[1]) for row in batch})
+                    raise
+                self.batches += 1
+        except Exception as error:  # an I/O failure: every accepted caller hears it
+            translated = db.error(error)
+            failure = translated if isinstance(translated, StoreError) else StoreError(str(error))
+            for row in batch:
+                _fail(row[5], failure)
+            return
+        for future in accepted:
+            if not future.done():  # the caller was cancelled; its row is stored all the same
+                future.set_result(None)
 
     async def _flush(self, batch: list[Pending]) -> list[asyncio.Future[None]]:
         """Check the batch (refused rows fail now, alone), then store the others in one

@@ -68,6 +68,8 @@ class WriterSession:
         self.conn: asyncpg.Connection | None = None
         self._backend: tuple[int, datetime] | None = None  # (pid, backend_start) of the session
         self._doubtful: list[tuple[int, int]] = []  # (round id, seq) told failed, maybe stored
+        # backends of other sessions (the action lanes') to end before the doubtful rows go
+        self._fence: list[tuple[int, datetime]] = []
         self.down = False  # a whole reconnect window passed without the server
         self.reconnects = 0
 
@@ -123,6 +125,9 @@ class WriterSession:
         if conn is None or conn.is_closed():
             conn = await self.connect()
         if self._doubtful:
+            for backend in self._fence:  # none of their statements may commit after this
+                await _terminate(conn, *backend)
+            self._fence = []
             rounds, seqs = zip(*self._doubtful, strict=True)
             await conn.execute(DELETE_ROWS, list(rounds), list(seqs))
             log.warning(
@@ -132,10 +137,14 @@ class WriterSession:
             self._doubtful = []
         return conn
 
-    def doubt(self, rows: list[tuple[int, int]]) -> None:
+    def doubt(self, rows: list[tuple[int, int]], lost: WriterSession | None = None) -> None:
         """Rows (round id, seq) whose COMMIT outcome is unknown and whose callers are told they
-        failed: deleted, if stored, before the next write on a new session."""
+        failed: deleted, if stored, before the next write on a new session. `lost`: the
+        session (an action lane) that sent them, when not this one: its backend is ended
+        before they are deleted."""
         self._doubtful.extend(rows)
+        if lost is not None and lost._backend is not None:
+            self._fence.append(lost._backend)
 
     async def retry(self, work: Callable[[], Awaitable[T]]) -> T:
         """Run `work`, again after a lost connection, until it succeeds or the reconnect window

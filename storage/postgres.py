@@ -1,8 +1,13 @@
 """Opening a PostgreSQL database (asyncpg): connect, migrate, and the connections queries use.
 
-Writes (transactions and the action log's group commits) go through one connection under one
-asyncio lock, as on SQLite, so the action log's in-memory view of the open rounds stays exact;
-reads use a small pool and run beside them. Durability: `synchronous_commit=on` for our
+Transactions go through one writer connection under one asyncio lock, as on SQLite, so the
+action log's in-memory view of the open rounds stays exact; reads use a small pool and run
+beside them. The action log's group commits are pipelined on `ACTION_LANES` connections of
+their own: a batch is checked under the lock, then committed on a free lane while the next
+batch is checked and sent on another, so the server's WAL flush of one batch overlaps the
+next one's round trip (`storage.action_log` keeps a round's rows out of a batch while an
+earlier batch holding that round is in flight, and a transaction begins only once every
+batch sent before it has committed). Durability: `synchronous_commit=on` for our
 sessions whatever the server's default, so a COMMIT is flushed to the server's WAL before
 asyncpg returns it: an acknowledged action survives the bot being killed, and the server
 crashing too. A lost connection is restored and the call under way runs again
@@ -37,6 +42,7 @@ log = logging.getLogger(__name__)
 
 URL_SCHEMES = ("postgresql", "postgres")
 READ_POOL = 4  # connections for reads (leaderboards, recovery) beside the writer
+ACTION_LANES = 2  # connections committing action batches, one batch in flight on each
 APPEND_ACTIONS = (
     "INSERT INTO actions (round_id, seq, seat, notation, at) "
     "SELECT r, s, t, n, $5 FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[]) "
@@ -119,9 +125,12 @@ class PostgresDatabase:
         session: WriterSession,
         pool: asyncpg.Pool,
         now: Callable[[], datetime],
+        lanes: Sequence[WriterSession] = (),
     ) -> None:
         self.url = url
         self.session = session
+        self.lanes = list(lanes)  # the action log's pipeline (see the module's doc)
+        self._sending: set[asyncio.Task[None]] = set()  # batches in flight on the lanes
         assert session.conn is not None
         self.writer = PgConnection(session.conn)
         self.pool = pool
@@ -170,6 +179,7 @@ class PostgresDatabase:
         committed, and only a committed one returns normally."""
         self._check_open()
         async with self.lock:
+            await self.drain()
             try:  # BEGIN is where an idle connection the server ended is found: begin again
                 conn, xact = await self.session.retry(self._begin)
             except ENGINE_ERRORS as error:
@@ -256,9 +266,64 @@ class PostgresDatabase:
         except StoreUnavailable:
             self.session.doubt([(row[0], row[1]) for row in rows])
             raise
-        if inserted not in (0, len(rows)):  # one atomic INSERT stored all of them or none
+        self._check_inserted(inserted, len(rows))
+
+    @property
+    def pipeline(self) -> int:
+        """How many action batches may be in flight at once (0: one at a time, under `lock`)."""
+        return len(self.lanes)
+
+    async def settle(self) -> None:
+        try:
+            await self._ready()
+        except ENGINE_ERRORS as error:
+            raise self.error(error) from error
+
+    def send_actions(self, rows: list[ActionRow], at: str, lane: int) -> asyncio.Task[None]:
+        """Start committing a batch on action lane `lane` (free: the caller keeps one batch
+        per lane); call with `lock` held, right after the batch was checked. Transactions
+        begun after this wait for it (`drain`)."""
+        task = asyncio.get_running_loop().create_task(self._append_on(rows, at, lane))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        return task
+
+    async def drain(self) -> None:
+        """Wait until every action batch sent so far has committed or failed."""
+        while self._sending:
+            await asyncio.wait(list(self._sending))
+
+    async def _append_on(self, rows: list[ActionRow], at: str, lane: int) -> None:
+        """append_actions on an action lane's own session; rows left in doubt are deleted by
+        the writer's session (after ending the lane's backend) before its next write."""
+        session = self.lanes[lane]
+        columns = list(zip(*rows, strict=True))
+        try:
+            conn = await session.ready()
+            await conn.execute(APPEND_ACTIONS, *columns, at)
+            return
+        except StoreUnavailable:
+            raise
+        except ENGINE_ERRORS as error:
+            if not session.is_lost(error):
+                raise self.error(error) from error
+
+        async def again() -> str:
+            return await (await session.ready()).execute(APPEND_ACTIONS_AGAIN, *columns, at)
+
+        try:
+            inserted = _count(await session.retry(again))
+        except StoreUnavailable:
+            self.session.doubt([(row[0], row[1]) for row in rows], lost=session)
+            raise
+        except ENGINE_ERRORS as error:
+            raise self.error(error) from error
+        self._check_inserted(inserted, len(rows))
+
+    def _check_inserted(self, inserted: int, size: int) -> None:
+        if inserted not in (0, size):  # one atomic INSERT stored all of them or none
             raise StoreError(
-                f"the database {self.name} holds {len(rows) - inserted} of {len(rows)} actions "
+                f"the database {self.name} holds {size - inserted} of {size} actions "
                 "of a batch that was never acknowledged: another program writes to it."
             )
 
@@ -284,7 +349,11 @@ class PostgresDatabase:
             return
         self.closed = True
         async with self.lock:  # a transaction under way finishes first
+            with suppress(Exception):  # each batch's caller hears its own failure
+                await self.drain()
             await self.pool.close()
+            for lane in self.lanes:
+                await lane.close()
             await self.session.close()
 
 
@@ -300,6 +369,8 @@ async def open_postgres(
     reached, the database is not ours, or another process serves these shards."""
     name = redacted(url)
     session = WriterSession(url, name, partition)
+    lanes: list[WriterSession] = []
+    pool: asyncpg.Pool | None = None
     try:
         conn = await asyncpg.connect(url, server_settings=SERVER_SETTINGS)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
@@ -313,11 +384,20 @@ async def open_postgres(
         pool = await asyncpg.create_pool(
             url, min_size=1, max_size=READ_POOL, server_settings=SERVER_SETTINGS
         )
+        for _ in range(ACTION_LANES):
+            lane = WriterSession(url, name, None)
+            lanes.append(lane)
+            await lane.connect()
     except BaseException as error:
+        for lane in lanes:
+            if lane.conn is not None:
+                lane.conn.terminate()
+        if pool is not None:
+            pool.terminate()
         conn.terminate()
         if isinstance(error, ENGINE_ERRORS):
             raise StoreError(f"the database {name} cannot be used: {error}.") from error
         raise
-    db = PostgresDatabase(url, session, pool, now)
+    db = PostgresDatabase(url, session, pool, now, lanes)
     db.schema_version = version
     return db

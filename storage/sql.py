@@ -78,3 +78,22 @@ class Database(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+class PipelinedDatabase(Database, Protocol):
+    """A database that commits action batches on connections of their own (PostgreSQL):
+    `pipeline` batches may be in flight at once."""
+
+    @property
+    def pipeline(self) -> int: ...
+
+    async def settle(self) -> None:
+        """With `lock` held, before checking a batch: rows of a batch whose commit was in
+        doubt (its callers told it failed) are deleted first, if the server kept them."""
+        ...
+
+    def send_actions(self, rows: list[ActionRow], at: str, lane: int) -> asyncio.Task[None]:
+        """Start committing the rows, stamped `at`, on lane `lane` (0 to pipeline - 1, one
+        batch per lane at a time); with `lock` held, right after checking them. The task ends
+        once they are durable, or fails (StoreUnavailable: they are not stored)."""
+        ...
