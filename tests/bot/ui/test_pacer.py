@@ -17,6 +17,7 @@ from bot.app import CardTableBot
 from bot.service import FakeClock, PlayerRef
 from bot.ui.discord_notifier import turn_of
 from bot.ui.pacer import ChannelPacer
+from storage import TurnMention
 from tests.bot.bots import offline_bot
 from tests.bot.ui.test_discord_notifier import http_error
 
@@ -308,3 +309,17 @@ async def test_a_closing_edit_waits_for_its_turn_in_a_full_window(bot: CardTable
         await run_ready()
     assert channel.refused == 0
     assert [m for _, m in channel.edits].count(message_id) == 1  # shown closed, once
+
+
+async def test_a_table_that_cannot_be_restored_has_its_kept_mention_deleted(
+    bot: CardTableBot,
+) -> None:
+    channel: RateLimitedChannel = bot.channel  # type: ignore[attr-defined]
+    table_id = (await bot.service.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")).table_id
+    kept = TurnMention(table_id=table_id, channel_id=CHANNEL, message_id=777, seat=0, round_no=0)
+    await bot.store.save_turn_mention(kept)
+    bot.notifier.adopt_mentions(await bot.store.turn_mentions())  # as the start does
+    bot.notifier.table_lost(table_id)  # found broken by the restore
+    await bot.notifier.drain()
+    assert [message for _, message in channel.deleted] == [777]
+    assert await bot.store.turn_mentions() == []
