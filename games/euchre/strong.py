@@ -9,9 +9,12 @@ hand on the integer engine (`games.euchre.fast`: the other seats bid and play by
 `games.euchre.policy`), and picks the move with the best mean point difference for its team.
 Every move is tried on the same deals, so their difference is measured with little noise.
 
-The search stops at a time budget (`budget` seconds; a slow machine plays a little weaker,
-not slower) or at `max_samples` deals, whichever comes first: tests pass `budget=None` and a
-sample count, so a seeded `rng` gives a reproducible choice.
+Nothing is searched where there is nothing to decide: one legal move, or only cards of equal
+effect (`equivalent_groups`: cards of one suit with no card still out between them). Otherwise
+the search samples deals until a sequential test (`_settled`) finds the best move's lead clear,
+or the other moves surely equal to it; `max_samples` deals and a `budget` of wall seconds are
+only caps (the budget, for an overloaded machine: below it, a seeded `rng` gives the same
+choice every time, in any process).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from games.euchre.policy import ALONE_THRESHOLD, BID_THRESHOLD
 from games.euchre.round import EuchreRound
 from games.euchre.views import DEALER_DISCARD, NAME_TRUMP, ORDER_UP, PLAYING, EuchreView
 
-DEFAULT_BUDGET = 0.12  # seconds of search per decision (the p99 decision time stays < 250 ms)
+DEFAULT_BUDGET = 0.12  # wall seconds per decision at most (a cap; the sequential test ends sooner)
 MIN_SAMPLES = 8  # even on a very slow machine, at least this many deals per decision
 SAMPLE_TRIES = 200  # random greedy deals tried before the exhaustive fallback
 
@@ -381,18 +384,80 @@ def _rollout(
     return _after_bid(hands, table, action, rng)
 
 
+def equivalent_groups(view: EuchreView, legal: list[EuchreAction]) -> list[list[int]]:
+    """The legal moves (indices) in groups of equal effect; each group's first is played.
+
+    Cards of one effective suit between which every card of that suit has been played (or is
+    in this hand) are equivalent: whichever the seat plays or discards now, the others stand
+    in the same order against every card still out, so the hand ends the same way. (Each
+    group is one such run of the seat's cards; its lowest card stands for it.) Bids are never
+    grouped."""
+    if view.phase not in (PLAYING, DEALER_DISCARD) or view.trump is None:
+        return [[i] for i in range(len(legal))]
+    t = SUIT_ID[view.trump]
+    played = _mask(n for trick in view.tricks for _, n in trick) | _mask(n for _, n in view.trick)
+    ids = [CARD_ID[a.card] for a in legal]  # type: ignore[index]
+    mine = _mask(view.hand)
+    power = POW[t]
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, c in enumerate(ids):
+        suit = EFF[t][c]
+        # cards of the suit still out (neither played nor this seat's), ranked by power
+        out = SUIT_MASK[t][suit] & ~played & ~mine
+        # this card's run: the number of outstanding cards above it names its place
+        above = 0
+        m = out
+        while m:
+            b = m & -m
+            if power[b.bit_length() - 1] > power[c]:
+                above += 1
+            m ^= b
+        groups.setdefault((suit, above), []).append(i)
+    ordered = [sorted(g, key=lambda i: power[ids[i]]) for g in groups.values()]
+    return sorted(ordered, key=lambda g: g[0])
+
+
+Z_LEAD = 2.5  # the best move's lead is clear when it exceeds this many standard errors
+TIE_MARGIN = 0.1  # points: moves whose difference is surely smaller than this are equal
+MIN_SEQUENTIAL = 32  # samples before the sequential test may stop the search
+MAX_SAMPLES = 200  # samples at most per decision (a cap the clear cases never reach)
+
+
+def _settled(n: int, best: int, totals: list[int], squares: list[list[int]]) -> bool:
+    """Sequential test after `n` paired samples: every other move is clearly behind the best
+    (its deficit's 95% interval above zero), or surely within TIE_MARGIN of it."""
+    for j in range(len(totals)):
+        if j == best:
+            continue
+        mean = (totals[best] - totals[j]) / n
+        variance = max(0.0, squares[best][j] / n - mean * mean) * n / (n - 1)
+        half = Z_LEAD * (variance / n) ** 0.5
+        if mean - half > 0:
+            continue
+        if half + abs(mean) < TIE_MARGIN:
+            continue
+        return False
+    return True
+
+
 def choose_action(
     round_: EuchreRound,
     seat: int,
     rng: random.Random,
     *,
     budget: float | None = DEFAULT_BUDGET,
-    max_samples: int | None = None,
+    max_samples: int | None = MAX_SAMPLES,
+    sequential: bool = True,
 ) -> EuchreAction:
     """The move with the best mean result over sampled deals (reads only `round.view(seat)`).
 
-    Stops after `budget` seconds (None: no time limit) or `max_samples` deals (None: no cap);
-    at least one of them must be set."""
+    With `sequential` (the default) it searches nothing when there is nothing to decide (one
+    legal move, or only cards of equal effect: `equivalent_groups`), and stops sampling as
+    soon as the best move's lead is clear (`_settled`); otherwise it samples every legal move
+    until a limit, as the first version of this bot did (kept to measure against). Limits:
+    `budget` seconds of wall time (None: none), `max_samples` deals (None: none); at least
+    one must be set. The budget is only a cap for an overloaded machine: under it the choice
+    depends on `rng` and the view alone."""
     if budget is None and max_samples is None:
         raise ValueError("give a time budget, a sample count, or both")
     view = round_.view(seat)
@@ -401,22 +466,42 @@ def choose_action(
         raise ValueError(f"seat {seat} has nothing to do")
     if len(legal) == 1:
         return legal[0]
-    knowledge = Knowledge.of(view, auto_discard=round_.options.dealer_discard == "auto")
-    table = _Table.of(round_, view)
     phase = view.phase
     if phase not in (ORDER_UP, NAME_TRUMP, DEALER_DISCARD, PLAYING):
         raise ValueError(f"no decision in phase {phase}")
-    totals = [0] * len(legal)
+    if sequential:
+        groups = equivalent_groups(view, legal)
+        if len(groups) == 1:
+            return legal[groups[0][0]]
+        legal = [legal[g[0]] for g in groups]
+    knowledge = Knowledge.of(view, auto_discard=round_.options.dealer_discard == "auto")
+    table = _Table.of(round_, view)
+    k = len(legal)
+    totals = [0] * k
+    squares = [[0] * k for _ in range(k)]  # sums of squared paired differences
     deadline = None if budget is None else time.perf_counter() + budget
     samples = 0
+    values = [0] * k
     while True:
         hands = knowledge.sample(rng)
         for i, action in enumerate(legal):
-            totals[i] += _rollout(list(hands), table, action, phase, rng)
+            values[i] = v = _rollout(list(hands), table, action, phase, rng)
+            totals[i] += v
+        if sequential:
+            for i in range(k):
+                row, vi = squares[i], values[i]
+                for j in range(i + 1, k):
+                    d = vi - values[j]
+                    row[j] += d * d
+                    squares[j][i] = row[j]
         samples += 1
         if max_samples is not None and samples >= max_samples:
             break
         if deadline is not None and samples >= MIN_SAMPLES and time.perf_counter() > deadline:
             break
-    best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        if sequential and samples >= MIN_SEQUENTIAL:
+            best = max(range(k), key=lambda i: (totals[i], -i))
+            if _settled(samples, best, totals, squares):
+                break
+    best = max(range(k), key=lambda i: (totals[i], -i))
     return legal[best]

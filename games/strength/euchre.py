@@ -1,17 +1,19 @@
-"""Euchre bot strength: `python -m games.strength euchre [--matches N] [--samples N] [--jobs N]`.
+"""Euchre bot strength: `python -m games.strength euchre [--matches N] [--jobs N]`.
 
-Plays whole matches to 10 (`standard` preset) between
-1. two search bots (games.euchre.strong) and two simple bots (games.euchre.policy),
-2. a mixed team (one search bot, one simple bot) and two simple bots,
-and prints each team's match win rate with its Wilson 95% interval. The search team sits at
-seats 0+2 in even matches and 1+3 in odd ones, and the first dealer turns with the match
-number, so neither seat order nor the deal favours a side.
-
-So that thousands of matches finish in minutes, the search bots here stop at `--samples`
-sampled deals per decision instead of the time budget they have at a table (the budget lets
-them use several times more), and matches run in `--jobs` processes. `--timing N` instead
-times N search decisions at the table's default budget in this process, and prints the
-percentiles (p99 must stay under 250 ms on one core).
+Plays whole matches to 10 (`standard` preset), two search bots (games.euchre.strong) against
+two simple bots (games.euchre.policy), once for each version of the search bot, on the same
+matches (same seeds, seats and dealers), and prints each version's match win rate with its
+Wilson 95% interval and the CPU time its bots spent per decision (every decision of theirs,
+forced ones included). The versions:
+- `first`: the first search bot: every legal move tried on a fixed number of sampled deals
+  (`--samples`, 40), with no shortcut;
+- `sequential`: today's bot at its table defaults (no search when nothing is to decide, a
+  sequential test stops the sampling), without the wall-time cap (so the run is reproducible).
+`--mixed` adds, for each version, a team of one search bot and one simple bot.
+The search team sits at seats 0+2 in even matches and 1+3 in odd ones, and the first dealer
+turns with the match number, so neither seat order nor the deal favours a side. Matches run in
+`--jobs` processes. `--timing N` instead times N search decisions at the table's defaults
+(wall-time cap included) in this process and prints the percentiles.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import argparse
 import random
 import time
 from functools import partial
+from typing import Any
 
 from games.euchre import GAME, EuchreRound, strong
 from games.euchre import policy as simple
@@ -29,44 +32,59 @@ from games.strength.stats import default_jobs, percentile, run_parallel, wilson
 TARGET = 10
 
 
-def play_match(index: int, *, searchers: tuple[int, ...], samples: int | None) -> tuple[bool, int]:
-    """One match; (the searching team won, number of search decisions). Searchers are given
-    for the team at seats 0+2 and moved to 1+3 in odd matches."""
+def versions(samples: int) -> dict[str, dict[str, Any]]:
+    """The search bot's versions, as keyword arguments of strong.choose_action."""
+    return {
+        "first": {"budget": None, "max_samples": samples, "sequential": False},
+        "sequential": {"budget": None},
+    }
+
+
+def play_match(
+    index: int, *, searchers: tuple[int, ...], options: dict[str, Any]
+) -> tuple[bool, int, float]:
+    """One match; (the searching team won, its bots' decisions, their CPU seconds). Searchers
+    are given for the team at seats 0+2 and moved to 1+3 in odd matches."""
     shift = index & 1
     seats = {(s + shift) & 3 for s in searchers}
     rng = random.Random(index)
     match = Match(GAME, GAME.options(target=TARGET), 4, first_dealer=index % 4)
     decisions = 0
+    cpu = 0.0
     while not match.finished:
         round_ = match.new_round(seed=f"strength-{index}-{match.round_no}")
         assert isinstance(round_, EuchreRound)
         while not round_.finished:
             (seat,) = round_.to_act()
             if seat in seats:
-                action = strong.choose_action(round_, seat, rng, budget=None, max_samples=samples)
+                started = time.process_time()
+                action = strong.choose_action(round_, seat, rng, **options)
+                cpu += time.process_time() - started
                 decisions += 1
             else:
                 action = simple.choose_action(round_, seat, rng)
             round_.apply(seat, action)
         match.add_round(round_.result())
     assert match.winners is not None
-    return shift in match.winners, decisions
+    return shift in match.winners, decisions, cpu
 
 
-def _report(title: str, results: list[object], seconds: float) -> None:
-    wins = sum(1 for won, _ in results if won)  # type: ignore[misc]
-    decisions = sum(d for _, d in results)  # type: ignore[misc]
+def _report(title: str, results: list[Any], seconds: float) -> None:
+    wins = sum(1 for won, _, _ in results if won)
+    decisions = sum(d for _, d, _ in results)
+    cpu = sum(c for _, _, c in results)
     rate, low, high = wilson(wins, len(results))
     print(
         f"{title}: won {wins} of {len(results)} matches to {TARGET}: "
-        f"{rate:.1%} (95% interval {low:.1%} to {high:.1%}); "
-        f"{decisions:,} search decisions, {seconds:.0f} s"
+        f"{rate:.1%} (95% interval {low:.1%} to {high:.1%}); {decisions:,} search bot "
+        f"decisions, {cpu / max(1, decisions) * 1000:.2f} ms CPU each; {seconds:.0f} s"
     )
 
 
 def _timing(decisions: int) -> None:
-    """Decision times of one search bot at the default budget, in this process."""
+    """Decision times of one search bot at the table's defaults, in this process."""
     times: list[float] = []
+    cpu = 0.0
     rng = random.Random(0)
     index = 0
     while len(times) < decisions:
@@ -76,18 +94,20 @@ def _timing(decisions: int) -> None:
             assert isinstance(round_, EuchreRound)
             while not round_.finished:
                 (seat,) = round_.to_act()
-                if seat == 0 and len(round_.legal_actions(seat)) > 1:
-                    started = time.perf_counter()
+                if seat == 0:
+                    started, cpu_started = time.perf_counter(), time.process_time()
                     action = strong.choose_action(round_, seat, rng)
                     times.append(time.perf_counter() - started)
+                    cpu += time.process_time() - cpu_started
                 else:
                     action = simple.choose_action(round_, seat, rng)
                 round_.apply(seat, action)
             match.add_round(round_.result())
         index += 1
     print(
-        f"search decisions with a choice, budget {strong.DEFAULT_BUDGET * 1000:.0f} ms: "
-        f"{len(times)}; p50 {percentile(times, 0.5) * 1000:.0f} ms, "
+        f"search bot decisions (all of one seat's), wall-time cap "
+        f"{strong.DEFAULT_BUDGET * 1000:.0f} ms: {len(times)}; CPU {cpu / len(times) * 1000:.2f} "
+        f"ms each on average; wall p50 {percentile(times, 0.5) * 1000:.1f} ms, "
         f"p99 {percentile(times, 0.99) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
     )
 
@@ -95,7 +115,11 @@ def _timing(decisions: int) -> None:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m games.strength euchre")
     parser.add_argument("--matches", type=int, default=2000)
-    parser.add_argument("--samples", type=int, default=40, help="sampled deals per decision")
+    parser.add_argument(
+        "--samples", type=int, default=40, help="sampled deals per decision of the first version"
+    )
+    parser.add_argument("--versions", default="first,sequential", help="comma-separated")
+    parser.add_argument("--mixed", action="store_true", help="also one search + one simple bot")
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--timing", type=int, default=0, help="time N decisions instead")
     parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
@@ -105,15 +129,21 @@ def main(argv: list[str]) -> None:
     if args.timing:
         _timing(args.timing)
         return
+    known = versions(args.samples)
+    chosen = args.versions.split(",")
+    unknown = [name for name in chosen if name not in known]
+    if unknown:
+        parser.error(f"unknown version {', '.join(unknown)}: choose among {', '.join(known)}")
     print(
-        f"euchre: {args.matches} matches per line, search bots at {args.samples} sampled "
-        f"deals per decision, {args.jobs} processes"
+        f"euchre: {args.matches} matches per line (the same ones on every line), {args.jobs} "
+        f"processes; first version at {args.samples} sampled deals per decision"
     )
-    for title, searchers in (
-        ("two search bots vs two simple bots", (0, 2)),
-        ("one search + one simple vs two simple bots", (0,)),
-    ):
-        started = time.perf_counter()
-        work = partial(play_match, searchers=searchers, samples=args.samples)
-        results = run_parallel(work, range(args.matches), args.jobs)
-        _report(title, results, time.perf_counter() - started)
+    teams = [("two search bots vs two simple bots", (0, 2))]
+    if args.mixed:
+        teams.append(("one search + one simple vs two simple bots", (0,)))
+    for team, searchers in teams:
+        for name in chosen:
+            started = time.perf_counter()
+            work = partial(play_match, searchers=searchers, options=known[name])
+            results = run_parallel(work, range(args.matches), args.jobs)
+            _report(f"{name}, {team}", results, time.perf_counter() - started)
