@@ -45,6 +45,7 @@ from bot.ui.emojis import CardEmojis
 from bot.ui.guild_settings import GuildSettingsCache
 from bot.ui.locations import TableLocations
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS
+from bot.ui.pictures import CardPictures
 from storage import Store
 from storage.backup import BackupSchedule
 from storage.errors import StoreError
@@ -93,6 +94,7 @@ class CardTableBot(commands.Bot):
         sync_commands: bool = True,
         policy_runner: PolicyRunner | None = None,
         card_pictures: bool = True,
+        hand_pictures: bool = True,
         **client_options: Any,
     ) -> None:
         self.telemetry = Telemetry()
@@ -117,6 +119,8 @@ class CardTableBot(commands.Bot):
         )
         self._card_pictures = card_pictures  # off: cards as text
         self.card_emojis = CardEmojis()
+        # hands and tables as pictures, drawn off the event loop (off: none, cards as text)
+        self.pictures = CardPictures(enabled=card_pictures and hand_pictures)
         self.notifier = DiscordNotifier(
             self, edit_delay=edit_delay, channel_edits=channel_edits, pacing_clock=pacing_clock
         )

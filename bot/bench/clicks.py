@@ -71,6 +71,7 @@ from typing import Any
 
 from bot.bench.clicks_report import report, report_bots
 from bot.bench.discord_path import LANGUAGE, BenchNotifier, payload
+from bot.bench.latency import percentile
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service import (
@@ -83,6 +84,7 @@ from bot.service import (
     TableService,
 )
 from bot.service.runner import ProcessPolicyRunner
+from bot.ui.pictures import DRAWERS
 from games.contract import Round
 from games.dame.round import DameRound
 from games.registry import game_names, get_game
@@ -245,7 +247,10 @@ class Bench:
                         click.table_id, click.user_id, click.round_no, click.notation
                     )
                     public = service.public_snapshot(click.table_id)
-                    payload(render_private(result.private, public, LANGUAGE))
+                    rendered = render_private(result.private, public, LANGUAGE)
+                    payload(rendered)
+                    message = self.notifier.message_of(click.table_id, click.user_id)
+                    self.notifier.answered(message, rendered)
                     self.notifier.follow(result.private, click.user_id)
                     view = result.private.view
                     hand = getattr(view, "hand", ())
@@ -259,7 +264,9 @@ class Bench:
                     else:
                         await service.rematch(click.table_id, click.user_id)
                         await service.start(click.table_id, click.user_id)
-                    payload(render_table(service.public_snapshot(click.table_id), LANGUAGE))
+                    rendered = render_table(service.public_snapshot(click.table_id), LANGUAGE)
+                    payload(rendered)
+                    self.notifier.pictures.answer(click.table_id, rendered)
         except TableError:  # a timer was first (a Dutch peek's time ran out): refused
             timed.errors += measured  # in one sentence, timed like any other answer
         if measured:
@@ -501,6 +508,9 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
             after = runner.stats.copy()
             if offer is not None:
                 await offer
+            pictures = notifier.pictures
+            drawn, draws = pictures.draws, sorted(notifier.draw_times)
+            uploads, kept = pictures.uploads, pictures.kept
             await asyncio.gather(*bench.in_flight)
             away = sum(
                 info.away
@@ -527,6 +537,9 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
         *report_bots(level, bench, window, before, after, runner.size),
         f"  turns timed out: {bench.timeouts[1]} in the window ({bench.timeouts[0]} before); "
         f"seats of the tables of humans played by bots (away after two timeouts): {away}",
+        f"  pictures (hands and tables, whole run): {drawn:,} drawn in {DRAWERS} worker "
+        f"threads, p50 {percentile(draws, 0.5) * 1e3:.1f} ms, p99 "
+        f"{percentile(draws, 0.99) * 1e3:.1f} ms each; {uploads:,} sent, {kept:,} kept unchanged",
         f"  a full collection of everything, frozen included (the service's unfreeze and "
         f"collect, about daily under load): {full_collection * 1e3:.0f} ms",
     ]

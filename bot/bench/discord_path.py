@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from types import SimpleNamespace
 from typing import Any
 
 import discord
 
 from bot.i18n import text
+from bot.pictures.layout import CardPicture
 from bot.render.table import RenderedMessage, render_table
 from bot.service import PrivateSnapshot, SystemClock, TableError, TableService
 from bot.ui.coalescer import EditCoalescer
 from bot.ui.discord_notifier import digest, turn_of
 from bot.ui.dynamic_items import build_view
 from bot.ui.following import HandFollower
+from bot.ui.pictures import CardPictures
 from storage import TurnMention
 
 LANGUAGE = "en"
@@ -40,7 +43,7 @@ class PlayerMessage:
         self.id = next(self._ids)
         self.user = SimpleNamespace(id=user_id)
 
-    async def edit_original_response(self, *, embed: Any, view: Any) -> None:
+    async def edit_original_response(self, *, embed: Any, view: Any, **files: Any) -> None:
         view.to_components()
         embed.to_dict()
 
@@ -61,6 +64,36 @@ class BenchNotifier:
         self._tasks: set[asyncio.Task[None]] = set()
         self._pings: dict[int, tuple[int, int]] = {}  # table id -> (seat, round) mentioned
         self._ping_pending: set[int] = set()
+        # Hands and tables as pictures, as the bot draws them: in worker threads, once each.
+        self.pictures = CardPictures(draw=self._timed_draw)
+        self.draw_times: list[float] = []
+
+    async def _timed_draw(self, picture: CardPicture) -> bytes:
+        def draw() -> bytes:
+            started = time.perf_counter()
+            png = picture.png()
+            self.draw_times.append(time.perf_counter() - started)
+            return png
+
+        return await asyncio.to_thread(draw)
+
+    def message_of(self, table_id: int, user_id: int) -> PlayerMessage:
+        key = (table_id, user_id)
+        message = self._messages.get(key)
+        if message is None:
+            message = self._messages[key] = PlayerMessage(user_id)
+        return message
+
+    def answered(self, message: PlayerMessage, rendered: RenderedMessage) -> None:
+        """A click's answer as the controller sends it: its hand's picture if drawn, else
+        drawn after the answer and edited in."""
+        cards = self.pictures.answer(message.id, rendered)
+        if cards.waiting is not None:
+
+            async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
+                embed.to_dict()
+
+            self._spawn(self.pictures.follow_up(message.id, cards.waiting, edit))
 
     async def table_changed(self, table_id: int) -> None:
         self.coalescer.mark(table_id)
@@ -116,10 +149,7 @@ class BenchNotifier:
 
     def follow(self, private: PrivateSnapshot, user_id: int) -> None:
         """The player's own message was just rendered by their click: it follows the game."""
-        key = (private.table_id, user_id)
-        message = self._messages.get(key)
-        if message is None:
-            message = self._messages[key] = PlayerMessage(user_id)
+        message = self.message_of(private.table_id, user_id)
         self.follower.note(message, message.id, private, LANGUAGE)  # type: ignore[arg-type]
 
     def _render(self, table_id: int) -> RenderedMessage | None:
@@ -135,6 +165,7 @@ class BenchNotifier:
             return
         fingerprint = digest(rendered)
         if self._sent.get(table_id) != fingerprint:
+            await self.pictures.complete(table_id, rendered)
             payload(rendered)
             self._sent[table_id] = fingerprint
 
@@ -142,6 +173,7 @@ class BenchNotifier:
         self.coalescer.forget(table_id)
         rendered = self._render(table_id)
         if rendered is not None:
+            await self.pictures.complete(table_id, rendered)
             payload(rendered)
             self._sent[table_id] = digest(rendered)
 

@@ -122,6 +122,9 @@ async def start_bot(path: Path, clock: FakeClock, channel: SoakChannel) -> CardT
         # bot moves in this process: the fake clock drives the matches step by step, and the
         # memory measured is the bot's own
         policy_runner=InlinePolicyRunner(),
+        # cards as text: the maps measured here are per table; pictures are drawn and timed by
+        # `python -m bot.bench`, and their caches are bounded by count
+        card_pictures=False,
     )
     bot.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign]
     await bot.setup_hook()

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableContext
 from bot.i18n import has_key, text
+from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.log import burst_lines
 from bot.service.snapshots import PLAYING, LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -80,6 +81,14 @@ class BasePlugin:
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
         raise NotImplementedError(f"the {self.name} plug-in shows no cards in My cards")
+
+    def hand_picture(
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+    ) -> tuple[CardRow, ...]:
+        return ()  # no picture of the hand
+
+    def table_picture(self, view: Any, table: TableContext) -> tuple[CardRow, ...]:
+        return ()  # no picture of the table
 
     def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
         """None on the viewer's turn (the frame says so), else what the table waits for."""

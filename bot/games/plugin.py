@@ -29,6 +29,10 @@ Members, and where they show:
   cards face up as the round's *public* end view shows them, points, total); `()`: none;
 - `private_lines(private, table, reveals)`: the hand in "My cards" (the seat's own view, with
   the reveals of this answer laid over it);
+- `hand_picture(private, table, reveals)`: "My cards" as rows of a picture
+  (`bot.pictures.layout.CardRow`), laid out as the game holds the hand (with this answer's
+  reveals face up); `()`: no picture;
+- `table_picture(view, table)`: what is on the table as rows of a picture; `()`: none;
 - `private_status(private, table)`: the status line of "My cards"; `None` when it is simply
   the viewer's turn (the frame says "Your turn" with the timer);
 - `menu_prompt(view, table)`: the placeholder of the action selects; `None`: "Choose…";
@@ -53,6 +57,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import ActionLabel, ComponentSpec, PieceLabel
 from bot.service.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, RoundEnd
@@ -143,6 +148,12 @@ class GamePlugin(Protocol):
     def private_lines(
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]: ...
+
+    def hand_picture(
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+    ) -> tuple[CardRow, ...]: ...
+
+    def table_picture(self, view: Any, table: TableContext) -> tuple[CardRow, ...]: ...
 
     def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None: ...
 

@@ -139,9 +139,11 @@ def png(image: Image.Image) -> bytes:
     return png_with(image, None)
 
 
-def png_with(image: Image.Image, info: PngInfo | None, *, optimize: bool = True) -> bytes:
+def png_with(
+    image: Image.Image, info: PngInfo | None, *, optimize: bool = True, compress_level: int = 6
+) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=optimize, pnginfo=info)
+    image.save(buffer, format="PNG", optimize=optimize, pnginfo=info, compress_level=compress_level)
     return buffer.getvalue()
 
 

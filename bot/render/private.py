@@ -16,7 +16,7 @@ from bot.i18n import text
 from bot.render import colors
 from bot.render.actions import MAX_ROWS, ButtonSpec, MenuText, action_menu
 from bot.render.limits import add_field, describe
-from bot.render.table import RenderedMessage, table_text
+from bot.render.table import RenderedMessage, table_text, with_cards
 from bot.render.timestamps import relative
 from bot.service.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.custom_ids import navigate_id
@@ -42,6 +42,7 @@ def render_private(
         describe(embed, text(language, "private.no_round"))
         return RenderedMessage(embed, ())
     plugin = plugin_for(public.game)
+    cards = with_cards(embed, "hand", plugin.hand_picture(private, table, reveals))
     lines = plugin.private_lines(private, table, reveals)
     status = plugin.private_status(private, table)
     if status is None:  # the viewer's turn, said the same way in every game
@@ -83,4 +84,4 @@ def render_private(
             refresh = navigate_id(private.table_id, private.round_no or 0, "")
             label = text(language, "menu.refresh")
             components.append(ButtonSpec(refresh, label, "secondary", next_row))
-    return RenderedMessage(embed, tuple(components))
+    return RenderedMessage(embed, tuple(components), cards=cards)

@@ -15,6 +15,7 @@ import discord
 from bot.games import plugin_for
 from bot.games.plugin import Field, GamePlugin, SeatLayout, TableContext
 from bot.i18n import text
+from bot.pictures.layout import CardPicture, CardRow
 from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
@@ -54,7 +55,19 @@ class RoundPicture:
 class RenderedMessage:
     embed: discord.Embed
     components: tuple[ComponentSpec, ...]
-    picture: RoundPicture | None = None
+    picture: RoundPicture | None = None  # the round's end, attached once after the edit
+    # The cards in play (a hand, the table), attached with the message: its embed shows
+    # `attachment://<cards.filename>`, a name that changes with what the picture shows.
+    cards: CardPicture | None = None
+
+
+def with_cards(embed: discord.Embed, kind: str, rows: tuple[CardRow, ...]) -> CardPicture | None:
+    """The picture of these rows, shown as the embed's image (None, and no image: no rows)."""
+    if not rows:
+        return None
+    picture = CardPicture(kind, rows)
+    embed.set_image(url=f"attachment://{picture.filename}")
+    return picture
 
 
 def round_of(snapshot: PublicSnapshot) -> int:
@@ -243,7 +256,9 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     view = snapshot.view
     table = table_text(snapshot, language)
     plugin = plugin_for(snapshot.game)
+    cards = None
     if view is not None:
+        cards = with_cards(embed, "table", plugin.table_picture(view, table))
         describe(embed, "\n".join(plugin.seat_lines(view, table)))
         _add_fields(embed, plugin.piece_fields(view, table))
         status = plugin.status_line(view, table)
@@ -259,7 +274,7 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         _button(snapshot, Verb.HAND, "button.hand", "primary", language),
         _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
     )
-    return RenderedMessage(embed, components)
+    return RenderedMessage(embed, components, cards=cards)
 
 
 def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:

@@ -38,6 +38,7 @@ from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, moves, parse
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.dynamic_items import build_view, is_routed
 from bot.ui.following import HandFollower
+from bot.ui.pictures import Prepared
 from bot.ui.replies import interaction_gone, refuse
 from bot.ui.reveals import RevealHolds
 from bot.ui.timing import within_deadline
@@ -244,7 +245,11 @@ class TableController:
             return
         rendered = await self.bot.notifier.render(table_id)
         if rendered is not None:
-            await _update(interaction, rendered)
+            message = interaction.message
+            key = message.id if message is not None else interaction.id
+            cards = self.bot.pictures.answer(key, rendered)
+            await _update(interaction, rendered, cards)
+            self._picture_after(interaction, key, cards)
             self.bot.notifier.note_sent(table_id, rendered)
 
     def _in_match(self, table_id: int, user_id: int) -> bool:
@@ -289,16 +294,21 @@ class TableController:
             interaction, table_id, private, private.reveals
         )
         view = build_view(rendered.components)
+        pictures = self.bot.pictures
+        cards = pictures.answer(None, rendered)  # the hand's picture now if drawn, else after
+        files = cards.attachments or []
         if interaction.response.is_done():
             sent = await interaction.followup.send(
-                embed=rendered.embed, view=view, ephemeral=True, wait=True
+                embed=cards.embed, view=view, ephemeral=True, wait=True, files=files
             )
             key = sent.id
         else:
             response = await interaction.response.send_message(
-                embed=rendered.embed, view=view, ephemeral=True
+                embed=cards.embed, view=view, ephemeral=True, files=files
             )
             key = response.message_id or interaction.id
+        pictures.posted(key, rendered, cards)
+        self._picture_after(interaction, key, cards)
         self._rendered(key, interaction, private, language, hide_at)
 
     async def _play(
@@ -397,10 +407,24 @@ class TableController:
         rendered, language, hide_at = await self._render_private(
             interaction, table_id, private, reveals, prefix
         )
-        await _update(interaction, rendered)
         message = interaction.message
         key = message.id if message is not None else interaction.id
+        cards = self.bot.pictures.answer(key, rendered)
+        await _update(interaction, rendered, cards)
+        self._picture_after(interaction, key, cards)
         self._rendered(key, interaction, private, language, hide_at)
+
+    def _picture_after(
+        self, interaction: discord.Interaction[Any], key: int, cards: Prepared
+    ) -> None:
+        """The answer went out before its hand's picture was drawn: it follows, in place."""
+        if cards.waiting is None:
+            return
+
+        async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
+            await interaction.edit_original_response(embed=embed, attachments=files)
+
+        self._spawn(self.bot.pictures.follow_up(key, cards.waiting, edit))
 
     async def _render_private(
         self,
@@ -470,9 +494,11 @@ class TableController:
         except TableError:
             return
         rendered = render_private(private, public, language)  # an older message: all hidden
+        cards = await self.bot.pictures.complete(key, rendered)
+        files = {} if cards.attachments is None else {"attachments": cards.attachments}
         try:
             await interaction.edit_original_response(
-                embed=rendered.embed, view=build_view(rendered.components)
+                embed=cards.embed, view=build_view(rendered.components), **files
             )
         except discord.HTTPException as error:
             log.warning("could not hide revealed cards: %s", error)
@@ -514,10 +540,14 @@ def _is_private_message(interaction: discord.Interaction[Any]) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-async def _update(interaction: discord.Interaction[Any], rendered: RenderedMessage) -> None:
-    """Edit the message the clicked component is on (after a deferral, through the token)."""
+async def _update(
+    interaction: discord.Interaction[Any], rendered: RenderedMessage, cards: Prepared
+) -> None:
+    """Edit the message the clicked component is on (after a deferral, through the token),
+    with its hand's picture as `cards` says (None: the message keeps the files it has)."""
     view = build_view(rendered.components)
+    files = {} if cards.attachments is None else {"attachments": cards.attachments}
     if interaction.response.is_done():
-        await interaction.edit_original_response(embed=rendered.embed, view=view)
+        await interaction.edit_original_response(embed=cards.embed, view=view, **files)
     else:
-        await interaction.response.edit_message(embed=rendered.embed, view=view)
+        await interaction.response.edit_message(embed=cards.embed, view=view, **files)

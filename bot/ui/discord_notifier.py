@@ -326,10 +326,14 @@ class DiscordNotifier:
             return None
         channel = self.bot.get_partial_messageable(channel_id)
         files = await self._picture_files(table_id, None, rendered)
+        cards = await self.bot.pictures.complete(None, rendered)
         async with self.posts.turn(channel_id, table_id):
             message = await channel.send(
-                embed=rendered.embed, view=build_view(rendered.components), files=files
+                embed=cards.embed,
+                view=build_view(rendered.components),
+                files=files + (cards.attachments or []),
             )
+        self.bot.pictures.posted(message.id, rendered, cards)
         self._note_pictured(table_id, message.id, rendered)
         await self.bot.locations.set_message(table_id, message.id)
         self.note_sent(table_id, rendered)
@@ -366,9 +370,13 @@ class DiscordNotifier:
             return True
         channel = self.bot.get_partial_messageable(location.post_channel_id)
         message = channel.get_partial_message(location.message_id)
+        # The cards in play go with the text, in one edit (drawn off the loop, once each).
+        cards = await self.bot.pictures.complete(location.message_id, rendered)
+        files = {} if cards.attachments is None else {"attachments": cards.attachments}
         try:
-            await message.edit(embed=rendered.embed, view=build_view(rendered.components))
+            await message.edit(embed=cards.embed, view=build_view(rendered.components), **files)
         except discord.HTTPException as error:
+            self.bot.pictures.forget(location.message_id)  # what it carries is unknown now
             if error.status == 429 or error.status >= 500:
                 raise RetryLater(None) from error  # discord.py already waited and retried
             if error.code in REPOST_CODES:

@@ -195,9 +195,11 @@ class HandFollower:
             private, public, followed.language, reveals=shown, hide_at=hide_at
         )
         self._hide_at(followed, table_id, hide_at)
+        cards = await self.bot.pictures.complete(followed.message_key, rendered)
+        files = {} if cards.attachments is None else {"attachments": cards.attachments}
         try:
             await followed.interaction.edit_original_response(
-                embed=rendered.embed, view=build_view(rendered.components)
+                embed=cards.embed, view=build_view(rendered.components), **files
             )
         except discord.HTTPException as error:
             log.info("stopped following a private message of table %s: %s", table_id, error)

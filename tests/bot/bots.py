@@ -25,6 +25,7 @@ async def offline_bot(tmp_path: Path, **options: Any) -> AsyncIterator[CardTable
     settings = Settings(_env_file=None, DISCORD_TOKEN="t")  # type: ignore[call-arg]
     options.setdefault("channel_edits", UNPACED)
     options.setdefault("policy_runner", InlinePolicyRunner())  # seeded bot moves, no process
+    options.setdefault("card_pictures", False)  # cards as text, no picture to draw
     made = create_bot(settings, store=store, clock=FakeClock(), sync_commands=False, **options)
     await made.setup_hook()
     try:

@@ -11,6 +11,7 @@ from bot.games.base import BasePlugin
 from bot.games.dame import menu, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
 from bot.i18n import text
+from bot.pictures.layout import CardRow
 from bot.render.cards import fitting
 from bot.render.limits import FIELD_VALUE
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -77,6 +78,14 @@ class DamePlugin(BasePlugin):
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
         return render.hand_lines(private.view, table.language)
+
+    def hand_picture(
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+    ) -> tuple[CardRow, ...]:
+        return render.hand_rows(private.view, table.language)
+
+    def table_picture(self, view: DameView, table: TableContext) -> tuple[CardRow, ...]:
+        return render.table_rows(view, table.language)
 
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableContext

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.games.plugin import SeatLayout
 from bot.i18n import text
+from bot.pictures.layout import EMPTY, CardRow
 from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
@@ -328,3 +329,31 @@ def piece_labeler(view: DameView | None, language: str) -> Callable[[str, str], 
         return pretty(piece)
 
     return label
+
+
+# -- pictures -----------------------------------------------------------------------------------
+
+
+def hand_rows(view: DameView, language: str) -> tuple[CardRow, ...]:
+    """ "My cards" as a picture: the hand by rank, low to high, the wild cards last."""
+    return tuple(
+        CardRow(
+            text(language, "dame.wild_group") if key == WILD else key, tuple(map(name_of, codes))
+        )
+        for key, codes in hand_groups(view.hand)
+    )
+
+
+def table_rows(view: DameView, language: str) -> tuple[CardRow, ...]:
+    """The table as a picture: each team's packs (a row each, naturals then wild cards, with
+    its points), then the pile's top card and size."""
+    rows = []
+    for team, packs in enumerate(view.packs):
+        for pack in packs:
+            ordered = sorted(pack.cards, key=is_wild)
+            label = f"{team_places(team, language)} · {pack.rank}"
+            rows.append(CardRow(label, tuple(map(name_of, ordered)), note=str(pack.points)))
+    top = (name_of(view.discard[-1]),) if view.discard else (EMPTY,)
+    count = text(language, "dame.stock", count=len(view.discard)) if view.discard else ""
+    rows.append(CardRow(text(language, "dame.pile_title"), top, note=count))
+    return tuple(rows)

@@ -10,6 +10,7 @@ from bot.games.base import BasePlugin
 from bot.games.dutch import menu, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
 from bot.i18n import text
+from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import MenuText
 from bot.render.cards import NO_CARD, shown
@@ -75,6 +76,20 @@ class DutchPlugin(BasePlugin):
             lines.append(text(table.language, "private.held", card=shown(view.held)))
         return lines
 
+    def hand_picture(
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+    ) -> tuple[CardRow, ...]:
+        view: DutchView = private.view
+        public = table.snapshot.view
+        base = public if public is not None else view
+        grid = render.overlay(base.grids[private.seat], private.seat, reveals)
+        held = view.held if view.turn == private.seat else None
+        return render.hand_rows(_drawn_name(table, private.seat), grid, held, table.language)
+
+    def table_picture(self, view: DutchView, table: TableContext) -> tuple[CardRow, ...]:
+        names = [info.name for info in table.snapshot.seats]  # drawn: not markdown-escaped
+        return render.table_rows(view, names, table.language)
+
     def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
         view: DutchView = private.view
         if private.legal:
@@ -117,3 +132,9 @@ class DutchPlugin(BasePlugin):
         self, view: DutchView | None, table: TableContext
     ) -> Callable[[str], str | None]:
         return render.action_emoji(view)
+
+
+def _drawn_name(table: TableContext, seat: int) -> str:
+    """A seat's name as a picture draws it (not markdown-escaped)."""
+    seats = table.snapshot.seats
+    return seats[seat].name if 0 <= seat < len(seats) else "?"

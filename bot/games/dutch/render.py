@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import has_key, text
+from bot.pictures.layout import EMPTY, CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import card_emoji, face, pretty, shown
 from bot.render.log import burst_lines
@@ -305,3 +306,37 @@ def piece_labeler(
         return text(language, "dutch.menu.your_card", slot=piece)
 
     return label
+
+
+# -- pictures ------------------------------------------------------------------------------------
+
+
+def _grid_row(name: str, slots: Sequence[SlotView], *, numbered: bool = False) -> CardRow:
+    cards = tuple(EMPTY if s.empty else s.card for s in slots)
+    if not numbered:
+        return CardRow(name, cards)
+    raised = tuple(i for i, s in enumerate(slots) if s.card is not None)
+    return CardRow(name, cards, raised=raised, captions=tuple(str(s.slot) for s in slots))
+
+
+def hand_rows(
+    name: str, grid: Sequence[SlotView], held: str | None, language: str
+) -> tuple[CardRow, ...]:
+    """ "My cards" as a picture: the grid with its slot numbers (a card just seen face up and
+    raised), then the card held."""
+    rows = [_grid_row(name, grid, numbered=True)]
+    if held is not None:
+        rows.append(CardRow(text(language, "picture.held"), (held,)))
+    return tuple(rows)
+
+
+def table_rows(view: DutchView, names: Sequence[str], language: str) -> tuple[CardRow, ...]:
+    """The table as a picture: every grid face down (empty slots shown), then the discard."""
+    rows = [
+        _grid_row(names[seat] if seat < len(names) else "?", grid)
+        for seat, grid in enumerate(view.grids)
+    ]
+    discard = (view.discard_top,) if view.discard_top else (EMPTY,)
+    stock = text(language, "table.stock_count", count=view.stock)
+    rows.append(CardRow(text(language, "table.discard"), discard, note=stock))
+    return tuple(rows)

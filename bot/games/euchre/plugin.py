@@ -11,6 +11,7 @@ from bot.games.base import BasePlugin
 from bot.games.euchre import render
 from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableContext
 from bot.i18n import text
+from bot.pictures.layout import CardRow
 from bot.render.cards import card_emoji, shown
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.euchre.scoring import EUCHRED, MARCH
@@ -184,6 +185,14 @@ class EuchrePlugin(BasePlugin):
         if view.trick:
             lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
         return lines
+
+    def hand_picture(
+        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+    ) -> tuple[CardRow, ...]:
+        return render.hand_rows(private.view, table.language)
+
+    def table_picture(self, view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
+        return render.table_rows(view, table)
 
     def action_labeler(self, view: EuchreView | None, table: TableContext) -> ActionLabel:
         return render.action_labeler(view, table.language)

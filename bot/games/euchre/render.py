@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from bot.games.plugin import TableContext
 from bot.i18n import has_key, text
+from bot.pictures.layout import EMPTY, CardRow
 from bot.render.cards import face, pretty, shown
 from bot.render.log import table_line
 from bot.service.snapshots import LogEntry
@@ -287,3 +288,48 @@ def piece_labeler(language: str) -> Callable[[str, str], str]:
         return text(language, key) if has_key(key) else piece
 
     return label
+
+
+# -- pictures ----------------------------------------------------------------------------------
+
+
+def hand_rows(view: EuchreView, language: str) -> tuple[CardRow, ...]:
+    """ "My cards" as a picture: the hand sorted by suit, trump first, then the dealer's own
+    discard (in the dealer's view only)."""
+    rows = []
+    if view.hand:
+        rows.append(
+            CardRow("", tuple(n for group in sorted_hand(view.hand, view.trump) for n in group))
+        )
+    if view.discard is not None:
+        rows.append(CardRow(text(language, "table.discard"), (view.discard,)))
+    return tuple(rows)
+
+
+def table_rows(view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
+    """The table as a picture: the turned card while bidding; then each place with the card it
+    played to the trick (the last trick, with its winner, between two tricks)."""
+    language = table.language
+    names = [info.name for info in table.snapshot.seats]  # drawn: not markdown-escaped
+    if view.trump is None:
+        if view.phase == OVER:
+            return ()
+        return (CardRow(text(language, "euchre.field.turned"), (view.turned,)),)
+    trick, note = view.trick, ""
+    if not trick and view.tricks:
+        trick = view.tricks[-1]
+        winner = view.trick_winners[-1]
+        note = text(language, "picture.won_by", name=names[winner] if winner < len(names) else "?")
+    if not trick:
+        return ()
+    played = dict(trick)
+    rows = []
+    for seat in range(4):
+        if seat == view.sitting_out:
+            continue
+        place = text(language, PLACES[seat])
+        name = names[seat] if seat < len(names) else "?"
+        rows.append(CardRow(f"{place} · {name}", (played.get(seat, EMPTY),)))
+    if note:
+        rows[-1] = CardRow(rows[-1].label, rows[-1].cards, note=note)
+    return tuple(rows)

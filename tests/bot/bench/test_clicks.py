@@ -70,3 +70,16 @@ def test_the_short_run_reports_both_kinds_of_tables(capsys: pytest.CaptureFixtur
     for line in ("human clicks", "bots moved", "bot decisions/s", "played by the simple policy"):
         assert line in out
     assert "turns timed out: 0 in the window (0 before)" in out
+
+
+async def test_the_bench_draws_the_pictures_the_bot_draws_off_the_click(bench: Bench) -> None:
+    await open_tables(bench, 1, ["euchre"], hoarders=0.0, grown=0)
+    bench.measure_until = float("inf")
+    for _ in range(3):
+        await bench.click(bench.ready.popleft(), time.perf_counter())
+    await bench.notifier.coalescer.drain()
+    while bench.notifier._tasks:  # the pictures the answers went out without
+        await asyncio.gather(*list(bench.notifier._tasks))
+    pictures = bench.notifier.pictures
+    assert pictures.draws >= 2 and len(bench.notifier.draw_times) == pictures.draws
+    assert pictures.uploads >= 2  # a hand and the table

@@ -79,6 +79,9 @@ class BotUnderTest:
         self.choose: Chooser = lambda offered: pick(offered, DUTCH_PREFERENCE)
         self.channel_edits = UNPACED  # Discord's limit is enforced where a test asks for it
         self.pacing_clock: FakeClock | None = None  # None: real time
+        # Pictures of hands and tables cost CPU at each change: drawn where a test asks
+        # (tests/bot/e2e/test_pictures_e2e.py, test_privacy_e2e.py), else cards as emojis only.
+        self.hand_pictures = False
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[CardTableBot]:
@@ -96,6 +99,7 @@ class BotUnderTest:
             seed_source=lambda: next(self._seeds),
             channel_edits=self.channel_edits,
             pacing_clock=self.pacing_clock,
+            hand_pictures=self.hand_pictures,
             # bot moves in this process, so "settled" means the bot players have moved too
             # (the worker process runner has its own test in tests/bot/service)
             policy_runner=InlinePolicyRunner(),

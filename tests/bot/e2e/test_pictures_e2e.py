@@ -8,15 +8,25 @@ import io
 import json
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.local.emojis import EmojiRefused
+from bot.local.records import LocalInteraction
 from bot.pictures.round_end import cards_in
 from bot.service.snapshots import ROUND_OVER
+from bot.ui.custom_ids import navigate_id
 from bot.ui.emojis import PICTURES, emoji_name
 from tests.bot.e2e.harness import BotUnderTest, players
 
 EMOJI_UPLOAD = "POST /applications/{app_id}/emojis"
+
+
+@pytest.fixture(autouse=True)
+def hands_and_tables_drawn(harness: BotUnderTest) -> None:
+    """The bot draws its pictures of hands and tables here (off in other e2e tests, for speed):
+    the leak checker reads the cards each picture shows."""
+    harness.hand_pictures = True
 
 
 def words(message: dict[str, Any]) -> str:
@@ -104,6 +114,7 @@ async def test_the_round_end_picture_shows_every_hand_and_nothing_more(
             for name, data in ((r.payload or {}) if isinstance(r.payload, dict) else {})
             .get("files", {})
             .items()
+            if name.startswith("round-")  # not the pictures of the cards in play
         ]
         assert len(pictures) == 1  # drawn once, however often the message is edited after
         name, png = pictures[0]
@@ -113,3 +124,50 @@ async def test_the_round_end_picture_shows_every_hand_and_nothing_more(
         assert message["attachments"][0]["filename"] == name
         assert message["embeds"][0]["image"]["url"] == f"attachment://{name}"
         checker.assert_clean()
+
+
+def _files_sent(harness: BotUnderTest, interaction: LocalInteraction | None = None) -> list[str]:
+    requests = interaction.requests if interaction is not None else harness.fake.requests
+    return [
+        name
+        for r in requests
+        if isinstance(r.payload, dict)
+        for name in (r.payload.get("files") or {})
+    ]
+
+
+async def test_my_cards_and_the_table_carry_pictures_uploaded_only_when_they_change(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.settle()
+        table = await harness.stored_table_message(table_id)
+        (shown,) = [a["filename"] for a in table["attachments"]]
+        assert shown.startswith("table-") and table["embeds"][0]["image"]["url"].endswith(shown)
+        await harness.my_cards(alice, table_id)
+        await harness.settle()
+        hand = harness.fake.message(harness.last_private[alice.id])
+        (picture,) = [a["filename"] for a in hand["attachments"]]
+        assert picture.startswith("hand-")
+        assert hand["embeds"][0]["image"]["url"] == f"attachment://{picture}"
+        # Refresh: the same hand, the same picture: the message keeps it, nothing is uploaded
+        snapshot = bot.service.public_snapshot(table_id)
+        refresh = navigate_id(table_id, snapshot.round_no or 0, "")
+        clicked = await harness.fake.click(alice, hand_id := int(hand["id"]), refresh)
+        await harness.settle()
+        assert _files_sent(harness, clicked) == []
+        assert [a["filename"] for a in harness.fake.message(hand_id)["attachments"]] == [picture]
+        # the peek turns two cards face up: a new picture, drawn and uploaded
+        before = len(_files_sent(harness))
+        await harness.act(alice, table_id)
+        # the answer went out at once; its picture follows as soon as it is drawn
+        mine = harness.last_private[alice.id]
+        pictured = lambda: bool(harness.fake.message(mine)["attachments"])  # noqa: E731
+        await harness.fake.wait_for(pictured, what="the peeked hand's picture")
+        peeked = harness.fake.message(mine)
+        (new,) = [a["filename"] for a in peeked["attachments"]]
+        assert new != picture and len(_files_sent(harness)) > before
+        checker.assert_clean()  # no picture shows a card its viewer may not see

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from games.cards import card, shuffled, standard_deck
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
 from tests.bot.e2e.players import pick, use
+
+
+@pytest.fixture(autouse=True)
+def hands_and_tables_drawn(harness: BotUnderTest) -> None:
+    """The bot draws its pictures of hands and tables here (off in other e2e tests, for speed):
+    the leak checker reads the cards each picture shows."""
+    harness.hand_pictures = True
 
 
 async def test_private_views_are_ephemeral_and_show_the_players_own_peek(

@@ -340,6 +340,33 @@ class Player:
             "[...document.images].every(image => image.complete && image.naturalWidth > 0)"
         )
 
+    def card_picture(self, message: str, *, emojis: bool = False) -> dict[str, int]:
+        """Wait until the newest `message` (`TABLE`, `HAND`) shows its card picture, loaded
+        (an embed's `attachment://` file), and with `emojis` its cards as emojis too; its
+        drawn size and how many emojis it shows."""
+        self.page.wait_for_function(
+            """([selector, emojis]) => {
+                const all = document.querySelectorAll(selector);
+                const node = all.length ? all[all.length - 1] : null;
+                const image = node === null ? null : node.querySelector('img.embed-image');
+                const loaded = image !== null && image.complete && image.naturalWidth > 0;
+                return loaded && (!emojis || node.querySelector('.embed img.emoji') !== null);
+            }""",
+            arg=[message, emojis],
+        )
+        return dict(
+            self.page.locator(message).last.evaluate(
+                """(node) => {
+                    const image = node.querySelector('img.embed-image');
+                    return {
+                        width: image.naturalWidth,
+                        height: image.naturalHeight,
+                        emojis: node.querySelectorAll('.embed img.emoji').length,
+                    };
+                }"""
+            )
+        )
+
     def close(self) -> None:
         self.context.close()
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.bot.local.browser import (
+    HAND,
     SCREENSHOTS,
     TABLE,
     Player,
@@ -42,9 +43,23 @@ def picture(
             player.wait_for_turn_or_round_over()
             table = player.page.locator(f"{TABLE}:has(button[data-custom-id$=':hand'])")
             table.last.filter(has_text=now).wait_for()
+            player.card_picture(HAND)  # the hand's picture follows its answer when drawn
+            player.card_picture(TABLE)
             player.screenshot(f"{game}-mid-hand")
 
     return take
+
+
+def cards_shown_as_pictures(player: Player) -> None:
+    """My cards and the table message each carry a picture of their cards, loaded, and write
+    the cards as emojis: big enough to read, in every game. (The emojis are uploaded while the
+    table starts: an answer given before is text, and Refresh shows them.)"""
+    if player.card_picture(HAND)["emojis"] == 0:
+        player.page.locator(f"{TABLE} .embed img.emoji").last.wait_for()  # uploaded now
+        player.refresh_private()
+    for message in (HAND, TABLE):
+        shown = player.card_picture(message, emojis=True)
+        assert shown["width"] >= 150 and shown["height"] >= 90, (message, shown)
 
 
 def round_end_shown(player: Player, *names: str) -> str:
@@ -61,6 +76,7 @@ def test_one_person_plays_a_round_of_dutch_against_two_bot_players(
     with local_table(tmp_path, seed=1) as table:
         alice = Player(browser, table, 1)
         open_table_with_bots(alice, "dutch", 2)
+        cards_shown_as_pictures(alice)
         # Draw and swap into the grid, turn after turn: the round ends on a bot's Dutch call.
         used = play_against_bots(alice, ("draw", "swap", "discard"))
         actions = [action_of(*move) for move in used]
@@ -68,6 +84,8 @@ def test_one_person_plays_a_round_of_dutch_against_two_bot_players(
         assert actions.count("p=draw") >= 2, actions
         shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2")
         assert "Dutch call" in shown
+        # the round-end picture of every hand, loaded from the message's file (it was 0x0)
+        assert alice.card_picture(TABLE)["width"] > 300
         assert_nothing_leaked([alice])
 
 
@@ -80,6 +98,7 @@ def test_one_person_plays_a_hand_of_euchre_against_three_bot_players(
         alice = Player(browser, table, 1)
         # The simple bots: the strong ones search for a time, so their play varies with load.
         open_table_with_bots(alice, "euchre", 3, target="1", bots="simple")
+        cards_shown_as_pictures(alice)
         used = play_against_bots(
             alice,
             ("order", "discard"),
@@ -101,6 +120,7 @@ def test_one_person_plays_a_hand_of_dame_de_pique_against_three_bot_players(
     with local_table(tmp_path, seed=83) as table:
         alice = Player(browser, table, 1)
         open_table_with_bots(alice, "dame", 3, target="50")
+        cards_shown_as_pictures(alice)
         preference = ("meld", "add", "draw", "discard")
         used = play_against_bots(
             alice,

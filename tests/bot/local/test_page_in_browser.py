@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.local.guard import NO_KEY
 from tests.bot.local.browser import (
+    HAND,
     ROUND_OVER,
     TABLE,
     LocalTable,
@@ -69,14 +70,17 @@ def test_three_people_play_a_round_of_dutch_then_read_the_leaderboard(
             choice = pick(player.offered(), QUICK_ROUND)
             assert choice is not None and "peek" in choice[0]
             player.use(*choice)
+        alice.card_picture(HAND)  # the peeked cards, face up, in the hand's picture
         alice.screenshot("private-hand")
 
         def picture_mid_round(moves: int) -> None:
             if moves == 2:
+                carol.card_picture(TABLE)
                 carol.screenshot("table-mid-round")
 
         moves = play_until_round_over(players, after_move=picture_mid_round)
         assert moves >= 2
+        alice.card_picture(TABLE)  # the round-end picture, loaded from the message's file
         alice.screenshot("round-end")
         ended = alice.page.locator(TABLE).last.inner_text()
         assert "Alice" in ended and "Bob" in ended and "Carol" in ended

@@ -15,7 +15,7 @@ from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service.snapshots import ROUND_OVER
 from tests.bot.render.pictures import MARKUP, card_pictures
-from tests.bot.render.snapshots import new_round, play, private, public, round_end
+from tests.bot.render.snapshots import new_round, play, private, public, reveals_of, round_end
 
 
 @pytest.fixture
@@ -85,3 +85,34 @@ def test_no_picture_while_a_round_is_played() -> None:
     round_ = new_round(n_seats=3, seed=2)
     play(round_, 5, seed=2)
     assert render_table(public(round_), "en").picture is None
+
+
+def test_my_cards_pictures_the_grid_with_the_peeked_cards_face_up_and_raised() -> None:
+    round_ = new_round(n_seats=2, seed=4)
+    events = round_.apply(0, "peek 1 2")
+    reveals = reveals_of(events, 0)
+    rendered = render_private(
+        private(round_, 0, reveals), public(round_, n_seats=2), "en", reveals=reveals
+    )
+    assert rendered.cards is not None
+    grid, *_ = rendered.cards.rows
+    seen = [str(r.data["card"]) for r in reveals]
+    assert list(grid.cards[:2]) == seen and grid.cards[2:] == (None, None)
+    assert grid.raised == (0, 1) and grid.captions == ("1", "2", "3", "4")
+    assert cards_in(rendered.cards.png()) == seen
+    assert rendered.embed.image.url == f"attachment://{rendered.cards.filename}"
+    # re-rendered once the reveal is over: every card face down again
+    hidden = render_private(private(round_, 0), public(round_, n_seats=2), "en")
+    assert hidden.cards is not None and cards_in(hidden.cards.png()) == []
+
+
+def test_the_table_pictures_every_grid_face_down_and_the_discard() -> None:
+    round_ = new_round(n_seats=3, seed=2)
+    play(round_, 12, seed=2)
+    rendered = render_table(public(round_), "en")
+    assert rendered.cards is not None
+    *grids, discard = rendered.cards.rows
+    assert [row.label for row in grids] == ["Alice", "Bob", "Chloé"]
+    assert all(card is None or card == "" for row in grids for card in row.cards)
+    top = round_.public_view().discard_top
+    assert discard.cards == (top,) and cards_in(rendered.cards.png()) == [top]

@@ -19,6 +19,7 @@ class Answer:
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
     ephemeral: bool = False
+    files: list[str] | None = None  # the files sent (None: the message keeps its own)
 
     def text(self) -> str:
         import json
@@ -58,10 +59,11 @@ class FakeResponse:
         embed: discord.Embed | None = None,
         view: discord.ui.View | None = None,
         ephemeral: bool = False,
+        files: list[discord.File] | None = None,
     ) -> Any:
         assert not self.done, "an interaction is answered once"
         self.done = True
-        self.answers.append(Answer("send", content, embed, view, ephemeral))
+        self.answers.append(Answer("send", content, embed, view, ephemeral, _names(files)))
         return SimpleNamespace(message_id=next(_ids))
 
     async def edit_message(
@@ -70,10 +72,11 @@ class FakeResponse:
         content: str | None = None,
         embed: discord.Embed | None = None,
         view: discord.ui.View | None = None,
+        attachments: list[discord.File] | None = None,
     ) -> None:
         assert not self.done, "an interaction is answered once"
         self.done = True
-        self.answers.append(Answer("edit", content, embed, view))
+        self.answers.append(Answer("edit", content, embed, view, files=_names(attachments)))
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
         assert not self.done, "an interaction is answered once"
@@ -93,6 +96,7 @@ class FakeFollowup:
                 kwargs.get("embed"),
                 kwargs.get("view"),
                 kwargs.get("ephemeral", False),
+                _names(kwargs.get("files")),
             )
         )
         return SimpleNamespace(id=next(_ids))
@@ -122,11 +126,19 @@ class FakeInteraction:
         )
 
     async def edit_original_response(
-        self, *, embed: discord.Embed | None = None, view: discord.ui.View | None = None
+        self,
+        *,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+        attachments: list[discord.File] | None = None,
     ) -> None:
-        self.answers.append(Answer("edit_original", None, embed, view))
+        self.answers.append(Answer("edit_original", None, embed, view, files=_names(attachments)))
 
     @property
     def only(self) -> Answer:
         assert len(self.answers) == 1, self.answers
         return self.answers[0]
+
+
+def _names(files: list[discord.File] | None) -> list[str] | None:
+    return None if files is None else [f.filename for f in files]

@@ -15,6 +15,7 @@ import pytest
 
 from bot.service import FakeClock, PlayerRef, PrivateSnapshot, TableService
 from bot.ui.following import HandFollower
+from bot.ui.pictures import CardPictures
 from storage import Store
 
 PLAYERS = [PlayerRef(100 + i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"])]
@@ -103,7 +104,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
     service = TableService(store, clock, notices, lambda: next(seeds))
     made = Table(service)
     made.follower = notices.follower = HandFollower(
-        SimpleNamespace(service=service, clock=clock),  # type: ignore[arg-type]
+        SimpleNamespace(service=service, clock=clock, pictures=CardPictures(enabled=False)),  # type: ignore[arg-type]
         made.spawn,
     )
     opened = await service.open_table(1, 10, PLAYERS[0], "dame")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.pictures.round_end import cards_in
 from bot.render.actions import MAX_OPTIONS, SelectSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
@@ -205,3 +206,21 @@ def test_with_card_pictures_a_hand_of_forty_odd_cards_is_pictures_within_the_lim
         if isinstance(component, SelectSpec):
             assert "<:" not in " ".join(label for label, _ in component.options)
             assert component.emojis and all(component.emojis), component
+
+
+def test_my_cards_pictures_the_hand_by_rank_and_the_table_the_packs_and_the_pile() -> None:
+    round_, events = _round_with_a_big_take()
+    hand = round_.view(1).hand
+    rendered = render_private(snapshots.private(round_, 1), public_snapshot(round_, events), "en")
+    assert rendered.cards is not None
+    rows = rendered.cards.rows
+    assert sum(len(r.cards) for r in rows) == len(hand) == 42
+    assert all(len({card(c).rank for c in r.cards}) == 1 for r in rows if r.label != "wild")
+    assert sorted(cards_in(rendered.cards.png())) == sorted(card(c).name for c in hand)
+    events += round_.apply(1, f"discard {hand[0]}")
+    table = render_table(public_snapshot(round_, events), "en")
+    assert table.cards is not None
+    *packs, pile = table.cards.rows
+    assert [(p.label, p.cards, p.note) for p in packs] == [("E–W · 7", ("7S", "7H", "7D"), "15")]
+    assert pile.cards == (card(hand[0]).name,) and pile.note == "1 card"
+    assert sorted(cards_in(table.cards.png())) == sorted(["7S", "7H", "7D", card(hand[0]).name])

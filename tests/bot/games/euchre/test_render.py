@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.games.euchre.render import named_card
+from bot.pictures.round_end import cards_in
 from bot.render.actions import ButtonSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
@@ -324,3 +325,29 @@ def test_with_card_pictures_my_cards_shows_the_hand_and_the_buttons_show_their_c
         ann = render_private(snapshots.private(round_, 0), public(round_, events), "en")
         plays = [b for b in ann.components if isinstance(b, ButtonSpec) and "p=play" in b.custom_id]
         assert plays and all(b.emoji == MARKUP[b.custom_id.split(" ")[-1]] for b in plays)
+
+
+def test_my_cards_pictures_the_hand_trump_first_and_the_table_the_trick_by_place() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass")
+    bidding = render_table(public(round_, events), "en")
+    assert bidding.cards is not None
+    assert [(r.label, r.cards) for r in bidding.cards.rows] == [("Turned up", ("JC",))]
+    events += apply(round_, "order", "discard 9D", "play JD", "play 9S")
+    snapshot = public(round_, events)
+    cat = render_private(snapshots.private(round_, 2), snapshot, "en")
+    assert cat.cards is not None
+    (hand,) = cat.cards.rows
+    assert hand.cards == ("AC", "KC", "QH", "10H", "9H")  # ♣ trump first, strongest first
+    assert cards_in(cat.cards.png()) == list(hand.cards)
+    dan = render_private(snapshots.private(round_, 3), snapshot, "en")
+    assert dan.cards is not None and dan.cards.rows[-1].cards == ("9D",)  # his own discard
+    table = render_table(snapshot, "en")
+    assert table.cards is not None
+    assert [(r.label, r.cards) for r in table.cards.rows] == [
+        ("N · Ann", ("JD",)),
+        ("E · Ben", ("9S",)),
+        ("S · Cat", ("",)),
+        ("W · Dan", ("",)),
+    ]
+    assert "9D" not in cards_in(table.cards.png())

@@ -1,0 +1,142 @@
+"""Pictures of cards laid out in rows: a player's hand as the game holds it ("My cards") and
+what is on the table (a trick, the packs and the pile, the grids and the discard).
+
+A `CardPicture` is plain data (rows of card names, each with a label), built by a game's
+renderer from an engine *view*, so it can only show what that view shows. Its file name names
+its content: the same picture twice is the same file, uploaded once. `png()` draws it (call it
+off the event loop). The card names drawn are written into the PNG (text chunk `cards`, as in
+the round-end picture), so a test can check a picture without reading pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import Image, ImageDraw
+from PIL.PngImagePlugin import PngInfo
+
+from bot.pictures.cards import BACK, CARD_BOX, EDGE, SIZE, face_image, font, png_with
+from bot.pictures.round_end import BACKGROUND, CARDS_KEY, DIM, TEXT
+
+CARD = 96  # drawn size of a card: its rank and suit read at a glance, ♥ apart from ♦
+SMALL_CARD = 72  # in a picture of many cards (a hand of 40): still readable
+MANY = 24  # cards in a picture from which they are drawn small
+GAP = 6
+MARGIN = 14
+LABEL_SIZE = 22
+NOTE_SIZE = 20
+LABEL_MOST = 260  # px: a longer label is cut
+TALL = 6  # rows past which they are laid in two columns (a picture about as wide as tall)
+EMPTY = ""  # an empty place (a slot left empty, nobody's card yet in a trick)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRow:
+    """One row: a label on the left (a name, a rank), its cards, a note on the right."""
+
+    label: str
+    cards: tuple[str | None, ...]  # card names; None: face down; EMPTY: an empty place
+    note: str = ""
+    raised: tuple[int, ...] = ()  # the cards set apart (just seen), by index
+    captions: tuple[str, ...] = ()  # under each card (a slot's number)
+
+
+@dataclass(frozen=True, slots=True)
+class CardPicture:
+    """The rows of a picture and the name its file takes (`<kind>-<content digest>.png`)."""
+
+    kind: str  # `hand`, `table`
+    rows: tuple[CardRow, ...]
+
+    @property
+    def filename(self) -> str:
+        digest = hashlib.sha256(repr(self.rows).encode()).hexdigest()[:16]
+        return f"{self.kind}-{digest}.png"
+
+    def png(self) -> bytes:
+        return rows_png(self.rows)
+
+    @property
+    def cards(self) -> int:
+        return sum(len(row.cards) for row in self.rows)
+
+
+def card_width(height: int) -> int:
+    left, top, right, bottom = CARD_BOX
+    return round(height * (right - left) / (bottom - top))
+
+
+@cache
+def card_face(name: str | None, height: int = CARD) -> Image.Image:
+    """A card (None: its back) `height` pixels tall, without the emoji's margins."""
+    face = face_image(BACK if name is None else name).crop(CARD_BOX)
+    return face.resize((card_width(height), height), Image.Resampling.LANCZOS)
+
+
+def _cut(text: str, width: int, size: int) -> str:
+    face = font(size, text=True)
+    fits = text
+    while fits and face.getlength(fits if fits == text else fits + "…") > width:
+        fits = fits[:-1]
+    return fits if fits == text else fits + "…"
+
+
+def rows_png(rows: Sequence[CardRow]) -> bytes:
+    """The picture as PNG bytes: one row per `CardRow`, labels in a column of their own."""
+    card = SMALL_CARD if sum(len(r.cards) for r in rows) > MANY else CARD
+    step = card_width(card) + GAP
+    label_font, note_font = font(LABEL_SIZE, text=True), font(NOTE_SIZE, text=True)
+    labels = [_cut(r.label, LABEL_MOST, LABEL_SIZE) for r in rows]
+    label_width = max((int(label_font.getlength(t)) for t in labels if t), default=0)
+    label_width = label_width + 2 * GAP if label_width else 0
+    note_width = max((int(note_font.getlength(r.note)) for r in rows if r.note), default=0)
+    note_width = note_width + 2 * GAP if note_width else 0
+    most = max((len(r.cards) for r in rows), default=0)
+    lift = card // 6
+    captioned = NOTE_SIZE + GAP if any(r.captions for r in rows) else 0
+    row_height = card + 2 * GAP + (lift if any(r.raised for r in rows) else 0)
+    row_height += captioned
+    column_width = label_width + max(most, 1) * step + note_width
+    columns = 2 if len(rows) > TALL else 1
+    per_column = -(-max(len(rows), 1) // columns)
+    width = 2 * MARGIN + columns * column_width + (columns - 1) * 2 * MARGIN
+    height = 2 * MARGIN + per_column * row_height
+    image = Image.new("RGB", (width, height), BACKGROUND[:3])
+    draw = ImageDraw.Draw(image)
+    drawn: list[str] = []
+    for index, row in enumerate(rows):
+        column, line = divmod(index, per_column)
+        origin = MARGIN + column * (column_width + 2 * MARGIN)
+        top = MARGIN + line * row_height
+        middle = top + row_height // 2
+        if labels[index]:
+            draw.text((origin, middle), labels[index], TEXT, label_font, anchor="lm")
+        base = top + row_height - GAP - card - captioned
+        for position, caption in enumerate(row.captions):
+            left = origin + label_width + position * step
+            where = (left + (step - GAP) // 2, base + card + GAP)
+            draw.text(where, caption, DIM, note_font, anchor="mt")
+        for position, name in enumerate(row.cards):
+            left = origin + label_width + position * step
+            if name == EMPTY:
+                box = (left, base, left + step - GAP, base + card)
+                draw.rounded_rectangle(box, 8, outline=EDGE, width=2)
+                continue
+            y = base - lift if position in row.raised else base
+            face = card_face(name, card)
+            image.paste(face, (left, y), face)
+            if name is not None:
+                drawn.append(name)  # the faces shown (a back shows no card)
+        if row.note:
+            right = origin + column_width
+            draw.text((right, middle), row.note, DIM, note_font, anchor="rm")
+    info = PngInfo()
+    info.add_text(CARDS_KEY, " ".join(drawn))
+    # A picture per update: the fastest compression (RGB, level 1) over the smallest file.
+    return png_with(image, info, optimize=False, compress_level=1)
+
+
+assert SIZE >= CARD  # cards are drawn smaller than their 128-px emoji, never blown up

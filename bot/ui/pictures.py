@@ -1,0 +1,218 @@
+"""Card pictures on messages: a player's hand on "My cards", the cards in play on the table
+message (`RenderedMessage.cards`).
+
+A picture is drawn with Pillow in a worker thread of its own (two, at a lower priority than
+the event loop's thread), never on the event loop, and kept by its
+file name (which names its content) in a bounded cache: a picture drawn once is reused by every
+message that shows it. A message already carrying the picture it should show keeps it (the
+edit sends no file); only a changed picture is uploaded.
+
+A click's answer never waits for a drawing: it goes out with the picture when it is drawn
+already, else without it, and the picture follows in a second edit of the same message once
+drawn (`answer` then `follow_up`). The table message and the messages that follow the game
+are edited off the click's path: they wait for the drawing (`complete`), and one edit carries
+text and picture together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+
+from bot.pictures.layout import CardPicture
+from bot.render.table import RenderedMessage
+
+log = logging.getLogger(__name__)
+
+DRAWN = 512  # pictures kept drawn (a few tens of KiB each)
+DRAWERS = 2  # pictures drawn at once: under load, pictures wait, never the event loop
+NICENESS = 10  # the drawing threads' scheduling priority: below the event loop's thread
+CARRIED = 20_000  # messages whose picture is remembered (one per table and per open hand)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What one edit of a message sends: the embed, and the files (None: keep those it has)."""
+
+    embed: discord.Embed
+    attachments: list[discord.File] | None
+    waiting: CardPicture | None = None  # drawn after the answer, then edited in
+
+
+class CardPictures:
+    def __init__(
+        self,
+        draw: Callable[[CardPicture], Awaitable[bytes]] | None = None,
+        *,
+        enabled: bool = True,
+    ) -> None:
+        self.enabled = enabled  # off: messages carry no card picture (cards as text)
+        self._draw = draw or _in_thread
+        self._drawn: OrderedDict[str, bytes] = OrderedDict()
+        self._drawing: dict[str, asyncio.Future[bytes | None]] = {}
+        self._drawers = asyncio.Semaphore(DRAWERS)
+        self._carried: OrderedDict[int, str] = OrderedDict()  # message -> its picture's file
+        self._waiting: dict[int, RenderedMessage] = {}  # message -> an answer awaiting its picture
+        self.draws = 0  # pictures drawn (each drawn once while cached)
+        self.uploads = 0  # pictures sent to Discord
+        self.kept = 0  # edits that kept the picture the message had
+
+    # -- drawing ---------------------------------------------------------------------------
+    def drawn(self, picture: CardPicture) -> bytes | None:
+        png = self._drawn.get(picture.filename)
+        if png is not None:
+            self._drawn.move_to_end(picture.filename)
+        return png
+
+    async def draw(self, picture: CardPicture) -> bytes | None:
+        """The picture's PNG, drawn off the event loop once (None: it could not be drawn)."""
+        png = self.drawn(picture)
+        if png is not None:
+            return png
+        name = picture.filename
+        pending = self._drawing.get(name)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
+        self._drawing[name] = future
+        try:
+            async with self._drawers:
+                png = await self._draw(picture)
+            self.draws += 1
+            self._drawn[name] = png
+            while len(self._drawn) > DRAWN:
+                self._drawn.popitem(last=False)
+        except Exception:  # a picture is a bonus: the message goes out without it
+            log.exception("could not draw the card picture %s", name)
+            png = None
+        finally:
+            del self._drawing[name]
+            future.set_result(png)
+        return png
+
+    # -- what an edit sends ----------------------------------------------------------------
+    def answer(self, key: int | None, rendered: RenderedMessage) -> Prepared:
+        """A click's answer: the picture if the message has it or it is drawn, else none yet
+        (`waiting`: draw it, then `follow_up`)."""
+        picture = rendered.cards
+        if not self.enabled:
+            return Prepared(_without_image(rendered.embed) if picture else rendered.embed, None)
+        if key is not None:
+            self._waiting.pop(key, None)  # a picture still to follow is out of date now
+        if picture is None:
+            return Prepared(rendered.embed, self._drop(key))
+        if key is not None and self._carried.get(key) == picture.filename:
+            self.kept += 1
+            return Prepared(rendered.embed, None)
+        png = self.drawn(picture)
+        if png is not None:
+            self._carry(key, picture)
+            return Prepared(rendered.embed, [_file(picture, png)])
+        if key is not None:
+            self._waiting[key] = rendered
+        return Prepared(_without_image(rendered.embed), self._drop(key), waiting=picture)
+
+    async def complete(self, key: int | None, rendered: RenderedMessage) -> Prepared:
+        """An edit off the click's path: waits for the picture, so one edit carries it."""
+        picture = rendered.cards
+        if self.enabled and picture is not None and self.drawn(picture) is None:
+            await self.draw(picture)
+        prepared = self.answer(key, rendered)
+        if prepared.waiting is not None:  # it could not be drawn: the text alone
+            return replace(prepared, waiting=None)
+        return prepared
+
+    async def follow_up(
+        self,
+        key: int,
+        picture: CardPicture,
+        edit: Callable[[discord.Embed, list[discord.File]], Awaitable[Any]],
+    ) -> None:
+        """Once drawn, the picture an answer went out without, if the message still shows
+        what that answer showed (a newer answer brings its own)."""
+        if self._superseded(key, picture):
+            return  # a newer answer replaced it before its turn to be drawn came
+        png = await self.draw(picture)
+        if self._superseded(key, picture):
+            return
+        latest = self._waiting.pop(key)
+        if png is None:
+            return  # not drawn: the message stays as it went out
+        self._carry(key, picture)
+        try:
+            await edit(latest.embed, [_file(picture, png)])
+        except discord.HTTPException as error:
+            log.info("could not add the card picture to message %s: %s", key, error)
+            self._carried.pop(key, None)
+
+    def _superseded(self, key: int, picture: CardPicture) -> bool:
+        latest = self._waiting.get(key)
+        return latest is None or latest.cards != picture
+
+    def posted(self, key: int, rendered: RenderedMessage, prepared: Prepared) -> None:
+        """A new message `key` went out as `prepared` (from `answer(None, rendered)`)."""
+        picture = rendered.cards
+        if prepared.waiting is not None:
+            self._waiting[key] = rendered
+        self.carried(key, picture.filename if picture and prepared.attachments else None)
+
+    def carried(self, key: int, filename: str | None) -> None:
+        """The message `key` was posted carrying this file (None: no picture)."""
+        if filename is None:
+            self._carried.pop(key, None)
+        else:
+            self._carried[key] = filename
+            self._carried.move_to_end(key)
+
+    def forget(self, key: int) -> None:
+        self._carried.pop(key, None)
+        self._waiting.pop(key, None)
+
+    def _carry(self, key: int | None, picture: CardPicture) -> None:
+        self.uploads += 1
+        if key is not None:
+            self.carried(key, picture.filename)
+            while len(self._carried) > CARRIED:
+                self._carried.popitem(last=False)
+
+    def _drop(self, key: int | None) -> list[discord.File] | None:
+        """No picture now: an old one the message carries is removed ([]), else nothing."""
+        if key is not None and self._carried.pop(key, None) is not None:
+            return []
+        return None
+
+
+def _without_image(embed: discord.Embed) -> discord.Embed:
+    shown = embed.copy()
+    shown.set_image(url=None)
+    return shown
+
+
+def _file(picture: CardPicture, png: bytes) -> discord.File:
+    return discord.File(io.BytesIO(png), picture.filename)
+
+
+def _lower_priority() -> None:
+    """A drawing thread yields the CPU to the event loop's (Linux: each thread has its own
+    niceness); elsewhere it keeps the process's priority."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+
+
+# Threads of their own: drawing never queues behind (nor ahead of) other work sent to threads.
+_DRAWING = ThreadPoolExecutor(DRAWERS, "card-pictures", initializer=_lower_priority)
+
+
+async def _in_thread(picture: CardPicture) -> bytes:
+    return await asyncio.get_running_loop().run_in_executor(_DRAWING, picture.png)

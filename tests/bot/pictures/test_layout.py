@@ -1,0 +1,33 @@
+"""Pictures of cards in rows: readable card sizes, a file name that names the content, and
+the faces drawn written into the PNG (a back shows none)."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot.pictures.layout import CARD, EMPTY, SMALL_CARD, CardPicture, CardRow
+from bot.pictures.round_end import cards_in
+
+
+def test_a_picture_draws_its_faces_and_names_its_file_after_its_content() -> None:
+    rows = (CardRow("Ann", (None, "QH", EMPTY, None), raised=(1,)), CardRow("Held", ("7D",)))
+    picture = CardPicture("hand", rows)
+    png = picture.png()
+    assert cards_in(png) == ["QH", "7D"]  # the backs and the empty place show no card
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.height >= 2 * CARD  # two rows of full-size cards
+    same = CardPicture("hand", tuple(rows))
+    other = CardPicture("hand", (rows[0], CardRow("Held", ("7H",))))
+    assert same.filename == picture.filename != other.filename
+    assert picture.filename.startswith("hand-") and picture.filename.endswith(".png")
+
+
+def test_a_hand_of_many_cards_is_drawn_smaller_in_two_columns_and_every_card_is_drawn() -> None:
+    ranks = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+    rows = tuple(CardRow(rank, tuple(f"{rank}{suit}" for suit in "SHDC")) for rank in ranks)
+    png = CardPicture("hand", rows).png()
+    assert len(cards_in(png)) == 48
+    with Image.open(io.BytesIO(png)) as image:  # twelve rows in two columns of six
+        assert 6 * SMALL_CARD <= image.height < 7 * (SMALL_CARD + 20) < image.width

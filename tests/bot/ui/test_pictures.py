@@ -1,0 +1,108 @@
+"""Card pictures on messages: drawn off the event loop and once, reused while unchanged, and a
+click's answer never waits for one."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Sequence
+
+import discord
+import pytest
+
+from bot.pictures import layout
+from bot.pictures.layout import CardPicture, CardRow
+from bot.render.table import RenderedMessage, with_cards
+from bot.ui.pictures import CardPictures
+
+HAND = (CardRow("Ann", ("QH", None)),)
+
+
+def rendered(rows: tuple[CardRow, ...] = HAND) -> RenderedMessage:
+    embed = discord.Embed(title="My cards")
+    return RenderedMessage(embed, (), cards=with_cards(embed, "hand", rows))
+
+
+async def test_a_picture_is_drawn_in_a_worker_thread_once_and_then_reused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pictures = CardPictures()
+    loop_thread = threading.get_ident()
+    threads: list[int] = []
+    priorities: list[int] = []
+    draw = layout.rows_png
+
+    def draw_noting_the_thread(rows: Sequence[CardRow]) -> bytes:
+        threads.append(threading.get_ident())
+        priorities.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return draw(rows)
+
+    monkeypatch.setattr(layout, "rows_png", draw_noting_the_thread)
+    first = rendered()
+    assert first.cards is not None
+    prepared = await pictures.complete(1, first)
+    assert threads and threads[0] != loop_thread
+    # the drawing thread yields the CPU to the event loop's
+    assert priorities[0] > os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert prepared.attachments is not None and len(prepared.attachments) == 1
+    assert prepared.embed.image.url == f"attachment://{first.cards.filename}"
+    # the same picture on the same message again: kept, not uploaded again
+    again = await pictures.complete(1, rendered())
+    assert again.attachments is None and again.embed.image.url == prepared.embed.image.url
+    # another message showing it: uploaded, but not drawn again
+    other = await pictures.complete(2, rendered())
+    assert other.attachments is not None
+    assert pictures.draws == 1 and pictures.uploads == 2 and pictures.kept == 1
+    # a changed hand: a new file replaces the old one
+    changed = await pictures.complete(1, rendered((CardRow("Ann", ("QH", "7D")),)))
+    assert changed.attachments is not None and pictures.draws == 2
+    # no picture any more (a lobby, the round's end): the old file leaves the message
+    gone = pictures.answer(1, RenderedMessage(discord.Embed(), ()))
+    assert gone.attachments == []
+
+
+async def test_a_click_s_answer_goes_out_without_a_picture_not_yet_drawn_and_it_follows() -> None:
+    gate = asyncio.Event()
+
+    async def slow(picture: CardPicture) -> bytes:
+        await gate.wait()
+        return picture.png()
+
+    pictures = CardPictures(draw=slow)
+    answer = pictures.answer(7, rendered())
+    assert answer.waiting is not None and answer.embed.image.url is None
+    assert answer.attachments is None
+    edits: list[tuple[str | None, list[str]]] = []
+
+    async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
+        edits.append((embed.image.url, [f.filename for f in files]))
+
+    following = asyncio.create_task(pictures.follow_up(7, answer.waiting, edit))
+    await asyncio.sleep(0)
+    assert edits == []  # still drawing: the answer was not held up
+    gate.set()
+    await following
+    filename = answer.waiting.filename
+    assert edits == [(f"attachment://{filename}", [filename])]
+
+
+async def test_a_picture_an_answer_replaced_meanwhile_is_not_edited_in() -> None:
+    gate = asyncio.Event()
+
+    async def slow(picture: CardPicture) -> bytes:
+        await gate.wait()
+        return picture.png()
+
+    pictures = CardPictures(draw=slow)
+    old = pictures.answer(7, rendered())
+    pictures.answer(7, rendered((CardRow("Ann", ("QH", "7D")),)))  # the next click's answer
+    edits: list[object] = []
+
+    async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
+        edits.append(files)
+
+    gate.set()
+    assert old.waiting is not None
+    await pictures.follow_up(7, old.waiting, edit)
+    assert edits == []
