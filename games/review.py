@@ -1,0 +1,380 @@
+"""A review of one seat's play in a finished hand (docs/review.md).
+
+`review_hand(record, seat)` replays the hand and, at each decision of `seat` with more than one
+offered move, asks the strong bot what it would have played from that seat's knowledge, then
+estimates what the player's move cost against the bot's by Monte Carlo:
+
+- **Worlds the seat could not tell apart.** The cards the seat has seen up to the decision
+  (`seen_cards`, per game: its hand, cards played, the turned card, what it peeked at…) keep
+  their place in the deck; every other card is dealt anew at random. The hidden cards are put
+  in a canonical order before shuffling, so the real places of cards the seat never saw are
+  never read. A sampled deck is kept when the recorded actions replay on it and the seat's view
+  at the decision is the real one; the strong bot decides on such a world, never on the real
+  one.
+- **Playing out.** On each world, the player's move and the bot's move are played, then every
+  seat plays the simple policy to the hand's end, with the same random draws for both moves.
+  The value of a move is the mean of the seat's side's result (`VALUE_SENSE`): Euchre, the
+  side's points minus the other side's; Dutch, minus the seat's round score (lower is better);
+  Dame de Pique, the team's round score.
+- **Cost** = value of the bot's move - value of the player's move (0 when they agree), graded
+  by `THRESHOLDS`; **accuracy** is the share of decisions whose cost is below the inaccuracy
+  threshold, in percent.
+
+Pure and deterministic for a seed when `budget` is None (a sample count only).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pickle
+import random
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from games.cards import Card, card
+from games.contract import Round, RoundRecord
+from games.errors import IllegalAction
+from games.registry import get_game
+
+GRADES = ("inaccuracy", "mistake", "blunder")
+# Per game, the cost (in the game's points, see VALUE_SENSE) from which a move is an
+# inaccuracy, a mistake, a blunder.
+THRESHOLDS: dict[str, tuple[float, float, float]] = {
+    "euchre": (0.25, 0.5, 1.0),
+    "dutch": (2.0, 5.0, 10.0),
+    "dame": (15.0, 40.0, 80.0),
+}
+DEFAULT_THRESHOLDS = (1.0, 3.0, 6.0)
+DEFAULT_SAMPLES = 48  # worlds per decision, at most
+# seconds per decision, at most: a whole hand's review stays within 10 s for Euchre and Dutch
+# and 30 s for Dame de Pique (python -m bot.bench.review)
+BUDGETS: dict[str, float] = {"euchre": 1.0, "dutch": 0.5, "dame": 0.25}
+DEFAULT_BUDGET = 0.5
+# seconds for a whole hand: the time per decision shrinks in a hand of many decisions
+HAND_BUDGETS: dict[str, float] = {"euchre": 7.0, "dutch": 7.0, "dame": 22.0}
+MIN_SAMPLES = 3  # even past the budget, this many worlds per estimate
+SAMPLE_TRIES = 400  # random decks tried per accepted world, at most
+BOT_SAMPLES = 24  # the strong bot's own sample count when the review is deterministic
+ROLLOUT_CAP = 2000  # actions played out at most (a guard: every hand ends far sooner)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the reviewed seat: the action's index in the record (from 0), the move
+    played and the bot's, how many moves were offered, the estimated values (None when they
+    agree: not played out) and the cost, graded ("" when below the inaccuracy threshold)."""
+
+    index: int
+    played: str
+    best: str
+    offered: int
+    played_value: float | None
+    best_value: float | None
+    cost: float
+    grade: str
+    samples: int
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    game: str
+    seat: int
+    decisions: tuple[Decision, ...]
+    accuracy: float  # percent of decisions within the inaccuracy threshold (100 when none)
+
+    def count(self, grade: str) -> int:
+        return sum(1 for d in self.decisions if d.grade == grade)
+
+
+def grade_of(game: str, cost: float) -> str:
+    thresholds = THRESHOLDS.get(game, DEFAULT_THRESHOLDS)
+    grade = ""
+    for name, threshold in zip(GRADES, thresholds, strict=True):
+        if cost >= threshold:
+            grade = name
+    return grade
+
+
+def accuracy_of(game: str, costs: Iterable[float]) -> float:
+    costs = list(costs)
+    if not costs:
+        return 100.0
+    inaccuracy = THRESHOLDS.get(game, DEFAULT_THRESHOLDS)[0]
+    return round(100.0 * sum(1 for c in costs if c < inaccuracy) / len(costs), 1)
+
+
+# -- what a seat has seen -------------------------------------------------------------------
+def _euchre_seen(round_: Any, seat: int) -> set[Card]:
+    seen = set(round_.hands[seat])
+    seen.add(round_.turned)
+    for trick in (*round_.tricks, round_.trick):
+        seen.update(c for _, c in trick)
+    if round_.discarded is not None and round_.dealer == seat:
+        seen.add(round_.discarded)
+    return seen
+
+
+def _dutch_seen(round_: Any, seat: int) -> set[Card]:
+    from games.dutch.knowledge import knowledge_of
+
+    knowledge = knowledge_of(round_, seat)
+    seen = set(round_.discard)
+    for (other, slot), name in knowledge.cards.items():
+        here = round_.grids[other][slot] if slot < len(round_.grids[other]) else None
+        if here is not None and here.name == name:
+            seen.add(here)
+    held = round_.held
+    if held is not None and (round_.turn == seat or knowledge.held == held.name):
+        if round_.view(seat).held is not None:
+            seen.add(held)
+    return seen
+
+
+def _dame_seen(round_: Any, seat: int) -> set[Card]:
+    seen = set(round_.hands[seat]) | set(round_.pile)
+    for team in round_.packs:
+        for cards in team.values():
+            seen.update(cards)
+    return seen
+
+
+SEEN: dict[str, Callable[[Any, int], set[Card]]] = {
+    "euchre": _euchre_seen,
+    "dutch": _dutch_seen,
+    "dame": _dame_seen,
+}
+# +1: the side's result is better when higher; -1: lower is better (Dutch's round score).
+VALUE_SENSE: dict[str, int] = {"euchre": 1, "dutch": -1, "dame": 1}
+
+
+def _value(game_name: str, round_: Round[Any, Any, Any], seat: int) -> float:
+    game = get_game(game_name)
+    n = round_.setup.n_seats
+    points = round_.result().points
+    side = game.side_of(seat, n)
+    if game_name == "euchre":  # the side's points minus the other side's
+        return float(points[side] - sum(p for i, p in enumerate(points) if i != side))
+    return float(VALUE_SENSE.get(game_name, 1) * points[side])
+
+
+# -- sampling worlds --------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Position:
+    """A decision of the seat: the record's prefix before it and what the seat had seen."""
+
+    index: int
+    seen: frozenset[Card]
+    view: Any
+    offered: int
+
+
+class WorldSampler:
+    """Decks the seat could not tell from the real one at a decision (see the module doc)."""
+
+    def __init__(self, record: RoundRecord, seat: int, position: _Position) -> None:
+        self.record, self.seat, self.position = record, seat, position
+        self.deck = [card(code) for code in record.deck]
+        self.hidden_at = [i for i, c in enumerate(self.deck) if c not in position.seen]
+        self.hidden = sorted((self.deck[i] for i in self.hidden_at), key=lambda c: c.code)
+        self.prefix = record.actions[: position.index]
+        self.game = get_game(record.game)
+
+    def sample(self, rng: random.Random) -> Round[Any, Any, Any] | None:
+        """A world at the decision (the round replayed on a sampled deck), or None after
+        SAMPLE_TRIES decks that do not fit."""
+        for _ in range(SAMPLE_TRIES):
+            cards = list(self.hidden)
+            rng.shuffle(cards)
+            deck = list(self.deck)
+            for at, c in zip(self.hidden_at, cards, strict=True):
+                deck[at] = c
+            try:
+                world = self.game.replay(
+                    self.record.model_copy(
+                        update={"deck": [c.code for c in deck], "actions": self.prefix}
+                    )
+                )
+            except (IllegalAction, ValueError):
+                continue
+            if world.view(self.seat) == self.position.view:
+                return world
+        return None
+
+
+_COPY = re.compile(r"#\d+")
+
+
+def same_move(a: str, b: str) -> bool:
+    """The same move for the player: notations equal but for which copy of a card (Dame)."""
+    return plain(a) == plain(b)
+
+
+def plain(notation: str) -> str:
+    return _COPY.sub("", notation)
+
+
+def _module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        return None
+
+
+def _simple(game_name: str) -> Callable[..., Any]:
+    module = _module(f"games.{game_name}.policy")
+    choose = getattr(module, "choose_action", None)
+    if choose is None:
+        return lambda round_, seat, rng: rng.choice(round_.legal_actions(seat))
+    return choose  # type: ignore[no-any-return]
+
+
+def _strong(game_name: str, budget: float | None) -> Callable[..., Any]:
+    module = _module(f"games.{game_name}.strong") or _module(f"games.{game_name}.policy")
+    choose = getattr(module, "choose_action", None)
+    if choose is None:
+        return _simple(game_name)
+    parameters = inspect.signature(choose).parameters
+    extra: dict[str, Any] = {}
+    if "budget" in parameters:
+        extra["budget"] = budget
+        if "max_samples" in parameters and budget is None:
+            extra["max_samples"] = BOT_SAMPLES
+        elif budget is None:
+            extra["budget"] = 0.2  # a searching bot with no sample cap gets a short search
+    return lambda round_, seat, rng: choose(round_, seat, rng, **extra)
+
+
+def _copy(round_: Round[Any, Any, Any]) -> Round[Any, Any, Any]:
+    return pickle.loads(pickle.dumps(round_))  # type: ignore[no-any-return]
+
+
+def _play_out(
+    game_name: str,
+    world: Round[Any, Any, Any],
+    seat: int,
+    move: str,
+    simple: Callable[..., Any],
+    seed: int,
+) -> float:
+    world.apply(seat, move)
+    rng = random.Random(seed)
+    for _ in range(ROLLOUT_CAP):
+        if world.finished:
+            break
+        who = world.to_act()[0]
+        world.apply(who, simple(world, who, rng))
+    return _value(game_name, world, seat)
+
+
+# -- the review -------------------------------------------------------------------------------
+Progress = Callable[[int, int], None]  # (decisions done, decisions in all)
+
+
+def positions_of(record: RoundRecord, seat: int) -> list[_Position]:
+    """The seat's decisions with more than one offered move, with what it had seen then."""
+    game = get_game(record.game)
+    seen_of = SEEN.get(record.game)
+    round_ = game.replay(record.model_copy(update={"actions": []}))
+    seen: set[Card] = set()
+    positions = []
+    for index, (who, notation) in enumerate(record.actions):
+        if seen_of is not None:
+            seen |= seen_of(round_, seat)
+        offered = len(round_.legal_actions(seat)) if who == seat else 0
+        if offered > 1:
+            positions.append(_Position(index, frozenset(seen), round_.view(seat), offered))
+        round_.apply(who, notation)
+    return positions
+
+
+def review_decision(
+    record: RoundRecord,
+    seat: int,
+    position: _Position,
+    *,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    budget: float | None,
+) -> Decision:
+    game_name = record.game
+    rng = random.Random(f"{seed}:{position.index}")
+    sampler = WorldSampler(record, seat, position)
+    offered = position.offered
+    played = record.actions[position.index][1]
+    first = sampler.sample(rng)
+    if first is None:  # no world fits (should not happen): the move is not judged
+        return Decision(position.index, played, played, offered, None, None, 0.0, "", 0)
+    best = plain(str(_strong(game_name, budget and budget / 3)(_copy(first), seat, rng)))
+    if same_move(best, played):
+        return Decision(position.index, played, best, offered, None, None, 0.0, "", 0)
+    simple = _simple(game_name)
+    deadline = None if budget is None else time.perf_counter() + budget
+    totals = [0.0, 0.0]
+    n = 0
+    world: Round[Any, Any, Any] | None = first
+    while world is not None and n < samples:
+        rollout_seed = rng.getrandbits(32)
+        for i, move in enumerate((played, best)):
+            totals[i] += _play_out(game_name, _copy(world), seat, move, simple, rollout_seed)
+        n += 1
+        if deadline is not None and n >= MIN_SAMPLES and time.perf_counter() > deadline:
+            break
+        world = sampler.sample(rng)
+    if n == 0:
+        return Decision(position.index, played, best, offered, None, None, 0.0, "", 0)
+    played_value, best_value = totals[0] / n, totals[1] / n
+    cost = max(0.0, best_value - played_value)
+    return Decision(
+        position.index,
+        played,
+        best,
+        offered,
+        round(played_value, 3),
+        round(best_value, 3),
+        round(cost, 3),
+        grade_of(game_name, cost),
+        n,
+    )
+
+
+def review_hand(
+    record: RoundRecord,
+    seat: int,
+    *,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    budget: float | None | str = "game",
+    progress: Progress | None = None,
+) -> Review:
+    """Review `seat`'s decisions in this finished hand (`budget`: seconds per decision, "game":
+    the game's BUDGETS, None: `samples` worlds each, deterministic for the seed)."""
+    if not 0 <= seat < record.n_seats:
+        raise ValueError(f"seat {seat} is not at this table")
+    positions = positions_of(record, seat)
+    if isinstance(budget, str):
+        budget = min(
+            BUDGETS.get(record.game, DEFAULT_BUDGET),
+            HAND_BUDGETS.get(record.game, 7.0) / max(1, len(positions)),
+        )
+    decisions = []
+    for done, position in enumerate(positions):
+        if progress is not None:
+            progress(done, len(positions))
+        decisions.append(
+            review_decision(record, seat, position, seed=seed, samples=samples, budget=budget)
+        )
+    if progress is not None:
+        progress(len(positions), len(positions))
+    return Review(
+        record.game,
+        seat,
+        tuple(decisions),
+        accuracy_of(record.game, (d.cost for d in decisions)),
+    )

@@ -1,0 +1,94 @@
+"""The review of a seat's play: deterministic for a seed, graded by the game's thresholds, and
+blind to every card the seat never saw (two hands differing only there get the same review)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.cards import card
+from games.contract import RoundRecord, RoundSetup
+from games.registry import get_game
+from games.review import (
+    SEEN,
+    THRESHOLDS,
+    accuracy_of,
+    grade_of,
+    positions_of,
+    review_decision,
+    review_hand,
+    same_move,
+)
+
+GAMES = ("euchre", "dutch", "dame")
+
+
+def finished(name: str, seed: int = 3) -> RoundRecord:
+    game = get_game(name)
+    round_: Any = game.new_round(game.options(), RoundSetup(n_seats=4, dealer=1), seed=seed)
+    rng = random.Random(seed)
+    while not round_.finished:
+        seat = round_.to_act()[0]
+        round_.apply(seat, rng.choice(round_.legal_actions(seat)))
+    return round_.record()  # type: ignore[no-any-return]
+
+
+def never_seen(record: RoundRecord) -> list[int]:
+    """Deck positions whose card no seat saw while the hand was played (before its end)."""
+    game = get_game(record.game)
+    round_ = game.replay(record.model_copy(update={"actions": []}))
+    seen: set[Any] = set()
+    for who, notation in [*record.actions, (None, None)]:
+        for seat in range(record.n_seats):
+            seen |= SEEN[record.game](round_, seat)
+        if who is not None:
+            round_.apply(who, notation)
+    return [i for i, code in enumerate(record.deck) if card(code) not in seen]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_review_never_reads_a_card_the_seat_did_not_see(name: str) -> None:
+    record = finished(name, seed=4)  # Dame: a hand that ends before the stock runs out
+    hidden = never_seen(record)
+    assert len(hidden) >= 2
+    a, b = hidden[0], hidden[-1]
+    deck = list(record.deck)
+    deck[a], deck[b] = deck[b], deck[a]
+    other = record.model_copy(update={"deck": deck})
+    game = get_game(name)
+    assert game.replay(other).finished  # the same actions hold: only hidden cards moved
+    positions = positions_of(record, 0)[:3]
+    assert positions
+    for position, twin in zip(positions, positions_of(other, 0)[:3], strict=True):
+        mine = review_decision(record, 0, position, seed=5, samples=3, budget=None)
+        theirs = review_decision(other, 0, twin, seed=5, samples=3, budget=None)
+        assert mine == theirs
+
+
+def test_a_review_is_the_same_for_the_same_seed() -> None:
+    record = finished("euchre")
+    first = review_hand(record, 0, seed=2, samples=4, budget=None)
+    assert first == review_hand(record, 0, seed=2, samples=4, budget=None)
+    assert first.decisions and all(d.offered > 1 for d in first.decisions)
+
+
+def test_costs_are_graded_by_the_games_thresholds() -> None:
+    inaccuracy, mistake, blunder = THRESHOLDS["dutch"]
+    assert grade_of("dutch", inaccuracy - 0.01) == ""
+    assert grade_of("dutch", inaccuracy) == "inaccuracy"
+    assert grade_of("dutch", mistake) == "mistake"
+    assert grade_of("dutch", blunder + 5) == "blunder"
+    assert accuracy_of("dutch", [0.0, inaccuracy, 0.5, blunder]) == 50.0
+    assert accuracy_of("euchre", []) == 100.0
+
+
+def test_the_same_move_with_another_copy_of_a_card_is_the_same_move() -> None:
+    assert same_move("add 10 10D#1", "add 10 10D")
+    assert not same_move("add 10 10D", "add 10 10C")
+
+
+def test_a_seat_not_at_the_table_is_refused() -> None:
+    with pytest.raises(ValueError):
+        review_hand(finished("dutch"), 7)
