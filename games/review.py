@@ -129,9 +129,8 @@ def _dutch_seen(round_: Any, seat: int) -> set[Card]:
         if here is not None and here.name == name:
             seen.add(here)
     held = round_.held
-    if held is not None and (round_.turn == seat or knowledge.held == held.name):
-        if round_.view(seat).held is not None:
-            seen.add(held)
+    if held is not None and round_.view(seat).held is not None:  # shown to the seat
+        seen.add(held)
     return seen
 
 
