@@ -125,7 +125,8 @@ def _dutch_seen(round_: Any, seat: int) -> set[Card]:
     knowledge = knowledge_of(round_, seat)
     seen = set(round_.discard)
     for (other, slot), name in knowledge.cards.items():
-        here = round_.grids[other][slot] if slot < len(round_.grids[other]) else None
+        grid = round_.grids[other]
+        here = grid[slot - 1] if 0 < slot <= len(grid) else None  # slots count from 1
         if here is not None and here.name == name:
             seen.add(here)
     held = round_.held

@@ -7,9 +7,11 @@ import random
 from typing import Any
 
 from games.dame.simple import choose_action as simple_dame
+from games.dutch.policy import choose_action as simple_dutch
 from games.review import positions_of, review_decision, review_hand
 from tests.games.dame.stacking import draw_and_discard
 from tests.games.dame.stacking import stacked_round as dame_round
+from tests.games.dutch.stack import deal, play
 from tests.games.euchre.helpers import act, stacked_round
 
 # Hearts trump, ordered up by seat 2 (dealer 0's partner); seat 2 took trick 1, the opponents
@@ -43,12 +45,30 @@ def test_euchre_keeping_the_trump_that_wins_the_last_trick_is_found() -> None:
     assert review.accuracy < 100.0
 
 
-def _finish(round_: Any, seed: int = 0) -> None:
+def _finish(round_: Any, simple: Any, seed: int = 0) -> None:
     """Every seat plays the simple policy to the hand's end."""
     rng = random.Random(seed)
     while not round_.finished:
         seat = round_.to_act()[0]
-        round_.apply(seat, simple_dame(round_, seat, rng))
+        round_.apply(seat, simple(round_, seat, rng))
+
+
+def test_dutch_calling_dutch_with_zero_points_is_found() -> None:
+    # Seat 0 peeked at AS 2S, then looked at JK and KS with two Queens: it knows its grid is
+    # worth 0 (-3 + 0 + 1 + 2). The bot calls Dutch. Drawing instead is not costly by the
+    # estimate: the simple players of the playing out call Dutch on the next turn as well, and
+    # a grid worth 0 scores 0 whoever calls, so both moves are worth 0.
+    round_ = deal("classic", ["JK KS AS 2S", "10S 10H 8S 8H"], "9S", "QH 9C QD 9D QC")
+    play(round_, "draw", "discard", "look 0:1", "draw", "discard")
+    play(round_, "draw", "discard", "look 0:2", "draw", "discard")
+    decision_at = len(round_.history)
+    round_.apply(0, "draw")
+    _finish(round_, simple_dutch)
+    record = round_.record()
+    (position,) = [p for p in positions_of(record, 0) if p.index == decision_at]
+    decision = review_decision(record, 0, position, seed=1, samples=16, budget=None)
+    assert decision.played == "draw" and decision.best == "dutch"
+    assert decision.samples == 16 and decision.best_value == 0.0
 
 
 def test_dame_taking_a_pile_that_completes_packs_is_found() -> None:
@@ -62,7 +82,7 @@ def test_dame_taking_a_pile_that_completes_packs_is_found() -> None:
     round_.apply(0, "discard 7D")
     decision_at = len(round_.history)
     round_.apply(1, "draw")
-    _finish(round_)
+    _finish(round_, simple_dame)
     record = round_.record()
     (position,) = [p for p in positions_of(record, 1) if p.index == decision_at]
     decision = review_decision(record, 1, position, seed=1, samples=12, budget=None)
