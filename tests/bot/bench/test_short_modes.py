@@ -39,3 +39,14 @@ def test_the_replay_bench_short_mode_times_opening_and_steps(
     replays.main(["--short"])
     printed = capsys.readouterr().out
     assert "replay opened" in printed and "replay step" in printed
+
+
+def test_the_review_bench_short_mode_times_a_review_per_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bot.bench import review
+
+    review.main(["--short"])
+    printed = capsys.readouterr().out
+    for game in ("euchre", "dutch", "dame"):
+        assert f"review {game}: 1 hands" in printed
