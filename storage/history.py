@@ -163,3 +163,24 @@ async def neighbour_hand(db: Database, table_id: int, round_no: int, step: int) 
         )
     row = await db.fetchone(sql, (table_id, round_no))
     return None if row is None or row[0] is None else int(row[0])
+
+
+async def hand_review(db: Database, table_id: int, round_no: int, seat: int) -> str | None:
+    """The stored review of this seat's play in this hand (JSON text), or None."""
+    row = await db.fetchone(
+        "SELECT review FROM hand_reviews WHERE table_id = ? AND round_no = ? AND seat = ?",
+        (table_id, round_no, seat),
+    )
+    return None if row is None else str(row[0])
+
+
+async def save_hand_review(
+    db: Database, table_id: int, round_no: int, seat: int, review: str
+) -> None:
+    """Keep a review (a second one for the same seat and hand replaces the first)."""
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO hand_reviews (table_id, round_no, seat, review) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (table_id, round_no, seat) DO UPDATE SET review = excluded.review",
+            (table_id, round_no, seat, review),
+        )

@@ -326,6 +326,13 @@ class Store:
     async def neighbour_hand(self, table_id: int, round_no: int, step: int) -> int | None:
         return await history.neighbour_hand(self._db, table_id, round_no, step)
 
+    async def hand_review(self, table_id: int, round_no: int, seat: int) -> str | None:
+        """The stored review of a seat's play in a hand (JSON text), or None."""
+        return await history.hand_review(self._db, table_id, round_no, seat)
+
+    async def save_hand_review(self, table_id: int, round_no: int, seat: int, review: str) -> None:
+        await history.save_hand_review(self._db, table_id, round_no, seat, review)
+
     # -- players' data on request -------------------------------------------------------
     async def user_data(self, user_id: int) -> privacy.UserData:
         """Everything kept about one user (matches, hands' points, ratings, names, settings)."""

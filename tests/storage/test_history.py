@@ -57,3 +57,14 @@ async def test_a_match_in_play_shows_only_its_finished_hands(store: Store) -> No
         await store.finished_hand(table.id, 9)
     assert await store.neighbour_hand(table.id, 0, 1) is None
     assert await store.neighbour_hand(table.id, 0, -1) is None
+
+
+async def test_a_hand_review_is_kept_per_seat_and_a_new_one_replaces_it(store: Store) -> None:
+    table = await finished_match(store, (ANN, BEA), seed=1)
+    assert await store.hand_review(table.id, 0, 0) is None
+    await store.save_hand_review(table.id, 0, 0, '{"accuracy": 50.0}')
+    await store.save_hand_review(table.id, 0, 1, '{"accuracy": 75.0}')
+    assert await store.hand_review(table.id, 0, 0) == '{"accuracy": 50.0}'
+    await store.save_hand_review(table.id, 0, 0, '{"accuracy": 60.0}')
+    assert await store.hand_review(table.id, 0, 0) == '{"accuracy": 60.0}'
+    assert await store.hand_review(table.id, 0, 1) == '{"accuracy": 75.0}'
