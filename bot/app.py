@@ -23,7 +23,14 @@ from discord.ext import commands
 from bot import logs
 from bot.cogs.admin import AdminCog
 from bot.cogs.help import HelpCog
-from bot.cogs.history import HandChooser, HistoryButton, HistoryCog, RecordsButton, ReplayButton
+from bot.cogs.history import (
+    HandChooser,
+    HistoryButton,
+    HistoryCog,
+    RecordsButton,
+    ReplayButton,
+    ReviewButton,
+)
 from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.privacy import ForgetButton, PrivacyCog
 from bot.cogs.settings import SettingsCog
@@ -176,7 +183,13 @@ class CardTableBot(commands.Bot):
         )
         self._locations = TableLocations(self._store, self._service.has_table)
         self.add_dynamic_items(
-            TableItem, ForgetButton, HistoryButton, HandChooser, ReplayButton, RecordsButton
+            TableItem,
+            ForgetButton,
+            HistoryButton,
+            HandChooser,
+            ReplayButton,
+            RecordsButton,
+            ReviewButton,
         )
         await self.tree.set_translator(CatalogTranslator())
         game_cogs = [plugin.command_group(self) for plugin in plugins()]

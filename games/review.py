@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import pickle
 import random
 import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from types import ModuleType
 from typing import Any
 
@@ -378,3 +379,14 @@ def review_hand(
         tuple(decisions),
         accuracy_of(record.game, (d.cost for d in decisions)),
     )
+
+
+def review_to_json(review: Review) -> str:
+    """The review as JSON text (what the bot stores)."""
+    return json.dumps(asdict(review), separators=(",", ":"))
+
+
+def review_from_json(data: str) -> Review:
+    raw = json.loads(data)
+    decisions = tuple(Decision(**d) for d in raw["decisions"])
+    return Review(raw["game"], raw["seat"], decisions, raw["accuracy"])

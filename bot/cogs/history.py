@@ -8,6 +8,7 @@ Buttons carry their meaning in their custom ids (`hist:…` pages, `hist:open` t
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections import OrderedDict
@@ -27,6 +28,7 @@ from bot.render.stats import game_title
 from bot.ui.replies import say, user_language
 from games.records import HandRecord, write_machine, write_text
 from games.registry import game_names, get_game
+from games.review import Review, review_from_json, review_hand, review_to_json
 from storage.errors import StoreError
 from storage.history import FinishedHand, HistoryEntry
 from storage.privacy import FORMER_PLAYER
@@ -37,6 +39,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE = 5  # matches per page
+REVIEW_LINES = 12  # costly decisions listed in a review's answer
+REVIEW_PROGRESS_EVERY = 1.0  # seconds between two edits of the review's progress line
+# games.review.review_hand's keywords for the bot's reviews (tests ask for a quick one)
+REVIEW_OPTIONS: dict[str, Any] = {}
 HANDS_KEPT = 256  # finished hands kept in memory for replays (they never change)
 
 GAME_CHOICES = [
@@ -278,6 +284,77 @@ class RecordsButton(
         await cog.send_records(interaction, self.table_id, self.round_no)
 
 
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rpr:(?P<table>[0-9]{1,12}):(?P<round>[0-9]{1,6})",
+):
+    def __init__(self, table_id: int, round_no: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.success,
+                label=label or "review",
+                custom_id=f"rpr:{table_id}:{round_no}",
+            )
+        )
+        self.table_id, self.round_no = table_id, round_no
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ReviewButton:
+        return cls(int(match["table"]), int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = _cog(interaction)
+        if cog is None:
+            await say(interaction, text(user_language(interaction), "error.bad_button"))
+            return
+        await cog.review(interaction, self.table_id, self.round_no)
+
+
+def review_text(language: str, hand: FinishedHand, review: Review) -> str:
+    """The review as the player reads it: accuracy, counts, the costly decisions."""
+    game = get_game(hand.record.game)
+    accuracy = f"{review.accuracy:g}"
+    lines = [
+        "**"
+        + text(
+            language,
+            "review.title",
+            game=game_title(language, game.name),
+            hand=hand.round_no + 1,
+            accuracy=accuracy,
+        )
+        + "**",
+        text(
+            language,
+            "review.summary",
+            decisions=len(review.decisions),
+            inaccuracies=review.count("inaccuracy"),
+            mistakes=review.count("mistake"),
+            blunders=review.count("blunder"),
+        ),
+    ]
+    costly = [d for d in review.decisions if d.grade]
+    for decision in costly[:REVIEW_LINES]:
+        lines.append(
+            text(
+                language,
+                "review.line",
+                action=decision.index + 1,
+                played=decision.played,
+                best=decision.best,
+                grade=text(language, f"review.grade.{decision.grade}"),
+                cost=f"{decision.cost:.2f}",
+            )
+        )
+    if len(costly) > REVIEW_LINES:
+        lines.append(text(language, "review.more", count=len(costly) - REVIEW_LINES))
+    if not costly:
+        lines.append(text(language, "review.clean"))
+    return "\n".join(lines)
+
+
 def replay_view(language: str, hand: FinishedHand, step: int) -> discord.ui.View:
     steps = len(hand.record.actions)
     t, r = hand.table_id, hand.round_no
@@ -296,6 +373,7 @@ def replay_view(language: str, hand: FinishedHand, step: int) -> discord.ui.View
         ReplayButton(t, r, 0, "nexth", label=text(language, "replay.next_hand"), disabled=False)
     )
     view.add_item(RecordsButton(t, r, label=text(language, "replay.records")))
+    view.add_item(ReviewButton(t, r, label=text(language, "replay.review")))
     return view
 
 
@@ -303,6 +381,7 @@ class HistoryCog(commands.Cog, name="history"):
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
         self._hands: OrderedDict[tuple[int, int], FinishedHand] = OrderedDict()
+        self._reviewing: set[tuple[int, int, int]] = set()  # (table, hand, seat) running now
         self.replayer = Replayer()
 
     @app_commands.command(
@@ -445,3 +524,67 @@ class HistoryCog(commands.Cog, name="history"):
         await interaction.response.send_message(
             text(language, "replay.records_sent"), files=files, ephemeral=True
         )
+
+    async def review(
+        self, interaction: discord.Interaction[Any], table_id: int, round_no: int
+    ) -> None:
+        """A review of the asker's play in this hand: the stored one at once, else computed
+        off the event loop (a thread, each decision within the review's time budget) with a
+        progress line, then stored."""
+        hand = await self._hand_here(interaction, table_id, round_no)
+        if hand is None:
+            return
+        language = user_language(interaction)
+        seats = await self.bot.store.get_seats(table_id)
+        seat = next((s.seat for s in seats if s.user_id == interaction.user.id), None)
+        if seat is None or seat >= hand.record.n_seats:
+            await say(interaction, text(language, "review.not_seated"))
+            return
+        stored = await self.bot.store.hand_review(table_id, round_no, seat)
+        if stored is not None:
+            answer = review_text(language, hand, review_from_json(stored))
+            await interaction.response.send_message(answer, ephemeral=True)
+            return
+        key = (table_id, round_no, seat)
+        if key in self._reviewing:
+            await say(interaction, text(language, "review.busy"))
+            return
+        self._reviewing.add(key)
+        try:
+            await self._compute_review(interaction, hand, seat, language)
+        finally:
+            self._reviewing.discard(key)
+
+    async def _compute_review(
+        self, interaction: discord.Interaction[Any], hand: FinishedHand, seat: int, language: str
+    ) -> None:
+        progress = [0, 0]
+
+        def note(done: int, total: int) -> None:  # called from the review's thread
+            progress[0], progress[1] = done, total
+
+        await interaction.response.send_message(
+            text(language, "review.running", done=0, total="…"), ephemeral=True
+        )
+        work = asyncio.ensure_future(
+            asyncio.to_thread(review_hand, hand.record, seat, progress=note, **REVIEW_OPTIONS)
+        )
+        shown = (0, 0)
+        while True:
+            done, _ = await asyncio.wait({work}, timeout=REVIEW_PROGRESS_EVERY)
+            if done:
+                break
+            if (progress[0], progress[1]) != shown and progress[1]:
+                shown = (progress[0], progress[1])
+                words = text(language, "review.running", done=shown[0], total=shown[1])
+                await interaction.edit_original_response(content=words)
+        try:
+            review = work.result()
+        except Exception:
+            log.exception("reviewing hand %s of table %s failed", hand.round_no, hand.table_id)
+            await interaction.edit_original_response(content=text(language, "review.failed"))
+            return
+        await self.bot.store.save_hand_review(
+            hand.table_id, hand.round_no, seat, review_to_json(review)
+        )
+        await interaction.edit_original_response(content=review_text(language, hand, review))

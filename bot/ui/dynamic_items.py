@@ -44,10 +44,10 @@ log = logging.getLogger(__name__)
 
 
 class TableItem(
-    DynamicItem[Item[Any]], template=r"(?s)(?!(?:privacy|hist|rp|rpf):)(?P<custom_id>.+)"
+    DynamicItem[Item[Any]], template=r"(?s)(?!(?:privacy|hist|rp|rpf|rpr):)(?P<custom_id>.+)"
 ):
     # (?s): an id with a newline is one too (forged); it must reach the controller's answer.
-    # `privacy:`, `hist:`, `rp:` and `rpf:` ids belong to other items (bot/cogs/privacy.py,
+    # `privacy:`, `hist:`, `rp:`, `rpf:` and `rpr:` ids belong to other items (bot/cogs/privacy.py,
     # bot/cogs/history.py).
     def __init__(self, item: Item[Any], *, row: int | None = None) -> None:
         super().__init__(item, row=row)

@@ -18,7 +18,9 @@ from games.review import (
     grade_of,
     positions_of,
     review_decision,
+    review_from_json,
     review_hand,
+    review_to_json,
     same_move,
 )
 
@@ -92,3 +94,8 @@ def test_the_same_move_with_another_copy_of_a_card_is_the_same_move() -> None:
 def test_a_seat_not_at_the_table_is_refused() -> None:
     with pytest.raises(ValueError):
         review_hand(finished("dutch"), 7)
+
+
+def test_a_review_read_back_from_its_json_is_the_same() -> None:
+    review = review_hand(finished("dutch"), 0, seed=1, samples=2, budget=None)
+    assert review_from_json(review_to_json(review)) == review

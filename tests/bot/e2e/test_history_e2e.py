@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from bot.cogs import history as history_cog
 from bot.local.records import EPHEMERAL
 from games.replay import main as replay_main
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
@@ -81,3 +84,44 @@ async def test_a_match_then_its_history_a_replay_to_the_end_and_both_records(
         assert replay_main([str(path)]) == 0
         path.write_bytes(files[machine].replace(b"action ", b"action 9 ", 1))
         assert replay_main([str(path)]) == 1
+
+
+async def test_a_review_of_my_play_runs_with_a_progress_line_is_stored_and_shown_again_at_once(
+    harness: BotUnderTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(history_cog, "REVIEW_OPTIONS", {"budget": None, "samples": 2})
+    alice, bob, carol = players(harness.fake)
+    dave = harness.fake.user("dave")
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.play_match(table_id)
+        asked, _ = await harness.ask(bob, "history")
+        page = answer_message(harness.fake, asked)
+        assert page is not None
+        hands = [c for c in choices(page) if c.component_type == SELECT]
+        opened = await use(harness.fake, bob, hands[0])
+        viewer = answer_message(harness.fake, opened)
+        assert viewer is not None
+
+        asked_review = await use(harness.fake, bob, by_label(viewer, "Review my play"))
+        assert "Reviewing your play" in answer_text(harness.fake, asked_review)
+        await harness.fake.wait_for(
+            lambda: "accuracy" in answer_text(harness.fake, asked_review),
+            timeout=60,
+            what="the review's answer",
+        )
+        reviewed = answer_message(harness.fake, asked_review)
+        assert reviewed is not None and int(reviewed["flags"]) & EPHEMERAL
+        assert "Review of your play" in str(reviewed["content"])
+        seats = await bot.store.get_seats(table_id)
+        (seat,) = [s.seat for s in seats if s.user_id == bob.id]
+        assert await bot.store.hand_review(table_id, 0, seat) is not None
+
+        again = await use(harness.fake, bob, by_label(viewer, "Review my play"))
+        words = answer_text(harness.fake, again)
+        assert "Review of your play" in words and "Reviewing" not in words  # at once
+
+        review_id = by_label(viewer, "Review my play").custom_id
+        outsider = await harness.fake.click(dave, int(page["id"]), review_id, forged=True)
+        await outsider.wait_answered()
+        assert "Only a player of that hand" in assert_one_short_private_sentence(outsider)
