@@ -1,9 +1,11 @@
 """`python -m bot.bench.review`: how long a whole hand's review takes, per game (issue: under
 10 s for Euchre and Dutch, under 30 s for Dame de Pique, on one core).
 
-For each game, hands are played to their end by the strong bot players (the hands a table
-plays), then seat 0's play is reviewed with the game's time budget (`games.review.BUDGETS`,
-`HAND_BUDGETS`), as the bot does when a player asks. Prints, per game, the decisions reviewed
+For each game, hands are played to their end by the simple bot players (a player weaker than
+the strong bot, so its moves often differ from the bot's and are played out: a strong player's
+review, mostly agreeing with the bot, is quicker), then seat 0's play is reviewed with the
+game's time budget (`games.review.BUDGETS`, `HAND_BUDGETS`), as the bot does when a player
+asks. Prints, per game, the decisions reviewed
 and the time of each hand's review (mean and worst). `--short`: one hand per game with a few
 worlds per decision and no time budget, for the test suite.
 """
@@ -23,7 +25,7 @@ from games.review import review_hand
 GAMES = ("euchre", "dutch", "dame")
 
 
-def played_hand(game_name: str, seed: int, level: str = "strong") -> RoundRecord:
+def played_hand(game_name: str, seed: int, level: str = "simple") -> RoundRecord:
     game = get_game(game_name)
     n = 4 if game.min_seats <= 4 <= game.max_seats else game.min_seats
     round_: Any = game.new_round(game.options(), RoundSetup(n_seats=n, dealer=seed % n), seed=seed)
@@ -40,7 +42,7 @@ def measure(game_name: str, hands: int, *, short: bool) -> str:
     decisions = 0
     accuracies: list[float] = []
     for seed in range(hands):
-        record = played_hand(game_name, seed + 1, "simple" if short else "strong")
+        record = played_hand(game_name, seed + 1, "simple")
         start = time.perf_counter()
         if short:
             review = review_hand(record, 0, seed=seed, samples=2, budget=None)

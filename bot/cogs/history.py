@@ -381,7 +381,9 @@ class HistoryCog(commands.Cog, name="history"):
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
         self._hands: OrderedDict[tuple[int, int], FinishedHand] = OrderedDict()
-        self._reviewing: set[tuple[int, int, int]] = set()  # (table, hand, seat) running now
+        self._reviewing: set[tuple[int, int, int]] = set()  # (table, hand, seat) asked now
+        # one review computes at a time (each takes up to a core for seconds); others wait
+        self._review_turn = asyncio.Semaphore(1)
         self.replayer = Replayer()
 
     @app_commands.command(
@@ -566,9 +568,14 @@ class HistoryCog(commands.Cog, name="history"):
         await interaction.response.send_message(
             text(language, "review.running", done=0, total="…"), ephemeral=True
         )
-        work = asyncio.ensure_future(
-            asyncio.to_thread(review_hand, hand.record, seat, progress=note, **REVIEW_OPTIONS)
-        )
+
+        async def compute() -> Review:
+            async with self._review_turn:
+                return await asyncio.to_thread(
+                    review_hand, hand.record, seat, progress=note, **REVIEW_OPTIONS
+                )
+
+        work = asyncio.ensure_future(compute())
         shown = (0, 0)
         while True:
             done, _ = await asyncio.wait({work}, timeout=REVIEW_PROGRESS_EVERY)
