@@ -105,6 +105,8 @@ class Round(ABC, Generic[O, A, V]):
     # turn (a pack of five is a listed pack of three and two listed adds); `check` judges any
     # move, listed or not, and a player may play a legal move that is not listed.
     lists_every_move: ClassVar[bool] = True
+    # Does `recall` place cards that earlier private events showed (Dutch's peeks and looks)?
+    recalls_sights: ClassVar[bool] = False
 
     def __init__(self, options: O, setup: RoundSetup, deck: Sequence[Card]) -> None:
         self.options = options
@@ -162,7 +164,7 @@ class Round(ABC, Generic[O, A, V]):
         """Where the cards that private events (`seen`, earlier this round) showed `seat` lie
         now, as far as `seat` can follow them from what it has witnessed since: per event, the
         same event at the card's current place, or None when `seat` can no longer place it
-        (or the game keeps no such sight: the default)."""
+        (or the game keeps no such sight: the default, with `recalls_sights` False)."""
         return [None] * len(seen)
 
     def legal_notation(self, seat: int) -> tuple[str, ...]:

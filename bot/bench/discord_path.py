@@ -35,17 +35,31 @@ def payload(rendered: RenderedMessage) -> None:
 
 class PlayerMessage:
     """A player's "My cards" message as the follower sees it: the interaction that made it.
-    An edit costs what discord.py does before its HTTP call."""
+    An edit, a follow-up (the hand moved to the bottom when the turn comes) and a deletion
+    cost what discord.py does before its HTTP call."""
 
     _ids = itertools.count(1)
 
     def __init__(self, user_id: int) -> None:
         self.id = next(self._ids)
         self.user = SimpleNamespace(id=user_id)
+        self.followup = self
 
     async def edit_original_response(self, *, embed: Any, view: Any, **files: Any) -> None:
         view.to_components()
         embed.to_dict()
+
+    edit = edit_original_response
+
+    async def delete_original_response(self) -> None:
+        return None
+
+    delete = delete_original_response
+
+    async def send(self, *, embed: Any, view: Any, **options: Any) -> PlayerMessage:
+        """A follow-up message of this interaction (it is edited and deleted as one)."""
+        await self.edit_original_response(embed=embed, view=view)
+        return self
 
 
 class BenchNotifier:

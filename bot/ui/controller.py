@@ -71,7 +71,9 @@ class TableController:
         self.in_flight: dict[int, int] = {}  # user id -> their clicks being handled
         # cards a rule showed a player, in view until the reveal delay is over
         self.reveals = RevealHolds(bot.clock, lambda *args: self.service.recall(*args))
-        self.follower = HandFollower(bot, self._spawn, self.reveals)
+        self.follower = HandFollower(
+            bot, self._spawn, self.reveals, before_moving=bot.notifier.mentions_sent
+        )
 
     @property
     def service(self) -> Any:
@@ -438,10 +440,15 @@ class TableController:
         the reveals this answer hands out, and those handed out earlier still in view."""
         language = language_of(interaction.locale)
         user_id = interaction.user.id
+        until = None
         if reveals:
             until = self.bot.clock.now() + await self._reveal_seconds(interaction.guild_id)
-            self.reveals.hold(table_id, user_id, private.round_no, reveals, until)
+            if self.service.game_of(table_id).round_class.recalls_sights:
+                self.reveals.hold(table_id, user_id, private.round_no, reveals, until)
+            # else shown in this answer only (the game cannot place them later)
         shown, hide_at = await self.reveals.shown(table_id, user_id, private.round_no, reveals)
+        if until is not None:
+            hide_at = until if hide_at is None else min(hide_at, until)
         public = self.service.public_snapshot(table_id)
         rendered = render_private(
             private, public, language, reveals=shown, hide_at=hide_at, prefix=prefix
@@ -500,6 +507,8 @@ class TableController:
             await interaction.edit_original_response(
                 embed=cards.embed, view=build_view(rendered.components), **files
             )
+        except discord.NotFound:
+            log.info("revealed cards not hidden: their message is gone")  # moved, deleted
         except discord.HTTPException as error:
             log.warning("could not hide revealed cards: %s", error)
 

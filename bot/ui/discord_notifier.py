@@ -185,6 +185,16 @@ class DiscordNotifier:
         except TableError:
             return None
 
+    async def mentions_sent(self, table_id: int) -> None:
+        """Wait until the mention of the turn that just started at this table, if any, is
+        out (a player's hand moving to the bottom goes below it)."""
+        while table_id in self._ping_pending:  # its task is spawned: it takes the lock next
+            await asyncio.sleep(0)
+        lock = self._ping_locks.get(table_id)
+        if lock is not None:
+            async with lock:
+                pass
+
     async def _delete_ping(self, mention: TurnMention, *, stored: bool = True) -> None:
         """Delete a turn mention (in its turn in the channel), and forget it in the store."""
         channel = self.bot.get_partial_messageable(mention.channel_id)

@@ -27,13 +27,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.render.private import render_private
+from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
 from bot.service.snapshots import PrivateSnapshot, PublicSnapshot
 from bot.ui.dynamic_items import build_view
@@ -63,6 +64,9 @@ class Followed:
     moment: Moment
     version: int | None = None  # the published version `moment` was read at (None: unknown)
     reveals_until: float | None = None  # when the first card it shows by a rule hides
+    # the message, once moved to the bottom as a follow-up of `interaction` (None: the
+    # interaction's own message, edited as its original response)
+    message: discord.WebhookMessage | None = None
 
 
 class HandFollower:
@@ -71,9 +75,12 @@ class HandFollower:
         bot: CardTableBot,
         spawn: Callable[[Coroutine[Any, Any, None]], None],
         reveals: RevealHolds | None = None,
+        before_moving: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         self.bot = bot
         self._spawn = spawn
+        # awaited before a hand moves to the bottom: the turn's mention goes out first
+        self._before_moving = before_moving
         # the cards in view by a rule: the controller's (shared with its answers), else own
         self._reveals = reveals or RevealHolds(bot.clock, lambda *a: bot.service.recall(*a))
         # table id -> user id -> their message: a change looks at its own table's only (a
@@ -187,7 +194,7 @@ class HandFollower:
         moment = moment_of(private)
         if moment == followed.moment and not hiding:
             return
-        followed.moment = moment
+        previous, followed.moment = followed.moment, moment
         shown, hide_at = await self._reveals.shown(table_id, user_id, private.round_no)
         if self._followed.get(table_id, {}).get(user_id) is not followed:
             return  # a newer message of the player came meanwhile
@@ -195,15 +202,49 @@ class HandFollower:
             private, public, followed.language, reveals=shown, hide_at=hide_at
         )
         self._hide_at(followed, table_id, hide_at)
-        cards = await self.bot.pictures.complete(followed.message_key, rendered)
-        files = {} if cards.attachments is None else {"attachments": cards.attachments}
         try:
-            await followed.interaction.edit_original_response(
-                embed=cards.embed, view=build_view(rendered.components), **files
-            )
+            if private.legal and not previous[2]:
+                await self._to_the_bottom(table_id, followed, rendered)
+            else:
+                cards = await self.bot.pictures.complete(followed.message_key, rendered)
+                files = {} if cards.attachments is None else {"attachments": cards.attachments}
+                view = build_view(rendered.components)
+                if followed.message is not None:
+                    await followed.message.edit(embed=cards.embed, view=view, **files)
+                else:
+                    await followed.interaction.edit_original_response(
+                        embed=cards.embed, view=view, **files
+                    )
         except discord.HTTPException as error:
             log.info("stopped following a private message of table %s: %s", table_id, error)
             self._drop(key, followed)
+
+    async def _to_the_bottom(
+        self, table_id: int, followed: Followed, rendered: RenderedMessage
+    ) -> None:
+        """The player's turn came: their hand is posted anew below what the channel showed
+        since (the table message, the turn's mention), and the old message deleted, so the
+        hand they need is the last thing on their screen."""
+        if self._before_moving is not None:
+            await self._before_moving(table_id)
+        pictures = self.bot.pictures
+        cards = await pictures.complete(None, rendered)  # a new message: its picture anew
+        sent = await followed.interaction.followup.send(
+            embed=cards.embed,
+            view=build_view(rendered.components),
+            ephemeral=True,
+            wait=True,
+            files=cards.attachments or [],
+        )
+        pictures.posted(sent.id, rendered, cards)
+        old, followed.message, followed.message_key = followed.message, sent, sent.id
+        try:
+            if old is not None:
+                await old.delete()
+            else:
+                await followed.interaction.delete_original_response()
+        except discord.HTTPException as error:
+            log.info("an old private message could not be deleted: %s", error)
 
     def _drop(self, key: tuple[int, int], followed: Followed) -> None:
         """Stop following this message (unless a newer one of the player replaced it)."""

@@ -20,7 +20,7 @@ Decisions where the rules are silent (also listed in games/dutch/README.md):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from games.cards import Card, shuffled
 from games.contract import Event, Round, RoundResult, RoundSetup
@@ -543,6 +543,8 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
             "caller_succeeded": self.caller_succeeded,
         }
         return RoundResult(points=tuple(self.points), detail=detail)
+
+    recalls_sights: ClassVar[bool] = True
 
     def recall(self, seat: int, seen: Sequence[Event]) -> list[Event | None]:
         """A card a rule showed `seat` (a `see` event), at the place `seat` knows it has now:

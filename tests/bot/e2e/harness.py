@@ -248,10 +248,26 @@ class BotUnderTest:
             self.last_private[user.id] = int(message["id"])
         return interaction
 
+    def newest_private(self, user: LocalUser) -> int | None:
+        """The user's newest ephemeral message with something to click (their hand: when
+        their turn comes it moves below the channel's newer messages, the old one deleted)."""
+        found = [
+            r.message_id
+            for r in self.fake.requests
+            if r.ephemeral
+            and r.user_id == user.id
+            and r.message_id in self.fake.messages
+            and choices(self.fake.message(r.message_id))
+        ]
+        return max(found, default=None)
+
     def private_choices(self, user: LocalUser, round_no: int) -> list[Choice]:
         message_id = self.last_private.get(user.id)
         if message_id is None or message_id not in self.fake.messages:
+            message_id = self.newest_private(user)
+        if message_id is None:
             return []
+        self.last_private[user.id] = message_id
         offered = choices(self.fake.message(message_id))
         return [c for c in offered if _round_of(c) == round_no]
 

@@ -19,9 +19,11 @@ async def _after_the_peeks(harness: BotUnderTest) -> tuple[int, int, int]:
     return table_id, snapshot.round_no, turn
 
 
-async def test_an_open_my_cards_message_offers_the_moves_when_the_turn_comes(
+async def test_when_the_turn_comes_the_open_hand_moves_below_the_channels_messages(
     harness: BotUnderTest,
 ) -> None:
+    """The hand offers the moves, posted anew (a follow-up of the same click) below the
+    table message and the turn's mention, and the old message is deleted."""
     async with harness.running() as bot:
         checker = harness.leak_checker()
         table_id, round_no, turn = await _after_the_peeks(harness)
@@ -41,14 +43,18 @@ async def test_an_open_my_cards_message_offers_the_moves_when_the_turn_comes(
             await harness.act(player, table_id)
         await harness.settle()
         assert bot.service.public_snapshot(table_id).to_act == (nxt,)
-        assert harness.last_private[waiting.id] == message_id  # the same message, edited
-        assert "p=draw" in plays()
-        edits = [
+        assert message_id not in harness.fake.messages  # the old hand is deleted
+        moved = harness.newest_private(waiting)
+        assert moved is not None and "p=draw" in plays()
+        channel = [int(m["id"]) for m in harness.fake.channel_messages()]
+        mention = [m for m in harness.fake.channel_messages() if "your turn" in m["content"]]
+        assert mention and moved > max(channel)  # the last thing on the player's screen
+        posted = [
             r
             for r in harness.fake.requests[edits_before:]
-            if r.message_id == message_id and r.route.startswith("PATCH /webhooks")
+            if r.message_id == moved and r.route == "POST /webhooks/{app_id}/{token}"
         ]
-        assert edits and all(r.ephemeral and r.user_id == waiting.id for r in edits)
+        assert posted and all(r.ephemeral and r.user_id == waiting.id for r in posted)
         checker.assert_clean()
 
 

@@ -49,7 +49,9 @@ async def _table_of_bots(
 
 def _shown(harness: BotUnderTest, user: LocalUser) -> tuple[set[str], str]:
     """The card faces and the words of the user's newest "My cards" message."""
-    message = harness.fake.message(harness.last_private[user.id])
+    newest = harness.newest_private(user)  # the hand moves down when the turn comes
+    assert newest is not None
+    message = harness.fake.message(newest)
     words = str(message.get("embeds"))
     return card_faces(message.get("embeds")), words
 
@@ -82,7 +84,8 @@ async def _still_in_view_then_hidden(
     assert seen <= faces and SEEN in words, "lost in a new My cards"
     snapshot = harness.live.service.public_snapshot(table_id)
     refresh = navigate_id(table_id, snapshot.round_no or 0, "")
-    message_id = harness.last_private[alice.id]
+    message_id = harness.newest_private(alice)
+    assert message_id is not None
     await use(harness.fake, alice, Choice(message_id, refresh, BUTTON, "Refresh"))
     await harness.settle()
     faces, words = _shown(harness, alice)
