@@ -355,7 +355,10 @@ def review_text(language: str, hand: FinishedHand, review: Review) -> str:
     return "\n".join(lines)
 
 
-def replay_view(language: str, hand: FinishedHand, step: int) -> discord.ui.View:
+def replay_view(
+    language: str, hand: FinishedHand, step: int, *, reviewable: bool = False
+) -> discord.ui.View:
+    """The viewer's buttons; `reviewable`: the asker played this hand (a review button)."""
     steps = len(hand.record.actions)
     t, r = hand.table_id, hand.round_no
     view = discord.ui.View(timeout=None)
@@ -373,7 +376,8 @@ def replay_view(language: str, hand: FinishedHand, step: int) -> discord.ui.View
         ReplayButton(t, r, 0, "nexth", label=text(language, "replay.next_hand"), disabled=False)
     )
     view.add_item(RecordsButton(t, r, label=text(language, "replay.records")))
-    view.add_item(ReviewButton(t, r, label=text(language, "replay.review")))
+    if reviewable:
+        view.add_item(ReviewButton(t, r, label=text(language, "replay.review")))
     return view
 
 
@@ -491,7 +495,8 @@ class HistoryCog(commands.Cog, name="history"):
         language = user_language(interaction)
         shown = self.replayer.frame(hand, step)
         embed = render_replay(shown, language)
-        view = replay_view(language, hand, shown.step)
+        seat = await self._seat_of(hand, interaction.user.id)
+        view = replay_view(language, hand, shown.step, reviewable=seat is not None)
         if new:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         else:
@@ -527,6 +532,12 @@ class HistoryCog(commands.Cog, name="history"):
             text(language, "replay.records_sent"), files=files, ephemeral=True
         )
 
+    async def _seat_of(self, hand: FinishedHand, user_id: int) -> int | None:
+        """The user's seat at the hand's table (None: not a player of it)."""
+        seats = await self.bot.store.get_seats(hand.table_id)
+        seat = next((s.seat for s in seats if s.user_id == user_id), None)
+        return seat if seat is not None and seat < hand.record.n_seats else None
+
     async def review(
         self, interaction: discord.Interaction[Any], table_id: int, round_no: int
     ) -> None:
@@ -537,9 +548,8 @@ class HistoryCog(commands.Cog, name="history"):
         if hand is None:
             return
         language = user_language(interaction)
-        seats = await self.bot.store.get_seats(table_id)
-        seat = next((s.seat for s in seats if s.user_id == interaction.user.id), None)
-        if seat is None or seat >= hand.record.n_seats:
+        seat = await self._seat_of(hand, interaction.user.id)
+        if seat is None:
             await say(interaction, text(language, "review.not_seated"))
             return
         stored = await self.bot.store.hand_review(table_id, round_no, seat)

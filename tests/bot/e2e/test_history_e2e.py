@@ -121,6 +121,13 @@ async def test_a_review_of_my_play_runs_with_a_progress_line_is_stored_and_shown
         words = answer_text(harness.fake, again)
         assert "Review of your play" in words and "Reviewing" not in words  # at once
 
+        asked, _ = await harness.ask(dave, "history", member=bob)
+        page = answer_message(harness.fake, asked)
+        assert page is not None
+        hands = [c for c in choices(page) if c.component_type == SELECT]
+        theirs = answer_message(harness.fake, await use(harness.fake, dave, hands[0]))
+        assert theirs is not None
+        assert all(c.label != "Review my play" for c in choices(theirs))  # not a player of it
         review_id = by_label(viewer, "Review my play").custom_id
         outsider = await harness.fake.click(dave, int(page["id"]), review_id, forged=True)
         await outsider.wait_answered()
