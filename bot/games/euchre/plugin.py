@@ -181,7 +181,8 @@ class EuchrePlugin(BasePlugin):
             lines.append(text(language, "euchre.trump_is", suit=render.suit_symbol(view.trump)))
         elif view.phase in (ORDER_UP, NAME_TRUMP):
             key = "euchre.turned" if view.phase == ORDER_UP else "euchre.turned_down"
-            lines.append(text(language, key, card=shown(view.turned)))
+            card = text(language, key, card=shown(view.turned))
+            lines.append(text(language, "euchre.turned_line", card=card))  # with its label
         if view.trick:
             lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
         return lines

@@ -122,6 +122,8 @@ def test_bidding_round_one_shows_the_turned_card_and_order_buttons() -> None:
     assert labels(ben)[:3] == ["Pass", "Order up J♣", "Order up J♣ alone"]
     hand = ben.embed.description
     assert "`A♠` `K♠` `Q♠` `10♠` `9♠`" in hand
+    assert "Turned up: J♣" in hand  # labelled, not a bare card line
+    assert "Carte retournée : J♣" in mine(round_, 1, snapshot, "fr").embed.description
     for card in ("J♥", "Q♥", "9♦"):  # other hands
         assert card not in text and card not in hand
 
