@@ -57,8 +57,9 @@ DEFAULT_SAMPLES = 48  # worlds per decision, at most
 BUDGETS: dict[str, float] = {"euchre": 1.0, "dutch": 0.5, "dame": 0.25}
 DEFAULT_BUDGET = 0.5
 # seconds for a whole hand: the time per decision shrinks in a hand of many decisions
-HAND_BUDGETS: dict[str, float] = {"euchre": 7.0, "dutch": 7.0, "dame": 22.0}
-MIN_SAMPLES = 3  # even past the budget, this many worlds per estimate
+HAND_BUDGETS: dict[str, float] = {"euchre": 7.0, "dutch": 7.0, "dame": 20.0}
+MIN_SAMPLES = 3  # even past the budget, this many worlds per estimate…
+SHORT_BUDGET = 0.1  # …unless the decision's budget is below this (the hand's time is running out)
 SAMPLE_TRIES = 400  # random decks tried per accepted world, at most
 BOT_SAMPLES = 24  # the strong bot's own sample count when the review is deterministic
 ROLLOUT_CAP = 2000  # actions played out at most (a guard: every hand ends far sooner)
@@ -325,7 +326,8 @@ def review_decision(
         for i, move in enumerate((played, best)):
             totals[i] += _play_out(game_name, _copy(world), seat, move, simple, rollout_seed)
         n += 1
-        if deadline is not None and n >= MIN_SAMPLES and time.perf_counter() > deadline:
+        least = MIN_SAMPLES if budget is not None and budget >= SHORT_BUDGET else 1
+        if deadline is not None and n >= least and time.perf_counter() > deadline:
             break
         world = sampler.sample(rng)
     if n == 0:
@@ -354,22 +356,26 @@ def review_hand(
     budget: float | None | str = "game",
     progress: Progress | None = None,
 ) -> Review:
-    """Review `seat`'s decisions in this finished hand (`budget`: seconds per decision, "game":
-    the game's BUDGETS, None: `samples` worlds each, deterministic for the seed)."""
+    """Review `seat`'s decisions in this finished hand (`budget`: seconds per decision; "game":
+    the game's BUDGETS per decision, within HAND_BUDGETS for the hand, the time left shared
+    among the decisions left; None: `samples` worlds each, deterministic for the seed)."""
     if not 0 <= seat < record.n_seats:
         raise ValueError(f"seat {seat} is not at this table")
+    start = time.perf_counter()
     positions = positions_of(record, seat)
-    if isinstance(budget, str):
-        budget = min(
-            BUDGETS.get(record.game, DEFAULT_BUDGET),
-            HAND_BUDGETS.get(record.game, 7.0) / max(1, len(positions)),
-        )
+    per_game = isinstance(budget, str)
+    hand_budget = HAND_BUDGETS.get(record.game, 7.0)
+    own = BUDGETS.get(record.game, DEFAULT_BUDGET)
     decisions = []
     for done, position in enumerate(positions):
         if progress is not None:
             progress(done, len(positions))
+        spend: float | None = None if per_game else budget  # type: ignore[assignment]
+        if per_game:  # the hand's time left, shared among the decisions left
+            left = hand_budget - (time.perf_counter() - start)
+            spend = max(0.0, min(own, left / (len(positions) - done)))
         decisions.append(
-            review_decision(record, seat, position, seed=seed, samples=samples, budget=budget)
+            review_decision(record, seat, position, seed=seed, samples=samples, budget=spend)
         )
     if progress is not None:
         progress(len(positions), len(positions))
