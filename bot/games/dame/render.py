@@ -200,11 +200,14 @@ def round_end_lines(
         )
     hands = detail.get("hands", [0] * len(view.hand_sizes))
     packs = detail.get("packs", list(view.points))
+    winning = team_of(winner) if winner is not None else None
     for team, seats in enumerate(TEAMS):
+        # the winning team's cards left in hand cost nothing: said so, with no "−" before them
+        key = "dame.hand_left_free" if team == winning else "dame.hand_left"
         left = ", ".join(
             text(
                 language,
-                "dame.hand_left",
+                key,
                 name=names[s] if s < len(names) else "?",
                 count=view.hand_sizes[s],
                 cost=hands[s],

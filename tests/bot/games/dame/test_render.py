@@ -122,7 +122,11 @@ def test_the_end_of_a_hand_shows_packs_hands_left_and_points() -> None:
         rendered = render_table(public_snapshot(round_, events, status=ROUND_OVER), language)
         within_discord_limits(rendered)
     text = _shown(render_table(public_snapshot(round_, events, status=ROUND_OVER), "en"))
-    assert "**Ben** went out" in text and "Ann 13 cards" in text
+    assert "**Ben** went out" in text and "Ann 13 cards −" in text
+    # the winner's partner's cards cost nothing: never written as a deduction
+    assert "Dan 13 cards, not counted" in text and "Dan 13 cards −" not in text
+    french = _shown(render_table(public_snapshot(round_, events, status=ROUND_OVER), "fr"))
+    assert "Dan 13 cartes, non comptées" in french
 
 
 def test_every_legal_move_of_a_big_hand_is_reachable_in_steps_and_none_dropped() -> None:
