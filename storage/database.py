@@ -124,11 +124,18 @@ class Database:
         self._check_open()
         async with self.lock:
             try:
-                await self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    await self.conn.execute("BEGIN IMMEDIATE")
+                except BaseException:
+                    # Cancelled while waiting for BEGIN: the connection's thread runs it all
+                    # the same, so a ROLLBACK is queued behind it (its calls run in order)
+                    # before the lock is released, or the next transaction finds one open.
+                    await asyncio.shield(self.conn.rollback())
+                    raise
                 try:
                     yield self.writer
                 except BaseException:
-                    await self.conn.rollback()
+                    await asyncio.shield(self.conn.rollback())
                     raise
                 await self.conn.execute("COMMIT")
                 self.committed()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -110,3 +111,32 @@ async def test_a_refused_file_does_not_stay_locked(tmp_path: Path) -> None:
     for _ in range(2):  # the second attempt gives the same answer, not "in use"
         with pytest.raises(StoreError, match="another program"):
             await Store.open(path, games_resolver=resolve_toy)
+
+
+async def test_a_transaction_cancelled_while_it_begins_leaves_no_transaction_open(
+    tmp_path: Path,
+) -> None:
+    """The connection's thread runs a BEGIN even when its caller is cancelled meanwhile (a
+    notifier closing): the next transaction must not find one open."""
+    import asyncio
+
+    from storage.database import open_database
+    from storage.models import utc_now
+
+    db = await open_database(tmp_path / "cancel.sqlite3", now=utc_now, integrity_check_delay=None)
+    try:
+        for _ in range(5):
+
+            async def begin_and_wait() -> None:
+                async with db.transaction():
+                    await asyncio.Event().wait()
+
+            task = asyncio.create_task(begin_and_wait())
+            await asyncio.sleep(0)  # it holds the lock and waits for its BEGIN
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            async with db.transaction() as conn:  # "cannot start a transaction within a …"
+                await conn.execute("SELECT 1")
+    finally:
+        await db.close()
