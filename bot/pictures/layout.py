@@ -118,7 +118,7 @@ def rows_png(rows: Sequence[CardRow]) -> bytes:
         for position, caption in enumerate(row.captions):
             left = origin + label_width + position * step
             where = (left + (step - GAP) // 2, base + card + GAP)
-            draw.text(where, caption, DIM, note_font, anchor="mt")
+            draw.text(where, _cut(caption, step - GAP, NOTE_SIZE), DIM, note_font, anchor="mt")
         for position, name in enumerate(row.cards):
             left = origin + label_width + position * step
             if name == EMPTY:

@@ -323,13 +323,7 @@ def table_rows(view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
     if not trick:
         return ()
     played = dict(trick)
-    rows = []
-    for seat in range(4):
-        if seat == view.sitting_out:
-            continue
-        place = text(language, PLACES[seat])
-        name = names[seat] if seat < len(names) else "?"
-        rows.append(CardRow(f"{place} · {name}", (played.get(seat, EMPTY),)))
-    if note:
-        rows[-1] = CardRow(rows[-1].label, rows[-1].cards, note=note)
-    return tuple(rows)
+    seats = [seat for seat in range(4) if seat != view.sitting_out]
+    cards = tuple(played.get(seat, EMPTY) for seat in seats)
+    captions = tuple(text(language, PLACES[seat]) for seat in seats)  # each card by its place
+    return (CardRow(text(language, "euchre.field.trick"), cards, note=note, captions=captions),)

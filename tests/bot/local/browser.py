@@ -192,6 +192,11 @@ MINE = "article.message.ephemeral"
 # A player's "My cards" message: an ephemeral one with a Refresh button (a refusal has none).
 HAND = f"{MINE}:has(button[data-custom-id$=':n='])"
 ROUND_OVER = f"{TABLE} button[data-custom-id$=':next'], {TABLE} button[data-custom-id$=':rematch']"
+# The table message of a round in play, and of a round's end (not a turn's mention after it).
+IN_PLAY = f"{TABLE}:has(button[data-custom-id$=':hand'])"
+ENDED = (
+    f"{TABLE}:has(button[data-custom-id$=':next']), {TABLE}:has(button[data-custom-id$=':rematch'])"
+)
 # A control of a private message that plays a move or opens a step of the menu.
 MOVE_CONTROL = (
     "button[data-custom-id*=':p=']:enabled, select[data-custom-id]:enabled,"
@@ -205,7 +210,9 @@ class Player:
 
     def __init__(self, browser: Any, table: LocalTable, number: int) -> None:
         self.number = number
-        self.context = browser.new_context(viewport={"width": 1180, "height": 860})
+        # the README's pictures show a message with its card picture whole
+        height = 1100 if SCREENSHOTS else 860
+        self.context = browser.new_context(viewport={"width": 1180, "height": height})
         self.page = self.context.new_page()
         self.page.set_default_timeout(STEP_TIMEOUT_MS)
         self.page_errors: list[str] = []
@@ -341,9 +348,9 @@ class Player:
         )
 
     def card_picture(self, message: str, *, emojis: bool = False) -> dict[str, int]:
-        """Wait until the newest `message` (`TABLE`, `HAND`) shows its card picture, loaded
-        (an embed's `attachment://` file), and with `emojis` its cards as emojis too; its
-        drawn size and how many emojis it shows."""
+        """Wait until the newest `message` (`IN_PLAY`, `ENDED`, `HAND`) shows its card
+        picture, loaded (an embed's `attachment://` file), and with `emojis` its cards as
+        emojis too; its drawn size and how many emojis it shows."""
         self.page.wait_for_function(
             """([selector, emojis]) => {
                 const all = document.querySelectorAll(selector);

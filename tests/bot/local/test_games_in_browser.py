@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.bot.local.browser import (
+    ENDED,
     HAND,
+    IN_PLAY,
     SCREENSHOTS,
     TABLE,
     Player,
@@ -44,7 +46,7 @@ def picture(
             table = player.page.locator(f"{TABLE}:has(button[data-custom-id$=':hand'])")
             table.last.filter(has_text=now).wait_for()
             player.card_picture(HAND)  # the hand's picture follows its answer when drawn
-            player.card_picture(TABLE)
+            player.card_picture(IN_PLAY)
             player.screenshot(f"{game}-mid-hand")
 
     return take
@@ -55,9 +57,9 @@ def cards_shown_as_pictures(player: Player) -> None:
     the cards as emojis: big enough to read, in every game. (The emojis are uploaded while the
     table starts: an answer given before is text, and Refresh shows them.)"""
     if player.card_picture(HAND)["emojis"] == 0:
-        player.page.locator(f"{TABLE} .embed img.emoji").last.wait_for()  # uploaded now
+        player.page.locator(f"{IN_PLAY} .embed img.emoji").last.wait_for()  # uploaded now
         player.refresh_private()
-    for message in (HAND, TABLE):
+    for message in (HAND, IN_PLAY):
         shown = player.card_picture(message, emojis=True)
         assert shown["width"] >= 150 and shown["height"] >= 90, (message, shown)
 
@@ -85,7 +87,7 @@ def test_one_person_plays_a_round_of_dutch_against_two_bot_players(
         shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2")
         assert "Dutch call" in shown
         # the round-end picture of every hand, loaded from the message's file (it was 0x0)
-        assert alice.card_picture(TABLE)["width"] > 300
+        assert alice.card_picture(ENDED)["width"] > 300
         assert_nothing_leaked([alice])
 
 

@@ -13,7 +13,9 @@ from typing import Any
 
 from bot.local.guard import NO_KEY
 from tests.bot.local.browser import (
+    ENDED,
     HAND,
+    IN_PLAY,
     ROUND_OVER,
     TABLE,
     LocalTable,
@@ -75,12 +77,12 @@ def test_three_people_play_a_round_of_dutch_then_read_the_leaderboard(
 
         def picture_mid_round(moves: int) -> None:
             if moves == 2:
-                carol.card_picture(TABLE)
+                carol.card_picture(IN_PLAY)
                 carol.screenshot("table-mid-round")
 
         moves = play_until_round_over(players, after_move=picture_mid_round)
         assert moves >= 2
-        alice.card_picture(TABLE)  # the round-end picture, loaded from the message's file
+        alice.card_picture(ENDED)  # the round-end picture, loaded from the message's file
         alice.screenshot("round-end")
         ended = alice.page.locator(TABLE).last.inner_text()
         assert "Alice" in ended and "Bob" in ended and "Carol" in ended
