@@ -158,9 +158,9 @@ def test_the_dealers_discard_is_his_alone() -> None:
     text = table(after)
     assert "**Dan** discarded a card." in text and "9♦" not in text
     hand, discard, *_ = mine(round_, 3, after).embed.description.splitlines()
-    assert "9♦" not in hand and discard == "Your discard, seen by you alone: `9♦`"
+    assert "9♦" not in hand and discard == "Your discard, seen by you alone: 9♦"
     french = mine(round_, 3, after, "fr").embed.description
-    assert "Votre écart, que vous seul voyez : `9♦`" in french
+    assert "Votre écart, que vous seul voyez : 9♦" in french
     for seat in (0, 1, 2):
         assert "9♦" not in shown(mine(round_, seat, after))
 
@@ -324,6 +324,8 @@ def test_with_card_pictures_my_cards_shows_the_hand_and_the_buttons_show_their_c
         assert {b.emoji for b in discards} == {MARKUP[f"{r}D"] for r in ("A", "K", "Q", "10", "9")}
         assert all(CARD_TEXT.search(b.label) for b in discards)  # labels stay text
         events += apply(round_, "discard 9D")
+        mine = render_private(snapshots.private(round_, 3), public(round_, events), "en")
+        assert f"seen by you alone: {MARKUP['9D']}" in _embed_text(mine)  # not in a code span
         ann = render_private(snapshots.private(round_, 0), public(round_, events), "en")
         plays = [b for b in ann.components if isinstance(b, ButtonSpec) and "p=play" in b.custom_id]
         assert plays and all(b.emoji == MARKUP[b.custom_id.split(" ")[-1]] for b in plays)
