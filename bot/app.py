@@ -43,6 +43,7 @@ from bot.service.clock import Clock, SystemClock
 from bot.service.runner import PolicyRunner, ProcessPolicyRunner
 from bot.service.service import TableService
 from bot.settings import Settings
+from bot.stopping import stop_on_signals
 from bot.telemetry import Telemetry
 from bot.ui.command_options import CheckedCommandTree
 from bot.ui.controller import TableController
@@ -467,7 +468,7 @@ def run(settings: Settings) -> int:
         return 2
     try:
         asyncio.run(_run(settings, token))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # stopped by a signal
         return 0
     except discord.LoginFailure:
         return _fail(REJECTED_TOKEN)
@@ -483,6 +484,7 @@ def run(settings: Settings) -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
+    stop_on_signals()  # SIGINT and SIGTERM, even when started with SIGINT ignored
     bot = create_bot(settings)
     async with bot:
         if settings.discord_api_url is None:

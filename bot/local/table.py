@@ -9,8 +9,6 @@ this run's secret, without which the page is not served (bot/local/guard.py).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
 import sys
 from collections.abc import Callable
 
@@ -20,6 +18,7 @@ from bot.local.records import MANAGE_GUILD
 from bot.local.server import LocalDiscord
 from bot.local.state import StateFile, state_path
 from bot.settings import Settings
+from bot.stopping import stop_on_signals
 from storage.errors import StoreError
 
 # Four people share the machine; the first one manages the server (may use /settings).
@@ -56,7 +55,7 @@ async def _serve(settings: Settings, announce: str, seed_source: Callable[[], in
     state.load()
     page = LocalPage(server, locales, on_change=state.changed)
     await server.start(port=settings.local_port, extend=page.install)
-    _stop_on_sigterm()
+    stop_on_signals()
     try:
         with server.pointed_at():
             # Commands sync to the local guild, so they are listed at once.
@@ -81,15 +80,6 @@ async def _serve(settings: Settings, announce: str, seed_source: Callable[[], in
         state.save()
         await page.close()
         await server.stop()
-
-
-def _stop_on_sigterm() -> None:
-    """SIGTERM stops the table as Ctrl-C does (the state is saved on the way out)."""
-    main = asyncio.current_task()
-    if main is None:
-        return
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows: no signal handlers
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
 
 
 def _fail(message: str) -> int:
