@@ -1,10 +1,11 @@
 """A game that lives only in the tests, plugged in by the route every game takes.
 
-`games/toy/` (its engine: `GAME`, the tiny draw-or-pass game of tests/games/toygame.py, and
-its bot policy) and `bot_games/toy/` (its plug-in: `PLUGIN`, its texts) are the two folders
-the guide in games/README.md and bot/games/README.md asks of a new game. `plugged()` adds them
-to the `games` and `bot.games` packages' paths, where the registry and the plug-ins are looked
-for, so the bot finds the game as it finds the real ones: nothing shared names it.
+`tests/plugged/games/toy/` (its engine: `GAME`, the tiny draw-or-pass game of
+tests/games/toygame.py, and its bot policy) and `tests/plugged/bot_games/toy/` (its plug-in:
+`PLUGIN`, its texts) are the two folders the guide in games/README.md and bot/games/README.md
+asks of a new game. `plugged()` adds them to the `games` and `bot.games` packages' paths, where
+the registry and the plug-ins are looked for, so the bot finds the game as it finds the real
+ones: nothing shared names it.
 """
 
 from __future__ import annotations

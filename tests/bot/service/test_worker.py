@@ -125,7 +125,7 @@ async def test_a_worker_that_answers_garbage_has_its_decision_played_simply(
 async def test_tables_whose_bots_worker_is_stopped_play_on_with_simple_moves(
     store: Store, clock: FakeClock, seeds: Callable[[], int]
 ) -> None:
-    """The stuck worker of the issue: two tables of a human and three bots, the worker stopped
+    """A stuck worker, as reported: two tables of a human and three bots, the worker stopped
     (SIGSTOP). Each table's first bot waits for its deadline, the others do not wait at all."""
     runner = ProcessPolicyRunner(1, clock=clock)
     service = TableService(store, clock, RecordingNotifier(), seeds, policy_runner=runner)
