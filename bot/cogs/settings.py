@@ -66,7 +66,6 @@ class SettingsCog(commands.Cog):
         ),
     )
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
         language=command_text("Language of the public table messages", "cmd.settings.language"),
         turn_seconds=command_text("Seconds a player has to act", "cmd.settings.turn_seconds"),
@@ -118,7 +117,22 @@ class SettingsCog(commands.Cog):
         if guild_id is None:
             await refuse(interaction, "guild_only")
             return
-        if not interaction.permissions.manage_guild:
+        changing = any(
+            value is not None
+            for value in (
+                language,
+                turn_seconds,
+                reveal_seconds,
+                threads,
+                preset,
+                bots,
+                turn_pings,
+                tables_per_channel,
+                tables_per_server,
+                retention_days,
+            )
+        )
+        if changing and not interaction.permissions.manage_guild:  # anyone may look
             await refuse(interaction, "manage_guild_needed")
             return
         current = await self.bot.guild_settings.get(guild_id)

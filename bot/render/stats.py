@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.games import plugin_names
 from bot.i18n import text
 from bot.render import colors
 from bot.render.names import escape
@@ -193,6 +194,11 @@ def settings_embed(
             server=settings.max_tables_server,
         ),
     )
+    # every game's default rules: the server's choice, else the game's own (its first preset)
+    chosen_presets = {
+        game: settings.default_presets.get(game) or next(iter(get_game(game).presets))
+        for game in plugin_names()
+    }
     presets = [
         text(
             language,
@@ -200,7 +206,7 @@ def settings_embed(
             game=game_title(language, game),
             preset=text(language, f"{game}.preset.{preset}"),
         )
-        for game, preset in sorted(settings.default_presets.items())
+        for game, preset in sorted(chosen_presets.items())
     ]
     embed.add_field(name=text(language, "settings.default_preset"), value="\n".join(presets) or "—")
     if retention_days is not None:
