@@ -228,6 +228,7 @@ class ReplayButton(
         *,
         label: str = "",
         disabled: bool = False,
+        row: int | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
@@ -235,7 +236,8 @@ class ReplayButton(
                 label=label or op,
                 custom_id=f"rp:{table_id}:{round_no}:{step}:{op}",
                 disabled=disabled,
-            )
+            ),
+            row=row,
         )
         self.table_id, self.round_no, self.step, self.op = table_id, round_no, step, op
 
@@ -260,13 +262,16 @@ class RecordsButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"rpf:(?P<table>[0-9]{1,12}):(?P<round>[0-9]{1,6})",
 ):
-    def __init__(self, table_id: int, round_no: int, *, label: str = "") -> None:
+    def __init__(
+        self, table_id: int, round_no: int, *, label: str = "", row: int | None = None
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 style=discord.ButtonStyle.primary,
                 label=label or "records",
                 custom_id=f"rpf:{table_id}:{round_no}",
-            )
+            ),
+            row=row,
         )
         self.table_id, self.round_no = table_id, round_no
 
@@ -288,13 +293,16 @@ class ReviewButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"rpr:(?P<table>[0-9]{1,12}):(?P<round>[0-9]{1,6})",
 ):
-    def __init__(self, table_id: int, round_no: int, *, label: str = "") -> None:
+    def __init__(
+        self, table_id: int, round_no: int, *, label: str = "", row: int | None = None
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 style=discord.ButtonStyle.success,
                 label=label or "review",
                 custom_id=f"rpr:{table_id}:{round_no}",
-            )
+            ),
+            row=row,
         )
         self.table_id, self.round_no = table_id, round_no
 
@@ -355,6 +363,9 @@ def review_text(language: str, hand: FinishedHand, review: Review) -> str:
     return "\n".join(lines)
 
 
+STEPS_ROW, HANDS_ROW = 0, 1  # the steps on one row; the other hands and the records below
+
+
 def replay_view(
     language: str, hand: FinishedHand, step: int, *, reviewable: bool = False
 ) -> discord.ui.View:
@@ -368,16 +379,12 @@ def replay_view(
         (step + 1, "fwd", "▶", step >= steps),
         (steps, "last", "⏭", step >= steps),
     ):
-        view.add_item(ReplayButton(t, r, target, op, label=label, disabled=off))
-    view.add_item(
-        ReplayButton(t, r, 0, "prevh", label=text(language, "replay.previous_hand"), disabled=False)
-    )
-    view.add_item(
-        ReplayButton(t, r, 0, "nexth", label=text(language, "replay.next_hand"), disabled=False)
-    )
-    view.add_item(RecordsButton(t, r, label=text(language, "replay.records")))
+        view.add_item(ReplayButton(t, r, target, op, label=label, disabled=off, row=STEPS_ROW))
+    for op, key in (("prevh", "replay.previous_hand"), ("nexth", "replay.next_hand")):
+        view.add_item(ReplayButton(t, r, 0, op, label=text(language, key), row=HANDS_ROW))
+    view.add_item(RecordsButton(t, r, label=text(language, "replay.records"), row=HANDS_ROW))
     if reviewable:
-        view.add_item(ReviewButton(t, r, label=text(language, "replay.review")))
+        view.add_item(ReviewButton(t, r, label=text(language, "replay.review"), row=HANDS_ROW))
     return view
 
 

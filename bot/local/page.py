@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from aiohttp import web
+from aiohttp.helpers import content_disposition_header
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.local.guard import KEY_PARAMETER, NO_KEY, PageKey, refusal
@@ -32,6 +33,7 @@ STATIC = Path(__file__).with_name("static")
 LOCALES = ("en-US", "fr")
 BROADCAST_DELAY = 0.03  # seconds: one "changed" per burst of requests
 RECENT_MESSAGES = 100  # a channel shows its latest messages, as Discord loads the latest first
+TEXT_FILES = (".txt", ".hand")  # files the bot sends as UTF-8 text (hand records)
 
 _Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -120,7 +122,9 @@ class LocalPage:
         app.router.add_post("/page/users/{number}/locale", self._keyed(self._set_locale))
         app.router.add_get("/page/events", self._keyed(self._events))
         app.router.add_get("/emojis/{emoji_id:[0-9]+}.{extension:png|jpg|gif}", self._emoji)
-        app.router.add_get("/attachments/{message_id:[0-9]+}/{digest}/{filename}", self._file)
+        app.router.add_get(
+            "/attachments/{message_id:[0-9]+}/{digest}/{filename}", self._keyed(self._file)
+        )
 
     @property
     def page_users(self) -> list[LocalUser]:
@@ -188,7 +192,8 @@ class LocalPage:
         return web.Response(body=emoji.image, content_type=emoji.content_type, headers=headers)
 
     async def _file(self, request: web.Request) -> web.Response:
-        """A file a message carries (the round-end picture), to the users who see the message."""
+        """A file a message carries (the round-end picture, a hand record), to the users who see
+        the message; a file that is no picture is downloaded under its name."""
         info = request.match_info
         message = self._server.messages.get(int(info["message_id"]))
         content = self._server.files.get(request.path)
@@ -198,9 +203,17 @@ class LocalPage:
             return _error(error.status, error.message)
         if message is None or content is None or not visible_to(message, me):
             return _error(404, "This file does not exist.")
-        kind = "image/png" if info["filename"].endswith(".png") else "application/octet-stream"
-        headers = {"Cache-Control": "max-age=86400"}  # its address names its content
-        return web.Response(body=content, content_type=kind, headers=headers)
+        filename = info["filename"]
+        headers = {"Cache-Control": "private, max-age=86400"}  # its address names its content
+        if filename.endswith(".png"):
+            kind, charset = "image/png", None
+        else:
+            kind = "text/plain" if filename.endswith(TEXT_FILES) else "application/octet-stream"
+            charset = "utf-8" if kind == "text/plain" else None
+            saved = content_disposition_header("attachment", filename=filename)
+            headers["Content-Disposition"] = saved
+            headers["X-Content-Type-Options"] = "nosniff"
+        return web.Response(body=content, content_type=kind, charset=charset, headers=headers)
 
     async def _state(self, request: web.Request) -> web.Response:
         return await _answer(lambda: self._state_body(request.query.get("user", "1")))

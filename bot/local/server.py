@@ -744,7 +744,12 @@ class LocalDiscord:
             raise _RouteError(400, "Interaction has already been acknowledged.", 40060)
         late = time.monotonic() - interaction.created_at
         if late > self.answer_deadline:
-            log.error("LOCAL DISCORD: interaction answered after %.2f s", late)
+            log.error(
+                "LOCAL DISCORD: interaction answered after %.2f s (%s %s)",
+                late,
+                interaction.kind,
+                interaction.describe(),
+            )
             raise _RouteError(404, "Unknown interaction", 10062)
         payload = record.payload or {}
         kind = int(payload.get("type", 0))

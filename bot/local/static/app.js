@@ -333,6 +333,7 @@
     }
     for (const embed of message.embeds || []) body.append(embedElement(embed, message));
     for (const file of looseImages(message)) body.append(fileImage(file));
+    for (const file of otherFiles(message)) body.append(fileLink(file));
     for (const row of message.components || []) body.append(rowElement(message, row));
     const thread = state.channels.find((c) => c.thread && c.id === message.id);
     if (thread) body.append(threadLink(thread));
@@ -389,6 +390,31 @@
     }
     return (message.attachments || []).filter(
       (a) => (a.content_type || "").startsWith("image/") && !used.has(a.filename));
+  }
+
+  // Files that are no pictures (a hand record): a box with the file's name to download it,
+  // as Discord shows them.
+  function otherFiles(message) {
+    return (message.attachments || []).filter((a) => !(a.content_type || "").startsWith("image/"));
+  }
+
+  function fileLink(file) {
+    const box = el("div", "attachment-file");
+    box.append(el("span", "file-icon", "📄"));
+    const link = el("a", "file-name", file.filename);
+    link.href = fileUrl(file);
+    link.download = file.filename;
+    const size = el("span", "file-size", sizeText(file.size || 0));
+    const words = el("div", "file-words");
+    words.append(link, size);
+    box.append(words);
+    return box;
+  }
+
+  function sizeText(bytes) {
+    if (bytes < 1024) return `${bytes} B`;
+    if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+    return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   }
 
   function fileImage(file) {

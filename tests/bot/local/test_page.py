@@ -228,3 +228,24 @@ async def test_a_file_replaced_by_an_edit_has_a_new_address_and_the_old_one_is_g
     apply_message_data(message, {"attachments": [dict(message["attachments"][0])]}, server.files)
     async with session.get(new, params={"user": "1"}) as response:
         assert await response.read() == b"second"
+
+
+async def test_a_file_that_is_no_picture_downloads_under_its_name_and_wants_the_run_s_secret(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    """A hand record: the page's link saves it as `euchre-1-1.hand`; a browser without the
+    run's cookie (any other site's page) gets one sentence instead of the file."""
+    server, session = served
+    sent = {"content": "records", "attachments": [{"id": 0, "filename": "euchre-1-1.hand"}]}
+    message = server._message(server.channel_id, {**sent, "files": {"euchre-1-1.hand": b"x"}})
+    address = message["attachments"][0]["url"]
+    async with session.get(address, params={"user": "1"}) as response:
+        assert response.status == 200 and await response.read() == b"x"
+        assert response.headers["Content-Disposition"] == 'attachment; filename="euchre-1-1.hand"'
+        assert response.content_type == "text/plain" and response.charset == "utf-8"
+    async with (
+        aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as stranger,
+        stranger.get(address, params={"user": "1"}) as response,
+    ):
+        assert response.status == 403
+        assert "printed when it started" in (await response.json())["error"]

@@ -1,0 +1,94 @@
+"""`/history`, the replay viewer and the hand records on the local page, as a person uses them:
+a short match against bot players, the history asked for with the command bar, a hand picked in
+the menu, the replay stepped to its end with its buttons, both records downloaded from their
+links, and the machine record played back by `games.replay`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.replay import main as replay_main
+from tests.bot.local.browser import MINE, Player, local_table, play_against_bots
+from tests.bot.local.test_games_in_browser import open_table_with_bots, round_end_shown
+
+HISTORY = f"{MINE}:has(select[data-custom-id='hist:open'])"
+VIEWER = f"{MINE}:has(button[data-custom-id^='rp:'][data-custom-id$=':last'])"
+RECORDS = f"{MINE}:has(.attachment-file)"
+PATIENCE_MS = 60_000  # a step may wait long on a loaded machine; a passing run never waits
+
+
+def replay_button(viewer: Any, op: str) -> Any:
+    """A button of the replay viewer by what it does (`first`, `back`, `fwd`, `last`)."""
+    return viewer.locator(f"button[data-custom-id^='rp:'][data-custom-id$=':{op}']")
+
+
+def shown_step(viewer: Any) -> tuple[int, int]:
+    """ "Action 3 of 27" in the viewer's footer."""
+    footer = str(viewer.locator(".embed-footer").inner_text())
+    step, steps = footer.removeprefix("Action ").split(" of ")
+    return int(step), int(steps.split()[0])
+
+
+def test_a_match_s_hand_replayed_to_its_end_and_both_records_downloaded_from_the_page(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with local_table(tmp_path, seed=1) as table:
+        alice = Player(browser, table, 1)
+        alice.page.set_default_timeout(PATIENCE_MS)
+        # One hand of Euchre to 1 point is a whole match; the simple bots play at once.
+        open_table_with_bots(alice, "euchre", 3, target="1", bots="simple")
+        play_against_bots(alice, ("order", "discard"))
+        round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
+
+        alice.command("history")
+        history = alice.page.locator(HISTORY).last
+        history.wait_for()
+        assert "Euchre" in history.inner_text()
+        hands = history.locator("select[data-custom-id='hist:open'] option:not([disabled])")
+        assert hands.count() == 1  # the match's one hand
+        history.locator("select[data-custom-id='hist:open']").select_option(
+            str(hands.first.get_attribute("value"))
+        )
+        alice.settled()
+
+        viewer = alice.page.locator(VIEWER).last
+        viewer.wait_for()
+        step, steps = shown_step(viewer)
+        assert step == 0 and steps > 20  # bids, the dealer's discard, twenty cards
+        assert "Every hand, face up" in viewer.inner_text()
+        assert replay_button(viewer, "back").is_disabled()
+        rows = viewer.locator(".component-row")
+        steps_row = rows.first.locator("button").all_inner_texts()
+        assert [label.strip() for label in steps_row] == ["⏮", "◀", "▶", "⏭"]
+        alice.click(replay_button(viewer, "fwd"))
+        viewer.locator(".embed-footer", has_text=f"Action 1 of {steps}").wait_for()
+        alice.screenshot("replay-viewer")  # every hand face up, the first bid made
+        alice.click(replay_button(viewer, "last"))
+        viewer.locator(".embed-footer", has_text=f"Action {steps} of {steps}").wait_for()
+        assert replay_button(viewer, "fwd").is_disabled()
+        assert replay_button(viewer, "last").is_disabled()
+        assert "Only you can see this" in viewer.inner_text()
+
+        alice.click(viewer.locator("button[data-custom-id^='rpf:']"))
+        records = alice.page.locator(RECORDS).last
+        records.wait_for()
+        links = records.locator(".attachment-file a")
+        names = sorted(str(name) for name in links.all_inner_texts())
+        assert [Path(name).suffix for name in names] == [".hand", ".txt"], names
+        saved: dict[str, Path] = {}
+        for name in names:
+            with alice.page.expect_download() as downloading:
+                records.locator(".attachment-file a", has_text=name).click()
+            download = downloading.value
+            assert download.suggested_filename == name
+            saved[name] = tmp_path / name
+            download.save_as(saved[name])
+        readable = saved[names[1]].read_text(encoding="utf-8")
+        assert "Deal" in readable and "Actions" in readable
+        capsys.readouterr()
+        assert replay_main([str(saved[names[0]])]) == 0
+        assert "the record holds" in capsys.readouterr().out
+        assert alice.page_errors == []
