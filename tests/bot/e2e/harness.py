@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import itertools
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +16,10 @@ from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord, running_client
 from bot.service.clock import FakeClock
 from bot.service.runner import InlinePolicyRunner
-from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER
+from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
-from games.cards import shuffled
+from games.cards import Card, shuffled
 from storage.models import GuildSettings
 from tests.bot.bots import UNPACED
 from tests.bot.e2e.leak_checker import Exposure, LeakChecker, card_faces
@@ -189,12 +189,15 @@ class BotUnderTest:
         await self.settle()
         return interaction
 
-    def stack_decks(self, table_id: int, seeds: Sequence[int]) -> None:
+    def stack_decks(self, table_id: int, decks: Iterable[int | Sequence[Card]]) -> None:
         """Deal the next rounds from known orders of the table's own deck (any game's, for its
-        options), so the match is the same every run."""
+        options): a number is a seed shuffling that deck, a list of cards is the order itself,
+        so the match is the same every run."""
         table = self.live.service._table(table_id)
-        for seed in seeds:
-            self.live.service.stack_deck(table_id, shuffled(table.game.deck(table.options), seed))
+        for deck in decks:
+            if isinstance(deck, int):
+                deck = shuffled(table.game.deck(table.options), deck)
+            self.live.service.stack_deck(table_id, list(deck))
 
     async def start_with_bots(
         self,
@@ -219,10 +222,18 @@ class BotUnderTest:
         return table_id
 
     async def seat_players(
-        self, host: LocalUser, guests: Sequence[LocalUser], **options: Any
+        self,
+        host: LocalUser,
+        guests: Sequence[LocalUser],
+        *,
+        decks: Iterable[int | Sequence[Card]] = range(101, 111),
+        **options: Any,
     ) -> int:
+        """The host opens a table (`options`: the start command's, `game` among them), the
+        guests join in turn, the host starts it, its rounds dealt from `decks` (see
+        `stack_decks`): the table's id."""
         table_id = await self.open_table(host, **options)
-        self.stack_decks(table_id, range(101, 111))
+        self.stack_decks(table_id, decks)
         for guest in guests:
             await self.press(guest, table_id, Verb.JOIN.value)
         await self.press(host, table_id, Verb.START.value)
@@ -326,56 +337,67 @@ class BotUnderTest:
     async def play_round(self, table_id: int, *, max_steps: int = 200) -> None:
         """Whoever may act acts, until the round is over."""
         for _ in range(max_steps):
-            snapshot = self.live.service.public_snapshot(table_id)
-            if snapshot.status != PLAYING:
+            if self.live.service.public_snapshot(table_id).status != PLAYING:
                 await self.settle()
                 return
-            # Bot players, and the seats of players who left, move by themselves.
-            people = [
-                s
-                for s in snapshot.to_act
-                if snapshot.seats[s].user_id is not None and not snapshot.seats[s].left
-            ]
-            assert people, f"only bot players may act, yet they did not: {snapshot.to_act}"
-            await self.act(self.user_of_seat(table_id, people[0]), table_id)
+            await self._move(table_id)
         raise AssertionError(f"the round was not over after {max_steps} steps")
 
-    async def play_match(self, table_id: int, *, max_rounds: int = 10) -> None:
-        for _ in range(max_rounds):
-            await self.play_round(table_id)
-            snapshot = self.live.service.public_snapshot(table_id)
-            if snapshot.status == FINISHED:
-                return
-            assert snapshot.status == ROUND_OVER, snapshot.status
-            await self.next_round(table_id)
-        raise AssertionError(f"the match was not over after {max_rounds} rounds")
-
     async def play_to_the_end(
-        self, table_id: int, *, as_the_bot: bool = False, seed: int = 1, max_moves: int = 2_000
+        self,
+        table_id: int,
+        *,
+        as_the_bot: bool = False,
+        seed: int = 1,
+        max_moves: int = 2_000,
+        watch: Callable[[PublicSnapshot], None] | None = None,
     ) -> None:
-        """Any game's match played to its end through the real clicks: whoever may act takes
-        one step of what `choose` picks among what their message offers (`as_the_bot`: plays
-        what the game's simple bot would, through the menu steps to it), the next round starts
-        as the host would start it, until the match is over."""
-        rng = random.Random(seed)
+        """Any game's match played to its end through the real clicks, one `step` at a time
+        (`as_the_bot`: every person plays what the game's simple bot would, drawn from `seed`).
+        `watch`, a test's own checks, is given the table's snapshot before each step and once
+        at the end."""
+        rng = random.Random(seed) if as_the_bot else None
         for _ in range(max_moves):
-            snapshot = self.live.service.public_snapshot(table_id)
-            if snapshot.status == FINISHED:
-                await self.settle()  # the last edits of the table message
+            if watch is not None:
+                watch(self.live.service.public_snapshot(table_id))
+            if not await self.step(table_id, as_the_bot=rng):
                 return
-            if snapshot.status == ROUND_OVER:
-                await self.next_round(table_id)
-                continue
-            people = [s for s in snapshot.to_act if snapshot.seats[s].user_id is not None]
-            assert people, f"only bot players may act, yet they did not: {snapshot.to_act}"
-            user = self.user_of_seat(table_id, people[0])
-            if not as_the_bot:
-                await self.act(user, table_id)
-                continue
-            notation = self.live.service.bot_choice(table_id, user.id, rng)
-            assert notation is not None, f"{user.name} may not act at table {table_id}"
-            await self.play(user, table_id, notation)
         raise AssertionError(f"the match was not over after {max_moves} moves")
+
+    async def step(self, table_id: int, *, as_the_bot: random.Random | None = None) -> bool:
+        """One step of any game's match through the real clicks: the next round started as the
+        host would start it, or one move of the first person who may act (what `self.choose`
+        picks among what their message offers; `as_the_bot`: what the game's simple bot would
+        play, drawn from this generator, through the menu steps to it). False once the match
+        is over (its last edits settled)."""
+        status = self.live.service.public_snapshot(table_id).status
+        if status == FINISHED:
+            await self.settle()  # the last edits of the table message
+            return False
+        if status == ROUND_OVER:
+            await self.next_round(table_id)
+        else:
+            assert status == PLAYING, status
+            await self._move(table_id, as_the_bot)
+        return True
+
+    async def _move(self, table_id: int, as_the_bot: random.Random | None = None) -> None:
+        """One move of the first person who may act."""
+        snapshot = self.live.service.public_snapshot(table_id)
+        # Bot players, and the seats of players who left, move by themselves.
+        people = [
+            s
+            for s in snapshot.to_act
+            if snapshot.seats[s].user_id is not None and not snapshot.seats[s].left
+        ]
+        assert people, f"only bot players may act, yet they did not: {snapshot.to_act}"
+        user = self.user_of_seat(table_id, people[0])
+        if as_the_bot is None:
+            await self.act(user, table_id)
+            return
+        notation = self.live.service.bot_choice(table_id, user.id, as_the_bot)
+        assert notation is not None, f"{user.name} may not act at table {table_id}"
+        await self.play(user, table_id, notation)
 
     async def next_round(self, table_id: int) -> None:
         snapshot = self.live.service.public_snapshot(table_id)

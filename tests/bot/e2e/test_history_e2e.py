@@ -47,7 +47,7 @@ async def test_a_match_then_its_history_a_replay_to_the_end_and_both_records(
             assert "not finished" in assert_one_short_private_sentence(clicked)
         checker.assert_clean()
 
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         asked, _ = await harness.ask(bob, "history", member=alice)
         page = answer_message(harness.fake, asked)
         assert page is not None and int(page["flags"]) & EPHEMERAL

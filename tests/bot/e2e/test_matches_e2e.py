@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.service.snapshots import FINISHED
 from games.cards import card, shuffled, standard_deck
 from tests.bot.e2e.harness import (
     DUTCH_PREFERENCE,
@@ -27,7 +27,7 @@ async def test_three_players_play_a_whole_short_match_and_no_card_leaks(
     async with harness.running() as bot:
         checker = harness.leak_checker()
         table_id = await harness.seat_players(alice, [bob, carol], target=10)
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         snapshot = bot.service.public_snapshot(table_id)
         assert snapshot.status == FINISHED and snapshot.winners
         await harness.assert_table_message_converged(table_id)
@@ -48,7 +48,7 @@ async def test_players_clicking_any_offered_move_reach_every_menu_and_no_card_le
     async with harness.running() as bot:
         checker = harness.leak_checker()
         table_id = await harness.seat_players(alice, [bob, carol], preset=preset, target=10)
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         assert bot.service.public_snapshot(table_id).status == FINISHED
         await harness.assert_table_message_converged(table_id)
         checker.assert_clean()
@@ -89,12 +89,8 @@ async def test_eight_players_reach_a_jack_and_a_queen_through_menus_of_over_25_c
     harness.choose = choose
     async with harness.running() as bot:
         checker = harness.leak_checker()
-        table_id = await harness.open_table(users[0], target=10)
-        bot.service.stack_deck(table_id, deck)
-        for user in users[1:]:
-            await harness.press(user, table_id, "join")
-        await harness.press(users[0], table_id, "start")
-        await harness.play_match(table_id)
+        table_id = await harness.seat_players(users[0], users[1:], decks=[deck], target=10)
+        await harness.play_to_the_end(table_id)
         assert {"jack", "look"} <= used
         narrowing = [
             i for i in harness.fake.interactions.values() if i.kind == "select" and i.data["values"]
@@ -117,7 +113,7 @@ async def test_two_friends_and_a_bot_player_finish_a_match_without_seeing_its_ca
         seats = bot.service.public_snapshot(table_id).seats
         assert [info.is_bot for info in seats] == [False, False, True]
         await harness.press(alice, table_id, "start")
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         assert bot.service.public_snapshot(table_id).status == FINISHED
         await harness.assert_table_message_converged(table_id)
         checker.assert_clean()
@@ -137,17 +133,10 @@ async def test_two_tables_in_two_channels_played_in_turns_keep_their_cards_apart
             second[0], second[1:], target=10, channel_id=fake.other_channel_id
         )
         assert int(harness.table_message(there)["channel_id"]) == fake.other_channel_id
-        for _ in range(400):
-            moved = False
-            for table_id in (here, there):
-                snapshot = bot.service.public_snapshot(table_id)
-                if snapshot.status == PLAYING:
-                    await harness.act(harness.user_of_seat(table_id, snapshot.to_act[0]), table_id)
-                    moved = True
-                elif snapshot.status == ROUND_OVER:
-                    await harness.next_round(table_id)
-                    moved = True
-            if not moved:
+        playing = [here, there]
+        for _ in range(400):  # a step at each table in turn, until both matches are over
+            playing = [table_id for table_id in playing if await harness.step(table_id)]
+            if not playing:
                 break
         for table_id in (here, there):
             assert bot.service.public_snapshot(table_id).status == FINISHED
@@ -167,7 +156,7 @@ async def test_finished_matches_feed_the_leaderboard_and_stats_commands(
                 await harness.press(bob, table_id, "join")
                 await harness.press(carol, table_id, "join")
                 await harness.press(alice, table_id, "start")
-            await harness.play_match(table_id)
+            await harness.play_to_the_end(table_id)
             assert bot.service.public_snapshot(table_id).status == FINISHED
         guild_id = harness.fake.guild_id
         rows = await bot.store.leaderboard(guild_id, "dutch", min_matches=3)
@@ -200,7 +189,7 @@ async def test_a_player_who_leaves_mid_match_is_played_for_and_cannot_act_any_mo
         hand = verb_choice(harness.table_message(table_id), "hand")
         assert hand is not None
         assert_one_short_private_sentence(await use(harness.fake, carol, hand))
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         assert bot.service.public_snapshot(table_id).status == FINISHED
         await harness.assert_table_message_converged(table_id)
         checker.assert_clean()

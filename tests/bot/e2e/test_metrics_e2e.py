@@ -37,7 +37,7 @@ async def test_metrics_scraped_during_a_match_count_its_clicks_and_stored_action
         table_id = await harness.seat_players(alice, [bob, carol], target=10)
         refused = await harness.press(stranger, table_id, Verb.HAND.value)
         assert_one_short_private_sentence(refused)
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         await harness.settle()
 
         status, text = await fetch(bot.operations.port, "/metrics")

@@ -24,7 +24,7 @@ async def test_a_player_sees_their_data_then_is_forgotten_and_the_others_keep_th
     alice, bob, carol = players(harness.fake)
     async with harness.running() as bot:
         table_id = await harness.seat_players(alice, [bob, carol], target=10)
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         bob_before = await bot.store.player_stats(harness.fake.guild_id, bob.id)
 
         shown, _ = await harness.ask(alice, "privacy show")

@@ -48,7 +48,7 @@ async def test_a_restarted_bot_resumes_the_round_and_old_buttons_still_work(
         assert hand is not None
         answer = await use(harness.fake, bob, hand)
         assert answer.requests[0].ephemeral
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         assert bot.service.public_snapshot(table_id).status == FINISHED
         await harness.assert_table_message_converged(table_id)
         checker.assert_clean()
@@ -64,7 +64,7 @@ async def test_the_table_message_converges_when_discord_rate_limits_its_edits(
         # More refusals than discord.py's own five tries: the bot's coalescer must retry later.
         # Counted, not timed, so a slow machine meets the same refusals.
         harness.fake.rate_limit_table_edits(count=8, retry_after=0.05)
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         assert bot.service.public_snapshot(table_id).status == FINISHED
         await harness.assert_table_message_converged(table_id)
         refused = [r for r in harness.fake.requests if r.status == 429]
@@ -87,7 +87,7 @@ async def test_a_table_message_too_old_to_edit_is_posted_anew_and_play_goes_on(
         assert new["id"] != old["id"]
         refused = [r for r in harness.fake.requests if r.status == 400]
         assert refused and {r.path.rsplit("/", 1)[-1] for r in refused} == {old["id"]}
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         assert bot.service.public_snapshot(table_id).status == FINISHED
         await harness.assert_table_message_converged(table_id)
         checker.assert_clean()

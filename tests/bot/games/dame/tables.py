@@ -15,13 +15,7 @@ async def four_at_a_stacked_table(
     """Four users open a Dame table, join and start it, its hands dealt from `decks` in turn:
     the table's id and the user at each seat."""
     users = [harness.fake.user(name) for name in EIGHT[:4]]
-    started = await harness.fake.slash(users[0], "dame start", target=target)
-    await started.wait_answered()
-    await harness.settle()
-    (table_id,) = harness.table_ids()
-    for deck in decks:
-        harness.live.service.stack_deck(table_id, deck)
-    for user in users[1:]:
-        await harness.press(user, table_id, "join")
-    await harness.press(users[0], table_id, "start")
+    table_id = await harness.seat_players(
+        users[0], users[1:], game="dame", decks=decks, target=target
+    )
     return table_id, {s: harness.user_of_seat(table_id, s) for s in range(4)}

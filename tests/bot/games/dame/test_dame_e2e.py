@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.service.snapshots import FINISHED, PLAYING, PublicSnapshot
 from bot.ui.custom_ids import play_id
 from tests.bot.e2e.harness import (
     EIGHT,
@@ -33,21 +33,15 @@ async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
         table_id = await harness.start_with_bots(alice, "dame", 3, target=TARGET)
         service = bot.service
         kinds: set[str] = set()
-        for _ in range(3_000):
-            snapshot = service.public_snapshot(table_id)
-            if snapshot.status == FINISHED:
-                break
-            if snapshot.status == ROUND_OVER:
-                await harness.next_round(table_id)
-                continue
-            assert snapshot.status == PLAYING and snapshot.to_act == (0,)
-            await harness.act(alice, table_id)
+
+        def watch(snapshot: PublicSnapshot) -> None:
+            """Alice alone is ever asked (the bots moved); the kinds of moves played."""
+            assert snapshot.status != PLAYING or snapshot.to_act == (0,)
             table = service._table(table_id)
             if table.round is not None:
-                kinds |= {action.kind for _, action in table.round.history}
-        else:
-            raise AssertionError("the match did not end")
-        await harness.settle()
+                kinds.update(action.kind for _, action in table.round.history)
+
+        await harness.play_to_the_end(table_id, max_moves=3_000, watch=watch)
         assert service.public_snapshot(table_id).status == FINISHED
         assert {"draw", "meld", "discard"} <= kinds
         message = harness.table_message(table_id)
@@ -66,13 +60,10 @@ async def test_four_players_play_a_match_and_bad_clicks_get_one_sentence(
     harness.choose = lambda offered: pick_at_random(offered, rng, rare=("announce",))
     async with harness.running() as bot:
         checker = harness.leak_checker()
-        started = await harness.fake.slash(users[0], "dame start", target=TARGET)
-        await started.wait_answered()
-        await harness.settle()
-        (table_id,) = harness.table_ids()
-        for user in users[1:]:
-            await harness.press(user, table_id, "join")
-        await harness.press(users[0], table_id, "start")
+        # dealt at random (no deck stacked), as the seed source draws it
+        table_id = await harness.seat_players(
+            users[0], users[1:], game="dame", decks=(), target=TARGET
+        )
         service = bot.service
         snapshot = service.public_snapshot(table_id)
         assert snapshot.status == PLAYING and snapshot.round_no is not None
@@ -91,17 +82,7 @@ async def test_four_players_play_a_match_and_bad_clicks_get_one_sentence(
             await harness.settle()
             assert_one_short_private_sentence(click)
         assert harness.actions_played(table_id) == 0
-        for _ in range(4_000):
-            snapshot = service.public_snapshot(table_id)
-            if snapshot.status == FINISHED:
-                break
-            if snapshot.status == ROUND_OVER:
-                await harness.next_round(table_id)
-                continue
-            await harness.act(harness.user_of_seat(table_id, snapshot.to_act[0]), table_id)
-        else:
-            raise AssertionError("the match did not end")
-        await harness.settle()
+        await harness.play_to_the_end(table_id, max_moves=4_000)
         snapshot = service.public_snapshot(table_id)
         assert snapshot.status == FINISHED and snapshot.winners
         assert snapshot.totals[0] == snapshot.totals[2] and snapshot.totals[1] == snapshot.totals[3]

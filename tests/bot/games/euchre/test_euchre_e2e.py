@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from bot.render.cards import face
 from bot.service.snapshots import FINISHED, PLAYING
 from bot.ui.custom_ids import play_id
-from games.cards import Card, cards, shuffled
-from games.euchre.ranking import DECK
+from games.cards import cards
 from tests.bot.e2e.harness import (
     EIGHT,
     BotUnderTest,
@@ -48,16 +47,6 @@ def _chooser(seed: int) -> Chooser:
     return choose
 
 
-def _stack_decks(harness: BotUnderTest, table_id: int, decks: Sequence[Sequence[Card]]) -> None:
-    """Deal the next hands from these deck orders, so a match is the same every run."""
-    for deck in decks:
-        harness.live.service.stack_deck(table_id, deck)
-
-
-def _seeded_decks(first_seed: int) -> list[list[Card]]:
-    return [shuffled(DECK, seed) for seed in range(first_seed, first_seed + 30)]
-
-
 async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
     harness: BotUnderTest,
 ) -> None:
@@ -72,7 +61,7 @@ async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
             alice,
             "euchre",
             3,
-            before_start=lambda table: _stack_decks(harness, table, _seeded_decks(100)),
+            before_start=lambda table: harness.stack_decks(table, range(100, 130)),
             target=TARGET,
         )
         await harness.play_to_the_end(table_id)
@@ -113,10 +102,7 @@ async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sen
     harness.choose = _chooser(5)
     async with harness.running() as bot:
         checker = harness.leak_checker()
-        started = await harness.fake.slash(users[0], "euchre start", target=TARGET)
-        await started.wait_answered()
-        await harness.settle()
-        (table_id,) = harness.table_ids()
+        table_id = await harness.open_table(users[0], game="euchre", target=TARGET)
         # Bob takes the place facing Alice (her partner) through the seat select.
         seat = next(
             c
@@ -125,7 +111,7 @@ async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sen
         )
         await use(harness.fake, users[1], seat)
         await harness.settle()
-        _stack_decks(harness, table_id, _seeded_decks(200))
+        harness.stack_decks(table_id, range(200, 230))
         for user in users[2:]:
             await harness.press(user, table_id, "join")
         await harness.press(users[0], table_id, "start")
@@ -200,7 +186,7 @@ async def test_a_restart_mid_hand_keeps_the_hand_and_the_old_my_cards_button_wor
             alice,
             "euchre",
             3,
-            before_start=lambda table: _stack_decks(harness, table, [QUIET_DEAL]),
+            before_start=lambda table: harness.stack_decks(table, [QUIET_DEAL]),
             target=TARGET,
         )
         snapshot = bot.service.public_snapshot(table_id)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from bot.i18n import text
 from bot.local.records import LocalUser
 from bot.render import cards
-from bot.service.snapshots import PLAYING, ROUND_OVER
+from bot.service.snapshots import ROUND_OVER
 from bot.ui.custom_ids import play_id
 from games.cards import Card
 from games.euchre.deal import deal_without_farmers_hand, stack_deck
@@ -54,16 +54,11 @@ async def seat_four(
     if language is not None:
         setting = await harness.fake.slash(harness.fake.admin, "settings", language=language)
         await setting.wait_answered()
-    started = await harness.fake.slash(users[0], "euchre start", preset=preset)
-    await started.wait_answered()
-    await harness.settle()
-    (table_id,) = harness.table_ids()
-    harness.live.service.stack_deck(table_id, deck)
-    for user in users[1:]:
-        await harness.press(user, table_id, "join")
-    await harness.press(users[0], table_id, "start")
+    table_id = await harness.seat_players(
+        users[0], users[1:], game="euchre", decks=[deck], preset=preset
+    )
     snapshot = harness.live.service.public_snapshot(table_id)
-    assert snapshot.status == PLAYING and snapshot.view.dealer == 0
+    assert snapshot.view.dealer == 0
     return Table(
         table_id,
         {s: harness.user_of_seat(table_id, s) for s in range(4)},
