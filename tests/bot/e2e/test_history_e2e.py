@@ -94,7 +94,7 @@ async def test_a_review_of_my_play_runs_with_a_progress_line_is_stored_and_shown
     dave = harness.fake.user("dave")
     async with harness.running() as bot:
         table_id = await harness.seat_players(alice, [bob, carol], target=10)
-        await harness.play_match(table_id)
+        await harness.play_to_the_end(table_id)
         asked, _ = await harness.ask(bob, "history")
         page = answer_message(harness.fake, asked)
         assert page is not None
