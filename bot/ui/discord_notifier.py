@@ -440,6 +440,7 @@ class DiscordNotifier:
     async def _repost(self, table_id: int) -> None:
         location = await self.bot.locations.get(table_id)
         old = location.message_id
+        shown = self._last.get(table_id)  # what the old message shows (before `post` renders)
         try:
             await self.post(table_id, location.post_channel_id)
         except discord.HTTPException as error:
@@ -450,10 +451,16 @@ class DiscordNotifier:
         if old is not None:
             # The previous message keeps its content (last round's scores) without buttons.
             channel = self.bot.get_partial_messageable(location.post_channel_id)
+            # Its countdown to the next round is over: "starts 3 seconds ago" would be wrong.
+            embed = {}
+            if shown is not None and shown.next_round_at is not None:
+                language = await self.bot.guild_settings.public_language(shown.guild_id)
+                ended = render_table(replace(shown, next_round_at=None), language)
+                embed = {"embed": ended.embed}
             # Too old or gone: never mind, its buttons are refused as stale anyway.
             with contextlib.suppress(discord.HTTPException):
                 async with self.pacer.turn(location.post_channel_id, table_id):
-                    await channel.get_partial_message(old).edit(view=None)
+                    await channel.get_partial_message(old).edit(view=None, **embed)
 
     async def _repost_locked(self, table_id: int) -> None:
         lock = self._lock(table_id)

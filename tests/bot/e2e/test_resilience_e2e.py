@@ -297,3 +297,20 @@ async def test_after_a_restart_the_table_message_shows_what_it_showed(
         restored = await bot.notifier.render(table_id)
         assert round_end is not None and restored is not None
         assert restored.embed.to_dict() == round_end.embed.to_dict()
+
+
+async def test_a_past_rounds_message_no_longer_counts_down_to_the_next_round(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+        await harness.play_round(table_id)
+        round_end = await harness.stored_table_message(table_id)
+        assert "next round starts" in str(round_end["embeds"])
+        await harness.next_round(table_id)
+        await harness.settle()
+        old = harness.fake.message(int(round_end["id"]))
+        assert "next round starts" not in str(old["embeds"])
+        assert "Round over" in str(old["embeds"]) and not old.get("components")
+        assert bot.service.public_snapshot(table_id).status == PLAYING
