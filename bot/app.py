@@ -207,6 +207,9 @@ class CardTableBot(commands.Bot):
             await self.add_cog(AdminCog(self), guild=discord.Object(self.settings.dev_guild_id))
         # The mentions posted before the restart: deleted once played, not posted again.
         self.notifier.adopt_mentions(await self._store.turn_mentions())
+        prepare = getattr(self.policy_runner, "prepare", None)
+        if prepare is not None:  # the workers' imports, off the event loop, before any click
+            prepare()
         # Clicks are answered at once: tables load in the background, a clicked one first.
         await self._service.start_restore(self._on_tables_loaded)
         self._upkeep = asyncio.get_running_loop().create_task(

@@ -17,13 +17,21 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import threading
 from collections.abc import Awaitable, Hashable
 from typing import Any, Protocol
 
 from bot.service.clock import Clock, SystemClock
 from bot.service.policy import policy_for
 from bot.service.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool, PoolObserver
-from bot.service.worker import Decide, ProcessWorker, WorkerEvents, choose_from, decide
+from bot.service.worker import (
+    Decide,
+    ProcessWorker,
+    WorkerEvents,
+    choose_from,
+    decide,
+    warm_fork_server,
+)
 from games.contract import Round
 
 
@@ -68,6 +76,13 @@ class InlinePolicyRunner:
     ) -> Any:
         return await self.think(round_, seat, level, rng)
 
+    def prepare(self) -> threading.Thread:
+        """Warm the workers' fork server in a thread of its own (see `warm_fork_server`), so
+        the first bot's move does not hold up the event loop; returns the thread."""
+        thread = threading.Thread(target=warm_fork_server, name="bot-workers-warm", daemon=True)
+        thread.start()
+        return thread
+
     def close(self) -> None:
         pass
 
@@ -108,6 +123,13 @@ class ProcessPolicyRunner(DecisionPool):
         self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
     ) -> Any:
         return await self.think(round_, seat, level, rng)
+
+    def prepare(self) -> threading.Thread:
+        """Warm the workers' fork server in a thread of its own (see `warm_fork_server`), so
+        the first bot's move does not hold up the event loop; returns the thread."""
+        thread = threading.Thread(target=warm_fork_server, name="bot-workers-warm", daemon=True)
+        thread.start()
+        return thread
 
 
 def decide_here(pickled_round: bytes, seat: int, level: str, seed: int) -> Any:

@@ -276,6 +276,22 @@ class ProcessWorker:
         self._process.join(5)
 
 
+def _started() -> None:
+    """What the fork server's warm-up process runs: nothing (the imports were the point)."""
+
+
+def warm_fork_server() -> None:
+    """Start the fork server and let it import every game now, in the calling thread: the first
+    worker's start otherwise waits for those imports (seconds on a busy machine), and that
+    start happens on the event loop when a table's first bot is to move (a Start click)."""
+    try:
+        process = _context().Process(target=_started, name="bot-worker-warm-up", daemon=True)
+        process.start()
+        process.join(60)
+    except Exception as error:  # the pool starts its workers the slow way then
+        log.warning("the bot workers' fork server could not be warmed up: %s", error)
+
+
 def _context() -> multiprocessing.context.BaseContext:
     """Workers fork from a server process (started once, by the first worker) that imported
     every game and its policies."""

@@ -99,3 +99,30 @@ async def test_the_bot_s_worker_pool_has_bot_workers_processes(
 def test_a_one_core_machine_still_gets_one_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
     assert ProcessPolicyRunner().size == 1
+
+
+async def test_the_bot_warms_its_workers_off_the_event_loop_at_start(tmp_path: Path) -> None:
+    """The first worker's start waits for the fork server's imports: done in a thread at start,
+    not on the event loop when a Start click brings the first bot move."""
+
+    class Runner:
+        def __init__(self) -> None:
+            self.prepared = 0
+
+        def prepare(self) -> None:
+            self.prepared += 1
+
+        def think(self, *args: object, **kwargs: object) -> object:
+            raise AssertionError("no decision expected")
+
+        def close(self) -> None:
+            pass
+
+    runner = Runner()
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, DISCORD_TOKEN="t", DATABASE_PATH=tmp_path / "db.sqlite3"
+    )
+    bot = create_bot(settings, sync_commands=False, policy_runner=runner)
+    await bot.setup_hook()
+    await bot.close()
+    assert runner.prepared == 1

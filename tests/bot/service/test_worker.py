@@ -153,3 +153,15 @@ async def test_tables_whose_bots_worker_is_stopped_play_on_with_simple_moves(
     finally:
         await service.close()
         runner.close()
+
+
+async def test_a_warmed_fork_server_starts_workers_that_answer(
+    round_: Round[Any, Any, Any],
+) -> None:
+    runner = ProcessPolicyRunner(1, clock=FakeClock())
+    try:
+        runner.prepare().join()
+        move = await runner.choose(round_, SEAT, "strong", random.Random(0))
+        assert move in round_.legal_actions(SEAT)
+    finally:
+        runner.close()
