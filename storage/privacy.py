@@ -240,7 +240,14 @@ async def forget_guild(db: Database, guild_id: int) -> int:
                 "DELETE FROM actions WHERE round_id IN (SELECT id FROM rounds WHERE table_id = ?)",
                 (table_id,),
             )
-            for table in ("rounds", "match_players", "matches", "seats", "turn_mentions"):
+            for table in (
+                "hand_reviews",
+                "rounds",
+                "match_players",
+                "matches",
+                "seats",
+                "turn_mentions",
+            ):
                 await conn.execute(f"DELETE FROM {table} WHERE table_id = ?", (table_id,))
         await conn.execute("DELETE FROM tables WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM player_stats WHERE guild_id = ?", (guild_id,))

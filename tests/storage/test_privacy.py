@@ -125,6 +125,11 @@ async def test_a_guild_left_longer_than_its_retention_is_deleted_whole(location:
             "VALUES (?, 500, 900, 0, 0)",
             (gone.id,),
         )
+        await raw_sql(  # a review of a seat's play there
+            location,
+            "INSERT INTO hand_reviews (table_id, round_no, seat, review) VALUES (?, 0, 0, '{}')",
+            (gone.id,),
+        )
         await finished_match(store, (ZOE, KIM), seed=3)  # guild 1 stays
         settings = await store.get_guild_settings(7)
         await store.save_guild_settings(settings.model_copy(update={"turn_seconds": 30}))
