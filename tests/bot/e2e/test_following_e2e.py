@@ -43,7 +43,10 @@ async def test_when_the_turn_comes_the_open_hand_moves_below_the_channels_messag
             await harness.act(player, table_id)
         await harness.settle()
         assert bot.service.public_snapshot(table_id).to_act == (nxt,)
-        assert message_id not in harness.fake.messages  # the old hand is deleted
+        # the old hand is deleted once the new one is out (after the turn's mention)
+        await harness.fake.wait_for(
+            lambda: message_id not in harness.fake.messages, what="the old hand deleted"
+        )
         moved = harness.newest_private(waiting)
         assert moved is not None and "p=draw" in plays()
         channel = [int(m["id"]) for m in harness.fake.channel_messages()]
