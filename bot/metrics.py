@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -125,32 +125,42 @@ class TelemetryCollector:
             "Time until an action is committed to the store.",
             t.commit_seconds,
         )
-        clicks = CounterMetricFamily(
-            "cardtable_clicks", "Clicks answered, by game and outcome.", labels=["game", "outcome"]
+
+        def labelled(family: Any, counts: Mapping[Any, float]) -> Any:
+            for labels, count in sorted(counts.items()):
+                family.add_metric(list(labels) if isinstance(labels, tuple) else [labels], count)
+            return family
+
+        yield labelled(
+            CounterMetricFamily(
+                "cardtable_clicks",
+                "Clicks answered, by game and outcome.",
+                labels=["game", "outcome"],
+            ),
+            t.clicks,
         )
-        for (game, outcome), count in sorted(t.clicks.items()):
-            clicks.add_metric([game, outcome], count)
-        yield clicks
-        refusals = CounterMetricFamily(
-            "cardtable_refusals", "Clicks refused, by reason.", labels=["reason"]
+        yield labelled(
+            CounterMetricFamily(
+                "cardtable_refusals", "Clicks refused, by reason.", labels=["reason"]
+            ),
+            t.refusals,
         )
-        for reason, count in sorted(t.refusals.items()):
-            refusals.add_metric([reason], count)
-        yield refusals
-        tables = GaugeMetricFamily(
-            "cardtable_tables", "Tables in memory, by game and status.", labels=["game", "status"]
+        yield labelled(
+            GaugeMetricFamily(
+                "cardtable_tables",
+                "Tables in memory, by game and status.",
+                labels=["game", "status"],
+            ),
+            self._readings.tables(),
         )
-        for (game, status), count in sorted(self._readings.tables().items()):
-            tables.add_metric([game, status], count)
-        yield tables
-        decisions = CounterMetricFamily(
-            "cardtable_bot_decisions",
-            "Bot players' decisions, by game and how they were made.",
-            labels=["game", "how"],
+        yield labelled(
+            CounterMetricFamily(
+                "cardtable_bot_decisions",
+                "Bot players' decisions, by game and how they were made.",
+                labels=["game", "how"],
+            ),
+            t.decisions,
         )
-        for (game, how), count in sorted(t.decisions.items()):
-            decisions.add_metric([game, how], count)
-        yield decisions
         seconds = HistogramMetricFamily(
             "cardtable_bot_decision_seconds", "Time a bot player's decision took.", labels=["game"]
         )
@@ -160,18 +170,18 @@ class TelemetryCollector:
         yield CounterMetricFamily(
             "cardtable_worker_restarts", "Bot workers replaced.", value=t.worker_restarts
         )
-        edits = CounterMetricFamily(
-            "cardtable_message_edits", "Table message edits, sent or paced.", labels=["kind"]
+        yield labelled(
+            CounterMetricFamily(
+                "cardtable_message_edits", "Table message edits, sent or paced.", labels=["kind"]
+            ),
+            t.edits,
         )
-        for kind, count in sorted(t.edits.items()):
-            edits.add_metric([kind], count)
-        yield edits
-        limited = CounterMetricFamily(
-            "cardtable_discord_rate_limited", "429 answers met from Discord.", labels=["what"]
+        yield labelled(
+            CounterMetricFamily(
+                "cardtable_discord_rate_limited", "429 answers met from Discord.", labels=["what"]
+            ),
+            t.rate_limited,
         )
-        for what, count in sorted(t.rate_limited.items()):
-            limited.add_metric([what], count)
-        yield limited
         latency = self._readings.gateway_latency()
         if latency is not None:
             yield GaugeMetricFamily(

@@ -12,6 +12,7 @@ import asyncio
 import io
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -258,21 +259,35 @@ class ReplayButton(
             await cog.show_replay(interaction, self.table_id, self.round_no, self.step)
 
 
+def _hand_button(
+    prefix: str, style: discord.ButtonStyle, label: str, table_id: int, round_no: int
+) -> discord.ui.Button[Any]:
+    return discord.ui.Button(style=style, label=label, custom_id=f"{prefix}:{table_id}:{round_no}")
+
+
+async def _on_hand_button(
+    interaction: discord.Interaction[Any],
+    act: Callable[[HistoryCog], Awaitable[None]],
+) -> None:
+    cog = _cog(interaction)
+    if cog is None:
+        await say(interaction, text(user_language(interaction), "error.bad_button"))
+        return
+    await act(cog)
+
+
 class RecordsButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"rpf:(?P<table>[0-9]{1,12}):(?P<round>[0-9]{1,6})",
 ):
+    """The hand's records, as two files."""
+
     def __init__(
         self, table_id: int, round_no: int, *, label: str = "", row: int | None = None
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                style=discord.ButtonStyle.primary,
-                label=label or "records",
-                custom_id=f"rpf:{table_id}:{round_no}",
-            ),
-            row=row,
-        )
+        style = discord.ButtonStyle.primary
+        button = _hand_button("rpf", style, label or "records", table_id, round_no)
+        super().__init__(button, row=row)
         self.table_id, self.round_no = table_id, round_no
 
     @classmethod
@@ -282,28 +297,23 @@ class RecordsButton(
         return cls(int(match["table"]), int(match["round"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            await say(interaction, text(user_language(interaction), "error.bad_button"))
-            return
-        await cog.send_records(interaction, self.table_id, self.round_no)
+        await _on_hand_button(
+            interaction, lambda cog: cog.send_records(interaction, self.table_id, self.round_no)
+        )
 
 
 class ReviewButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"rpr:(?P<table>[0-9]{1,12}):(?P<round>[0-9]{1,6})",
 ):
+    """A review of the asker's play in the hand."""
+
     def __init__(
         self, table_id: int, round_no: int, *, label: str = "", row: int | None = None
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                style=discord.ButtonStyle.success,
-                label=label or "review",
-                custom_id=f"rpr:{table_id}:{round_no}",
-            ),
-            row=row,
-        )
+        style = discord.ButtonStyle.success
+        button = _hand_button("rpr", style, label or "review", table_id, round_no)
+        super().__init__(button, row=row)
         self.table_id, self.round_no = table_id, round_no
 
     @classmethod
@@ -313,11 +323,9 @@ class ReviewButton(
         return cls(int(match["table"]), int(match["round"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            await say(interaction, text(user_language(interaction), "error.bad_button"))
-            return
-        await cog.review(interaction, self.table_id, self.round_no)
+        await _on_hand_button(
+            interaction, lambda cog: cog.review(interaction, self.table_id, self.round_no)
+        )
 
 
 def review_text(language: str, hand: FinishedHand, review: Review) -> str:

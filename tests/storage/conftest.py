@@ -170,3 +170,14 @@ class ToyTable:
             await self.play("pass" if letter == "p" else "draw")
             index += 1
         await self.finish_round()
+
+
+async def finished_match(store: Store, users: tuple[int | None, ...], seed: int) -> ToyTable:
+    """A toy match to 1 point played to its end and closed, as the service finishes one."""
+    table = await ToyTable.open(store, users=users, target=1)
+    while not table.match.finished:
+        await table.play_round(seed)
+        seed += 1
+    await store.finish_match(table.id, list(table.match.winners), list(table.match.totals))
+    await store.update_table(table.id, status="finished")
+    return table

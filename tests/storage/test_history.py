@@ -6,19 +6,9 @@ from __future__ import annotations
 import pytest
 
 from storage import Store, StoreError
-from tests.storage.conftest import ToyTable
+from tests.storage.conftest import ToyTable, finished_match
 
 ANN, BEA, CID = 201, 202, 203
-
-
-async def finished_match(store: Store, users: tuple[int | None, ...], seed: int) -> ToyTable:
-    table = await ToyTable.open(store, users=users, target=1)
-    while not table.match.finished:
-        await table.play_round(seed)
-        seed += 1
-    await store.finish_match(table.id, list(table.match.winners), list(table.match.totals))
-    await store.update_table(table.id, status="finished")
-    return table
 
 
 async def test_history_lists_finished_matches_newest_first_with_each_hands_points(

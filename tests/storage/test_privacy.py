@@ -12,21 +12,18 @@ import pytest
 from storage import Store
 from storage.compaction import decode_log
 from storage.privacy import FORMER_PLAYER, StillSeated
-from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy, table_names
+from tests.storage.conftest import (
+    Location,
+    ToyTable,
+    finished_match,
+    raw_sql,
+    resolve_toy,
+    table_names,
+)
 
 ZOE = 987654321012345678  # an id and a name found nowhere else, so a scan can look for them
 ZOE_NAME = "player 987654321012345678"
 MAX, KIM = 555000111, 555000222
-
-
-async def finished_match(store: Store, users: tuple[int | None, ...], seed: int) -> ToyTable:
-    table = await ToyTable.open(store, users=users, target=1)
-    while not table.match.finished:
-        await table.play_round(seed)
-        seed += 1
-    await store.finish_match(table.id, list(table.match.winners), list(table.match.totals))
-    await store.update_table(table.id, status="finished")
-    return table
 
 
 async def everything_stored(location: Location) -> list[str]:
