@@ -3,6 +3,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# The project is installed editable from this folder on purpose; setuptools' build backend
+# warns about exactly that ("folders ... with the same name as your package") on every install,
+# which a newcomer's `make run` need not read.
+PIP := PYTHONWARNINGS=ignore $(BIN)/python -m pip
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
@@ -10,12 +14,12 @@ TEST_STAMP := $(VENV)/.installed-test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e .
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(PIP) install --quiet -e '.[test]'
 	touch $(TEST_STAMP)
 
 run: $(STAMP)
