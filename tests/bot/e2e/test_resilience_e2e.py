@@ -252,7 +252,7 @@ async def test_after_a_restart_the_table_in_play_keeps_up_within_the_channels_ed
                 shown = await harness.stored_table_message(table_id)
                 rendered = await bot.notifier.render(table_id)
                 assert rendered is not None
-                converged = shown["embeds"] == [rendered.embed.to_dict()]
+                converged = shown["embeds"] == [harness.sent_embed(rendered)]
                 if converged:
                     break
                 await harness.clock.advance(1.0)

@@ -62,7 +62,7 @@ async def test_after_a_restart_moves_at_two_tables_show_within_seconds_among_a_t
             assert rendered is not None
             message_id = (await bot.locations.get(table_id)).message_id
             assert message_id is not None
-            while not shows(fake, message_id, rendered.embed.to_dict()):
+            while not shows(fake, message_id, harness.sent_embed(rendered)):
                 assert harness.clock.now() - moved_at < SHOWN_WITHIN, (
                     f"move {step} did not show on its table message within {SHOWN_WITHIN} s"
                 )
