@@ -8,6 +8,12 @@ button clicks and select choices arrive as INTERACTION_CREATE events (`slash`, `
 it answers (and so the user) and whether the resulting message is ephemeral, so who saw what is
 known. Unknown routes are logged loudly, kept in `unknown_routes`, and answered 404.
 
+`LocalDiscord` holds Discord's state (guilds, channels, messages, interactions, commands) and
+the person's side (`slash`, `click`, `choose`, `say`); the REST API is composed of parts, each
+serving its routes over that state: rest.py (matching, the token, recording), application.py
+(the bot's application, commands, emojis), channels.py (channels, messages, threads, rate
+limits) and interactions.py (answers, follow-ups, webhook messages).
+
 It serves one guild, and more with `add_guild`; with `shard_count` above 1 its gateway shards
 them as Discord does (see gateway.py), so several bot processes can each connect their shards.
 """
@@ -17,14 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import re
 import secrets
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -32,29 +36,24 @@ import yarl
 from aiohttp import web
 
 from bot.local import payloads
-from bot.local.emojis import ApplicationEmojis, EmojiRefused
+from bot.local.application import ApplicationRoutes
+from bot.local.channels import ChannelLimits, ChannelRoutes
+from bot.local.emojis import ApplicationEmojis
 from bot.local.gateway import LocalGateway, shard_of
 from bot.local.guard import guard_middleware, same_secret
-from bot.local.limits import message_errors
+from bot.local.interactions import InteractionRoutes
 from bot.local.records import (
     BOT_PERMISSIONS,
-    CALLBACK_DEFERRED_MESSAGE,
-    CALLBACK_DEFERRED_UPDATE,
-    CALLBACK_MESSAGE,
-    CALLBACK_MODAL,
-    CALLBACK_UPDATE,
     EPHEMERAL,
-    LOADING,
     MANAGE_GUILD,
     MEMBER_PERMISSIONS,
-    PUBLIC_THREAD,
     LocalGuild,
     LocalInteraction,
     LocalUser,
     RecordedRequest,
     iter_components,
-    now_iso,
 )
+from bot.local.rest import RestApi, RouteError
 
 log = logging.getLogger("bot.local")
 
@@ -64,31 +63,6 @@ MESSAGE_CONTENT_INTENT = 1 << 15
 
 
 _POINTED_AT: list[LocalDiscord] = []  # the servers discord.py is pointed at, newest last
-
-
-class _RouteError(Exception):
-    def __init__(self, status: int, message: str, code: int = 0) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code
-
-
-_Handler = Callable[..., Any]
-
-
-def _emoji_call(call: Callable[..., Any], *args: Any) -> Any:
-    try:
-        return call(*args)
-    except EmojiRefused as refused:
-        raise _RouteError(refused.status, refused.message, refused.code) from None
-
-
-def _refuse_invalid(data: dict[str, Any], *, creating: bool) -> None:
-    errors = message_errors(data, creating=creating)
-    if errors:
-        log.error("LOCAL DISCORD: invalid message payload: %s", "; ".join(errors))
-        raise _RouteError(400, "Invalid Form Body: " + "; ".join(errors), 50035)
 
 
 class LocalDiscord:
@@ -146,25 +120,25 @@ class LocalDiscord:
             on_change=self._notify,
             authentic=lambda token: same_secret(str(token).removeprefix("Bot "), self.bot_token),
         )
-        self._in_flight = 0
-        self._last_activity = time.monotonic()
-        self._rate_limit_until = 0.0
-        self._rate_limit_count = 0
-        self._channel_limit: tuple[int, float, Callable[[], float]] | None = None
-        self.channel_edit_times: dict[int, list[float]] = {}  # channel -> its recent edits
-        self.refused_channel_edits = 0
-        self._post_limit: tuple[int, float, Callable[[], float]] | None = None
-        self.channel_post_times: dict[int, list[float]] = {}  # channel -> its recent posts
-        self.refused_channel_posts = 0
-        self.rate_limit_retry_after = 0.05
+        self.limits = ChannelLimits()  # 429s a test asks for
         self.too_old_to_edit: set[int] = set()  # channel messages Discord no longer lets edit
         self.edit_age_limit = 3600.0  # seconds: older channel messages refuse edits (30046)
         self.answer_deadline = 3.0  # seconds Discord waits for an interaction's first answer
         self.token_lifetime = 15 * 60.0  # seconds an interaction's token may follow up or edit
-        self._routes: list[tuple[str, re.Pattern[str], str, _Handler]] = []
-        self._add_routes()
+        self.rest = RestApi(
+            bot_token=lambda: self.bot_token,
+            record=self._record,
+            unknown_routes=self.unknown_routes,
+            on_change=self._notify,
+        )
+        for part in (
+            ApplicationRoutes(self),
+            ChannelRoutes(self, self.limits),
+            InteractionRoutes(self),
+        ):
+            self.rest.add(part.routes())
 
-    def _forget(self, message: dict[str, Any]) -> None:
+    def forget(self, message: dict[str, Any]) -> None:
         """A deleted message, and the files it carried."""
         del self.messages[int(message["id"])]
         for attachment in message.get("attachments") or ():
@@ -200,7 +174,7 @@ class LocalDiscord:
         passes the Host and Origin checks of bot/local/guard.py."""
         app = web.Application(middlewares=[guard_middleware(lambda: self.port)])
         app.router.add_get("/gateway", self.gateway.handle)
-        app.router.add_route("*", "/api/v10/{tail:.*}", self._dispatch)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self.rest.dispatch)
         if extend is not None:
             extend(app)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -293,121 +267,7 @@ class LocalDiscord:
         async with self._changed:
             self._changed.notify_all()
 
-    # ------------------------------------------------------------------ REST plumbing
-    def _add_routes(self) -> None:
-        table: list[tuple[str, str, _Handler]] = [
-            ("GET", "/users/@me", self._get_me),
-            ("GET", "/oauth2/applications/@me", self._get_application),
-            ("GET", "/gateway", self._get_gateway),
-            ("GET", "/gateway/bot", self._get_gateway),
-            ("PUT", "/applications/{app_id}/commands", self._put_commands),
-            ("GET", "/applications/{app_id}/commands", self._get_commands),
-            ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
-            ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands),
-            ("GET", "/applications/{app_id}/emojis", self._list_emojis),
-            ("POST", "/applications/{app_id}/emojis", self._create_emoji),
-            ("GET", "/applications/{app_id}/emojis/{emoji_id}", self._get_emoji),
-            ("PATCH", "/applications/{app_id}/emojis/{emoji_id}", self._rename_emoji),
-            ("DELETE", "/applications/{app_id}/emojis/{emoji_id}", self._delete_emoji),
-            ("GET", "/channels/{channel_id}", self._get_channel),
-            ("POST", "/channels/{channel_id}/typing", self._no_content),
-            ("POST", "/channels/{channel_id}/messages", self._post_message),
-            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
-            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._patch_message),
-            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
-            ("POST", "/channels/{channel_id}/threads", self._post_thread),
-            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._post_thread),
-            ("PUT", "/channels/{channel_id}/thread-members/@me", self._no_content),
-            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._no_content),
-            ("PATCH", "/channels/{channel_id}", self._patch_channel),
-            ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
-            ("POST", "/webhooks/{app_id}/{token}", self._followup),
-            ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._get_webhook_message),
-            ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._patch_webhook_msg),
-            (
-                "DELETE",
-                "/webhooks/{app_id}/{token}/messages/{message_id}",
-                self._delete_webhook_msg,
-            ),
-        ]
-        for method, template, handler in table:
-            pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
-            self._routes.append((method, re.compile(f"^{pattern}$"), template, handler))
-
-    def _authorized(self, request: web.Request, path: str) -> bool:
-        """The bot's token, as Discord wants it on every route but an interaction's own
-        (its callback and webhook, which the interaction's secret token names)."""
-        if path.startswith(("/interactions/", "/webhooks/")):
-            return True
-        given = request.headers.get("Authorization", "")
-        return given.startswith("Bot ") and same_secret(given[4:], self.bot_token)
-
-    async def _dispatch(self, request: web.Request) -> web.Response:
-        path = "/" + request.match_info["tail"]
-        if not self._authorized(request, path):
-            log.info("LOCAL DISCORD: refused %s %s without the bot's token", request.method, path)
-            return self._response(401, {"message": "401: Unauthorized", "code": 0}, {})
-        self._in_flight += 1
-        self._last_activity = time.monotonic()
-        try:
-            for method, pattern, template, handler in self._routes:
-                found = pattern.match(path)
-                if found and method == request.method:
-                    payload = await self._read_payload(request)
-                    record = RecordedRequest(
-                        request.method, f"{method} {template}", path, payload, status=200
-                    )
-                    try:
-                        status, body, headers = await handler(record, request, **found.groupdict())
-                    except _RouteError as error:
-                        status, headers = error.status, {}
-                        body = {"message": error.message, "code": error.code}
-                    except Exception as error:  # a bug of this server: fail fast and loudly
-                        log.exception("LOCAL DISCORD: %s %s crashed", method, path)
-                        self.unknown_routes.append(f"{method} {path} crashed the server: {error}")
-                        status, headers = 400, {}
-                        body = {"message": f"the local server crashed: {error}", "code": 0}
-                    record.status = status
-                    self._record(record)
-                    return self._response(status, body, headers)
-            payload = await self._read_payload(request)
-            text = f"{request.method} {path} {json.dumps(payload, default=repr)[:300]}"
-            log.error("LOCAL DISCORD: unknown route %s", text)
-            self.unknown_routes.append(text)
-            return self._response(404, {"message": "404: Not Found (local)", "code": 0}, {})
-        finally:
-            self._in_flight -= 1
-            self._last_activity = time.monotonic()
-            await self._notify()
-
-    @staticmethod
-    async def _read_payload(request: web.Request) -> Any:
-        if not request.can_read_body:
-            return None
-        if request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
-            payload: dict[str, Any] = {"attachments_uploaded": []}
-            async for part in reader:
-                name = getattr(part, "name", None)
-                if name == "payload_json":
-                    payload.update(json.loads(await part.text()))  # type: ignore[union-attr]
-                else:
-                    filename = getattr(part, "filename", name)
-                    payload["attachments_uploaded"].append(filename)
-                    uploaded = bytes(await part.read())  # type: ignore[union-attr]
-                    payload.setdefault("files", {})[filename] = uploaded
-            return payload
-        text = await request.text()
-        return json.loads(text) if text else None
-
-    @staticmethod
-    def _response(status: int, body: Any, headers: dict[str, str]) -> web.Response:
-        if status == 204 or body is None:
-            return web.Response(status=204, headers=headers)
-        # discord.py decodes JSON only for exactly this content type (no charset).
-        all_headers = {"Content-Type": "application/json", **headers}
-        return web.Response(status=status, body=json.dumps(body).encode(), headers=all_headers)
-
+    # ------------------------------------------------------------------ requests
     def _record(self, record: RecordedRequest) -> None:
         self.requests.append(record)
         if record.interaction is not None:
@@ -418,9 +278,9 @@ class LocalDiscord:
     # ------------------------------------------------------------------ messages
     def seed_message(self, channel_id: int, data: dict[str, Any]) -> dict[str, Any]:
         """A message the bot posted before this server started (a test building a restart)."""
-        return self._message(channel_id, data)
+        return self.new_message(channel_id, data)
 
-    def _message(
+    def new_message(
         self,
         channel_id: int,
         data: dict[str, Any],
@@ -444,21 +304,16 @@ class LocalDiscord:
         self.messages[message_id] = message
         return message
 
-    @staticmethod
-    def _age(message: dict[str, Any]) -> float:
-        """Seconds since the message was created."""
-        created = datetime.fromisoformat(str(message["timestamp"]))
-        return (datetime.now(UTC) - created).total_seconds()
-
-    def _stored(self, message_id: int | str) -> dict[str, Any]:
+    def stored(self, message_id: int | str) -> dict[str, Any]:
+        """The message, or Discord's 404 "Unknown Message"."""
         message = self.messages.get(int(message_id))
         if message is None:
-            raise _RouteError(404, "Unknown Message", 10008)
+            raise RouteError(404, "Unknown Message", 10008)
         return message
 
     def message(self, message_id: int) -> dict[str, Any]:
         """The message as Discord holds it now (content, embeds, components, flags)."""
-        return self._stored(message_id)
+        return self.stored(message_id)
 
     def channel_messages(self, channel_id: int | None = None) -> list[dict[str, Any]]:
         """Non-ephemeral messages of a channel (default: the table channel), oldest first."""
@@ -469,416 +324,32 @@ class LocalDiscord:
             if m["channel_id"] == wanted and not int(m["flags"]) & EPHEMERAL
         ]
 
-    # ------------------------------------------------------------------ handlers
-    async def _get_me(self, record: RecordedRequest, request: web.Request) -> Any:
-        return 200, {**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False}, {}
-
-    async def _get_application(self, record: RecordedRequest, request: web.Request) -> Any:
-        body = {
-            "id": str(self.application_id),
-            "name": "cardtable",
-            "description": "",
-            "icon": None,
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "owner": self.owner.user_payload(),
-            "verify_key": "0" * 64,
-            "flags": 0,
-            "team": None,
-        }
-        return 200, body, {}
-
-    async def _get_gateway(self, record: RecordedRequest, request: web.Request) -> Any:
-        body = {
-            "url": str(self.gateway_url),
-            "shards": self.shard_count,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 1000,
-                "reset_after": 0,
-                "max_concurrency": 1,
-            },
-        }
-        return 200, body, {}
-
-    async def _put_commands(
-        self, record: RecordedRequest, request: web.Request, app_id: str, guild_id: str = ""
-    ) -> Any:
-        stored = []
-        for command in record.payload or []:
-            entry = {
-                "id": str(self.new_id()),
-                "application_id": str(self.application_id),
-                "version": str(self.new_id()),
-                "type": 1,
-                "options": [],
-                "default_member_permissions": None,
-                "dm_permission": True,
-                "nsfw": False,
-                **command,
-            }
-            if guild_id:
-                entry["guild_id"] = guild_id
-            stored.append(entry)
-        self.commands[int(guild_id) if guild_id else None] = stored
-        return 200, stored, {}
-
-    async def _get_commands(
-        self, record: RecordedRequest, request: web.Request, app_id: str, guild_id: str = ""
-    ) -> Any:
-        return 200, self.commands.get(int(guild_id) if guild_id else None, []), {}
-
-    # --- application emojis (bot.local.emojis keeps them and applies Discord's rules)
-    async def _list_emojis(self, record: RecordedRequest, request: web.Request, app_id: str) -> Any:
-        owner = self.bot_user.user_payload()
-        return 200, {"items": [e.payload(owner) for e in self.emojis.by_id.values()]}, {}
-
-    async def _create_emoji(
-        self, record: RecordedRequest, request: web.Request, app_id: str
-    ) -> Any:
-        emoji = _emoji_call(self.emojis.create, record.payload or {})
-        return 201, emoji.payload(self.bot_user.user_payload()), {}
-
-    async def _get_emoji(
-        self, record: RecordedRequest, request: web.Request, app_id: str, emoji_id: str
-    ) -> Any:
-        emoji = _emoji_call(self.emojis.get, emoji_id)
-        return 200, emoji.payload(self.bot_user.user_payload()), {}
-
-    async def _rename_emoji(
-        self, record: RecordedRequest, request: web.Request, app_id: str, emoji_id: str
-    ) -> Any:
-        emoji = _emoji_call(self.emojis.rename, emoji_id, record.payload or {})
-        return 200, emoji.payload(self.bot_user.user_payload()), {}
-
-    async def _delete_emoji(
-        self, record: RecordedRequest, request: web.Request, app_id: str, emoji_id: str
-    ) -> Any:
-        _emoji_call(self.emojis.delete, emoji_id)
-        return 204, None, {}
-
-    async def _no_content(self, record: RecordedRequest, request: web.Request, **_: str) -> Any:
-        return 204, None, {}
-
-    def _channel(self, channel_id: str) -> dict[str, Any]:
-        """The channel, or Discord's 404 "Unknown Channel"."""
-        channel = self.channels.get(int(channel_id))
-        if channel is None:
-            raise _RouteError(404, "Unknown Channel", 10003)
-        return channel
-
-    async def _get_channel(
-        self, record: RecordedRequest, request: web.Request, channel_id: str
-    ) -> Any:
-        channel = self._channel(channel_id)
-        return 200, channel, {}
-
-    async def _patch_channel(
-        self, record: RecordedRequest, request: web.Request, channel_id: str
-    ) -> Any:
-        channel = self._channel(channel_id)
-        for key, value in (record.payload or {}).items():
-            if key in ("name", "archived", "locked"):
-                if channel["type"] == PUBLIC_THREAD and key != "name":
-                    channel["thread_metadata"][key] = value
-                else:
-                    channel[key] = value
-        return 200, channel, {}
-
-    async def _post_message(
-        self, record: RecordedRequest, request: web.Request, channel_id: str
-    ) -> Any:
-        self._channel(channel_id)
-        if self._posts_limited(channel_id):
-            return self._too_many_requests()
-        _refuse_invalid(record.payload or {}, creating=True)
-        flags = int((record.payload or {}).get("flags") or 0) & ~EPHEMERAL
-        message = self._message(int(channel_id), record.payload or {}, flags=flags)
-        record.message_id = int(message["id"])
-        return 200, message, {}
-
-    async def _get_message(
-        self, record: RecordedRequest, request: web.Request, channel_id: str, message_id: str
-    ) -> Any:
-        message = self._stored(message_id)
-        if message["channel_id"] != channel_id or int(message["flags"]) & EPHEMERAL:
-            raise _RouteError(404, "Unknown Message", 10008)
-        return 200, message, {}
-
-    async def _patch_message(
-        self, record: RecordedRequest, request: web.Request, channel_id: str, message_id: str
-    ) -> Any:
-        if self._rate_limited(channel_id):
-            return self._too_many_requests()
-        message = self._stored(message_id)
-        if message["channel_id"] != channel_id or int(message["flags"]) & EPHEMERAL:
-            raise _RouteError(404, "Unknown Message", 10008)
-        if int(message_id) in self.too_old_to_edit or self._age(message) > self.edit_age_limit:
-            raise _RouteError(400, "Maximum number of edits to messages older than 1 hour", 30046)
-        _refuse_invalid(record.payload or {}, creating=False)
-        payloads.apply_message_data(message, record.payload, self.files)
-        message["edited_timestamp"] = now_iso()
-        record.message_id = int(message_id)
-        return 200, message, {}
-
-    async def _delete_message(
-        self, record: RecordedRequest, request: web.Request, channel_id: str, message_id: str
-    ) -> Any:
-        if self._posts_limited(channel_id):
-            return self._too_many_requests()
-        message = self._stored(message_id)
-        if message["channel_id"] != channel_id:
-            raise _RouteError(404, "Unknown Message", 10008)
-        self._forget(message)
-        return 204, None, {}
-
-    async def _post_thread(
-        self,
-        record: RecordedRequest,
-        request: web.Request,
-        channel_id: str,
-        message_id: str | None = None,
-    ) -> Any:
-        self._channel(channel_id)  # the parent channel must exist
-        thread_id = int(message_id) if message_id else self.new_id()  # Discord reuses the id
-        payload = record.payload or {}
-        guild_id = self.guild_of_channel(int(channel_id))
-        thread = payloads.thread(guild_id, int(channel_id), thread_id, self.bot_user.id, payload)
-        self.channels[thread_id] = thread
-        record.message_id = None
-        with contextlib.suppress(AssertionError):
-            await self.dispatch_event("THREAD_CREATE", {**thread, "newly_created": True})
-        return 201, thread, {}
-
-    # --- rate limits on channel message edits (the table message)
+    # ------------------------------------------------------------------ rate limits
     def rate_limit_table_edits(
         self, *, count: int = 0, seconds: float = 0.0, retry_after: float = 0.05
     ) -> None:
         """Answer 429 to the next `count` channel-message edits, and/or to all for `seconds`."""
-        self._rate_limit_count = count
-        self._rate_limit_until = time.monotonic() + seconds
-        self.rate_limit_retry_after = retry_after
+        self.limits.rate_limit_table_edits(count=count, seconds=seconds, retry_after=retry_after)
 
     def limit_channel_edits(
         self, *, edits: int = 5, per: float = 5.0, now: Callable[[], float] = time.monotonic
     ) -> None:
-        """Enforce Discord's per-channel limit on message edits: past `edits` edits in any
-        `per` seconds of `now` (a test's fake clock, say) in one channel, answer 429."""
-        self._channel_limit = (edits, per, now)
-        self.channel_edit_times.clear()
+        """Discord's per-channel limit on message edits (see `ChannelLimits`)."""
+        self.limits.limit_channel_edits(edits=edits, per=per, now=now)
 
     def limit_channel_posts(
         self, *, posts: int = 5, per: float = 5.0, now: Callable[[], float] = time.monotonic
     ) -> None:
-        """Enforce a per-channel limit on the bot's messages: past `posts` posts and deletes
-        of channel messages in any `per` seconds of `now` in one channel, answer 429 (one count
-        for both: stricter than Discord, which counts them apart)."""
-        self._post_limit = (posts, per, now)
-        self.channel_post_times.clear()
+        """A per-channel limit on the bot's posts and deletes (see `ChannelLimits`)."""
+        self.limits.limit_channel_posts(posts=posts, per=per, now=now)
 
-    def _rate_limited(self, channel_id: str) -> bool:
-        if self._rate_limit_count > 0:
-            self._rate_limit_count -= 1
-            return True
-        if time.monotonic() < self._rate_limit_until:
-            return True
-        if self._over(self._channel_limit, self.channel_edit_times, channel_id):
-            self.refused_channel_edits += 1
-            return True
-        return False
+    @property
+    def refused_channel_edits(self) -> int:
+        return self.limits.refused_channel_edits
 
-    def _posts_limited(self, channel_id: str) -> bool:
-        if self._over(self._post_limit, self.channel_post_times, channel_id):
-            self.refused_channel_posts += 1
-            return True
-        return False
-
-    def _over(
-        self,
-        limit: tuple[int, float, Callable[[], float]] | None,
-        recent: dict[int, list[float]],
-        channel_id: str,
-    ) -> bool:
-        """Past the limit in this channel (the request is refused); else it is counted."""
-        if limit is None:
-            return False
-        most, per, now = limit
-        times = recent.setdefault(int(channel_id), [])
-        moment = now()
-        while times and times[0] <= moment - per:
-            times.pop(0)
-        if len(times) >= most:
-            self.rate_limit_retry_after = max(0.001, times[0] + per - moment)
-            return True
-        times.append(moment)
-        return False
-
-    def _too_many_requests(self) -> Any:
-        retry = self.rate_limit_retry_after
-        headers = {
-            "Via": "1.1 google",
-            "Retry-After": str(max(1, round(retry))),
-            "X-RateLimit-Limit": "5",
-            "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset-After": f"{retry:.3f}",
-            "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
-            "X-RateLimit-Bucket": "local-message-edit-bucket",
-            "X-RateLimit-Scope": "user",
-        }
-        body = {"message": "You are being rate limited.", "retry_after": retry, "global": False}
-        return 429, body, headers
-
-    # --- interactions
-    def _interaction(self, token: str) -> LocalInteraction:
-        interaction = self.interactions.get(token)
-        if interaction is None or time.monotonic() - interaction.created_at > self.token_lifetime:
-            raise _RouteError(401, "Invalid Webhook Token", 50027)
-        return interaction
-
-    async def _callback(
-        self, record: RecordedRequest, request: web.Request, interaction_id: str, token: str
-    ) -> Any:
-        interaction = self._interaction(token)
-        record.interaction = interaction
-        if interaction.callback_type is not None:
-            raise _RouteError(400, "Interaction has already been acknowledged.", 40060)
-        late = time.monotonic() - interaction.created_at
-        if late > self.answer_deadline:
-            log.error(
-                "LOCAL DISCORD: interaction answered after %.2f s (%s %s)",
-                late,
-                interaction.kind,
-                interaction.describe(),
-            )
-            raise _RouteError(404, "Unknown interaction", 10062)
-        payload = record.payload or {}
-        kind = int(payload.get("type", 0))
-        data = payload.get("data") or {}
-        if payload.get("files"):  # a multipart answer: its files go with the message's data
-            data = {**data, "files": payload["files"]}
-        if kind in (CALLBACK_MESSAGE, CALLBACK_UPDATE):
-            _refuse_invalid(data, creating=kind == CALLBACK_MESSAGE)
-        interaction.callback_type = kind
-        flags = int(data.get("flags") or 0)
-        message: dict[str, Any] | None = None
-        if kind in (CALLBACK_MESSAGE, CALLBACK_DEFERRED_MESSAGE):
-            loading = LOADING if kind == CALLBACK_DEFERRED_MESSAGE else 0
-            message = self._message(
-                interaction.channel_id,
-                data if kind == CALLBACK_MESSAGE else {},
-                flags=(flags & EPHEMERAL) | loading,
-                interaction=interaction,
-                webhook=True,
-            )
-            if loading:
-                message["flags"] = (flags & EPHEMERAL) | LOADING
-            interaction.original_message_id = int(message["id"])
-            record.message_id = int(message["id"]) if kind == CALLBACK_MESSAGE else None
-            record.ephemeral = bool(flags & EPHEMERAL)
-        elif kind in (CALLBACK_UPDATE, CALLBACK_DEFERRED_UPDATE):
-            if interaction.message_id is None:
-                raise _RouteError(400, "Interaction has no message to update", 50035)
-            message = self._stored(interaction.message_id)
-            interaction.original_message_id = interaction.message_id
-            record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
-            if kind == CALLBACK_UPDATE:
-                payloads.apply_message_data(message, data, self.files)
-                message["edited_timestamp"] = now_iso()
-                record.message_id = interaction.message_id
-        elif kind == CALLBACK_MODAL:
-            record.ephemeral = True  # a modal is only shown to the clicker
-        else:
-            raise _RouteError(400, f"unknown interaction callback type {kind}", 50035)
-        body: dict[str, Any] = {
-            "interaction": {
-                "id": interaction_id,
-                "type": 2 if interaction.kind == "command" else 3,
-                "response_message_id": message["id"] if message else None,
-                "response_message_loading": kind == CALLBACK_DEFERRED_MESSAGE,
-                "response_message_ephemeral": bool(message and int(message["flags"]) & EPHEMERAL),
-            }
-        }
-        if message is not None and kind != CALLBACK_DEFERRED_UPDATE:
-            body["resource"] = {"type": kind, "message": message}
-        interaction.answered.set()
-        return 200, body, {}
-
-    async def _followup(
-        self, record: RecordedRequest, request: web.Request, app_id: str, token: str
-    ) -> Any:
-        interaction = self._interaction(token)
-        record.interaction = interaction
-        if interaction.callback_type is None:
-            raise _RouteError(404, "Unknown Webhook (interaction not acknowledged)", 10015)
-        payload = record.payload or {}
-        _refuse_invalid(payload, creating=True)
-        original = self.messages.get(interaction.original_message_id or 0)
-        if original is not None and int(original["flags"]) & LOADING:
-            # The first follow-up after a "thinking" deferral replaces the loading message and
-            # keeps ITS visibility: an ephemeral flag here cannot hide it any more.
-            payloads.apply_message_data(original, {**payload, "flags": None}, self.files)
-            record.message_id = int(original["id"])
-            record.ephemeral = bool(int(original["flags"]) & EPHEMERAL)
-            return 200, original, {}
-        flags = int(payload.get("flags") or 0)
-        message = self._message(
-            interaction.channel_id, payload, flags=flags, interaction=interaction, webhook=True
-        )
-        record.message_id = int(message["id"])
-        record.ephemeral = bool(flags & EPHEMERAL)
-        return 200, message, {}
-
-    def _webhook_message(
-        self, record: RecordedRequest, token: str, message_id: str
-    ) -> dict[str, Any]:
-        """The message a webhook route names ("@original" or an id), with the request tied
-        to the interaction its token belongs to."""
-        interaction = self._interaction(token)
-        record.interaction = interaction
-        if message_id == "@original":
-            if interaction.original_message_id is None:
-                raise _RouteError(404, "Unknown Message", 10008)
-            return self._stored(interaction.original_message_id)
-        return self._stored(message_id)
-
-    async def _get_webhook_message(
-        self,
-        record: RecordedRequest,
-        request: web.Request,
-        app_id: str,
-        token: str,
-        message_id: str,
-    ) -> Any:
-        return 200, self._webhook_message(record, token, message_id), {}
-
-    async def _patch_webhook_msg(
-        self,
-        record: RecordedRequest,
-        request: web.Request,
-        app_id: str,
-        token: str,
-        message_id: str,
-    ) -> Any:
-        message = self._webhook_message(record, token, message_id)
-        _refuse_invalid(record.payload or {}, creating=False)
-        payloads.apply_message_data(message, record.payload, self.files)
-        message["edited_timestamp"] = now_iso()
-        record.message_id = int(message["id"])
-        record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
-        return 200, message, {}
-
-    async def _delete_webhook_msg(
-        self,
-        record: RecordedRequest,
-        request: web.Request,
-        app_id: str,
-        token: str,
-        message_id: str,
-    ) -> Any:
-        message = self._webhook_message(record, token, message_id)
-        record.ephemeral = bool(int(message["flags"]) & EPHEMERAL)
-        self._forget(message)
-        return 204, None, {}
+    @property
+    def refused_channel_posts(self) -> int:
+        return self.limits.refused_channel_posts
 
     # ------------------------------------------------------------------ injection helpers
     def user(self, name: str) -> LocalUser:
@@ -1034,7 +505,7 @@ class LocalDiscord:
         forged: bool,
         absent: bool = False,
     ) -> dict[str, Any]:
-        message = self._stored(message_id)
+        message = self.stored(message_id)
         present = any(
             c.get("custom_id") == custom_id and c.get("type") == component_type
             for c in iter_components(message)
@@ -1070,8 +541,8 @@ class LocalDiscord:
         start = time.monotonic()
         deadline = start + timeout
         while time.monotonic() < deadline:
-            idle_for = time.monotonic() - max(self._last_activity, start)
-            if self._in_flight == 0 and idle_for >= quiet:
+            idle_for = time.monotonic() - max(self.rest.last_activity, start)
+            if self.rest.in_flight == 0 and idle_for >= quiet:
                 return
             await asyncio.sleep(max(0.005, quiet - idle_for))
         raise AssertionError(f"the client kept talking for {timeout}s")

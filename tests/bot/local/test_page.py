@@ -39,7 +39,7 @@ def _ephemeral_answer(server: LocalDiscord, user_name: str, text: str) -> dict[s
     interaction = LocalInteraction(
         id=server.new_id(), token="t", user=user, kind="button", data={}, channel_id=1
     )
-    return server._message(
+    return server.new_message(
         server.channel_id, {"content": text}, flags=EPHEMERAL, interaction=interaction
     )
 
@@ -49,7 +49,7 @@ def test_an_ephemeral_message_is_visible_to_its_user_only() -> None:
     message = _ephemeral_answer(server, "alice", "your cards")
     assert visible_to(message, server.user("alice"))
     assert not visible_to(message, server.user("bob"))
-    public = server._message(server.channel_id, {"content": "table"})
+    public = server.new_message(server.channel_id, {"content": "table"})
     assert visible_to(public, server.user("bob"))
 
 
@@ -57,7 +57,7 @@ async def test_a_channel_lists_public_messages_and_only_the_reader_s_ephemeral_o
     served: tuple[LocalDiscord, aiohttp.ClientSession],
 ) -> None:
     server, session = served
-    server._message(server.channel_id, {"content": "the table"})
+    server.new_message(server.channel_id, {"content": "the table"})
     _ephemeral_answer(server, "alice", "alice's hand")
     _ephemeral_answer(server, "bob", "bob's hand")
     url = f"/page/channels/{server.channel_id}/messages"
@@ -168,7 +168,7 @@ async def test_a_channel_shows_its_latest_hundred_messages(
 ) -> None:
     server, session = served
     for number in range(RECENT_MESSAGES + 5):
-        server._message(server.channel_id, {"content": f"message {number}"})
+        server.new_message(server.channel_id, {"content": f"message {number}"})
     url = f"/page/channels/{server.channel_id}/messages"
     async with session.get(url, params={"user": "1"}) as response:
         shown = [m["content"] for m in await response.json()]
@@ -189,7 +189,7 @@ async def test_a_message_s_file_is_served_to_the_users_who_see_the_message(
 ) -> None:
     """The round-end picture (`attachment://round-1.png`) has an address the page reads."""
     server, session = served
-    public = server._message(server.channel_id, _with_picture("round-1.png", b"first"))
+    public = server.new_message(server.channel_id, _with_picture("round-1.png", b"first"))
     address = public["attachments"][0]["url"]
     async with session.get(address, params={"user": "2"}) as response:
         assert response.status == 200 and await response.read() == b"first"
@@ -198,7 +198,7 @@ async def test_a_message_s_file_is_served_to_the_users_who_see_the_message(
     interaction = LocalInteraction(
         id=server.new_id(), token="t", user=user, kind="button", data={}, channel_id=1
     )
-    private = server._message(
+    private = server.new_message(
         server.channel_id,
         _with_picture("hand.png", b"alice's"),
         flags=EPHEMERAL,
@@ -215,7 +215,7 @@ async def test_a_file_replaced_by_an_edit_has_a_new_address_and_the_old_one_is_g
     served: tuple[LocalDiscord, aiohttp.ClientSession],
 ) -> None:
     server, session = served
-    message = server._message(server.channel_id, _with_picture("round-1.png", b"first"))
+    message = server.new_message(server.channel_id, _with_picture("round-1.png", b"first"))
     old = message["attachments"][0]["url"]
     apply_message_data(message, _with_picture("round-1.png", b"second"), server.files)
     new = message["attachments"][0]["url"]
@@ -237,7 +237,7 @@ async def test_a_file_that_is_no_picture_downloads_under_its_name_and_wants_the_
     run's cookie (any other site's page) gets one sentence instead of the file."""
     server, session = served
     sent = {"content": "records", "attachments": [{"id": 0, "filename": "euchre-1-1.hand"}]}
-    message = server._message(server.channel_id, {**sent, "files": {"euchre-1-1.hand": b"x"}})
+    message = server.new_message(server.channel_id, {**sent, "files": {"euchre-1-1.hand": b"x"}})
     address = message["attachments"][0]["url"]
     async with session.get(address, params={"user": "1"}) as response:
         assert response.status == 200 and await response.read() == b"x"

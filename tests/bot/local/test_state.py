@@ -16,7 +16,7 @@ def test_the_state_file_sits_next_to_the_database() -> None:
 def test_a_restarted_server_holds_what_the_previous_one_saved(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     before = LocalDiscord()
-    message = before._message(before.channel_id, {"content": "the table"})
+    message = before.new_message(before.channel_id, {"content": "the table"})
     thread_id = before.new_id()
     before.channels[thread_id] = {"id": str(thread_id), "type": 11, "name": "table 1"}
     before.commands[before.guild_id] = [{"name": "ping"}]
@@ -46,8 +46,8 @@ def test_expired_ephemeral_messages_are_not_kept(tmp_path: Path) -> None:
     """Nobody sees an old ephemeral message again, nor may the bot edit it: the file drops
     it, so it does not grow with every private answer of every past game."""
     server = LocalDiscord()
-    public = server._message(server.channel_id, {"content": "the table"})
-    private = server._message(server.channel_id, {"content": "your cards"}, flags=EPHEMERAL)
+    public = server.new_message(server.channel_id, {"content": "the table"})
+    private = server.new_message(server.channel_id, {"content": "your cards"}, flags=EPHEMERAL)
     server.token_lifetime = -1.0  # every ephemeral message is past its token's lifetime
     StateFile(tmp_path / "state.json", server, {}).save()
     after = LocalDiscord()
@@ -59,7 +59,7 @@ def test_the_files_messages_carry_survive_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     before = LocalDiscord()
     data = {"attachments": [{"id": 0, "filename": "round-1.png"}], "files": {"round-1.png": b"P"}}
-    message = before._message(before.channel_id, data)
+    message = before.new_message(before.channel_id, data)
     before.files["/attachments/1/dropped/old.png"] = b"no message carries it"
     StateFile(path, before, {}).save()
 
