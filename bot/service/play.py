@@ -26,7 +26,6 @@ from bot.service.snapshots import (
     PrivateSnapshot,
     PublicSnapshot,
     Reveal,
-    RoundEnd,
 )
 from bot.service.table import LiveTable
 from games.contract import Event
@@ -273,18 +272,11 @@ class Play:
                 log.error("table %s: round end not stored: %s", table.id, error)
                 raise store_failed(error) from error
             table.round_scored = True
-            n = len(table.seats)
-            points = tuple(result.points[table.game.side_of(s, n)] for s in range(n))
-            totals = table.seat_totals()
-            table.last_round = RoundEnd(
-                round_no=table.round_no,
-                points=points,
-                totals=totals,
-                detail=dict(result.detail),
-                view=round_.public_view(),
-            )
+            shown = table.show_round_end(table.round_no, round_, result)
             table.add_log(
-                LogEntry("round_over", None, {"points": points, "totals": totals}, "table")
+                LogEntry(
+                    "round_over", None, {"points": shown.points, "totals": shown.totals}, "table"
+                )
             )
         if match.finished:
             await self.finish_match(table, match)

@@ -24,7 +24,7 @@ from bot.service.locks import Notice, logged_error_id, publish
 from bot.service.play import log_entry
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL
 from bot.service.seating import preset_name
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry, RoundEnd
+from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveSeat, LiveTable
 from storage.errors import StoreUnavailable
 from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
@@ -276,21 +276,13 @@ class Restore:
         the table showed them (`Play.end_round` made them the same way)."""
         round_, match = active.last_round, active.match
         assert round_ is not None and match is not None and active.last_round_no is not None
-        result = round_.result()
-        n = len(table.seats)
-        points = tuple(result.points[table.game.side_of(s, n)] for s in range(n))
-        totals = table.seat_totals()
-        table.last_round = RoundEnd(
-            round_no=active.last_round_no,
-            points=points,
-            totals=totals,
-            detail=dict(result.detail),
-            view=round_.public_view(),
-        )
+        shown = table.show_round_end(active.last_round_no, round_, round_.result())
         table.add_log(LogEntry("round_started", None, {"round": match.round_no}, "table"))
         for event in active.log:
             table.add_log(log_entry(event))
-        table.add_log(LogEntry("round_over", None, {"points": points, "totals": totals}, "table"))
+        table.add_log(
+            LogEntry("round_over", None, {"points": shown.points, "totals": shown.totals}, "table")
+        )
 
     def _rebuild(self, active: ActiveTable, settings: GuildSettings) -> LiveTable:
         record = active.table

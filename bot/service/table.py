@@ -14,7 +14,7 @@ from typing import Any
 from bot.service.clock import TimerHandle
 from bot.service.snapshots import LOBBY, LogEntry, PublicSnapshot, Reveal, RoundEnd
 from games.cards import Card
-from games.contract import Game, Options, Round
+from games.contract import Game, Options, Round, RoundResult
 from games.match import Match
 
 LOG_LENGTH = 12  # public log lines kept per table
@@ -123,6 +123,21 @@ class LiveTable:
 
     def human_ids(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None and s.left_at is None]
+
+    def show_round_end(
+        self, round_no: int, round_: Round[Any, Any, Any], result: RoundResult
+    ) -> RoundEnd:
+        """Keep a finished round as the table shows it (every card face up, its points and
+        the totals after it, per seat): what a round's end and a restore between rounds show."""
+        n = len(self.seats)
+        self.last_round = RoundEnd(
+            round_no=round_no,
+            points=tuple(result.points[self.game.side_of(s, n)] for s in range(n)),
+            totals=self.seat_totals(),
+            detail=dict(result.detail),
+            view=round_.public_view(),
+        )
+        return self.last_round
 
     def seat_totals(self) -> tuple[int, ...]:
         """Each seat's side's match total (partners share one)."""
