@@ -84,3 +84,8 @@ def seat_from_row(row: sqlite3.Row) -> SeatRecord:
         joined_at=datetime.fromisoformat(row["joined_at"]),
         left_at=when(row["left_at"]),
     )
+
+
+def as_dict(row: Any, skip: str = "") -> dict[str, Any]:
+    """A row (sqlite3.Row or asyncpg.Record) as a dict of its columns, without `skip`."""
+    return {key: value for key, value in zip(row.keys(), tuple(row), strict=True) if key != skip}

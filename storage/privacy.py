@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from storage.codec import dumps, loads
+from storage.codec import as_dict, dumps, loads
 from storage.errors import StoreError
 from storage.sql import Connection, Database
 
@@ -147,7 +147,7 @@ async def user_data(db: Database, user_id: int) -> UserData:
     extra: dict[str, list[dict[str, Any]]] = {}
     for table in USER_ROW_TABLES:
         rows = await db.fetchall(f"SELECT * FROM {table} WHERE user_id = ?", (user_id,))
-        extra[table] = [dict(zip(r.keys(), tuple(r), strict=True)) for r in rows]
+        extra[table] = [as_dict(r) for r in rows]
     names = sorted(
         {row["display_name"] for row in seats} | {row["display_name"] for row in ratings}
     )
@@ -169,7 +169,7 @@ async def user_data(db: Database, user_id: int) -> UserData:
             for r in seats
         ],
         matches=matches,
-        ratings=[RatingKept(**dict(zip(r.keys(), tuple(r), strict=True))) for r in ratings],
+        ratings=[RatingKept(**as_dict(r)) for r in ratings],
         extra=extra,
     )
 

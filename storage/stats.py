@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from storage.codec import dumps, loads
+from storage.codec import as_dict, dumps, loads
 from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import GameStats, LeaderboardOrder, LeaderboardRow, MatchSummary, PlayerStats
@@ -167,7 +166,7 @@ async def leaderboard(
         (guild_id, game, minimum, max(limit, 0)),
     )
     return [
-        LeaderboardRow(rank=position, **_as_dict(row)) for position, row in enumerate(rows, start=1)
+        LeaderboardRow(rank=position, **as_dict(row)) for position, row in enumerate(rows, start=1)
     ]
 
 
@@ -180,7 +179,7 @@ async def player_stats(db: Database, guild_id: int, user_id: int, game: str | No
         "ORDER BY matches DESC, game",
         (guild_id, user_id) if game is None else (guild_id, user_id, game),
     )
-    games = [GameStats(**_as_dict(row, skip="user_id")) for row in rows]
+    games = [GameStats(**as_dict(row, skip="user_id")) for row in rows]
     return PlayerStats(guild_id=guild_id, user_id=user_id, games=games)
 
 
@@ -213,7 +212,3 @@ async def recent_matches(
         )
         for row in rows
     ]
-
-
-def _as_dict(row: Any, skip: str = "") -> dict[str, Any]:
-    return {key: value for key, value in zip(row.keys(), tuple(row), strict=True) if key != skip}
