@@ -2,9 +2,11 @@
 
 One style for every game: a white card with a large rank in the top half and a large suit
 below it, red for ♥ ♦ and black for ♠ ♣; the joker is a gold star with "JK"; the back is a
-blue lattice. The ranks are the letters the text rendering uses (A 2–10 J Q K in every
-language), and the suits are drawn as shapes, so no font with suit symbols is needed: the
-only font is the one Pillow ships.
+blue lattice. A player may choose the four-colour deck (`FOUR_COLOURS`): ♦ blue and ♣ green,
+♥ red and ♠ black as before, so no two suits share a colour; every colour keeps a contrast of
+at least 4.5:1 on the white card. The ranks are the letters the text rendering uses (A 2–10
+J Q K in every language), and the suits are drawn as shapes, so no font with suit symbols is
+needed: the only font is the one Pillow ships.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import io
 import math
 from functools import cache
+from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
@@ -23,6 +26,8 @@ CARD_BOX = (14, 2, 114, 126)  # a portrait card centred in the square emoji
 RADIUS = 12
 RED = (200, 20, 30, 255)
 BLACK = (20, 20, 20, 255)
+BLUE = (20, 90, 210, 255)  # ♦ in the four-colour deck
+GREEN = (15, 125, 45, 255)  # ♣ in the four-colour deck
 WHITE = (255, 255, 255, 255)
 EDGE = (90, 90, 90, 255)
 BACK_BLUE = (30, 70, 160, 255)
@@ -31,6 +36,20 @@ GOLD = (235, 175, 20, 255)
 JOKER_PURPLE = (110, 40, 150, 255)
 BACK = "back"  # the picture name of the card back
 CARD_NAMES: tuple[str, ...] = (*(f"{r}{s}" for s in SUITS for r in RANKS), JOKER)
+
+Deck = Literal["two", "four"]  # the colour scheme the card faces are drawn in
+TWO_COLOURS: Deck = "two"  # red ♥ ♦, black ♠ ♣ (the default, and every public message's)
+FOUR_COLOURS: Deck = "four"  # red ♥, blue ♦, green ♣, black ♠
+DECKS: tuple[Deck, ...] = (TWO_COLOURS, FOUR_COLOURS)
+FOUR_COLOUR_SUITS = {"D": BLUE, "C": GREEN}  # the suits the four-colour deck draws apart
+# The pictures that differ between the decks (the others are the same in both).
+FOUR_COLOUR_NAMES: tuple[str, ...] = tuple(n for n in CARD_NAMES if n[-1] in FOUR_COLOUR_SUITS)
+
+
+def suit_colour(suit: str, deck: Deck = TWO_COLOURS) -> tuple[int, int, int, int]:
+    if deck == FOUR_COLOURS and suit in FOUR_COLOUR_SUITS:
+        return FOUR_COLOUR_SUITS[suit]
+    return RED if suit in RED_SUITS else BLACK
 
 
 TEXT_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf")  # wide coverage, where installed
@@ -60,12 +79,16 @@ def _card(draw: ImageDraw.ImageDraw, fill: tuple[int, int, int, int]) -> None:
 
 
 def draw_suit(
-    draw: ImageDraw.ImageDraw, suit: str, centre: tuple[float, float], size: float
+    draw: ImageDraw.ImageDraw,
+    suit: str,
+    centre: tuple[float, float],
+    size: float,
+    deck: Deck = TWO_COLOURS,
 ) -> None:
-    """A suit symbol as shapes, `size` wide, centred on `centre`."""
+    """A suit symbol as shapes, `size` wide, centred on `centre`, in the deck's colour."""
     x, y = centre
     h = size / 2
-    colour = RED if suit in RED_SUITS else BLACK
+    colour = suit_colour(suit, deck)
     if suit == "D":
         draw.polygon(
             [(x, y - h * 1.2), (x + h * 0.85, y), (x, y + h * 1.2), (x - h * 0.85, y)], colour
@@ -106,8 +129,9 @@ def _star(centre: tuple[float, float], outer: float, inner: float) -> list[tuple
     return points
 
 
-def face_image(name: str) -> Image.Image:
-    """The picture of one card by its short name (`QS`, `10H`, `JK`) or of the back (`back`)."""
+def face_image(name: str, deck: Deck = TWO_COLOURS) -> Image.Image:
+    """The picture of one card by its short name (`QS`, `10H`, `JK`) or of the back (`back`),
+    in the deck's colours."""
     image, draw = _blank()
     if name == BACK:
         pattern = Image.new("RGBA", (SIZE, SIZE), BACK_BLUE)
@@ -128,10 +152,10 @@ def face_image(name: str) -> Image.Image:
     rank, suit = name[:-1], name[-1]
     if rank not in RANKS or suit not in SUITS:
         raise ValueError(f"no picture for card {name!r}")
-    colour = RED if suit in RED_SUITS else BLACK
+    colour = suit_colour(suit, deck)
     size = 62 if len(rank) == 1 else 54
     draw.text((64, 40), rank, colour, font(size), anchor="mm", stroke_width=2, stroke_fill=colour)
-    draw_suit(draw, suit, (64, 94), 46)
+    draw_suit(draw, suit, (64, 94), 46, deck)
     return image
 
 
@@ -148,5 +172,5 @@ def png_with(
 
 
 @cache
-def face_png(name: str) -> bytes:
-    return png(face_image(name))
+def face_png(name: str, deck: Deck = TWO_COLOURS) -> bytes:
+    return png(face_image(name, deck))

@@ -18,7 +18,17 @@ from functools import cache
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from bot.pictures.cards import BACK, CARD_BOX, EDGE, SIZE, face_image, font, png_with
+from bot.pictures.cards import (
+    BACK,
+    CARD_BOX,
+    EDGE,
+    SIZE,
+    TWO_COLOURS,
+    Deck,
+    face_image,
+    font,
+    png_with,
+)
 from bot.pictures.round_end import BACKGROUND, CARDS_KEY, DIM, TEXT
 
 CARD = 96  # drawn size of a card: its rank and suit read at a glance, ♥ apart from ♦
@@ -46,18 +56,21 @@ class CardRow:
 
 @dataclass(frozen=True, slots=True)
 class CardPicture:
-    """The rows of a picture and the name its file takes (`<kind>-<content digest>.png`)."""
+    """The rows of a picture, the deck its faces are drawn in, and the name its file takes
+    (`<kind>-<content digest>.png`: the digest covers the deck, so a picture drawn in one
+    deck's colours is never taken for the other's)."""
 
     kind: str  # `hand`, `table`
     rows: tuple[CardRow, ...]
+    deck: Deck = TWO_COLOURS
 
     @property
     def filename(self) -> str:
-        digest = hashlib.sha256(repr(self.rows).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(repr((self.deck, self.rows)).encode()).hexdigest()[:16]
         return f"{self.kind}-{digest}.png"
 
     def png(self) -> bytes:
-        return rows_png(self.rows)
+        return rows_png(self.rows, self.deck)
 
     @property
     def cards(self) -> int:
@@ -70,9 +83,9 @@ def card_width(height: int) -> int:
 
 
 @cache
-def card_face(name: str | None, height: int = CARD) -> Image.Image:
+def card_face(name: str | None, height: int = CARD, deck: Deck = TWO_COLOURS) -> Image.Image:
     """A card (None: its back) `height` pixels tall, without the emoji's margins."""
-    face = face_image(BACK if name is None else name).crop(CARD_BOX)
+    face = face_image(BACK if name is None else name, deck).crop(CARD_BOX)
     return face.resize((card_width(height), height), Image.Resampling.LANCZOS)
 
 
@@ -84,8 +97,9 @@ def _cut(text: str, width: int, size: int) -> str:
     return fits if fits == text else fits + "…"
 
 
-def rows_png(rows: Sequence[CardRow]) -> bytes:
-    """The picture as PNG bytes: one row per `CardRow`, labels in a column of their own."""
+def rows_png(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
+    """The picture as PNG bytes: one row per `CardRow`, labels in a column of their own, the
+    faces in the deck's colours."""
     card = SMALL_CARD if sum(len(r.cards) for r in rows) > MANY else CARD
     step = card_width(card) + GAP
     label_font, note_font = font(LABEL_SIZE, text=True), font(NOTE_SIZE, text=True)
@@ -126,7 +140,7 @@ def rows_png(rows: Sequence[CardRow]) -> bytes:
                 draw.rounded_rectangle(box, 8, outline=EDGE, width=2)
                 continue
             y = base - lift if position in row.raised else base
-            face = card_face(name, card)
+            face = card_face(name, card, deck)
             image.paste(face, (left, y), face)
             if name is not None:
                 drawn.append(name)  # the faces shown (a back shows no card)

@@ -17,7 +17,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from bot.pictures.cards import face_image, font, png_with
+from bot.pictures.cards import TWO_COLOURS, Deck, face_image, font, png_with
 
 CARD = 72  # drawn size of one card in the picture
 GAP = 6
@@ -34,8 +34,8 @@ NAME_SIZE = 24
 
 
 @cache
-def small_face(name: str) -> Image.Image:
-    return face_image(name).resize((CARD, CARD), Image.Resampling.LANCZOS)
+def small_face(name: str, deck: Deck = TWO_COLOURS) -> Image.Image:
+    return face_image(name, deck).resize((CARD, CARD), Image.Resampling.LANCZOS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +55,14 @@ def _short(name: str) -> str:
     return fits if fits == name else fits + "…"
 
 
-def round_end_png(rows: Sequence[RoundEndRow], points_label: str, total_label: str) -> bytes:
-    """The picture as PNG bytes (call it off the event loop: it takes milliseconds)."""
+def round_end_png(
+    rows: Sequence[RoundEndRow],
+    points_label: str,
+    total_label: str,
+    deck: Deck = TWO_COLOURS,
+) -> bytes:
+    """The picture as PNG bytes, the faces in the deck's colours (call it off the event loop:
+    it takes milliseconds)."""
     most = max((len(r.cards) for r in rows), default=0)
     width = MARGIN * 2 + NAME_WIDTH + max(most, 1) * (CARD + GAP) + SCORE_WIDTH
     height = MARGIN * 2 + max(len(rows), 1) * ROW
@@ -68,7 +74,7 @@ def round_end_png(rows: Sequence[RoundEndRow], points_label: str, total_label: s
         middle = top + ROW // 2
         draw.text((MARGIN, middle), _short(row.name), TEXT, font(NAME_SIZE, text=True), anchor="lm")
         for position, name in enumerate(row.cards):
-            card = small_face(name)
+            card = small_face(name, deck)
             left = MARGIN + NAME_WIDTH + position * (CARD + GAP)
             image.alpha_composite(card, (left, top + GAP))
             drawn.append(name)

@@ -4,7 +4,17 @@ import io
 
 from PIL import Image
 
-from bot.pictures.cards import BACK, CARD_NAMES, RED, face_image, face_png
+from bot.pictures.cards import (
+    BACK,
+    CARD_NAMES,
+    FOUR_COLOUR_NAMES,
+    FOUR_COLOURS,
+    RED,
+    WHITE,
+    face_image,
+    face_png,
+    suit_colour,
+)
 from bot.pictures.round_end import RoundEndRow, cards_in, round_end_png
 
 
@@ -35,3 +45,65 @@ def test_the_round_end_picture_lists_the_cards_it_draws() -> None:
     assert cards_in(picture) == ["AS", "10H", "JK"]
     with Image.open(io.BytesIO(picture)) as image:
         assert image.width > 400 and image.height > 100
+
+
+def suit_pixel(image: Image.Image) -> tuple[int, int, int]:
+    """The colour at the centre of the suit drawn under the rank."""
+    red, green, blue, _ = image.convert("RGBA").getpixel((64, 94))  # type: ignore[misc]
+    return red, green, blue
+
+
+def is_reddish(colour: tuple[int, int, int]) -> bool:
+    red, green, blue = colour
+    return red > 150 and green < 80 and blue < 80
+
+
+def is_blueish(colour: tuple[int, int, int]) -> bool:
+    red, green, blue = colour
+    return blue > 150 and red < 80 and green < 150
+
+
+def is_greenish(colour: tuple[int, int, int]) -> bool:
+    red, green, blue = colour
+    return green > 100 and red < 60 and blue < 80
+
+
+def is_blackish(colour: tuple[int, int, int]) -> bool:
+    return max(colour) < 60
+
+
+def test_the_four_colour_deck_draws_diamonds_blue_and_clubs_green() -> None:
+    assert is_reddish(suit_pixel(face_image("7D")))  # the two-colour deck, as before
+    assert is_blueish(suit_pixel(face_image("7D", FOUR_COLOURS)))
+    assert is_blackish(suit_pixel(face_image("KC")))
+    assert is_greenish(suit_pixel(face_image("KC", FOUR_COLOURS)))
+    for name in ("AH", "QS"):  # hearts and spades keep their colours
+        assert suit_pixel(face_image(name, FOUR_COLOURS)) == suit_pixel(face_image(name))
+    four = {name: face_png(name, FOUR_COLOURS) for name in (*CARD_NAMES, BACK)}
+    changed = {name for name in four if four[name] != face_png(name)}
+    assert changed == set(FOUR_COLOUR_NAMES) and len(changed) == 26
+
+
+def luminance(colour: tuple[int, int, int, int]) -> float:
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    red, green, blue, _ = colour
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+
+
+def test_every_suit_colour_reads_on_the_white_card_and_no_two_suits_share_one() -> None:
+    colours = [suit_colour(suit, FOUR_COLOURS) for suit in "SHDC"]
+    assert len(set(colours)) == 4
+    for colour in colours:  # WCAG's contrast for normal text: 4.5:1 at least
+        assert (luminance(WHITE) + 0.05) / (luminance(colour) + 0.05) >= 4.5, colour
+
+
+def test_the_round_end_picture_draws_the_four_colour_deck_when_asked() -> None:
+    rows = (RoundEndRow("Ann", ("7D",), 5, 12),)
+    two = Image.open(io.BytesIO(round_end_png(rows, "round", "total"))).convert("RGB")
+    four = Image.open(io.BytesIO(round_end_png(rows, "round", "total", FOUR_COLOURS)))
+    colours = {c for _, c in four.convert("RGB").getcolors(1 << 16) or ()}
+    assert any(is_blueish(c) for c in colours)
+    assert not any(is_blueish(c) for _, c in two.getcolors(1 << 16) or ())

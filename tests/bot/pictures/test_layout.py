@@ -7,6 +7,7 @@ import io
 
 from PIL import Image
 
+from bot.pictures.cards import FOUR_COLOURS, TWO_COLOURS
 from bot.pictures.layout import CARD, EMPTY, SMALL_CARD, CardPicture, CardRow
 from bot.pictures.round_end import cards_in
 
@@ -31,3 +32,19 @@ def test_a_hand_of_many_cards_is_drawn_smaller_in_two_columns_and_every_card_is_
     assert len(cards_in(png)) == 48
     with Image.open(io.BytesIO(png)) as image:  # twelve rows in two columns of six
         assert 6 * SMALL_CARD <= image.height < 7 * (SMALL_CARD + 20) < image.width
+
+
+def test_a_four_colour_picture_draws_blue_diamonds_and_never_takes_a_two_colour_file() -> None:
+    rows = (CardRow("Held", ("7D", "7C")),)
+    two, four = CardPicture("hand", rows), CardPicture("hand", rows, FOUR_COLOURS)
+    assert two.filename != four.filename and two.deck == TWO_COLOURS
+
+    def colours(picture: CardPicture) -> set[tuple[int, int, int]]:
+        with Image.open(io.BytesIO(picture.png())) as image:
+            return {c for _, c in image.convert("RGB").getcolors(1 << 20) or ()}
+
+    def bluish(c: tuple[int, int, int]) -> bool:
+        return c[2] > 150 and c[0] < 80 and c[1] < 150
+
+    assert any(bluish(c) for c in colours(four))
+    assert not any(bluish(c) for c in colours(two))

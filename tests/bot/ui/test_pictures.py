@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.pictures import layout
+from bot.pictures.cards import TWO_COLOURS, Deck
 from bot.pictures.layout import CardPicture, CardRow
 from bot.render.table import RenderedMessage, with_cards
 from bot.ui.pictures import CardPictures
@@ -33,10 +34,10 @@ async def test_a_picture_is_drawn_in_a_worker_thread_once_and_then_reused(
     priorities: list[int] = []
     draw = layout.rows_png
 
-    def draw_noting_the_thread(rows: Sequence[CardRow]) -> bytes:
+    def draw_noting_the_thread(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
         threads.append(threading.get_ident())
         priorities.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
-        return draw(rows)
+        return draw(rows, deck)
 
     monkeypatch.setattr(layout, "rows_png", draw_noting_the_thread)
     first = rendered()
