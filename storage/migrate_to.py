@@ -39,6 +39,7 @@ TABLES = (
     "actions",
     "player_stats",
     "match_players",
+    "player_preferences",
 )
 IDENTITIES = (("tables", "id"), ("rounds", "id"))  # sequences to move past the copied ids
 CHUNK = 5000

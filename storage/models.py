@@ -16,6 +16,7 @@ from games.registry import game_names, get_game
 TableStatus = Literal["lobby", "playing", "finished", "abandoned", "broken"]
 Language = Literal["en", "fr"]
 LeaderboardOrder = Literal["rating", "wins", "win_rate"]
+Deck = Literal["two", "four"]  # red ♥ ♦ and black ♠ ♣; or ♦ blue and ♣ green too
 
 
 def utc_now() -> datetime:
@@ -93,6 +94,14 @@ class TableRecord(BaseModel):
     broken_reason: str | None = None
     created_at: datetime
     updated_at: datetime
+
+
+class PlayerPreferences(BaseModel):
+    """A player's own choices, the same in every server: the deck the cards they see
+    privately are drawn in (their hand, its buttons, replays and reviews they open)."""
+
+    user_id: int
+    deck: Deck = "two"
 
 
 class TurnMention(BaseModel):

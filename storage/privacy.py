@@ -97,7 +97,7 @@ class UserData(BaseModel):
 # Other tables that keep a user's id in `user_id` (per-player preferences, announcements…):
 # each is exported whole and its rows deleted when the user is forgotten. The test that forgets a
 # user scans every column of every table, so a table added without being listed here fails it.
-USER_ROW_TABLES: tuple[str, ...] = ()
+USER_ROW_TABLES: tuple[str, ...] = ("player_preferences",)
 
 
 async def user_data(db: Database, user_id: int) -> UserData:

@@ -13,7 +13,18 @@ from typing import Any
 from games.contract import RoundRecord, RoundResult
 from games.match import MatchState
 from games.registry import get_game
-from storage import compaction, guilds, history, mentions, privacy, recovery, rounds, stats, tables
+from storage import (
+    compaction,
+    guilds,
+    history,
+    mentions,
+    preferences,
+    privacy,
+    recovery,
+    rounds,
+    stats,
+    tables,
+)
 from storage.action_log import ActionWriter, OpenRounds
 from storage.database import INTEGRITY_CHECK_DELAY, Synchronous, open_database
 from storage.errors import StoreError
@@ -25,6 +36,7 @@ from storage.models import (
     LeaderboardRow,
     LoadedTables,
     MatchSummary,
+    PlayerPreferences,
     PlayerStats,
     SeatRecord,
     TableRecord,
@@ -276,6 +288,15 @@ class Store:
         """The mentions kept for this process's lobby and running tables (a restart deletes
         each once its turn is played, and posts none again for the same turn)."""
         return await mentions.turn_mentions(self._db, self.partition)
+
+    # -- players' own choices ------------------------------------------------------------
+    async def player_preferences(self) -> list[PlayerPreferences]:
+        """Every player's kept choices (the bot reads them once, when it starts)."""
+        return await preferences.player_preferences(self._db)
+
+    async def save_player_preferences(self, chosen: PlayerPreferences) -> None:
+        """Keep a player's choices (replacing those kept before)."""
+        await preferences.save_player_preferences(self._db, chosen)
 
     # -- upkeep --------------------------------------------------------------------------
     async def compact_history(self, limit: int = 200) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from storage import Store
+from storage import PlayerPreferences, Store
 from storage.compaction import decode_log
 from storage.privacy import FORMER_PLAYER, StillSeated
 from tests.storage.conftest import (
@@ -66,6 +66,8 @@ async def test_forgetting_a_user_leaves_their_id_and_name_nowhere_and_others_who
     await finished_match(store, (MAX, ZOE), seed=5)
     await finished_match(store, (MAX, KIM), seed=9)
     await finished_match(store, (ZOE, None), seed=13)  # against a bot player
+    await store.save_player_preferences(PlayerPreferences(user_id=ZOE, deck="four"))
+    await store.save_player_preferences(PlayerPreferences(user_id=MAX, deck="four"))
     before = await others_records(store)
     assert any(ZOE_NAME in cell or str(ZOE) in cell for cell in await everything_stored(location))
 
@@ -75,6 +77,7 @@ async def test_forgetting_a_user_leaves_their_id_and_name_nowhere_and_others_who
     cells = await everything_stored(location)
     assert not [cell for cell in cells if str(ZOE) in cell or ZOE_NAME in cell]
     assert await others_records(store) == before
+    assert await store.player_preferences() == [PlayerPreferences(user_id=MAX, deck="four")]
     matches = await store.recent_matches(1, MAX, 50)
     assert sorted(tuple(m.players) for m in matches) == sorted(
         [
