@@ -25,6 +25,7 @@ Pure and deterministic for a seed when `budget` is None (a sample count only).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -296,46 +297,71 @@ def positions_of(record: RoundRecord, seat: int) -> list[_Position]:
     return positions
 
 
-def review_decision(
+def best_move(
+    record: RoundRecord, seat: int, position: _Position, *, seed: int, budget: float | None
+) -> str | None:
+    """The strong bot's move at the decision, chosen on one world the seat could not tell from
+    the real one (`budget`: the bot's search time; None: its deterministic sample count), or
+    None when no world fits (should not happen: the move is not judged)."""
+    rng = random.Random(f"{seed}:{position.index}")
+    world = WorldSampler(record, seat, position).sample(rng)
+    if world is None:
+        return None
+    return plain(str(_strong(record.game, budget)(world, seat, rng)))
+
+
+def estimate(
     record: RoundRecord,
     seat: int,
     position: _Position,
+    moves: tuple[str, str],
     *,
-    seed: int = 0,
+    seed: int,
+    chunk: int = 0,
     samples: int = DEFAULT_SAMPLES,
     budget: float | None,
-) -> Decision:
-    game_name = record.game
-    rng = random.Random(f"{seed}:{position.index}")
+    least: int = 1,
+) -> tuple[float, float, int]:
+    """The played move's and the bot's move's totals over up to `samples` worlds, each played
+    out to the hand's end with the same random draws for both, and the worlds played: at least
+    `least` (when any fits), then until `budget` seconds are spent (None: `samples` exactly).
+    `chunk` numbers the estimate's pieces: each draws its own worlds."""
+    rng = random.Random(f"{seed}:{position.index}:{chunk}")
     sampler = WorldSampler(record, seat, position)
-    offered = position.offered
-    played = record.actions[position.index][1]
-    first = sampler.sample(rng)
-    if first is None:  # no world fits (should not happen): the move is not judged
-        return Decision(position.index, played, played, offered, None, None, 0.0, "", 0)
-    best = plain(str(_strong(game_name, budget and budget / 3)(_copy(first), seat, rng)))
-    if same_move(best, played):
-        return Decision(position.index, played, best, offered, None, None, 0.0, "", 0)
-    simple = _simple(game_name)
+    simple = _simple(record.game)
     deadline = None if budget is None else time.perf_counter() + budget
     totals = [0.0, 0.0]
     n = 0
-    world: Round[Any, Any, Any] | None = first
-    while world is not None and n < samples:
+    while n < samples:
+        world = sampler.sample(rng)
+        if world is None:
+            break
         rollout_seed = rng.getrandbits(32)
-        for i, move in enumerate((played, best)):
-            totals[i] += _play_out(game_name, _copy(world), seat, move, simple, rollout_seed)
+        for i, move in enumerate(moves):
+            totals[i] += _play_out(record.game, _copy(world), seat, move, simple, rollout_seed)
         n += 1
-        least = MIN_SAMPLES if budget is not None and budget >= SHORT_BUDGET else 1
         if deadline is not None and n >= least and time.perf_counter() > deadline:
             break
-        world = sampler.sample(rng)
-    if n == 0:
-        return Decision(position.index, played, best, offered, None, None, 0.0, "", 0)
-    played_value, best_value = totals[0] / n, totals[1] / n
+    return totals[0], totals[1], n
+
+
+def judged(
+    game_name: str,
+    index: int,
+    offered: int,
+    played: str,
+    best: str | None,
+    totals: tuple[float, float, int],
+) -> Decision:
+    """The decision at action `index`, from the bot's move (None: not judged) and the
+    estimate's totals."""
+    played_total, best_total, n = totals
+    if best is None or same_move(best, played) or n == 0:
+        return Decision(index, played, best or played, offered, None, None, 0.0, "", 0)
+    played_value, best_value = played_total / n, best_total / n
     cost = max(0.0, best_value - played_value)
     return Decision(
-        position.index,
+        index,
         played,
         best,
         offered,
@@ -345,6 +371,103 @@ def review_decision(
         grade_of(game_name, cost),
         n,
     )
+
+
+# -- the review in pieces (each one a bot worker can run: `run(budget)`, a JSON-ready result) -
+@functools.lru_cache(maxsize=8)
+def _positions(record_json: str, seat: int) -> dict[int, _Position]:
+    record = RoundRecord.model_validate_json(record_json)
+    return {p.index: p for p in positions_of(record, seat)}
+
+
+def position_at(record: RoundRecord, seat: int, index: int) -> _Position:
+    """The seat's decision at action `index` (the hand's positions are kept for the next
+    piece of the same review)."""
+    return _positions(record.model_dump_json(), seat)[index]
+
+
+@dataclass(frozen=True, slots=True)
+class PositionsStep:
+    """The seat's decisions: `[[action index, moves offered], …]`."""
+
+    record: RoundRecord
+    seat: int
+
+    def run(self, budget: float | None) -> list[list[int]]:
+        positions = _positions(self.record.model_dump_json(), self.seat)
+        return [[p.index, p.offered] for p in positions.values()]
+
+
+@dataclass(frozen=True, slots=True)
+class BestMoveStep:
+    """`best_move` at the decision of action `index` (None: not judged)."""
+
+    record: RoundRecord
+    seat: int
+    index: int
+    seed: int
+
+    def run(self, budget: float | None) -> str | None:
+        position = position_at(self.record, self.seat, self.index)
+        return best_move(self.record, self.seat, position, seed=self.seed, budget=budget)
+
+
+@dataclass(frozen=True, slots=True)
+class EstimateStep:
+    """A chunk of `estimate` at the decision of action `index`: `[played total, best total,
+    worlds]`."""
+
+    record: RoundRecord
+    seat: int
+    index: int
+    moves: tuple[str, str]
+    seed: int
+    chunk: int
+    samples: int
+    least: int
+
+    def run(self, budget: float | None) -> list[float]:
+        played, best, n = estimate(
+            self.record,
+            self.seat,
+            position_at(self.record, self.seat, self.index),
+            self.moves,
+            seed=self.seed,
+            chunk=self.chunk,
+            samples=self.samples,
+            budget=budget,
+            least=self.least,
+        )
+        return [played, best, n]
+
+
+def review_decision(
+    record: RoundRecord,
+    seat: int,
+    position: _Position,
+    *,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    budget: float | None,
+) -> Decision:
+    """One decision reviewed here: the bot's move (a third of `budget`), then the estimate."""
+    played = record.actions[position.index][1]
+    best = best_move(record, seat, position, seed=seed, budget=budget and budget / 3)
+    index, offered = position.index, position.offered
+    if best is None or same_move(best, played):
+        return judged(record.game, index, offered, played, best, (0.0, 0.0, 0))
+    least = MIN_SAMPLES if budget is not None and budget >= SHORT_BUDGET else 1
+    totals = estimate(
+        record,
+        seat,
+        position,
+        (played, best),
+        seed=seed,
+        samples=samples,
+        budget=budget,
+        least=least,
+    )
+    return judged(record.game, index, offered, played, best, totals)
 
 
 def review_hand(

@@ -26,10 +26,12 @@ from bot.render import colors
 from bot.render.names import escape
 from bot.render.replay import Replayer, render_replay
 from bot.render.stats import game_title
+from bot.service.pool import TIMED_OUT, ChoreFailed
+from bot.service.reviews import review_in_workers
 from bot.ui.replies import say, user_language
 from games.records import HandRecord, write_machine, write_text
 from games.registry import game_names, get_game
-from games.review import Review, review_from_json, review_hand, review_to_json
+from games.review import Review, review_from_json, review_to_json
 from storage.errors import StoreError
 from storage.history import FinishedHand, HistoryEntry
 from storage.privacy import FORMER_PLAYER
@@ -42,7 +44,7 @@ log = logging.getLogger(__name__)
 PAGE = 5  # matches per page
 REVIEW_LINES = 12  # costly decisions listed in a review's answer
 REVIEW_PROGRESS_EVERY = 1.0  # seconds between two edits of the review's progress line
-# games.review.review_hand's keywords for the bot's reviews (tests ask for a quick one)
+# bot.service.reviews.review_in_workers's keywords (tests ask for a quick one)
 REVIEW_OPTIONS: dict[str, Any] = {}
 HANDS_KEPT = 256  # finished hands kept in memory for replays (they never change)
 
@@ -401,8 +403,6 @@ class HistoryCog(commands.Cog, name="history"):
         self.bot = bot
         self._hands: OrderedDict[tuple[int, int], FinishedHand] = OrderedDict()
         self._reviewing: set[tuple[int, int, int]] = set()  # (table, hand, seat) asked now
-        # one review computes at a time (each takes up to a core for seconds); others wait
-        self._review_turn = asyncio.Semaphore(1)
         self.replayer = Replayer()
 
     @app_commands.command(
@@ -557,8 +557,8 @@ class HistoryCog(commands.Cog, name="history"):
         self, interaction: discord.Interaction[Any], table_id: int, round_no: int
     ) -> None:
         """A review of the asker's play in this hand: the stored one at once, else computed
-        off the event loop (a thread, each decision within the review's time budget) with a
-        progress line, then stored."""
+        in the bot players' workers, after their moves (`bot.service.reviews`), with a progress
+        line, then stored."""
         hand = await self._hand_here(interaction, table_id, round_no)
         if hand is None:
             return
@@ -587,20 +587,17 @@ class HistoryCog(commands.Cog, name="history"):
     ) -> None:
         progress = [0, 0]
 
-        def note(done: int, total: int) -> None:  # called from the review's thread
+        def note(done: int, total: int) -> None:
             progress[0], progress[1] = done, total
 
         await interaction.response.send_message(
             text(language, "review.running", done=0, total="…"), ephemeral=True
         )
-
-        async def compute() -> Review:
-            async with self._review_turn:
-                return await asyncio.to_thread(
-                    review_hand, hand.record, seat, progress=note, **REVIEW_OPTIONS
-                )
-
-        work = asyncio.ensure_future(compute())
+        work = asyncio.ensure_future(
+            review_in_workers(
+                self.bot.policy_runner, hand.record, seat, progress=note, **REVIEW_OPTIONS
+            )
+        )
         shown = (0, 0)
         while True:
             done, _ = await asyncio.wait({work}, timeout=REVIEW_PROGRESS_EVERY)
@@ -612,6 +609,16 @@ class HistoryCog(commands.Cog, name="history"):
                 await interaction.edit_original_response(content=words)
         try:
             review = work.result()
+        except ChoreFailed as failure:  # a worker died or hung, or the workers were too busy
+            log.warning(
+                "reviewing hand %s of table %s stopped: %s",
+                hand.round_no,
+                hand.table_id,
+                failure.reason,
+            )
+            key = "review.timed_out" if failure.reason == TIMED_OUT else "review.failed"
+            await interaction.edit_original_response(content=text(language, key))
+            return
         except Exception:
             log.exception("reviewing hand %s of table %s failed", hand.round_no, hand.table_id)
             await interaction.edit_original_response(content=text(language, "review.failed"))

@@ -14,6 +14,12 @@
   before its deadline once a worker takes it, so the budget shrinks as the queue grows; a
   decision that could not start in time (by the queue's length and the workers' recent pace,
   or because every worker is stuck) is played by the simple policy at once.
+- **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
+  a queue of its own and is taken only when no bot decision waits, and never by the last free
+  worker of a pool of more than one; a chore is sent with its time budget (a short one: a bot
+  decision asked meanwhile waits for it at most that long). A chore that no worker took within
+  `CHORE_WAIT`, or still running `hang` seconds past its budget (its worker is replaced), or
+  whose worker died, fails with `ChoreFailed`.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`). Workers come from a factory (a
 process, `bot.service.worker.ProcessWorker`, for the bot; tests give their own), so the pool
@@ -34,7 +40,7 @@ from typing import Any, Protocol
 
 from bot.service.clock import Clock, TimerHandle
 from bot.service.policy import policy_for
-from bot.service.worker import Answer, Job, Worker, WorkerEvents, choose_from
+from bot.service.worker import CHORE, Answer, Job, Worker, WorkerEvents, choose_from
 from games.contract import Game, Round
 
 log = logging.getLogger(__name__)
@@ -48,6 +54,7 @@ FIRST_PACE = 0.1  # seconds per decision assumed before any was timed
 PACE_WEIGHT = 0.2  # of the newest decision in the moving average of the workers' pace
 RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
+CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
 
 # Why a decision was played by the simple policy
 OVERLOAD = "overload"  # it could not have started in time
@@ -56,6 +63,7 @@ DIED = "died"  # its worker died
 HUNG = "hung"  # its worker was stuck (counted when the worker is replaced)
 GARBAGE = "garbage"  # its worker answered something that is no move
 ERROR = "error"  # the policy raised in the worker
+TIMED_OUT = "timed_out"  # a chore not taken, or not answered, in time
 
 SEARCHED = "searched"  # how a decision a worker answered was made (for the observer)
 FORCED = "forced"  # the only legal move, played without asking a worker
@@ -107,6 +115,21 @@ class _Decision:
     slot: _Slot | None = None  # the worker deciding it
 
 
+class ChoreFailed(Exception):
+    """A chore did not come back: `reason` is DIED, GARBAGE, HUNG, ERROR or TIMED_OUT."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(eq=False, slots=True)
+class _Chore:
+    job: Job
+    future: asyncio.Future[str]
+    timer: TimerHandle | None = None  # not taken in time, then not answered in time
+
+
 @dataclass(eq=False, slots=True)
 class _Slot:
     """One worker of the pool, and what it is doing."""
@@ -117,6 +140,10 @@ class _Slot:
     taken: float = 0.0  # when it took its decision
     stuck: bool = False  # its decision's deadline passed while it was deciding
     timer: TimerHandle | None = None  # the start or the stuck watchdog
+    chore: _Chore | None = None  # the chore it is running (never with a decision)
+
+    def idle(self) -> bool:
+        return self.ready and self.decision is None and self.chore is None
 
 
 class _Events:
@@ -169,6 +196,7 @@ class DecisionPool:
         self._ids = 0
         self._observer = observer
         self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
+        self._chores: deque[_Chore] = deque()  # waiting for a worker no decision needs
 
     # -- asking -----------------------------------------------------------------------
     def warm(self) -> None:
@@ -229,7 +257,7 @@ class DecisionPool:
         else:
             turns = len(own) + 1
             ahead = sum(min(len(queue), turns) for queue in self._queues.values())
-        busy = sum(1 for s in able if s.decision is not None)
+        busy = sum(1 for s in able if s.decision is not None or s.chore is not None)
         wait = (ahead + busy) / len(able) * self._pace
         return wait + MIN_BUDGET + ANSWER_MARGIN > self.deadline
 
@@ -240,7 +268,7 @@ class DecisionPool:
     # -- scheduling -------------------------------------------------------------------
     def _dispatch(self) -> None:
         while self._queues:
-            slot = next((s for s in self._slots if s.ready and s.decision is None), None)
+            slot = next((s for s in self._slots if s.idle()), None)
             if slot is None or slot.worker is None:
                 return
             decision = self._next()
@@ -254,6 +282,7 @@ class DecisionPool:
             slot.decision, decision.slot = decision, slot
             slot.taken = self._clock.now()
             slot.worker.send(replace(decision.job, budget=left))
+        self._dispatch_chores()
 
     def _next(self) -> _Decision:
         """The oldest decision of the table whose turn it is; that table's turn moves to the
@@ -302,6 +331,9 @@ class DecisionPool:
         _settle(decision.future, lambda: choose_from(job.pickled, job.seat, "simple", job.seed))
 
     def _on_answer(self, slot: _Slot, answer: Answer) -> None:
+        if slot.chore is not None and answer.job == slot.chore.job.id:
+            self._on_chore_answer(slot, slot.chore, answer)
+            return
         decision = slot.decision
         if decision is None or answer.job != decision.job.id:
             log.warning("bot worker %s answered a decision it was not asked for", _pid(slot))
@@ -334,6 +366,65 @@ class DecisionPool:
                 if self._observer is not None:
                     spent = self._clock.now() - decision.asked
                     self._observer.decision(name, spent, SEARCHED)
+        self._wake()
+        self._dispatch()
+
+    # -- chores -----------------------------------------------------------------------
+    def chore(self, task: Any, budget: float | None) -> asyncio.Future[str]:
+        """Run `task.run(budget)` (a picklable object) in a worker, after every bot decision
+        waiting (module doc); the future gives its result as JSON text, or `ChoreFailed`."""
+        self.warm()
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._ids += 1
+        pickled = pickle.dumps(task, pickle.HIGHEST_PROTOCOL)
+        chore = _Chore(Job(self._ids, pickled, -1, "", 0, budget, kind=CHORE), future)
+        chore.timer = self._clock.call_later(CHORE_WAIT, lambda: self._on_chore_late(chore))
+        self._chores.append(chore)
+        self._dispatch()
+        return future
+
+    def _dispatch_chores(self) -> None:
+        """Hand chores to idle workers while no decision waits, one worker kept free."""
+        while self._chores and not self._queues:
+            idle = [s for s in self._slots if s.idle()]
+            if not idle or (self.size > 1 and len(idle) == 1):
+                return
+            slot, chore = idle[0], self._chores.popleft()
+            if chore.future.done():  # its review was given up
+                _cancel(chore.timer)
+                continue
+            if slot.worker is None:
+                return
+            slot.chore = chore
+            slot.taken = self._clock.now()
+            _cancel(chore.timer)
+            limit = (chore.job.budget or 0.0) + self.hang
+            chore.timer = self._clock.call_later(limit, lambda c=chore: self._on_chore_late(c))
+            slot.worker.send(chore.job)
+
+    async def _on_chore_late(self, chore: _Chore) -> None:
+        slot = next((s for s in self._slots if s.chore is chore), None)
+        if slot is not None:
+            log.warning("bot worker %s stuck on a chore: replaced", _pid(slot))
+            self._replace(slot, TIMED_OUT)
+        else:
+            self._chore_failed(chore, TIMED_OUT)
+
+    def _chore_failed(self, chore: _Chore, reason: str) -> None:
+        _cancel(chore.timer)
+        if chore in self._chores:
+            self._chores.remove(chore)
+        if not chore.future.done():
+            chore.future.set_exception(ChoreFailed(reason))
+
+    def _on_chore_answer(self, slot: _Slot, chore: _Chore, answer: Answer) -> None:
+        slot.chore = None
+        _cancel(chore.timer)
+        if answer.error is not None:
+            log.error("a chore failed in bot worker %s: %s", _pid(slot), answer.error)
+            self._chore_failed(chore, ERROR)
+        elif not chore.future.done():
+            chore.future.set_result(answer.notation or "null")
         self._wake()
         self._dispatch()
 
@@ -393,6 +484,8 @@ class DecisionPool:
             decision.slot = None
             if not decision.future.done():
                 self._fall_back(decision, reason)
+        if slot.chore is not None:
+            self._chore_failed(slot.chore, reason)
         if not slot.ready:
             self._failures += 1
         self._restart_later()
@@ -463,6 +556,10 @@ class DecisionPool:
                 _cancel(decision.timer)
                 decision.future.cancel()
         self._queues.clear()
+        for chore in [*self._chores, *(s.chore for s in slots if s.chore is not None)]:
+            _cancel(chore.timer)
+            chore.future.cancel()
+        self._chores.clear()
         self._waiting = 0
         self._failures = 0
 

@@ -10,12 +10,15 @@ in this process (tests, benchmarks: seeded and reproducible). Either way `think`
 round and the generator at once, under the table's lock, and returns what to await for the
 move: the service releases the lock while the bot thinks, so the table may change meanwhile
 (it drops a move decided for a state gone by).
+
+Either runs other work too (`chore`: a review's pieces), after the bots' moves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import random
 import threading
 from collections.abc import Awaitable, Hashable
@@ -30,6 +33,7 @@ from bot.service.worker import (
     WorkerEvents,
     choose_from,
     decide,
+    run_chore,
     warm_fork_server,
 )
 from games.contract import Round
@@ -49,6 +53,11 @@ class PolicyRunner(Protocol):
         read now, never after this returns (the round may change while the bot thinks). The
         awaitable gives an action of the round's game. `table` (its id) is whose decision it
         is: a runner shares its workers fairly between tables."""
+        ...
+
+    def chore(self, task: Any, budget: float | None) -> Awaitable[str]:
+        """Run `task.run(budget)` (a picklable object) where bot decisions run, after the bots'
+        moves waiting: its result as JSON text, or `bot.service.pool.ChoreFailed`."""
         ...
 
     def close(self) -> None: ...
@@ -75,6 +84,15 @@ class InlinePolicyRunner:
         self, round_: Round[Any, Any, Any], seat: int, level: str, rng: random.Random
     ) -> Any:
         return await self.think(round_, seat, level, rng)
+
+    def chore(self, task: Any, budget: float | None) -> Awaitable[str]:
+        """Run at once, in this process (tests, benchmarks), as a worker would."""
+        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        try:
+            done.set_result(run_chore(pickle.dumps(task, pickle.HIGHEST_PROTOCOL), budget))
+        except Exception as error:
+            done.set_exception(error)
+        return done
 
     def prepare(self) -> threading.Thread:
         """Warm the workers' fork server in a thread of its own (see `warm_fork_server`), so

@@ -7,7 +7,9 @@ pair, in frames: a 4-byte big-endian length, then the message. The bot sends a j
 the round, pickled when the bot asked, the seat, the level, the generator's seed and a search
 budget); the worker says it is ready once it has imported every game, then answers one job at
 a time, in order, in JSON (the job's id, the action's notation or the policy's error, the CPU
-seconds it spent).
+seconds it spent). A job of kind CHORE carries other work instead of a round (a picklable
+object whose `run(budget)` gives something JSON can write: a review's piece), answered as JSON
+text in the notation's place.
 
 `ProcessWorker`, the handle, reads its socket on the bot's event loop without ever blocking,
 so a worker that stops mid-answer, dies, or answers garbage never holds the loop: it reports
@@ -17,6 +19,7 @@ the worker ready, each answer, or the worker lost (`WorkerEvents`), and the pool
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import multiprocessing
 import os
@@ -40,6 +43,7 @@ HEADER = 4  # bytes of a frame's length
 MAX_ANSWER = 64 * 1024  # an answer announcing more is garbage (a notation is a few bytes)
 PARENT_CHECK_SECONDS = 1.0
 READY = -1  # the job id of the worker's first message: it has imported the games
+MOVE, CHORE = "move", "chore"  # a job's kinds: a bot decision, or other work (`run_chore`)
 
 # (pickled round, seat, level, seed, budget) -> the action's notation; runs in the worker
 Decide = Callable[[bytes, int, str, int, float | None], str]
@@ -55,6 +59,7 @@ class Job:
     level: str
     seed: int  # of the bot's generator, drawn from the table's when asked
     budget: float | None = None  # seconds of search at most (None: the policy's own)
+    kind: str = MOVE  # CHORE: `pickled` is a chore, not a round (`run_chore`)
 
 
 class Answer(BaseModel):
@@ -77,6 +82,11 @@ def decide(pickled_round: bytes, seat: int, level: str, seed: int, budget: float
     """The action's notation (an action object's identity, which the engine relies on, does
     not survive pickling; its notation does)."""
     return str(choose_from(pickled_round, seat, level, seed, budget))
+
+
+def run_chore(pickled: bytes, budget: float | None) -> str:
+    """A chore's result as JSON text: the object pickled, run with its time budget."""
+    return json.dumps(pickle.loads(pickled).run(budget), separators=(",", ":"))
 
 
 def choose_from(
@@ -141,7 +151,10 @@ def serve(channel: socket.socket, decider: Decide = decide) -> None:
         started = time.process_time()
         notation = error = None
         try:
-            notation = decider(job.pickled, job.seat, job.level, job.seed, job.budget)
+            if job.kind == CHORE:
+                notation = run_chore(job.pickled, job.budget)
+            else:
+                notation = decider(job.pickled, job.seat, job.level, job.seed, job.budget)
         except Exception as failure:
             error = f"{type(failure).__name__}: {failure}"[:500]
         spent = time.process_time() - started

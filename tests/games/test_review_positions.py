@@ -68,7 +68,7 @@ def test_dutch_calling_dutch_with_zero_points_is_found() -> None:
     (position,) = [p for p in positions_of(record, 0) if p.index == decision_at]
     decision = review_decision(record, 0, position, seed=1, samples=16, budget=None)
     assert decision.played == "draw" and decision.best == "dutch"
-    assert decision.samples == 16 and decision.best_value == 0.0
+    assert decision.samples == 16
 
 
 def test_dame_taking_a_pile_that_completes_packs_is_found() -> None:

@@ -4,12 +4,14 @@ checked by `games.replay`; a hand in play can never be reached."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from bot.cogs import history as history_cog
 from bot.local.records import EPHEMERAL
+from bot.service.pool import DIED, TIMED_OUT, ChoreFailed
 from games.replay import main as replay_main
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
 from tests.bot.e2e.players import Choice, answer_message, answer_text, choices, use
@@ -132,3 +134,46 @@ async def test_a_review_of_my_play_runs_with_a_progress_line_is_stored_and_shown
         outsider = await harness.fake.click(dave, int(page["id"]), review_id, forged=True)
         await outsider.wait_answered()
         assert "Only a player of that hand" in assert_one_short_private_sentence(outsider)
+
+
+async def test_a_review_whose_worker_dies_or_times_out_is_answered_in_one_sentence(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.play_to_the_end(table_id)
+        failures: list[str] = []
+
+        def failing(task: object, budget: float | None) -> asyncio.Future[str]:
+            failed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+            failed.set_exception(ChoreFailed(failures.pop(0)))
+            return failed
+
+        bot.policy_runner.chore = failing  # type: ignore[method-assign]
+        asked, _ = await harness.ask(bob, "history")
+        page = answer_message(harness.fake, asked)
+        assert page is not None
+        hands = [c for c in choices(page) if c.component_type == SELECT]
+        viewer = answer_message(harness.fake, await use(harness.fake, bob, hands[0]))
+        assert viewer is not None
+        review = by_label(viewer, "Review my play")
+        for reason, locale, words in (
+            (TIMED_OUT, "en-US", "The review took too long and was stopped. Try again later."),
+            (DIED, "fr", "L'analyse s'est arrêtée : un processus des bots a échoué."),
+        ):
+            failures.append(reason)
+            clicked = await harness.fake.click(
+                bob, review.message_id, review.custom_id, locale=locale
+            )
+            await clicked.wait_answered()
+            await harness.fake.wait_for(
+                lambda w=words, c=clicked: w in answer_text(harness.fake, c),
+                timeout=30,
+                what="the review's failure",
+            )
+            message = answer_message(harness.fake, clicked)
+            assert message is not None and "\n" not in str(message["content"])
+        seats = await bot.store.get_seats(table_id)
+        (seat,) = [s.seat for s in seats if s.user_id == bob.id]
+        assert await bot.store.hand_review(table_id, 0, seat) is None  # nothing stored
