@@ -46,10 +46,11 @@ def test_knocks_when_the_card_it_keeps_can_be_laid_then_goes_out() -> None:
     assert "add 6 6C#0" in played and round_.finished and round_.winner == 1
 
 
-def test_does_not_knock_when_what_it_keeps_cannot_be_laid() -> None:
-    round_ = stacked_round({1: SIXES.replace("6C", "KC")}, stock="9C")
+def test_knocks_on_every_turn_even_when_what_it_keeps_cannot_be_laid_yet() -> None:
+    round_ = stacked_round({1: "3S 4H 5D 6C 7S 8H 9D 10C JS KH AD 3C 4D"}, stock="8S")
     played = _play_turn(round_, 1)
-    assert "announce" not in played and not round_.public_view().announced[1]
+    assert played[0] == "draw" and played[-2] == "announce"
+    assert round_.public_view().announced[1]
 
 
 def test_when_an_opponent_may_go_out_it_lays_its_wild_cards_and_sheds_its_costliest() -> None:
@@ -108,5 +109,6 @@ def test_leaves_a_pile_of_junk_when_an_opponent_may_go_out() -> None:
 def test_the_strength_script_plays_whole_matches() -> None:
     from games.strength.dame import play_match
 
-    won, hands = play_match(1, target=150)
+    won, hands, cpu = play_match(1, target=150)
     assert isinstance(won, bool) and hands >= 1
+    assert cpu and all(t >= 0 for t in cpu)  # one CPU time per decision of the strong bots
