@@ -1,10 +1,13 @@
 """`/history`, the replay viewer and the hand records on the local page, as a person uses them:
 a short match against bot players, the history asked for with the command bar, a hand picked in
 the menu, the replay stepped to its end with its buttons, both records downloaded from their
-links, and the machine record played back by `games.replay`."""
+links, the machine record played back by `games.replay`, and a review of her play asked: its
+progress line while the bot players' workers compute it, then the accuracy and the costly
+decisions."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +20,8 @@ from tests.bot.local.test_games_in_browser import open_table_with_bots, round_en
 HISTORY = f"{MINE}:has(select[data-custom-id='hist:open'])"
 VIEWER = f"{MINE}:has(button[data-custom-id^='rp:'][data-custom-id$=':last'])"
 RECORDS = f"{MINE}:has(.attachment-file)"
+REVIEW = f"{MINE}:has-text('Review of your play')"
+PROGRESS = f"{MINE}:has-text('Reviewing your play')"
 PATIENCE_MS = 60_000  # a step may wait long on a loaded machine; a passing run never waits
 
 
@@ -32,7 +37,7 @@ def shown_step(viewer: Any) -> tuple[int, int]:
     return int(step), int(steps.split()[0])
 
 
-def test_a_match_s_hand_replayed_to_its_end_and_both_records_downloaded_from_the_page(
+def test_a_match_s_hand_replayed_to_its_end_both_records_downloaded_and_a_review_on_the_page(
     browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with local_table(tmp_path, seed=1) as table:
@@ -91,4 +96,26 @@ def test_a_match_s_hand_replayed_to_its_end_and_both_records_downloaded_from_the
         capsys.readouterr()
         assert replay_main([str(saved[names[0]])]) == 0
         assert "the record holds" in capsys.readouterr().out
+
+        # A review of her play: computed by the bot players' workers, with a progress line.
+        alice.click(viewer.locator("button[data-custom-id^='rpr:']"))
+        progress = alice.page.locator(PROGRESS).last
+        progress.wait_for()
+        assert re.search(
+            r"Reviewing your play… (\d+ of \d+|0 of …) decisions", progress.inner_text()
+        )
+        alice.screenshot("review-progress")
+        review = alice.page.locator(REVIEW).last
+        review.wait_for()
+        words = review.inner_text()
+        assert re.search(r"Review of your play, Euchre hand 1: accuracy \d+(\.\d)?%", words)
+        assert re.search(
+            r"Decisions with a choice: \d+ · inaccuracies: \d+ · mistakes: \d+ · blunders: \d+",
+            words,
+        )
+        marked = re.findall(
+            r"Action \d+: you played .+, the bot .+ \((?:inaccuracy|mistake|blunder)", words
+        )
+        assert marked or "Nothing costly" in words, words
+        alice.screenshot("review")
         assert alice.page_errors == []
