@@ -3,9 +3,13 @@ when that pays, discards what the next player is least likely to take the pile w
 knocks on every turn, so that it may go out whenever its cards allow.
 
 What it weighs, each time it is asked for one action (it keeps no memory between calls):
-- **Danger**: an opponent whose knock holds may go out before this seat plays again (nobody can
-  go out without a knock made on their previous turn). Then this is likely the seat's last
+- **Danger**: an opponent whose knock holds, and who holds a single card, may go out before
+  this seat plays again (nobody can go out without a knock made on their previous turn; with
+  one card, a draw and a lay or a discard suffice: such a knock ends the hand about half the
+  time, one with two cards or more about one time in twenty). Then this may be the seat's last
   turn: it lays every card it can (wild cards included) and discards its most costly card.
+  (Counting every knock as danger, whatever the knocker's hand, won 69% of the matches against
+  the simple bot, which knocks at six cards; only one-card knockers, 76%.)
 - **The take**: a take always lays the top card with two naturals; the rest of the pile comes
   into the hand. It pays when the points it lets the seat lay at once outweigh the cards it
   leaves in the hand, weighted by the danger of being caught with them.
@@ -50,6 +54,7 @@ HIGH_RANKS = frozenset({"10", "J", "Q", "K", "A"})  # a pair of these is worth a
 SMALL_HAND = 5  # at this size every wild card is spent: going out comes first
 PILE_CARD_VALUE = 12.0  # rough worth of one pile card to whoever takes it
 KEEP_WEIGHT = 0.35  # share of a card's value lost by holding it when no opponent knocked
+DANGER_HAND = 1  # an opponent who knocked with this many cards or fewer may go out next turn
 
 _DRAW = DameAction(DRAW)
 _ANNOUNCE = DameAction(ANNOUNCE)
@@ -76,8 +81,13 @@ def choose_action(round_: DameRound, seat: int, rng: random.Random) -> DameActio
 
 # -- what the seat can see ---------------------------------------------------------------
 def _in_danger(round_: DameRound, seat: int) -> bool:
-    """May an opponent go out before this seat's next turn (their knock holds)?"""
-    return any(round_.announcement_holds(s) for s in range(N_SEATS) if s % 2 != seat % 2)
+    """May an opponent go out before this seat's next turn (their knock holds and they hold
+    `DANGER_HAND` cards or fewer)?"""
+    return any(
+        round_.announcement_holds(s) and len(round_.hands[s]) <= DANGER_HAND
+        for s in range(N_SEATS)
+        if s % 2 != seat % 2
+    )
 
 
 def _visible_counts(round_: DameRound, seat: int) -> dict[str, int]:

@@ -53,20 +53,42 @@ def test_knocks_on_every_turn_even_when_what_it_keeps_cannot_be_laid_yet() -> No
     assert round_.public_view().announced[1]
 
 
-def test_when_an_opponent_may_go_out_it_lays_its_wild_cards_and_sheds_its_costliest() -> None:
-    round_ = stacked_round({1: "AS AH AD QS 2C JK 3H 4D 5C 7S 8H 9D 10C"}, dealer=0)
+WILD_HAND = "AS AH AD QS 2C JK 3H 4D 5C 7S 8H 9D 10C"
+PACKS_AND_ONE = "3S 3D 3C 4S 4H 4C 5S 5H 5D 6S 6H 6D 6C"  # four packs of three and a 6
+
+
+def _opponent_knocks(*, down_to_one: bool) -> DameRound:
+    """Seat 1 holds `WILD_HAND`; its partner (seat 3) knocks, then its opponent seat 0 knocks,
+    after laying all but one card if `down_to_one`, or holding all its cards."""
+    round_ = stacked_round({1: WILD_HAND, 0: PACKS_AND_ONE}, dealer=0)
     for seat in (1, 2):
         draw_and_discard(round_, seat)
     drawn = card(round_.apply(3, "draw")[0].data["card"])
     round_.apply(3, "announce")  # an opponent of seat 0 ... and seat 1's partner: no danger
     round_.apply(3, f"discard {drawn.name}#{drawn.copy}")
     drawn = card(round_.apply(0, "draw")[0].data["card"])
-    round_.apply(0, "announce")  # seat 1's opponent knocks: it may go out next turn
+    if down_to_one:
+        for pack in ("3S 3D 3C", "4S 4H 4C", "5S 5H 5D", "6S 6H 6D"):
+            round_.apply(0, f"meld {pack}")
+    round_.apply(0, "announce")
     round_.apply(0, f"discard {drawn.name}#{drawn.copy}")
+    return round_
+
+
+def test_when_an_opponent_may_go_out_it_lays_its_wild_cards_and_sheds_its_costliest() -> None:
+    round_ = _opponent_knocks(down_to_one=True)  # one card and a knock: it may go out next
     _play_turn(round_, 1)
     hand = [card(c) for c in round_.view(1).hand]
     assert not any(IS_WILD[c] for c in hand)
     assert "QS" not in {c.name for c in hand}  # laid with wild cards rather than kept
+
+
+def test_keeps_its_wild_cards_when_the_opponent_who_knocked_holds_many_cards() -> None:
+    round_ = _opponent_knocks(down_to_one=False)  # a knock with 13 cards rarely ends the hand
+    _play_turn(round_, 1)
+    hand = [card(c) for c in round_.view(1).hand]
+    assert sum(IS_WILD[c] for c in hand) == 2
+    assert "QS" in {c.name for c in hand}
 
 
 def test_discards_a_card_the_next_player_cannot_take_the_pile_with() -> None:
