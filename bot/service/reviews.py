@@ -7,7 +7,8 @@ put together here from the pieces' answers:
 1. the seat's decisions (`PositionsStep`);
 2. per decision, the strong bot's move (`BestMoveStep`, a third of the decision's time);
 3. when it differs from the move played, the estimate in chunks (`EstimateStep`), each at most
-   `SLICE` seconds, until the decision's time is spent or its worlds are all played.
+   `SLICE` seconds, until the decision's time is spent or its worlds are all played (as
+   `review_decision`: the bot's third, then the decision's time for the estimate).
 
 No piece runs longer than `SLICE` seconds (and a little, the last world played out), so a bot
 move asked meanwhile waits at most that long for a worker. The hand's time
@@ -89,19 +90,20 @@ async def review_in_workers(
             moves = (played, best)
             # at least a few worlds, unless the hand's time is running out
             least = MIN_SAMPLES if spend is not None and spend >= SHORT_BUDGET else 1
-            chunk = 0
+            chunk, played_out = 0, 0.0
             while totals[2] < samples:
-                piece = None if spend is None else min(SLICE, max(0.0, spend - used))
+                piece = None if spend is None else min(SLICE, max(0.0, spend - played_out))
                 step = EstimateStep(
                     record, seat, index, moves, seed, chunk, samples - int(totals[2]), least
                 )
                 found = await _run(runner, step, piece)
                 totals = [t + f for t, f in zip(totals, found, strict=True)]
-                used += piece or 0.0
+                played_out += piece or 0.0
                 chunk += 1
                 least = 1
-                if spend is None or found[2] == 0 or spend - used < LEAST_SLICE:
+                if spend is None or found[2] == 0 or spend - played_out < LEAST_SLICE:
                     break
+            used += played_out
         decisions.append(
             judged(
                 record.game,

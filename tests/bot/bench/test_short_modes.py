@@ -41,7 +41,7 @@ def test_the_replay_bench_short_mode_times_opening_and_steps(
     assert "replay opened" in printed and "replay step" in printed
 
 
-def test_the_review_bench_short_mode_times_a_review_per_game(
+def test_the_review_bench_short_mode_times_a_review_per_game_and_bot_moves_meanwhile(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from bot.bench import review
@@ -49,4 +49,5 @@ def test_the_review_bench_short_mode_times_a_review_per_game(
     review.main(["--short"])
     printed = capsys.readouterr().out
     for game in ("euchre", "dutch", "dame"):
-        assert f"review {game}: 1 hands" in printed
+        assert f"review {game}: 1 hands" in printed and "(one worker)" in printed
+        assert f"review {game}, bot moves meanwhile:" in printed
