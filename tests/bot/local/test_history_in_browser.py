@@ -104,7 +104,6 @@ def test_a_match_s_hand_replayed_to_its_end_both_records_downloaded_and_a_review
         assert re.search(
             r"Reviewing your play… (\d+ of \d+|0 of …) decisions", progress.inner_text()
         )
-        alice.screenshot("review-progress")
         review = alice.page.locator(REVIEW).last
         review.wait_for()
         words = review.inner_text()
