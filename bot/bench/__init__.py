@@ -11,6 +11,8 @@ suite runs (tests/bot/bench):
 - `python -m bot.bench.turns`: clicks per turn of each game through the menus (the strong
   bots' choices reached by the buttons and selects a player is shown).
 
-`latency.py` is how they report latencies; `discord_path.py` (the glue's work for each change,
-short of the network) and `clicks_report.py` (what it prints) are the click benchmark's parts.
+`latency.py` is how they report latencies; `set_up.py` (thousands of tables seated and
+started, the service's clock held meanwhile), `discord_path.py` (the glue's work for each
+change, short of the network) and `clicks_report.py` (what it prints) are the click
+benchmark's parts.
 """

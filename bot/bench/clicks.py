@@ -17,9 +17,11 @@ with the real clock, games in turn (`--games`: by default every registered game 
 
 A click is timed from its arrival time until its answer is ready to send, so a click that
 waits behind another (or behind a garbage collection) counts the wait. Every table is seated
-first and all are started in one pass, so no turn timer runs while thousands of tables are
-being seated; the measured window (`--seconds`) opens once every table has been clicked once,
-and at least `--warmup` seconds after the clicks began.
+first and all are started in one pass (set_up.py), the service's clock held meanwhile: no timer
+fires during the set-up, however long seating 10,000 tables takes, and every turn's timer
+counts from the moment the clicks begin; the notifier is quiet meanwhile (the set-up's renders
+are not measured). The measured window (`--seconds`) opens once every table has been clicked
+once, and at least `--warmup` seconds after the clicks began.
 
 What a click does is what the bot does for a Discord click, short of the network: the table
 service's `act` (lock, engine, durable store write, timers, the bot seats' moves), then the
@@ -41,8 +43,9 @@ choosing the clicks, sending rounds to the bot workers); for the tables of bots,
 click p50/p99, the time from a click to the last of the bots' moves that follow it (p50/p99),
 bot decisions per second and per second of a worker's CPU for each game, and the decisions the
 simple policy played instead (by reason: `overload`, `deadline`, ...); the turns that timed out
-before and in the window, and the seats of the humans' tables handed to bots after two
-timeouts; and what the service's occasional full collection (`bot/service/long_lived.py`) costs
+in the set-up (none: the clock is held), the warm-up and the window, and apart from them the
+seats of the humans' tables handed to bots after two timeouts, when the window opens and at
+its end; and what the service's occasional full collection (`bot/service/long_lived.py`) costs
 with that many tables.
 
 Targets: at 10,000 tables of humans and 1,000 clicks/s, p99 < 25 ms and max < 100 ms on one
@@ -57,14 +60,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import functools
 import gc
 import itertools
 import random
 import tempfile
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,62 +74,24 @@ from typing import Any
 from bot.bench.clicks_report import report, report_bots
 from bot.bench.discord_path import LANGUAGE, BenchNotifier, payload
 from bot.bench.latency import percentile
+from bot.bench.set_up import BIG_HAND, PLAYERS_PER_TABLE, HeldClock, Table, open_tables
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service import (
     FINISHED,
     PLAYING,
     ROUND_OVER,
-    PlayerRef,
     SystemClock,
     TableError,
     TableService,
 )
 from bot.service.runner import ProcessPolicyRunner
 from bot.ui.pictures import DRAWERS
-from games.contract import Round
-from games.dame.round import DameRound
 from games.registry import game_names, get_game
 from storage import Store
 
-PLAYERS_PER_TABLE = 4
-BIG_HAND = 40  # a Dame hand this big or bigger is reported apart
-HOARDER_SEAT = 1
-SET_UP_BATCH = 100  # tables seated (or started) at once
 PLAYED_ONCE_SECONDS = 600.0  # the window opens then even if some table was never clicked
-BOT_TABLE_USERS = 1_000_000_000  # the humans of the tables of bot players: user ids from here
-
-
-def hoard(round_: Round[Any, Any, Any], seat: int, rng: random.Random) -> str | None:
-    """A Dame player who takes the pile whenever they may (until they hold `BIG_HAND` cards)
-    and never lays: their hand grows to 40 cards and more. Legal by construction: it picks
-    among the engine's own play options."""
-    return _draw_or_discard(round_, seat, rng, take=True)
-
-
-def idle(round_: Round[Any, Any, Any], seat: int, rng: random.Random) -> str | None:
-    """The other players at a hoarder's table draw and discard: the pile grows for the
-    hoarder, and the hand is not ended by someone going out."""
-    return _draw_or_discard(round_, seat, rng, take=False)
-
-
-def _draw_or_discard(
-    round_: Round[Any, Any, Any], seat: int, rng: random.Random, *, take: bool
-) -> str | None:
-    assert isinstance(round_, DameRound)
-    options = round_.play_options(seat)
-    if options is None:
-        return None
-    if options.draw:
-        if take and options.take and len(round_.hands[seat]) < BIG_HAND:
-            return "take " + " ".join(code.split("#")[0] for code in options.take[:2])
-        return "draw"
-    if not options.discard:
-        return None
-    return "discard " + rng.choice(options.discard).split("#")[0]
-
-
-Chooser = Callable[[Round[Any, Any, Any], int, random.Random], str | None]
+SET_UP, WARM_UP, WINDOW = PHASES = ("set-up", "warm-up", "window")
 
 
 @dataclass(slots=True)
@@ -155,15 +119,6 @@ class Timed:
         self.by_group.setdefault(group, []).append(latency)
 
 
-@dataclass(slots=True)
-class Table:
-    table_id: int
-    game: str
-    host_id: int
-    chooser: dict[int, Chooser]  # seat -> how its player chooses (default: the simple policy)
-    bots: bool = False  # one human and three bot players (else four humans)
-
-
 class Bench:
     def __init__(
         self, service: TableService, notifier: BenchNotifier, think: float, bot_think: float = 5.0
@@ -186,7 +141,8 @@ class Bench:
         self.missed = 0  # of which found no player free to click
         self.unplayed: set[int] = set()  # tables not clicked yet: the window waits for them
         self.played = asyncio.Event()  # set once every table was clicked
-        self.timeouts = [0, 0]  # turns timed out: before the window, in it
+        self.phase = SET_UP  # then WARM_UP, then WINDOW
+        self.timeouts = dict.fromkeys(PHASES, 0)  # turns timed out, by phase
 
     def measured(self, arrival: float) -> bool:
         return self.measure_from <= arrival < self.measure_until
@@ -328,87 +284,6 @@ def time_record_action(store: Store, timed: Callable[[], Timed], measuring: Any)
     store.record_action = timed_record  # type: ignore[method-assign]
 
 
-async def open_tables(
-    bench: Bench,
-    count: int,
-    games: list[str],
-    hoarders: float,
-    grown: int,
-    bot_tables: int = 0,
-    bots: str = "strong",
-) -> None:
-    """Seat every table first (`count` of four humans, `bot_tables` of one human and three
-    bot players, games in turn), then start them all in one pass: no turn timer runs while
-    tables are being seated, however many. `grown` of the hoarders' tables are then played
-    until the hoarder holds `BIG_HAND` cards, and every table of humans gets its first click
-    ready. Every table is then unplayed until its first click (`Bench.played`)."""
-    service = bench.service
-
-    async def humans(t: int, chooser: dict[int, Chooser]) -> Table:
-        game = games[t % len(games)]
-        people = [PlayerRef(1_000 * (t + 1) + p, f"T{t}P{p}") for p in range(PLAYERS_PER_TABLE)]
-        snapshot = await service.open_table(1, 10 + t % 20, people[0], game)
-        for person in people[1:]:
-            await service.join(snapshot.table_id, person)
-        return Table(snapshot.table_id, game, people[0].user_id, chooser)
-
-    async def with_bots(t: int) -> Table:
-        game = games[t % len(games)]
-        human = PlayerRef(BOT_TABLE_USERS + t, f"B{t}")
-        snapshot = await service.open_table(2, 10 + t % 20, human, game, bots=bots)
-        for _ in range(PLAYERS_PER_TABLE - 1):
-            await service.add_bot(snapshot.table_id, human.user_id)
-        return Table(snapshot.table_id, game, human.user_id, {}, True)
-
-    seating: list[Callable[[], Awaitable[Table]]] = []
-    dame_tables = 0
-    for t in range(count):
-        chooser: dict[int, Chooser] = {}
-        if games[t % len(games)] == "dame":
-            dame_tables += 1  # a hoarder at `hoarders` of them, spread evenly
-            if int(dame_tables * hoarders) > int((dame_tables - 1) * hoarders):
-                chooser = {seat: idle for seat in range(PLAYERS_PER_TABLE)}
-                chooser[HOARDER_SEAT] = hoard
-        seating.append(functools.partial(humans, t, chooser))
-    seating += [functools.partial(with_bots, t) for t in range(bot_tables)]
-    # a batch at a time, so that the store commits each batch's writes together
-    for first in range(0, len(seating), SET_UP_BATCH):
-        batch = seating[first : first + SET_UP_BATCH]
-        for table in await asyncio.gather(*(seat() for seat in batch)):
-            bench.tables[table.table_id] = table
-    bench.unplayed = set(bench.tables)
-    bench.played.clear()
-    tables = list(bench.tables.values())
-    for first in range(0, len(tables), SET_UP_BATCH):
-        batch = tables[first : first + SET_UP_BATCH]
-        await asyncio.gather(*(service.start(t.table_id, t.host_id) for t in batch))
-    hoarded = [t for t in bench.tables.values() if t.chooser][:grown]
-    await asyncio.gather(*(grow_hand(bench, table) for table in hoarded))
-    for table in bench.tables.values():
-        for info in service.public_snapshot(table.table_id).seats:
-            # every player has "My cards" open: the follower re-renders it when it changes
-            if info.user_id is None:
-                continue  # a bot player
-            private = await service.follow_view(table.table_id, info.user_id)
-            assert private is not None
-            bench.notifier.follow(private, info.user_id)
-        if not table.bots:
-            bench.requeue(table.table_id)
-
-
-async def grow_hand(bench: Bench, table: Table) -> None:
-    """Play a hoarder's table (unmeasured) until the hoarder holds `BIG_HAND` cards."""
-    for _ in range(5_000):
-        view = bench.service.public_snapshot(table.table_id).view
-        if view is not None and view.hand_sizes[HOARDER_SEAT] >= BIG_HAND:
-            return
-        click = bench.next_click(table)
-        if click is None or click.verb != "act":
-            return  # the hand ended (it does not while nobody lays): leave it as it is
-        assert click.round_no is not None
-        await bench.service.act(click.table_id, click.user_id, click.round_no, click.notation)
-
-
 class FullCollections:
     """Times every generation-2 collection while active (gc.callbacks)."""
 
@@ -449,11 +324,11 @@ class Level:
 
 
 def count_timeouts(service: TableService, bench: Bench) -> None:
-    """Count the turns that time out (a seat the timer plays), before the window and in it."""
+    """Count the turns that time out (a seat the timer plays), by phase of the run."""
     time_out = service.timers._time_out
 
     async def counted(table: Any, seat: int) -> None:
-        bench.timeouts[bench.measuring] += 1
+        bench.timeouts[bench.phase] += 1
         await time_out(table, seat)
 
     service.timers._time_out = counted  # type: ignore[method-assign]
@@ -467,9 +342,10 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
         # as the bot: bot players think in worker processes (started now, not in the window)
         runner = ProcessPolicyRunner(level.workers)
         runner.warm()
-        service = TableService(
-            store, SystemClock(), notifier, lambda: next(seeds), policy_runner=runner
-        )
+        # time stands still for the service while the tables are set up: no turn times out
+        clock = HeldClock(SystemClock())
+        clock.hold()
+        service = TableService(store, clock, notifier, lambda: next(seeds), policy_runner=runner)
         notifier.service = service
         bench = Bench(service, notifier, level.think, level.bot_think)
         time_record_action(store, lambda: bench.timed, lambda: bench.measuring)
@@ -488,6 +364,8 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
                 level.bots,
             )
             seated = time.perf_counter() - set_up
+            bench.phase = WARM_UP
+            clock.release()  # the turns' timers count from now
             players = [
                 loop.create_task(bench.play_with_bots(table))
                 for table in bench.tables.values()
@@ -501,6 +379,8 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
             await asyncio.sleep(max(0.0, started + level.warmup - time.perf_counter()))
             unplayed = len(bench.unplayed)
             warm = time.perf_counter() - started
+            away_before = away_seats(bench)
+            bench.phase = WINDOW
             bench.measure_from = time.perf_counter()
             until = bench.measure_until = bench.measure_from + level.seconds
             before = runner.stats.copy()
@@ -512,12 +392,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
             drawn, draws = pictures.draws, sorted(notifier.draw_times)
             uploads, kept = pictures.uploads, pictures.kept
             await asyncio.gather(*bench.in_flight)
-            away = sum(
-                info.away
-                for table in bench.tables.values()
-                if not table.bots
-                for info in service.public_snapshot(table.table_id).seats
-            )
+            away = away_seats(bench)
             full_collection = time_full_collection()
         finally:
             for task in players:
@@ -535,14 +410,26 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
         f"once {warm:.1f} s later ({unplayed} not), then {level.seconds:.0f} s measured",
         *report(level, bench, window),
         *report_bots(level, bench, window, before, after, runner.size),
-        f"  turns timed out: {bench.timeouts[1]} in the window ({bench.timeouts[0]} before); "
-        f"seats of the tables of humans played by bots (away after two timeouts): {away}",
+        f"  turns timed out: {bench.timeouts[WINDOW]} in the window, "
+        f"{bench.timeouts[WARM_UP]} in the warm-up, {bench.timeouts[SET_UP]} in the set-up "
+        f"(the service's clock held); seats of the tables of humans played by bots (away "
+        f"after two timeouts): {away_before} when the window opened, {away} at its end",
         f"  pictures (hands and tables, whole run): {drawn:,} drawn in {DRAWERS} worker "
         f"threads, p50 {percentile(draws, 0.5) * 1e3:.1f} ms, p99 "
         f"{percentile(draws, 0.99) * 1e3:.1f} ms each; {uploads:,} sent, {kept:,} kept unchanged",
         f"  a full collection of everything, frozen included (the service's unfreeze and "
         f"collect, about daily under load): {full_collection * 1e3:.0f} ms",
     ]
+
+
+def away_seats(bench: Bench) -> int:
+    """Seats of the tables of humans that the bot policy plays (away after two timeouts)."""
+    return sum(
+        info.away
+        for table in bench.tables.values()
+        if not table.bots
+        for info in bench.service.public_snapshot(table.table_id).seats
+    )
 
 
 def time_full_collection() -> float:

@@ -78,6 +78,7 @@ class BenchNotifier:
         self._tasks: set[asyncio.Task[None]] = set()
         self._pings: dict[int, tuple[int, int]] = {}  # table id -> (seat, round) mentioned
         self._ping_pending: set[int] = set()
+        self.quiet = False  # while the bench sets its tables up: no change is rendered
         # Hands and tables as pictures, as the bot draws them: in worker threads, once each.
         self.pictures = CardPictures(draw=self._timed_draw)
         self.draw_times: list[float] = []
@@ -110,6 +111,8 @@ class BenchNotifier:
             self._spawn(self.pictures.follow_up(message.id, cards.waiting, edit))
 
     async def table_changed(self, table_id: int) -> None:
+        if self.quiet:
+            return
         self.coalescer.mark(table_id)
         self.follower.table_changed(table_id)
         if table_id not in self._ping_pending:
@@ -149,6 +152,8 @@ class BenchNotifier:
         await self.service.store.save_turn_mention(mention)
 
     async def round_started(self, table_id: int) -> None:
+        if self.quiet:
+            return
         self._spawn(self._repost(table_id))
         self.follower.table_changed(table_id)
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.clicks import BIG_HAND, HOARDER_SEAT, Bench, main, open_tables
+from bot.bench.clicks import Bench, main
 from bot.bench.discord_path import BenchNotifier
+from bot.bench.set_up import BIG_HAND, HOARDER_SEAT, open_tables
 from bot.service import FakeClock, TableService
 from bot.ui.discord_notifier import turn_of
 from storage import Store
@@ -69,7 +70,7 @@ def test_the_short_run_reports_both_kinds_of_tables(capsys: pytest.CaptureFixtur
     assert "(0 not)" in out  # every table was clicked before the window opened
     for line in ("human clicks", "bots moved", "bot decisions/s", "played by the simple policy"):
         assert line in out
-    assert "turns timed out: 0 in the window (0 before)" in out
+    assert "turns timed out: 0 in the window, 0 in the warm-up, 0 in the set-up" in out
 
 
 async def test_the_bench_draws_the_pictures_the_bot_draws_off_the_click(bench: Bench) -> None:
