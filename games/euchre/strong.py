@@ -31,9 +31,7 @@ from games.euchre.fast import (
     CARD_ID,
     DISCARD_KEY,
     EFF,
-    N_CARDS,
     POW,
-    RANK_OF,
     SUIT_ID,
     SUIT_MASK,
     extreme,
@@ -41,158 +39,16 @@ from games.euchre.fast import (
     play_tricks,
     points,
 )
-from games.euchre.policy import ALONE_THRESHOLD, BID_THRESHOLD
+from games.euchre.inference import ALONE, BID, STRENGTH, Knowledge
+from games.euchre.inference import strength as _strength
+from games.euchre.memory import carried
 from games.euchre.round import EuchreRound
 from games.euchre.views import DEALER_DISCARD, NAME_TRUMP, ORDER_UP, PLAYING, EuchreView
 
 DEFAULT_BUDGET = 0.12  # wall seconds per decision at most (a cap; the sequential test ends sooner)
 MIN_SAMPLES = 8  # even on a very slow machine, at least this many deals per decision
-SAMPLE_TRIES = 200  # random greedy deals tried before the exhaustive fallback
-
-# STRENGTH[t][c], in tenths: policy.strength per card (bowers 4 and 3.5, ace of trump 3,
-# other trumps 2, off-suit aces 1), so the rollouts' bidders bid as games.euchre.policy does.
-STRENGTH: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        (40 if POW[t][c] == 26 else 35 if POW[t][c] == 25 else 30 if RANK_OF[c] == 5 else 20)
-        if EFF[t][c] == t
-        else (10 if RANK_OF[c] == 5 else 0)
-        for c in range(N_CARDS)
-    )
-    for t in range(4)
-)
-_BID = int(BID_THRESHOLD * 10)
-_ALONE = int(ALONE_THRESHOLD * 10)
-
-
-def _strength(hand: int, trump: int) -> int:
-    table = STRENGTH[trump]
-    total = 0
-    while hand:
-        b = hand & -hand
-        total += table[b.bit_length() - 1]
-        hand ^= b
-    return total
-
-
-@dataclass(slots=True)
-class Knowledge:
-    """What one seat knows of the cards, as bitmasks (card ids of games.euchre.fast)."""
-
-    seat: int
-    dealer: int
-    mine: int  # the seat's own hand
-    unseen: int  # cards whose place the seat does not know
-    need: tuple[int, ...]  # unseen cards each seat holds (0 for the seat itself)
-    allowed: tuple[int, ...]  # per seat: the unseen cards it may hold (its void suits removed)
-    known: tuple[int, ...]  # per seat: cards it is known to hold (the seat's own, the turned card)
-    # With the `auto` discard, the dealer threw away the lowest of his five dealt cards: a
-    # card among the unseen ones left out of the hands is lower (DISCARD_KEY) than every card
-    # he kept. `auto_trump` is the trump when that applies (-1 otherwise), `dealer_kept` the
-    # kept cards already seen (played, but not the turned card).
-    auto_trump: int = -1
-    dealer_kept: int = 0
-
-    @classmethod
-    def of(cls, view: EuchreView, *, auto_discard: bool = False) -> Knowledge:
-        """What the seat of `view` knows; `auto_discard`: the table's dealer discard is `auto`."""
-        seat = view.seat
-        if seat is None:
-            raise ValueError("the public view has no hand to search from")
-        mine = _mask(view.hand)
-        played = _mask(n for t in view.tricks for _, n in t) | _mask(n for _, n in view.trick)
-        turned = BIT[CARD_ID[card(view.turned)]]
-        known = [0, 0, 0, 0]
-        known[seat] = mine
-        seen = mine | played | turned
-        if view.discard is not None:
-            seen |= _mask([view.discard])
-        if view.picked_up and not turned & (played | mine):
-            known[view.dealer] |= turned
-        voids = [0, 0, 0, 0]  # per seat: suit masks it cannot hold
-        if view.trump is not None:
-            t = SUIT_ID[view.trump]
-            for trick in (*view.tricks, view.trick):
-                if not trick:
-                    continue
-                led = EFF[t][CARD_ID[card(trick[0][1])]]
-                for s, name in trick[1:]:
-                    if EFF[t][CARD_ID[card(name)]] != led:
-                        voids[s] |= SUIT_MASK[t][led]
-        unseen = (1 << N_CARDS) - 1 & ~seen
-        need = tuple(
-            0 if s == seat else view.hand_sizes[s] - known[s].bit_count() for s in range(4)
-        )
-        allowed = tuple(unseen & ~voids[s] for s in range(4))
-        auto_trump, dealer_kept = -1, 0
-        if auto_discard and view.picked_up and view.dealer != seat and view.trump is not None:
-            auto_trump = SUIT_ID[view.trump]
-            by_dealer = (n for t in (*view.tricks, view.trick) for s, n in t if s == view.dealer)
-            dealer_kept = _mask(by_dealer) & ~turned
-        return cls(
-            seat, view.dealer, mine, unseen, need, allowed, tuple(known), auto_trump, dealer_kept
-        )
-
-    def sample(self, rng: random.Random) -> list[int]:
-        """Four hands consistent with what the seat knows (the rest of `unseen` is buried or
-        was discarded). The most constrained seat is served first from a random order; when
-        that fails, an exhaustive search finds a deal (there is always one: the real deal;
-        the exhaustive search ignores the `auto` discard's hint)."""
-        pool = [c for c in range(N_CARDS) if self.unseen >> c & 1]
-        order = sorted(
-            (s for s in range(4) if self.need[s]), key=lambda s: self.allowed[s].bit_count()
-        )
-        for _ in range(SAMPLE_TRIES):
-            rng.shuffle(pool)
-            hands = list(self.known)
-            taken = 0
-            for s in order:
-                need, allowed = self.need[s], self.allowed[s] & ~taken
-                got = 0
-                for c in pool:
-                    if allowed >> c & 1:
-                        got |= BIT[c]
-                        need -= 1
-                        if not need:
-                            break
-                if need:
-                    break
-                hands[s] |= got
-                taken |= got
-            else:
-                if self.auto_trump < 0 or self._auto_discard_fits(hands, taken):
-                    return hands
-        return self._exhaustive(pool)
-
-    def _auto_discard_fits(self, hands: list[int], taken: int) -> bool:
-        """The lowest of the dealer's dealt cards is out of every hand (it was discarded)."""
-        key = DISCARD_KEY[self.auto_trump]
-        turned = self.known[self.dealer] & ~self.mine
-        kept = (hands[self.dealer] & ~turned) | self.dealer_kept
-        out = self.unseen & ~taken
-        lowest = extreme(kept | out, key, False)
-        return bool(lowest & out)
-
-    def _exhaustive(self, pool: list[int]) -> list[int]:
-        hands = list(self.known)
-        left = list(self.need)
-
-        def place(i: int) -> bool:
-            if i == len(pool):
-                return not any(left)
-            c = pool[i]
-            for s in range(4):
-                if left[s] and self.allowed[s] >> c & 1:
-                    left[s] -= 1
-                    hands[s] |= BIT[c]
-                    if place(i + 1):
-                        return True
-                    left[s] += 1
-                    hands[s] ^= BIT[c]
-            return sum(left) < len(pool) - i and place(i + 1)  # c stays out of every hand
-
-        if not place(0):
-            raise ValueError("no deal is consistent with this view")
-        return hands
+_BID = BID
+_ALONE = ALONE
 
 
 def _mask(names: object) -> int:
@@ -440,6 +296,17 @@ def _settled(n: int, best: int, totals: list[int], squares: list[list[int]]) -> 
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A search's choice, and the deals it took: `carried` from earlier decisions of the hand
+    (`games.euchre.memory`), `sampled` afresh (the deals a hand's first play draws for the
+    decisions to come count as sampled)."""
+
+    action: EuchreAction
+    carried: int = 0
+    sampled: int = 0
+
+
 def choose_action(
     round_: EuchreRound,
     seat: int,
@@ -448,16 +315,45 @@ def choose_action(
     budget: float | None = DEFAULT_BUDGET,
     max_samples: int | None = MAX_SAMPLES,
     sequential: bool = True,
+    bids: bool = True,
+    reuse: bool = True,
 ) -> EuchreAction:
     """The move with the best mean result over sampled deals (reads only `round.view(seat)`).
 
     With `sequential` (the default) it searches nothing when there is nothing to decide (one
     legal move, or only cards of equal effect: `equivalent_groups`), and stops sampling as
     soon as the best move's lead is clear (`_settled`); otherwise it samples every legal move
-    until a limit, as the first version of this bot did (kept to measure against). Limits:
-    `budget` seconds of wall time (None: none), `max_samples` deals (None: none); at least
-    one must be set. The budget is only a cap for an overloaded machine: under it the choice
-    depends on `rng` and the view alone."""
+    until a limit, as the first version of this bot did (kept to measure against). `bids`:
+    deals are drawn within what the bids make likely (`games.euchre.inference`); `reuse`: the
+    deals of earlier decisions of the hand, carried along the cards played since
+    (`games.euchre.memory`), are evaluated before fresh ones are sampled. Limits: `budget`
+    seconds of wall time (None: none), `max_samples` deals (None: none); at least one must be
+    set. The budget is only a cap for an overloaded machine: under it the choice depends on
+    `rng` and the view alone."""
+    return search(
+        round_,
+        seat,
+        rng,
+        budget=budget,
+        max_samples=max_samples,
+        sequential=sequential,
+        bids=bids,
+        reuse=reuse,
+    ).action
+
+
+def search(
+    round_: EuchreRound,
+    seat: int,
+    rng: random.Random,
+    *,
+    budget: float | None = DEFAULT_BUDGET,
+    max_samples: int | None = MAX_SAMPLES,
+    sequential: bool = True,
+    bids: bool = True,
+    reuse: bool = True,
+) -> Decision:
+    """`choose_action`, with the deals it took (`Decision`)."""
     if budget is None and max_samples is None:
         raise ValueError("give a time budget, a sample count, or both")
     view = round_.view(seat)
@@ -465,16 +361,25 @@ def choose_action(
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do")
     if len(legal) == 1:
-        return legal[0]
+        return Decision(legal[0])
     phase = view.phase
     if phase not in (ORDER_UP, NAME_TRUMP, DEALER_DISCARD, PLAYING):
         raise ValueError(f"no decision in phase {phase}")
     if sequential:
         groups = equivalent_groups(view, legal)
         if len(groups) == 1:
-            return legal[groups[0][0]]
+            return Decision(legal[groups[0][0]])
         legal = [legal[g[0]] for g in groups]
-    knowledge = Knowledge.of(view, auto_discard=round_.options.dealer_discard == "auto")
+    auto_discard = round_.options.dealer_discard == "auto"
+    knowledge = Knowledge.of(view, auto_discard=auto_discard, bids=bids)
+    pool: list[list[int]] = []
+    drawn = 0
+    if reuse and sequential:
+        deals, drawn = carried(view, auto_discard=auto_discard)
+        pool = [list(d[:4]) for d in deals]
+        pool = [hands for hands in pool if knowledge.holds(hands)]
+        pool.reverse()  # popped from the end: the first deal first
+    from_pool = len(pool)
     table = _Table.of(round_, view)
     k = len(legal)
     totals = [0] * k
@@ -483,7 +388,7 @@ def choose_action(
     samples = 0
     values = [0] * k
     while True:
-        hands = knowledge.sample(rng)
+        hands = pool.pop() if pool else knowledge.sample(rng)
         for i, action in enumerate(legal):
             values[i] = v = _rollout(list(hands), table, action, phase, rng)
             totals[i] += v
@@ -504,4 +409,5 @@ def choose_action(
             if _settled(samples, best, totals, squares):
                 break
     best = max(range(k), key=lambda i: (totals[i], -i))
-    return legal[best]
+    used = min(samples, from_pool)
+    return Decision(legal[best], used - min(used, drawn), samples - used + drawn)

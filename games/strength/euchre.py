@@ -7,8 +7,12 @@ Wilson 95% interval and the CPU time its bots spent per decision (every decision
 forced ones included). The versions:
 - `first`: the first search bot: every legal move tried on a fixed number of sampled deals
   (`--samples`, 40), with no shortcut;
-- `sequential`: today's bot at its table defaults (no search when nothing is to decide, a
-  sequential test stops the sampling), without the wall-time cap (so the run is reproducible).
+- `sequential`: no search when nothing is to decide, a sequential test stops the sampling;
+- `inferred`: as `sequential`, deals drawn within what the bids make likely (`bids`);
+- `reused`: today's bot at its table defaults: as `inferred`, and the deals of the hand's earlier
+  decisions carried to the next ones (`reuse`).
+Each without the wall-time cap (so the run is reproducible). Each line also prints the deals
+its bot took per searched decision: sampled afresh, and carried from an earlier decision.
 `--mixed` adds, for each version, a team of one search bot and one simple bot.
 The search team sits at seats 0+2 in even matches and 1+3 in odd ones, and the first dealer
 turns with the match number, so neither seat order nor the deal favours a side. Matches run in
@@ -35,21 +39,24 @@ TARGET = 10
 def versions(samples: int) -> dict[str, dict[str, Any]]:
     """The search bot's versions, as keyword arguments of strong.choose_action."""
     return {
-        "first": {"budget": None, "max_samples": samples, "sequential": False},
-        "sequential": {"budget": None},
+        "first": {"budget": None, "max_samples": samples, "sequential": False, "bids": False},
+        "sequential": {"budget": None, "bids": False, "reuse": False},
+        "inferred": {"budget": None, "reuse": False},
+        "reused": {"budget": None},
     }
 
 
 def play_match(
     index: int, *, searchers: tuple[int, ...], options: dict[str, Any]
-) -> tuple[bool, int, float]:
-    """One match; (the searching team won, its bots' decisions, their CPU seconds). Searchers
-    are given for the team at seats 0+2 and moved to 1+3 in odd matches."""
+) -> tuple[bool, int, float, int, int, int]:
+    """One match; (the searching team won, its bots' decisions, their CPU seconds, searched
+    decisions, deals sampled, deals carried). Searchers are given for the team at seats 0+2
+    and moved to 1+3 in odd matches."""
     shift = index & 1
     seats = {(s + shift) & 3 for s in searchers}
     rng = random.Random(index)
     match = Match(GAME, GAME.options(target=TARGET), 4, first_dealer=index % 4)
-    decisions = 0
+    decisions = searched = sampled = carried = 0
     cpu = 0.0
     while not match.finished:
         round_ = match.new_round(seed=f"strength-{index}-{match.round_no}")
@@ -58,26 +65,32 @@ def play_match(
             (seat,) = round_.to_act()
             if seat in seats:
                 started = time.process_time()
-                action = strong.choose_action(round_, seat, rng, **options)
+                decision = strong.search(round_, seat, rng, **options)
                 cpu += time.process_time() - started
                 decisions += 1
+                action = decision.action
+                if decision.sampled or decision.carried:
+                    searched += 1
+                    sampled += decision.sampled
+                    carried += decision.carried
             else:
                 action = simple.choose_action(round_, seat, rng)
             round_.apply(seat, action)
         match.add_round(round_.result())
     assert match.winners is not None
-    return shift in match.winners, decisions, cpu
+    return shift in match.winners, decisions, cpu, searched, sampled, carried
 
 
 def _report(title: str, results: list[Any], seconds: float) -> None:
-    wins = sum(1 for won, _, _ in results if won)
-    decisions = sum(d for _, d, _ in results)
-    cpu = sum(c for _, _, c in results)
+    wins = sum(1 for r in results if r[0])
+    decisions, cpu, searched, sampled, carried = (sum(r[i] for r in results) for i in range(1, 6))
     rate, low, high = wilson(wins, len(results))
     print(
         f"{title}: won {wins} of {len(results)} matches to {TARGET}: "
         f"{rate:.1%} (95% interval {low:.1%} to {high:.1%}); {decisions:,} search bot "
-        f"decisions, {cpu / max(1, decisions) * 1000:.2f} ms CPU each; {seconds:.0f} s"
+        f"decisions, {cpu / max(1, decisions) * 1000:.2f} ms CPU each; {searched:,} searched, "
+        f"deals per searched decision: {sampled / max(1, searched):.1f} sampled, "
+        f"{carried / max(1, searched):.1f} carried; {seconds:.0f} s"
     )
 
 
@@ -118,7 +131,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument(
         "--samples", type=int, default=40, help="sampled deals per decision of the first version"
     )
-    parser.add_argument("--versions", default="first,sequential", help="comma-separated")
+    parser.add_argument("--versions", default="first,sequential,reused", help="comma-separated")
     parser.add_argument("--mixed", action="store_true", help="also one search + one simple bot")
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--timing", type=int, default=0, help="time N decisions instead")
