@@ -1,13 +1,14 @@
 """A Euchre search bot: determinized Monte Carlo over the deals its seat cannot tell apart.
 
-`choose_action(round, seat, rng)` reads only `round.view(seat)`. From the view it knows its own
-cards, the turned card and whether the dealer picked it up (he holds it until he plays it), its
-own discard when it is the dealer, every card played, and the suits each player failed to
-follow (that player holds none of them). It deals the unseen cards at random consistently with
-all of that (`Knowledge.sample`), plays every legal move on each sampled deal to the end of the
-hand on the integer engine (`games.euchre.fast`: the other seats bid and play by the rules of
-`games.euchre.policy`), and picks the move with the best mean point difference for its team.
-Every move is tried on the same deals, so their difference is measured with little noise.
+`choose_action(round, seat, rng)` reads only `round.view(seat)`. From the view it infers what
+it can of the hidden hands (`games.euchre.inference`: cards seen, the dealer's pick-up, void
+suits, the `auto` discard, and the strength the bids show), deals the unseen cards at random
+accordingly (`Knowledge.sample`; with `reuse`, in play, from the hand's sequence of deals
+carried from one decision to the next, `games.euchre.memory`), plays every legal move on each
+deal to the end of the hand on the integer engine (`games.euchre.fast`: the other seats bid
+and play by the rules of `games.euchre.policy`), and picks the move with the best mean point
+difference for its team. Every move is tried on the same deals, so their difference is
+measured with little noise.
 
 Nothing is searched where there is nothing to decide: one legal move, or only cards of equal
 effect (`equivalent_groups`: cards of one suit with no card still out between them). Otherwise
@@ -41,7 +42,7 @@ from games.euchre.fast import (
 )
 from games.euchre.inference import ALONE, BID, STRENGTH, Knowledge
 from games.euchre.inference import strength as _strength
-from games.euchre.memory import carried
+from games.euchre.memory import hand_deals
 from games.euchre.round import EuchreRound
 from games.euchre.views import DEALER_DISCARD, NAME_TRUMP, ORDER_UP, PLAYING, EuchreView
 
@@ -277,6 +278,7 @@ Z_LEAD = 2.5  # the best move's lead is clear when it exceeds this many standard
 TIE_MARGIN = 0.1  # points: moves whose difference is surely smaller than this are equal
 MIN_SEQUENTIAL = 32  # samples before the sequential test may stop the search
 MAX_SAMPLES = 200  # samples at most per decision (a cap the clear cases never reach)
+SEQUENCE_CAP = 2 * MAX_SAMPLES  # a hand's carried deals looked at, at most (some are dropped)
 
 
 def _settled(n: int, best: int, totals: list[int], squares: list[list[int]]) -> bool:
@@ -299,8 +301,8 @@ def _settled(n: int, best: int, totals: list[int], squares: list[list[int]]) -> 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A search's choice, and the deals it took: `carried` from earlier decisions of the hand
-    (`games.euchre.memory`), `sampled` afresh (the deals a hand's first play draws for the
-    decisions to come count as sampled)."""
+    (`games.euchre.memory`), `sampled` afresh (drawn for the hand's sequence in play, to be
+    carried to the next decisions, or for this decision alone)."""
 
     action: EuchreAction
     carried: int = 0
@@ -316,7 +318,7 @@ def choose_action(
     max_samples: int | None = MAX_SAMPLES,
     sequential: bool = True,
     bids: bool = True,
-    reuse: bool = True,
+    reuse: bool = False,
 ) -> EuchreAction:
     """The move with the best mean result over sampled deals (reads only `round.view(seat)`).
 
@@ -326,7 +328,8 @@ def choose_action(
     until a limit, as the first version of this bot did (kept to measure against). `bids`:
     deals are drawn within what the bids make likely (`games.euchre.inference`); `reuse`: the
     deals of earlier decisions of the hand, carried along the cards played since
-    (`games.euchre.memory`), are evaluated before fresh ones are sampled. Limits: `budget`
+    (`games.euchre.memory`), are evaluated before fresh ones are sampled (off by default: it
+    samples fewer deals but spends more CPU than it saves). Limits: `budget`
     seconds of wall time (None: none), `max_samples` deals (None: none); at least one must be
     set. The budget is only a cap for an overloaded machine: under it the choice depends on
     `rng` and the view alone."""
@@ -351,7 +354,7 @@ def search(
     max_samples: int | None = MAX_SAMPLES,
     sequential: bool = True,
     bids: bool = True,
-    reuse: bool = True,
+    reuse: bool = False,
 ) -> Decision:
     """`choose_action`, with the deals it took (`Decision`)."""
     if budget is None and max_samples is None:
@@ -372,23 +375,28 @@ def search(
         legal = [legal[g[0]] for g in groups]
     auto_discard = round_.options.dealer_discard == "auto"
     knowledge = Knowledge.of(view, auto_discard=auto_discard, bids=bids)
-    pool: list[list[int]] = []
-    drawn = 0
-    if reuse and sequential:
-        deals, drawn = carried(view, auto_discard=auto_discard)
-        pool = [list(d[:4]) for d in deals]
-        pool = [hands for hands in pool if knowledge.holds(hands)]
-        pool.reverse()  # popped from the end: the first deal first
-    from_pool = len(pool)
+    deals = hand_deals(view, auto_discard=auto_discard) if reuse and sequential else None
+    taken = 0  # the next of `deals` to look at
     table = _Table.of(round_, view)
     k = len(legal)
     totals = [0] * k
     squares = [[0] * k for _ in range(k)]  # sums of squared paired differences
     deadline = None if budget is None else time.perf_counter() + budget
-    samples = 0
+    samples = carried_ = 0
     values = [0] * k
     while True:
-        hands = pool.pop() if pool else knowledge.sample(rng)
+        hands = None
+        while deals is not None and hands is None:
+            if taken >= SEQUENCE_CAP:
+                deals = None  # too many dropped: sample afresh
+                break
+            deal = deals.deal(taken)
+            if deal is not None and knowledge.holds(deal[:4]):
+                hands = list(deal[:4])
+                carried_ += taken < deals.remembered
+            taken += 1
+        if hands is None:
+            hands = knowledge.sample(rng)
         for i, action in enumerate(legal):
             values[i] = v = _rollout(list(hands), table, action, phase, rng)
             totals[i] += v
@@ -409,5 +417,4 @@ def search(
             if _settled(samples, best, totals, squares):
                 break
     best = max(range(k), key=lambda i: (totals[i], -i))
-    used = min(samples, from_pool)
-    return Decision(legal[best], used - min(used, drawn), samples - used + drawn)
+    return Decision(legal[best], carried_, samples - carried_)

@@ -8,9 +8,10 @@ forced ones included). The versions:
 - `first`: the first search bot: every legal move tried on a fixed number of sampled deals
   (`--samples`, 40), with no shortcut;
 - `sequential`: no search when nothing is to decide, a sequential test stops the sampling;
-- `inferred`: as `sequential`, deals drawn within what the bids make likely (`bids`);
-- `reused`: today's bot at its table defaults: as `inferred`, and the deals of the hand's earlier
-  decisions carried to the next ones (`reuse`).
+- `inferred`: today's bot at its table defaults: as `sequential`, deals drawn within what the
+  bids make likely (`bids`);
+- `reused`: as `inferred`, and the deals of the hand's earlier decisions carried to the next
+  ones (`reuse`).
 Each without the wall-time cap (so the run is reproducible). Each line also prints the deals
 its bot took per searched decision: sampled afresh, and carried from an earlier decision.
 `--mixed` adds, for each version, a team of one search bot and one simple bot.
@@ -41,8 +42,8 @@ def versions(samples: int) -> dict[str, dict[str, Any]]:
     return {
         "first": {"budget": None, "max_samples": samples, "sequential": False, "bids": False},
         "sequential": {"budget": None, "bids": False, "reuse": False},
-        "inferred": {"budget": None, "reuse": False},
-        "reused": {"budget": None},
+        "inferred": {"budget": None},
+        "reused": {"budget": None, "reuse": True},
     }
 
 
@@ -131,7 +132,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument(
         "--samples", type=int, default=40, help="sampled deals per decision of the first version"
     )
-    parser.add_argument("--versions", default="first,sequential,reused", help="comma-separated")
+    parser.add_argument("--versions", default="first,sequential,inferred", help="comma-separated")
     parser.add_argument("--mixed", action="store_true", help="also one search + one simple bot")
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--timing", type=int, default=0, help="time N decisions instead")

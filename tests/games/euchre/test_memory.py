@@ -44,7 +44,9 @@ def test_carried_deals_obey_every_certain_rule_seen_since() -> None:
                 view = round_.view(seat)
                 auto = round_.options.dealer_discard == "auto"
                 knowledge = Knowledge.of(view, auto_discard=auto)
-                deals = memory.carried(view, auto_discard=auto).deals
+                source = memory.hand_deals(view, auto_discard=auto)
+                assert source is not None
+                deals = [d for d in map(source.deal, range(40)) if d is not None]
                 held = [d for d in deals if knowledge.holds(d[:4])]
                 checked += len(deals)
                 # the auto discard's hint alone may be broken by a mended deal (the search
@@ -58,20 +60,31 @@ def test_carried_deals_obey_every_certain_rule_seen_since() -> None:
 def test_carried_deals_are_the_same_without_the_remembered_ones() -> None:
     steps = _views_of("carry-same", 1)
     assert len(steps) >= 3
-    along = [memory.carried(r.view(1)).deals for r in steps]  # each step extends the last
+    along = [_first_deals(r) for r in steps]  # each step carries the last one's deals
+    assert memory.hand_deals(steps[-1].view(1)).remembered > 0  # type: ignore[union-attr]
     for round_, deals in zip(steps, along, strict=True):
         memory._CACHE.clear()
-        assert memory.carried(round_.view(1)).deals == deals
+        assert _first_deals(round_) == deals
+
+
+def _first_deals(round_: EuchreRound, n: int = 48) -> list[memory.Deal | None]:
+    source = memory.hand_deals(round_.view(1))
+    assert source is not None
+    return [source.deal(j) for j in range(n)]
 
 
 def test_a_later_decision_takes_the_carried_deals_instead_of_sampling() -> None:
     memory._CACHE.clear()
-    taken = [search(r, 1, random.Random(0), budget=None) for r in _views_of("carry-later", 1)]
+    taken = [
+        search(r, 1, random.Random(0), budget=None, reuse=True) for r in _views_of("carry-later", 1)
+    ]
     searched = [d for d in taken if d.sampled or d.carried]
     assert searched, "the hand had no searched decision"
     first, *later = searched
-    assert first.carried == 0 and first.sampled >= memory.POOL  # it drew the pool
-    assert any(d.carried >= memory.POOL // 2 for d in later) or not later
+    assert first.carried == 0 and first.sampled >= 32
+    assert later, "the hand had one searched play only"
+    for decision in later:  # at least the 32 deals of the test's first look were carried
+        assert decision.carried >= 32 - 4  # (a deal that cannot be mended is dropped)
 
 
 _FRESH = """
@@ -85,7 +98,9 @@ rng = random.Random(5)
 while not round_.finished:
     (seat,) = round_.to_act()
     if seat == 3:
-        action = choose_action(round_, seat, random.Random(len(round_.history)), budget=None)
+        action = choose_action(
+            round_, seat, random.Random(len(round_.history)), budget=None, reuse=True
+        )
     else:
         action = simple(round_, seat, rng)
     print(action)
@@ -96,14 +111,16 @@ while not round_.finished:
 def test_the_choices_are_the_same_in_a_fresh_process() -> None:
     # in this process, with deals of other hands (and of this one) already remembered
     for n in range(3):
-        choose_action(_round(f"other-{n}", dealer=2), 3, random.Random(n), budget=None)
+        choose_action(_round(f"other-{n}", dealer=2), 3, random.Random(n), budget=None, reuse=True)
     round_ = _round("carry-fresh", dealer=2)
     rng = random.Random(5)
     here: list[str] = []
     while not round_.finished:
         (seat,) = round_.to_act()
         if seat == 3:
-            action = choose_action(round_, seat, random.Random(len(round_.history)), budget=None)
+            action = choose_action(
+                round_, seat, random.Random(len(round_.history)), budget=None, reuse=True
+            )
         else:
             action = simple_choice(round_, seat, rng)
         here.append(str(action))
