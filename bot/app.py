@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot import logs
 from bot.cogs.admin import AdminCog
+from bot.cogs.deck import DeckCog
 from bot.cogs.help import HelpCog
 from bot.cogs.history import (
     HandChooser,
@@ -47,6 +48,7 @@ from bot.stopping import stop_on_signals
 from bot.telemetry import Telemetry
 from bot.ui.command_options import CheckedCommandTree
 from bot.ui.controller import TableController
+from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import DiscordNotifier
 from bot.ui.dynamic_items import TableItem
 from bot.ui.emojis import CardEmojis
@@ -127,6 +129,7 @@ class CardTableBot(commands.Bot):
         )
         self._card_pictures = card_pictures  # off: cards as text
         self.card_emojis = CardEmojis()
+        self.decks = PlayerDecks()  # each player's deck (two colours or four), in memory
         # hands and tables as pictures, drawn off the event loop (off: none, cards as text)
         self.pictures = CardPictures(enabled=card_pictures and hand_pictures)
         self.notifier = DiscordNotifier(
@@ -199,12 +202,14 @@ class CardTableBot(commands.Bot):
             SettingsCog(self),
             HistoryCog(self),
             PrivacyCog(self),
+            DeckCog(self),
             HelpCog(self),
         )
         for cog in (*game_cogs, *shared):
             await self.add_cog(cog)
         if self.settings.dev_guild_id is not None:  # the owner's tools: that server only
             await self.add_cog(AdminCog(self), guild=discord.Object(self.settings.dev_guild_id))
+        self.decks.load(await self._store.player_preferences())  # no click reads them
         # The mentions posted before the restart: deleted once played, not posted again.
         self.notifier.adopt_mentions(await self._store.turn_mentions())
         prepare = getattr(self.policy_runner, "prepare", None)

@@ -18,6 +18,7 @@ from bot.pictures.layout import CardPicture
 from bot.render.table import RenderedMessage, render_table
 from bot.service import PrivateSnapshot, SystemClock, TableError, TableService
 from bot.ui.coalescer import EditCoalescer
+from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import digest, turn_of
 from bot.ui.dynamic_items import build_view
 from bot.ui.following import HandFollower
@@ -72,6 +73,7 @@ class BenchNotifier:
         self.service: TableService | None = None
         self.coalescer = EditCoalescer(self._edit, delay=edit_delay)
         self.clock = SystemClock()
+        self.decks = PlayerDecks()  # every player's hand in the two-colour deck
         self.follower = HandFollower(self, self._spawn)  # type: ignore[arg-type]
         self._sent: dict[int, str] = {}
         self._messages: dict[tuple[int, int], PlayerMessage] = {}

@@ -509,7 +509,7 @@ class HistoryCog(commands.Cog, name="history"):
             return
         language = user_language(interaction)
         shown = self.replayer.frame(hand, step)
-        embed = render_replay(shown, language)
+        embed = render_replay(shown, language, _bot(interaction).decks.of(interaction.user.id))
         seat = await self._seat_of(hand, interaction.user.id)
         view = replay_view(language, hand, shown.step, reviewable=seat is not None)
         if new:

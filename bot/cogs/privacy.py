@@ -165,6 +165,7 @@ class PrivacyCog(
             log.exception("forgetting user %s failed", user_id)
             message = text(language, "error.unknown")
         else:
+            self.bot.decks.forget(user_id)  # their deck was kept with the rest
             log.info("a user was forgotten at their request (%s matches)", len(kept.matches))
             key = "privacy.nothing" if kept.empty else "privacy.forget.done"
             message = text(language, key, count=len(kept.matches))

@@ -4,8 +4,12 @@ card back).
 
 The running bot hands its emojis over with `use_pictures` once their upload is complete, and
 takes them back when it closes; none (tests, the local table, an upload Discord refused) means
-text. Button and select labels are plain text, so they use `pretty`; a component shows the
-picture through its `emoji` field (`card_emoji`).
+text. There are two sets: the two-colour deck's, and the four-colour deck's (♦ blue, ♣ green;
+its ♥ ♠, joker and back are the two-colour deck's). A message is rendered in one deck: the
+two-colour one, unless the rendering runs inside `in_deck(FOUR_COLOURS)` (a player's own
+messages, in the deck they chose); a card picture made there (`bot.render.table.with_cards`)
+is drawn in that deck too. Button and select labels are plain text, so they use `pretty`; a
+component shows the picture through its `emoji` field (`card_emoji`).
 
 Pictures take ~30 characters a card where text takes 2 or 3: a part of a message that would
 pass Discord's limit with pictures is written as text instead (`fitting`), so no card is cut
@@ -18,21 +22,40 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from bot.pictures.cards import BACK
+from bot.pictures.cards import BACK, FOUR_COLOURS, TWO_COLOURS, Deck
 from games.cards import card
 
 CARD_BACK = "🂠"
 EMPTY_SLOT = "▫️"
 NO_CARD = "—"
 
-_pictures: dict[str, str] = {}  # card name, or `back`, -> `<:name:id>`
+# per deck: card name, or `back`, -> `<:name:id>`
+_pictures: dict[Deck, dict[str, str]] = {TWO_COLOURS: {}, FOUR_COLOURS: {}}
 _as_text: ContextVar[bool] = ContextVar("cards_as_text", default=False)
+_deck: ContextVar[Deck] = ContextVar("cards_deck", default=TWO_COLOURS)
 
 
-def use_pictures(markup: Mapping[str, str]) -> None:
-    """Show cards as these emojis from now on (an empty mapping: as text)."""
-    _pictures.clear()
-    _pictures.update(markup)
+def use_pictures(markup: Mapping[str, str], four_colours: Mapping[str, str] | None = None) -> None:
+    """Show cards as these emojis from now on (an empty mapping: as text). `four_colours`: the
+    four-colour deck's pictures of the cards it draws apart (♦ ♣), complete; without them the
+    four-colour deck shows the two-colour pictures."""
+    _pictures[TWO_COLOURS] = dict(markup)
+    _pictures[FOUR_COLOURS] = {**markup, **(four_colours or {})} if markup else {}
+
+
+@contextmanager
+def in_deck(deck: Deck) -> Iterator[None]:
+    """Within this block, cards are shown in this deck's colours (emojis and pictures)."""
+    token = _deck.set(deck)
+    try:
+        yield
+    finally:
+        _deck.reset(token)
+
+
+def current_deck() -> Deck:
+    """The deck the cards being rendered are shown in."""
+    return _deck.get()
 
 
 @contextmanager
@@ -68,7 +91,7 @@ def card_emoji(name: str | None) -> str | None:
     """The card's emoji markup (None: the back), or None when pictures are unavailable."""
     if _as_text.get():
         return None
-    return _pictures.get(BACK if name is None else name)
+    return _pictures[_deck.get()].get(BACK if name is None else name)
 
 
 def shown(name: str | None) -> str:

@@ -13,8 +13,10 @@ import discord
 
 from bot.games import plugin_for
 from bot.i18n import text
+from bot.pictures.cards import TWO_COLOURS, Deck
 from bot.render import colors
 from bot.render.actions import MAX_ROWS, ButtonSpec, MenuText, action_menu
+from bot.render.cards import in_deck
 from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text, with_cards
 from bot.render.timestamps import relative
@@ -30,6 +32,20 @@ def render_private(
     reveals: tuple[Reveal, ...] = (),
     hide_at: float | None = None,
     prefix: str = "",
+    deck: Deck = TWO_COLOURS,
+) -> RenderedMessage:
+    """The message, its cards (emojis, the hand's picture) in the player's deck."""
+    with in_deck(deck):
+        return _render(private, public, language, reveals, hide_at, prefix)
+
+
+def _render(
+    private: PrivateSnapshot,
+    public: PublicSnapshot,
+    language: str,
+    reveals: tuple[Reveal, ...],
+    hide_at: float | None,
+    prefix: str,
 ) -> RenderedMessage:
     table = table_text(public, language)
     me = table.names[private.seat] if private.seat < len(table.names) else "?"

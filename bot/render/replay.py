@@ -18,8 +18,9 @@ from typing import Any
 import discord
 
 from bot.i18n import text
+from bot.pictures.cards import TWO_COLOURS, Deck
 from bot.render import colors
-from bot.render.cards import fitting, shown
+from bot.render.cards import fitting, in_deck, shown
 from bot.render.names import escape
 from bot.render.stats import game_title
 from bot.render.table import render_table
@@ -175,8 +176,14 @@ def _cards_in(value: Any) -> list[str]:
     return []
 
 
-def render_replay(f: Frame, language: str) -> discord.Embed:
-    """The table at this step, then every hand face up and what a rule showed at this step."""
+def render_replay(f: Frame, language: str, deck: Deck = TWO_COLOURS) -> discord.Embed:
+    """The table at this step, then every hand face up and what a rule showed at this step,
+    the cards in the viewer's deck."""
+    with in_deck(deck):
+        return _render(f, language)
+
+
+def _render(f: Frame, language: str) -> discord.Embed:
     shown_table = render_table(snapshot(f), language).embed
     embed = shown_table.copy()
     embed.colour = colors.INFO

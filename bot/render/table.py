@@ -19,7 +19,7 @@ from bot.pictures.layout import CardPicture, CardRow
 from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
-from bot.render.cards import fitting
+from bot.render.cards import current_deck, fitting
 from bot.render.limits import FIELD_VALUE, add_field, describe
 from bot.render.names import escape
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
@@ -62,10 +62,11 @@ class RenderedMessage:
 
 
 def with_cards(embed: discord.Embed, kind: str, rows: tuple[CardRow, ...]) -> CardPicture | None:
-    """The picture of these rows, shown as the embed's image (None, and no image: no rows)."""
+    """The picture of these rows in the deck being rendered, shown as the embed's image (None,
+    and no image: no rows)."""
     if not rows:
         return None
-    picture = CardPicture(kind, rows)
+    picture = CardPicture(kind, rows, current_deck())
     embed.set_image(url=f"attachment://{picture.filename}")
     return picture
 

@@ -451,7 +451,13 @@ class TableController:
             hide_at = until if hide_at is None else min(hide_at, until)
         public = self.service.public_snapshot(table_id)
         rendered = render_private(
-            private, public, language, reveals=shown, hide_at=hide_at, prefix=prefix
+            private,
+            public,
+            language,
+            reveals=shown,
+            hide_at=hide_at,
+            prefix=prefix,
+            deck=self.bot.decks.of(user_id),
         )
         return rendered, language, hide_at
 
@@ -500,7 +506,8 @@ class TableController:
             public = self.service.public_snapshot(private.table_id)
         except TableError:
             return
-        rendered = render_private(private, public, language)  # an older message: all hidden
+        deck = self.bot.decks.of(interaction.user.id)
+        rendered = render_private(private, public, language, deck=deck)  # an older one: all hidden
         cards = await self.bot.pictures.complete(key, rendered)
         files = {} if cards.attachments is None else {"attachments": cards.attachments}
         try:

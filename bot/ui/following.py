@@ -199,7 +199,12 @@ class HandFollower:
         if self._followed.get(table_id, {}).get(user_id) is not followed:
             return  # a newer message of the player came meanwhile
         rendered = render_private(
-            private, public, followed.language, reveals=shown, hide_at=hide_at
+            private,
+            public,
+            followed.language,
+            reveals=shown,
+            hide_at=hide_at,
+            deck=self.bot.decks.of(user_id),
         )
         self._hide_at(followed, table_id, hide_at)
         try:

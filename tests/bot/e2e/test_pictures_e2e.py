@@ -13,10 +13,11 @@ from PIL import Image
 
 from bot.local.emojis import EmojiRefused
 from bot.local.records import LocalInteraction
+from bot.pictures.cards import FOUR_COLOURS
 from bot.pictures.round_end import cards_in
 from bot.service.snapshots import ROUND_OVER
 from bot.ui.custom_ids import navigate_id
-from bot.ui.emojis import PICTURES, emoji_name
+from bot.ui.emojis import EMOJIS, FOUR_COLOUR_PICTURES, PICTURES, emoji_name
 from tests.bot.e2e.harness import BotUnderTest, players
 
 EMOJI_UPLOAD = "POST /applications/{app_id}/emojis"
@@ -42,10 +43,13 @@ async def test_card_pictures_are_uploaded_once_then_reused_and_shown_in_hands(
 ) -> None:
     alice, bob, carol = players(harness.fake)
     async with harness.running() as bot:
-        assert uploads(harness) == len(PICTURES) == 54  # 52 cards, the joker, the back
+        # 52 cards, the joker, the back; and the four-colour deck's ♦ and ♣
+        assert uploads(harness) == EMOJIS == len(PICTURES) + 26 == 80
         uploaded = {e.name: e.image for e in harness.fake.emojis.by_id.values()}
-        for name in PICTURES:
-            picture = uploaded[emoji_name(name)]
+        names = [emoji_name(n) for n in PICTURES]
+        names += [emoji_name(n, FOUR_COLOURS) for n in FOUR_COLOUR_PICTURES]
+        for name in names:
+            picture = uploaded[name]
             with Image.open(io.BytesIO(picture)) as image:
                 assert image.format == "PNG" and image.size == (128, 128)
         checker = harness.leak_checker()
@@ -59,8 +63,9 @@ async def test_card_pictures_are_uploaded_once_then_reused_and_shown_in_hands(
         assert words(peeked).count("<:ct1_") - words(peeked).count(back) >= 2
         checker.assert_clean()
     async with harness.running() as bot:
-        assert uploads(harness) == len(PICTURES)  # the second start reuses them all
+        assert uploads(harness) == EMOJIS  # the second start reuses them all
         assert len(bot.card_emojis.markup) == len(PICTURES)
+        assert len(bot.card_emojis.four_colours) == len(FOUR_COLOUR_PICTURES)
 
 
 async def test_pictures_another_process_uploads_at_the_same_time_are_used(
@@ -77,7 +82,7 @@ async def test_pictures_another_process_uploads_at_the_same_time_are_used(
     harness.fake.emojis.create = the_other_process_was_first  # type: ignore[method-assign]
     async with harness.running() as bot:
         assert len(bot.card_emojis.markup) == len(PICTURES)
-        assert len(harness.fake.emojis.by_id) == len(PICTURES)
+        assert len(harness.fake.emojis.by_id) == EMOJIS
 
 
 async def test_cards_stay_text_when_discord_refuses_the_pictures(harness: BotUnderTest) -> None:

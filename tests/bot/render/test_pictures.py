@@ -8,13 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.pictures.cards import BACK
+from bot.pictures.cards import BACK, FOUR_COLOURS, TWO_COLOURS
 from bot.pictures.round_end import cards_in
 from bot.render.actions import ButtonSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service.snapshots import ROUND_OVER
-from tests.bot.render.pictures import MARKUP, card_pictures
+from tests.bot.render.pictures import FOUR_MARKUP, MARKUP, card_pictures
 from tests.bot.render.snapshots import new_round, play, private, public, reveals_of, round_end
 
 
@@ -116,3 +116,31 @@ def test_the_table_pictures_every_grid_face_down_and_the_discard() -> None:
     assert all(card is None or card == "" for row in grids for card in row.cards)
     top = round_.public_view().discard_top
     assert discard.cards == (top,) and cards_in(rendered.cards.png()) == [top]
+
+
+def test_a_four_colour_players_message_shows_the_four_colour_deck_and_the_table_two(
+    pictures: None,
+) -> None:
+    round_ = next(  # a deal whose discard shows a diamond or a club
+        r
+        for r in (new_round(n_seats=2, seed=seed) for seed in range(40))
+        if r.public_view().discard_top[-1] in "DC"
+    )
+    top = round_.public_view().discard_top
+    round_.apply(0, "peek 3 4")
+    round_.apply(1, "peek 3 4")
+    seat = round_.to_act()[0]
+    mine, table = private(round_, seat), public(round_, n_seats=2)
+    four = render_private(mine, table, "en", deck=FOUR_COLOURS)
+    two = render_private(mine, table, "en")
+    take = [c for c in four.components if isinstance(c, ButtonSpec) and "p=take" in c.custom_id]
+    assert [c.emoji for c in take] == [FOUR_MARKUP[top]]
+    assert MARKUP[top] not in embed_text(four) + repr(four.components)
+    assert MARKUP[top] in repr(two.components) and "<:ct4_" not in embed_text(two) + repr(two)
+    assert MARKUP[BACK] in embed_text(four)  # the back is the same in both decks
+    assert four.cards is not None and two.cards is not None
+    assert (four.cards.deck, two.cards.deck) == (FOUR_COLOURS, TWO_COLOURS)
+    assert four.cards.rows == two.cards.rows and four.cards.filename != two.cards.filename
+    shared = render_table(table, "en")  # rendered for everyone: two colours
+    assert shared.cards is not None and shared.cards.deck == TWO_COLOURS
+    assert MARKUP[top] in embed_text(shared) and "<:ct4_" not in embed_text(shared)

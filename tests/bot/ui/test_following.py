@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock, PlayerRef, PrivateSnapshot, TableService
+from bot.ui.decks import PlayerDecks
 from bot.ui.following import HandFollower
 from bot.ui.pictures import CardPictures
 from storage import Store
@@ -104,7 +105,12 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
     service = TableService(store, clock, notices, lambda: next(seeds))
     made = Table(service)
     made.follower = notices.follower = HandFollower(
-        SimpleNamespace(service=service, clock=clock, pictures=CardPictures(enabled=False)),  # type: ignore[arg-type]
+        SimpleNamespace(  # type: ignore[arg-type]
+            service=service,
+            clock=clock,
+            pictures=CardPictures(enabled=False),
+            decks=PlayerDecks(),
+        ),
         made.spawn,
     )
     opened = await service.open_table(1, 10, PLAYERS[0], "dame")
