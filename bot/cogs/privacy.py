@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.i18n import text
 from bot.i18n.translator import command_text
+from bot.pictures.cards import DECKS
 from bot.ui.replies import say, user_language
 from storage.errors import StoreError
 from storage.privacy import StillSeated, UserData
@@ -49,10 +50,21 @@ def summary(language: str, data: UserData) -> str:
         ),
         text(language, "privacy.ratings", count=len(data.ratings)),
         text(language, "privacy.names", names=", ".join(data.names) or "—"),
+        *_deck_line(language, data),
         text(language, "privacy.file"),
         text(language, "privacy.how_to_forget"),
     ]
     return "\n".join(lines)
+
+
+def _deck_line(language: str, data: UserData) -> list[str]:
+    """The player's `/deck` choice, if they made one."""
+    kept = [row.get("deck") for row in data.extra.get("player_preferences", [])]
+    return [
+        text(language, "privacy.deck", deck=text(language, f"deck.name.{deck}"))
+        for deck in kept
+        if deck in DECKS
+    ]
 
 
 class ForgetButton(

@@ -95,6 +95,7 @@ async def test_a_players_four_colour_deck_is_remembered_and_theirs_alone(
         checker.assert_clean()
 
         shown, _ = await harness.ask(alice, "privacy show")
+        assert "deck (`/deck`): four colours" in answer_text(harness.fake, shown)
         (attachment,) = (answer_message(harness.fake, shown) or {})["attachments"]
         data = json.loads(harness.fake.files[str(attachment["url"])])
         assert data["extra"]["player_preferences"][0]["deck"] == "four"

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import UTC, datetime
 
 import pytest
 
+from bot.pictures.cards import FOUR_COLOUR_NAMES, FOUR_COLOURS
 from bot.render.replay import Replayer, frame, render_replay
 from bot.service.policy import policy_for
 from games.contract import RoundSetup
 from games.registry import get_game
 from storage.history import FinishedHand
+from tests.bot.render.pictures import card_pictures
 
 
 def finished(name: str, seed: int) -> FinishedHand:
@@ -61,3 +64,14 @@ def test_every_step_renders_with_every_hand_face_up(name: str) -> None:
         assert "Toutes les mains, face visible" in fields
         assert embed.footer.text == f"Action {step} sur {len(hand.record.actions)}"
         assert embed.image.url is None
+
+
+def test_a_replay_shows_the_cards_in_the_viewers_deck() -> None:
+    hand = finished("euchre", 9)  # four hands of five, face up: diamonds and clubs among them
+    shown = Replayer().frame(hand, 0)
+    with card_pictures():
+        four = json.dumps(render_replay(shown, "en", FOUR_COLOURS).to_dict(), ensure_ascii=False)
+        two = json.dumps(render_replay(shown, "en").to_dict(), ensure_ascii=False)
+    assert "<:ct4_" in four and "<:ct4_" not in two
+    assert not any(f"<:ct1_{name}:" in four for name in FOUR_COLOUR_NAMES)
+    assert any(f"<:ct1_{name}:" in two for name in FOUR_COLOUR_NAMES)
