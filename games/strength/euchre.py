@@ -18,7 +18,10 @@ its bot took per searched decision: sampled afresh, and carried from an earlier 
 The search team sits at seats 0+2 in even matches and 1+3 in odd ones, and the first dealer
 turns with the match number, so neither seat order nor the deal favours a side. Matches run in
 `--jobs` processes. `--timing N` instead times N search decisions at the table's defaults
-(wall-time cap included) in this process and prints the percentiles.
+(wall-time cap included) in this process and prints the percentiles. `--positions N` instead
+has every version decide at the same positions of N hands (in this process, in turn), and
+prints each one's CPU and deals (sampled, carried) per decision: a comparison that the
+machine's load does not skew.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import time
 from functools import partial
 from typing import Any
 
+from games.contract import RoundSetup
 from games.euchre import GAME, EuchreRound, strong
 from games.euchre import policy as simple
 from games.match import Match
@@ -126,6 +130,47 @@ def _timing(decisions: int) -> None:
     )
 
 
+def same_positions(hands: int, chosen: list[str], known: dict[str, dict[str, Any]]) -> None:
+    """Every version decides at the same positions: hands of two search bots (the last version
+    of `chosen` plays) against two simple bots, each search decision taken by every version in
+    turn (in alternating order, each with the same seed), so CPU and deals compare on equal
+    footing whatever else the machine runs meanwhile."""
+    totals = {name: [0, 0.0, 0, 0, 0] for name in chosen}  # decisions, CPU, searched, deals
+    for index in range(hands):
+        rng = random.Random(index)
+        round_ = GAME.new_round(
+            GAME.options(), RoundSetup(n_seats=4, dealer=index % 4), seed=f"positions-{index}"
+        )
+        assert isinstance(round_, EuchreRound)
+        while not round_.finished:
+            (seat,) = round_.to_act()
+            if seat & 1:
+                round_.apply(seat, simple.choose_action(round_, seat, rng))
+                continue
+            order = chosen if len(round_.history) % 2 else chosen[::-1]
+            taken = {}
+            for name in order:
+                started = time.process_time()
+                seed = random.Random(f"{index}-{len(round_.history)}")
+                decision = strong.search(round_, seat, seed, **known[name])
+                row = totals[name]
+                row[0] += 1
+                row[1] += time.process_time() - started
+                if decision.sampled or decision.carried:
+                    row[2] += 1
+                    row[3] += decision.sampled
+                    row[4] += decision.carried
+                taken[name] = decision.action
+            round_.apply(seat, taken[chosen[-1]])
+    print(f"euchre: the same positions for every version, {hands} hands ({chosen[-1]} plays)")
+    for name, (decisions, cpu, searched, sampled, carried) in totals.items():
+        print(
+            f"{name}: {decisions} decisions, {cpu / max(1, decisions) * 1000:.2f} ms CPU each; "
+            f"{searched} searched, deals per searched decision: "
+            f"{sampled / max(1, searched):.1f} sampled, {carried / max(1, searched):.1f} carried"
+        )
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m games.strength euchre")
     parser.add_argument("--matches", type=int, default=2000)
@@ -136,6 +181,9 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--mixed", action="store_true", help="also one search + one simple bot")
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--timing", type=int, default=0, help="time N decisions instead")
+    parser.add_argument(
+        "--positions", type=int, default=0, help="instead, every version on the same N hands"
+    )
     parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)
     if args.short:
@@ -148,6 +196,9 @@ def main(argv: list[str]) -> None:
     unknown = [name for name in chosen if name not in known]
     if unknown:
         parser.error(f"unknown version {', '.join(unknown)}: choose among {', '.join(known)}")
+    if args.positions:
+        same_positions(args.positions, chosen, known)
+        return
     print(
         f"euchre: {args.matches} matches per line (the same ones on every line), {args.jobs} "
         f"processes; first version at {args.samples} sampled deals per decision"
