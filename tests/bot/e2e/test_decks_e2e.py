@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.local.emojis import EmojiRefused
 from bot.pictures.cards import BLUE, GREEN, RED
 from bot.ui.emojis import EMOJIS, FOUR_COLOUR_PICTURES, PICTURES
 from games.registry import get_game
@@ -116,3 +117,24 @@ async def test_a_forgotten_player_has_the_two_colour_deck_again(harness: BotUnde
         assert "two colours" in answer_text(harness.fake, again)
     async with harness.running() as bot:
         assert bot.decks.of(alice.id) == "two"
+
+
+async def test_a_four_colour_player_sees_two_colour_pictures_when_only_theirs_are_refused(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, carol = players(harness.fake)
+    create = harness.fake.emojis.create
+
+    def no_four_colour_set(payload: dict[str, Any]) -> Any:
+        if str(payload.get("name", "")).startswith("ct4_"):
+            raise EmojiRefused(400, "Maximum number of emojis reached (2000)", 30008)
+        return create(payload)
+
+    harness.fake.emojis.create = no_four_colour_set  # type: ignore[method-assign]
+    async with harness.running() as bot:
+        assert len(bot.card_emojis.markup) == len(PICTURES) and not bot.card_emojis.four_colours
+        await harness.ask(alice, "deck", colours="four")
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        await harness.my_cards(alice, table_id)
+        hand = words(harness.fake.message(harness.last_private[alice.id]))
+        assert "<:ct1_back:" in hand and "<:ct4_" not in hand and "🂠" not in hand
