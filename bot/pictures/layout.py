@@ -52,6 +52,7 @@ class CardRow:
     note: str = ""
     raised: tuple[int, ...] = ()  # the cards set apart (just seen), by index
     captions: tuple[str, ...] = ()  # under each card (a slot's number)
+    column: int | None = None  # the column it is laid in (a team's); None: laid out by count
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,21 @@ def _cut(text: str, width: int, size: int) -> str:
     return fits if fits == text else fits + "…"
 
 
+def _places(rows: Sequence[CardRow]) -> list[tuple[int, int]]:
+    """Each row's (column, line): in the columns the rows name, one after the other in each;
+    else in one column, or two of equal length past `TALL` rows."""
+    if any(row.column is not None for row in rows):
+        filled: dict[int, int] = {}
+        places = []
+        for row in rows:
+            column = row.column or 0
+            places.append((column, filled.get(column, 0)))
+            filled[column] = filled.get(column, 0) + 1
+        return places
+    per_column = -(-max(len(rows), 1) // (2 if len(rows) > TALL else 1))
+    return [divmod(index, per_column) for index in range(len(rows))]
+
+
 def rows_png(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
     """The picture as PNG bytes: one row per `CardRow`, labels in a column of their own, the
     faces in the deck's colours."""
@@ -114,15 +130,15 @@ def rows_png(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
     row_height = card + 2 * GAP + (lift if any(r.raised for r in rows) else 0)
     row_height += captioned
     column_width = label_width + max(most, 1) * step + note_width
-    columns = 2 if len(rows) > TALL else 1
-    per_column = -(-max(len(rows), 1) // columns)
+    places = _places(rows)
+    columns = max((column for column, _ in places), default=0) + 1
+    per_column = max((line for _, line in places), default=0) + 1
     width = 2 * MARGIN + columns * column_width + (columns - 1) * 2 * MARGIN
     height = 2 * MARGIN + per_column * row_height
     image = Image.new("RGB", (width, height), BACKGROUND[:3])
     draw = ImageDraw.Draw(image)
     drawn: list[str] = []
-    for index, row in enumerate(rows):
-        column, line = divmod(index, per_column)
+    for index, (row, (column, line)) in enumerate(zip(rows, places, strict=True)):
         origin = MARGIN + column * (column_width + 2 * MARGIN)
         top = MARGIN + line * row_height
         middle = top + row_height // 2

@@ -9,11 +9,12 @@ can show a hidden card.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.games.plugin import SeatLayout
 from bot.i18n import text
-from bot.pictures.layout import EMPTY, CardRow
+from bot.pictures.layout import EMPTY, TALL, CardRow
 from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
@@ -349,8 +350,9 @@ def hand_rows(view: DameView, language: str) -> tuple[CardRow, ...]:
 
 def table_rows(view: DameView, language: str) -> tuple[CardRow, ...]:
     """The table as a picture: each team's packs (a row each, naturals then wild cards, with
-    its points), then the pile's top card and size."""
-    rows = []
+    its points), then the pile's top card and size. Past `TALL` rows, each team's packs are a
+    column of their own (North–South left, East–West right), the pile below the shorter."""
+    rows: list[CardRow] = []
     for team, packs in enumerate(view.packs):
         for pack in packs:
             ordered = sorted(pack.cards, key=is_wild)
@@ -358,5 +360,13 @@ def table_rows(view: DameView, language: str) -> tuple[CardRow, ...]:
             rows.append(CardRow(label, tuple(map(name_of, ordered)), note=str(pack.points)))
     top = (name_of(view.discard[-1]),) if view.discard else (EMPTY,)
     count = text(language, "dame.stock", count=len(view.discard)) if view.discard else ""
-    rows.append(CardRow(text(language, "dame.pile_title"), top, note=count))
-    return tuple(rows)
+    pile = CardRow(text(language, "dame.pile_title"), top, note=count)
+    if len(rows) + 1 <= TALL:
+        return (*rows, pile)
+    teams = [len(packs) for packs in view.packs]
+    by_team = [team for team, packs in enumerate(view.packs) for _ in packs]
+    shorter = min(range(len(teams)), key=lambda team: (teams[team], -team))
+    return (
+        *(replace(row, column=team) for row, team in zip(rows, by_team, strict=True)),
+        replace(pile, column=shorter),
+    )

@@ -308,7 +308,8 @@ def hand_rows(view: EuchreView, language: str) -> tuple[CardRow, ...]:
 
 def table_rows(view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
     """The table as a picture: the turned card while bidding; then each place with the card it
-    played to the trick (the last trick, with its winner, between two tricks)."""
+    played to the trick (the last trick, with its winner, between two tricks; empty places
+    before the first lead, so the picture never goes away while the hand is played)."""
     language = table.language
     names = [info.name for info in table.snapshot.seats]  # drawn: not markdown-escaped
     if view.trump is None:
@@ -320,7 +321,7 @@ def table_rows(view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
         trick = view.tricks[-1]
         winner = view.trick_winners[-1]
         note = text(language, "picture.won_by", name=names[winner] if winner < len(names) else "?")
-    if not trick:
+    if not trick and view.phase == OVER:
         return ()
     played = dict(trick)
     seats = [seat for seat in range(4) if seat != view.sitting_out]

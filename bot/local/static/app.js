@@ -874,6 +874,16 @@
         openChannel(link.dataset.channelLink);
       }
     });
+    // A picture that loads after its message was drawn makes the list taller: still follow
+    // the newest message (load events do not bubble: caught on their way down).
+    $("messages").addEventListener(
+      "load",
+      () => {
+        const list = $("messages");
+        if (stickToBottom) list.scrollTop = list.scrollHeight;
+      },
+      true,
+    );
     $("messages").addEventListener("scroll", () => {
       const list = $("messages");
       stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;

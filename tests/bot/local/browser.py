@@ -218,6 +218,7 @@ class Player:
         self.page_errors: list[str] = []
         self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
         self.received: list[dict[str, Any]] = []  # every message the server sent this page
+        self.buttons_used: list[tuple[str, bool]] = []  # (label, shows an emoji) of each click
         self.page.on("response", self._seen)
         self.page.goto(table.entry_url(f"user={number}"))
         self.settled()
@@ -330,22 +331,55 @@ class Player:
         elif value:
             mine.locator(f"select[data-custom-id='{custom_id}']").select_option(value)
         else:
-            mine.locator(f"button[data-custom-id='{custom_id}']").click()
+            button = mine.locator(f"button[data-custom-id='{custom_id}']")
+            shown = button.evaluate(
+                "node => [node.innerText.trim(), node.querySelector('img.emoji') !== null]"
+            )
+            self.buttons_used.append((str(shown[0]), bool(shown[1])))
+            button.click()
         self.settled()
 
-    def screenshot(self, name: str) -> None:
+    def screenshot(self, name: str, *, height: int | None = None) -> None:
+        """Save the page as `name`.png under `make screenshots` (`height`: a taller page for
+        this picture, the newest message at its bottom)."""
         if SCREENSHOTS:
             self.page.mouse.move(0, 0)
+            size = self.page.viewport_size
+            if height is not None:
+                self.page.set_viewport_size({"width": size["width"], "height": height})
+                self.page.evaluate(
+                    "() => { const l = document.getElementById('messages');"
+                    " l.scrollTop = l.scrollHeight; }"
+                )
             self.pictures_shown()
+            self.newest_in_view()
             folder = Path(SCREENSHOTS)
             folder.mkdir(parents=True, exist_ok=True)
             self.page.screenshot(path=str(folder / f"{name}.png"))
+            self.page.set_viewport_size(size)
 
     def pictures_shown(self) -> None:
         """Wait until every picture on the page (card emojis) has loaded: a broken one fails."""
         self.page.wait_for_function(
             "[...document.images].every(image => image.complete && image.naturalWidth > 0)"
         )
+
+    def newest_in_view(self) -> None:
+        """Wait until the newest message is whole on screen, above the message box (the list
+        follows new messages, and pictures that load after them)."""
+        self.page.wait_for_function(
+            """() => {
+                const list = document.getElementById('messages');
+                const newest = list.lastElementChild;
+                if (newest === null) return false;
+                const bottom = newest.getBoundingClientRect().bottom;
+                return bottom <= list.getBoundingClientRect().bottom + 1;
+            }"""
+        )
+
+    def embed_text(self, message: str) -> str:
+        """What the newest `message` writes in its embed (an emoji is a picture, no text)."""
+        return str(self.page.locator(f"{message} .embed").last.inner_text())
 
     def card_picture(self, message: str, *, emojis: bool = False) -> dict[str, int]:
         """Wait until the newest `message` (`IN_PLAY`, `ENDED`, `HAND`) shows its card
@@ -410,13 +444,13 @@ def play_against_bots(
     preference: tuple[str, ...],
     *,
     max_moves: int = 300,
-    after_move: Callable[[int], None] = lambda _: None,
+    after_move: Callable[[list[tuple[str, str]]], None] = lambda _: None,
     keep: Callable[[tuple[str, str]], bool] = lambda _: True,
 ) -> list[tuple[str, str]]:
     """`player` plays what their "My cards" offers (ranked by `preference`, among what `keep`
     keeps) until the round is over, waiting for their turn while the bot players play theirs;
-    `after_move(n)` runs after their n-th move. Returns the components used: (custom id,
-    select value or '')."""
+    `after_move(used)` runs after each of their moves with the moves made so far. Returns the
+    components used: (custom id, select value or '')."""
     used: list[tuple[str, str]] = []
     for _ in range(max_moves):
         if player.round_over():
@@ -427,7 +461,7 @@ def play_against_bots(
             continue
         player.use(*choice)
         used.append(choice)
-        after_move(len(used))
+        after_move(used)
     raise AssertionError(f"the round was not over after {max_moves} moves: {used}")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,6 @@ from tests.bot.local.browser import (
     ENDED,
     HAND,
     IN_PLAY,
-    SCREENSHOTS,
     TABLE,
     Player,
     action_of,
@@ -33,23 +33,48 @@ def open_table_with_bots(player: Player, game: str, bot_players: int, **options:
     player.click(player.wait_table_button("hand"))
 
 
-def picture(
-    player: Player, game: str, after: int, now: str | re.Pattern[str]
-) -> Callable[[int], None]:
-    """Take the README's picture of a hand of `game` (`make screenshots`) once the player may
-    move again after their `after`-th move, and the table message says so (`now`): its edits
-    are paced, so it may still show an earlier turn for a moment."""
+Moves = list[tuple[str, str]]
+# A card written as text (`K♥`, `10♦`): with pictures on, a hand or a trick never shows one.
+CARD_AS_TEXT = re.compile(r"(?<![\w])(10|[2-9JQKA])[♠♥♦♣]")
 
-    def take(moves: int) -> None:
-        if moves == after and SCREENSHOTS:
-            player.wait_for_turn_or_round_over()
-            table = player.page.locator(f"{TABLE}:has(button[data-custom-id$=':hand'])")
-            table.last.filter(has_text=now).wait_for()
-            player.card_picture(HAND)  # the hand's picture follows its answer when drawn
-            player.card_picture(IN_PLAY)
-            player.screenshot(f"{game}-mid-hand")
 
-    return take
+@dataclass
+class MidHand:
+    """What the player sees after the first of their moves that `when` accepts (given the
+    moves so far), once they may move again and the table message says so (`now`, a
+    pattern: its edits are paced, so it may show an earlier turn for a moment): My cards and
+    the table message each show their card picture, loaded, and write no card as text; the
+    newest message is whole on screen. Under `make screenshots` it takes the README's picture
+    of `game` (`readme`). `check()`: it was seen."""
+
+    player: Player
+    game: str
+    when: Callable[[Moves], bool]
+    now: str
+    readme: bool = True  # the README shows this game's hand
+    height: int | None = None  # of the README's picture, when taller than the page
+    seen: bool = False
+
+    def __call__(self, used: Moves) -> None:
+        if self.seen or not self.when(used):
+            return
+        player = self.player
+        player.wait_for_turn_or_round_over()
+        assert not player.round_over(), f"the round ended before the middle of the hand: {used}"
+        player.page.locator(IN_PLAY).last.filter(has_text=re.compile(self.now)).wait_for()
+        for message in (HAND, IN_PLAY):  # the hand's picture follows its answer when drawn
+            shown = player.card_picture(message, emojis=True)
+            assert shown["width"] >= 150 and shown["height"] >= 90, (message, shown)
+            written = player.embed_text(message)
+            assert not CARD_AS_TEXT.search(written), (message, written)
+        player.pictures_shown()
+        player.newest_in_view()
+        if self.readme:
+            player.screenshot(f"{self.game}-mid-hand", height=self.height)
+        self.seen = True
+
+    def check(self) -> None:
+        assert self.seen, f"the middle of the hand of {self.game} was never seen"
 
 
 def cards_shown_as_pictures(player: Player) -> None:
@@ -62,6 +87,14 @@ def cards_shown_as_pictures(player: Player) -> None:
     for message in (HAND, IN_PLAY):
         shown = player.card_picture(message, emojis=True)
         assert shown["width"] >= 150 and shown["height"] >= 90, (message, shown)
+
+
+def buttons_showed_their_cards(player: Player) -> None:
+    """Every button the player clicked that names a card showed that card's emoji, and some
+    button showed one ("Swap into card 1" shows the card it swaps in)."""
+    used = player.buttons_used
+    assert all(emoji for label, emoji in used if CARD_AS_TEXT.search(label)), used
+    assert any(emoji for _, emoji in used), used
 
 
 def round_end_shown(player: Player, *names: str) -> str:
@@ -81,11 +114,17 @@ def test_one_person_plays_a_round_of_dutch_against_two_bot_players(
         cards_shown_as_pictures(alice)
         # Draw and swap into the grid, turn after turn: the round ends on a bot's Dutch call
         # (Alice never calls it herself, whatever her message offers first).
+        # her page once she has played a turn and it is hers again (the README's Dutch
+        # pictures are those of three people, in test_page_in_browser)
+        turned = MidHand(alice, "dutch", lambda used: len(used) == 3, "Alice to play", readme=False)
         used = play_against_bots(
             alice,
             ("draw", "swap", "discard", "end"),
+            after_move=turned,
             keep=lambda item: action_of(*item) != "p=dutch",
         )
+        turned.check()
+        buttons_showed_their_cards(alice)
         actions = [action_of(*move) for move in used]
         assert actions[0].startswith("peek"), actions
         assert actions.count("p=draw") >= 2, actions
@@ -106,17 +145,22 @@ def test_one_person_plays_a_hand_of_euchre_against_three_bot_players(
         # The simple bots: the strong ones search for a time, so their play varies with load.
         open_table_with_bots(alice, "euchre", 3, target="1", bots="simple")
         cards_shown_as_pictures(alice)
-        used = play_against_bots(
-            alice,
-            ("order", "discard"),
-            after_move=picture(alice, "euchre", 3, re.compile("Alice to (lead|play)")),
-        )
+        # her page (and the README's picture) once she has played two cards, her turn again
+        plays = MidHand(alice, "euchre", lambda used: len(used) == 3, "Alice to (lead|play)")
+        used = play_against_bots(alice, ("order", "discard"), after_move=plays)
+        plays.check()
+        buttons_showed_their_cards(alice)
         actions = [action_of(*move) for move in used]
         assert actions[0].startswith("p=discard "), actions
         assert sum(a.startswith("p=play ") for a in actions) == 5, actions
         shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
         assert "Match over" in shown and "Rematch" in shown
         assert_nothing_leaked([alice])
+
+
+def after_a_pack_and_a_discard(used: Moves) -> bool:
+    actions = [action_of(*move) for move in used]
+    return actions[-1].startswith("p=discard ") and any(a.startswith("p=meld ") for a in actions)
 
 
 def test_one_person_plays_a_hand_of_dame_de_pique_against_three_bot_players(
@@ -129,12 +173,19 @@ def test_one_person_plays_a_hand_of_dame_de_pique_against_three_bot_players(
         open_table_with_bots(alice, "dame", 3, target="50")
         cards_shown_as_pictures(alice)
         preference = ("meld", "add", "draw", "discard")
+        # her page (and the README's picture) at her next draw once she has laid a pack (her
+        # turn ended on a discard): both teams' packs and the pile on the table, her hand below
+        packs_laid = MidHand(
+            alice, "dame", after_a_pack_and_a_discard, "Alice to draw", height=1300
+        )
         used = play_against_bots(
             alice,
             preference,
-            after_move=picture(alice, "dame", 8, "Alice to draw"),
+            after_move=packs_laid,
             keep=lambda item: not item[1].endswith("."),  # a pack's button, not its rank's step
         )
+        packs_laid.check()
+        buttons_showed_their_cards(alice)
         actions = [action_of(*move) for move in used]
         assert actions.count("p=draw") >= 2 and any(a.startswith("p=discard ") for a in actions)
         packs = [custom_id for custom_id, _ in used if ":p=meld " in custom_id]

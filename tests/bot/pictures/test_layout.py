@@ -48,3 +48,15 @@ def test_a_four_colour_picture_draws_blue_diamonds_and_never_takes_a_two_colour_
 
     assert any(bluish(c) for c in colours(four))
     assert not any(bluish(c) for c in colours(two))
+
+
+def test_rows_that_name_their_column_are_laid_in_it_one_below_the_other() -> None:
+    left = tuple(CardRow(f"N–S · {rank}", (f"{rank}S", f"{rank}H"), column=0) for rank in "345")
+    right = (CardRow("E–W · 9", ("9S", "9D"), column=1),)
+    png = CardPicture("table", (*left, *right)).png()
+    assert cards_in(png) == ["3S", "3H", "4S", "4H", "5S", "5H", "9S", "9D"]
+    by_count = CardPicture("table", tuple(CardRow(r.label, r.cards) for r in (*left, *right)))
+    with Image.open(io.BytesIO(png)) as image, Image.open(io.BytesIO(by_count.png())) as one:
+        # two columns of (at most) three rows, where four rows by count are one column
+        assert image.height < one.height and image.width > one.width
+        assert 3 * CARD <= image.height < 4 * CARD

@@ -5,8 +5,10 @@ limits, and showing no card of another hand or of the stock."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
+from bot.games.dame import render
 from bot.pictures.round_end import cards_in
 from bot.render.actions import MAX_OPTIONS, SelectSpec
 from bot.render.private import render_private
@@ -17,6 +19,7 @@ from bot.service.snapshots import (
 from bot.ui.custom_ids import Kind, parse
 from games.cards import card
 from games.dame import GAME, DameRound
+from games.dame.views import PackView
 from tests.bot.games.dame.views import fillers, public_snapshot, within_discord_limits
 from tests.bot.render import snapshots
 from tests.bot.render.pictures import CARD_TEXT, MARKUP, card_pictures
@@ -228,3 +231,26 @@ def test_my_cards_pictures_the_hand_by_rank_and_the_table_the_packs_and_the_pile
     assert [(p.label, p.cards, p.note) for p in packs] == [("E–W · 7", ("7S", "7H", "7D"), "15")]
     assert pile.cards == (card(hand[0]).name,) and pile.note == "1 card"
     assert sorted(cards_in(table.cards.png())) == sorted(["7S", "7H", "7D", card(hand[0]).name])
+
+
+def test_a_table_of_many_packs_lays_each_team_s_packs_in_a_column_and_the_pile_below_fewer() -> (
+    None
+):
+    round_, _ = _round_with_a_big_take()
+    north_south = tuple(PackView(rank, (f"{rank}S", f"{rank}H", f"{rank}D"), 15) for rank in "3456")
+    east_west = (PackView("9", ("9S", "9H", "9C", "2D"), 40), PackView("K", ("KS", "KH", "KD"), 30))
+    view = replace(round_.public_view(), packs=(north_south, east_west))
+    rows = render.table_rows(view, "en")
+    assert [(row.label, row.column) for row in rows] == [
+        ("N–S · 3", 0),
+        ("N–S · 4", 0),
+        ("N–S · 5", 0),
+        ("N–S · 6", 0),
+        ("E–W · 9", 1),
+        ("E–W · K", 1),
+        ("Discard pile", 1),  # below the team of fewer packs
+    ]
+    assert rows[4].cards == ("9S", "9H", "9C", "2D") and rows[4].note == "40"
+    # a few packs stay in one column, team after team
+    few = replace(view, packs=(north_south[:2], east_west[:1]))
+    assert {row.column for row in render.table_rows(few, "en")} == {None}

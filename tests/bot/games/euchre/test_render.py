@@ -337,7 +337,13 @@ def test_my_cards_pictures_the_hand_trump_first_and_the_table_the_trick_by_place
     bidding = render_table(public(round_, events), "en")
     assert bidding.cards is not None
     assert [(r.label, r.cards) for r in bidding.cards.rows] == [("Turned up", ("JC",))]
-    events += apply(round_, "order", "discard 9D", "play JD", "play 9S")
+    events += apply(round_, "order", "discard 9D")
+    before_the_lead = render_table(public(round_, events), "en")  # the trick's places, empty
+    assert before_the_lead.cards is not None
+    assert [(r.cards, r.captions) for r in before_the_lead.cards.rows] == [
+        (("", "", "", ""), ("N", "E", "S", "W"))
+    ]
+    events += apply(round_, "play JD", "play 9S")
     snapshot = public(round_, events)
     cat = render_private(snapshots.private(round_, 2), snapshot, "en")
     assert cat.cards is not None
