@@ -15,7 +15,9 @@ until another player is to act (Dutch's start peek is a turn of its own).
 
 Prints, per game and preset, the turns played and clicks per turn (mean, median, 90th
 percentile, max) and interactions per turn; for Dame de Pique also the turns that lay exactly
-one pack (a new pack or a take, no add). `--short` (run by the test suite) plays one round of
+one pack (a new pack or a take, no add); then the same by kind of turn (`turn_kind`: Dame's
+one pack with or without a knock, Dutch's plain turns, those with a match or a card's power,
+Euchre's plays and bids). `--short` (run by the test suite) plays one round of
 each; the default twenty.
 """
 
@@ -163,6 +165,7 @@ class Tally:
     clicks: list[int] = field(default_factory=list)
     interactions: list[int] = field(default_factory=list)
     one_pack: list[int] = field(default_factory=list)  # Dame: turns laying exactly one pack
+    by_kind: dict[str, list[int]] = field(default_factory=dict)  # clicks by `turn_kind`
     unreached: int = 0  # moves the menus did not offer (played by the service instead)
 
 
@@ -256,13 +259,37 @@ def _kind(notation: str) -> str:
     return notation.split(" ")[0] + ("+" if " " in notation else "")
 
 
+PLAIN_DUTCH = {"draw", "take", "swap+", "discard", "discard+", "end"}
+
+
+def turn_kind(game: str, kinds: Sequence[str]) -> str:
+    """What a turn was, in the words of the clicks-per-turn goals: Dame's turns that lay one
+    pack (with a knock or not), Dutch's plain turns (draw or take, then swap or discard) apart
+    from those with a match or a card's power, Euchre's plays apart from its bids."""
+    if game == "dame":
+        packs = sum(kind in ("meld+", "take+") for kind in kinds)
+        if packs == 1 and "add+" not in kinds:
+            return "one pack, knock" if "announce" in kinds else "one pack"
+        return "other"
+    if game == "dutch":
+        if any(kind.startswith(PEEK) for kind in kinds):
+            return "start peek"
+        if set(kinds) <= PLAIN_DUTCH:
+            return "draw, swap or discard"
+        return "with a match" if "match+" in kinds else "with a card's power"
+    if game == "euchre":
+        return "play a card" if set(kinds) == {"play+"} else "bid"
+    return "turn"
+
+
 def _close(turn: Turn | None, game: str, tally: Tally) -> None:
     if turn is None:
         return
     tally.clicks.append(turn.clicks)
     tally.interactions.append(turn.interactions)
-    packs = sum(kind in ("meld+", "take+") for kind in turn.kinds)
-    if game == "dame" and packs == 1 and "add+" not in turn.kinds:
+    kind = turn_kind(game, turn.kinds)
+    tally.by_kind.setdefault(kind, []).append(turn.clicks)
+    if kind.startswith("one pack"):
         tally.one_pack.append(turn.clicks)
 
 
@@ -327,6 +354,8 @@ def report(results: dict[tuple[str, str], Tally], rounds: int) -> None:
                 f"  {'':17} {len(tally.one_pack):5} turns laying one pack: clicks "
                 f"{summary(tally.one_pack)}; {within} within 3 clicks"
             )
+        for kind, clicks in sorted(tally.by_kind.items()):
+            print(f"  {'':17} {len(clicks):5} × {kind}: clicks {summary(clicks)}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

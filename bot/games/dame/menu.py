@@ -39,7 +39,7 @@ from bot.render.actions import (
 )
 from bot.render.cards import card_emoji, pretty
 from bot.service.snapshots import PrivateSnapshot
-from bot.ui.custom_ids import navigate_id, pick_id, play_id, select_id
+from bot.ui.custom_ids import THEN, navigate_id, pick_id, play_id, select_id
 from games.cards import card
 from games.dame.rules import DECK, IS_WILD, NATURAL_RANKS, PACK_MIN
 from games.dame.views import DRAW_PHASE, PLAY_PHASE, DameView, PlayOptions
@@ -194,6 +194,7 @@ def _top(
     # lay, then the discards (buttons if they fit the rows left, else a select)
     shortcut_rows = MAX_ROWS - (lay is not None) - bool(discards)
     likely = likely_moves(view, private.legal)[: shortcut_rows * MAX_BUTTONS_PER_ROW]
+    knocks = _knocks_with_discards(likely, discards, lay is not None)
     specs: list[ComponentSpec] = []
     row = 0
     for start in range(0, len(likely), MAX_BUTTONS_PER_ROW):
@@ -208,11 +209,42 @@ def _top(
             for action in discards[start : start + MAX_BUTTONS_PER_ROW]:
                 specs.append(_button(table_id, round_no, action, labels, row))
             row += 1
+        for start in range(0, len(knocks), MAX_BUTTONS_PER_ROW):
+            for action in knocks[start : start + MAX_BUTTONS_PER_ROW]:
+                specs.append(_knock_button(table_id, round_no, action, labels, row, language))
+            row += 1
     elif discards:
         labels = replace(labels, choose=text(language, "dame.family.discard"))
         shown = action_menu(discards, "", table_id=table_id, round_no=round_no, labels=labels)
         specs += [replace(s, row=s.row + row) for s in shown]
     return specs
+
+
+def _knocks_with_discards(likely: list[str], discards: list[str], lay: bool) -> list[str]:
+    """With the knock offered, the turn's end as one click, "Knock and discard 7♥" below each
+    discard (`announce;discard 7H`): when they fit the rows left (a hand of a few cards, when
+    a knock is most likely), else none. The Knock button stays (to knock before laying)."""
+    if ANNOUNCE not in likely or not discards:
+        return []
+    others = -(-len(likely) // MAX_BUTTONS_PER_ROW) + int(lay)
+    discard_rows = -(-len(discards) // MAX_BUTTONS_PER_ROW)
+    if others + 2 * discard_rows > MAX_ROWS:
+        return []
+    return [f"{ANNOUNCE}{THEN}{discard}" for discard in discards]
+
+
+def _knock_button(
+    table_id: int, round_no: int, action: str, labels: MenuText, row: int, language: str
+) -> ButtonSpec:
+    discard = action.split(THEN)[1]
+    name = discard.split(" ")[1]
+    return ButtonSpec(
+        play_id(table_id, round_no, action),
+        text(language, "dame.menu.knock_and_discard", card=pretty(name)),
+        "danger",
+        row,
+        labels.action_emoji(discard),
+    )
 
 
 def _lay_select(

@@ -64,7 +64,10 @@ async def test_dame_turns_laying_a_pack_take_three_clicks_and_euchre_turns_at_mo
     results = await run(1, ["dame", "euchre"])
     dame = results[("dame", "standard")]
     assert dame.unreached == 0 and dame.one_pack
-    assert statistics.median(dame.one_pack) <= 3
+    # draw, the pack's button, a discard; a knock (the strong bot knocks whenever it may, even
+    # with a big hand) is one click more, or none with a few cards ("Knock and discard")
+    assert dame.by_kind["one pack"] and max(dame.by_kind["one pack"]) <= 3
+    assert max(dame.by_kind.get("one pack, knock", [4])) <= 4
     for (game, _), tally in results.items():
         if game == "euchre":
             assert tally.unreached == 0 and max(tally.clicks) <= 2

@@ -182,3 +182,32 @@ def test_with_card_pictures_every_option_of_a_pick_shows_its_card() -> None:
     assert isinstance(pick, SelectSpec)
     assert list(pick.emojis) == [MARKUP[card(value).name] for _, value in pick.options]
     assert all("<:" not in label for label, _ in pick.options)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_with_a_few_cards_left_each_discard_has_a_knock_and_discard_button_of_one_click(
+    language: str,
+) -> None:
+    """Ben lays two packs and holds 8 cards: the knock and the turn's discard are one click,
+    a "Knock and discard" button below each discard (Knock alone stays, to knock first); with
+    42 cards they do not fit."""
+    round_ = stacked_round({BEN: "7S 7H 7D 8S 8H 8D 9C 10C JC QC KC AC 3S"})
+    events = list(round_.apply(BEN, "draw"))
+    events += round_.apply(BEN, "meld 7S 7H 7D")
+    events += round_.apply(BEN, "meld 8S 8H 8D")
+    rendered = _render(round_, events, language)
+    within_discord_limits(rendered)
+    buttons = [c for c in rendered.components if isinstance(c, ButtonSpec)]
+    played = [parse(c.custom_id).text for c in buttons]
+    discards = [p for p in played if p.startswith("discard ")]
+    assert len(discards) == len(set(round_.view(BEN).hand)) == 8
+    knocks = [p for p in played if p.startswith("announce")]
+    assert knocks == ["announce", *(f"announce;{discard}" for discard in discards)]
+    label = {"en": "Knock and discard 9♣", "fr": "Cogner et défausser 9♣"}[language]
+    assert label in [c.label for c in buttons]
+    round_.apply(BEN, "announce")  # what the button plays, move after move
+    round_.apply(BEN, discards[0])
+    assert round_.view(BEN).announced[BEN]
+    big, big_events = _big_hand_with_wilds()
+    big_played = [parse(c.custom_id).text for c in _render(big, big_events, language).components]
+    assert "announce" in big_played and not any(";" in p for p in big_played)
