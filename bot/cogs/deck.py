@@ -62,7 +62,9 @@ class DeckCog(commands.Cog):
         ),
     )
     @app_commands.describe(
-        colours=command_text("Two or four colours (your choice by default)", "cmd.deck.colours")
+        colours=command_text(
+            "Two or four colours (without it: the deck you have)", "cmd.deck.colours"
+        )
     )
     @app_commands.rename(colours=command_text("colours", "cmd.param.colours"))
     @app_commands.choices(colours=DECK_CHOICES)
