@@ -12,13 +12,16 @@ its own (`cardtable_bench_…`), dropped afterwards: the database is left as it 
 The bot side is meant to run on one core (`taskset -c 0 python -m storage.bench …`); the
 throwaway server is given every core of the machine rather than the bench's.
 Options: --seconds S (per write run, default 3), --synchronous FULL|NORMAL (SQLite, default
-FULL), --tables 1,50,500,5000, --load 1000,10000.
+FULL), --tables 1,50,500,5000, --load 1000,10000, --sqlite-too (with --url: every write run is
+made on a temporary SQLite file too, right after PostgreSQL's, the two lines side by side: the
+same machine at the same moment, which a loaded machine's figures need to compare at all).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -136,6 +139,10 @@ async def bench_writes(
     table_ids = list(await asyncio.gather(*(open_round(index) for index in range(n_tables))))
     await setup.close()
     store = await Store.open(location, synchronous=synchronous)  # type: ignore[arg-type]
+    # as the bot's process does (bot/service/long_lived.py): what lives on is frozen out of
+    # the cycle collector's walks, which otherwise pause every writer for 0.1-0.3 s
+    gc.collect()
+    gc.freeze()
     latencies: list[float] = []
     commits_before = store.commits
     start = time.perf_counter()
@@ -242,6 +249,11 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="FULL")
     parser.add_argument("--tables", default=WRITE_TABLES, help="tables writing at once, per run")
     parser.add_argument("--load", default=LOAD_TABLES, help="active tables to rebuild, per run")
+    parser.add_argument(
+        "--sqlite-too",
+        action="store_true",
+        help="with --url: each write run on a temporary SQLite file too, side by side",
+    )
     parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)
     if args.short:
@@ -282,11 +294,18 @@ async def run(args: argparse.Namespace, url: str | None) -> int:
         if url:
             print(await server_settings(url))
         results: dict[int, WriteResult] = {}
+        beside = Places(None, Path(tmp)) if url and args.sqlite_too else None
         for n_tables in _counts(args.tables):
             async with places.new(f"writes_{n_tables}") as location:
                 result = await bench_writes(n_tables, args.seconds, args.synchronous, location)
             results[n_tables] = result
-            print(result.line, flush=True)
+            if beside is None:
+                print(result.line, flush=True)
+                continue
+            async with beside.new(f"writes_{n_tables}") as location:
+                sqlite = await bench_writes(n_tables, args.seconds, args.synchronous, location)
+            print(f"PostgreSQL {result.line}", flush=True)
+            print(f"SQLite     {sqlite.line} (synchronous={args.synchronous})", flush=True)
         game = dutch()
         loads: dict[int, float] = {}
         if game is None:

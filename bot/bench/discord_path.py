@@ -22,7 +22,7 @@ from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import digest, turn_of
 from bot.ui.dynamic_items import build_view
 from bot.ui.following import HandFollower
-from bot.ui.pictures import CardPictures
+from bot.ui.pictures import DRAWING, CardPictures
 from storage import TurnMention
 
 LANGUAGE = "en"
@@ -86,13 +86,15 @@ class BenchNotifier:
         self.draw_times: list[float] = []
 
     async def _timed_draw(self, picture: CardPicture) -> bytes:
+        """Drawn as the bot draws: in its own drawing threads, at their lower priority."""
+
         def draw() -> bytes:
             started = time.perf_counter()
             png = picture.png()
             self.draw_times.append(time.perf_counter() - started)
             return png
 
-        return await asyncio.to_thread(draw)
+        return await asyncio.get_running_loop().run_in_executor(DRAWING, draw)
 
     def message_of(self, table_id: int, user_id: int) -> PlayerMessage:
         key = (table_id, user_id)

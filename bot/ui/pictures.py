@@ -211,8 +211,8 @@ def _lower_priority() -> None:
 
 
 # Threads of their own: drawing never queues behind (nor ahead of) other work sent to threads.
-_DRAWING = ThreadPoolExecutor(DRAWERS, "card-pictures", initializer=_lower_priority)
+DRAWING = ThreadPoolExecutor(DRAWERS, "card-pictures", initializer=_lower_priority)
 
 
 async def _in_thread(picture: CardPicture) -> bytes:
-    return await asyncio.get_running_loop().run_in_executor(_DRAWING, picture.png)
+    return await asyncio.get_running_loop().run_in_executor(DRAWING, picture.png)
