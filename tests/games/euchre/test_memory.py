@@ -7,6 +7,9 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from games.contract import RoundSetup
 from games.euchre import GAME, EuchreRound, memory
@@ -87,45 +90,42 @@ def test_a_later_decision_takes_the_carried_deals_instead_of_sampling() -> None:
         assert decision.carried >= 32 - 4  # (a deal that cannot be mended is dropped)
 
 
-_FRESH = """
-import random, sys
-from games.contract import RoundSetup
-from games.euchre import GAME
-from games.euchre.policy import choose_action as simple
-from games.euchre.strong import choose_action
-round_ = GAME.new_round(GAME.options(), RoundSetup(n_seats=4, dealer=2), seed="carry-fresh")
-rng = random.Random(5)
-while not round_.finished:
-    (seat,) = round_.to_act()
-    if seat == 3:
-        action = choose_action(
-            round_, seat, random.Random(len(round_.history)), budget=None, reuse=True
-        )
-    else:
-        action = simple(round_, seat, rng)
-    print(action)
-    round_.apply(seat, action)
-"""
-
-
-def test_the_choices_are_the_same_in_a_fresh_process() -> None:
-    # in this process, with deals of other hands (and of this one) already remembered
-    for n in range(3):
-        choose_action(_round(f"other-{n}", dealer=2), 3, random.Random(n), budget=None, reuse=True)
+def _play_hand(reuse: bool) -> list[str]:
+    """One hand, seat 3 searching (each decision seeded by the history's length)."""
     round_ = _round("carry-fresh", dealer=2)
     rng = random.Random(5)
-    here: list[str] = []
+    actions: list[str] = []
     while not round_.finished:
         (seat,) = round_.to_act()
         if seat == 3:
-            action = choose_action(
-                round_, seat, random.Random(len(round_.history)), budget=None, reuse=True
-            )
+            seed = random.Random(len(round_.history))
+            action = choose_action(round_, seat, seed, budget=None, reuse=reuse)
         else:
             action = simple_choice(round_, seat, rng)
-        here.append(str(action))
+        actions.append(str(action))
         round_.apply(seat, action)
+    return actions
+
+
+_FRESH = """
+import sys
+from tests.games.euchre.test_memory import _play_hand
+print("\\n".join(_play_hand(sys.argv[1] == "reuse")))
+"""
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_the_choices_are_the_same_in_a_fresh_process(reuse: bool) -> None:
+    # in this process, with deals of other hands and of this one already remembered
+    for n in range(3):
+        choose_action(_round(f"other-{n}", dealer=2), 3, random.Random(n), budget=None, reuse=True)
+    _play_hand(reuse)
+    here = _play_hand(reuse)
     fresh = subprocess.run(
-        [sys.executable, "-c", _FRESH], capture_output=True, text=True, check=True
-    ).stdout.split("\n")[:-1]
+        [sys.executable, "-c", _FRESH, "reuse" if reuse else "fresh"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parents[3],  # the repository, where `tests` imports from
+    ).stdout.splitlines()
     assert fresh == here
