@@ -321,6 +321,7 @@ class Level:
     bot_think: float = 5.0
     bots: str = "strong"
     workers: int | None = None
+    pictures: bool = True
 
 
 def count_timeouts(service: TableService, bench: Bench) -> None:
@@ -338,7 +339,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
     with tempfile.TemporaryDirectory(dir=store_dir) as tmp:
         store = await Store.open(Path(tmp) / "bench.sqlite3")
         seeds = itertools.count(1)
-        notifier = BenchNotifier()
+        notifier = BenchNotifier(pictures=level.pictures)
         # as the bot: bot players think in worker processes (started now, not in the window)
         runner = ProcessPolicyRunner(level.workers)
         runner.warm()
@@ -399,8 +400,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
                 task.cancel()
             await asyncio.gather(*players, return_exceptions=True)
             await notifier.close()
-            for table_id in service.table_ids():
-                await service.stop(table_id, 0, can_manage=True)
+            # no table is stopped one by one (10,000 durable writes): the file is thrown away
             await service.close()
             await store.close()
             runner.close()
@@ -503,6 +503,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.bot_think,
             args.bots,
             args.workers,
+            not args.no_pictures,
         )
         for line in await run_level(level, args.store_dir):
             print(line, flush=True)
@@ -564,6 +565,12 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         default=50,
         help=f"hoarders' tables played to a hand of {BIG_HAND} cards before the run",
+    )
+    parser.add_argument(
+        "--no-pictures",
+        action="store_true",
+        help="messages without card pictures (cards as text), as a bot made with "
+        "card_pictures=False: what the pictures cost is the difference",
     )
     parser.add_argument(
         "--short", action="store_true", help="a few tables for a few seconds (the test suite)"

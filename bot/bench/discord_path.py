@@ -69,7 +69,7 @@ class BenchNotifier:
     messages followed by the bot's own `HandFollower`, and the turn's mention (a short message
     naming the player whose turn starts, sent and later deleted: the guild setting's default)."""
 
-    def __init__(self, edit_delay: float = 1.0) -> None:
+    def __init__(self, edit_delay: float = 1.0, *, pictures: bool = True) -> None:
         self.service: TableService | None = None
         self.coalescer = EditCoalescer(self._edit, delay=edit_delay)
         self.clock = SystemClock()
@@ -82,7 +82,7 @@ class BenchNotifier:
         self._ping_pending: set[int] = set()
         self.quiet = False  # while the bench sets its tables up: no change is rendered
         # Hands and tables as pictures, as the bot draws them: in worker threads, once each.
-        self.pictures = CardPictures(draw=self._timed_draw)
+        self.pictures = CardPictures(draw=self._timed_draw, enabled=pictures)
         self.draw_times: list[float] = []
 
     async def _timed_draw(self, picture: CardPicture) -> bytes:
