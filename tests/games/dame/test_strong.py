@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from games.cards import card
-from games.dame import DameRound
+from games.contract import RoundSetup
+from games.dame import GAME, DameRound
 from games.dame.rules import IS_WILD
 from games.dame.strong import choose_action
 from tests.games.dame.stacking import draw_and_discard, stacked_round
@@ -134,3 +135,23 @@ def test_the_strength_script_plays_whole_matches() -> None:
     won, hands, cpu = play_match(1, target=150)
     assert isinstance(won, bool) and hands >= 1
     assert cpu and all(t >= 0 for t in cpu)  # one CPU time per decision of the strong bots
+
+
+def test_the_same_position_and_seed_give_the_same_choice_and_leave_the_round_as_it_was() -> None:
+    """The bot's only chance is the generator it is given (a table seeds it from the table
+    and the turn): asked twice in the same position with equal seeds, it answers the same, and
+    asking changes nothing in the round."""
+    for index in range(3):
+        round_ = GAME.new_round(
+            GAME.options(), RoundSetup(n_seats=4, dealer=index), seed=f"same-choice-{index}"
+        )
+        assert isinstance(round_, DameRound)
+        while not round_.finished:
+            (seat,) = round_.to_act()
+            before = (round_.view(seat), [list(hand) for hand in round_.hands], list(round_.stock))
+            first = choose_action(round_, seat, random.Random(f"{index}/{round_.turn_no}"))
+            again = choose_action(round_, seat, random.Random(f"{index}/{round_.turn_no}"))
+            assert first == again
+            after = (round_.view(seat), [list(hand) for hand in round_.hands], list(round_.stock))
+            assert after == before
+            round_.apply(seat, first)
