@@ -33,6 +33,7 @@ from bot.service.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.dynamic_items import build_view
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
+from bot.ui.pictures import drawn_in_thread
 from storage.models import TurnMention
 
 if TYPE_CHECKING:
@@ -421,13 +422,14 @@ class DiscordNotifier:
     async def _picture_files(
         self, table_id: int, message_id: int | None, rendered: RenderedMessage
     ) -> list[discord.File]:
-        """The round-end picture, when this message does not carry it yet. Drawn in a worker
-        thread: the event loop (and so every click) never waits for Pillow."""
+        """The round-end picture, when this message does not carry it yet. Drawn in a drawing
+        thread (as the hands and tables): the event loop (and so every click) never waits for
+        Pillow, nor does other work sent to threads."""
         picture = rendered.picture
         if picture is None or self._pictured.get(table_id) == (message_id, picture.filename):
             return []
         try:
-            png = await asyncio.to_thread(picture.png)
+            png = await drawn_in_thread(picture.png)
         except Exception:  # a picture is a bonus: the message goes out without it
             log.exception("could not draw the round-end picture of table %s", table_id)
             return []

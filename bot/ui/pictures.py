@@ -157,8 +157,8 @@ class CardPictures:
             self._carried.pop(key, None)
 
     def _superseded(self, key: int, picture: CardPicture) -> bool:
-        latest = self._waiting.get(key)
-        return latest is None or latest.cards != picture
+        latest = self._waiting.get(key)  # the same file name: the same picture, quicker told
+        return latest is None or latest.cards is None or latest.cards.filename != picture.filename
 
     def posted(self, key: int, rendered: RenderedMessage, prepared: Prepared) -> None:
         """A new message `key` went out as `prepared` (from `answer(None, rendered)`)."""
@@ -214,5 +214,11 @@ def _lower_priority() -> None:
 DRAWING = ThreadPoolExecutor(DRAWERS, "card-pictures", initializer=_lower_priority)
 
 
+async def drawn_in_thread(draw: Callable[[], bytes]) -> bytes:
+    """`draw()` run in a drawing thread (below the event loop's priority, apart from the
+    threads other work is sent to): any picture, the round's end included."""
+    return await asyncio.get_running_loop().run_in_executor(DRAWING, draw)
+
+
 async def _in_thread(picture: CardPicture) -> bytes:
-    return await asyncio.get_running_loop().run_in_executor(DRAWING, picture.png)
+    return await drawn_in_thread(picture.png)

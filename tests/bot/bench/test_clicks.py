@@ -84,3 +84,27 @@ async def test_the_bench_draws_the_pictures_the_bot_draws_off_the_click(bench: B
     pictures = bench.notifier.pictures
     assert pictures.draws >= 2 and len(bench.notifier.draw_times) == pictures.draws
     assert pictures.uploads >= 2  # a hand and the table
+
+
+async def test_without_pictures_the_bench_draws_and_sends_none(tmp_path: Path) -> None:
+    """`--no-pictures`: the same clicks with cards as text, so the pictures' cost shows."""
+    store = await Store.open(tmp_path / "bench.sqlite3", synchronous="NORMAL")
+    notifier = BenchNotifier(pictures=False)
+    seeds = itertools.count(3)
+    service = TableService(store, FakeClock(), notifier, lambda: next(seeds))
+    notifier.service = service
+    bench = Bench(service, notifier, think=0.0)
+    try:
+        await open_tables(bench, 1, ["euchre"], hoarders=0.0, grown=0)
+        bench.measure_until = float("inf")
+        for _ in range(3):
+            await bench.click(bench.ready.popleft(), time.perf_counter())
+        await notifier.coalescer.drain()
+        while notifier._tasks:
+            await asyncio.gather(*list(notifier._tasks))
+        assert notifier.pictures.draws == notifier.pictures.uploads == 0
+    finally:
+        await notifier.close()
+        for table_id in service.table_ids():
+            await service.stop(table_id, 0, can_manage=True)
+        await store.close()

@@ -60,3 +60,15 @@ def test_rows_that_name_their_column_are_laid_in_it_one_below_the_other() -> Non
         # two columns of (at most) three rows, where four rows by count are one column
         assert image.height < one.height and image.width > one.width
         assert 3 * CARD <= image.height < 4 * CARD
+
+
+def test_a_picture_is_a_palette_png_of_a_third_of_its_rgb_bytes_with_its_cards_named() -> None:
+    ranks = ("3", "4", "5", "6", "7", "8", "9")
+    rows = tuple(CardRow(rank, (f"{rank}S", f"{rank}H")) for rank in ranks)
+    png = CardPicture("hand", rows).png()
+    assert len(cards_in(png)) == 14
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.mode == "P" and len(png) < 25_000  # RGB: about 48 kB
+        colours = {c for _, c in image.convert("RGB").getcolors(1 << 20) or ()}
+    red = max(colours, key=lambda c: c[0] - c[1] - c[2])  # the hearts keep their red
+    assert red[0] > 150 and red[1] < 60 and red[2] < 60, red

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -202,3 +204,28 @@ async def _embed(bot: CardTableBot, table_id: int) -> dict[str, Any]:
     rendered = await bot.notifier.render(table_id)
     assert rendered is not None
     return dict(rendered.embed.to_dict())
+
+
+async def test_the_round_end_picture_is_drawn_in_a_drawing_thread_below_the_loop_s_priority(
+    bot: CardTableBot,
+) -> None:
+    """As the hands and tables: not in the threads other work is sent to (asyncio.to_thread),
+    and never on the event loop."""
+    loop_thread = threading.get_ident()
+    seen: list[tuple[int, str, int]] = []
+
+    class Picture:
+        filename = "round-1.png"
+
+        def png(self) -> bytes:
+            thread = threading.current_thread()
+            priority = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+            seen.append((thread.ident or 0, thread.name, priority))
+            return b"png"
+
+    rendered = SimpleNamespace(picture=Picture())
+    files = await bot.notifier._picture_files(1, None, rendered)  # type: ignore[arg-type]
+    assert [f.filename for f in files] == ["round-1.png"]
+    ((ident, name, priority),) = seen
+    assert ident != loop_thread and name.startswith("card-pictures")
+    assert priority > os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
