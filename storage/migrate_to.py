@@ -29,9 +29,11 @@ from storage.interface import GamesResolver
 from storage.models import utc_now
 from storage.postgres import PostgresDatabase, is_database_url, open_postgres
 
-# Parents before children (foreign keys); every table the schema holds but schema_version.
+# Parents before children (foreign keys); every table the schema holds but schema_version and
+# health (the health check's probe row, written anew by the running bot).
 TABLES = (
     "guild_settings",
+    "guild_privacy",
     "tables",
     "seats",
     "matches",
@@ -40,7 +42,10 @@ TABLES = (
     "player_stats",
     "match_players",
     "player_preferences",
+    "turn_mentions",
+    "hand_reviews",
 )
+NOT_COPIED = ("schema_version", "health")
 IDENTITIES = (("tables", "id"), ("rounds", "id"))  # sequences to move past the copied ids
 CHUNK = 5000
 DEFAULT_PATH = "data/cardtable.sqlite3"

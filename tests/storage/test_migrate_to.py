@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from storage import GuildSettings, Store, StoreError
-from storage.migrate_to import main, migrate_to
+from storage.migrate_to import NOT_COPIED, TABLES, main, migrate_to
+from storage.models import TurnMention
 from tests.postgres_server import PostgresServer
 from tests.storage.conftest import ToyTable, raw_sql, resolve_toy
 
@@ -30,6 +31,11 @@ async def fill(path: Path) -> dict[str, int]:
         await mid_round.play_round(seed=5)
         await mid_round.new_round(seed=6)
         await mid_round.play("draw")
+        await store.set_retention_days(1, 12)
+        await store.save_hand_review(finished.id, 0, 1, '{"accuracy": 80}')
+        await store.save_turn_mention(
+            TurnMention(table_id=mid_round.id, channel_id=9, message_id=77, seat=1, round_no=1)
+        )
         lobby = await store.create_table(2, 9, "toy", {"target": 30}, host_id=104)
         broken = await store.create_table(1, 9, "chess", {}, host_id=105)
     return {"finished": finished.id, "mid": mid_round.id, "lobby": lobby.id, "broken": broken.id}
@@ -59,10 +65,22 @@ async def test_everything_is_copied_and_replays_the_same(
         assert await new.recent_matches(1, 102) == await old.recent_matches(1, 102)
         assert await new.load_match(ids["mid"]) == await old.load_match(ids["mid"])
         assert await new.load_round(ids["mid"], 1) == await old.load_round(ids["mid"], 1)
+        assert await new.retention_days(1) == 12
+        assert await new.hand_review(ids["finished"], 0, 1) == '{"accuracy": 80}'
+        assert await new.turn_mentions() == await old.turn_mentions() != []
         # the copied round takes new actions, and new tables get new ids
         await new.record_action(ids["mid"], 1, 1, 0, "draw")
         fresh = await new.create_table(1, 1, "toy", {}, host_id=1)
         assert fresh.id > max(ids.values())
+
+
+async def test_every_table_of_the_schema_is_copied(tmp_path: Path) -> None:
+    """A table added by a migration and forgotten here would be lost by the move."""
+    path = tmp_path / "bot.sqlite3"
+    await fill(path)
+    names = await raw_sql(path, "SELECT name FROM sqlite_master WHERE type = 'table'")
+    schema = {name for (name,) in names if not name.startswith("sqlite_")}
+    assert schema - set(NOT_COPIED) == set(TABLES)
 
 
 async def used_database(server: PostgresServer) -> str:
