@@ -174,7 +174,12 @@ class LocalGateway:
         if session is None:
             where = f"guild {guild_id}'s shard" if guild_id is not None else "shard 0"
             raise ShardOffline(f"no discord client is connected to {where} of the local gateway")
-        await self._send(session, name, data)
+        try:
+            await self._send(session, name, data)
+        except ConnectionResetError as error:
+            # The client went away (killed) before its socket was seen closed: Discord would
+            # not deliver this event either.
+            raise ShardOffline(f"the client of {session.shard} went away: {error}") from error
 
     async def close(self) -> None:
         for session in list(self._sessions):

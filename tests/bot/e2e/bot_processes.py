@@ -72,6 +72,10 @@ class BotProcess:
             found += [f"{log.name}: {line}" for line in log.read_text(errors="replace").split("\n")]
         return found
 
+    def tail(self, count: int) -> str:
+        """The last `count` lines of every run's log, for a failing test's report."""
+        return "\n".join(self._lines()[-count:])
+
     def errors(self) -> list[str]:
         """ERROR lines (and tracebacks) of every run's log."""
         return [line for line in self._lines() if " ERROR " in line or ": Traceback" in line]

@@ -30,6 +30,9 @@ from bot.ui.custom_ids import BadCustomId, parse
 from tests.bot.e2e.players import SELECT, Choice, answer_message, choices, pick, verb_choice
 
 WAIT = 30.0  # seconds: a bound on any one wait, so a stuck game fails instead of hanging
+# A bot process's start (imports, worker processes, the store, the gateway) on a machine whose
+# every core is busy took 30 s and more: a bound for a start, not a synchronisation.
+START_WAIT = 120.0
 
 
 def table_of(choice: Choice) -> tuple[int, int] | None:
@@ -103,8 +106,10 @@ class Crowd:
     def up(self, shard: int) -> bool:
         return shard in self.fake.gateway.shards_connected()
 
-    async def until(self, predicate: Callable[[], bool], what: str) -> None:
-        await self.fake.wait_for(predicate, timeout=WAIT, what=what)
+    async def until(
+        self, predicate: Callable[[], bool], what: str, *, timeout: float = WAIT
+    ) -> None:
+        await self.fake.wait_for(predicate, timeout=timeout, what=what)
 
 
 class Person:
@@ -177,7 +182,9 @@ class Person:
         while not finished(self.table()):
             if not self.crowd.up(self.shard):
                 await self.crowd.until(
-                    lambda: self.crowd.up(self.shard), f"shard {self.shard} back for {self.user}"
+                    lambda: self.crowd.up(self.shard),
+                    f"shard {self.shard} back for {self.user}",
+                    timeout=START_WAIT,
                 )
                 continue
             if self.crowd.run(self.shard) != self.run_seen:
@@ -226,7 +233,8 @@ class Person:
         await self.crowd.until(
             lambda: self._scene() != scene,
             f"a change for {self.user.name}: the table shows {self.table()['embeds']}, "
-            f"their message {private.get('embeds')} {[c.action for c in choices(private)]}",
+            f"their message {private.get('embeds')} "
+            f"{[c.action for c in choices(private)] if private else 'none yet'}",
         )
 
     async def _my_cards(self) -> LocalInteraction | None:
