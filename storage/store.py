@@ -67,6 +67,7 @@ class Store:
         self.partition = partition or Partition()
         self._open_rounds = OpenRounds()
         self._actions = ActionWriter(db, self._open_rounds)
+        self._mentions = mentions.MentionWriter(db)
         self._games = games_resolver
         self._closed = False
         # Told how long each record_action waited for its commit (the bot's metrics), if set.
@@ -117,6 +118,7 @@ class Store:
             )
         store = cls(db, games_resolver, partition)
         store._actions.start()
+        store._mentions.start()
         return store
 
     async def close(self) -> None:
@@ -125,6 +127,7 @@ class Store:
             return
         self._closed = True
         await self._actions.close()
+        await self._mentions.close()
         await self._db.close()
 
     async def __aenter__(self) -> Store:
@@ -278,11 +281,11 @@ class Store:
     # -- turn mentions -------------------------------------------------------------------
     async def save_turn_mention(self, mention: TurnMention) -> None:
         """Keep the message mentioning whose turn it is at a table (replacing the last)."""
-        await mentions.save_turn_mention(self._db, mention)
+        await self._mentions.save(mention)
 
     async def delete_turn_mention(self, table_id: int, message_id: int) -> None:
         """That mention was deleted (or its turn is over): forget it, if it is still kept."""
-        await mentions.delete_turn_mention(self._db, table_id, message_id)
+        await self._mentions.delete(table_id, message_id)
 
     async def turn_mentions(self) -> list[TurnMention]:
         """The mentions kept for this process's lobby and running tables (a restart deletes

@@ -3,6 +3,9 @@ open tables of its guilds) to delete them once played and not to mention the sam
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from storage import Store, TurnMention
 from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy
 
@@ -52,3 +55,28 @@ async def test_forgetting_a_guild_forgets_its_tables_mentions(location: Location
         await store.set_retention_days(7, 0)
         assert await store.forget_guilds_past_retention() == [7]
     assert await raw_sql(location, "SELECT COUNT(*) FROM turn_mentions") == [(0,)]
+
+
+async def test_a_burst_of_mention_writes_commits_together_each_tables_in_order(
+    store: Store,
+) -> None:
+    tables = [await ToyTable.open(store, users=(200 + 2 * i, 201 + 2 * i)) for i in range(20)]
+    for table in tables:
+        await store.save_turn_mention(mention(table.id))
+    transactions = 0
+    begin = store._db.transaction
+
+    def counted() -> Any:
+        nonlocal transactions
+        transactions += 1
+        return begin()
+
+    store._db.transaction = counted  # type: ignore[method-assign]
+    newer = [mention(table.id, SNOWFLAKE + 1, seat=0) for table in tables]
+    writes = []
+    for table, new in zip(tables, newer, strict=True):  # as a turn passes: forget, then keep
+        writes += [store.delete_turn_mention(table.id, SNOWFLAKE), store.save_turn_mention(new)]
+    writes.append(store.delete_turn_mention(tables[0].id, SNOWFLAKE))  # a late delete of the old
+    await asyncio.gather(*writes)
+    assert transactions < len(writes) / 4  # one commit for the burst, not one per write
+    assert await store.turn_mentions() == newer  # each table's writes kept their order
