@@ -13,8 +13,9 @@ What it weighs, each time it is asked for one action (it keeps no memory between
 - **The take**: a take always lays the top card with two naturals; the rest of the pile comes
   into the hand. It pays when the points it lets the seat lay at once outweigh the cards it
   leaves in the hand, weighted by the danger of being caught with them.
-- **Wild cards** (2s and jokers) stay in hand to turn a pair into a pack of high cards
-  (10 to A), to go out, or when the hand is in danger; the simple bot spends them at once.
+- **Wild cards** (2s and jokers) stay in hand until they turn a pair of high cards (10 to A)
+  into a pack, or the seat goes out, or the hand is in danger or down to five cards; the
+  simple bot spends them at once.
 - **Discards**: the cost of a card is what it could still score, plus the chance that the next
   player (an opponent) holds two naturals of its rank, from the copies this seat cannot see,
   times the size of the pile it would hand over. A wild card on top blocks the take.
@@ -23,6 +24,11 @@ What it weighs, each time it is asked for one action (it keeps no memory between
   going out as soon as the cards allow ends the hand while the opponents still hold theirs.
   (Knocking only when every kept card could be laid next turn won 56% of the matches against
   the simple bot; knocking every turn, 68%.)
+
+Tried against the simple bot and left out, as no change showed over 2,000 to 4,000 matches:
+spending wild cards from eight cards (or at once), other weights of the pile and of held
+cards, holding back a card that lays for the last turn, shedding costly single cards at the
+end of a hand, and counting the partner's one-card knock as the end of the hand.
 
 Like the simple policy it reads the round directly for speed, but only what its seat may
 know: its own hand, the sizes of the other hands and of the stock, the packs, the face-up
