@@ -53,6 +53,10 @@ core (`taskset -c 0 python -m bot.bench --tables 10000 --bot-tables 0 --seconds 
 cores, 1,000 tables of bots (a third each game) with their humans at a 5 s pace: click p99 <
 25 ms, bots' moves after a click p99 < 1 s, no fallback (`python -m bot.bench --tables 0
 --bot-tables 1000`). `--short` runs a few tables for a couple of seconds (the test suite).
+At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
+each open hand's): drawn at 20-100 ms each on a loaded 2-core machine, they starved the event
+loop for minutes and turns timed out; `--no-pictures` measures the rest (cards as text), and
+`--store-dir /dev/shm` keeps a busy disk's fsync out of the set-up's minutes.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ discord.py does before its HTTP call."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import time
 from types import SimpleNamespace
@@ -23,7 +24,7 @@ from bot.ui.discord_notifier import digest, turn_of
 from bot.ui.dynamic_items import build_view
 from bot.ui.following import HandFollower
 from bot.ui.pictures import DRAWING, CardPictures
-from storage import TurnMention
+from storage import StoreError, TurnMention
 
 LANGUAGE = "en"
 
@@ -138,7 +139,8 @@ class BenchNotifier:
         if self._pings.get(table_id) == wanted:
             return
         if self._pings.pop(table_id, None) is not None:  # the mention is forgotten in the store
-            await self.service.store.delete_turn_mention(table_id, table_id)
+            with contextlib.suppress(StoreError):  # as the bot: logged, and the table carries on
+                await self.service.store.delete_turn_mention(table_id, table_id)
         if wanted is None:
             return
         user_id = snapshot.seats[wanted[0]].user_id
@@ -153,7 +155,8 @@ class BenchNotifier:
             seat=wanted[0],
             round_no=wanted[1],
         )
-        await self.service.store.save_turn_mention(mention)
+        with contextlib.suppress(StoreError):
+            await self.service.store.save_turn_mention(mention)
 
     async def round_started(self, table_id: int) -> None:
         if self.quiet:
