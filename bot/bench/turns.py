@@ -5,7 +5,9 @@ its seat (`TableService.bot_choice`), and reaches it as a player does: on its "M
 message as the bot renders it (`render_private`), through the buttons, selects and picks it
 offers, step by step (a select option that opens a step renders the message at that step).
 The move finally played is the one those components send, through the table service's `act`,
-as the controller plays a click: nothing is played that the menus do not offer.
+as the controller plays a click: nothing is played that the menus do not offer. A button or
+option that plays two moves (`announce;discard 7H`) is counted when the player wanted both and
+it costs fewer clicks than the two moves apart (the second as the menus offer it then).
 
 A click is what a player's hand does: a button is 1 click; a select is 2 (open it, choose);
 a pick (several cards ticked in one select) is 2 plus 1 per card (open, tick each, close). An
@@ -50,6 +52,7 @@ MENU_DEPTH = 5  # steps at most to reach a move (a family, its pieces, a group, 
 STRONG_BUDGET = 0.02  # seconds of search for a strong bot's choice (Euchre searches deals)
 _COPY = re.compile(r"#[0-9]+")
 PEEK = "peek"
+MISSING = 1_000  # the clicks of a move the menus do not offer (never cheaper)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +116,9 @@ def _search(
                 found.append(Route(notation, 2 + len(values), 1))
             continue
         for _, value in spec.options:
-            if same_move(value, wanted):
-                found.append(Route(value, 2, 1))
+            first, *then = moves(value)  # `announce;discard 7H`: two moves in one choice
+            if same_move(first, wanted):
+                found.append(Route(first, 2, 1, tuple(then)))
             elif _leads_to(value, wanted):
                 steps.append((value, 2))
     for step, clicks in steps:
@@ -225,14 +229,7 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
             turn.kinds.append(_kind(wanted))
             continue
         paid = []
-        private = await service.follow_view(table_id, user_id)
-        assert private is not None
-        public = service.public_snapshot(table_id)
-
-        def render(prefix: str, private: Any = private, public: Any = public) -> Any:
-            return render_private(private, public, LANGUAGE, prefix=prefix).components
-
-        routes = routes_to(render, wanted)
+        routes = await _routes_now(service, table_id, user_id, wanted)
         plain = routes.get(())
         notation = plain.notation if plain is not None else wanted
         await service.act(table_id, user_id, snapshot.round_no, notation)
@@ -240,11 +237,15 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
         route = plain
         after = service.public_snapshot(table_id)
         if after.status == PLAYING and seat in after.to_act:
-            chosen = choice(user_id)  # did the player want what a one-click button adds?
-            for then, compound in routes.items():
-                cheaper = route is None or compound.clicks < route.clicks
-                if then and same_move(then[0], chosen) and cheaper:
-                    route, paid = compound, list(then)
+            chosen = choice(user_id)  # did the player want what a one-click choice adds?
+            compounds = [(t, r) for t, r in routes.items() if t and same_move(t[0], chosen)]
+            if compounds:
+                # the two moves apart (the next as the menus offer it then), or both at once
+                alone = (await _routes_now(service, table_id, user_id, chosen)).get(())
+                apart = (route.clicks if route else MISSING) + (alone.clicks if alone else MISSING)
+                for then, compound in compounds:
+                    if compound.clicks < apart:
+                        route, paid, apart = compound, list(then), compound.clicks
         if route is None:
             tally.unreached += 1
         else:
@@ -252,6 +253,20 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
             turn.interactions += route.interactions
     await service.stop(table_id, people[0].user_id, can_manage=True)
     return tally
+
+
+async def _routes_now(
+    service: TableService, table_id: int, user_id: int, wanted: str
+) -> dict[tuple[str, ...], Route]:
+    """The routes to `wanted` on the player's "My cards" as the bot renders it now."""
+    private = await service.follow_view(table_id, user_id)
+    assert private is not None
+    public = service.public_snapshot(table_id)
+
+    def render(prefix: str) -> Any:
+        return render_private(private, public, LANGUAGE, prefix=prefix).components
+
+    return routes_to(render, wanted)
 
 
 def _kind(notation: str) -> str:

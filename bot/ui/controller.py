@@ -34,7 +34,16 @@ from bot.service.snapshots import (
     Reveal,
 )
 from bot.ui.command_options import bind_interaction
-from bot.ui.custom_ids import BadCustomId, ComponentId, Kind, Verb, moves, parse, verb_id
+from bot.ui.custom_ids import (
+    THEN,
+    BadCustomId,
+    ComponentId,
+    Kind,
+    Verb,
+    moves,
+    parse,
+    verb_id,
+)
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.dynamic_items import build_view, is_routed
 from bot.ui.following import HandFollower
@@ -347,6 +356,9 @@ class TableController:
             return
         value = values[0]
         game = self.service.game_of(component.table_id)
+        if THEN in value:
+            await self._selected_together(interaction, component, value)
+            return
         try:
             game.parse_action(value)
         except IllegalAction:
@@ -361,6 +373,34 @@ class TableController:
         if value not in private.legal and any(a.startswith(value + " ") for a in private.legal):
             await self._navigate(interaction, component, value, private)
             return
+        await self._play(interaction, component, value)
+
+    async def _selected_together(
+        self, interaction: discord.Interaction[Any], component: ComponentId, value: str
+    ) -> None:
+        """An option that plays several moves in one choice (`announce;discard 7H`: Dame's
+        "Knock and discard 7♥"): each move a distinct, well-formed notation (a forged value is
+        refused), and each offered to the player now, else nothing is played; then played in
+        order as a button's moves are."""
+        parts = moves(value)
+        game = self.service.game_of(component.table_id)
+        try:
+            well_formed = len(set(parts)) == len(parts) and all(
+                _MOVE.fullmatch(part) and game.parse_action(part) is not None for part in parts
+            )
+        except IllegalAction:
+            well_formed = False
+        if not well_formed:
+            await refuse(interaction, "bad_button")
+            return
+        private = await within_deadline(
+            self.service.private_view(component.table_id, interaction.user.id),
+            interaction.response.defer,
+        )
+        if private.round_no is not None and private.round_no != component.round_no:
+            raise TableError("stale_button")
+        if any(part not in private.legal for part in parts):
+            raise TableError("choice_gone")
         await self._play(interaction, component, value)
 
     async def _picked(
@@ -540,6 +580,7 @@ def _places(values: tuple[str, ...]) -> tuple[int, ...] | None:
 
 
 _PIECE = re.compile(r"[A-Za-z0-9#]{1,12}")
+_MOVE = re.compile(r"[A-Za-z0-9:.#_-]+(?: [A-Za-z0-9:.#_-]+)*")  # one move of a select's value
 
 
 def _are_pieces(values: tuple[str, ...]) -> bool:

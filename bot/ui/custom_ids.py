@@ -7,7 +7,8 @@
 - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`); several moves
   of the same player joined by `;` (`p=swap 2;end`) are played in order, one click, each
   checked; a later one that is no longer offered then (the turn ended by itself) is left out;
-- `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one;
+- `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one, or
+  several moves joined by `;` (`announce;discard 7H`: one choice, each move offered now);
 - `m=<prefix>`: a select of several values (cards) that complete one action: the chosen
   values follow the prefix, `<prefix> <value> <value>…` (e.g. `m=meld` and 7S 7H 2C);
 - `n=<prefix>`: show the choices that start with `prefix` (empty: the top level).

@@ -7,6 +7,11 @@ and menus hold the rest.
   rank, or a pair and one wild card) and each add of the hand's naturals to a team pack. Then
   one select to lay any other pack or add (a rank or a pack, then its cards picked together in
   one select: a *pick*), and the discards, as buttons when they fit, else a select.
+- Knocking: with the knock offered, the knock and the move before or after it are one click
+  where they fit: "Lay 7♠ 7♥ 7♦ and knock" next to each pack's button (only if nothing else
+  leaves the message), "Knock and discard 7♥" below each discard button, or with the discards
+  in a select (up to 25, a select's options) a second select "Knock and discard a card" below
+  it. The Knock button stays (to knock before laying).
 
 The engine offers a bounded set of moves (`lists_every_move` is False): every 3-card pack,
 single-card add and the whole packs; a pick (`m=<prefix>`, a select of several values) lays any
@@ -29,6 +34,7 @@ from bot.games.plugin import TableContext
 from bot.i18n import text
 from bot.render.actions import (
     MAX_BUTTONS_PER_ROW,
+    MAX_OPTIONS,
     MAX_ROWS,
     ButtonSpec,
     ComponentSpec,
@@ -193,13 +199,64 @@ def _top(
     # the single moves first (each saves a select and a pick), then the select of every other
     # lay, then the discards (buttons if they fit the rows left, else a select)
     shortcut_rows = MAX_ROWS - (lay is not None) - bool(discards)
-    likely = likely_moves(view, private.legal)[: shortcut_rows * MAX_BUTTONS_PER_ROW]
+    every_likely = likely_moves(view, private.legal)
+    likely = every_likely[: shortcut_rows * MAX_BUTTONS_PER_ROW]
+    knock_select = ANNOUNCE in likely and 0 < len(discards) <= MAX_OPTIONS
+    if knock_select and len(discards) <= _rows_left(likely, lay) * MAX_BUTTONS_PER_ROW:
+        knock_select = False  # the discards are buttons: "Knock and discard" ones, if they fit
+    if knock_select and _rows_left(likely, lay) == 1:
+        # a row for the select of "Knock and discard 7♥" (the turn's end in one choice)
+        likely = every_likely[: (shortcut_rows - 1) * MAX_BUTTONS_PER_ROW]
+    plain = _laid_out(table_id, round_no, likely, lay, discards, labels, language)
+    if ANNOUNCE not in likely:
+        return plain
+    # "Lay 7♠ 7♥ 7♦ and knock" after each pack's button (`meld 7S 7H 7D;announce`), when
+    # they fit without taking anything else off the message
+    richer = _laid_out(
+        table_id, round_no, _and_knock(table_id, round_no, likely), lay, discards, labels, language
+    )
+    kept = {spec.custom_id for spec in plain}
+    if max(spec.row for spec in richer) < MAX_ROWS and kept <= {s.custom_id for s in richer}:
+        return richer
+    return plain
+
+
+def _and_knock(table_id: int, round_no: int, likely: list[str]) -> list[str]:
+    """The likely moves with each new pack's and the knock's move after the pack's own (one
+    click: the pack laid, then the knock); none whose custom id would be too long."""
+    moves: list[str] = []
+    for action in likely:
+        moves.append(action)
+        if verb(action) == MELD:
+            both = f"{action}{THEN}{ANNOUNCE}"
+            try:
+                play_id(table_id, round_no, both)
+            except ValueError:  # longer than a custom id may be (a pack of 8 at a huge id)
+                continue
+            moves.append(both)
+    return moves
+
+
+def _laid_out(
+    table_id: int,
+    round_no: int,
+    likely: list[str],
+    lay: SelectSpec | None,
+    discards: list[str],
+    labels: MenuText,
+    language: str,
+) -> list[ComponentSpec]:
+    """The likely moves' buttons, the select of packs, then the discards (buttons, with
+    "Knock and discard" ones when they fit, else a select and one of knock and discard)."""
     knocks = _knocks_with_discards(likely, discards, lay is not None)
     specs: list[ComponentSpec] = []
     row = 0
     for start in range(0, len(likely), MAX_BUTTONS_PER_ROW):
         for action in likely[start : start + MAX_BUTTONS_PER_ROW]:
-            specs.append(_button(table_id, round_no, action, labels, row))
+            if THEN in action:
+                specs.append(_meld_knock_button(table_id, round_no, action, labels, row, language))
+            else:
+                specs.append(_button(table_id, round_no, action, labels, row))
         row += 1
     if lay is not None:
         specs.append(replace(lay, row=row))
@@ -217,7 +274,52 @@ def _top(
         labels = replace(labels, choose=text(language, "dame.family.discard"))
         shown = action_menu(discards, "", table_id=table_id, round_no=round_no, labels=labels)
         specs += [replace(s, row=s.row + row) for s in shown]
+        row += max(s.row for s in shown) + 1
+        if ANNOUNCE in likely and len(discards) <= MAX_OPTIONS and row < MAX_ROWS:
+            specs.append(_knock_select(table_id, round_no, discards, labels, row, language))
     return specs
+
+
+def _meld_knock_button(
+    table_id: int, round_no: int, action: str, labels: MenuText, row: int, language: str
+) -> ButtonSpec:
+    meld = action.split(THEN)[0]
+    cards = " ".join(pretty(word) for word in meld.split()[1:])
+    return ButtonSpec(
+        play_id(table_id, round_no, action),
+        text(language, "dame.menu.meld_and_knock", cards=cards),
+        "success",
+        row,
+        labels.action_emoji(meld),
+    )
+
+
+def _rows_left(likely: list[str], lay: SelectSpec | None) -> int:
+    """The rows left below the likely moves' buttons and the select of packs."""
+    return MAX_ROWS - -(-len(likely) // MAX_BUTTONS_PER_ROW) - (lay is not None)
+
+
+def _knock_select(
+    table_id: int,
+    round_no: int,
+    discards: list[str],
+    labels: MenuText,
+    row: int,
+    language: str,
+) -> SelectSpec:
+    """The discards in a select (a big hand), and below them the same discards with the knock
+    (`announce;discard 7H`: "Knock and discard 7♥"), the turn's end in one choice. At most 25
+    discards (a select's options); the Knock button stays (to knock before laying)."""
+    options = tuple(
+        (
+            text(language, "dame.menu.knock_and_discard", card=pretty(d.split(" ")[1])),
+            f"{ANNOUNCE}{THEN}{d}",
+        )
+        for d in discards
+    )
+    emojis = _or_none(tuple(labels.action_emoji(d) for d in discards))
+    placeholder = text(language, "dame.menu.knock_and_discard_choose")
+    return SelectSpec(select_id(table_id, round_no, ANNOUNCE), placeholder, options, row, emojis)
 
 
 def _knocks_with_discards(likely: list[str], discards: list[str], lay: bool) -> list[str]:

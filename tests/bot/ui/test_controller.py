@@ -239,3 +239,68 @@ async def test_a_click_of_two_moves_plays_both_or_leaves_out_one_no_longer_offer
     assert answer.kind == "edit" and not answer.content
     snapshot = bot.service.public_snapshot(table_id)
     assert snapshot.to_act == (1 - first,) and snapshot.version > played
+
+
+async def dame_started(bot: CardTableBot) -> tuple[int, int, int]:
+    """A Dame de Pique table of four people, started; the first to act has drawn: (table,
+    round, that player's user id)."""
+    host = PlayerRef(HOST, "Host")
+    snapshot = await bot.service.open_table(GUILD, CHANNEL, host, "dame")
+    table_id = snapshot.table_id
+    for user in (GUEST, STRANGER, 104):
+        await click(bot, verb_id(table_id, 0, Verb.JOIN), user, name=f"P{user}")
+    await click(bot, verb_id(table_id, 0, Verb.START), HOST)
+    snapshot = bot.service.public_snapshot(table_id)
+    assert snapshot.round_no is not None
+    user = snapshot.seats[snapshot.to_act[0]].user_id
+    assert user is not None
+    await click(bot, play_id(table_id, snapshot.round_no, "draw"), user, ephemeral_message=True)
+    return table_id, snapshot.round_no, user
+
+
+async def test_a_knock_and_discard_option_plays_both_moves_in_one_choice(
+    bot: CardTableBot,
+) -> None:
+    """Dame's "Knock and discard 7♥" in a select (`announce;discard 7H`): one interaction
+    knocks, then discards, which ends the turn."""
+    table_id, round_no, user = await dame_started(bot)
+    seat = bot.service.public_snapshot(table_id).to_act[0]
+    legal = (await bot.service.private_view(table_id, user)).legal
+    discard = next(a for a in legal if a.startswith("discard "))
+    assert "announce" in legal
+    select = f"ct:{table_id}:{round_no}:s=announce"
+    values = (f"announce;{discard}",)
+    answer = (await click(bot, select, user, ephemeral_message=True, values=values)).only
+    assert answer.kind == "edit" and not answer.content
+    snapshot = bot.service.public_snapshot(table_id)
+    assert snapshot.to_act != (seat,)  # the discard ended the turn
+    assert snapshot.view.announced[seat]  # after the knock
+
+
+@pytest.mark.parametrize(
+    ("value", "english", "french"),
+    [
+        ("announce;fly", "This button is not one of mine", "Ce bouton n'est pas l'un des miens"),
+        ("announce;announce", "This button is not one of mine", "Ce bouton n'est pas"),
+        ("announce;;discard", "This button is not one of mine", "Ce bouton n'est pas"),
+        ("announce;discard ZZ", "This button is not one of mine", "Ce bouton n'est pas"),
+        ("announce;discard {absent}", "That choice is gone", "Ce choix n'existe plus"),
+        ("announce;draw", "That choice is gone", "Ce choix n'existe plus"),
+    ],
+)
+async def test_a_forged_or_no_longer_offered_pair_of_moves_is_refused_and_nothing_is_played(
+    bot: CardTableBot, value: str, english: str, french: str
+) -> None:
+    table_id, round_no, user = await dame_started(bot)
+    legal = (await bot.service.private_view(table_id, user)).legal
+    absent = next(c for c in ("3S", "3H", "3D", "3C", "4S") if f"discard {c}" not in legal)
+    value = value.format(absent=absent)  # a card not in hand
+    version = bot.service.public_snapshot(table_id).version
+    select = f"ct:{table_id}:{round_no}:s=announce"
+    languages = ((discord.Locale.american_english, english), (discord.Locale.french, french))
+    for locale, sentence in languages:
+        answer = (
+            await click(bot, select, user, ephemeral_message=True, values=(value,), locale=locale)
+        ).only
+        assert answer.ephemeral and (answer.content or "").startswith(sentence)
+    assert bot.service.public_snapshot(table_id).version == version

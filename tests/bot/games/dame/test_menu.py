@@ -211,3 +211,60 @@ def test_with_a_few_cards_left_each_discard_has_a_knock_and_discard_button_of_on
     big, big_events = _big_hand_with_wilds()
     big_played = [parse(c.custom_id).text for c in _render(big, big_events, language).components]
     assert "announce" in big_played and not any(";" in p for p in big_played)
+
+
+def _hand_of_22_discards() -> tuple[DameRound, list[Any]]:
+    """Ben takes a pile of 12 with 7♠ 7♥: 22 different cards to discard (a select) and a pack
+    of three aces to lay."""
+    hand = "7S 7H 3S 4D 5C 6H 8S 9D 10C JC QC KC AC"
+    round_ = stacked_round({BEN: hand}, stock=f"{fillers(11, hand)} 7D")
+    for _ in range(12):
+        draw_and_discard(round_, round_.to_act()[0])
+    events = list(round_.apply(BEN, "take 7S 7H"))
+    return round_, events
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_with_the_discards_in_a_select_a_second_select_knocks_and_discards_in_one_choice(
+    language: str,
+) -> None:
+    """22 discards do not fit as buttons: below their select, one of "Knock and discard 3♠"
+    (`announce;discard 3S`), the same cards with their pictures, one choice for both moves."""
+    round_, events = _hand_of_22_discards()
+    with card_pictures():
+        rendered = _render(round_, events, language)
+    within_discord_limits(rendered)
+    selects = {parse(c.custom_id).text: c for c in rendered.components if isinstance(c, SelectSpec)}
+    discards = [value for _, value in selects["discard"].options]
+    assert len(discards) == len(set(round_.view(BEN).hand)) == 22
+    knock = selects["announce"]
+    assert [value for _, value in knock.options] == [f"announce;{d}" for d in discards]
+    assert knock.emojis == selects["discard"].emojis and all(knock.emojis)
+    assert (
+        knock.placeholder
+        == {"en": "Knock and discard a card", "fr": "Cogner et défausser une carte"}[language]
+    )
+    assert (
+        knock.options[0][0]
+        == {"en": "Knock and discard 3♠", "fr": "Cogner et défausser 3♠"}[language]
+    )
+    assert knock.row == selects["discard"].row + 1
+    for move in knock.options[0][1].split(";"):  # what the option plays, move after move
+        round_.apply(BEN, move)
+    assert round_.view(BEN).announced[BEN] and round_.to_act() != (BEN,)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_pack_has_a_lay_and_knock_button_when_it_fits(language: str) -> None:
+    """The pack of aces on a button, and next to it "Lay A♠ A♥ A♣ and knock" (`meld …;
+    announce`): a turn that lays it, knocks and discards is three clicks with the discard."""
+    round_, events = _hand_of_22_discards()
+    rendered = _render(round_, events, language)
+    buttons = [c for c in rendered.components if isinstance(c, ButtonSpec)]
+    played = [parse(c.custom_id).text for c in buttons]
+    assert played[:3] == ["announce", "meld AS AH AC", "meld AS AH AC;announce"]
+    label = {"en": "Lay A♠ A♥ A♣ and knock", "fr": "Poser A♠ A♥ A♣ et cogner"}[language]
+    assert buttons[2].label == label
+    for move in played[2].split(";"):
+        round_.apply(BEN, move)
+    assert round_.view(BEN).announced[BEN] and round_.to_act() == (BEN,)  # the discard is left
