@@ -378,8 +378,8 @@ class TableController:
     async def _selected_together(
         self, interaction: discord.Interaction[Any], component: ComponentId, value: str
     ) -> None:
-        """An option that plays several moves in one choice (`announce;discard 7H`: Dame's
-        "Knock and discard 7♥"): each move a distinct, well-formed notation (a forged value is
+        """An option that plays several moves in one choice (`announce;discard 7H`: "Knock
+        and discard 7♥"): each move a distinct, well-formed notation (a forged value is
         refused), and each offered to the player now, else nothing is played; then played in
         order as a button's moves are."""
         parts = moves(value)
