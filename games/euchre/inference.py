@@ -15,7 +15,9 @@ card played), through one rule per kind of inference, each named after what it s
 
 The first four are certain: every deal `Knowledge.sample` draws obeys them. The bidding bounds
 are likely, not certain (a person, or the search bot, may bid otherwise): a deal is drawn
-within them when one is found in `BOUND_TRIES` attempts, else without them. The bounds narrow
+within them when one is found in `BOUND_TRIES` attempts, else without them, and the search
+draws one deal in `UNBOUNDED_EVERY` without them at all, so no move it weighs is ever judged
+on the bounds alone. The bounds narrow
 the deals the search averages over to those its opponents' bids make likely.
 """
 
@@ -43,6 +45,9 @@ from games.euchre.views import EuchreView
 
 SAMPLE_TRIES = 200  # random greedy deals tried before the exhaustive fallback
 BOUND_TRIES = 24  # of those, how many must also fit the bidding bounds
+# One deal in this many is drawn without the bidding bounds: a seat that bid otherwise than
+# the simple policy would (a person) must not make a move look safe that is not.
+UNBOUNDED_EVERY = 4
 
 # STRENGTH[t][c], in tenths: policy.strength per card (bowers 4 and 3.5, ace of trump 3,
 # other trumps 2, off-suit aces 1).
@@ -164,19 +169,21 @@ class Knowledge:
             taken |= rest
         return self.auto_trump < 0 or self._auto_discard_fits(list(hands), taken)
 
-    def sample(self, rng: random.Random) -> list[int]:
+    def sample(self, rng: random.Random, *, bounded: bool = True) -> list[int]:
         """Four hands consistent with what the seat knows (the rest of `unseen` is buried or
-        was discarded), within the bidding bounds when `BOUND_TRIES` attempts find such a
-        deal. The most constrained seat is served first from a random order; when that fails,
-        an exhaustive search finds a deal (there is always one: the real deal; the exhaustive
-        search ignores the `auto` discard's hint and the bounds)."""
+        was discarded), within the bidding bounds (unless not `bounded`) when `BOUND_TRIES`
+        attempts find such a deal. The most constrained seat is served first from a random
+        order; when that fails, an exhaustive search finds a deal (there is always one: the
+        real deal; the exhaustive search ignores the `auto` discard's hint and the bounds)."""
         pool = [c for c in range(N_CARDS) if self.unseen >> c & 1]
-        bounded = {b.seat for b in self.bounds} if self.bounds and self.bounds_fit else set()
+        bounded_seats = (
+            {b.seat for b in self.bounds} if bounded and self.bounds and self.bounds_fit else set()
+        )
         order = sorted(  # bounded seats first: a deal that misses a bound is dropped sooner
             (s for s in range(4) if self.need[s]),
-            key=lambda s: (s not in bounded, self.allowed[s].bit_count()),
+            key=lambda s: (s not in bounded_seats, self.allowed[s].bit_count()),
         )
-        bound_tries = BOUND_TRIES if bounded else 0
+        bound_tries = BOUND_TRIES if bounded_seats else 0
         for _ in range(SAMPLE_TRIES):
             rng.shuffle(pool)
             hands = list(self.known)
@@ -194,12 +201,12 @@ class Knowledge:
                     break
                 hands[s] |= got
                 taken |= got
-                if bound_tries and s in bounded and not self.fits_bounds(s, hands[s]):
+                if bound_tries and s in bounded_seats and not self.fits_bounds(s, hands[s]):
                     bound_tries -= 1
                     break
             else:
                 if self.auto_trump < 0 or self._auto_discard_fits(hands, taken):
-                    if bounded and not bound_tries:
+                    if bounded_seats and not bound_tries:
                         self.bounds_fit = False  # the next deals do not try them again
                     return hands
         return self._exhaustive(pool)

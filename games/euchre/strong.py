@@ -40,7 +40,7 @@ from games.euchre.fast import (
     play_tricks,
     points,
 )
-from games.euchre.inference import ALONE, BID, STRENGTH, Knowledge
+from games.euchre.inference import ALONE, BID, STRENGTH, UNBOUNDED_EVERY, Knowledge
 from games.euchre.inference import strength as _strength
 from games.euchre.memory import hand_deals
 from games.euchre.round import EuchreRound
@@ -396,7 +396,7 @@ def search(
                 carried_ += taken < deals.remembered
             taken += 1
         if hands is None:
-            hands = knowledge.sample(rng)
+            hands = knowledge.sample(rng, bounded=samples % UNBOUNDED_EVERY != UNBOUNDED_EVERY - 1)
         for i, action in enumerate(legal):
             values[i] = v = _rollout(list(hands), table, action, phase, rng)
             totals[i] += v

@@ -27,9 +27,9 @@ def samples(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     drawn: list[int] = []
     sample = Knowledge.sample
 
-    def counted(self: Knowledge, rng: random.Random) -> list[int]:
+    def counted(self: Knowledge, rng: random.Random, *, bounded: bool = True) -> list[int]:
         drawn.append(1)
-        return sample(self, rng)
+        return sample(self, rng, bounded=bounded)
 
     monkeypatch.setattr(Knowledge, "sample", counted)
     return drawn
