@@ -6,8 +6,8 @@ Every turn that passes from one human to another forgets a mention and keeps a n
 1,000 clicks a second that is 2,000 writes a second. Each in a transaction of its own, they
 queued for the store's lock by the thousand (with 10,000 tables a click's own action waited
 behind them for over a minute). So they are group-committed (`MentionWriter`): the writes
-queued meanwhile go in one transaction, in the order they were asked (a table's delete and
-save keep their order), and each caller returns once it has committed.
+queued meanwhile go in one transaction, as three statements at most that leave each table's
+mention as the writes in their order would, and each caller returns once it has committed.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ SAVE = (
     "seat = excluded.seat, round_no = excluded.round_no"
 )
 DELETE = "DELETE FROM turn_mentions WHERE table_id = ? AND message_id = ?"
+FORGET = "DELETE FROM turn_mentions WHERE table_id = ?"
 
 Write = tuple[str, Sequence[Any], "asyncio.Future[None]"]  # statement, parameters, caller
 
@@ -89,7 +90,7 @@ class MentionWriter:
                 continue
             try:
                 async with self._db.transaction() as conn:
-                    for sql, rows in _runs(batch):
+                    for sql, rows in _statements(batch):
                         await conn.executemany(sql, rows)
             except Exception as error:  # every caller of the batch hears it
                 failure = error if isinstance(error, StoreError) else StoreError(str(error))
@@ -102,15 +103,37 @@ class MentionWriter:
                     future.set_result(None)
 
 
-def _runs(batch: list[Write]) -> list[tuple[str, list[Sequence[Any]]]]:
-    """The batch as runs of the same statement, in order: one executemany each."""
-    runs: list[tuple[str, list[Sequence[Any]]]] = []
+def _statements(batch: list[Write]) -> list[tuple[str, list[Sequence[Any]]]]:
+    """The batch as three statements at most, each run once over its rows: a table holds one
+    mention at most, so what the batch leaves at each table follows from its writes in order
+    (a save replaces the row: the table's last save is kept, unless a later delete of that very
+    message forgets the table's mention; a table with no save keeps its deletes, each of its
+    own message). Each round trip to the database costs a turn of the event loop, under load
+    more than the statement itself."""
+    saved: dict[int, Sequence[Any]] = {}  # table -> its last save (while not deleted after)
+    gone: set[int] = set()  # tables whose mention the batch forgets whatever it was
+    deletes: dict[int, list[Sequence[Any]]] = {}  # tables with no save: their deletes
     for sql, params, _ in batch:
-        if runs and runs[-1][0] == sql:
-            runs[-1][1].append(params)
-        else:
-            runs.append((sql, [params]))
-    return runs
+        table_id = params[0]
+        if sql == SAVE:
+            saved[table_id] = params
+            gone.discard(table_id)
+            deletes.pop(table_id, None)
+        elif table_id in saved:
+            if saved[table_id][2] == params[1]:  # the message just saved: forgotten at once
+                del saved[table_id]
+                gone.add(table_id)
+        elif table_id not in gone:
+            deletes.setdefault(table_id, []).append(params)
+    statements: list[tuple[str, list[Sequence[Any]]]] = []
+    conditional = [params for rows in deletes.values() for params in rows]
+    if conditional:
+        statements.append((DELETE, conditional))
+    if gone:
+        statements.append((FORGET, [(table_id,) for table_id in sorted(gone)]))
+    if saved:
+        statements.append((SAVE, list(saved.values())))
+    return statements
 
 
 async def turn_mentions(db: Database, partition: Partition | None = None) -> list[TurnMention]:

@@ -399,6 +399,25 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
             await asyncio.gather(*bench.in_flight)
             away = away_seats(bench)
             full_collection = time_full_collection()
+            lines = [
+                f"{level.tables:,} tables of four humans and {level.bot_tables:,} of one human "
+                f"and three {level.bots} bots: seated and started in {seated:.1f} s, every "
+                f"table clicked once {warm:.1f} s later ({unplayed} not), then "
+                f"{level.seconds:.0f} s measured",
+                *report(level, bench, window),
+                *report_bots(level, bench, window, before, after, runner.size),
+                f"  turns timed out: {bench.timeouts[WINDOW]} in the window, "
+                f"{bench.timeouts[WARM_UP]} in the warm-up, {bench.timeouts[SET_UP]} in the set-up "
+                f"(the service's clock held); seats of the tables of humans played by bots (away "
+                f"after two timeouts): {away_before} when the window opened, {away} at its end",
+                f"  pictures (hands and tables, whole run): {drawn:,} drawn in {DRAWERS} worker "
+                f"threads, p50 {percentile(draws, 0.5) * 1e3:.1f} ms, p99 "
+                f"{percentile(draws, 0.99) * 1e3:.1f} ms each; {uploads:,} sent, {kept:,} kept "
+                "unchanged",
+                f"  a full collection of everything, frozen included (the service's unfreeze and "
+                f"collect, about daily under load): {full_collection * 1e3:.0f} ms",
+            ]
+            print(*lines, sep="\n", flush=True)  # before the teardown of 10,000 tables
         finally:
             for task in players:
                 task.cancel()
@@ -408,22 +427,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
             await service.close()
             await store.close()
             runner.close()
-    return [
-        f"{level.tables:,} tables of four humans and {level.bot_tables:,} of one human and "
-        f"three {level.bots} bots: seated and started in {seated:.1f} s, every table clicked "
-        f"once {warm:.1f} s later ({unplayed} not), then {level.seconds:.0f} s measured",
-        *report(level, bench, window),
-        *report_bots(level, bench, window, before, after, runner.size),
-        f"  turns timed out: {bench.timeouts[WINDOW]} in the window, "
-        f"{bench.timeouts[WARM_UP]} in the warm-up, {bench.timeouts[SET_UP]} in the set-up "
-        f"(the service's clock held); seats of the tables of humans played by bots (away "
-        f"after two timeouts): {away_before} when the window opened, {away} at its end",
-        f"  pictures (hands and tables, whole run): {drawn:,} drawn in {DRAWERS} worker "
-        f"threads, p50 {percentile(draws, 0.5) * 1e3:.1f} ms, p99 "
-        f"{percentile(draws, 0.99) * 1e3:.1f} ms each; {uploads:,} sent, {kept:,} kept unchanged",
-        f"  a full collection of everything, frozen included (the service's unfreeze and "
-        f"collect, about daily under load): {full_collection * 1e3:.0f} ms",
-    ]
+    return lines
 
 
 def away_seats(bench: Bench) -> int:
@@ -509,8 +513,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.workers,
             not args.no_pictures,
         )
-        for line in await run_level(level, args.store_dir):
-            print(line, flush=True)
+        await run_level(level, args.store_dir)
 
 
 def main(argv: list[str] | None = None) -> None:

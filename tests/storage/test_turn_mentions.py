@@ -80,3 +80,20 @@ async def test_a_burst_of_mention_writes_commits_together_each_tables_in_order(
     await asyncio.gather(*writes)
     assert transactions < len(writes) / 4  # one commit for the burst, not one per write
     assert await store.turn_mentions() == newer  # each table's writes kept their order
+
+
+async def test_a_burst_leaves_each_tables_mention_as_its_writes_in_order_would(
+    store: Store,
+) -> None:
+    a, b, c, d = [await ToyTable.open(store, users=(300 + 2 * i, 301 + 2 * i)) for i in range(4)]
+    for table in (a, b, c, d):
+        await store.save_turn_mention(mention(table.id))
+    await asyncio.gather(
+        store.save_turn_mention(mention(a.id, SNOWFLAKE + 1)),  # a: kept, then forgotten
+        store.delete_turn_mention(a.id, SNOWFLAKE + 1),
+        store.delete_turn_mention(b.id, SNOWFLAKE + 9),  # b: another message's delete
+        store.save_turn_mention(mention(c.id, SNOWFLAKE + 2)),  # c: a late delete of the old
+        store.delete_turn_mention(c.id, SNOWFLAKE),
+        store.delete_turn_mention(d.id, SNOWFLAKE),  # d: forgotten
+    )
+    assert await store.turn_mentions() == [mention(b.id), mention(c.id, SNOWFLAKE + 2)]
