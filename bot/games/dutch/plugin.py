@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from bot.games.base import BasePlugin
-from bot.games.dutch import menu, render
+from bot.games.dutch import menu, powers, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
 from bot.i18n import text
 from bot.pictures.layout import CardRow
@@ -105,9 +105,10 @@ class DutchPlugin(BasePlugin):
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
-        """The held card's moves that also end the turn (house rules), else the shared menu."""
+        """A Queen's or Jack's targets as buttons; the held card's moves that also end the turn
+        (house rules); else the shared menu."""
         view = private.view
-        if prefix or view is None or view.phase != menu.DRAWN:
+        if view is None or view.phase not in (menu.DRAWN, powers.POWER):
             return None  # the shared action menu lays out every move
         labels = MenuText(
             action_label=self.action_labeler(view, table),
@@ -116,6 +117,8 @@ class DutchPlugin(BasePlugin):
             back=text(table.language, "menu.back"),
             action_emoji=self.action_emoji(view, table),
         )
+        if view.phase == powers.POWER:
+            return powers.components(private, prefix, labels)  # the cards as buttons
         return menu.components(private, prefix, table, labels)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:

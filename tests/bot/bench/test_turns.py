@@ -76,13 +76,17 @@ async def test_dame_turns_laying_a_pack_take_three_clicks_and_euchre_turns_at_mo
             assert tally.unreached == 0 and max(tally.clicks) <= 2
 
 
-async def test_a_usual_dutch_turn_takes_two_clicks_under_either_rules() -> None:
+async def test_a_usual_dutch_turn_takes_two_clicks_and_a_queen_or_jack_turn_at_most_four() -> None:
     """Draw, then swap or discard: with house rules the swap's button also ends the turn."""
     results = await run(1, ["dutch"])
     assert set(results) == {("dutch", "classic"), ("dutch", "house")}
     for tally in results.values():
         assert tally.unreached == 0
         assert statistics.median(tally.clicks) <= 2
+    # a Queen's look is draw, discard, the card's button; a Jack's swap one click more ("Your
+    # card N", then the other card's button): it was six with the selects
+    powers = results[("dutch", "classic")].by_kind["with a card's power"]
+    assert max(powers) <= 4
 
 
 def test_a_button_that_plays_two_moves_is_found_for_its_first() -> None:
