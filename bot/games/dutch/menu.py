@@ -5,8 +5,9 @@ There, a turn is draw, swap (or discard), then End the turn, Match or Call Dutch
 for the usual turn, which ends at once. So the swaps and the discard are offered as buttons
 that also end the turn, one click (`p=swap 2;end`: the controller plays both moves, each
 checked, and leaves `end` out if the turn already ended), and the same moves without the end
-are in a select below, for a player who means to match or call Dutch after them. Every other
-move (a 7 or 9 power) is the shared action menu's.
+are in a select below, for a player who means to match or call Dutch after them. A 9's power
+is a row of buttons, the drawn 9 and each own card (`powers.py`: each opens the row of the other
+players' cards); every other move (a 7's power) is the shared action menu's.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from bot.games.dutch import powers
 from bot.games.plugin import TableContext
 from bot.i18n import text
 from bot.render.actions import (
@@ -66,6 +68,12 @@ def components(
     placeholder = text(language, "dutch.menu.keep_turn")
     specs.append(SelectSpec(select_id(table_id, round_no, KEEP_OPEN), placeholder, options, row))
     row += 1
+    nines = [a for a in others if verb(a) == powers.NINE]
+    steps = powers.step_buttons(private, nines, row, language) if nines else None
+    if steps is not None:  # the 9's first piece as buttons, the rest as the shared menu's
+        specs += steps
+        row += 1
+        others = [a for a in others if verb(a) != powers.NINE]
     if others:
         shown = action_menu(others, "", table_id=table_id, round_no=round_no, labels=labels)
         specs += [replace(s, row=s.row + row) for s in shown]

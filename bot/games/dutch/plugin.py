@@ -105,10 +105,10 @@ class DutchPlugin(BasePlugin):
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
-        """A Queen's or Jack's targets as buttons; the held card's moves that also end the turn
-        (house rules); else the shared menu."""
+        """A Queen's, Jack's or 9's targets as buttons; the held card's moves that also end the
+        turn (house rules); else the shared menu."""
         view = private.view
-        if view is None or view.phase not in (menu.DRAWN, powers.POWER):
+        if view is None or (not prefix and view.phase not in (menu.DRAWN, powers.POWER)):
             return None  # the shared action menu lays out every move
         labels = MenuText(
             action_label=self.action_labeler(view, table),
@@ -117,8 +117,10 @@ class DutchPlugin(BasePlugin):
             back=text(table.language, "menu.back"),
             action_emoji=self.action_emoji(view, table),
         )
-        if view.phase == powers.POWER:
-            return powers.components(private, prefix, labels)  # the cards as buttons
+        if prefix or view.phase == powers.POWER:
+            return powers.components(
+                private, prefix, labels, table.language
+            )  # the cards as buttons
         return menu.components(private, prefix, table, labels)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:

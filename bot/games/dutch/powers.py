@@ -2,8 +2,8 @@
 
 The shared menu puts a Queen's sixteen looks in a select (open, choose: two clicks) and a Jack's
 swaps in two selects (own card, then the other card: four clicks). Here each card is a button,
-one row per player, so a Queen's look is one click and a Jack's swap two: first a row of "Your
-card N" buttons (each opens the next step, `n=jack N`), then the other players' cards, a row
+one row per player, so a Queen's look is one click and a Jack's swap two: first a row of "Swap
+your card N…" buttons (each opens the next step, `n=jack N`), then the other players' cards, a row
 each, every button the whole swap (`p=jack 2 1:3`). A card the player may know shows its
 picture, any other the card back. When the rows do not fit a message (more players than rows, a
 row past five cards with penalty cards), the shared menu's selects stay.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.i18n import text
 from bot.render.actions import (
     MAX_BUTTONS_PER_ROW,
     MAX_ROWS,
@@ -30,25 +31,24 @@ from games.dutch.views import DutchView
 POWER = "power"
 LOOK = "look"
 JACK = "jack"
+NINE = "nine"
+SWAPS = (JACK, NINE)  # the powers that swap two cards: own card (or the drawn 9), other card
+DRAWN = "drawn"
 
 
 def components(
-    private: PrivateSnapshot, prefix: str, labels: MenuText
+    private: PrivateSnapshot, prefix: str, labels: MenuText, language: str
 ) -> list[ComponentSpec] | None:
     """The power's buttons at `prefix` ("" or `jack N`), or None: the shared menu's selects."""
     view: DutchView | None = private.view
-    if view is None or view.phase != POWER:
+    if view is None:
+        return None
+    if prefix:
+        return stage(private, prefix, labels)
+    if view.phase != POWER:
         return None
     table_id, round_no = private.table_id, private.round_no or 0
     legal = list(private.legal)
-    if prefix:
-        words = prefix.split()
-        if len(words) != 2 or words[0] != JACK:
-            return None
-        targets = [a for a in under(legal, prefix) if len(a.split()) == 3]
-        rows = _by_seat(targets, lambda a: a.split()[2])
-        back = ButtonSpec(navigate_id(table_id, round_no, ""), labels.back, "secondary")
-        return _laid_out([], rows, [back], table_id, round_no, labels, view)
     singles = [a for a in legal if " " not in a]  # skip
     looks = [a for a in legal if verb(a) == LOOK]
     swaps = [a for a in legal if verb(a) == JACK]
@@ -57,21 +57,49 @@ def components(
     if looks:
         rows = _by_seat(looks, lambda a: a.split()[1])
         return _laid_out(singles, rows, [], table_id, round_no, labels, view)
-    own: list[str] = []
-    for action in swaps:
-        slot = action.split()[1]
-        if slot not in own:
-            own.append(slot)
-    if len(own) > MAX_BUTTONS_PER_ROW:
-        return None
     specs = _singles(singles, table_id, round_no, labels)
-    row = 1 if specs else 0
-    for slot in own:
-        label = labels.piece_label(JACK, slot)
-        emoji = _emoji(view, view.viewer, slot)
-        step = navigate_id(table_id, round_no, f"{JACK} {slot}")
+    steps = step_buttons(private, swaps, 1 if specs else 0, language)
+    return None if steps is None else specs + steps
+
+
+def step_buttons(
+    private: PrivateSnapshot, swaps: Sequence[str], row: int, language: str
+) -> list[ComponentSpec] | None:
+    """A row of the first pieces of a Jack's or a 9's swaps (`jack 2 1:3`: "Swap your card 2…"; a 9
+    also "Give the 9…"), each opening the step of the other card (`n=jack 2`); None past five."""
+    view: DutchView | None = private.view
+    pieces: list[str] = []
+    for action in swaps:
+        piece = " ".join(action.split()[:2])
+        if piece not in pieces:
+            pieces.append(piece)
+    if view is None or not pieces or len(pieces) > MAX_BUTTONS_PER_ROW:
+        return None
+    table_id, round_no = private.table_id, private.round_no or 0
+    specs: list[ComponentSpec] = []
+    for piece in pieces:
+        own = piece.split()[1]
+        label = text(
+            language, "dutch.menu.swap_drawn" if own == DRAWN else "dutch.menu.swap_own", slot=own
+        )
+        emoji = card_emoji(view.held) if own == DRAWN else _emoji(view, view.viewer, own)
+        step = navigate_id(table_id, round_no, piece)
         specs.append(ButtonSpec(step, label, "primary", row, emoji))
     return specs
+
+
+def stage(private: PrivateSnapshot, prefix: str, labels: MenuText) -> list[ComponentSpec] | None:
+    """The other card of a Jack's or a 9's swap (`jack 2`, `nine drawn`): a row of buttons per
+    player, each the whole swap, and Back; None (the shared select) when they do not fit."""
+    view: DutchView | None = private.view
+    words = prefix.split()
+    if view is None or len(words) != 2 or words[0] not in SWAPS:
+        return None
+    table_id, round_no = private.table_id, private.round_no or 0
+    targets = [a for a in under(private.legal, prefix) if len(a.split()) == 3]
+    rows = _by_seat(targets, lambda a: a.split()[2])
+    back = ButtonSpec(navigate_id(table_id, round_no, ""), labels.back, "secondary")
+    return _laid_out([], rows, [back], table_id, round_no, labels, view)
 
 
 def _by_seat(actions: Sequence[str], target: Callable[[str], str]) -> list[list[str]]:

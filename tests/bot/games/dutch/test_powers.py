@@ -1,6 +1,6 @@
-"""Dutch's Queen and Jack powers on "My cards": each card a button, a row per player, so a
-Queen's look is one click and a Jack's swap two ("Your card N", then the other card); when the
-rows do not fit a message, the shared menu's selects stay."""
+"""Dutch's Queen, Jack and 9 powers on "My cards": each card a button, a row per player, so a
+Queen's look is one click and a Jack's or a 9's swap two ("Swap your card N…", then the other
+card); when the rows do not fit a message, the shared menu's selects stay."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from bot.pictures.cards import BACK
 from bot.render.actions import MAX_ROWS, ButtonSpec, SelectSpec
+from bot.render.cards import card_emoji
 from bot.render.private import render_private
 from bot.ui.custom_ids import Kind, parse
 from games.contract import RoundSetup
@@ -19,10 +20,11 @@ from tests.bot.render.pictures import MARKUP, card_pictures
 from tests.bot.render.snapshots import NAMES, private, public
 
 
-def _power(rank: str, n_seats: int) -> tuple[Any, Any, Any]:
-    """Classic rules: every peek done, the first player drew a `rank` from the stock and
-    discarded it; its power is pending. Returns the round, that player's view, the table."""
-    options = GAME.options("classic")
+def _power(rank: str, n_seats: int, preset: str = "classic") -> tuple[Any, Any, Any]:
+    """Every peek done, the first player drew a `rank` from the stock and (classic rules, a
+    Queen or a Jack) discarded it; its power is pending. Returns the round, that player's
+    view, the table."""
+    options = GAME.options(preset)
     deck = list(GAME.deck(options))
     stock_top = 4 * n_seats + 1  # after the grids and the discard's first card
     wanted = next(i for i, card in enumerate(deck) if str(card) == f"{rank}S")
@@ -32,10 +34,9 @@ def _power(rank: str, n_seats: int) -> tuple[Any, Any, Any]:
         round_.apply(seat, round_.legal_actions(seat)[0])  # the start peek
     seat = round_.to_act()[0]
     round_.apply(seat, "draw")
-    round_.apply(seat, "discard")
-    snapshot = replace(
-        public(round_, n_seats=n_seats), preset="classic", options=options.model_dump()
-    )
+    if preset == "classic":
+        round_.apply(seat, "discard")
+    snapshot = replace(public(round_, n_seats=n_seats), preset=preset, options=options.model_dump())
     return round_, private(round_, seat), snapshot
 
 
@@ -83,7 +84,7 @@ def test_a_jacks_swap_is_your_card_then_the_other_card_two_buttons() -> None:
         ]
         own = [parse(c.custom_id).text for c in steps if parse(c.custom_id).text]
         assert own == ["jack 1", "jack 2", "jack 3", "jack 4"]
-        assert [c.label for c in steps[:4]] == [f"Your card {n}" for n in range(1, 5)]
+        assert [c.label for c in steps[:4]] == [f"Swap your card {n}…" for n in range(1, 5)]
         assert all(c.emoji == MARKUP[BACK] for c in steps[:4])
         assert _played(top) == ["skip"] and not any(isinstance(c, SelectSpec) for c in top)
         stage = render_private(mine, table, "en", prefix="jack 2").components
@@ -121,3 +122,42 @@ def test_when_the_players_rows_do_not_fit_the_shared_selects_stay() -> None:
     assert [parse(c.custom_id).text for c in top if isinstance(c, ButtonSpec)][1:5] == [
         f"jack {n}" for n in range(1, 5)
     ]  # your own card still a button: four fit a row
+
+
+def test_a_nines_swap_under_house_rules_is_your_card_or_the_9_then_the_other_card() -> None:
+    round_, mine, table = _power("9", 4, preset="house")
+    assert mine.view.phase == "drawn" and mine.view.held == "9S"
+    with card_pictures():
+        top = render_private(mine, table, "en").components
+        steps = [
+            c
+            for c in top
+            if isinstance(c, ButtonSpec)
+            and parse(c.custom_id).kind is Kind.NAVIGATE
+            and parse(c.custom_id).text
+        ]
+        assert [parse(c.custom_id).text for c in steps] == [
+            "nine drawn",
+            *(f"nine {n}" for n in range(1, 5)),
+        ]
+        assert [c.label for c in steps] == [
+            "Give the 9…",
+            *(f"Swap your card {n}…" for n in range(1, 5)),
+        ]
+        assert steps[0].emoji == card_emoji("9S") and steps[1].emoji == MARKUP[BACK]
+        assert len({c.row for c in steps}) == 1
+        assert "swap 1;end" in _played(top)  # the usual moves stay above
+        stage = render_private(mine, table, "en", prefix="nine drawn").components
+    given = [a for a in mine.legal if a.startswith("nine drawn ")]
+    assert len(given) == 12 and _played(stage) == given
+    assert not any(isinstance(c, SelectSpec) for c in stage)
+    # the click gives the 9 away: the other card is held instead
+    round_.apply(mine.seat, _played(stage)[0])
+    assert round_.view(mine.seat).held_from == "nine"
+    # six players: five rows of other players' cards and Back do not fit, the select stays
+    _, six, table = _power("9", 6, preset="house")
+    stage = render_private(six, table, "en", prefix="nine 3").components
+    (select,) = [c for c in stage if isinstance(c, SelectSpec)]
+    assert [value for _, value in select.options] == [
+        a for a in six.legal if a.startswith("nine 3 ")
+    ]
