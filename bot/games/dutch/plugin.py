@@ -117,10 +117,8 @@ class DutchPlugin(BasePlugin):
             back=text(table.language, "menu.back"),
             action_emoji=self.action_emoji(view, table),
         )
-        if prefix or view.phase == powers.POWER:
-            return powers.components(
-                private, prefix, labels, table.language
-            )  # the cards as buttons
+        if prefix or view.phase == powers.POWER:  # the cards of a power as buttons
+            return powers.components(private, prefix, labels, table.language)
         return menu.components(private, prefix, table, labels)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
