@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.service import PlayerRef
-from bot.service.clock import Clock, TimerCallback, TimerHandle
+from bot.service.clock import Clock, TimerCallback, TimerHandle, sleep_by_timer
 from games.contract import Round
 from games.dame.round import DameRound
 
@@ -104,14 +104,7 @@ class HeldClock:
         return timer
 
     async def sleep(self, seconds: float) -> None:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        async def wake() -> None:
-            if not done.done():
-                done.set_result(None)
-
-        self.call_later(seconds, wake)
-        await done
+        await sleep_by_timer(self, seconds)
 
 
 def hoard(round_: Round[Any, Any, Any], seat: int, rng: random.Random) -> str | None:

@@ -31,6 +31,18 @@ class Clock(Protocol):
         ...
 
 
+async def sleep_by_timer(clock: Clock, seconds: float) -> None:
+    """Sleep on `clock`'s own timers (a clock whose time is not the loop's)."""
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def wake() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    clock.call_later(seconds, wake)
+    await done
+
+
 class SystemClock:
     """Wall time, and timers on the running asyncio loop."""
 
@@ -89,14 +101,7 @@ class FakeClock:
         return timer
 
     async def sleep(self, seconds: float) -> None:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        async def wake() -> None:
-            if not done.done():
-                done.set_result(None)
-
-        self.call_later(seconds, wake)
-        await done
+        await sleep_by_timer(self, seconds)
 
     def pending(self) -> int:
         """How many timers are armed and not cancelled."""
