@@ -110,13 +110,18 @@ def verb_choice(message: dict[str, Any], verb: str) -> Choice | None:
 
 
 def pick(options: Sequence[Choice], preference: Sequence[str]) -> Choice | None:
-    """The offered game action ranked first by `preference` (notation prefixes), else the
-    first offered action; navigation buttons (`n=`) only when nothing playable is offered."""
+    """The offered game action ranked first by `preference` (notation prefixes), or the menu
+    step leading to it, else the first offered action; navigation buttons (`n=`) only when
+    nothing playable is offered."""
     playable = [c for c in options if c.notation is not None]
+    steps = [(prefix, c) for c in options if c.notation is None and (prefix := step_toward(c))]
     for wanted in preference:
         for choice in playable:
             notation = choice.notation or ""
             if notation == wanted or notation.startswith(wanted + " "):
+                return choice
+        for prefix, choice in steps:  # a menu step toward it (e.g. "Swap your card 2…")
+            if under([wanted], prefix) or prefix.startswith(wanted + " "):
                 return choice
     if playable:
         return playable[0]
