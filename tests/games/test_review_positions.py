@@ -21,30 +21,11 @@ from games.review import positions_of, review_decision
 from tests.games.dame.stacking import draw_and_discard
 from tests.games.dame.stacking import stacked_round as dame_round
 from tests.games.dutch.stack import deal
-from tests.games.euchre.helpers import act, stacked_round
-
-# Hearts trump, ordered up by seat 2 (dealer 0's partner); seat 2 took trick 1, the opponents
-# tricks 2 and 3. In trick 4 seat 2's ace of spades is winning, seat 0 plays last, void in
-# spades, with the right bower and the 9 of diamonds: it must keep the trump, sure to win the
-# last trick (three tricks: the side makes its point). Trumping its partner's ace instead leads
-# the 9 of diamonds to the last trick, which nearly any card beats: the side is euchred.
-EUCHRE_HANDS = {
-    0: "QD 10D JH 9D KD",
-    1: "AC AH QS 10S AD",
-    2: "9C 10H KS AS KC",
-    3: "10C JC JS 9S QC",
-}
-EUCHRE_BEFORE = (
-    "1 pass; 2 order; 0 discard KD; 1 play QS; 2 play KS; 3 play JS; 0 play 10D; "
-    "2 play 9C; 3 play 10C; 0 play QD; 1 play AC; 1 play AH; 2 play 10H; 3 play JC; "
-    "0 play 9H; 1 play 10S; 2 play AS; 3 play 9S"
-)
+from tests.games.euchre.helpers import bower_for_the_last_trick
 
 
 def euchre_position() -> tuple[Any, int, str]:
-    round_ = stacked_round(EUCHRE_HANDS, "9H", dealer=0, buried="QH KH JD")
-    act(round_, EUCHRE_BEFORE)
-    return round_, 0, "play 9D"
+    return bower_for_the_last_trick(), 0, "play 9D"
 
 
 def _dutch_turn(round_: Any, *power: str) -> None:

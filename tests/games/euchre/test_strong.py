@@ -16,7 +16,7 @@ from games.euchre.fast import BIT, CARD_ID, DECK, SUIT_ID, auto_discard, cards_o
 from games.euchre.policy import choose_action as simple_choice
 from games.euchre.ranking import EFFECTIVE
 from games.euchre.strong import Knowledge, choose_action
-from tests.games.euchre.helpers import act, stacked_round
+from tests.games.euchre.helpers import bower_for_the_last_trick
 
 SAMPLES = 6  # deals per decision in these tests (no time budget: reproducible choices)
 
@@ -148,30 +148,11 @@ def test_search_needs_a_budget_or_a_sample_count() -> None:
         choose_action(round_, 1, random.Random(0), budget=None, max_samples=None)
 
 
-# Hearts trump, ordered up by seat 2; seat 1 passed holding the ace of diamonds, a pass the
-# simple policy would not have made with its hand. In trick 4 seat 0 (right bower and 9 of
-# diamonds, void in spades) plays last behind its partner's winning ace of spades: the 9 keeps
-# the bower for the last trick (the side's third); the bower now leads the 9 to the last trick,
-# which seat 1's ace beats.
-BID_OTHERWISE_HANDS = {
-    0: "QD 10D JH 9D KD",
-    1: "AC AH QS 10S AD",
-    2: "9C 10H KS AS KC",
-    3: "10C JC JS 9S QC",
-}
-BID_OTHERWISE_PLAY = (
-    "1 pass; 2 order; 0 discard KD; 1 play QS; 2 play KS; 3 play JS; 0 play 10D; "
-    "2 play 9C; 3 play 10C; 0 play QD; 1 play AC; 1 play AH; 2 play 10H; 3 play JC; "
-    "0 play 9H; 1 play 10S; 2 play AS; 3 play 9S"
-)
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_bidding_bounds_are_likely_not_certain(seed: int) -> None:
     """Drawn only within what the bids make likely, every deal gave seat 1 no card above the
     9 of diamonds, the two moves tied and the bower was thrown away; deals drawn without the
     bounds now and then keep the move that is right whatever seat 1 holds."""
-    round_ = stacked_round(BID_OTHERWISE_HANDS, "9H", dealer=0, buried="QH KH JD")
-    act(round_, BID_OTHERWISE_PLAY)
+    round_ = bower_for_the_last_trick()
     chosen = choose_action(round_, 0, random.Random(seed), budget=None, max_samples=24)
     assert str(chosen) == "play 9D"
