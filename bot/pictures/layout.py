@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
@@ -21,6 +21,8 @@ from PIL.PngImagePlugin import PngInfo
 from bot.pictures.cards import (
     BACK,
     CARD_BOX,
+    CARD_NAMES,
+    DECKS,
     EDGE,
     SIZE,
     TWO_COLOURS,
@@ -40,7 +42,7 @@ LABEL_SIZE = 22
 NOTE_SIZE = 20
 LABEL_MOST = 260  # px: a longer label is cut
 TALL = 6  # rows past which they are laid in two columns (a picture about as wide as tall)
-PALETTE = 128  # colours of a drawn picture (indistinguishable from its RGB drawing)
+PALETTE = 256  # colours of the one palette every picture is drawn in (see `palette()`)
 EMPTY = ""  # an empty place (a slot left empty, nobody's card yet in a trick)
 
 
@@ -93,12 +95,81 @@ def card_face(name: str | None, height: int = CARD, deck: Deck = TWO_COLOURS) ->
     return face.resize((card_width(height), height), Image.Resampling.LANCZOS)
 
 
+@cache
+def card_tile(name: str | None, height: int = CARD, deck: Deck = TWO_COLOURS) -> Image.Image:
+    """`card_face` already laid on the pictures' background: pasted as it is, with no mask
+    to blend (cards never overlap)."""
+    face = card_face(name, height, deck)
+    tile = Image.new("RGB", face.size, BACKGROUND[:3])
+    tile.paste(face, (0, 0), face)
+    return tile
+
+
+@cache
+def palette() -> Image.Image:
+    """The palette every picture is drawn in: its colours chosen once, from every card face
+    of both decks at both sizes, the empty place's outline and the labels' text, on the
+    background. Mapping a picture to a palette known in advance costs a tenth of choosing one
+    for it (a picture per update), and looks the same."""
+    faces = [
+        (name, height, deck)
+        for deck in DECKS
+        for height in (CARD, SMALL_CARD)
+        for name in (*CARD_NAMES, None)
+    ]
+    step = card_width(CARD) + GAP
+    per_line = 20
+    lines = -(-len(faces) // per_line)
+    sample = Image.new("RGB", (per_line * step, lines * (CARD + GAP) + 80), BACKGROUND[:3])
+    for index, (name, height, deck) in enumerate(faces):
+        line, place = divmod(index, per_line)
+        sample.paste(card_tile(name, height, deck), (place * step, line * (CARD + GAP)))
+    draw = ImageDraw.Draw(sample)
+    bottom = lines * (CARD + GAP)
+    draw.rounded_rectangle((0, bottom, step - GAP, bottom + 70), 8, outline=EDGE, width=2)
+    words = "Alice Bob Carol Éloïse 12 pts 1 2 3 4 5 6 7 8 9 0 Wg"
+    draw.text((step, bottom + 4), words, TEXT, font(LABEL_SIZE, text=True))
+    draw.text((step, bottom + 40), words, DIM, font(NOTE_SIZE, text=True))
+    return sample.quantize(PALETTE, method=Image.Quantize.FASTOCTREE)
+
+
+@lru_cache(maxsize=4096)
 def _cut(text: str, width: int, size: int) -> str:
     face = font(size, text=True)
     fits = text
     while fits and face.getlength(fits if fits == text else fits + "…") > width:
         fits = fits[:-1]
     return fits if fits == text else fits + "…"
+
+
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int) -> int:
+    return int(font(size, text=True).getlength(text))
+
+
+@lru_cache(maxsize=4096)
+def _text_tile(
+    text: str, size: int, colour: tuple[int, ...], anchor: str
+) -> tuple[Image.Image, int, int]:
+    """`text` drawn on the background, and where its corner lies from the anchor's point:
+    names, notes and captions come back picture after picture, drawn once each."""
+    face = font(size, text=True)
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+    tile = Image.new("RGB", (max(right - left, 1), max(bottom - top, 1)), BACKGROUND[:3])
+    ImageDraw.Draw(tile).text((-left, -top), text, colour, face, anchor=anchor)
+    return tile, left, top
+
+
+def _write(
+    image: Image.Image,
+    where: tuple[int, int],
+    text: str,
+    size: int,
+    colour: tuple[int, ...],
+    anchor: str,
+) -> None:
+    tile, left, top = _text_tile(text, size, colour, anchor)
+    image.paste(tile, (where[0] + left, where[1] + top))
 
 
 def _places(rows: Sequence[CardRow]) -> list[tuple[int, int]]:
@@ -119,13 +190,24 @@ def _places(rows: Sequence[CardRow]) -> list[tuple[int, int]]:
 def rows_png(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
     """The picture as PNG bytes: one row per `CardRow`, labels in a column of their own, the
     faces in the deck's colours."""
+    image, drawn = rows_image(rows, deck)
+    info = PngInfo()
+    info.add_text(CARDS_KEY, " ".join(drawn))
+    # A picture per update: the fastest compression (level 1) over the smallest file, of the
+    # picture in the pictures' one palette (flat colours and the faces' edges fit in it): a
+    # third of the RGB file's bytes to upload, and quicker to encode than RGB.
+    shown = image.quantize(palette=palette(), dither=Image.Dither.NONE)
+    return png_with(shown, info, optimize=False, compress_level=1)
+
+
+def rows_image(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> tuple[Image.Image, list[str]]:
+    """The picture in full colour, and the faces it shows (a back shows none)."""
     card = SMALL_CARD if sum(len(r.cards) for r in rows) > MANY else CARD
     step = card_width(card) + GAP
-    label_font, note_font = font(LABEL_SIZE, text=True), font(NOTE_SIZE, text=True)
     labels = [_cut(r.label, LABEL_MOST, LABEL_SIZE) for r in rows]
-    label_width = max((int(label_font.getlength(t)) for t in labels if t), default=0)
+    label_width = max((_length(t, LABEL_SIZE) for t in labels if t), default=0)
     label_width = label_width + 2 * GAP if label_width else 0
-    note_width = max((int(note_font.getlength(r.note)) for r in rows if r.note), default=0)
+    note_width = max((_length(r.note, NOTE_SIZE) for r in rows if r.note), default=0)
     note_width = note_width + 2 * GAP if note_width else 0
     most = max((len(r.cards) for r in rows), default=0)
     lift = card // 6
@@ -146,12 +228,12 @@ def rows_png(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
         top = MARGIN + line * row_height
         middle = top + row_height // 2
         if labels[index]:
-            draw.text((origin, middle), labels[index], TEXT, label_font, anchor="lm")
+            _write(image, (origin, middle), labels[index], LABEL_SIZE, TEXT, "lm")
         base = top + row_height - GAP - card - captioned
         for position, caption in enumerate(row.captions):
             left = origin + label_width + position * step
             where = (left + (step - GAP) // 2, base + card + GAP)
-            draw.text(where, _cut(caption, step - GAP, NOTE_SIZE), DIM, note_font, anchor="mt")
+            _write(image, where, _cut(caption, step - GAP, NOTE_SIZE), NOTE_SIZE, DIM, "mt")
         for position, name in enumerate(row.cards):
             left = origin + label_width + position * step
             if name == EMPTY:
@@ -159,20 +241,13 @@ def rows_png(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
                 draw.rounded_rectangle(box, 8, outline=EDGE, width=2)
                 continue
             y = base - lift if position in row.raised else base
-            face = card_face(name, card, deck)
-            image.paste(face, (left, y), face)
+            image.paste(card_tile(name, card, deck), (left, y))
             if name is not None:
                 drawn.append(name)  # the faces shown (a back shows no card)
         if row.note:
             right = origin + column_width
-            draw.text((right, middle), row.note, DIM, note_font, anchor="rm")
-    info = PngInfo()
-    info.add_text(CARDS_KEY, " ".join(drawn))
-    # A picture per update: the fastest compression (level 1) over the smallest file, of the
-    # picture in a palette of its own (flat colours and the faces' edges fit in `PALETTE`):
-    # a third of the RGB file's bytes to upload, and quicker to encode than RGB.
-    shown = image.quantize(PALETTE, method=Image.Quantize.FASTOCTREE)
-    return png_with(shown, info, optimize=False, compress_level=1)
+            _write(image, (right, middle), row.note, NOTE_SIZE, DIM, "rm")
+    return image, drawn
 
 
 assert SIZE >= CARD  # cards are drawn smaller than their 128-px emoji, never blown up

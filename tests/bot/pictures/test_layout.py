@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.pictures.cards import FOUR_COLOURS, TWO_COLOURS
-from bot.pictures.layout import CARD, EMPTY, SMALL_CARD, CardPicture, CardRow
+from bot.pictures.layout import CARD, EMPTY, SMALL_CARD, CardPicture, CardRow, rows_image
 from bot.pictures.round_end import cards_in
 
 
@@ -72,3 +72,26 @@ def test_a_picture_is_a_palette_png_of_a_third_of_its_rgb_bytes_with_its_cards_n
         colours = {c for _, c in image.convert("RGB").getcolors(1 << 20) or ()}
     red = max(colours, key=lambda c: c[0] - c[1] - c[2])  # the hearts keep their red
     assert red[0] > 150 and red[1] < 60 and red[2] < 60, red
+
+
+def test_every_picture_is_drawn_in_one_palette_that_looks_like_its_full_colour_drawing() -> None:
+    """Mapping to a palette chosen in advance is what makes a picture cheap; it must not show."""
+    table = (
+        CardRow("Éloïse", ("QS", "KH", "2D", "10C"), note="12 pts"),
+        CardRow("Bob", (None, None, EMPTY, None), captions=("1", "2", "3", "4")),
+        CardRow("Pile", ("JK", "9D"), raised=(1,)),
+    )
+    hand = (CardRow("", ("7D", "7C", "AH", "AS")),)
+    palettes = []
+    for rows, deck in ((table, TWO_COLOURS), (hand, FOUR_COLOURS)):
+        full, _ = rows_image(rows, deck)
+        with Image.open(io.BytesIO(CardPicture("table", rows, deck).png())) as image:
+            palettes.append(image.getpalette())
+            shown = image.convert("RGB")
+        difference = ImageChops.difference(full, shown).convert("L")
+        histogram = difference.histogram()
+        pixels = full.width * full.height
+        mean = sum(level * count for level, count in enumerate(histogram)) / pixels
+        off = sum(histogram[12:]) / pixels  # pixels visibly off their colour
+        assert mean < 1.5 and off < 0.01, (mean, off)
+    assert palettes[0] == palettes[1]
