@@ -8,10 +8,12 @@ still freed by reference counting when they die, which is how a closed table goe
 reference cycle: the soak checks memory stays flat).
 
 So the service freezes after a restart's tables are loaded, every `FREEZE_EVERY` tables it
-builds and every `FREEZE_EVERY_CLICKS` clicks (a click replaces its table's snapshot and round
-state: 10,000 tables' current ones, unfrozen, made each full collection walk millions of
-objects again), each time after a young collection (`gc.collect(1)`, milliseconds) so that the
-short-lived garbage of the moment (Discord views are cycles) is freed rather than frozen.
+builds and every `FREEZE_EVERY_MOVES` moves stored, clicked or not (a move replaces its
+table's snapshot and round state: 10,000 tables' current ones, unfrozen, made each full
+collection walk millions of objects again; at tables of bots most moves are the bots', and
+counting only the clicks let 0.4 s full collections back in), each time after a young
+collection (`gc.collect(1)`, milliseconds) so that the short-lived garbage of the moment
+(Discord views are cycles) is freed rather than frozen.
 
 A reference cycle that is alive at a freeze and dropped later would never be collected, and a
 bot runs for months. So every `FULL_COLLECT_EVERY` freezes (about a day at 1,000 clicks per
@@ -27,7 +29,7 @@ from __future__ import annotations
 import gc
 
 FREEZE_EVERY = 200  # tables built between two freezes: the unfrozen rest stays small
-FREEZE_EVERY_CLICKS = 1_000  # about a second at 1,000 clicks/s
+FREEZE_EVERY_MOVES = 1_000  # about a second at 1,000 clicks/s
 FULL_COLLECT_EVERY = 86_400  # freezes between two full collections: about a day under load
 
 
@@ -35,20 +37,22 @@ class LongLived:
     def __init__(
         self,
         every: int = FREEZE_EVERY,
-        clicks: int = FREEZE_EVERY_CLICKS,
+        moves: int = FREEZE_EVERY_MOVES,
         full_every: int = FULL_COLLECT_EVERY,
     ) -> None:
         self._every = every
         self._built = 0
-        self._every_clicks = clicks
-        self._clicks = 0
+        self._every_moves = moves
+        self._moves = 0
+        self.freezes = 0  # since it was made (tests count them)
         self._full_every = full_every
         self._freezes = 0
         self.full_collections = 0
 
-    def clicked(self) -> None:
-        self._clicks += 1
-        if self._clicks >= self._every_clicks:
+    def moved(self) -> None:
+        """A move was stored: a click, a bot's, a timeout's."""
+        self._moves += 1
+        if self._moves >= self._every_moves:
             self.freeze()
 
     def built(self, tables: int = 1) -> None:
@@ -59,7 +63,8 @@ class LongLived:
 
     def freeze(self) -> None:
         self._built = 0
-        self._clicks = 0
+        self._moves = 0
+        self.freezes += 1
         self._freezes += 1
         if self._freezes >= self._full_every:
             self._freezes = 0

@@ -59,7 +59,6 @@ class Play:
             if seat not in round_.to_act():
                 raise TableError("not_your_turn")
             events = await self.apply(table, seat, notation, clicked=True)
-            self.tables.long_lived.clicked()
             stored_notation = str(round_.history[-1][1])
             public = tuple(log_entry(e) for e in events if e.to is None)
             reveals = tuple(reveal(e) for e in events if e.to is not None and seat in e.to)
@@ -159,6 +158,7 @@ class Play:
             table.version += 1  # re-rendered when the lock is released
             log.warning("table %s: action not stored, rolled back: %s", table.id, error)
             raise store_failed(error) from error
+        self.tables.long_lived.moved()
         for event in events:
             if event.to is None:
                 table.add_log(log_entry(event))

@@ -5,6 +5,7 @@ move decided for a state that no longer holds is dropped and decided again, neve
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,6 +21,7 @@ from bot.service import (
     TableError,
     TableService,
 )
+from bot.service.long_lived import LongLived
 from bot.service.runner import InlinePolicyRunner
 from games.cards import cards
 from games.contract import Round
@@ -255,3 +257,21 @@ async def test_restored_tables_bots_move_in_the_background_one_table_at_a_time(
         runner.gate.set()
         await again.close()
         await new_store.close()
+
+
+async def test_bot_moves_count_toward_the_collectors_freeze_as_clicks_do(
+    gated: TableService, runner: GatedRunner
+) -> None:
+    """At tables of bots most moves are the bots': counted too, or full collections walk
+    every table's newest state again."""
+    gated.tables.long_lived = LongLived(every=1_000_000, moves=1, full_every=1_000_000)
+    try:
+        table_id = await euchre_with_three_bots(gated)
+        started = await gated.start(table_id, ANN.user_id)
+        runner.gate.set()
+        await gated.settle(table_id)
+        assert gated.tables.long_lived.freezes == 3  # the three bots' passes
+        await gated.act(table_id, ANN.user_id, started.round_no or 0, "pass")
+        assert gated.tables.long_lived.freezes == 4
+    finally:
+        gc.unfreeze()

@@ -15,18 +15,18 @@ class Node:
 
 
 def test_a_cycle_frozen_while_alive_then_dropped_is_collected_by_a_later_freeze() -> None:
-    memory = LongLived(every=1_000, clicks=1, full_every=3)
+    memory = LongLived(every=1_000, moves=1, full_every=3)
     try:
         a, b = Node(), Node()
         a.other, b.other = b, a
         alive = weakref.ref(a)
-        memory.clicked()  # freeze 1: the cycle is alive, so it is frozen
+        memory.moved()  # freeze 1: the cycle is alive, so it is frozen
         del a, b
         gc.collect()
         assert alive() is not None  # a full collection does not walk frozen objects
-        memory.clicked()  # freeze 2: a young collection only
+        memory.moved()  # freeze 2: a young collection only
         assert alive() is not None and memory.full_collections == 0
-        memory.clicked()  # freeze 3: unfreeze, full collection, freeze again
+        memory.moved()  # freeze 3: unfreeze, full collection, freeze again
         assert memory.full_collections == 1
         assert alive() is None
     finally:
@@ -34,7 +34,7 @@ def test_a_cycle_frozen_while_alive_then_dropped_is_collected_by_a_later_freeze(
 
 
 def test_tables_built_count_toward_a_freeze() -> None:
-    memory = LongLived(every=2, clicks=1_000, full_every=1_000)
+    memory = LongLived(every=2, moves=1_000, full_every=1_000)
     try:
         gc.unfreeze()
         kept = [Node() for _ in range(10)]
