@@ -9,9 +9,10 @@ edit sends no file); only a changed picture is uploaded.
 
 A click's answer never waits for a drawing: it goes out with the picture when it is drawn
 already, else without it, and the picture follows in a second edit of the same message once
-drawn (`answer` then `follow_up`). The table message and the messages that follow the game
-are edited off the click's path: they wait for the drawing (`complete`), and one edit carries
-text and picture together.
+drawn (`answer` then `follow_up`); under load, that picture (the player who clicked is looking
+at the message) is drawn before the ones waiting for table messages and followed hands. The
+table message and the messages that follow the game are edited off the click's path: they
+wait for the drawing (`complete`), and one edit carries text and picture together.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import io
 import logging
 import os
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -61,7 +62,7 @@ class CardPictures:
         self._draw = draw or _in_thread
         self._drawn: OrderedDict[str, bytes] = OrderedDict()
         self._drawing: dict[str, asyncio.Future[bytes | None]] = {}
-        self._drawers = asyncio.Semaphore(DRAWERS)
+        self._drawers = _Drawers(DRAWERS)
         self._carried: OrderedDict[int, str] = OrderedDict()  # message -> its picture's file
         self._waiting: dict[int, RenderedMessage] = {}  # message -> an answer awaiting its picture
         self.draws = 0  # pictures drawn (each drawn once while cached)
@@ -75,8 +76,9 @@ class CardPictures:
             self._drawn.move_to_end(picture.filename)
         return png
 
-    async def draw(self, picture: CardPicture) -> bytes | None:
-        """The picture's PNG, drawn off the event loop once (None: it could not be drawn)."""
+    async def draw(self, picture: CardPicture, *, urgent: bool = False) -> bytes | None:
+        """The picture's PNG, drawn off the event loop once (None: it could not be drawn);
+        `urgent` ones (a click's answer's) are drawn before the others waiting."""
         png = self.drawn(picture)
         if png is not None:
             return png
@@ -87,8 +89,11 @@ class CardPictures:
         future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
         self._drawing[name] = future
         try:
-            async with self._drawers:
+            await self._drawers.acquire(urgent)
+            try:
                 png = await self._draw(picture)
+            finally:
+                self._drawers.release()
             self.draws += 1
             self._drawn[name] = png
             while len(self._drawn) > DRAWN:
@@ -143,7 +148,7 @@ class CardPictures:
         what that answer showed (a newer answer brings its own)."""
         if self._superseded(key, picture):
             return  # a newer answer replaced it before its turn to be drawn came
-        png = await self.draw(picture)
+        png = await self.draw(picture, urgent=True)
         if self._superseded(key, picture):
             return
         latest = self._waiting.pop(key)
@@ -191,6 +196,41 @@ class CardPictures:
         if key is not None and self._carried.pop(key, None) is not None:
             return []
         return None
+
+
+class _Drawers:
+    """`DRAWERS` pictures drawn at once; the urgent ones waiting go first, each kind in the
+    order asked."""
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._others: deque[asyncio.Future[None]] = deque()
+
+    async def acquire(self, urgent: bool) -> None:
+        if self._free > 0 and not self._urgent and not self._others:
+            self._free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line = self._urgent if urgent else self._others
+        line.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn in line:
+                line.remove(turn)
+            elif not turn.cancelled():  # handed the place just as it was cancelled
+                self.release()
+            raise
+
+    def release(self) -> None:
+        for line in (self._urgent, self._others):
+            while line:
+                turn = line.popleft()
+                if not turn.done():
+                    turn.set_result(None)  # the place passes on, still taken
+                    return
+        self._free += 1
 
 
 def _without_image(embed: discord.Embed) -> discord.Embed:

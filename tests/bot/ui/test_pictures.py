@@ -15,7 +15,7 @@ from bot.pictures import layout
 from bot.pictures.cards import TWO_COLOURS, Deck
 from bot.pictures.layout import CardPicture, CardRow
 from bot.render.table import RenderedMessage, with_cards
-from bot.ui.pictures import CardPictures
+from bot.ui.pictures import CardPictures, _Drawers
 
 HAND = (CardRow("Ann", ("QH", None)),)
 
@@ -107,3 +107,61 @@ async def test_a_picture_an_answer_replaced_meanwhile_is_not_edited_in() -> None
     assert old.waiting is not None
     await pictures.follow_up(7, old.waiting, edit)
     assert edits == []
+
+
+async def test_a_click_s_answer_s_picture_is_drawn_before_the_table_pictures_waiting() -> None:
+    """Under load the player who clicked is looking at their message: their hand comes first."""
+    started: list[str] = []
+    gates: dict[str, asyncio.Event] = {}
+    both_drawing, a_table_drawing = asyncio.Event(), asyncio.Event()
+
+    async def gated(picture: CardPicture) -> bytes:
+        label = picture.rows[0].label
+        started.append(label)
+        if len(started) == 2:
+            both_drawing.set()
+        if label.startswith("table"):
+            a_table_drawing.set()
+        gate = gates.setdefault(label, asyncio.Event())
+        await gate.wait()
+        return picture.png()
+
+    def table(label: str) -> RenderedMessage:
+        return rendered((CardRow(label, ("7D",)),))
+
+    pictures = CardPictures(draw=gated)
+    busy = [asyncio.create_task(pictures.complete(n, table(f"busy{n}"))) for n in range(2)]
+    waiting = [asyncio.create_task(pictures.complete(10 + n, table(f"table{n}"))) for n in range(2)]
+    answer = pictures.answer(7, rendered())
+    assert answer.waiting is not None
+    edited = asyncio.Event()
+
+    async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
+        edited.set()
+
+    follow = asyncio.create_task(pictures.follow_up(7, answer.waiting, edit))
+    await both_drawing.wait()  # both drawers taken; two table pictures, then the hand, wait
+    for label in ("busy0", "busy1", "table0", "table1", "Ann"):
+        gates.setdefault(label, asyncio.Event())
+    gates["busy0"].set()
+    gates["Ann"].set()
+    either = [asyncio.create_task(e.wait()) for e in (edited, a_table_drawing)]
+    await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+    assert started[:3] == ["busy0", "busy1", "Ann"]  # the hand went ahead of the tables
+    for gate in gates.values():
+        gate.set()
+    await asyncio.gather(*busy, *waiting, follow, *either)
+    assert sorted(started) == ["Ann", "busy0", "busy1", "table0", "table1"]
+
+
+async def test_a_drawing_given_up_while_it_waits_leaves_its_place_to_the_next() -> None:
+    drawers = _Drawers(1)
+    await drawers.acquire(False)
+    given_up = asyncio.create_task(drawers.acquire(True))
+    handed = asyncio.create_task(drawers.acquire(False))
+    await asyncio.sleep(0)  # both queued behind the one drawing
+    given_up.cancel()
+    drawers.release()  # the place passes over the cancelled one
+    await handed
+    drawers.release()
+    assert drawers._free == 1  # free again: the next drawing starts at once
