@@ -1,25 +1,37 @@
 """A pool of bot workers: every table's bot decisions, scheduled fairly, each with a deadline.
 
+- **Several decisions in flight per worker.** A worker is sent up to `PIPELINE` (4) decisions
+  before it answers: they wait in its socket, in order, so when it finishes one it begins the
+  next at once instead of waiting for this process's event loop (busy with clicks) to read its
+  answer and send another. A decision sent behind others begins when the one before it is
+  answered (as this process sees it). Decisions go to the worker with the fewest sent, and
+  never to one running a chore or taken for stuck.
 - **Fair by table.** Decisions wait in one queue per table, and the queues take turns: a
   table with many decisions waiting (a restart, a bug) never delays another table's bots by
-  more than one decision per worker.
+  more than the decisions already sent to the workers (`PIPELINE` per worker) and one more
+  (its turn in the line, taken before the other table's).
 - **A deadline per decision** (`DECISION_SECONDS`, well under the shortest turn): a decision
-  not answered by then is played by the simple policy, decided in this process from the round
-  as it was when asked. A worker that dies (even mid-answer) or answers garbage is replaced at
-  once and its decision played the same way; one still on a decision `HANG_SECONDS` after it
-  took it is taken for stuck, killed and replaced.
+  not answered by then, whether it waits in the pool, waits in its worker or is under way, is
+  played by the simple policy, decided in this process from the round as it was when asked. A
+  worker that dies (even mid-answer) or answers garbage is replaced at once and every decision
+  sent to it played the same way. A worker whose decision under way is past its deadline is
+  sent nothing more until it answers; if it is still on that decision `HANG_SECONDS` after it
+  began it, it is taken for stuck, killed and replaced.
 - **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
   moves is complete) plays it at once, without a worker.
 - **Overload sheds, the queue does not grow.** A decision's search budget is the time left
-  before its deadline once a worker takes it, so the budget shrinks as the queue grows; a
-  decision that could not start in time (by the queue's length and the workers' recent pace,
-  or because every worker is stuck) is played by the simple policy at once.
+  before its deadline when its worker begins it: the job carries the time it has from its
+  sending (`Job.left`) and the moment it was sent on CLOCK_MONOTONIC, which the worker reads
+  (`Job.budget_at`); with less than `MIN_BUDGET` left it answers `skipped`, and the simple
+  policy plays. A decision that could not start in time (by the queue's length and the
+  workers' recent pace, their own time per decision as they report it, or because every
+  worker is stuck) is played by the simple policy at once.
 - **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
-  a queue of its own and is taken only when no bot decision waits, and never by the last free
-  worker of a pool of more than one; a chore is sent with its time budget (a short one: a bot
-  decision asked meanwhile waits for it at most that long). A chore that no worker took within
-  `CHORE_WAIT`, or still running `hang` seconds past its budget (its worker is replaced), or
-  whose worker died, fails with `ChoreFailed`.
+  a queue of its own and is taken only when no bot decision waits, by a worker with no
+  decision sent, and never by the last such worker of a pool of more than one; a chore is sent
+  with its time budget (a short one: a bot decision asked meanwhile waits for it at most that
+  long). A chore that no worker took within `CHORE_WAIT`, or still running `hang` seconds past
+  its budget (its worker is replaced), or whose worker died, fails with `ChoreFailed`.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`). Workers come from a factory (a
 process, `bot.service.worker.ProcessWorker`, for the bot; tests give their own), so the pool
@@ -40,7 +52,15 @@ from typing import Any, Protocol
 
 from bot.service.clock import Clock, TimerHandle
 from bot.service.policy import policy_for
-from bot.service.worker import CHORE, Answer, Job, Worker, WorkerEvents, choose_from
+from bot.service.worker import (
+    CHORE,
+    MIN_BUDGET,
+    Answer,
+    Job,
+    Worker,
+    WorkerEvents,
+    choose_from,
+)
 from games.contract import Game, Round
 
 log = logging.getLogger(__name__)
@@ -48,7 +68,7 @@ log = logging.getLogger(__name__)
 DECISION_SECONDS = 1.0  # asked -> answered, at most; then the simple policy plays
 HANG_SECONDS = 5.0  # a worker still on one decision this long after taking it is replaced
 START_SECONDS = 60.0  # a worker not ready this long after its start is replaced
-MIN_BUDGET = 0.02  # a decision with less search time left than this is played simply
+PIPELINE = 4  # decisions sent to a worker at most before it answers (module doc)
 ANSWER_MARGIN = 0.05  # of a decision's time, kept for sending the round and the answer
 FIRST_PACE = 0.1  # seconds per decision assumed before any was timed
 PACE_WEIGHT = 0.2  # of the newest decision in the moving average of the workers' pace
@@ -112,7 +132,7 @@ class _Decision:
     due: float  # the deadline
     future: asyncio.Future[Any]
     timer: TimerHandle | None = None
-    slot: _Slot | None = None  # the worker deciding it
+    slot: _Slot | None = None  # the worker it was sent to (deciding it, or to decide it next)
 
 
 class ChoreFailed(Exception):
@@ -136,14 +156,14 @@ class _Slot:
 
     worker: Worker | None = None
     ready: bool = False
-    decision: _Decision | None = None
-    taken: float = 0.0  # when it took its decision
-    stuck: bool = False  # its decision's deadline passed while it was deciding
+    sent: deque[_Decision] = field(default_factory=deque)  # in order: the first is under way
+    began: float = 0.0  # when the first of `sent` began (sent, or its previous one answered)
+    stuck: bool = False  # the deadline of the decision under way passed: nothing more is sent
     timer: TimerHandle | None = None  # the start or the stuck watchdog
     chore: _Chore | None = None  # the chore it is running (never with a decision)
 
     def idle(self) -> bool:
-        return self.ready and self.decision is None and self.chore is None
+        return self.ready and not self.sent and self.chore is None
 
 
 class _Events:
@@ -176,13 +196,15 @@ class DecisionPool:
         *,
         deadline: float = DECISION_SECONDS,
         hang: float = HANG_SECONDS,
+        pipeline: int = PIPELINE,
         observer: PoolObserver | None = None,
     ) -> None:
-        if workers < 1:
-            raise ValueError("a pool needs at least one worker")
+        if workers < 1 or pipeline < 1:
+            raise ValueError("a pool needs at least one worker, sent one decision at a time")
         self.size = workers
         self.deadline = deadline
         self.hang = hang
+        self.pipeline = pipeline
         self.stats = PoolStats()
         self._factory = factory
         self._clock = clock
@@ -192,7 +214,7 @@ class DecisionPool:
         self._failures = 0  # workers in a row that were lost before they were ready
         self._queues: dict[Hashable, deque[_Decision]] = {}  # in turn order
         self._waiting = 0  # decisions in the queues
-        self._pace = FIRST_PACE  # moving average of taken -> answered, in seconds
+        self._pace = FIRST_PACE  # moving average of a decision's time in a worker, in seconds
         self._ids = 0
         self._observer = observer
         self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
@@ -257,7 +279,7 @@ class DecisionPool:
         else:
             turns = len(own) + 1
             ahead = sum(min(len(queue), turns) for queue in self._queues.values())
-        busy = sum(1 for s in able if s.decision is not None or s.chore is not None)
+        busy = sum(len(s.sent) + (s.chore is not None) for s in able)
         wait = (ahead + busy) / len(able) * self._pace
         return wait + MIN_BUDGET + ANSWER_MARGIN > self.deadline
 
@@ -268,21 +290,35 @@ class DecisionPool:
     # -- scheduling -------------------------------------------------------------------
     def _dispatch(self) -> None:
         while self._queues:
-            slot = next((s for s in self._slots if s.idle()), None)
+            slot = self._open_slot()
             if slot is None or slot.worker is None:
-                return
+                break
             decision = self._next()
             if decision.future.done():  # its follow-up was cancelled
                 _cancel(decision.timer)
                 continue
-            left = decision.due - self._clock.now() - ANSWER_MARGIN
+            now = self._clock.now()
+            left = decision.due - now - ANSWER_MARGIN
             if left < MIN_BUDGET:
                 self._fall_back(decision, OVERLOAD)
                 continue
-            slot.decision, decision.slot = decision, slot
-            slot.taken = self._clock.now()
-            slot.worker.send(replace(decision.job, budget=left))
+            if not slot.sent:
+                slot.began = now
+            slot.sent.append(decision)
+            decision.slot = slot
+            slot.worker.send(replace(decision.job, left=left))
         self._dispatch_chores()
+
+    def _open_slot(self) -> _Slot | None:
+        """The worker to send the next decision to: ready, not stuck, running no chore, with
+        the fewest decisions sent (fewer than `pipeline`)."""
+        best: _Slot | None = None
+        for slot in self._slots:
+            if not slot.ready or slot.stuck or slot.chore is not None:
+                continue
+            if len(slot.sent) < self.pipeline and (best is None or len(slot.sent) < len(best.sent)):
+                best = slot
+        return best
 
     def _next(self) -> _Decision:
         """The oldest decision of the table whose turn it is; that table's turn moves to the
@@ -311,11 +347,22 @@ class DecisionPool:
         slot = decision.slot
         if slot is None:
             self._unqueue(decision)
-        elif slot.decision is decision and not slot.stuck:
-            slot.stuck = True  # it decides nothing else until it answers, or is replaced
-            delay = max(0.0, slot.taken + self.hang - self._clock.now())
-            slot.timer = self._clock.call_later(delay, lambda: self._on_stuck(slot, decision))
+        elif slot.sent and slot.sent[0] is decision:
+            self._watch(slot)
+        # else it waits in its worker behind others: its worker skips it (too late), and is
+        # watched once it begins it (`_on_answer`)
         self._fall_back(decision, DEADLINE)
+
+    def _watch(self, slot: _Slot) -> None:
+        """The decision under way is past its deadline: the worker is stuck (it is sent
+        nothing more) until it answers, and is replaced if it is still on that decision
+        `hang` seconds after it began it."""
+        if slot.stuck:
+            return
+        slot.stuck = True
+        decision = slot.sent[0]
+        delay = max(0.0, slot.began + self.hang - self._clock.now())
+        slot.timer = self._clock.call_later(delay, lambda: self._on_stuck(slot, decision))
 
     def _fall_back(self, decision: _Decision, reason: str) -> None:
         """Play the simple policy's move for the round as it was asked."""
@@ -331,20 +378,30 @@ class DecisionPool:
         _settle(decision.future, lambda: choose_from(job.pickled, job.seat, "simple", job.seed))
 
     def _on_answer(self, slot: _Slot, answer: Answer) -> None:
+        if slot not in self._slots:  # replaced: what it was sent is played already
+            return
         if slot.chore is not None and answer.job == slot.chore.job.id:
             self._on_chore_answer(slot, slot.chore, answer)
             return
-        decision = slot.decision
-        if decision is None or answer.job != decision.job.id:
+        if not slot.sent or answer.job != slot.sent[0].job.id:
             log.warning("bot worker %s answered a decision it was not asked for", _pid(slot))
             self._replace(slot, GARBAGE)
             return
-        slot.decision = decision.slot = None
+        decision = slot.sent.popleft()
+        decision.slot = None
         _cancel(slot.timer)
         slot.timer = None
         slot.stuck = False
-        spent = self._clock.now() - slot.taken
-        self._pace += PACE_WEIGHT * (spent - self._pace)
+        now = self._clock.now()
+        slot.began = now  # the next one sent, if any, begins now
+        if slot.sent and slot.sent[0].future.done():
+            self._watch(slot)  # its deadline passed while it waited in the worker
+        if answer.skipped:  # its time ran out before the worker began it
+            self._fall_back(decision, OVERLOAD)
+            self._wake()
+            self._dispatch()
+            return
+        self._pace += PACE_WEIGHT * (answer.wall - self._pace)
         name = decision.game.name
         self.stats.decided[name] += 1
         self.stats.cpu[name] += answer.cpu
@@ -396,7 +453,6 @@ class DecisionPool:
             if slot.worker is None:
                 return
             slot.chore = chore
-            slot.taken = self._clock.now()
             _cancel(chore.timer)
             limit = (chore.job.budget or 0.0) + self.hang
             chore.timer = self._clock.call_later(limit, lambda c=chore: self._on_chore_late(c))
@@ -458,7 +514,7 @@ class DecisionPool:
             self._replace(slot, HUNG)
 
     async def _on_stuck(self, slot: _Slot, decision: _Decision) -> None:
-        if slot in self._slots and slot.decision is decision:
+        if slot in self._slots and slot.sent and slot.sent[0] is decision:
             log.warning("bot worker %s stuck on a decision: replaced", _pid(slot))
             self._replace(slot, HUNG)
 
@@ -479,8 +535,8 @@ class DecisionPool:
         self.stats.replaced += 1
         if self._observer is not None:
             self._observer.worker_restarted()
-        decision = slot.decision
-        if decision is not None:
+        while slot.sent:  # every decision sent to it, under way or waiting in it
+            decision = slot.sent.popleft()
             decision.slot = None
             if not decision.future.done():
                 self._fall_back(decision, reason)
@@ -548,9 +604,10 @@ class DecisionPool:
         while self._retired:
             self._retired.popleft().reap()
         for slot in slots:
-            if slot.decision is not None:
-                _cancel(slot.decision.timer)
-                slot.decision.future.cancel()
+            for decision in slot.sent:
+                _cancel(decision.timer)
+                decision.future.cancel()
+            slot.sent.clear()
         for queue in self._queues.values():
             for decision in queue:
                 _cancel(decision.timer)

@@ -4,12 +4,18 @@ The worker (`serve`) runs in a process of its own, forked from a server process 
 the games once (`forkserver`: a new worker starts in milliseconds, and nothing of the bot's
 process, its event loop, threads or sockets, is copied). It talks to the bot over one socket
 pair, in frames: a 4-byte big-endian length, then the message. The bot sends a job (pickled:
-the round, pickled when the bot asked, the seat, the level, the generator's seed and a search
-budget); the worker says it is ready once it has imported every game, then answers one job at
-a time, in order, in JSON (the job's id, the action's notation or the policy's error, the CPU
-seconds it spent). A job of kind CHORE carries other work instead of a round (a picklable
-object whose `run(budget)` gives something JSON can write: a review's piece), answered as JSON
-text in the notation's place.
+the round, pickled when the bot asked, the seat, the level, the generator's seed, a search
+budget, and the time it may take from its sending at most); the worker says it is ready once it
+has imported every game, then answers one job at a time, in order, in JSON (the job's id, the
+action's notation or the policy's error, the CPU and wall seconds it spent). The bot sends the
+next jobs before the worker answers (a few, `bot.service.pool`): they wait in the socket, so
+the worker never waits for the bot's event loop between two jobs. A job waits there behind the
+ones before it, so it carries the moment it was sent on CLOCK_MONOTONIC (`time.monotonic()`,
+one clock for every process of the machine): when the worker begins it, it searches for the
+smaller of its budget and the time left, or, with less than `MIN_BUDGET` left, answers it
+`skipped` without deciding (the bot plays it simply, or already did). A job of kind CHORE
+carries other work instead of a round (a picklable object whose `run(budget)` gives something
+JSON can write: a review's piece), answered as JSON text in the notation's place.
 
 `ProcessWorker`, the handle, reads its socket on the bot's event loop without ever blocking,
 so a worker that stops mid-answer, dies, or answers garbage never holds the loop: it reports
@@ -30,7 +36,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -42,6 +48,7 @@ log = logging.getLogger(__name__)
 HEADER = 4  # bytes of a frame's length
 MAX_ANSWER = 64 * 1024  # an answer announcing more is garbage (a notation is a few bytes)
 PARENT_CHECK_SECONDS = 1.0
+MIN_BUDGET = 0.02  # seconds: a decision with less time left than this is played simply
 READY = -1  # the job id of the worker's first message: it has imported the games
 MOVE, CHORE = "move", "chore"  # a job's kinds: a bot decision, or other work (`run_chore`)
 
@@ -60,6 +67,29 @@ class Job:
     seed: int  # of the bot's generator, drawn from the table's when asked
     budget: float | None = None  # seconds of search at most (None: the policy's own)
     kind: str = MOVE  # CHORE: `pickled` is a chore, not a round (`run_chore`)
+    left: float | None = None  # seconds from `sent` until it must be answered (None: no limit)
+    sent: float | None = None  # time.monotonic() when the bot sent it (stamped by `send`)
+
+    def time_left(self, now: float) -> float | None:
+        """Seconds left to decide at `now` (time.monotonic()), or None: no limit."""
+        if self.left is None:
+            return None
+        return self.left - (now - self.sent) if self.sent is not None else self.left
+
+    def budget_at(self, now: float) -> float | None:
+        """The search budget for a worker beginning the job at `now` (time.monotonic()): the
+        smaller of its budget and the time left; None: the policy's own. Raises `Expired` when
+        less than `MIN_BUDGET` is left (not even a minimal search would fit)."""
+        left = self.time_left(now)
+        if left is None:
+            return self.budget
+        if left < MIN_BUDGET:
+            raise Expired(left)
+        return left if self.budget is None else min(self.budget, left)
+
+
+class Expired(Exception):
+    """A decision whose time ran out before a worker began it."""
 
 
 class Answer(BaseModel):
@@ -71,6 +101,8 @@ class Answer(BaseModel):
     notation: str | None = None  # the action, as text (an action object does not survive)
     error: str | None = None  # the policy raised this
     cpu: float = 0.0  # CPU seconds the worker spent on the job
+    wall: float = 0.0  # wall seconds the worker spent on the job
+    skipped: bool = False  # its time ran out before the worker began it: nothing was decided
 
 
 # -- in the worker process ----------------------------------------------------------------
@@ -148,18 +180,25 @@ def serve(channel: socket.socket, decider: Decide = decide) -> None:
         if frame is None:
             return  # the bot closed its end: it is stopping
         job: Job = pickle.loads(frame)
-        started = time.process_time()
-        notation = error = None
-        try:
-            if job.kind == CHORE:
-                notation = run_chore(job.pickled, job.budget)
-            else:
-                notation = decider(job.pickled, job.seat, job.level, job.seed, job.budget)
-        except Exception as failure:
-            error = f"{type(failure).__name__}: {failure}"[:500]
-        spent = time.process_time() - started
-        answer = Answer(job=job.id, notation=notation, error=error, cpu=spent)
-        write_frame(channel, answer.model_dump_json().encode())
+        write_frame(channel, work(job, decider).model_dump_json().encode())
+
+
+def work(job: Job, decider: Decide = decide) -> Answer:
+    """Do one job: a decision (searched within the job's time left, or skipped when too
+    little is left) or a chore."""
+    began, started = time.monotonic(), time.process_time()
+    notation = error = None
+    try:
+        if job.kind == CHORE:
+            notation = run_chore(job.pickled, job.budget)
+        else:
+            notation = decider(job.pickled, job.seat, job.level, job.seed, job.budget_at(began))
+    except Expired:
+        return Answer(job=job.id, skipped=True)
+    except Exception as failure:
+        error = f"{type(failure).__name__}: {failure}"[:500]
+    cpu, wall = time.process_time() - started, time.monotonic() - began
+    return Answer(job=job.id, notation=notation, error=error, cpu=cpu, wall=wall)
 
 
 # -- in the bot's process -----------------------------------------------------------------
@@ -216,8 +255,10 @@ class ProcessWorker:
         return self._process.pid
 
     def send(self, job: Job) -> None:
+        """Send a job now (stamped with the moment, `Job.sent`); the worker answers in order."""
         if self._gone:
             return
+        job = replace(job, sent=time.monotonic())
         payload = pickle.dumps(job, pickle.HIGHEST_PROTOCOL)
         self._outbox += len(payload).to_bytes(HEADER, "big") + payload
         self._flush()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 from bot.service import worker
 from bot.service.worker import HEADER, decide, write_frame
@@ -47,3 +48,11 @@ class DiesInAChore:
 
     def run(self, budget: float | None) -> None:
         os._exit(1)
+
+
+def tells_its_budget(pickled: bytes, seat: int, level: str, seed: int, budget: float | None) -> str:
+    """Answers the budget it was given, as text; its job of seed 1 takes 0.3 s first (a long
+    search that the job behind it waits for)."""
+    if seed == 1:
+        time.sleep(0.3)
+    return repr(budget)

@@ -24,6 +24,7 @@ from bot.service.pool import (
     FORCED,
     GARBAGE,
     OVERLOAD,
+    PIPELINE,
     SEARCHED,
     DecisionPool,
 )
@@ -57,12 +58,23 @@ class FakeWorker:
     def reap(self) -> None:
         pass
 
-    def answer(self, notation: str | None = None, *, error: str | None = None) -> None:
-        job = self.jobs[-1]
-        if notation is None and error is None:
+    def answer(
+        self,
+        notation: str | None = None,
+        *,
+        error: str | None = None,
+        wall: float = 0.1,
+        skipped: bool = False,
+    ) -> None:
+        """Answer the oldest job not answered yet (a worker answers in order)."""
+        job = self.jobs[self.answered]
+        if notation is None and error is None and not skipped:
             notation = str(policy_for(EUCHRE, job.level).choose(*_decision(job)))
-        self.answered = len(self.jobs)
-        self.events.answered(Answer(job=job.id, notation=notation, error=error, cpu=0.01))
+        self.answered += 1
+        answer = Answer(
+            job=job.id, notation=notation, error=error, cpu=0.01, wall=wall, skipped=skipped
+        )
+        self.events.answered(answer)
 
 
 def _decision(job: Job) -> tuple[Round[Any, Any, Any], int, random.Random]:
@@ -105,26 +117,31 @@ def strong_move(round_: Round[Any, Any, Any], rng_seed: int) -> Any:
     return policy_for(EUCHRE, "strong").choose(round_, SEAT, random.Random(seed_of(rng_seed)))
 
 
-async def test_a_table_with_a_long_queue_never_delays_another_table_s_bots(
-    round_: Round[Any, Any, Any],
+@pytest.mark.parametrize("size", [1, 2])
+async def test_a_table_with_a_long_queue_delays_another_s_bots_by_the_decisions_sent_and_one_turn(
+    round_: Round[Any, Any, Any], size: int
 ) -> None:
     workers = Workers()
-    pool = DecisionPool(1, workers, FakeClock(), deadline=60.0)
+    pool = DecisionPool(size, workers, FakeClock(), deadline=60.0)
     pool.warm()
-    (worker,) = workers.ready()
+    made = workers.ready()
     busy = [pool.think(round_, SEAT, "strong", random.Random(i), table=1) for i in range(20)]
+    # each worker was sent PIPELINE of table 1's at once; the rest wait in the pool
+    assert [len(w.jobs) for w in made] == [PIPELINE] * size
     other = pool.think(round_, SEAT, "strong", random.Random(99), table=2)
-    assert pool.waiting() == 20  # the worker took table 1's first; 19 of table 1 and table 2's
-    worker.answer()
-    worker.answer()
-    # the tables take turns: table 2's decision comes after one more of table 1's (asked
-    # before it), not after its nineteen
-    assert [job.seed for job in worker.jobs] == [seed_of(0), seed_of(1), seed_of(99)]
-    worker.answer()
+    assert pool.waiting() == 20 - size * PIPELINE + 1
+    first = made[0]
+    first.answer()  # table 1's turn comes first (it asked first): its next decision
+    assert first.jobs[-1].seed == seed_of(size * PIPELINE)
+    made[-1].answer()  # then table 2's, not after table 1's remaining ones
+    assert made[-1].jobs[-1].seed == seed_of(99)
+    while made[-1].busy:
+        made[-1].answer()
     assert await other == strong_move(round_, 99)
-    while pool.waiting():
-        worker.answer()
-    worker.answer()
+    while pool.waiting() or any(w.busy for w in made):
+        for worker in made:
+            if worker.busy:
+                worker.answer()
     assert [await f for f in busy] == [strong_move(round_, i) for i in range(20)]
     assert not pool.stats.fallbacks
     pool.close()
@@ -237,7 +254,7 @@ async def test_a_worker_that_answers_garbage_errs_or_dies_gets_the_simple_move_p
     pool.close()
 
 
-async def test_under_overload_the_budget_shrinks_with_the_wait_and_late_decisions_play_simply(
+async def test_under_overload_late_decisions_play_simply_at_once_and_the_others_in_time(
     round_: Round[Any, Any, Any],
 ) -> None:
     workers = Workers()
@@ -247,26 +264,24 @@ async def test_under_overload_the_budget_shrinks_with_the_wait_and_late_decision
     (worker,) = workers.ready()
     first = pool.think(round_, SEAT, "strong", random.Random(0), table=0)
     waited = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    # both sent at once, with their time left from their sending (the second waits in the
+    # worker: the worker counts its wait, `Job.budget_at`)
+    assert [job.left for job in worker.jobs] == [pytest.approx(pool.deadline - ANSWER_MARGIN)] * 2
     await clock.advance(0.5)  # the first decision takes half a second
-    worker.answer()
+    worker.answer(wall=0.5)
     await first
-    budgets = [job.budget for job in worker.jobs]
-    assert budgets == [
-        pytest.approx(pool.deadline - ANSWER_MARGIN),
-        pytest.approx(pool.deadline - 0.5 - ANSWER_MARGIN),  # it waited half a second
-    ]
     # 30 more tables ask at once: only those that can start in time wait for the worker
     more = [pool.think(round_, SEAT, "strong", random.Random(t), table=t) for t in range(2, 32)]
     shed = [f for f in more if f.done()]
     assert shed and len(shed) == pool.stats.fallbacks[OVERLOAD]
-    assert pool.waiting() == len(more) - len(shed) < len(more)
+    assert pool.waiting() + len(worker.jobs) - worker.answered == 1 + len(more) - len(shed)
     for t, future in enumerate(more, start=2):
         if future.done():
             assert future.result() == simple_move(round_, t)
     # the worker keeps its pace (0.1 s a decision): every queued one is answered in time
     while worker.busy:
         await clock.advance(0.1)
-        worker.answer()
+        worker.answer(wall=0.1)
     assert await waited == strong_move(round_, 1)
     for t, future in enumerate(more, start=2):
         expected = simple_move(round_, t) if future in shed else strong_move(round_, t)
@@ -275,21 +290,26 @@ async def test_under_overload_the_budget_shrinks_with_the_wait_and_late_decision
     pool.close()
 
 
-async def test_a_decision_whose_time_ran_out_in_the_queue_is_played_simply(
+async def test_a_decision_whose_time_ran_out_in_the_queue_or_its_worker_is_played_simply(
     round_: Round[Any, Any, Any],
 ) -> None:
     workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(1, workers, clock)
+    pool = DecisionPool(1, workers, clock, pipeline=2)
     pool.warm()
     (worker,) = workers.ready()
     first = pool.think(round_, SEAT, "strong", random.Random(0), table=0)
-    queued = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    in_worker = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
+    in_queue = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
+    assert len(worker.jobs) == 2 and pool.waiting() == 1
     await clock.advance(pool.deadline - ANSWER_MARGIN)  # too late to search when it is free
     worker.answer()
     assert await first == strong_move(round_, 0)
-    assert queued.result() == simple_move(round_, 1)
-    assert len(worker.jobs) == 1 and pool.stats.fallbacks == {OVERLOAD: 1}
+    assert in_queue.result() == simple_move(round_, 2)  # never sent
+    assert len(worker.jobs) == 2 and not in_worker.done()
+    worker.answer(skipped=True)  # the worker found too little time left: nothing searched
+    assert in_worker.result() == simple_move(round_, 1)
+    assert pool.stats.fallbacks == {OVERLOAD: 2} and pool.stats.decided == {"euchre": 1}
     pool.close()
 
 

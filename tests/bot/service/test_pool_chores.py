@@ -65,7 +65,7 @@ async def test_a_long_review_delays_a_table_s_bot_move_by_one_chore_at_most(
     assert await chores[0] == "3"
     # the bot's decision goes next, before the nineteen chores left, with its time nearly whole
     assert [job.kind for job in worker.jobs] == [CHORE, MOVE]
-    assert worker.jobs[-1].budget == pytest.approx(pool.deadline - SLICE - ANSWER_MARGIN)
+    assert worker.jobs[-1].left == pytest.approx(pool.deadline - SLICE - ANSWER_MARGIN)
     worker.answer()
     assert await move == strong_move(round_, 5)
     assert not pool.stats.fallbacks

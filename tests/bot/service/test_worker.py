@@ -1,12 +1,15 @@
 """Real bot worker processes that hang, die mid-answer or answer garbage: the decision is
 played by the simple policy (at its deadline, on the fake clock, or at once when the worker is
-lost), and the worker is replaced by a new process that answers again."""
+lost), and the worker is replaced by a new process that answers again. A job that waited in
+its worker behind others searches only the time it has left, or is skipped."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +19,7 @@ from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.policy import policy_for
 from bot.service.pool import DEADLINE, DIED, GARBAGE, OVERLOAD
 from bot.service.runner import ProcessPolicyRunner
-from bot.service.worker import Decide
+from bot.service.worker import MIN_BUDGET, Answer, Decide, Job, ProcessWorker, work
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
 from storage import Store
@@ -165,3 +168,60 @@ async def test_a_warmed_fork_server_starts_workers_that_answer(
         assert move in round_.legal_actions(SEAT)
     finally:
         runner.close()
+
+
+def test_a_job_that_waited_in_its_worker_searches_only_the_time_it_has_left() -> None:
+    budgets: list[float | None] = []
+
+    def decider(pickled: bytes, seat: int, level: str, seed: int, budget: float | None) -> str:
+        budgets.append(budget)
+        return "pass"
+
+    now = time.monotonic()
+    waited = Job(1, b"", SEAT, "strong", 0, left=0.95, sent=now - 0.5)
+    assert work(waited, decider).notation == "pass"
+    smaller = Job(2, b"", SEAT, "strong", 0, budget=0.1, left=0.95, sent=now - 0.5)
+    assert work(smaller, decider).notation == "pass"
+    assert budgets == [pytest.approx(0.45, abs=0.05), 0.1]
+    late = Job(3, b"", SEAT, "strong", 0, left=0.95, sent=now - 0.95 + MIN_BUDGET / 2)
+    assert work(late, decider) == Answer(job=3, skipped=True)  # nothing searched
+    assert len(budgets) == 2
+
+
+class Heard:
+    """What a worker reports, for a test that drives a `ProcessWorker` itself."""
+
+    def __init__(self, answers: int) -> None:
+        loop = asyncio.get_running_loop()
+        self.up: asyncio.Future[None] = loop.create_future()
+        self.all: asyncio.Future[list[Answer]] = loop.create_future()
+        self._answers: list[Answer] = []
+        self._expected = answers
+
+    def ready(self) -> None:
+        self.up.set_result(None)
+
+    def answered(self, answer: Answer) -> None:
+        self._answers.append(answer)
+        if len(self._answers) == self._expected:
+            self.all.set_result(self._answers)
+
+    def lost(self, reason: str) -> None:
+        self.all.set_exception(AssertionError(f"worker lost: {reason}"))
+
+
+async def test_a_job_sent_behind_another_counts_its_wait_in_the_worker() -> None:
+    """The handle stamps each job with the moment it sends it (`Job.sent`, CLOCK_MONOTONIC):
+    the second job waits 0.3 s in the worker behind the first, and searches that much less."""
+    heard = Heard(2)
+    worker = ProcessWorker(heard, deciders.tells_its_budget)
+    try:
+        await heard.up
+        for seed in (1, 2):  # the first takes 0.3 s
+            worker.send(Job(seed, b"", SEAT, "strong", seed, left=5.0))
+        first, second = (float(answer.notation or "") for answer in await heard.all)
+        assert first <= 5.0
+        assert second <= 5.0 - 0.3
+    finally:
+        worker.kill()
+        worker.reap()
