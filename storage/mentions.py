@@ -88,6 +88,9 @@ class MentionWriter:
                 if self._closing:
                     return
                 continue
+            # come back for the writes queued during this commit, or to end once closing
+            # (a close that came meanwhile set the event this loop has just cleared)
+            self._wake.set()
             try:
                 async with self._db.transaction() as conn:
                     for sql, rows in _statements(batch):

@@ -4,6 +4,8 @@ open tables of its guilds) to delete them once played and not to mention the sam
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from storage import Store, TurnMention
@@ -97,3 +99,38 @@ async def test_a_burst_leaves_each_tables_mention_as_its_writes_in_order_would(
         store.delete_turn_mention(d.id, SNOWFLAKE),  # d: forgotten
     )
     assert await store.turn_mentions() == [mention(b.id), mention(c.id, SNOWFLAKE + 2)]
+
+
+async def test_closing_the_store_during_a_commit_writes_what_came_meanwhile_and_returns(
+    location: Location,
+) -> None:
+    """A write queued while a batch commits, then the close: the writer stores it and ends
+    (it used to store it and wait for a wake-up that never came, so closing hung)."""
+    store = await Store.open(location, games_resolver=resolve_toy)
+    first, second = await ToyTable.open(store), await ToyTable.open(store, users=(103, 104))
+    committing, closing = asyncio.Event(), asyncio.Event()
+    begin = store._db.transaction
+
+    @contextlib.asynccontextmanager
+    async def held() -> AsyncIterator[Any]:
+        committing.set()
+        await closing.wait()  # the batch commits once the close has begun
+        async with begin() as conn:
+            yield conn
+
+    store._db.transaction = held  # type: ignore[method-assign]
+    close_writer = store._mentions.close
+
+    async def close_mentions() -> None:
+        closing.set()
+        await close_writer()
+
+    store._mentions.close = close_mentions  # type: ignore[method-assign]
+    writes = [asyncio.create_task(store.save_turn_mention(mention(first.id)))]
+    await committing.wait()
+    writes.append(asyncio.create_task(store.save_turn_mention(mention(second.id))))
+    await asyncio.sleep(0)  # queued while the first batch commits
+    await asyncio.wait_for(store.close(), 10)  # a hang fails here, not at the suite's timeout
+    await asyncio.gather(*writes)
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        assert await store.turn_mentions() == [mention(first.id), mention(second.id)]
