@@ -41,8 +41,9 @@ apart); the p99 of the durable write alone (`store99`: fsync jitter shows there)
 click (this whole process: service, engine, renders, notifier, SQLite thread, the policy
 choosing the clicks, sending rounds to the bot workers); for the tables of bots, the human's
 click p50/p99, the time from a click to the last of the bots' moves that follow it (p50/p99),
-bot decisions per second and per second of a worker's CPU for each game, and the decisions the
-simple policy played instead (by reason: `overload`, `deadline`, ...); the turns that timed out
+bot decisions per second and per second of a worker's CPU for each game, the decisions the
+simple policy played instead (by reason: `overload`, `deadline`, ...) and the share of the
+window the workers spent deciding (wall time, as they report it); the turns that timed out
 in the set-up (none: the clock is held), the warm-up and the window, and apart from them the
 seats of the humans' tables handed to bots after two timeouts, when the window opens and at
 its end; and what the service's occasional full collection (`bot/service/long_lived.py`) costs

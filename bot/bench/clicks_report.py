@@ -42,7 +42,8 @@ def report_bots(
     level: Level, bench: Bench, window: Window, before: PoolStats, after: PoolStats, workers: int
 ) -> list[str]:
     """The tables of bot players: the human's clicks, the wait for the bots' moves after a
-    click, the workers' decisions per second of CPU, and the decisions played simply."""
+    click, the workers' decisions per second of CPU, the decisions played simply, and how
+    busy the workers were."""
     if not level.bot_tables:
         return []
     timed = bench.bot_timed
@@ -78,7 +79,8 @@ def report_bots(
         f"  played by the simple policy instead: {sum(fallbacks.values())} "
         f"({', '.join(f'{k} {v}' for k, v in sorted(fallbacks.items())) or 'none'}); "
         f"late answers {after.late - before.late}, workers replaced "
-        f"{after.replaced - before.replaced}"
+        f"{after.replaced - before.replaced}; the workers were busy deciding "
+        f"{(after.busy - before.busy) / (window.wall * workers):.0%} of the window"
     )
     return lines
 

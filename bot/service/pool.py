@@ -1,11 +1,15 @@
 """A pool of bot workers: every table's bot decisions, scheduled fairly, each with a deadline.
 
-- **Several decisions in flight per worker.** A worker is sent up to `PIPELINE` (4) decisions
-  before it answers: they wait in its socket, in order, so when it finishes one it begins the
-  next at once instead of waiting for this process's event loop (busy with clicks) to read its
-  answer and send another. A decision sent behind others begins when the one before it is
-  answered (as this process sees it). Decisions go to the worker with the fewest sent, and
-  never to one running a chore or taken for stuck.
+- **Several decisions in flight per worker.** A worker is sent up to `PIPELINE` (16)
+  decisions before it answers: they wait in its socket, in order, so when it finishes one it
+  begins the next at once instead of waiting for this process's event loop (busy with clicks)
+  to read its answer and send another. The loop reads a worker's answers once per turn, so a
+  worker decides at most `PIPELINE` decisions per turn of the loop: 16 keep up with 1,000
+  tables of bots (~600 decisions a second) while the loop turns within 25 ms; 4 kept a worker
+  at ~50 decisions a second, idle most of the time, when a loaded machine's loop turned every
+  ~80 ms. A decision sent behind others begins when the one before it is answered (as this
+  process sees it). Decisions go to the worker with the fewest sent, and never to one running
+  a chore or taken for stuck.
 - **Fair by table.** Decisions wait in one queue per table, and the queues take turns: a
   table with many decisions waiting (a restart, a bug) never delays another table's bots by
   more than the decisions already sent to the workers (`PIPELINE` per worker) and one more
@@ -19,13 +23,22 @@
   began it, it is taken for stuck, killed and replaced.
 - **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
   moves is complete) plays it at once, without a worker.
-- **Overload sheds, the queue does not grow.** A decision's search budget is the time left
-  before its deadline when its worker begins it: the job carries the time it has from its
-  sending (`Job.left`) and the moment it was sent on CLOCK_MONOTONIC, which the worker reads
-  (`Job.budget_at`); with less than `MIN_BUDGET` left it answers `skipped`, and the simple
-  policy plays. A decision that could not start in time (by the queue's length and the
-  workers' recent pace, their own time per decision as they report it, or because every
-  worker is stuck) is played by the simple policy at once.
+- **Under overload the budget shrinks with the queue, the queue does not grow.** A decision
+  aims to be answered `AIM_SECONDS` (0.25 s) after it was asked, so that a click followed by
+  three bots' moves is played out within a second. Its search budget is its share of the time
+  left before that aim, shared with the decisions per worker that must fit in it too: those
+  sent to its worker before it and those waiting behind it in the pool; a minimal search
+  (`MIN_BUDGET`) at least, and never more than the policy's own budget (a cap: Euchre's search
+  stops sooner when its choice is clear). So the more decisions wait, the shorter each search,
+  and the queue drains at a fraction of the full searches' cost. The job also carries the time
+  it has before its deadline from its sending (`Job.left`) and the moment it was sent, on
+  CLOCK_MONOTONIC; the worker searches for the smaller of its budget and the time left when it
+  begins it (`Job.budget_at`), or, with less than `MIN_BUDGET` left, answers `skipped` and the
+  simple policy plays. The simple policy plays at once when even a minimal search could not
+  fit: the decision's share of its deadline with every decision waiting or sent would be under
+  `MIN_BUDGET` (~190 decisions per worker), or every worker is stuck. Counting the decisions
+  sent overstates a worker's queue while the loop is late reading its answers: budgets are
+  then smaller than they need be, never larger.
 - **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
   a queue of its own and is taken only when no bot decision waits, by a worker with no
   decision sent, and never by the last such worker of a pool of more than one; a chore is sent
@@ -68,10 +81,9 @@ log = logging.getLogger(__name__)
 DECISION_SECONDS = 1.0  # asked -> answered, at most; then the simple policy plays
 HANG_SECONDS = 5.0  # a worker still on one decision this long after taking it is replaced
 START_SECONDS = 60.0  # a worker not ready this long after its start is replaced
-PIPELINE = 4  # decisions sent to a worker at most before it answers (module doc)
+PIPELINE = 16  # decisions sent to a worker at most before it answers (module doc)
+AIM_SECONDS = 0.25  # asked -> answered, aimed at: the budgets share this (module doc)
 ANSWER_MARGIN = 0.05  # of a decision's time, kept for sending the round and the answer
-FIRST_PACE = 0.1  # seconds per decision assumed before any was timed
-PACE_WEIGHT = 0.2  # of the newest decision in the moving average of the workers' pace
 RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
 CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
@@ -111,6 +123,7 @@ class PoolStats:
     fallbacks: Counter[str] = field(default_factory=Counter)  # played simply, per reason
     late: int = 0  # answers that came after their decision was played simply
     replaced: int = 0  # workers replaced (died, stuck, garbage, never ready)
+    busy: float = 0.0  # wall seconds the workers spent on decisions, as they report it
 
     def copy(self) -> PoolStats:
         return PoolStats(
@@ -120,6 +133,7 @@ class PoolStats:
             Counter(self.fallbacks),
             self.late,
             self.replaced,
+            self.busy,
         )
 
 
@@ -197,6 +211,7 @@ class DecisionPool:
         deadline: float = DECISION_SECONDS,
         hang: float = HANG_SECONDS,
         pipeline: int = PIPELINE,
+        aim: float = AIM_SECONDS,
         observer: PoolObserver | None = None,
     ) -> None:
         if workers < 1 or pipeline < 1:
@@ -205,6 +220,7 @@ class DecisionPool:
         self.deadline = deadline
         self.hang = hang
         self.pipeline = pipeline
+        self.aim = aim
         self.stats = PoolStats()
         self._factory = factory
         self._clock = clock
@@ -214,7 +230,6 @@ class DecisionPool:
         self._failures = 0  # workers in a row that were lost before they were ready
         self._queues: dict[Hashable, deque[_Decision]] = {}  # in turn order
         self._waiting = 0  # decisions in the queues
-        self._pace = FIRST_PACE  # moving average of a decision's time in a worker, in seconds
         self._ids = 0
         self._observer = observer
         self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
@@ -250,7 +265,7 @@ class DecisionPool:
                     self._observer.decision(round_.game.name, 0.0, FORCED)
                 future.set_result(legal[0])
                 return future
-        if self._late(key):
+        if self._overloaded():
             self.stats.fallbacks[OVERLOAD] += 1
             if self._observer is not None:
                 self._observer.decision(round_.game.name, 0.0, OVERLOAD)
@@ -268,20 +283,15 @@ class DecisionPool:
         self._dispatch()
         return future
 
-    def _late(self, key: Hashable) -> bool:
-        """This table's next decision could not start before its deadline."""
+    def _overloaded(self) -> bool:
+        """A decision asked now could not have even a minimal search: its share of the time
+        (`_share`) with every decision waiting or sent would be under `MIN_BUDGET`, or every
+        worker is stuck."""
         able = [s for s in self._slots if not s.stuck]
         if not able:
             return True  # every worker is stuck (or failing to start)
-        own = self._queues.get(key)
-        if own is None:
-            ahead = len(self._queues)  # each table with decisions waiting goes first, once
-        else:
-            turns = len(own) + 1
-            ahead = sum(min(len(queue), turns) for queue in self._queues.values())
-        busy = sum(len(s.sent) + (s.chore is not None) for s in able)
-        wait = (ahead + busy) / len(able) * self._pace
-        return wait + MIN_BUDGET + ANSWER_MARGIN > self.deadline
+        others = self._waiting + sum(len(s.sent) + (s.chore is not None) for s in able)
+        return _share(self.deadline - ANSWER_MARGIN, others / len(able)) < MIN_BUDGET
 
     def waiting(self) -> int:
         """Decisions queued, not yet taken by a worker."""
@@ -304,9 +314,12 @@ class DecisionPool:
                 continue
             if not slot.sent:
                 slot.began = now
+            able = sum(1 for s in self._slots if not s.stuck)
+            aim = decision.asked + self.aim - now
+            budget = max(MIN_BUDGET, _share(aim, len(slot.sent) + self._waiting / able))
             slot.sent.append(decision)
             decision.slot = slot
-            slot.worker.send(replace(decision.job, left=left))
+            slot.worker.send(replace(decision.job, budget=budget, left=left))
         self._dispatch_chores()
 
     def _open_slot(self) -> _Slot | None:
@@ -401,10 +414,10 @@ class DecisionPool:
             self._wake()
             self._dispatch()
             return
-        self._pace += PACE_WEIGHT * (answer.wall - self._pace)
         name = decision.game.name
         self.stats.decided[name] += 1
         self.stats.cpu[name] += answer.cpu
+        self.stats.busy += answer.wall
         if decision.future.done():
             if not decision.future.cancelled():
                 self.stats.late += 1
@@ -619,6 +632,12 @@ class DecisionPool:
         self._chores.clear()
         self._waiting = 0
         self._failures = 0
+
+
+def _share(left: float, others: float) -> float:
+    """A decision's share of `left` seconds with the `others` decisions per worker that must
+    fit in them too (those sent to its worker before it, and those waiting behind it)."""
+    return left / (1.0 + others)
 
 
 def _simple(round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:

@@ -8,14 +8,15 @@ the round, pickled when the bot asked, the seat, the level, the generator's seed
 budget, and the time it may take from its sending at most); the worker says it is ready once it
 has imported every game, then answers one job at a time, in order, in JSON (the job's id, the
 action's notation or the policy's error, the CPU and wall seconds it spent). The bot sends the
-next jobs before the worker answers (a few, `bot.service.pool`): they wait in the socket, so
-the worker never waits for the bot's event loop between two jobs. A job waits there behind the
-ones before it, so it carries the moment it was sent on CLOCK_MONOTONIC (`time.monotonic()`,
-one clock for every process of the machine): when the worker begins it, it searches for the
-smaller of its budget and the time left, or, with less than `MIN_BUDGET` left, answers it
-`skipped` without deciding (the bot plays it simply, or already did). A job of kind CHORE
-carries other work instead of a round (a picklable object whose `run(budget)` gives something
-JSON can write: a review's piece), answered as JSON text in the notation's place.
+next jobs before the worker answers (up to `PIPELINE`, `bot.service.pool`): they wait in the
+socket, so the worker never waits for the bot's event loop between two jobs. A job waits there
+behind the ones before it, so it carries the moment it was sent on CLOCK_MONOTONIC
+(`time.monotonic()`, one clock for every process of the machine): when the worker begins it,
+it searches for the smaller of its budget and the time left, or, with less than `MIN_BUDGET`
+left, answers it `skipped` without deciding (the bot plays it simply, or already did). A job
+of kind CHORE carries other work instead of a round (a picklable object whose `run(budget)`
+gives something JSON can write: a review's piece), answered as JSON text in the notation's
+place.
 
 `ProcessWorker`, the handle, reads its socket on the bot's event loop without ever blocking,
 so a worker that stops mid-answer, dies, or answers garbage never holds the loop: it reports
@@ -48,7 +49,8 @@ log = logging.getLogger(__name__)
 HEADER = 4  # bytes of a frame's length
 MAX_ANSWER = 64 * 1024  # an answer announcing more is garbage (a notation is a few bytes)
 PARENT_CHECK_SECONDS = 1.0
-MIN_BUDGET = 0.02  # seconds: a decision with less time left than this is played simply
+MIN_BUDGET = 0.005  # seconds: a decision with less time than this is played simply; a minimal
+# search (Euchre's: 8 deals) takes ~1 ms, the Dutch and Dame bots' decisions under 1 ms
 READY = -1  # the job id of the worker's first message: it has imported the games
 MOVE, CHORE = "move", "chore"  # a job's kinds: a bot decision, or other work (`run_chore`)
 

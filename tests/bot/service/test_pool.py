@@ -23,6 +23,7 @@ from bot.service.pool import (
     ERROR,
     FORCED,
     GARBAGE,
+    MIN_BUDGET,
     OVERLOAD,
     PIPELINE,
     SEARCHED,
@@ -125,11 +126,12 @@ async def test_a_table_with_a_long_queue_delays_another_s_bots_by_the_decisions_
     pool = DecisionPool(size, workers, FakeClock(), deadline=60.0)
     pool.warm()
     made = workers.ready()
-    busy = [pool.think(round_, SEAT, "strong", random.Random(i), table=1) for i in range(20)]
+    many = 2 * PIPELINE + 10
+    busy = [pool.think(round_, SEAT, "strong", random.Random(i), table=1) for i in range(many)]
     # each worker was sent PIPELINE of table 1's at once; the rest wait in the pool
     assert [len(w.jobs) for w in made] == [PIPELINE] * size
     other = pool.think(round_, SEAT, "strong", random.Random(99), table=2)
-    assert pool.waiting() == 20 - size * PIPELINE + 1
+    assert pool.waiting() == many - size * PIPELINE + 1
     first = made[0]
     first.answer()  # table 1's turn comes first (it asked first): its next decision
     assert first.jobs[-1].seed == seed_of(size * PIPELINE)
@@ -142,7 +144,7 @@ async def test_a_table_with_a_long_queue_delays_another_s_bots_by_the_decisions_
         for worker in made:
             if worker.busy:
                 worker.answer()
-    assert [await f for f in busy] == [strong_move(round_, i) for i in range(20)]
+    assert [await f for f in busy] == [strong_move(round_, i) for i in range(many)]
     assert not pool.stats.fallbacks
     pool.close()
 
@@ -254,39 +256,96 @@ async def test_a_worker_that_answers_garbage_errs_or_dies_gets_the_simple_move_p
     pool.close()
 
 
-async def test_under_overload_late_decisions_play_simply_at_once_and_the_others_in_time(
+async def test_a_decision_s_budget_is_its_share_of_its_aim_with_the_decisions_per_worker(
     round_: Round[Any, Any, Any],
 ) -> None:
+    """Its aim: answered `aim` seconds after it was asked; shared with those sent to its
+    worker before it and those waiting behind it in the pool; a minimal search at least."""
+    workers = Workers()
+    clock = FakeClock()
+    pool = DecisionPool(2, workers, clock)
+    pool.warm()
+    first, second = workers.ready()
+    pool.think(round_, SEAT, "strong", random.Random(0), table=0)
+    assert first.jobs[0].budget == pytest.approx(pool.aim)  # alone: all its time
+    for t in range(1, 2 * PIPELINE + 9):  # 2 workers full, 9 more waiting in the pool
+        pool.think(round_, SEAT, "strong", random.Random(t), table=t)
+    assert pool.waiting() == 9
+    assert second.jobs[0].budget == pytest.approx(pool.aim)  # nothing before it or behind
+    assert first.jobs[1].budget == pytest.approx(pool.aim / 2)  # one before it in its worker
+    await clock.advance(0.05)
+    first.answer()
+    sent = first.jobs[-1]  # sent now: 15 before it in its worker, 8 behind it for 2 workers
+    assert sent.left == pytest.approx(pool.deadline - 0.05 - ANSWER_MARGIN)
+    assert sent.budget == pytest.approx((pool.aim - 0.05) / (1 + 15 + 8 / 2))
+    await clock.advance(pool.aim)
+    first.answer()
+    assert first.jobs[-1].budget == MIN_BUDGET  # past its aim: a minimal search
+    pool.close()
+
+
+CAP = 0.12  # the Euchre search's own budget, the most a decision takes in the simulation below
+
+
+async def test_under_overload_the_budget_shrinks_with_the_queue_and_the_queue_drains(
+    round_: Round[Any, Any, Any],
+) -> None:
+    """A decision every 10 ms for 2 s, on one worker whose decisions take their whole budget
+    (at most the policy's own, 0.12 s: 8 a second): each search shrinks to its share of the
+    time, so every decision is answered in time, none played simply."""
     workers = Workers()
     clock = FakeClock()
     pool = DecisionPool(1, workers, clock)
     pool.warm()
     (worker,) = workers.ready()
-    first = pool.think(round_, SEAT, "strong", random.Random(0), table=0)
-    waited = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
-    # both sent at once, with their time left from their sending (the second waits in the
-    # worker: the worker counts its wait, `Job.budget_at`)
-    assert [job.left for job in worker.jobs] == [pytest.approx(pool.deadline - ANSWER_MARGIN)] * 2
-    await clock.advance(0.5)  # the first decision takes half a second
-    worker.answer(wall=0.5)
-    await first
-    # 30 more tables ask at once: only those that can start in time wait for the worker
-    more = [pool.think(round_, SEAT, "strong", random.Random(t), table=t) for t in range(2, 32)]
-    shed = [f for f in more if f.done()]
-    assert shed and len(shed) == pool.stats.fallbacks[OVERLOAD]
-    assert pool.waiting() + len(worker.jobs) - worker.answered == 1 + len(more) - len(shed)
-    for t, future in enumerate(more, start=2):
-        if future.done():
-            assert future.result() == simple_move(round_, t)
-    # the worker keeps its pace (0.1 s a decision): every queued one is answered in time
-    while worker.busy:
-        await clock.advance(0.1)
-        worker.answer(wall=0.1)
-    assert await waited == strong_move(round_, 1)
-    for t, future in enumerate(more, start=2):
-        expected = simple_move(round_, t) if future in shed else strong_move(round_, t)
-        assert future.result() == expected
-    assert pool.waiting() == 0 and pool.stats.fallbacks == {OVERLOAD: len(shed)}
+    start = clock.now()
+    arrivals = [start + i * 0.01 for i in range(200)]
+    asked: dict[asyncio.Future[Any], float] = {}  # decision -> when it was asked
+    waits: list[float] = []  # asked -> answered, of each decision
+    sent: dict[int, float] = {}  # job id -> when it was sent
+    done_at: float | None = None  # when the worker answers the job it is on
+    while arrivals or worker.busy:
+        for job in worker.jobs[len(sent) :]:
+            sent[job.id] = clock.now()
+        if done_at is None and worker.busy:
+            job = worker.jobs[worker.answered]
+            left = (job.left or 0.0) - (clock.now() - sent[job.id])  # as `Job.budget_at`
+            done_at = clock.now() + max(0.0, min(job.budget or CAP, CAP, left))
+        if done_at is not None and (not arrivals or done_at <= arrivals[0]):
+            await clock.advance(done_at - clock.now())
+            worker.answer(notation="pass")
+            done_at = None
+            for future in [f for f in asked if f.done()]:
+                waits.append(clock.now() - asked.pop(future))
+            continue
+        await clock.advance(arrivals.pop(0) - clock.now())
+        future = pool.think(
+            round_, SEAT, "strong", random.Random(len(asked)), table=len(asked) + len(waits)
+        )
+        asked[future] = clock.now()
+    assert not pool.stats.fallbacks and pool.stats.decided == {"euchre": 200}
+    assert len(waits) == 200 and max(waits) < pool.deadline
+    # the first ones, sent before the queue grew, searched longer; then the waits hold near
+    # the aim
+    assert max(waits[100:]) < pool.aim + 0.05
+    pool.close()
+
+
+async def test_a_decision_with_no_room_for_a_minimal_search_is_played_simply_at_once(
+    round_: Round[Any, Any, Any],
+) -> None:
+    """Its share of the time with every decision waiting or sent would be under MIN_BUDGET."""
+    workers = Workers()
+    pool = DecisionPool(1, workers, FakeClock())
+    pool.warm()
+    workers.ready()
+    asked = [pool.think(round_, SEAT, "strong", random.Random(t), table=t) for t in range(250)]
+    room = (pool.deadline - ANSWER_MARGIN) / MIN_BUDGET  # minimal searches before the deadline
+    shed = [t for t, future in enumerate(asked) if future.done()]
+    assert len(asked) - len(shed) == pytest.approx(room, abs=1)
+    assert shed == list(range(len(asked) - len(shed), len(asked)))  # the last ones asked
+    assert [asked[t].result() for t in shed] == [simple_move(round_, t) for t in shed]
+    assert pool.stats.fallbacks == {OVERLOAD: len(shed)}
     pool.close()
 
 
