@@ -25,7 +25,7 @@ from storage.checkpointer import FALLBACK_PAGES, Checkpointer
 from storage.errors import StoreError
 from storage.integrity import BackgroundCheck, quick_check
 from storage.migrate import migrate
-from storage.sql import ActionRow, Row
+from storage.sql import ActionRow, Row, Statement
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 Synchronous = Literal["FULL", "NORMAL"]
@@ -144,6 +144,19 @@ class Database:
                     await self.conn.rollback()
                 raise self.error(error) from error
 
+    async def write_batch(self, statements: Sequence[Statement]) -> None:
+        """The transaction whole in one trip to the connection's thread (see
+        `storage.sql.Database.write_batch`)."""
+        self._check_open()
+        async with self.lock:
+            try:
+                # aiosqlite runs each call in its thread, in order; `_execute` (pinned minor
+                # version) runs this function there as one call: the event loop waits once
+                await self.conn._execute(_write_batch, self.conn._conn, statements)
+            except sqlite3.Error as error:
+                raise self.error(error) from error
+            self.committed()
+
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         self._check_open()
         async with self.lock:
@@ -180,6 +193,20 @@ class Database:
         ):
             return StoreError(f"the database {self.path} cannot be used: {error}.")
         return StoreError(f"the database {self.path} refused a write: {error}.")
+
+
+def _write_batch(conn: sqlite3.Connection, statements: Sequence[Statement]) -> None:
+    """In the connection's thread: BEGIN IMMEDIATE, each statement over its rows, COMMIT;
+    rolled back on any error (the connection is in autocommit mode: isolation_level None)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, rows in statements:
+            conn.executemany(sql, rows)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.rollback()
+        raise
 
 
 def _check_file(path: Path) -> None:

@@ -7,7 +7,8 @@ Every turn that passes from one human to another forgets a mention and keeps a n
 queued for the store's lock by the thousand (with 10,000 tables a click's own action waited
 behind them for over a minute). So they are group-committed (`MentionWriter`): the writes
 queued meanwhile go in one transaction, as three statements at most that leave each table's
-mention as the writes in their order would, and each caller returns once it has committed.
+mention as the writes in their order would, and each caller returns once it has committed. On
+SQLite that transaction is one trip to the connection's thread (`Database.write_batch`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from storage.errors import StoreError
 from storage.models import TurnMention
 from storage.partition import Partition
 from storage.recovery import ACTIVE
-from storage.sql import Database
+from storage.sql import Database, Statement
 
 SAVE = (
     "INSERT INTO turn_mentions (table_id, channel_id, message_id, seat, round_no) "
@@ -91,10 +92,8 @@ class MentionWriter:
             # come back for the writes queued during this commit, or to end once closing
             # (a close that came meanwhile set the event this loop has just cleared)
             self._wake.set()
-            try:
-                async with self._db.transaction() as conn:
-                    for sql, rows in _statements(batch):
-                        await conn.executemany(sql, rows)
+            try:  # one transaction, on SQLite one trip to the connection's thread
+                await self._db.write_batch(_statements(batch))
             except Exception as error:  # every caller of the batch hears it
                 failure = error if isinstance(error, StoreError) else StoreError(str(error))
                 for _, _, future in batch:
@@ -106,7 +105,7 @@ class MentionWriter:
                     future.set_result(None)
 
 
-def _statements(batch: list[Write]) -> list[tuple[str, list[Sequence[Any]]]]:
+def _statements(batch: list[Write]) -> list[Statement]:
     """The batch as three statements at most, each run once over its rows: a table holds one
     mention at most, so what the batch leaves at each table follows from its writes in order
     (a save replaces the row: the table's last save is kept, unless a later delete of that very
@@ -128,7 +127,7 @@ def _statements(batch: list[Write]) -> list[tuple[str, list[Sequence[Any]]]]:
                 gone.add(table_id)
         elif table_id not in gone:
             deletes.setdefault(table_id, []).append(params)
-    statements: list[tuple[str, list[Sequence[Any]]]] = []
+    statements: list[Statement] = []
     conditional = [params for rows in deletes.values() for params in rows]
     if conditional:
         statements.append((DELETE, conditional))

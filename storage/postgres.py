@@ -34,7 +34,7 @@ from storage.partition import Partition
 from storage.pg_claim import claim
 from storage.pg_migrate import migrate
 from storage.pg_session import SERVER_SETTINGS, WriterSession
-from storage.sql import ActionRow, Row
+from storage.sql import ActionRow, Row, Statement
 
 __all__ = ["claim"]  # re-exported: where the shard claim used to live
 
@@ -242,6 +242,13 @@ class PostgresDatabase:
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
+
+    async def write_batch(self, statements: Sequence[Statement]) -> None:
+        """The statements in one transaction (`transaction`: its reconnection and its check of
+        a COMMIT cut off), each sent once over its rows."""
+        async with self.transaction() as conn:
+            for sql, rows in statements:
+                await conn.executemany(sql, rows)
 
     async def append_actions(self, rows: list[ActionRow], at: str) -> None:
         """One INSERT of every row (a column array each), committed on its own: one round trip

@@ -17,6 +17,8 @@ from typing import Any, Protocol
 Row = Any  # sqlite3.Row or asyncpg.Record: row["column"], row[0], row.keys()
 # One action log row: (round id, seq, seat, notation).
 ActionRow = tuple[int, int, int, str]
+# A statement and the parameters of each row it runs over (`Database.write_batch`).
+Statement = tuple[str, Sequence[Sequence[Any]]]
 
 
 class Connection(Protocol):
@@ -53,6 +55,14 @@ class Database(Protocol):
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """BEGIN … COMMIT under the lock, rolled back on any error; engine errors become
         StoreError."""
+        ...
+
+    async def write_batch(self, statements: Sequence[Statement]) -> None:
+        """Run each statement over its rows, in order, in one transaction taken under the
+        lock: all or nothing, durable on return, engine errors become StoreError. On SQLite
+        the whole transaction (BEGIN, the statements, COMMIT) is one trip to the connection's
+        thread: each trip waits for a turn of the event loop, under load longer than the
+        statements take."""
         ...
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...

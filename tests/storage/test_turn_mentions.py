@@ -4,8 +4,7 @@ open tables of its guilds) to delete them once played and not to mention the sam
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from storage import Store, TurnMention
@@ -66,14 +65,14 @@ async def test_a_burst_of_mention_writes_commits_together_each_tables_in_order(
     for table in tables:
         await store.save_turn_mention(mention(table.id))
     transactions = 0
-    begin = store._db.transaction
+    write_batch = store._db.write_batch
 
-    def counted() -> Any:
+    async def counted(statements: Any) -> None:
         nonlocal transactions
         transactions += 1
-        return begin()
+        await write_batch(statements)
 
-    store._db.transaction = counted  # type: ignore[method-assign]
+    store._db.write_batch = counted  # type: ignore[method-assign]
     newer = [mention(table.id, SNOWFLAKE + 1, seat=0) for table in tables]
     writes = []
     for table, new in zip(tables, newer, strict=True):  # as a turn passes: forget, then keep
@@ -109,16 +108,14 @@ async def test_closing_the_store_during_a_commit_writes_what_came_meanwhile_and_
     store = await Store.open(location, games_resolver=resolve_toy)
     first, second = await ToyTable.open(store), await ToyTable.open(store, users=(103, 104))
     committing, closing = asyncio.Event(), asyncio.Event()
-    begin = store._db.transaction
+    write_batch = store._db.write_batch
 
-    @contextlib.asynccontextmanager
-    async def held() -> AsyncIterator[Any]:
+    async def held(statements: Any) -> None:
         committing.set()
         await closing.wait()  # the batch commits once the close has begun
-        async with begin() as conn:
-            yield conn
+        await write_batch(statements)
 
-    store._db.transaction = held  # type: ignore[method-assign]
+    store._db.write_batch = held  # type: ignore[method-assign]
     close_writer = store._mentions.close
 
     async def close_mentions() -> None:
@@ -134,3 +131,36 @@ async def test_closing_the_store_during_a_commit_writes_what_came_meanwhile_and_
     await asyncio.gather(*writes)
     async with await Store.open(location, games_resolver=resolve_toy) as store:
         assert await store.turn_mentions() == [mention(first.id), mention(second.id)]
+
+
+async def test_a_batch_of_mention_writes_is_one_trip_to_the_sqlite_thread(db_path: Path) -> None:
+    """BEGIN, the statements and COMMIT run as one call in the connection's thread: under load
+    each trip waits for a turn of a busy event loop (seconds at 10,000 tables)."""
+    async with await Store.open(db_path, games_resolver=resolve_toy) as store:
+        tables = [await ToyTable.open(store, users=(400 + 2 * i, 401 + 2 * i)) for i in range(3)]
+        for table in tables:
+            await store.save_turn_mention(mention(table.id))
+        conn = store._db.conn  # type: ignore[attr-defined]
+        trips = 0
+        execute = conn._execute
+
+        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            nonlocal trips
+            trips += 1
+            return await execute(fn, *args, **kwargs)
+
+        conn._execute = counted
+        writes = []
+        for table in tables:  # a delete, a save and a forget: three statements
+            writes += [
+                store.delete_turn_mention(table.id, SNOWFLAKE),
+                store.save_turn_mention(mention(table.id, SNOWFLAKE + 1)),
+            ]
+        writes.append(store.delete_turn_mention(tables[0].id, SNOWFLAKE + 1))
+        writes.append(store.delete_turn_mention(tables[1].id, SNOWFLAKE + 5))
+        await asyncio.gather(*writes)
+        assert trips == 1
+        conn._execute = execute
+        assert await store.turn_mentions() == [
+            mention(table.id, SNOWFLAKE + 1) for table in tables[1:]
+        ]
