@@ -112,4 +112,6 @@ def private_snapshot(
         reveals=reveals,
         away=table.seats[seat].away,
         turn_deadline=table.timer_due if legal else None,
+        # built under the lock, after every change made under it: published at this version
+        version=table.version,
     )

@@ -125,6 +125,9 @@ class PrivateSnapshot:
     reveals: tuple[Reveal, ...]
     away: bool
     turn_deadline: float | None
+    # the table's version it was built at, the one published with it (None: not known): a
+    # followed message drawn from it is not looked at again until the table changes
+    version: int | None = None
 
     @property
     def my_turn(self) -> bool:

@@ -10,8 +10,9 @@ being back (`TableService.follow_view`).
 
 Each message remembers the table's published version its moment was read at: a pass over the
 table builds no private view for a message drawn at the version still published (a version
-grows with every stored change, and only a stored change moves a moment). A click's answer is
-drawn from a view whose version is not known here, so the next pass looks at it once more.
+grows with every stored change, and only a stored change moves a moment). A click's answer
+carries the version its view was built at (`PrivateSnapshot.version`): the next pass looks at
+it once more only if the table changed since (a view of unknown version is looked at).
 
 While a player's click is being answered, passes leave that player's message alone: the
 answer is about to show what it would (an edit through the previous click's token came
@@ -107,11 +108,13 @@ class HandFollower:
         followed = users.get(interaction.user.id)
         if followed is not None and followed.interaction.id == interaction.id:
             followed.moment, followed.language = moment_of(private), language
-            followed.version = None
         else:
             now = self.bot.clock.now()
             followed = Followed(interaction, message_key, language, now, moment_of(private))
             users[interaction.user.id] = followed
+        # the version the view was built at: a pass finds the message drawn at the version
+        # still published and builds no view for it (a view of unknown version is looked at)
+        followed.version = private.version
         self._hide_at(followed, private.table_id, reveals_until)
         # The answer was drawn from a view taken before it was sent: a move meanwhile (the
         # turn passing to this player) found the message not yet followed, so look once more

@@ -55,10 +55,19 @@ class Table:
         async def edit_original_response(**_: Any) -> None:
             self.edits.append(user_id)
 
+        async def send(**_: Any) -> Any:  # the hand moved to the bottom: a new message
+            self.edits.append(user_id)
+            return SimpleNamespace(id=next(self._interactions), edit=edit_original_response)
+
+        async def delete_original_response() -> None:
+            return None
+
         return SimpleNamespace(
             id=next(self._interactions),
             user=SimpleNamespace(id=user_id),
             edit_original_response=edit_original_response,
+            delete_original_response=delete_original_response,
+            followup=SimpleNamespace(send=send),
         )
 
     def answered(self, private: PrivateSnapshot, user_id: int) -> None:
@@ -143,9 +152,26 @@ async def test_a_change_published_since_a_message_was_drawn_is_shown(table: Tabl
     assert table.edits == [player]  # their message now offers the moves after the draw
 
 
-async def test_a_click_answer_is_looked_at_once_more_in_one_pass(table: Table) -> None:
+async def test_a_click_answer_drawn_at_the_published_version_is_not_looked_at_again(
+    table: Table,
+) -> None:
     player = table.to_act()
     table.answered(await table.draw(player), player)
     await table.settle()
-    assert table.views == [player]  # once, for the change and the answer together
+    assert table.views == []  # the answer's view is the one published: nothing to build
     assert table.edits == []  # the answer already shows the moves after the draw
+
+
+async def test_a_click_answer_drawn_before_a_later_change_is_looked_at_once_more(
+    table: Table,
+) -> None:
+    player = table.to_act()
+    drawn = await table.draw(player)  # its answer is held back while...
+    round_no = drawn.round_no
+    assert round_no is not None
+    discard = next(move for move in drawn.legal if move.startswith("discard"))
+    await table.service.act(table.table_id, player, round_no, discard)  # ...they move again
+    table.answered(drawn, player)  # the older answer arrives now
+    await table.settle()
+    assert player in table.views  # looked at once more, for the change since its view
+    assert player in table.edits  # and shows the table as published: their turn is over
