@@ -11,7 +11,10 @@ forced ones included). The versions:
 - `inferred`: today's bot at its table defaults: as `sequential`, deals drawn within what the
   bids make likely (`bids`);
 - `reused`: as `inferred`, and the deals of the hand's earlier decisions carried to the next
-  ones (`reuse`).
+  ones (`reuse`);
+- `minimal`: as `inferred`, stopped at `MIN_SAMPLES` (32) deals: what the smallest budget
+  gives, as the bot workers' pool gives under load (it shares the time between the decisions
+  waiting: `bot.service.pool`).
 Each without the wall-time cap (so the run is reproducible). Each line also prints the deals
 its bot took per searched decision: sampled afresh, and carried from an earlier decision.
 `--mixed` adds, for each version, a team of one search bot and one simple bot.
@@ -48,6 +51,7 @@ def versions(samples: int) -> dict[str, dict[str, Any]]:
         "sequential": {"budget": None, "bids": False, "reuse": False},
         "inferred": {"budget": None},
         "reused": {"budget": None, "reuse": True},
+        "minimal": {"budget": None, "max_samples": strong.MIN_SAMPLES},
     }
 
 
