@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from bot.service.long_lived import LongLived
+from bot.service.long_lived import YOUNG_THRESHOLD, LongLived
 
 
 class Node:
@@ -44,3 +44,16 @@ def test_tables_built_count_toward_a_freeze() -> None:
         assert gc.get_freeze_count() > 0 and kept
     finally:
         gc.unfreeze()
+
+
+def test_young_collections_wait_for_more_new_objects_than_cpythons_default() -> None:
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)  # CPython's default
+        LongLived()
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+        gc.set_threshold(YOUNG_THRESHOLD * 2, 10, 10)  # a higher one set by the process stays
+        LongLived()
+        assert gc.get_threshold() == (YOUNG_THRESHOLD * 2, 10, 10)
+    finally:
+        gc.set_threshold(*before)
