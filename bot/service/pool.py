@@ -294,7 +294,7 @@ class DecisionPool:
         return _share(self.deadline - ANSWER_MARGIN, others / len(able)) < MIN_BUDGET
 
     def waiting(self) -> int:
-        """Decisions queued, not yet taken by a worker."""
+        """Decisions queued, not yet sent to a worker."""
         return self._waiting
 
     # -- scheduling -------------------------------------------------------------------
