@@ -185,10 +185,12 @@ def serve(channel: socket.socket, decider: Decide = decide) -> None:
         write_frame(channel, work(job, decider).model_dump_json().encode())
 
 
-def work(job: Job, decider: Decide = decide) -> Answer:
+def work(
+    job: Job, decider: Decide = decide, monotonic: Callable[[], float] = time.monotonic
+) -> Answer:
     """Do one job: a decision (searched within the job's time left, or skipped when too
-    little is left) or a chore."""
-    began, started = time.monotonic(), time.process_time()
+    little is left) or a chore. `monotonic` is CLOCK_MONOTONIC's time (a test's own)."""
+    began, started = monotonic(), time.process_time()
     notation = error = None
     try:
         if job.kind == CHORE:
@@ -199,7 +201,7 @@ def work(job: Job, decider: Decide = decide) -> Answer:
         return Answer(job=job.id, skipped=True)
     except Exception as failure:
         error = f"{type(failure).__name__}: {failure}"[:500]
-    cpu, wall = time.process_time() - started, time.monotonic() - began
+    cpu, wall = time.process_time() - started, monotonic() - began
     return Answer(job=job.id, notation=notation, error=error, cpu=cpu, wall=wall)
 
 
