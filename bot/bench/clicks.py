@@ -38,8 +38,10 @@ Prints, per count of tables of humans: the rate asked, offered (issued) and answ
 max per click for all clicks and per game (Dame clicks with a hand of 40 cards or more also
 apart); the p99 of the durable write alone (`store99`: fsync jitter shows there); the full
 (generation 2) collections in the measured window, their count, longest and total time; CPU per
-click (this whole process: service, engine, renders, notifier, SQLite thread, the policy
-choosing the clicks, sending rounds to the bot workers); for the tables of bots, the human's
+click answered in the window, whenever it arrived (under overload the clicks arriving in the
+window are answered after it, and its CPU goes to earlier ones), of this whole process
+(service, engine, renders, notifier, SQLite thread, the policy choosing the clicks, sending
+rounds to the bot workers); for the tables of bots, the human's
 click p50/p99, the time from a click to the last of the bots' moves that follow it (p50/p99),
 bot decisions per second and per second of a worker's CPU for each game, the decisions the
 simple policy played instead (by reason: `overload`, `deadline`, ...) and the share of the
@@ -135,6 +137,9 @@ class Bench:
         self.tables: dict[int, Table] = {}
         self.ready: deque[Click] = deque()
         self.measuring = False
+        # clicks answered while the window lasts, whenever they arrived: what its CPU did (under
+        # overload most arrived before it, and those arriving in it are answered after it)
+        self.answered_in_window = 0
         self.timed = Timed()  # clicks at the tables of four humans
         self.bot_timed = Timed()  # the human's clicks at the tables of bot players
         self.follows: dict[str, list[float]] = {}  # game -> click to the bots' last move
@@ -232,6 +237,7 @@ class Bench:
             timed.errors += measured  # in one sentence, timed like any other answer
         if measured:
             timed.add(group, time.perf_counter() - arrival)
+        self.answered_in_window += self.measuring
         self._clicked(click.table_id)
 
     async def play_with_bots(self, table: Table) -> None:

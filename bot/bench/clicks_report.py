@@ -18,14 +18,15 @@ def report(level: Level, bench: Bench, window: Window) -> list[str]:
     timed = bench.timed
     everything = sorted(x for values in timed.by_group.values() for x in values)
     answered = len(everything)
-    clicks = answered + sum(len(v) for v in bench.bot_timed.by_group.values())
+    done = bench.answered_in_window  # whenever they arrived (overload: before the window)
     lines = [
         f"  tables of humans: asked {level.rate:,.0f} clicks/s; offered "
         f"{(bench.offered - bench.missed) / level.seconds:,.1f}/s ({bench.missed} arrivals found "
         f"no player free to click), answered {answered / level.seconds:,.1f}/s "
         f"({answered:,} clicks, {timed.errors} refused, {timed.rounds} rounds over)",
-        f"  CPU of this process {window.cpu / max(clicks, 1) * 1e3:.3f} ms per click of any "
-        f"table ({window.cpu / window.wall:.0%} of a core); full collections: "
+        f"  CPU of this process {window.cpu / max(done, 1) * 1e3:.3f} ms per click of any "
+        f"table answered in the window ({done:,}, {done / window.wall:,.1f}/s; "
+        f"{window.cpu / window.wall:.0%} of a core); full collections: "
         f"{len(window.pauses)}, longest {max(window.pauses, default=0.0) * 1e3:.1f} ms, total "
         f"{sum(window.pauses) * 1e3:.1f} ms; store write p99 "
         f"{percentile(sorted(timed.store_waits), 0.99) * 1e3:.2f} ms",
