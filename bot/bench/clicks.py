@@ -58,8 +58,9 @@ cores, 1,000 tables of bots (a third each game) with their humans at a 5 s pace:
 --bot-tables 1000`). `--short` runs a few tables for a couple of seconds (the test suite).
 Measured on a shared 2-core machine (load ~1), `taskset -c 0 python -m bot.bench --tables 10000
 --bot-tables 0 --seconds 15 --no-pictures --store-dir /dev/shm`: 1.47 ms of CPU per click
-answered in the window, 679 clicks/s answered (before this count's fixes, 1.71 ms and 584/s):
-one core does not keep up with 1,000 clicks/s, so the queue grows and p50 is seconds.
+answered in the window, 679 clicks/s answered (1.71 ms and 584/s before the turn mentions'
+one-trip writes, the follower's version check and fewer young collections): one core does not
+keep up with 1,000 clicks/s yet, so the queue grows and p50 is seconds.
 At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
 each open hand's): drawn at 20-100 ms each on a loaded 2-core machine, they starved the event
 loop for minutes and turns timed out; `--no-pictures` measures the rest (cards as text), and
