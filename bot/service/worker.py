@@ -26,6 +26,7 @@ the worker ready, each answer, or the worker lost (`WorkerEvents`), and the pool
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import multiprocessing
@@ -51,6 +52,7 @@ MAX_ANSWER = 64 * 1024  # an answer announcing more is garbage (a notation is a 
 PARENT_CHECK_SECONDS = 1.0
 MIN_BUDGET = 0.005  # seconds: a decision with less time than this is played simply; a minimal
 # search (Euchre's: 32 deals) takes ~3.4 ms, the Dutch and Dame bots' decisions under 1 ms
+NICENESS = 5  # a worker's scheduling priority, below the bot's event loop (see `serve`)
 READY = -1  # the job id of the worker's first message: it has imported the games
 MOVE, CHORE = "move", "chore"  # a job's kinds: a bot decision, or other work (`run_chore`)
 
@@ -172,6 +174,10 @@ def serve(channel: socket.socket, decider: Decide = decide) -> None:
     """The worker's life: ready, then one job at a time until the bot closes the socket."""
     global CHANNEL
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot stops its workers itself
+    # On a machine short of cores the event loop, which answers every click, goes first; bot
+    # decisions take the CPU left (their budgets shrink with the queue) and pictures come last.
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     exit_with_parent(os.getppid())
     CHANNEL = channel
     warm_up()

@@ -18,7 +18,7 @@ from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.policy import policy_for
 from bot.service.pool import DEADLINE, DIED, GARBAGE, OVERLOAD
 from bot.service.runner import ProcessPolicyRunner
-from bot.service.worker import MIN_BUDGET, Answer, Decide, Job, ProcessWorker, work
+from bot.service.worker import MIN_BUDGET, NICENESS, Answer, Decide, Job, ProcessWorker, work
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
 from storage import Store
@@ -211,6 +211,19 @@ class Heard:
 
     def lost(self, reason: str) -> None:
         self.all.set_exception(AssertionError(f"worker lost: {reason}"))
+
+
+async def test_a_worker_yields_the_cpu_to_the_event_loop_that_answers_clicks() -> None:
+    heard = Heard(0)
+    worker = ProcessWorker(heard, deciders.tells_its_budget)
+    try:
+        await heard.up
+        assert worker.pid is not None
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, worker.pid) == min(mine + NICENESS, 19)
+    finally:
+        worker.kill()
+        worker.reap()
 
 
 async def test_a_job_sent_behind_another_counts_its_wait_in_the_worker() -> None:
