@@ -7,9 +7,9 @@ game without a policy module plays a random legal move (its first one on timeout
 A strong policy whose `choose_action` takes a `budget` (seconds of search, a cap) is given a
 smaller one by the bot workers' pool under load (`SeatPolicy.choose(..., budget=)`: its share
 of the time with the decisions waiting, `bot.service.pool`), never longer than its own
-default. Euchre's search takes it (a small budget stops it after 32 deals, ~3.4 ms; fewer
-would play worse than the simple bot); the Dutch and Dame strong bots decide in under a
-millisecond and take none."""
+default. A search takes it (a small budget stops it at its minimal search, a few
+milliseconds; the games' READMEs say what that costs in strength); a strong bot that decides
+in under a millisecond need take none."""
 
 from __future__ import annotations
 

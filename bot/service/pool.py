@@ -28,7 +28,7 @@
   three bots' moves is played out within a second. Its search budget is its share of the time
   left before that aim, shared with the decisions per worker that must fit in it too: those
   sent to its worker before it and those waiting behind it in the pool; a minimal search
-  (`MIN_BUDGET`) at least, and never more than the policy's own budget (a cap: Euchre's search
+  (`MIN_BUDGET`) at least, and never more than the policy's own budget (a cap: a sequential search
   stops sooner when its choice is clear). So the more decisions wait, the shorter each search,
   and the queue drains at a fraction of the full searches' cost. The job also carries the time
   it has before its deadline from its sending (`Job.left`) and the moment it was sent, on

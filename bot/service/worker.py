@@ -51,7 +51,7 @@ HEADER = 4  # bytes of a frame's length
 MAX_ANSWER = 64 * 1024  # an answer announcing more is garbage (a notation is a few bytes)
 PARENT_CHECK_SECONDS = 1.0
 MIN_BUDGET = 0.005  # seconds: a decision with less time than this is played simply; a minimal
-# search (Euchre's: 32 deals) takes ~3.4 ms, the Dutch and Dame bots' decisions under 1 ms
+# search takes a few milliseconds (the strong bots' READMEs), a heuristic bot's under one
 NICENESS = 5  # a worker's scheduling priority, below the bot's event loop (see `serve`)
 READY = -1  # the job id of the worker's first message: it has imported the games
 MOVE, CHORE = "move", "chore"  # a job's kinds: a bot decision, or other work (`run_chore`)
