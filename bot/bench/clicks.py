@@ -422,8 +422,8 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
                 f"{bench.timeouts[WARM_UP]} in the warm-up, {bench.timeouts[SET_UP]} in the set-up "
                 f"(the service's clock held); seats of the tables of humans played by bots (away "
                 f"after two timeouts): {away_before} when the window opened, {away} at its end",
-                f"  pictures (hands and tables, whole run): {drawn:,} drawn in {DRAWERS} worker "
-                f"threads, p50 {percentile(draws, 0.5) * 1e3:.1f} ms, p99 "
+                f"  pictures (hands and tables, whole run): {drawn:,} drawn in {DRAWERS} drawing "
+                f"processes, p50 {percentile(draws, 0.5) * 1e3:.1f} ms, p99 "
                 f"{percentile(draws, 0.99) * 1e3:.1f} ms each; {uploads:,} sent, {kept:,} kept "
                 "unchanged",
                 f"  a full collection of everything, frozen included (the service's unfreeze and "

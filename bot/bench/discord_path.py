@@ -15,7 +15,8 @@ from typing import Any
 import discord
 
 from bot.i18n import text
-from bot.pictures.layout import CardPicture
+from bot.pictures.cards import Deck
+from bot.pictures.layout import CardPicture, CardRow, rows_png
 from bot.render.table import RenderedMessage, render_table
 from bot.service import PrivateSnapshot, SystemClock, TableError, TableService
 from bot.ui.coalescer import EditCoalescer
@@ -23,10 +24,17 @@ from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import digest, turn_of
 from bot.ui.dynamic_items import build_view
 from bot.ui.following import HandFollower
-from bot.ui.pictures import DRAWING, CardPictures
+from bot.ui.pictures import CardPictures, in_drawing_process
 from storage import StoreError, TurnMention
 
 LANGUAGE = "en"
+
+
+def timed_png(rows: tuple[CardRow, ...], deck: Deck) -> tuple[bytes, float]:
+    """A picture drawn, and the seconds its drawing took (in a drawing process)."""
+    started = time.perf_counter()
+    png = rows_png(rows, deck)
+    return png, time.perf_counter() - started
 
 
 def payload(rendered: RenderedMessage) -> None:
@@ -82,20 +90,15 @@ class BenchNotifier:
         self._pings: dict[int, tuple[int, int]] = {}  # table id -> (seat, round) mentioned
         self._ping_pending: set[int] = set()
         self.quiet = False  # while the bench sets its tables up: no change is rendered
-        # Hands and tables as pictures, as the bot draws them: in worker threads, once each.
+        # Hands and tables as pictures, as the bot draws them: in drawing processes, once each.
         self.pictures = CardPictures(draw=self._timed_draw, enabled=pictures)
         self.draw_times: list[float] = []
 
     async def _timed_draw(self, picture: CardPicture) -> bytes:
-        """Drawn as the bot draws: in its own drawing threads, at their lower priority."""
-
-        def draw() -> bytes:
-            started = time.perf_counter()
-            png = picture.png()
-            self.draw_times.append(time.perf_counter() - started)
-            return png
-
-        return await asyncio.get_running_loop().run_in_executor(DRAWING, draw)
+        """Drawn as the bot draws: in its drawing processes, at their lower priority."""
+        png, seconds = await in_drawing_process(timed_png, picture.rows, picture.deck)
+        self.draw_times.append(seconds)
+        return png
 
     def message_of(self, table_id: int, user_id: int) -> PlayerMessage:
         key = (table_id, user_id)

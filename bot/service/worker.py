@@ -356,13 +356,19 @@ def warm_fork_server() -> None:
         log.warning("the bot workers' fork server could not be warmed up: %s", error)
 
 
+def forkserver_context() -> multiprocessing.context.BaseContext:
+    """The process context every child of the bot forks from (its workers, its drawing
+    processes): one server process, started once, that imported every game and its policies."""
+    return _context()
+
+
 def _context() -> multiprocessing.context.BaseContext:
     """Workers fork from a server process (started once, by the first worker) that imported
     every game and its policies."""
     from games.registry import game_names
 
     context = multiprocessing.get_context("forkserver")
-    preload = ["bot.service.worker", "games.registry"]
+    preload = ["bot.service.worker", "games.registry", "bot.pictures.layout"]
     for name in game_names():
         preload += [f"games.{name}.policy", f"games.{name}.strong"]
     context.set_forkserver_preload(preload)

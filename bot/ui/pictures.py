@@ -1,8 +1,10 @@
 """Card pictures on messages: a player's hand on "My cards", the cards in play on the table
 message (`RenderedMessage.cards`).
 
-A picture is drawn with Pillow in a worker thread of its own (two, at a lower priority than
-the event loop's thread), never on the event loop, and kept by its
+A picture is drawn with Pillow in a process of its own (two, at a lower priority than the
+bot's), never on the event loop nor in a thread of the bot's process (a drawing thread's share
+of the interpreter's lock made the event loop wait for it: at 1,000 busy tables half the bot
+process's CPU went to drawing, and every click waited behind it), and kept by its
 file name (which names its content) in a bounded cache: a picture drawn once is reused by every
 message that shows it. A message already carrying the picture it should show keeps it (the
 edit sends no file); only a changed picture is uploaded.
@@ -19,26 +21,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import os
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
-from bot.pictures.layout import CardPicture
+from bot.pictures.layout import CardPicture, rows_png
 from bot.render.table import RenderedMessage
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DRAWN = 512  # pictures kept drawn (a few tens of KiB each)
 DRAWERS = 2  # pictures drawn at once: under load, pictures wait, never the event loop
-NICENESS = 10  # the drawing threads' scheduling priority: below the event loop's thread
+NICENESS = 10  # the drawing processes' and threads' scheduling priority: below the bot's
 CARRIED = 20_000  # messages whose picture is remembered (one per table and per open hand)
 
 
@@ -59,7 +63,7 @@ class CardPictures:
         enabled: bool = True,
     ) -> None:
         self.enabled = enabled  # off: messages carry no card picture (cards as text)
-        self._draw = draw or _in_thread
+        self._draw = draw or _in_process
         self._drawn: OrderedDict[str, bytes] = OrderedDict()
         self._drawing: dict[str, asyncio.Future[bytes | None]] = {}
         self._drawers = _Drawers(DRAWERS)
@@ -260,5 +264,38 @@ async def drawn_in_thread(draw: Callable[[], bytes]) -> bytes:
     return await asyncio.get_running_loop().run_in_executor(DRAWING, draw)
 
 
-async def _in_thread(picture: CardPicture) -> bytes:
-    return await drawn_in_thread(picture.png)
+def _lower_process_priority() -> None:
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+
+
+_processes: ProcessPoolExecutor | None = None
+
+
+def drawing_processes() -> ProcessPoolExecutor:
+    """The drawing processes, started on first use (forked from the bot workers' server, so a
+    start costs milliseconds); a pool broken by a process that died is replaced."""
+    global _processes
+    if _processes is None or getattr(_processes, "_broken", False):
+        from bot.service.worker import forkserver_context
+
+        _processes = ProcessPoolExecutor(
+            DRAWERS, mp_context=forkserver_context(), initializer=_lower_process_priority
+        )
+    return _processes
+
+
+async def in_drawing_process(draw: Callable[..., T], *args: Any) -> T:
+    """`draw(*args)` (a module's function, its arguments plain data) in a drawing process;
+    where processes cannot be started, in a drawing thread."""
+    loop = asyncio.get_running_loop()
+    try:
+        processes = drawing_processes()
+    except (OSError, ValueError, NotImplementedError) as error:
+        log.warning("card pictures drawn in threads: no drawing process (%s)", error)
+        return await loop.run_in_executor(DRAWING, functools.partial(draw, *args))
+    return await loop.run_in_executor(processes, functools.partial(draw, *args))
+
+
+async def _in_process(picture: CardPicture) -> bytes:
+    return await in_drawing_process(rows_png, picture.rows, picture.deck)

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
-from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 
 import discord
 import pytest
 
-from bot.pictures import layout
-from bot.pictures.cards import TWO_COLOURS, Deck
 from bot.pictures.layout import CardPicture, CardRow
 from bot.render.table import RenderedMessage, with_cards
-from bot.ui.pictures import CardPictures, _Drawers
+from bot.ui import pictures as ui_pictures
+from bot.ui.pictures import CardPictures, _Drawers, in_drawing_process
 
 HAND = (CardRow("Ann", ("QH", None)),)
 
@@ -25,27 +23,16 @@ def rendered(rows: tuple[CardRow, ...] = HAND) -> RenderedMessage:
     return RenderedMessage(embed, (), cards=with_cards(embed, "hand", rows))
 
 
-async def test_a_picture_is_drawn_in_a_worker_thread_once_and_then_reused(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_a_picture_is_drawn_in_a_drawing_process_once_and_then_reused() -> None:
     pictures = CardPictures()
-    loop_thread = threading.get_ident()
-    threads: list[int] = []
-    priorities: list[int] = []
-    draw = layout.rows_png
-
-    def draw_noting_the_thread(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
-        threads.append(threading.get_ident())
-        priorities.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
-        return draw(rows, deck)
-
-    monkeypatch.setattr(layout, "rows_png", draw_noting_the_thread)
+    assert pictures._draw is ui_pictures._in_process  # the bot's pictures: never in its process
     first = rendered()
     assert first.cards is not None
     prepared = await pictures.complete(1, first)
-    assert threads and threads[0] != loop_thread
-    # the drawing thread yields the CPU to the event loop's
-    assert priorities[0] > os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    # the drawing processes are others than the bot's, and yield the CPU to it
+    assert await in_drawing_process(os.getpid) != os.getpid()
+    theirs = await in_drawing_process(os.getpriority, os.PRIO_PROCESS, 0)
+    assert theirs > os.getpriority(os.PRIO_PROCESS, 0)
     assert prepared.attachments is not None and len(prepared.attachments) == 1
     assert prepared.embed.image.url == f"attachment://{first.cards.filename}"
     # the same picture on the same message again: kept, not uploaded again
@@ -165,3 +152,10 @@ async def test_a_drawing_given_up_while_it_waits_leaves_its_place_to_the_next() 
     await handed
     drawers.release()
     assert drawers._free == 1  # free again: the next drawing starts at once
+
+
+async def test_a_drawing_process_that_dies_loses_its_picture_only_and_is_replaced() -> None:
+    with pytest.raises(BrokenProcessPool):  # a process dies in the middle of a drawing
+        await in_drawing_process(os._exit, 1)
+    pictures = CardPictures()  # the next picture is drawn by new processes
+    assert await pictures.draw(CardPicture("hand", HAND)) is not None
