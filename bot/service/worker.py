@@ -143,17 +143,34 @@ def warm_up() -> None:
             policy_for(get_game(name), level)
 
 
-def exit_with_parent(parent: int) -> None:
-    """Exit once the process that started this one is gone (the fork server exits with the
-    bot). A bot killed outright (SIGKILL, out of memory) cannot stop its worker, and a worker
-    stuck in a decision would never read the end of its socket."""
+def exit_with(bot: int) -> None:
+    """Exit once the bot's process `bot` is gone. A bot killed outright (SIGKILL, out of
+    memory) cannot stop its children, a worker stuck in a decision would never read the end of
+    its socket, and a drawing process waits for work forever; the fork server they come from
+    exits only once every one of them has."""
+
+    def alive() -> bool:
+        try:  # Linux: a bot that died but is not yet reaped by its parent is gone too
+            with open(f"/proc/{bot}/stat", "rb") as stat:
+                return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+        except FileNotFoundError:
+            return False
+        except (OSError, IndexError):
+            pass
+        try:
+            os.kill(bot, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # someone else's process now has the number: ours is gone
+            return False
+        return True
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while alive():
             threading.Event().wait(PARENT_CHECK_SECONDS)
         os._exit(0)
 
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+    threading.Thread(target=watch, name="exit-with-the-bot", daemon=True).start()
 
 
 def write_frame(channel: socket.socket, payload: bytes) -> None:
@@ -170,7 +187,7 @@ def _read_exactly(channel: socket.socket, size: int) -> bytes | None:
     return bytes(chunks)
 
 
-def serve(channel: socket.socket, decider: Decide = decide) -> None:
+def serve(channel: socket.socket, decider: Decide = decide, bot: int | None = None) -> None:
     """The worker's life: ready, then one job at a time until the bot closes the socket."""
     global CHANNEL
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot stops its workers itself
@@ -178,7 +195,7 @@ def serve(channel: socket.socket, decider: Decide = decide) -> None:
     # decisions take the CPU left (their budgets shrink with the queue) and pictures come last.
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    exit_with_parent(os.getppid())
+    exit_with(bot if bot is not None else os.getppid())
     CHANNEL = channel
     warm_up()
     write_frame(channel, Answer(job=READY).model_dump_json().encode())
@@ -246,7 +263,7 @@ class ProcessWorker:
         self._loop = asyncio.get_running_loop()
         mine, theirs = socket.socketpair()
         self._process = _context().Process(
-            target=serve, args=(theirs, decider), name="bot-worker", daemon=True
+            target=serve, args=(theirs, decider, os.getpid()), name="bot-worker", daemon=True
         )
         try:
             self._process.start()

@@ -264,9 +264,14 @@ async def drawn_in_thread(draw: Callable[[], bytes]) -> bytes:
     return await asyncio.get_running_loop().run_in_executor(DRAWING, draw)
 
 
-def _lower_process_priority() -> None:
+def _start_drawing(bot: int) -> None:
+    """A drawing process's start: below the bot's priority, and gone with the bot (it would
+    wait for work forever, and keep the fork server alive)."""
+    from bot.service.worker import exit_with
+
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
+    exit_with(bot)
 
 
 _processes: ProcessPoolExecutor | None = None
@@ -280,7 +285,10 @@ def drawing_processes() -> ProcessPoolExecutor:
         from bot.service.worker import forkserver_context
 
         _processes = ProcessPoolExecutor(
-            DRAWERS, mp_context=forkserver_context(), initializer=_lower_process_priority
+            DRAWERS,
+            mp_context=forkserver_context(),
+            initializer=_start_drawing,
+            initargs=(os.getpid(),),
         )
     return _processes
 

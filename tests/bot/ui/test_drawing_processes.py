@@ -1,0 +1,69 @@
+"""The bot's children (its drawing processes, its bot workers) go with it, even when it is
+killed outright and a worker is stuck in a decision: none is left waiting forever."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import textwrap
+
+# A bot that starts a drawing process and a worker, sends the worker a decision it never
+# finishes, prints their process ids, and dies without a goodbye (as SIGKILL would end it).
+BOT = textwrap.dedent(
+    """
+    import asyncio, os
+    from bot.service.worker import Job, ProcessWorker
+    from bot.ui.pictures import in_drawing_process
+    from tests.bot.service import deciders
+
+    class Events:
+        def __init__(self):
+            self.up = asyncio.get_running_loop().create_future()
+            self.first = asyncio.get_running_loop().create_future()
+        def ready(self):
+            self.up.set_result(None)
+        def answered(self, answer):
+            self.first.set_result(None)
+        def lost(self, reason):
+            pass
+
+    async def main():
+        drawing = await in_drawing_process(os.getpid)
+        events = Events()
+        worker = ProcessWorker(events, deciders.hangs_after_first)
+        await events.up
+        worker.send(Job(1, b"", 0, "strong", 0))  # answered (an error: no round), then
+        worker.send(Job(2, b"", 0, "strong", 0))  # one it never finishes, already sent
+        await events.first
+        print(drawing, worker.pid, flush=True)
+        os._exit(0)
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_the_bots_children_exit_once_it_is_killed_outright() -> None:
+    bot = subprocess.Popen(
+        [sys.executable, "-c", BOT], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    try:
+        assert bot.stdout is not None
+        children = [int(pid) for pid in bot.stdout.readline().split()]
+        assert len(children) == 2
+        # the bot is not reaped meanwhile: a dead bot its parent has not waited for yet is gone
+        for pid in children:
+            try:
+                gone = os.pidfd_open(pid)
+            except ProcessLookupError:
+                continue  # already gone
+            try:  # readable once the process has exited
+                readable, _, _ = select.select([gone], [], [], 30)
+                assert readable, f"process {pid} outlived the bot"
+            finally:
+                os.close(gone)
+    finally:
+        bot.kill()
+        bot.wait()
