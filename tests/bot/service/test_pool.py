@@ -100,6 +100,16 @@ class Workers:
         return self.made
 
 
+def ready_pool(
+    size: int, clock: FakeClock, **options: Any
+) -> tuple[DecisionPool, list[FakeWorker]]:
+    """A pool of `size` fake workers on `clock`, every one started and ready."""
+    workers = Workers()
+    pool = DecisionPool(size, workers, clock, **options)
+    pool.warm()
+    return pool, workers.ready()
+
+
 @pytest.fixture
 def round_() -> Round[Any, Any, Any]:
     return EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="pool")
@@ -152,11 +162,8 @@ async def test_a_table_with_a_long_queue_delays_another_s_bots_by_the_decisions_
 async def test_with_two_workers_a_stuck_decision_holds_no_other_table(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(2, workers, clock)
-    pool.warm()
-    stuck, free = workers.ready()
+    pool, (stuck, free) = ready_pool(2, clock)
     slow = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
     quick = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
     assert len(stuck.jobs) == len(free.jobs) == 1
@@ -206,11 +213,8 @@ async def test_a_decision_past_its_deadline_is_played_simply_and_a_stuck_worker_
 async def test_a_late_answer_is_dropped_and_its_worker_decides_again(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(1, workers, clock)
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, clock)
     decision = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
     await clock.advance(pool.deadline)
     worker.answer()  # after the deadline, before the worker is taken for stuck
@@ -293,11 +297,8 @@ async def test_under_overload_the_budget_shrinks_with_the_queue_and_the_queue_dr
     """A decision every 10 ms for 2 s, on one worker whose decisions take their whole budget
     (at most the policy's own, 0.12 s: 8 a second): each search shrinks to its share of the
     time, so every decision is answered in time, none played simply."""
-    workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(1, workers, clock)
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, clock)
     start = clock.now()
     arrivals = [start + i * 0.01 for i in range(200)]
     asked: dict[asyncio.Future[Any], float] = {}  # decision -> when it was asked
@@ -335,10 +336,7 @@ async def test_a_decision_with_no_room_for_a_minimal_search_is_played_simply_at_
     round_: Round[Any, Any, Any],
 ) -> None:
     """Its share of the time with every decision waiting or sent would be under MIN_BUDGET."""
-    workers = Workers()
-    pool = DecisionPool(1, workers, FakeClock())
-    pool.warm()
-    workers.ready()
+    pool, _ = ready_pool(1, FakeClock())
     asked = [pool.think(round_, SEAT, "strong", random.Random(t), table=t) for t in range(250)]
     room = (pool.deadline - ANSWER_MARGIN) / MIN_BUDGET  # minimal searches before the deadline
     shed = [t for t, future in enumerate(asked) if future.done()]
@@ -352,11 +350,8 @@ async def test_a_decision_with_no_room_for_a_minimal_search_is_played_simply_at_
 async def test_a_decision_whose_time_ran_out_in_the_queue_or_its_worker_is_played_simply(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(1, workers, clock, pipeline=2)
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, clock, pipeline=2)
     first = pool.think(round_, SEAT, "strong", random.Random(0), table=0)
     in_worker = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
     in_queue = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
@@ -391,10 +386,7 @@ async def test_a_worker_never_ready_is_replaced_and_decisions_meanwhile_play_sim
 async def test_close_stops_the_workers_and_cancels_what_waits(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
-    pool = DecisionPool(1, workers, FakeClock(), deadline=60.0)
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, FakeClock(), deadline=60.0)
     taken = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
     queued = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
     pool.close()
@@ -489,10 +481,7 @@ async def test_a_game_that_does_not_list_every_move_asks_its_worker_even_for_one
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A Dame player offered one lay may still lay a bigger pack: only the policy knows."""
-    workers = Workers()
-    pool = DecisionPool(1, workers, FakeClock())
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, FakeClock())
     round_, seat = one_move_left()
     monkeypatch.setattr(type(round_), "lists_every_move", False)
     asked = pool.think(round_, seat, "strong", random.Random(1), table=1)

@@ -25,7 +25,7 @@ from bot.service.reviews import SLICE
 from bot.service.worker import CHORE, MOVE
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
-from tests.bot.service.test_pool import SEAT, FakeWorker, Workers, strong_move
+from tests.bot.service.test_pool import SEAT, FakeWorker, Workers, ready_pool, strong_move
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,8 @@ def answer_chore(worker: FakeWorker) -> None:
 async def test_a_long_review_delays_a_table_s_bot_move_by_one_chore_at_most(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(1, workers, clock)
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, clock)
     chores = [pool.chore(Sum((i, 1)), SLICE) for i in range(20)]  # a long review, queued
     assert [job.kind for job in worker.jobs] == [CHORE]
     move = pool.think(round_, SEAT, "strong", random.Random(5), table=1)
@@ -76,10 +73,7 @@ async def test_a_long_review_delays_a_table_s_bot_move_by_one_chore_at_most(
 async def test_with_two_workers_chores_leave_one_free_for_the_bots(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
-    pool = DecisionPool(2, workers, FakeClock())
-    pool.warm()
-    first, second = workers.ready()
+    pool, (first, second) = ready_pool(2, FakeClock())
     chores = [pool.chore(Sum((i,)), SLICE) for i in range(3)]
     assert [len(first.jobs), len(second.jobs)] == [1, 0]  # the second one is kept free
     move = pool.think(round_, SEAT, "strong", random.Random(2), table=1)

@@ -17,7 +17,7 @@ from bot.service.reviews import SLICE
 from bot.service.worker import CHORE, MOVE
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
-from tests.bot.service.test_pool import SEAT, Workers, seed_of, simple_move, strong_move
+from tests.bot.service.test_pool import SEAT, Workers, ready_pool, seed_of, simple_move, strong_move
 from tests.bot.service.test_pool_chores import Sum, answer_chore
 
 
@@ -29,10 +29,7 @@ def round_() -> Round[Any, Any, Any]:
 async def test_a_worker_is_sent_its_next_decisions_before_it_answers(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
-    pool = DecisionPool(1, workers, FakeClock())
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, FakeClock())
     count = PIPELINE + 2
     asked = [pool.think(round_, SEAT, "strong", random.Random(t), table=t) for t in range(count)]
     assert len(worker.jobs) == PIPELINE and pool.waiting() == 2
@@ -49,10 +46,7 @@ async def test_a_worker_is_sent_its_next_decisions_before_it_answers(
 async def test_with_two_workers_decisions_go_to_the_one_with_fewer_sent(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
-    pool = DecisionPool(2, workers, FakeClock())
-    pool.warm()
-    first, second = workers.ready()
+    pool, (first, second) = ready_pool(2, FakeClock())
     for t in range(3):
         pool.think(round_, SEAT, "strong", random.Random(t), table=t)
     assert [len(first.jobs), len(second.jobs)] == [2, 1]
@@ -65,11 +59,8 @@ async def test_with_two_workers_decisions_go_to_the_one_with_fewer_sent(
 async def test_a_decision_waiting_in_its_worker_is_played_simply_at_its_deadline(
     round_: Round[Any, Any, Any],
 ) -> None:
-    workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(1, workers, clock)
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, clock)
     under_way = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
     await clock.advance(0.5)
     behind = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
@@ -117,11 +108,8 @@ async def test_a_decision_sent_behind_others_is_stuck_hang_seconds_after_it_bega
     round_: Round[Any, Any, Any],
 ) -> None:
     """Not after it was sent: it began once the worker answered the one before it."""
-    workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(1, workers, clock)
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, clock)
     first = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
     second = pool.think(round_, SEAT, "strong", random.Random(2), table=2)
     await clock.advance(0.9)
@@ -142,11 +130,8 @@ async def test_a_worker_that_begins_a_decision_already_played_and_hangs_is_repla
 ) -> None:
     """A decision past its deadline while it waited in its worker: once the worker begins it,
     the worker is sent nothing more, and replaced hang seconds later if it is still on it."""
-    workers = Workers()
     clock = FakeClock()
-    pool = DecisionPool(1, workers, clock)
-    pool.warm()
-    (worker,) = workers.ready()
+    pool, (worker,) = ready_pool(1, clock)
     pool.think(round_, SEAT, "strong", random.Random(1), table=1)
     pool.think(round_, SEAT, "strong", random.Random(2), table=2)
     await clock.advance(pool.deadline)  # both played simply
