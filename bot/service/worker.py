@@ -262,7 +262,7 @@ class ProcessWorker:
         self._events = events
         self._loop = asyncio.get_running_loop()
         mine, theirs = socket.socketpair()
-        self._process = _context().Process(
+        self._process = forkserver_context().Process(
             target=serve, args=(theirs, decider, os.getpid()), name="bot-worker", daemon=True
         )
         try:
@@ -366,7 +366,9 @@ def warm_fork_server() -> None:
     worker's start otherwise waits for those imports (seconds on a busy machine), and that
     start happens on the event loop when a table's first bot is to move (a Start click)."""
     try:
-        process = _context().Process(target=_started, name="bot-worker-warm-up", daemon=True)
+        process = forkserver_context().Process(
+            target=_started, name="bot-worker-warm-up", daemon=True
+        )
         process.start()
         process.join(60)
     except Exception as error:  # the pool starts its workers the slow way then
@@ -375,13 +377,8 @@ def warm_fork_server() -> None:
 
 def forkserver_context() -> multiprocessing.context.BaseContext:
     """The process context every child of the bot forks from (its workers, its drawing
-    processes): one server process, started once, that imported every game and its policies."""
-    return _context()
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    """Workers fork from a server process (started once, by the first worker) that imported
-    every game and its policies."""
+    processes): one server process, started once, that imported every game and its policies
+    (and the card pictures' drawing)."""
     from games.registry import game_names
 
     context = multiprocessing.get_context("forkserver")
