@@ -83,6 +83,11 @@ def report_bots(
         f"{after.replaced - before.replaced}; the workers were busy deciding "
         f"{(after.busy - before.busy) / (window.wall * workers):.0%} of the window"
     )
+    sent = after.sent - before.sent
+    lines.append(
+        f"  sent to the workers: {sent:,} decisions, "
+        f"{(after.sent_bytes - before.sent_bytes) / max(sent, 1):,.0f} bytes each on average"
+    )
     return lines
 
 

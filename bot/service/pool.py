@@ -60,7 +60,7 @@ import pickle
 import random
 from collections import Counter, deque
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.service.clock import Clock, TimerHandle
@@ -124,6 +124,8 @@ class PoolStats:
     late: int = 0  # answers that came after their decision was played simply
     replaced: int = 0  # workers replaced (died, stuck, garbage, never ready)
     busy: float = 0.0  # wall seconds the workers spent on decisions, as they report it
+    sent: int = 0  # decisions sent to the workers
+    sent_bytes: int = 0  # the bytes of their frames
 
     def copy(self) -> PoolStats:
         return PoolStats(
@@ -134,6 +136,8 @@ class PoolStats:
             self.late,
             self.replaced,
             self.busy,
+            self.sent,
+            self.sent_bytes,
         )
 
 
@@ -319,7 +323,10 @@ class DecisionPool:
             budget = max(MIN_BUDGET, _share(aim, len(slot.sent) + self._waiting / able))
             slot.sent.append(decision)
             decision.slot = slot
-            slot.worker.send(replace(decision.job, budget=budget, left=left))
+            self.stats.sent += 1
+            self.stats.sent_bytes += slot.worker.send(
+                decision.job._replace(budget=budget, left=left)
+            )
         self._dispatch_chores()
 
     def _open_slot(self) -> _Slot | None:

@@ -3,11 +3,13 @@
 The worker (`serve`) runs in a process of its own, forked from a server process that imported
 the games once (`forkserver`: a new worker starts in milliseconds, and nothing of the bot's
 process, its event loop, threads or sockets, is copied). It talks to the bot over one socket
-pair, in frames: a 4-byte big-endian length, then the message. The bot sends a job (pickled:
-the round, pickled when the bot asked, the seat, the level, the generator's seed, a search
-budget, and the time it may take from its sending at most); the worker says it is ready once it
-has imported every game, then answers one job at a time, in order, in JSON (the job's id, the
-action's notation or the policy's error, the CPU and wall seconds it spent). The bot sends the
+pair, in frames: a 4-byte big-endian length, then the message. The bot sends a job (`Job`,
+pickled as a plain tuple: the round, pickled when the bot asked, the seat, the level, the
+generator's seed, a search budget, and the time it may take from its sending at most); the
+worker says it is ready once it has imported every game, then answers one job at a time, in
+order, in a small binary frame read cheaply on the bot's event loop (`encode_answer`: the job's
+id, the CPU and wall seconds it spent, then the action's notation or the policy's error; any
+other frame is garbage). The bot sends the
 next jobs before the worker answers (up to `PIPELINE`, `bot.service.pool`): they wait in the
 socket, so the worker never waits for the bot's event loop between two jobs. A job waits there
 behind the ones before it, so it carries the moment it was sent on CLOCK_MONOTONIC
@@ -35,13 +37,11 @@ import pickle
 import random
 import signal
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, Protocol
-
-from pydantic import BaseModel, ConfigDict, ValidationError
+from typing import Any, NamedTuple, Protocol
 
 from bot.service.policy import policy_for
 
@@ -60,9 +60,9 @@ MOVE, CHORE = "move", "chore"  # a job's kinds: a bot decision, or other work (`
 Decide = Callable[[bytes, int, str, int, float | None], str]
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
-    """One decision as a worker gets it."""
+class Job(NamedTuple):
+    """One job as a worker gets it, framed as a plain tuple (`ProcessWorker.send`): pickling
+    a tuple costs a few microseconds, a dataclass's generic state several times that."""
 
     id: int
     pickled: bytes  # the round, pickled when the bot asked (it may change meanwhile)
@@ -96,10 +96,10 @@ class Expired(Exception):
     """A decision whose time ran out before a worker began it."""
 
 
-class Answer(BaseModel):
-    """A worker's message: `job` READY when it starts, else the job it answers."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+class Answer(NamedTuple):
+    """A worker's message: `job` READY when it starts, else the job it answers. Framed in
+    binary (`encode_answer`, `decode_answer`): read on the bot's event loop, it must cost
+    little, and anything else is garbage."""
 
     job: int
     notation: str | None = None  # the action, as text (an action object does not survive)
@@ -107,6 +107,44 @@ class Answer(BaseModel):
     cpu: float = 0.0  # CPU seconds the worker spent on the job
     wall: float = 0.0  # wall seconds the worker spent on the job
     skipped: bool = False  # its time ran out before the worker began it: nothing was decided
+
+
+# An answer's frame: job id, CPU and wall seconds, what follows (one of the kinds below),
+# then that text in UTF-8 (the notation, the error, or nothing)
+_ANSWER = struct.Struct("!qddB")
+_NOTATION, _ERROR, _SKIPPED, _NOTHING = range(4)
+
+
+def encode_answer(answer: Answer) -> bytes:
+    if answer.skipped:
+        kind, text = _SKIPPED, ""
+    elif answer.error is not None:
+        kind, text = _ERROR, answer.error
+    elif answer.notation is not None:
+        kind, text = _NOTATION, answer.notation
+    else:
+        kind, text = _NOTHING, ""
+    return _ANSWER.pack(answer.job, answer.cpu, answer.wall, kind) + text.encode(errors="replace")
+
+
+def decode_answer(frame: bytes) -> Answer:
+    """The answer in `frame`; ValueError if it is none."""
+    try:
+        job, cpu, wall, kind = _ANSWER.unpack_from(frame)
+    except struct.error as error:
+        raise ValueError(str(error)) from error
+    text = frame[_ANSWER.size :].decode()  # UnicodeDecodeError is a ValueError
+    if kind == _NOTATION:
+        return Answer(job, text, None, cpu, wall)
+    if kind == _ERROR:
+        return Answer(job, None, text, cpu, wall)
+    if text:
+        raise ValueError("text after an answer that carries none")
+    if kind == _SKIPPED:
+        return Answer(job, cpu=cpu, wall=wall, skipped=True)
+    if kind == _NOTHING:
+        return Answer(job, cpu=cpu, wall=wall)
+    raise ValueError(f"no answer of kind {kind}")
 
 
 # -- in the worker process ----------------------------------------------------------------
@@ -198,14 +236,14 @@ def serve(channel: socket.socket, decider: Decide = decide, bot: int | None = No
     exit_with(bot if bot is not None else os.getppid())
     CHANNEL = channel
     warm_up()
-    write_frame(channel, Answer(job=READY).model_dump_json().encode())
+    write_frame(channel, encode_answer(Answer(job=READY)))
     while True:
         header = _read_exactly(channel, HEADER)
         frame = None if header is None else _read_exactly(channel, int.from_bytes(header, "big"))
         if frame is None:
             return  # the bot closed its end: it is stopping
-        job: Job = pickle.loads(frame)
-        write_frame(channel, work(job, decider).model_dump_json().encode())
+        job = Job._make(pickle.loads(frame))  # framed as a plain tuple (`ProcessWorker.send`)
+        write_frame(channel, encode_answer(work(job, decider)))
 
 
 def work(
@@ -245,7 +283,10 @@ class WorkerEvents(Protocol):
 class Worker(Protocol):
     @property
     def pid(self) -> int | None: ...
-    def send(self, job: Job) -> None: ...
+    def send(self, job: Job) -> int:
+        """Send it (nothing once lost); returns the bytes sent or queued."""
+        ...
+
     def kill(self) -> None:
         """Stop it now (no event follows)."""
         ...
@@ -281,14 +322,16 @@ class ProcessWorker:
     def pid(self) -> int | None:
         return self._process.pid
 
-    def send(self, job: Job) -> None:
-        """Send a job now (stamped with the moment, `Job.sent`); the worker answers in order."""
+    def send(self, job: Job) -> int:
+        """Send a job now (stamped with the moment, `Job.sent`); the worker answers in order.
+        Returns the bytes of its frame (0 once the worker is lost)."""
         if self._gone:
-            return
-        job = replace(job, sent=time.monotonic())
-        payload = pickle.dumps(job, pickle.HIGHEST_PROTOCOL)
+            return 0
+        job = job._replace(sent=time.monotonic())
+        payload = pickle.dumps(tuple(job), pickle.HIGHEST_PROTOCOL)  # a tuple: no class to find
         self._outbox += len(payload).to_bytes(HEADER, "big") + payload
         self._flush()
+        return HEADER + len(payload)
 
     def _flush(self) -> None:
         if self._gone:
@@ -329,8 +372,8 @@ class ProcessWorker:
             frame = bytes(self._inbox[HEADER : HEADER + size])
             del self._inbox[: HEADER + size]
             try:
-                answer = Answer.model_validate_json(frame)
-            except ValidationError:
+                answer = decode_answer(frame)
+            except ValueError:
                 self._lose("garbage")
                 return
             if answer.job == READY:

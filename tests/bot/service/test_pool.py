@@ -50,8 +50,9 @@ class FakeWorker:
     def busy(self) -> bool:
         return len(self.jobs) > self.answered
 
-    def send(self, job: Job) -> None:
+    def send(self, job: Job) -> int:
         self.jobs.append(job)
+        return len(pickle.dumps(tuple(job)))
 
     def kill(self) -> None:
         self.killed = True

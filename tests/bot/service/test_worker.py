@@ -18,7 +18,18 @@ from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.policy import policy_for
 from bot.service.pool import DEADLINE, DIED, GARBAGE, OVERLOAD
 from bot.service.runner import ProcessPolicyRunner
-from bot.service.worker import MIN_BUDGET, NICENESS, Answer, Decide, Job, ProcessWorker, work
+from bot.service.worker import (
+    MIN_BUDGET,
+    NICENESS,
+    READY,
+    Answer,
+    Decide,
+    Job,
+    ProcessWorker,
+    decode_answer,
+    encode_answer,
+    work,
+)
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
 from storage import Store
@@ -241,3 +252,31 @@ async def test_a_job_sent_behind_another_counts_its_wait_in_the_worker() -> None
     finally:
         worker.kill()
         worker.reap()
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        b"",  # shorter than an answer's header
+        b"\x80\x04 not an answer",
+        encode_answer(Answer(job=1, notation="pass"))[:-1] + b"\xff",  # not UTF-8
+        encode_answer(Answer(job=1, skipped=True)) + b"pass",  # text where none goes
+        encode_answer(Answer(job=1))[:-1] + b"\x09",  # no such kind of answer
+    ],
+)
+def test_an_answer_frame_that_is_no_answer_is_refused(frame: bytes) -> None:
+    with pytest.raises(ValueError):
+        decode_answer(frame)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        Answer(job=READY),
+        Answer(job=1, notation="play JH", cpu=0.01, wall=0.02),
+        Answer(job=2, error="ValueError: no decision", cpu=0.5),
+        Answer(job=3, skipped=True),
+    ],
+)
+def test_an_answer_comes_back_as_it_was_sent(answer: Answer) -> None:
+    assert decode_answer(encode_answer(answer)) == answer
