@@ -40,6 +40,7 @@ from bot.i18n import text
 from bot.i18n.translator import CatalogTranslator
 from bot.metrics import BotReadings, HealthCheck, OperationsServer
 from bot.render.cards import use_pictures
+from bot.service import priority
 from bot.service.clock import Clock, SystemClock
 from bot.service.runner import PolicyRunner, ProcessPolicyRunner
 from bot.service.service import TableService
@@ -475,7 +476,7 @@ def run(settings: Settings) -> int:
         print("DISCORD_TOKEN is not set (see .env.example).", file=sys.stderr)
         return 2
     try:
-        asyncio.run(_run(settings, token))
+        priority.run(_run(settings, token))
     except (KeyboardInterrupt, asyncio.CancelledError):  # stopped by a signal
         return 0
     except discord.LoginFailure:

@@ -100,6 +100,7 @@ from bot.service import (
     SystemClock,
     TableError,
     TableService,
+    priority,
 )
 from bot.service.runner import ProcessPolicyRunner
 from bot.ui.pictures import DRAWERS
@@ -596,9 +597,20 @@ def main(argv: list[str] | None = None) -> None:
         "card_pictures=False: what the pictures cost is the difference",
     )
     parser.add_argument(
+        "--plain-loop",
+        action="store_true",
+        help="asyncio's own event loop, every callback in arrival order, instead of the bot's "
+        "(bot moves after clicks, bot/service/priority.py): what the priority brings is the "
+        "difference",
+    )
+    parser.add_argument(
         "--short", action="store_true", help="a few tables for a few seconds (the test suite)"
     )
-    asyncio.run(main_async(parser.parse_args(argv)))
+    args = parser.parse_args(argv)
+    if args.plain_loop:
+        asyncio.run(main_async(args))
+    else:
+        priority.run(main_async(args))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from bot.local.page import LocalPage
 from bot.local.records import MANAGE_GUILD
 from bot.local.server import LocalDiscord
 from bot.local.state import StateFile, state_path
+from bot.service import priority
 from bot.settings import Settings
 from bot.stopping import stop_on_signals
 from storage.errors import StoreError
@@ -35,7 +36,7 @@ def run_local(
     (random by default; the browser tests deal from known seeds to replay the same games)."""
     configure_logging(settings)
     try:
-        asyncio.run(_serve(settings, announce, seed_source))
+        priority.run(_serve(settings, announce, seed_source))
     except (KeyboardInterrupt, asyncio.CancelledError):
         return 0
     except StoreError as error:

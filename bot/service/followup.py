@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed
+from bot.service.priority import background
 from bot.service.snapshots import PLAYING
 from bot.service.table import LiveTable
 
@@ -89,7 +90,7 @@ class FollowUp:
         self.restored[table.id] = table
         if self._restored_task is None or self._restored_task.done():
             self._restored_task = asyncio.get_running_loop().create_task(
-                self._follow_restored(), name="restored-bots"
+                self._follow_restored(), name="restored-bots", context=background()
             )
 
     def reached(self, table_id: int) -> None:
@@ -134,8 +135,9 @@ class FollowUp:
         table; a table not listed yet, being restored, is followed up once listed)."""
         if table.id in self.following or self.tables.live.get(table.id) is not table:
             return
+        # background work: a click anywhere goes first (bot/service/priority.py)
         self.following[table.id] = asyncio.get_running_loop().create_task(
-            self._follow(table), name=f"table-{table.id}-bots"
+            self._follow(table), name=f"table-{table.id}-bots", context=background()
         )
 
     def _stop_following(self, table: LiveTable) -> None:

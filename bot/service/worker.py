@@ -44,6 +44,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
 from bot.service.policy import policy_for
+from bot.service.priority import foreground
 
 log = logging.getLogger(__name__)
 
@@ -316,7 +317,8 @@ class ProcessWorker:
         self._outbox = bytearray()
         self._writing = False
         self._gone = False
-        self._loop.add_reader(mine.fileno(), self._readable)
+        # read for every table's bots, whichever table's follow-up started the worker
+        foreground().run(self._loop.add_reader, mine.fileno(), self._readable)
 
     @property
     def pid(self) -> int | None:
@@ -345,7 +347,7 @@ class ProcessWorker:
             return
         del self._outbox[:sent]
         if self._outbox and not self._writing:
-            self._loop.add_writer(self._socket.fileno(), self._flush)
+            foreground().run(self._loop.add_writer, self._socket.fileno(), self._flush)
             self._writing = True
         elif not self._outbox and self._writing:
             self._loop.remove_writer(self._socket.fileno())
