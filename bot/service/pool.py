@@ -16,13 +16,23 @@
   (its turn in the line, taken before the other table's).
 - **A deadline per decision** (`DECISION_SECONDS`, well under the shortest turn): a decision
   not answered by then, whether it waits in the pool, waits in its worker or is under way, is
-  played by the simple policy, decided in this process from the round as it was when asked. A
+  played by the simple policy, decided in this process from the round as it was when asked
+  (the round itself, if it still has the actions it had then; else it moved on, and the
+  decision ends `Stale`, which the follow-up drops quietly: a move for a state gone by). A
   worker that dies (even mid-answer) or answers garbage is replaced at once and every decision
   sent to it played the same way. A worker whose decision under way is past its deadline is
   sent nothing more until it answers; if it is still on that decision `HANG_SECONDS` after it
   began it, it is taken for stuck, killed and replaced.
 - **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
   moves is complete) plays it at once, without a worker.
+- **Only what changed is sent.** Each worker keeps the rounds it was sent, by table, and the
+  pool mirrors what each keeps (`_Slot.kept`: the round object, by weak reference, its number
+  and its actions): a decision goes with the actions played since the worker's copy, or with
+  the whole round when the worker keeps no copy of that very round object (a new worker, a
+  new round, a rollback, a table it dropped), which it then keeps (`bot.service.worker`). Its
+  round is read when the decision is sent, up to its actions when asked (they only grow); one
+  that must go whole but has moved on since it was asked is not sent: it ends `Stale`, as a
+  fallback for it does, and the follow-up drops it. No round is pickled when asked.
 - **Under overload the budget shrinks with the queue, the queue does not grow.** A decision
   aims to be answered `AIM_SECONDS` (0.25 s) after it was asked, so that a click followed by
   three bots' moves is played out within a second. Its search budget is its share of the time
@@ -58,6 +68,7 @@ import asyncio
 import logging
 import pickle
 import random
+import weakref
 from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -67,9 +78,11 @@ from bot.service.clock import Clock, TimerHandle
 from bot.service.policy import policy_for
 from bot.service.worker import (
     CHORE,
+    KEEP,
     MIN_BUDGET,
     Answer,
     Job,
+    Kept,
     Worker,
     WorkerEvents,
     choose_from,
@@ -95,6 +108,7 @@ DIED = "died"  # its worker died
 HUNG = "hung"  # its worker was stuck (counted when the worker is replaced)
 GARBAGE = "garbage"  # its worker answered something that is no move
 ERROR = "error"  # the policy raised in the worker
+MISFIT = "misfit"  # the actions sent did not follow the round its worker keeps (a bug)
 TIMED_OUT = "timed_out"  # a chore not taken, or not answered, in time
 
 SEARCHED = "searched"  # how a decision a worker answered was made (for the observer)
@@ -126,6 +140,8 @@ class PoolStats:
     busy: float = 0.0  # wall seconds the workers spent on decisions, as they report it
     sent: int = 0  # decisions sent to the workers
     sent_bytes: int = 0  # the bytes of their frames
+    whole: int = 0  # decisions sent with their whole round (the others: the actions since)
+    stale: int = 0  # decisions not sent: their round moved on first (the follow-up drops them)
 
     def copy(self) -> PoolStats:
         return PoolStats(
@@ -138,19 +154,40 @@ class PoolStats:
             self.busy,
             self.sent,
             self.sent_bytes,
+            self.whole,
+            self.stale,
         )
 
 
 @dataclass(eq=False, slots=True)
 class _Decision:
-    job: Job
+    job: Job  # without its round: `round` (kept) or `pickled`
     key: Hashable
     game: Game[Any, Any, Any]
     asked: float  # on the pool's clock
     due: float  # the deadline
     future: asyncio.Future[Any]
+    round: Round[Any, Any, Any]  # the round asked about (it may move on meanwhile)
+    length: int  # its actions when asked: the state decided for
+    pickled: bytes | None = None  # not kept by the workers (no table): the round as asked
+    token: int = 0  # the number of the round its worker keeps for it, once sent
     timer: TimerHandle | None = None
     slot: _Slot | None = None  # the worker it was sent to (deciding it, or to decide it next)
+
+
+class Stale(Exception):
+    """The round of a decision moved on (a click, a timeout, a rollback) before the decision
+    was made: nobody plays it (the follow-up drops a move decided for a state gone by)."""
+
+
+@dataclass(eq=False, slots=True)
+class _Held:
+    """What the pool knows a worker keeps for a table: which round object, by its number,
+    at how many actions."""
+
+    round: weakref.ReferenceType[Round[Any, Any, Any]]
+    token: int
+    length: int
 
 
 class ChoreFailed(Exception):
@@ -179,6 +216,7 @@ class _Slot:
     stuck: bool = False  # the deadline of the decision under way passed: nothing more is sent
     timer: TimerHandle | None = None  # the start or the stuck watchdog
     chore: _Chore | None = None  # the chore it is running (never with a decision)
+    kept: Kept[_Held] = field(default_factory=lambda: Kept(KEEP))  # its rounds, mirrored
 
     def idle(self) -> bool:
         return self.ready and not self.sent and self.chore is None
@@ -216,6 +254,7 @@ class DecisionPool:
         hang: float = HANG_SECONDS,
         pipeline: int = PIPELINE,
         aim: float = AIM_SECONDS,
+        keep: int = KEEP,
         observer: PoolObserver | None = None,
     ) -> None:
         if workers < 1 or pipeline < 1:
@@ -225,6 +264,7 @@ class DecisionPool:
         self.hang = hang
         self.pipeline = pipeline
         self.aim = aim
+        self.keep = keep  # rounds a worker keeps, by table (the workers' own bound)
         self.stats = PoolStats()
         self._factory = factory
         self._clock = clock
@@ -238,6 +278,7 @@ class DecisionPool:
         self._observer = observer
         self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
         self._chores: deque[_Chore] = deque()  # waiting for a worker no decision needs
+        self._tokens = 0  # the last number given to a round sent whole
 
     # -- asking -----------------------------------------------------------------------
     def warm(self) -> None:
@@ -275,9 +316,14 @@ class DecisionPool:
                 self._observer.decision(round_.game.name, 0.0, OVERLOAD)
             _settle(future, lambda: _simple(round_, seat, seed))
             return future
-        job = Job(self._ids, pickle.dumps(round_, pickle.HIGHEST_PROTOCOL), seat, level, seed)
+        job = Job(self._ids, b"", seat, level, seed)
         now = self._clock.now()
-        decision = _Decision(job, key, round_.game, now, now + self.deadline, future)
+        length = len(round_.history)
+        decision = _Decision(
+            job, key, round_.game, now, now + self.deadline, future, round_, length
+        )
+        if table is None:  # not kept by the workers: the whole round, as it is now
+            decision.pickled = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
         decision.timer = self._clock.call_later(self.deadline, lambda: self._on_deadline(decision))
         queue = self._queues.get(key)
         if queue is None:
@@ -316,18 +362,62 @@ class DecisionPool:
             if left < MIN_BUDGET:
                 self._fall_back(decision, OVERLOAD)
                 continue
-            if not slot.sent:
-                slot.began = now
             able = sum(1 for s in self._slots if not s.stuck)
             aim = decision.asked + self.aim - now
             budget = max(MIN_BUDGET, _share(aim, len(slot.sent) + self._waiting / able))
+            job = self._job_for(slot, decision, budget, left)
+            if job is None:  # its round moved on, and its worker does not keep it
+                self._drop_stale(decision)
+                continue
+            if not slot.sent:
+                slot.began = now
             slot.sent.append(decision)
             decision.slot = slot
             self.stats.sent += 1
-            self.stats.sent_bytes += slot.worker.send(
-                decision.job._replace(budget=budget, left=left)
-            )
+            self.stats.sent_bytes += slot.worker.send(job)
         self._dispatch_chores()
+
+    def _job_for(self, slot: _Slot, decision: _Decision, budget: float, left: float) -> Job | None:
+        """The job for `decision` on this slot's worker, with its round as the worker needs
+        it: the actions played since the round it keeps for the table, when it keeps this
+        very round object at no more actions, else the whole round, which it then keeps (the
+        slot's mirror follows every job sent, as the worker does: `worker.round_for`). None:
+        the whole round is needed but it moved on since it was asked (the decision is stale;
+        nothing is sent)."""
+        job = decision.job
+        if decision.pickled is not None:
+            return job._replace(pickled=decision.pickled, budget=budget, left=left)
+        round_, length, key = decision.round, decision.length, decision.key
+        held = slot.kept.get(key)
+        if held is not None and held.round() is round_ and held.length <= length:
+            history = round_.history[held.length : length]
+            delta = tuple([(seat, str(action)) for seat, action in history])
+            base, held.length = held.length, length
+            slot.kept.touch(key)
+            decision.token = held.token
+            return Job(
+                job.id, b"", job.seat, job.level, job.seed, budget, job.kind, left, None,
+                key, held.token, base, delta,
+            )  # fmt: skip
+        if len(round_.history) != length:
+            return None
+        self._tokens += 1
+        decision.token = self._tokens
+        slot.kept.put(key, _Held(weakref.ref(round_), self._tokens, length))
+        self.stats.whole += 1
+        pickled = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
+        return Job(
+            job.id, pickled, job.seat, job.level, job.seed, budget, job.kind, left, None,
+            key, self._tokens,
+        )  # fmt: skip
+
+    def _drop_stale(self, decision: _Decision) -> None:
+        """A decision whose round moved on before a worker could be sent it: it ends with
+        `Stale` (the follow-up drops a move decided for a state gone by, quietly)."""
+        _cancel(decision.timer)
+        self.stats.stale += 1
+        if not decision.future.done():
+            decision.future.set_exception(Stale(decision.key))
 
     def _open_slot(self) -> _Slot | None:
         """The worker to send the next decision to: ready, not stuck, running no chore, with
@@ -394,8 +484,7 @@ class DecisionPool:
         if self._observer is not None:
             spent = self._clock.now() - decision.asked
             self._observer.decision(decision.game.name, spent, reason)
-        job = decision.job
-        _settle(decision.future, lambda: choose_from(job.pickled, job.seat, "simple", job.seed))
+        _settle(decision.future, lambda: _as_asked(decision))
 
     def _on_answer(self, slot: _Slot, answer: Answer) -> None:
         if slot not in self._slots:  # replaced: what it was sent is played already
@@ -416,8 +505,14 @@ class DecisionPool:
         slot.began = now  # the next one sent, if any, begins now
         if slot.sent and slot.sent[0].future.done():
             self._watch(slot)  # its deadline passed while it waited in the worker
-        if answer.skipped:  # its time ran out before the worker began it
-            self._fall_back(decision, OVERLOAD)
+        if answer.skipped or answer.misfit:
+            if answer.misfit:  # a bug: the worker dropped the round it kept for the table
+                log.error("bot worker %s: %s", _pid(slot), answer.error)
+                held = slot.kept.get(decision.key)
+                if held is not None and held.token == decision.token:
+                    slot.kept.drop(decision.key)  # as the worker did (a later one stays)
+            # else its time ran out before the worker began it
+            self._fall_back(decision, MISFIT if answer.misfit else OVERLOAD)
             self._wake()
             self._dispatch()
             return
@@ -506,7 +601,7 @@ class DecisionPool:
 
     # -- workers ----------------------------------------------------------------------
     def _start(self) -> None:
-        slot = _Slot()
+        slot = _Slot(kept=Kept(self.keep))  # a new worker keeps nothing yet
         self._slots.append(slot)
         slot.timer = self._clock.call_later(START_SECONDS, lambda: self._on_no_start(slot))
         try:
@@ -604,6 +699,10 @@ class DecisionPool:
         """The workers' processes (none before the first decision)."""
         return [pid for s in self._slots if s.worker is not None and (pid := s.worker.pid)]
 
+    def kept_tables(self) -> list[list[Hashable]]:
+        """Per worker, the tables whose round it keeps, least recently used first (tests)."""
+        return [slot.kept.order() for slot in self._slots]
+
     def workers_ready(self) -> int:
         return sum(1 for s in self._slots if s.ready)
 
@@ -645,6 +744,17 @@ def _share(left: float, others: float) -> float:
     """A decision's share of `left` seconds with the `others` decisions per worker that must
     fit in them too (those sent to its worker before it, and those waiting behind it)."""
     return left / (1.0 + others)
+
+
+def _as_asked(decision: _Decision) -> Any:
+    """The simple policy's move for the state the decision was asked for: the round as
+    pickled then (not kept), or the round itself if it has not moved on; else `Stale`."""
+    job = decision.job
+    if decision.pickled is not None:
+        return choose_from(decision.pickled, job.seat, "simple", job.seed)
+    if len(decision.round.history) != decision.length:
+        raise Stale(decision.key)  # a rollback makes a new round: the same one only grows
+    return _simple(decision.round, job.seat, job.seed)
 
 
 def _simple(round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:

@@ -1,8 +1,9 @@
 """Where bot decisions are computed: in this process, or off the event loop in worker processes.
 
 A strong bot may search for a tenth of a second or more; run on the event loop, that would
-delay every click on every other table. `ProcessPolicyRunner` sends the round (pickled; the
-policy reads only the seat's view of it) to a pool of worker processes and awaits the answer,
+delay every click on every other table. `ProcessPolicyRunner` sends the round (whole once per
+table and worker, then the actions played since: `bot.service.worker`; the policy reads only
+the seat's view of it) to a pool of worker processes and awaits the answer,
 so the loop stays free; the pool (`bot.service.pool`) shares its workers fairly between
 tables, gives every decision a deadline, replaces a worker that dies or hangs, and plays the
 simple policy's move when a decision cannot come in time. `InlinePolicyRunner` decides at once
@@ -28,6 +29,7 @@ from bot.service.clock import Clock, SystemClock
 from bot.service.policy import policy_for
 from bot.service.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool, PoolObserver
 from bot.service.worker import (
+    KEEP,
     Decide,
     ProcessWorker,
     WorkerEvents,
@@ -123,10 +125,11 @@ class ProcessPolicyRunner(DecisionPool):
         decider: Decide = decide,
         deadline: float = DECISION_SECONDS,
         hang: float = HANG_SECONDS,
+        keep: int = KEEP,
         observer: PoolObserver | None = None,
     ) -> None:
         def start(events: WorkerEvents) -> ProcessWorker:
-            return ProcessWorker(events, decider)
+            return ProcessWorker(events, decider, keep)
 
         super().__init__(
             workers or default_workers(),
@@ -134,6 +137,7 @@ class ProcessPolicyRunner(DecisionPool):
             clock or SystemClock(),
             deadline=deadline,
             hang=hang,
+            keep=keep,
             observer=observer,
         )
 

@@ -4,21 +4,38 @@ The worker (`serve`) runs in a process of its own, forked from a server process 
 the games once (`forkserver`: a new worker starts in milliseconds, and nothing of the bot's
 process, its event loop, threads or sockets, is copied). It talks to the bot over one socket
 pair, in frames: a 4-byte big-endian length, then the message. The bot sends a job (`Job`,
-pickled as a plain tuple: the round, pickled when the bot asked, the seat, the level, the
-generator's seed, a search budget, and the time it may take from its sending at most); the
-worker says it is ready once it has imported every game, then answers one job at a time, in
-order, in a small binary frame read cheaply on the bot's event loop (`encode_answer`: the job's
-id, the CPU and wall seconds it spent, then the action's notation or the policy's error; any
-other frame is garbage). The bot sends the
-next jobs before the worker answers (up to `PIPELINE`, `bot.service.pool`): they wait in the
-socket, so the worker never waits for the bot's event loop between two jobs. A job waits there
-behind the ones before it, so it carries the moment it was sent on CLOCK_MONOTONIC
-(`time.monotonic()`, one clock for every process of the machine): when the worker begins it,
-it searches for the smaller of its budget and the time left, or, with less than `MIN_BUDGET`
-left, answers it `skipped` without deciding (the bot plays it simply, or already did). A job
-of kind CHORE carries other work instead of a round (a picklable object whose `run(budget)`
-gives something JSON can write: a review's piece), answered as JSON text in the notation's
-place.
+pickled as a plain tuple: the round, the seat, the level, the generator's seed, a search
+budget, and the time it may take from its sending at most); the worker says it is ready once
+it has imported every game, then answers one job at a time, in order, in a small binary frame
+read cheaply on the bot's event loop (`encode_answer`: the job's id, the CPU and wall seconds
+it spent, then the action's notation or the policy's error; any other frame is garbage).
+
+**Only what changed.** The worker keeps the rounds it is sent, by table (`ROUNDS`, at most
+`KEEP`, the least recently used dropped first), and the pool keeps an exact mirror of them per
+worker (`bot.service.pool`): which round object of the bot's process (numbered: its `token`)
+at how many actions. A table's round goes whole the first time, or when the worker keeps
+another round object for the table (a new round, a store failure's rollback: engine rounds
+only grow by `apply`, so the same object with more actions is the same round later on), and
+then only as the actions played since (`Job.delta`, (seat, notation) pairs the worker applies
+to its copy): a few bytes instead of 2-4 KB pickled, and neither side pickles the round.
+Mirror and copy stay in step by construction: the worker updates what it keeps from every job
+before anything else (`round_for`), even one it then skips or whose policy raises, both sides
+use one LRU class (`Kept`), and a new worker starts with nothing kept, as its mirror does. A
+delta that does not follow the round kept (a bug) is never decided on: the worker drops that
+round, logs it, and answers a misfit; the pool logs it, plays the move simply, and sends the
+table's next round whole. Calls without a table send the whole round every time, kept nowhere.
+The policies only read the round (their caches aside), so deciding on the kept copy leaves it
+equal to the round replayed from its record.
+
+The bot sends the next jobs before the worker answers (up to `PIPELINE`, `bot.service.pool`):
+they wait in the socket, so the worker never waits for the bot's event loop between two jobs.
+A job waits there behind the ones before it, so it carries the moment it was sent on
+CLOCK_MONOTONIC (`time.monotonic()`, one clock for every process of the machine): when the
+worker begins it, it searches for the smaller of its budget and the time left, or, with less
+than `MIN_BUDGET` left, answers it `skipped` without deciding (the bot plays it simply, or
+already did). A job of kind CHORE carries other work instead of a round (a picklable object
+whose `run(budget)` gives something JSON can write: a review's piece), answered as JSON text
+in the notation's place.
 
 `ProcessWorker`, the handle, reads its socket on the bot's event loop without ever blocking,
 so a worker that stops mid-answer, dies, or answers garbage never holds the loop: it reports
@@ -40,8 +57,9 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Callable
-from typing import Any, NamedTuple, Protocol
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from bot.service.policy import policy_for
 from bot.service.priority import foreground
@@ -57,16 +75,26 @@ NICENESS = 5  # a worker's scheduling priority, below the bot's event loop (see 
 READY = -1  # the job id of the worker's first message: it has imported the games
 MOVE, CHORE = "move", "chore"  # a job's kinds: a bot decision, or other work (`run_chore`)
 
-# (pickled round, seat, level, seed, budget) -> the action's notation; runs in the worker
-Decide = Callable[[bytes, int, str, int, float | None], str]
+KEEP = 2048  # rounds a worker keeps, by table (see `Kept`): more than the tables with bots of
+# one bot process (a shard: ~1,000 at most), since every worker decides for every table; a kept
+# round weighs 10-30 KiB in memory, so 2,048 of them take 20-60 MiB per worker at most
+
+# (round, seat, level, seed, budget) -> the action's notation; runs in the worker
+Decide = Callable[[Any, int, str, int, float | None], str]
 
 
 class Job(NamedTuple):
     """One job as a worker gets it, framed as a plain tuple (`ProcessWorker.send`): pickling
-    a tuple costs a few microseconds, a dataclass's generic state several times that."""
+    a tuple costs a few microseconds, a dataclass's generic state several times that.
+
+    A decision carries its round one of three ways: not kept (`key` None: the whole round,
+    pickled when the bot asked), whole (`key` set, `delta` None: the worker keeps it under
+    `key` as the pool's round number `token`, replacing what it kept there), or as the actions
+    played since the worker's copy (`delta`: (seat, notation) pairs to apply to the round it
+    keeps under `key`, which must be round `token` at `base` actions)."""
 
     id: int
-    pickled: bytes  # the round, pickled when the bot asked (it may change meanwhile)
+    pickled: bytes  # the round, pickled (b"" when `delta` carries it), or a chore
     seat: int
     level: str
     seed: int  # of the bot's generator, drawn from the table's when asked
@@ -74,6 +102,10 @@ class Job(NamedTuple):
     kind: str = MOVE  # CHORE: `pickled` is a chore, not a round (`run_chore`)
     left: float | None = None  # seconds from `sent` until it must be answered (None: no limit)
     sent: float | None = None  # time.monotonic() when the bot sent it (stamped by `send`)
+    key: Hashable | None = None  # the table: the worker keeps its round under it (None: not)
+    token: int = 0  # which round object of the bot's process that is (the pool numbers them)
+    base: int = 0  # the actions of the kept round that `delta` follows
+    delta: tuple[tuple[int, str], ...] | None = None  # actions to apply to the kept round
 
     def time_left(self, now: float) -> float | None:
         """Seconds left to decide at `now` (time.monotonic()), or None: no limit."""
@@ -97,6 +129,11 @@ class Expired(Exception):
     """A decision whose time ran out before a worker began it."""
 
 
+class Misfit(Exception):
+    """A job's actions do not follow the round the worker keeps for its table (a bug): the
+    worker dropped that round and decided nothing; the pool plays the move simply."""
+
+
 class Answer(NamedTuple):
     """A worker's message: `job` READY when it starts, else the job it answers. Framed in
     binary (`encode_answer`, `decode_answer`): read on the bot's event loop, it must cost
@@ -108,16 +145,19 @@ class Answer(NamedTuple):
     cpu: float = 0.0  # CPU seconds the worker spent on the job
     wall: float = 0.0  # wall seconds the worker spent on the job
     skipped: bool = False  # its time ran out before the worker began it: nothing was decided
+    misfit: bool = False  # its actions did not follow the round kept (`Misfit`; `error` says)
 
 
 # An answer's frame: job id, CPU and wall seconds, what follows (one of the kinds below),
 # then that text in UTF-8 (the notation, the error, or nothing)
 _ANSWER = struct.Struct("!qddB")
-_NOTATION, _ERROR, _SKIPPED, _NOTHING = range(4)
+_NOTATION, _ERROR, _SKIPPED, _NOTHING, _MISFIT = range(5)
 
 
 def encode_answer(answer: Answer) -> bytes:
-    if answer.skipped:
+    if answer.misfit:
+        kind, text = _MISFIT, answer.error or "misfit"
+    elif answer.skipped:
         kind, text = _SKIPPED, ""
     elif answer.error is not None:
         kind, text = _ERROR, answer.error
@@ -139,6 +179,8 @@ def decode_answer(frame: bytes) -> Answer:
         return Answer(job, text, None, cpu, wall)
     if kind == _ERROR:
         return Answer(job, None, text, cpu, wall)
+    if kind == _MISFIT:
+        return Answer(job, None, text, cpu, wall, misfit=True)
     if text:
         raise ValueError("text after an answer that carries none")
     if kind == _SKIPPED:
@@ -148,15 +190,91 @@ def decode_answer(frame: bytes) -> Answer:
     raise ValueError(f"no answer of kind {kind}")
 
 
+V = TypeVar("V")
+
+
+class Kept(Generic[V]):
+    """At most `bound` values by table, the least recently used dropped first: the rounds a
+    worker keeps, and the pool's mirror of them for that worker. One class on both sides, fed
+    the same jobs in the same order, so both drop the same table at the same job."""
+
+    __slots__ = ("_entries", "bound")
+
+    def __init__(self, bound: int) -> None:
+        if bound < 1:
+            raise ValueError("keep at least one round")
+        self.bound = bound
+        self._entries: OrderedDict[Hashable, V] = OrderedDict()
+
+    def get(self, key: Hashable) -> V | None:
+        return self._entries.get(key)
+
+    def put(self, key: Hashable, value: V) -> None:
+        """Keep `value` under `key` (replacing what was there), as the most recently used."""
+        entries = self._entries
+        entries[key] = value
+        entries.move_to_end(key)
+        if len(entries) > self.bound:
+            entries.popitem(last=False)
+
+    def touch(self, key: Hashable) -> None:
+        self._entries.move_to_end(key)
+
+    def drop(self, key: Hashable) -> None:
+        self._entries.pop(key, None)
+
+    def order(self) -> list[Hashable]:
+        """The keys, least recently used first."""
+        return list(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 # -- in the worker process ----------------------------------------------------------------
 
 CHANNEL: socket.socket | None = None  # the worker's end of its socket pair, once serving
+# (token, round) by table: the rounds this worker was sent (a chore may read them: tests)
+ROUNDS: Kept[tuple[int, Any]] = Kept(KEEP)
 
 
-def decide(pickled_round: bytes, seat: int, level: str, seed: int, budget: float | None) -> str:
+def decide(round_: Any, seat: int, level: str, seed: int, budget: float | None) -> str:
     """The action's notation (an action object's identity, which the engine relies on, does
     not survive pickling; its notation does)."""
-    return str(choose_from(pickled_round, seat, level, seed, budget))
+    policy = policy_for(round_.game, level)
+    return str(policy.choose(round_, seat, random.Random(seed), budget=budget))
+
+
+def round_for(job: Job, rounds: Kept[tuple[int, Any]]) -> Any:
+    """The round a decision is for: unpickled, or kept under its table (`Job`). What it keeps
+    follows every job it is sent, in order, whatever becomes of the decision (skipped, or the
+    policy raising): the pool's mirror of it (`bot.service.pool`) counts on that. Raises
+    `Misfit`, dropping the table's round, when the job's actions do not follow it."""
+    key = job.key
+    if key is None:
+        return pickle.loads(job.pickled)
+    if job.delta is None:
+        rounds.drop(key)
+        try:
+            round_ = pickle.loads(job.pickled)
+        except Exception as error:
+            raise Misfit(f"round {job.token} of table {key} does not unpickle: {error}") from error
+        rounds.put(key, (job.token, round_))
+        return round_
+    kept = rounds.get(key)
+    if kept is None or kept[0] != job.token or len(kept[1].history) != job.base:
+        rounds.drop(key)
+        held = "nothing" if kept is None else f"round {kept[0]} at {len(kept[1].history)}"
+        raise Misfit(f"table {key}: round {job.token} at {job.base} asked, {held} kept")
+    round_ = kept[1]
+    try:
+        for seat, notation in job.delta:
+            round_.apply(seat, notation)
+    except Exception as error:
+        rounds.drop(key)
+        raise Misfit(f"table {key}: {error}") from error
+    rounds.touch(key)
+    return round_
 
 
 def run_chore(pickled: bytes, budget: float | None) -> str:
@@ -226,9 +344,12 @@ def _read_exactly(channel: socket.socket, size: int) -> bytes | None:
     return bytes(chunks)
 
 
-def serve(channel: socket.socket, decider: Decide = decide, bot: int | None = None) -> None:
-    """The worker's life: ready, then one job at a time until the bot closes the socket."""
-    global CHANNEL
+def serve(
+    channel: socket.socket, decider: Decide = decide, bot: int | None = None, keep: int = KEEP
+) -> None:
+    """The worker's life: ready, then one job at a time until the bot closes the socket,
+    keeping `keep` rounds (the pool's bound for its mirror)."""
+    global CHANNEL, ROUNDS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot stops its workers itself
     # On a machine short of cores the event loop, which answers every click, goes first; bot
     # decisions take the CPU left (their budgets shrink with the queue) and pictures come last.
@@ -236,6 +357,7 @@ def serve(channel: socket.socket, decider: Decide = decide, bot: int | None = No
         os.nice(NICENESS)
     exit_with(bot if bot is not None else os.getppid())
     CHANNEL = channel
+    ROUNDS = Kept(keep)
     warm_up()
     write_frame(channel, encode_answer(Answer(job=READY)))
     while True:
@@ -244,23 +366,32 @@ def serve(channel: socket.socket, decider: Decide = decide, bot: int | None = No
         if frame is None:
             return  # the bot closed its end: it is stopping
         job = Job._make(pickle.loads(frame))  # framed as a plain tuple (`ProcessWorker.send`)
-        write_frame(channel, encode_answer(work(job, decider)))
+        write_frame(channel, encode_answer(work(job, decider, rounds=ROUNDS)))
 
 
 def work(
-    job: Job, decider: Decide = decide, monotonic: Callable[[], float] = time.monotonic
+    job: Job,
+    decider: Decide = decide,
+    monotonic: Callable[[], float] = time.monotonic,
+    *,
+    rounds: Kept[tuple[int, Any]] | None = None,
 ) -> Answer:
     """Do one job: a decision (searched within the job's time left, or skipped when too
-    little is left) or a chore. `monotonic` is CLOCK_MONOTONIC's time (a test's own)."""
+    little is left) or a chore. `monotonic` is CLOCK_MONOTONIC's time (a test's own);
+    `rounds`, the rounds kept by table (`round_for`; None: this module's `ROUNDS`)."""
     began, started = monotonic(), time.process_time()
     notation = error = None
     try:
         if job.kind == CHORE:
             notation = run_chore(job.pickled, job.budget)
         else:
-            notation = decider(job.pickled, job.seat, job.level, job.seed, job.budget_at(began))
+            round_ = round_for(job, ROUNDS if rounds is None else rounds)  # first: always
+            notation = decider(round_, job.seat, job.level, job.seed, job.budget_at(began))
     except Expired:
         return Answer(job=job.id, skipped=True)
+    except Misfit as misfit:
+        log.error("bot worker %s: %s", os.getpid(), misfit)
+        return Answer(job=job.id, error=f"Misfit: {misfit}"[:500], misfit=True)
     except Exception as failure:
         error = f"{type(failure).__name__}: {failure}"[:500]
     cpu, wall = time.process_time() - started, monotonic() - began
@@ -300,12 +431,12 @@ class Worker(Protocol):
 class ProcessWorker:
     """A worker process and its socket, read and written without blocking the loop."""
 
-    def __init__(self, events: WorkerEvents, decider: Decide = decide) -> None:
+    def __init__(self, events: WorkerEvents, decider: Decide = decide, keep: int = KEEP) -> None:
         self._events = events
         self._loop = asyncio.get_running_loop()
         mine, theirs = socket.socketpair()
         self._process = forkserver_context().Process(
-            target=serve, args=(theirs, decider, os.getpid()), name="bot-worker", daemon=True
+            target=serve, args=(theirs, decider, os.getpid(), keep), name="bot-worker", daemon=True
         )
         try:
             self._process.start()

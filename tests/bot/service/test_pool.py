@@ -29,7 +29,7 @@ from bot.service.pool import (
     SEARCHED,
     DecisionPool,
 )
-from bot.service.worker import Answer, Job, WorkerEvents
+from bot.service.worker import CHORE, KEEP, Answer, Job, Kept, Misfit, WorkerEvents, round_for
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
 
@@ -37,12 +37,15 @@ SEAT = 1  # the first to bid in a new Euchre round
 
 
 class FakeWorker:
-    """A worker that keeps the jobs it is sent; the test answers for it."""
+    """A worker that keeps the jobs it is sent, and the rounds by table as a worker does (the
+    real `round_for`, as each job comes); the test answers for it."""
 
-    def __init__(self, events: WorkerEvents, pid: int) -> None:
+    def __init__(self, events: WorkerEvents, pid: int, keep: int = KEEP) -> None:
         self.events = events
         self.pid = pid
         self.jobs: list[Job] = []
+        self.rounds: Kept[tuple[int, Any]] = Kept(keep)
+        self.asked: list[bytes | Misfit | None] = []  # per job, the state decided for
         self.answered = 0
         self.killed = False
 
@@ -52,6 +55,13 @@ class FakeWorker:
 
     def send(self, job: Job) -> int:
         self.jobs.append(job)
+        asked: bytes | Misfit | None = None
+        if job.kind != CHORE:
+            try:  # the state as it is now: later jobs move the round kept on
+                asked = pickle.dumps(round_for(job, self.rounds))
+            except Misfit as misfit:
+                asked = misfit
+        self.asked.append(asked)
         return len(pickle.dumps(tuple(job)))
 
     def kill(self) -> None:
@@ -68,30 +78,34 @@ class FakeWorker:
         wall: float = 0.1,
         skipped: bool = False,
     ) -> None:
-        """Answer the oldest job not answered yet (a worker answers in order)."""
-        job = self.jobs[self.answered]
-        if notation is None and error is None and not skipped:
-            notation = str(policy_for(EUCHRE, job.level).choose(*_decision(job)))
+        """Answer the oldest job not answered yet (a worker answers in order); a job whose
+        actions did not follow the round kept is answered as a misfit, as a worker does."""
+        job, asked = self.jobs[self.answered], self.asked[self.answered]
         self.answered += 1
+        if isinstance(asked, Misfit):
+            self.events.answered(Answer(job=job.id, error=str(asked), misfit=True))
+            return
+        if notation is None and error is None and not skipped:
+            assert asked is not None
+            round_ = pickle.loads(asked)
+            move = policy_for(EUCHRE, job.level).choose(round_, job.seat, random.Random(job.seed))
+            notation = str(move)
         answer = Answer(
             job=job.id, notation=notation, error=error, cpu=0.01, wall=wall, skipped=skipped
         )
         self.events.answered(answer)
 
 
-def _decision(job: Job) -> tuple[Round[Any, Any, Any], int, random.Random]:
-    return pickle.loads(job.pickled), job.seat, random.Random(job.seed)
-
-
 class Workers:
     """The factory the pool starts its workers with, and every worker it made."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int = KEEP) -> None:
         self.made: list[FakeWorker] = []
         self._pids: Iterator[int] = itertools.count(1000)
+        self._keep = keep
 
     def __call__(self, events: WorkerEvents) -> FakeWorker:
-        worker = FakeWorker(events, next(self._pids))
+        worker = FakeWorker(events, next(self._pids), self._keep)
         self.made.append(worker)
         return worker
 
@@ -105,7 +119,7 @@ def ready_pool(
     size: int, clock: FakeClock, **options: Any
 ) -> tuple[DecisionPool, list[FakeWorker]]:
     """A pool of `size` fake workers on `clock`, every one started and ready."""
-    workers = Workers()
+    workers = Workers(options.get("keep", KEEP))
     pool = DecisionPool(size, workers, clock, **options)
     pool.warm()
     return pool, workers.ready()

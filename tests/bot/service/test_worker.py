@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import random
 import signal
 from collections.abc import Callable
@@ -180,10 +181,13 @@ async def test_a_warmed_fork_server_starts_workers_that_answer(
         runner.close()
 
 
-def test_a_job_that_waited_in_its_worker_searches_only_the_time_it_has_left() -> None:
+def test_a_job_that_waited_in_its_worker_searches_only_the_time_it_has_left(
+    round_: Round[Any, Any, Any],
+) -> None:
     budgets: list[float | None] = []
+    pickled = pickle.dumps(round_)
 
-    def decider(pickled: bytes, seat: int, level: str, seed: int, budget: float | None) -> str:
+    def decider(asked: Any, seat: int, level: str, seed: int, budget: float | None) -> str:
         budgets.append(budget)
         return "pass"
 
@@ -192,12 +196,12 @@ def test_a_job_that_waited_in_its_worker_searches_only_the_time_it_has_left() ->
     def held() -> float:
         return now
 
-    waited = Job(1, b"", SEAT, "strong", 0, left=0.95, sent=now - 0.5)
+    waited = Job(1, pickled, SEAT, "strong", 0, left=0.95, sent=now - 0.5)
     assert work(waited, decider, held).notation == "pass"
-    smaller = Job(2, b"", SEAT, "strong", 0, budget=0.1, left=0.95, sent=now - 0.5)
+    smaller = Job(2, pickled, SEAT, "strong", 0, budget=0.1, left=0.95, sent=now - 0.5)
     assert work(smaller, decider, held).notation == "pass"
     assert budgets == [pytest.approx(0.45), 0.1]
-    late = Job(3, b"", SEAT, "strong", 0, left=0.95, sent=now - 0.95 + MIN_BUDGET / 2)
+    late = Job(3, pickled, SEAT, "strong", 0, left=0.95, sent=now - 0.95 + MIN_BUDGET / 2)
     assert work(late, decider, held) == Answer(job=3, skipped=True)  # nothing searched
     assert len(budgets) == 2
 
@@ -237,7 +241,9 @@ async def test_a_worker_yields_the_cpu_to_the_event_loop_that_answers_clicks() -
         worker.reap()
 
 
-async def test_a_job_sent_behind_another_counts_its_wait_in_the_worker() -> None:
+async def test_a_job_sent_behind_another_counts_its_wait_in_the_worker(
+    round_: Round[Any, Any, Any],
+) -> None:
     """The handle stamps each job with the moment it sends it (`Job.sent`, CLOCK_MONOTONIC):
     the second job waits 0.3 s in the worker behind the first, and searches that much less."""
     heard = Heard(2)
@@ -245,7 +251,7 @@ async def test_a_job_sent_behind_another_counts_its_wait_in_the_worker() -> None
     try:
         await heard.up
         for seed in (1, 2):  # the first takes 0.3 s
-            worker.send(Job(seed, b"", SEAT, "strong", seed, left=5.0))
+            worker.send(Job(seed, pickle.dumps(round_), SEAT, "strong", seed, left=5.0))
         first, second = (float(answer.notation or "") for answer in await heard.all)
         assert first <= 5.0
         assert second <= 5.0 - 0.3

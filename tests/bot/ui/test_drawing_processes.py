@@ -13,8 +13,10 @@ import textwrap
 # finishes, prints their process ids, and dies without a goodbye (as SIGKILL would end it).
 BOT = textwrap.dedent(
     """
-    import asyncio, os
+    import asyncio, os, pickle
     from bot.service.worker import Job, ProcessWorker
+    from games.contract import RoundSetup
+    from games.euchre import GAME
     from bot.ui.pictures import in_drawing_process
     from tests.bot.service import deciders
 
@@ -34,8 +36,9 @@ BOT = textwrap.dedent(
         events = Events()
         worker = ProcessWorker(events, deciders.hangs_after_first)
         await events.up
-        worker.send(Job(1, b"", 0, "strong", 0))  # answered (an error: no round), then
-        worker.send(Job(2, b"", 0, "strong", 0))  # one it never finishes, already sent
+        round_ = pickle.dumps(GAME.new_round(GAME.options(), RoundSetup(n_seats=4), seed=1))
+        worker.send(Job(1, round_, 0, "strong", 0))  # answered (an error: not its turn), then
+        worker.send(Job(2, round_, 0, "strong", 0))  # one it never finishes, already sent
         await events.first
         print(drawing, worker.pid, flush=True)
         os._exit(0)
