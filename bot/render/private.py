@@ -75,15 +75,15 @@ def _render(
                 when = relative(hide_at)
                 seen.append(text(language, "private.hides", when=when))
             add_field(embed, text(language, "private.seen"), "\n".join(seen), inline=False)
-    menu = MenuText(
-        action_label=plugin.action_labeler(view, table),
-        piece_label=plugin.piece_labeler(view, table),
-        choose=plugin.menu_prompt(view, table) or text(language, "menu.choose"),
-        back=text(language, "menu.back"),
-        action_emoji=plugin.action_emoji(view, table),
-    )
     components = plugin.menu(private, prefix, table)
-    if components is None:
+    if components is None:  # the shared menu, in the game's words
+        menu = MenuText(
+            action_label=plugin.action_labeler(view, table),
+            piece_label=plugin.piece_labeler(view, table),
+            choose=plugin.menu_prompt(view, table) or text(language, "menu.choose"),
+            back=text(language, "menu.back"),
+            action_emoji=plugin.action_emoji(view, table),
+        )
         components = action_menu(
             private.legal,
             prefix,

@@ -26,8 +26,9 @@ deck), however large the hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from bot.games.dame import render
 from bot.games.plugin import TableContext
@@ -57,6 +58,7 @@ MOST_CANDIDATES = max(
     sum(1 for c in DECK if c.rank == rank or IS_WILD[c]) for rank in NATURAL_RANKS
 )
 ORDINALS = ("", "", "dame.menu.copy.2", "dame.menu.copy.3", "dame.menu.copy.4")
+T = TypeVar("T")
 
 
 def meld_step(rank: str) -> str:
@@ -144,19 +146,38 @@ def likely_moves(view: DameView, legal: Sequence[str]) -> list[str]:
 
 
 def _labels(view: DameView, language: str) -> MenuText:
+    """The menu's words, each action's label and picture worked out once per render (a menu
+    with the knock offered is laid out twice, and its buttons are the same in both)."""
     return MenuText(
-        action_label=render.action_labeler(view, language),
+        action_label=_once(render.action_labeler(view, language)),
         piece_label=render.piece_labeler(view, language),
         choose=text(language, "menu.choose"),
         back=text(language, "menu.back"),
-        action_emoji=render.action_emoji(view),
+        action_emoji=_once(render.action_emoji(view)),
     )
 
 
+def _once(work: Callable[[str], T]) -> Callable[[str], T]:
+    """`work`, remembering its answer per action for as long as the function lives (one
+    render: what it reads, the view, the language and the deck, do not change within it)."""
+    done: dict[str, T] = {}
+
+    def remembered(action: str) -> T:
+        try:
+            return done[action]
+        except KeyError:
+            value = done[action] = work(action)
+            return value
+
+    return remembered
+
+
+STYLES = {DRAW: "primary", ANNOUNCE: "danger"}  # by the whole action
+LAYING = frozenset((TAKE, MELD, ADD))  # by its verb
+
+
 def _button(table_id: int, round_no: int, action: str, labels: MenuText, row: int) -> ButtonSpec:
-    style = {DRAW: "primary", ANNOUNCE: "danger"}.get(action, "secondary")
-    if verb(action) in (TAKE, MELD, ADD):
-        style = "success"
+    style = "success" if verb(action) in LAYING else STYLES.get(action, "secondary")
     return ButtonSpec(
         play_id(table_id, round_no, action),
         labels.action_label(action),
@@ -212,9 +233,10 @@ def _top(
         return plain
     # "Lay 7♠ 7♥ 7♦ and knock" after each pack's button (`meld 7S 7H 7D;announce`), when
     # they fit without taking anything else off the message
-    richer = _laid_out(
-        table_id, round_no, _and_knock(table_id, round_no, likely), lay, discards, labels, language
-    )
+    knocking = _and_knock(table_id, round_no, likely)
+    if knocking == likely:
+        return plain  # no pack to lay: the same buttons laid out the same way
+    richer = _laid_out(table_id, round_no, knocking, lay, discards, labels, language)
     kept = {spec.custom_id for spec in plain}
     if max(spec.row for spec in richer) < MAX_ROWS and kept <= {s.custom_id for s in richer}:
         return richer
@@ -366,7 +388,7 @@ def _lay_select(
         wilds = len(groups.get(render.WILD, ()))
         for rank in legal.meld_ranks:
             options.append(
-                (_rank_label(rank, groups.get(rank, []), wilds, language), meld_step(rank))
+                (_rank_label(rank, groups.get(rank, ()), wilds, language), meld_step(rank))
             )
             emojis.append(_first_card(groups.get(rank) or groups.get(render.WILD, ())))
     if legal.add_ranks:
@@ -393,7 +415,7 @@ def _or_none(emojis: tuple[str | None, ...]) -> tuple[str | None, ...]:
     return emojis if any(emojis) else ()
 
 
-def _rank_label(rank: str, naturals: list[str], wilds: int, language: str) -> str:
+def _rank_label(rank: str, naturals: Sequence[str], wilds: int, language: str) -> str:
     """A new pack's option: the rank, the hand's cards of that rank and its wild cards."""
     cards = render.label_all(naturals)
     if not wilds:

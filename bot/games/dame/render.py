@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from bot.games.plugin import SeatLayout
@@ -232,14 +233,24 @@ def round_end_lines(
 
 
 # -- "My cards" -----------------------------------------------------------------------------
-def hand_groups(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
+def hand_groups(hand: Sequence[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The hand by rank, low to high, wild cards last: (rank or WILD, codes)."""
+    return _hand_groups(tuple(hand))
+
+
+GROUP_ORDER = {r: i for i, r in enumerate((*NATURAL_RANKS, WILD))}
+
+
+@lru_cache(maxsize=1024)
+def _hand_groups(hand: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    # Asked four times per "My cards" (its lines, its picture, the menu's likely moves and
+    # its select of packs), of a hand that changes once or twice a turn: worked out once.
     groups: dict[str, list[str]] = {}
     for code in hand:
         key = WILD if is_wild(code) else card(code).rank
         groups.setdefault(key, []).append(code)
-    order = {r: i for i, r in enumerate((*NATURAL_RANKS, WILD))}
-    return sorted(groups.items(), key=lambda g: order[g[0]])
+    ordered = sorted(groups.items(), key=lambda g: GROUP_ORDER[g[0]])
+    return tuple((key, tuple(codes)) for key, codes in ordered)
 
 
 def hand_lines(view: DameView, language: str) -> list[str]:
