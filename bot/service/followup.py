@@ -16,6 +16,7 @@ a table a human reaches (`ready`) leaves the queue and is followed up at once.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -60,6 +61,9 @@ class FollowUp:
         self.runner = runner
         # table id -> its follow-up task, while its bots have moves to make
         self.following: dict[int, asyncio.Task[None]] = {}
+        # table id -> the decision of its next bot move, asked while the move before it was
+        # being stored (`think_ahead`); taken by the table's follow-up if the state still holds
+        self.ahead: dict[int, _Thinking] = {}
         # restored tables whose bots owe moves, in load order, waiting for their turn
         self.restored: dict[int, LiveTable] = {}
         self._restored_task: asyncio.Task[None] | None = None
@@ -104,10 +108,31 @@ class FollowUp:
         bot has thought: it finds the table closed)."""
         self.following.pop(table_id, None)
         self.restored.pop(table_id, None)
+        self.drop_ahead(table_id)
+
+    def drop_ahead(self, table_id: int) -> None:
+        """The move a decision was thought ahead of is rolled back: nobody will play it."""
+        _drop(self.ahead.pop(table_id, None))
+
+    def think_ahead(self, table: LiveTable) -> None:
+        """A move was applied and is being stored (under the table's lock): the bot that must
+        move next starts thinking now, so its decision and that write take the same time, not
+        one after the other. The follow-up takes it if the state it is for still holds (a
+        failed write rolls the move back: a new round, and the decision is dropped)."""
+        if table.id in self.restored:
+            return  # a restored table's bots move in their turn (the module's doc)
+        seat = self.auto_seat(table)
+        if seat is None:
+            return
+        _drop(self.ahead.get(table.id))
+        self.ahead[table.id] = self._think(table, seat)
 
     async def stop(self) -> None:
         """The service is closing: every follow-up and the restored tables' queue end."""
         self.restored.clear()
+        for thinking in self.ahead.values():
+            _drop(thinking)
+        self.ahead.clear()
         following = list(self.following.values())
         if self._restored_task is not None:
             following.append(self._restored_task)
@@ -159,7 +184,7 @@ class FollowUp:
                     if seat is None:
                         self._stop_following(held)
                         return
-                    thinking = self._think(held, seat)
+                    thinking = self._thought_ahead(held, seat) or self._think(held, seat)
                 # the lock is free while the bot thinks
                 thinking.decided = await _settled(thinking.move)
             log.error("table %s: bots still to move after %s moves", table.id, MAX_AUTO_ACTIONS)
@@ -173,6 +198,20 @@ class FollowUp:
                 self.service.timers.arm(table, RETRY_SECONDS, self.service.timers.on_turn_timer)
         finally:
             self._stop_following(table)  # whatever ended it (a cancel, a bug) ends its entry
+
+    def _thought_ahead(self, table: LiveTable, seat: int) -> _Thinking | None:
+        """The decision `think_ahead` asked for this seat, if it is for the table as it is."""
+        ahead = self.ahead.pop(table.id, None)
+        if ahead is None:
+            return None
+        if (
+            ahead.seat == seat
+            and ahead.round is table.round
+            and ahead.seq == len(ahead.round.history)
+        ):
+            return ahead
+        _drop(ahead)
+        return None
 
     def _think(self, table: LiveTable, seat: int) -> _Thinking:
         round_ = table.round
@@ -221,6 +260,17 @@ class FollowUp:
         )  # scores a round a bot ended, arms the timers
         changed(table, notes)
         return True
+
+
+def _drop(thinking: _Thinking | None) -> None:
+    """A decision nobody will play: its worker skips it if it has not begun it."""
+    if thinking is None:
+        return
+    move = thinking.move
+    if isinstance(move, asyncio.Future):
+        move.cancel()
+    elif inspect.iscoroutine(move):  # a runner's coroutine (tests): never to be awaited
+        move.close()
 
 
 @dataclass(slots=True)

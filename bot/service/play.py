@@ -137,7 +137,9 @@ class Play:
         self, table: LiveTable, seat: int, action: Any, *, clicked: bool = False
     ) -> list[Event]:
         """Apply one action and store it; on a store failure, roll back by replay. Private
-        events for seats that did not click this are kept to show them once later."""
+        events for seats that did not click this are kept to show them once later. While the
+        action is being stored, the bot that must move next, if any, starts thinking (a
+        rollback makes its decision one for a state gone by: dropped)."""
         round_ = table.round
         assert round_ is not None and table.round_no is not None
         try:
@@ -148,9 +150,11 @@ class Play:
             ) from error
         seq = len(round_.history) - 1
         notation = str(round_.history[-1][1])
+        self.service.bots.think_ahead(table)
         try:
             await self.service.store.record_action(table.id, table.round_no, seq, seat, notation)
         except Exception as error:
+            self.service.bots.drop_ahead(table.id)
             record = round_.record()
             table.round = table.game.replay(
                 record.model_copy(update={"actions": record.actions[:-1]})
