@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 
 from bot.pictures.cards import BACK, FOUR_COLOURS, TWO_COLOURS, Deck
 from games.cards import card
@@ -81,6 +82,11 @@ def pretty(name: str | None) -> str:
     """`QS` -> `Q♠`, `JK` -> `🃏`; None (unknown to this viewer) -> the card back."""
     if name is None:
         return CARD_BACK
+    return _pretty(name)
+
+
+@lru_cache(maxsize=1024)  # a render writes dozens of cards, of a deck of 55 names
+def _pretty(name: str) -> str:
     try:
         return card(name).pretty
     except ValueError:

@@ -5,6 +5,7 @@ its final total, the winners first."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from bot.games.plugin import SeatLayout
 from bot.i18n import has_key, text
@@ -18,6 +19,7 @@ def plays_in_teams(layout: SeatLayout | None) -> bool:
     return layout is not None and any(len(team) > 1 for team in layout.teams)
 
 
+@lru_cache(maxsize=256)  # a few layouts, teams and languages; asked for by every render
 def team_label(layout: SeatLayout, team: int, language: str) -> str:
     """The team's places, "N–S" (a label is a catalog key or plain text)."""
     labels = (layout.labels[seat] for seat in layout.teams[team] if seat < len(layout.labels))

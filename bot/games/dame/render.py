@@ -51,7 +51,11 @@ def label_all(codes: Sequence[str]) -> str:
 
 
 def is_wild(code: str) -> bool:
-    return IS_WILD[card(code)]
+    wild = WILD_CODES.get(code)  # a code as the engine writes it: every card of a render
+    return IS_WILD[card(code)] if wild is None else wild
+
+
+WILD_CODES = {c.code: wild for c, wild in IS_WILD.items()}
 
 
 # Places around the table: North and South play East and West (catalog keys: W is O in French).
