@@ -57,6 +57,15 @@ class CardRow:
     captions: tuple[str, ...] = ()  # under each card (a slot's number)
     column: int | None = None  # the column it is laid in (a team's); None: laid out by count
 
+    def __repr__(self) -> str:
+        # The dataclass's own repr, written out: a picture's file name digests its rows' repr
+        # at every render, and the generated one (guarded against cycles a row cannot have)
+        # cost three times as much.
+        return (
+            f"CardRow(label={self.label!r}, cards={self.cards!r}, note={self.note!r}, "
+            f"raised={self.raised!r}, captions={self.captions!r}, column={self.column!r})"
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class CardPicture:

@@ -3,6 +3,7 @@ the faces drawn written into the PNG (a back shows none)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 from PIL import Image, ImageChops
@@ -95,3 +96,14 @@ def test_every_picture_is_drawn_in_one_palette_that_looks_like_its_full_colour_d
         off = sum(histogram[12:]) / pixels  # pixels visibly off their colour
         assert mean < 1.5 and off < 0.01, (mean, off)
     assert palettes[0] == palettes[1]
+
+
+def test_a_row_writes_itself_as_the_dataclass_would_so_file_names_do_not_change() -> None:
+    # A picture's file name digests its rows' repr, written out by hand for speed: it must
+    # stay the generated one, field for field (a new field must be added to it too).
+    row = CardRow("Ann's", ("7S", None, EMPTY), note="12", raised=(1,), captions=("1",), column=1)
+    generated = ", ".join(f"{f.name}={getattr(row, f.name)!r}" for f in dataclasses.fields(row))
+    assert repr(row) == f"CardRow({generated})"
+    assert repr(CardRow("x", ())) == "CardRow(label='x', cards=(), note='', raised=(), " + (
+        "captions=(), column=None)"
+    )
