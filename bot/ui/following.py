@@ -156,11 +156,40 @@ class HandFollower:
         self._pending.discard(table_id)
 
     def table_changed(self, table_id: int) -> None:
-        """Something happened at the table: one pass over its followed messages, soon."""
-        if table_id in self._pending or not self._followed.get(table_id):
+        """Something happened at the table: one pass over its followed messages, soon (none
+        when the pass would find every message as it is: at most bot moves, only the
+        messages of the players whose turn starts or ends are redrawn)."""
+        if table_id in self._pending:
+            return
+        users = self._followed.get(table_id)
+        if not users or not self._worth_a_pass(table_id, users):
             return
         self._pending.add(table_id)
         self._spawn(self._follow(table_id))
+
+    def _worth_a_pass(self, table_id: int, users: dict[int, Followed]) -> bool:
+        """Would a pass now do anything: drop a message whose token died or whose table is
+        gone, hide a card a rule showed, or build a view for a message the published table
+        may have changed? The pass itself asks the same before each message, as it is then;
+        a change published later calls `table_changed` again."""
+        now = self.bot.clock.now()
+        try:
+            public = self.bot.service.public_snapshot(table_id)
+        except TableError:
+            return True  # the pass drops its messages
+        for user_id, followed in users.items():
+            if now - followed.since > TOKEN_LIFETIME:
+                return True
+            if (table_id, user_id) in self._answering:
+                continue  # its answer shows it; a pass follows the answer
+            until = followed.reveals_until
+            if until is not None and now >= until:
+                return True
+            if public.version != followed.version and not _unchanged_waiting(
+                public, user_id, followed
+            ):
+                return True
+        return False
 
     async def _follow(self, table_id: int) -> None:
         await asyncio.sleep(0)  # let the rest of a burst of changes land first

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,15 @@ async def test_a_spectator_asking_for_cards_is_told_they_are_not_seated(bot: Car
     assert answer.ephemeral and answer.content == "You are not seated at this table."
 
 
+async def until(condition: Callable[[], bool], turns: int = 100) -> None:
+    """Let the background tasks run until `condition` holds (an event, not a duration)."""
+    for _ in range(turns):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("it never happened")
+
+
 async def started(bot: CardTableBot) -> tuple[int, int]:
     table_id = await open_table(bot)
     await click(bot, verb_id(table_id, 0, Verb.JOIN), GUEST, name="Guest")
@@ -133,6 +142,7 @@ async def test_my_cards_then_peek_shows_the_cards_once_and_hides_them_later(
     await clock.advance(7)
     assert len(peek.answers) == 1  # still shown before the guild's reveal delay (8 s)
     await clock.advance(1)
+    await until(lambda: len(peek.answers) == 2)  # redrawn by the follower, in the background
     hidden = peek.answers[-1]
     assert hidden.kind == "edit_original"
     assert not cards & set(CARD_TEXT.findall(hidden.text()))

@@ -32,6 +32,7 @@ class Table:
         self.tasks: set[asyncio.Task[None]] = set()
         self.edits: list[int] = []  # user ids whose message was edited, in order
         self.views: list[int] = []  # user ids whose private view was built to follow them
+        self.spawned: list[str] = []  # the follower's background work, by name
         self.table_id = 0
         self._interactions = itertools.count(1)
         follow_view = service.follow_view
@@ -43,6 +44,7 @@ class Table:
         service.follow_view = counted  # type: ignore[method-assign]
 
     def spawn(self, work: Any) -> None:
+        self.spawned.append(work.__qualname__)
         task = asyncio.get_running_loop().create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -132,6 +134,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
         made.answered(private, player.user_id)
     await made.settle()
     made.views.clear()
+    made.spawned.clear()
     yield made
     await made.settle()
     await service.close()
@@ -175,3 +178,30 @@ async def test_a_click_answer_drawn_before_a_later_change_is_looked_at_once_more
     await table.settle()
     assert player in table.views  # looked at once more, for the change since its view
     assert player in table.edits  # and shows the table as published: their turn is over
+
+
+async def test_a_change_that_leaves_every_followed_message_as_drawn_starts_no_pass(
+    table: Table,
+) -> None:
+    table.follower.table_changed(table.table_id)  # nothing published since they were drawn
+    player = table.to_act()
+    with table.follower.answering(table.table_id, player):  # as the controller answers
+        table.answered(await table.draw(player), player)  # drawn at the version published
+    await table.settle()
+    assert "HandFollower._follow" not in table.spawned  # no pass at all, not an empty one
+    assert table.views == [] and table.edits == []
+
+
+async def test_a_pass_still_comes_for_a_message_the_table_changed_and_for_a_dead_token(
+    table: Table,
+) -> None:
+    player = table.to_act()
+    await table.draw(player)  # from another message: theirs now shows too little
+    await table.settle()
+    assert table.spawned == ["HandFollower._follow"] and table.edits == [player]
+    table.spawned.clear()
+    for followed in table.follower._followed[table.table_id].values():
+        followed.since -= 15 * 60  # every token died: nothing changed, but they are forgotten
+    table.follower.table_changed(table.table_id)
+    await table.settle()
+    assert table.spawned == ["HandFollower._follow"] and table.follower.tracked() == 0
