@@ -10,13 +10,20 @@ reference cycle: the soak checks memory stays flat).
 So the service freezes after a restart's tables are loaded, every `FREEZE_EVERY` tables it
 builds and every `FREEZE_EVERY_MOVES` moves stored, clicked or not (a move replaces its
 table's snapshot and round state: 10,000 tables' current ones, unfrozen, made each full
-collection walk millions of objects again; at tables of bots most moves are the bots', and
-counting only the clicks let 0.4 s full collections back in), each time after a young
-collection (`gc.collect(1)`, milliseconds) so that the short-lived garbage of the moment
-(Discord views are cycles) is freed rather than frozen.
+collection walk millions of objects again; at tables of bots most moves are the bots').
+
+A freeze collects nothing first: `gc.freeze()` only moves the collector's lists, in constant
+time, and play makes no reference cycles to free (a run of the click bench at 1,000 tables of
+bots, every unreachable object kept by `gc.DEBUG_SAVEALL`, found 1,701, all made by imports
+before the first table). The young collection each freeze used to begin with walked what the
+moves since the last one had made: 45-160 ms with the loop stopped, every 1,000 moves. Now
+every `FREEZE_EVERY_MOVES` (100) moves what they left alive is frozen, the young generation's
+count starts again, and under load the young collections (one per `YOUNG_THRESHOLD` new
+objects) hardly ever come; when the bot is quiet they run as usual and free what cycles there
+are.
 
 A reference cycle that is alive at a freeze and dropped later would never be collected, and a
-bot runs for months. So every `FULL_COLLECT_EVERY` freezes (about a day at 1,000 clicks per
+bot runs for months. So every `FULL_COLLECT_EVERY` freezes (about a day at 1,000 moves per
 second, longer when the bot is quieter, and so its cycles fewer) the freeze is preceded by
 `gc.unfreeze()` and a full collection: everything frozen since is walked once and its dead
 cycles are freed. That one pause is the full collection's: 1.3 s with 10,000 tables on one
@@ -29,15 +36,14 @@ from __future__ import annotations
 import gc
 
 FREEZE_EVERY = 200  # tables built between two freezes: the unfrozen rest stays small
-FREEZE_EVERY_MOVES = 1_000  # about a second at 1,000 clicks/s
-FULL_COLLECT_EVERY = 86_400  # freezes between two full collections: about a day under load
+FREEZE_EVERY_MOVES = 100  # a tenth of a second at 1,000 moves/s: a freeze costs nothing
+FULL_COLLECT_EVERY = 864_000  # freezes between two full collections: about a day under load
 # Young collections: at CPython's default threshold (one every 700 new tracked objects, net) a
 # click's short-lived objects set off a young collection every few clicks, each walking what is
 # young at that moment and finding little to free (what a click leaves alive is the table's new
-# state, kept): 5-8% of the CPU of a click at 600 tables of the click bench, 1-20 ms each. The
-# freezes begin with a young collection anyway (every FREEZE_EVERY_MOVES moves), which frees the
-# cycles of the moment; between them, one every YOUNG_THRESHOLD new objects (a quiet bot, whose
-# freezes are rare, still collects its cycles: a few MB of them at most).
+# state, kept): 5-8% of the CPU of a click at 600 tables of the click bench, 1-20 ms each. One
+# every YOUNG_THRESHOLD new objects instead: under load the freezes restart the count first; a
+# quiet bot, whose freezes are rare, still collects its cycles (a few MB of them at most).
 YOUNG_THRESHOLD = 20_000
 
 
@@ -83,6 +89,4 @@ class LongLived:
             self.full_collections += 1
             gc.unfreeze()  # what was frozen is walked once: its dead cycles are freed
             gc.collect()
-        else:
-            gc.collect(1)
         gc.freeze()

@@ -24,7 +24,7 @@ def test_a_cycle_frozen_while_alive_then_dropped_is_collected_by_a_later_freeze(
         del a, b
         gc.collect()
         assert alive() is not None  # a full collection does not walk frozen objects
-        memory.moved()  # freeze 2: a young collection only
+        memory.moved()  # freeze 2: a freeze only
         assert alive() is not None and memory.full_collections == 0
         memory.moved()  # freeze 3: unfreeze, full collection, freeze again
         assert memory.full_collections == 1
@@ -57,3 +57,26 @@ def test_young_collections_wait_for_more_new_objects_than_cpythons_default() -> 
         assert gc.get_threshold() == (YOUNG_THRESHOLD * 2, 10, 10)
     finally:
         gc.set_threshold(*before)
+
+
+def test_a_freeze_walks_no_object_but_the_daily_full_collection() -> None:
+    """A freeze stops the loop for no collection: the young collection it once began with
+    walked what the last moves made (45-160 ms every 1,000 moves at 1,000 tables of bots)."""
+    memory = LongLived(every=1_000, moves=2, full_every=3)
+    collections: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        for _ in range(4):  # two freezes
+            memory.moved()
+        assert memory.freezes == 2 and collections == []
+        memory.moved()
+        memory.moved()  # the third freeze: the full collection
+        assert memory.full_collections == 1 and collections == [2]
+    finally:
+        gc.callbacks.remove(note)
+        gc.unfreeze()
