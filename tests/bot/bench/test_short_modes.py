@@ -3,6 +3,8 @@ none breaks unseen (`python -m bot.bench.restart` once crashed building its file
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.bench import bots, restart, soak
@@ -51,3 +53,23 @@ def test_the_review_bench_short_mode_times_a_review_per_game_and_bot_moves_meanw
     for game in ("euchre", "dutch", "dame"):
         assert f"review {game}: 1 hands" in printed and "(one worker)" in printed
         assert f"review {game}, bot moves meanwhile:" in printed
+
+
+def test_the_render_bench_finds_the_same_payloads_again_and_names_one_that_changed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from bot.bench import renders
+
+    saved = tmp_path / "payloads.txt"
+    renders.main(["--short", "--save", str(saved)])
+    renders.main(["--short", "--compare", str(saved)])  # the same seeds: the same messages
+    printed = capsys.readouterr().out
+    for game in ("dame", "dutch", "euchre"):
+        assert f"{game}: " in printed and " private renders " in printed
+    assert f"0 renders differ from {saved}" in printed
+    lines = saved.read_text().split()
+    saved.write_text("\n".join(["0" * 20, *lines[1:]]))  # as if the first render had changed
+    with pytest.raises(SystemExit):
+        renders.main(["--short", "--compare", str(saved)])
+    printed = capsys.readouterr().out
+    assert "1 renders differ" in printed and "render 0 (dame table message, en) differs" in printed
