@@ -9,7 +9,8 @@ Discord is sent (the embed, the components, the picture's file name). The same s
 same states, so two runs render the same messages.
 
 Prints, per game, the CPU of one render with its payload (`render_private`, `render_table`:
-the fastest of `--repeats` passes over every state, in µs) and one digest of every payload.
+the fastest of `--repeats` passes over every state, in µs), with cards written as text and as
+the bot's emojis, and one digest of every payload (each state rendered both ways).
 `--save FILE` writes each payload's digest, one a line; `--compare FILE` names the renders
 that differ from a saved run: a change meant to make renders cheaper must change none (save
 before the change, compare after). `--short`: one short game of each (the test suite's run).
@@ -25,12 +26,14 @@ import random
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import count
 from pathlib import Path
 
-from bot.pictures.cards import FOUR_COLOURS, TWO_COLOURS, Deck
+from bot.pictures.cards import BACK, CARD_NAMES, FOUR_COLOUR_NAMES, FOUR_COLOURS, TWO_COLOURS, Deck
 from bot.render.actions import SelectSpec
+from bot.render.cards import use_pictures
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage, render_table
 from bot.service import FakeClock, PlayerRef, TableError, TableService
@@ -206,6 +209,20 @@ def fastest(renders: list[Render], repeats: int) -> float:
     return 1e6 * min(passes) / len(renders)
 
 
+@contextmanager
+def card_pictures() -> Iterator[None]:
+    """Cards written as emojis within the block, as once the bot's are uploaded (else text)."""
+    names = (*CARD_NAMES, BACK)
+    use_pictures(
+        {name: f"<:ct1_{name}:{1000 + i}>" for i, name in enumerate(names)},
+        {name: f"<:ct4_{name}:{2000 + i}>" for i, name in enumerate(FOUR_COLOUR_NAMES)},
+    )
+    try:
+        yield
+    finally:
+        use_pictures({})
+
+
 def digests(renders: list[Render]) -> list[str]:
     return [hashlib.sha256(payload(render()).encode()).hexdigest()[:20] for render in renders]
 
@@ -215,7 +232,8 @@ def compared(found: list[str], saved: list[str], renders: list[Render]) -> list[
     if len(found) != len(saved):
         return [f"{len(found)} renders, the saved run had {len(saved)}: not the same states"]
     return [
-        f"render {i} ({_what(renders[i])}) differs"
+        f"render {i} ({_what(renders[i % len(renders)])}{' with emojis' * (i >= len(renders))}) "
+        "differs"
         for i, (a, b) in enumerate(zip(found, saved, strict=True))
         if a != b
     ]
@@ -254,14 +272,19 @@ def main(argv: list[str] | None = None) -> None:
     for game, renders in by_game.items():
         tables = [r for r in renders if isinstance(r, TableRender)]
         privates = [r for r in renders if isinstance(r, PrivateRender)]
+        with card_pictures():
+            pictured = fastest(privates, repeats), fastest(tables, repeats)
         print(
-            f"{game}: {len(privates):,} private renders {fastest(privates, repeats):.0f} µs, "
-            f"{len(tables):,} table renders {fastest(tables, repeats):.0f} µs "
+            f"{game}: {len(privates):,} private renders {fastest(privates, repeats):.0f} µs "
+            f"({pictured[0]:.0f} µs with card emojis), {len(tables):,} table renders "
+            f"{fastest(tables, repeats):.0f} µs ({pictured[1]:.0f} µs) "
             "(CPU per render and payload, fastest pass)"
         )
-    found = digests(every)
+    found = digests(every)  # cards as text, then as emojis
+    with card_pictures():
+        found += digests(every)
     whole = hashlib.sha256("\n".join(found).encode()).hexdigest()[:20]
-    print(f"{len(every):,} payloads, digest {whole}")
+    print(f"{len(found):,} payloads (cards as text, then as emojis), digest {whole}")
     if args.save is not None:
         args.save.write_text("\n".join(found) + "\n")
     if args.compare is not None:

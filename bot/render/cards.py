@@ -40,8 +40,19 @@ def use_pictures(markup: Mapping[str, str], four_colours: Mapping[str, str] | No
     """Show cards as these emojis from now on (an empty mapping: as text). `four_colours`: the
     four-colour deck's pictures of the cards it draws apart (♦ ♣), complete; without them the
     four-colour deck shows the two-colour pictures."""
+    global _generation
     _pictures[TWO_COLOURS] = dict(markup)
     _pictures[FOUR_COLOURS] = {**markup, **(four_colours or {})} if markup else {}
+    _generation += 1
+
+
+_generation = 0  # how many times the pictures changed: what was written with the old is stale
+
+
+def writing() -> tuple[Deck, bool, int]:
+    """Everything the way cards are written depends on now (the deck, text or pictures, and
+    which pictures): a text written with cards may be remembered under it."""
+    return _deck.get(), _as_text.get(), _generation
 
 
 @contextmanager

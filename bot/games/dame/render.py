@@ -9,14 +9,13 @@ can show a hidden card.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from bot.games.plugin import SeatLayout
 from bot.i18n import text
 from bot.pictures.layout import EMPTY, TALL, CardRow
-from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown
+from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown, writing
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
 from bot.render.teams import team_label
@@ -99,6 +98,11 @@ def seat_lines(
 
 
 def pack_line(pack: PackView) -> str:
+    return _pack_line(pack, writing())
+
+
+@lru_cache(maxsize=4096)  # a team's packs, shown at every render of the table, seldom change
+def _pack_line(pack: PackView, _: object) -> str:
     naturals = [c for c in pack.cards if not is_wild(c)]
     wilds = [c for c in pack.cards if is_wild(c)]
     shown = show_all(naturals)
@@ -367,21 +371,27 @@ def table_rows(view: DameView, language: str) -> tuple[CardRow, ...]:
     """The table as a picture: each team's packs (a row each, naturals then wild cards, with
     its points), then the pile's top card and size. Past `TALL` rows, each team's packs are a
     column of their own (North–South left, East–West right), the pile below the shorter."""
-    rows: list[CardRow] = []
-    for team, packs in enumerate(view.packs):
-        for pack in packs:
-            ordered = sorted(pack.cards, key=is_wild)
-            label = f"{team_places(team, language)} · {pack.rank}"
-            rows.append(CardRow(label, tuple(map(name_of, ordered)), note=str(pack.points)))
+    tall = sum(len(packs) for packs in view.packs) + 1 > TALL
+    rows = [
+        _pack_row(pack, team, language, tall)
+        for team, packs in enumerate(view.packs)
+        for pack in packs
+    ]
     top = (name_of(view.discard[-1]),) if view.discard else (EMPTY,)
     count = text(language, "dame.stock", count=len(view.discard)) if view.discard else ""
-    pile = CardRow(text(language, "dame.pile_title"), top, note=count)
-    if len(rows) + 1 <= TALL:
-        return (*rows, pile)
-    teams = [len(packs) for packs in view.packs]
-    by_team = [team for team, packs in enumerate(view.packs) for _ in packs]
-    shorter = min(range(len(teams)), key=lambda team: (teams[team], -team))
-    return (
-        *(replace(row, column=team) for row, team in zip(rows, by_team, strict=True)),
-        replace(pile, column=shorter),
+    column = None
+    if tall:
+        teams = [len(packs) for packs in view.packs]
+        column = min(range(len(teams)), key=lambda team: (teams[team], -team))  # the shorter
+    return (*rows, CardRow(text(language, "dame.pile_title"), top, note=count, column=column))
+
+
+@lru_cache(maxsize=4096)  # a team's packs seldom change, and are drawn at every table render
+def _pack_row(pack: PackView, team: int, language: str, tall: bool) -> CardRow:
+    """A pack's row: naturals then wild cards, with its points; in its team's column when the
+    table is tall."""
+    ordered = sorted(pack.cards, key=is_wild)
+    label = f"{team_places(team, language)} · {pack.rank}"
+    return CardRow(
+        label, tuple(map(name_of, ordered)), note=str(pack.points), column=team if tall else None
     )

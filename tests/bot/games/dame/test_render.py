@@ -9,8 +9,10 @@ from dataclasses import replace
 from typing import Any
 
 from bot.games.dame import render
+from bot.pictures.cards import FOUR_COLOURS
 from bot.pictures.round_end import cards_in
 from bot.render.actions import MAX_OPTIONS, SelectSpec
+from bot.render.cards import in_deck
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service.snapshots import (
@@ -22,7 +24,7 @@ from games.dame import GAME, DameRound
 from games.dame.views import PackView
 from tests.bot.games.dame.views import fillers, public_snapshot, within_discord_limits
 from tests.bot.render import snapshots
-from tests.bot.render.pictures import CARD_TEXT, MARKUP, card_pictures
+from tests.bot.render.pictures import CARD_TEXT, FOUR_MARKUP, MARKUP, card_pictures
 from tests.games.dame.stacking import draw_and_discard, stacked_round
 
 TAKER_HAND = "7S 7H 3S 4D 5C 6H 8S 9D 10C JH QD KS AC"
@@ -254,3 +256,17 @@ def test_a_table_of_many_packs_lays_each_team_s_packs_in_a_column_and_the_pile_b
     # a few packs stay in one column, team after team
     few = replace(view, packs=(north_south[:2], east_west[:1]))
     assert {row.column for row in render.table_rows(few, "en")} == {None}
+
+
+def test_a_pack_remembered_as_text_is_written_with_the_emojis_once_they_come() -> None:
+    # A team's pack is written once and remembered: under what its cards were written with
+    # (text, or which pictures, in which deck), never served once that changed.
+    pack = PackView("7", ("7S", "7H", "2C"), 25)
+    assert render.pack_line(pack) == "**7** ×3: 7♠ 7♥ + *2♣* · 25"
+    with card_pictures():
+        shown = render.pack_line(pack)
+        assert MARKUP["7S"] in shown and "7♠" not in shown
+        with in_deck(FOUR_COLOURS):
+            assert FOUR_MARKUP["2C"] in render.pack_line(pack)  # the four-colour ♣
+        assert render.pack_line(pack) == shown
+    assert render.pack_line(pack) == "**7** ×3: 7♠ 7♥ + *2♣* · 25"
