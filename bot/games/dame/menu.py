@@ -228,7 +228,8 @@ def _top(
     if knock_select and _rows_left(likely, lay) == 1:
         # a row for the select of "Knock and discard 7♥" (the turn's end in one choice)
         likely = every_likely[: (shortcut_rows - 1) * MAX_BUTTONS_PER_ROW]
-    plain = _laid_out(table_id, round_no, likely, lay, discards, labels, language)
+    made: dict[tuple[str, int], ButtonSpec] = {}  # the buttons both layouts share, made once
+    plain = _laid_out(table_id, round_no, likely, lay, discards, labels, language, made)
     if ANNOUNCE not in likely:
         return plain
     # "Lay 7♠ 7♥ 7♦ and knock" after each pack's button (`meld 7S 7H 7D;announce`), when
@@ -236,7 +237,7 @@ def _top(
     knocking = _and_knock(table_id, round_no, likely)
     if knocking == likely:
         return plain  # no pack to lay: the same buttons laid out the same way
-    richer = _laid_out(table_id, round_no, knocking, lay, discards, labels, language)
+    richer = _laid_out(table_id, round_no, knocking, lay, discards, labels, language, made)
     kept = {spec.custom_id for spec in plain}
     if max(spec.row for spec in richer) < MAX_ROWS and kept <= {s.custom_id for s in richer}:
         return richer
@@ -267,31 +268,39 @@ def _laid_out(
     discards: list[str],
     labels: MenuText,
     language: str,
+    made: dict[tuple[str, int], ButtonSpec],
 ) -> list[ComponentSpec]:
     """The likely moves' buttons, the select of packs, then the discards (buttons, with
-    "Knock and discard" ones when they fit, else a select and one of knock and discard)."""
+    "Knock and discard" ones when they fit, else a select and one of knock and discard).
+    `made`: the buttons made so far by action and row (a move's button, a pack's and the
+    knock's, the knock's and a discard's), shared with this menu's other layout."""
+
+    def button(action: str, row: int) -> ButtonSpec:
+        spec = made.get((action, row))
+        if spec is None:
+            if THEN not in action:
+                spec = _button(table_id, round_no, action, labels, row)
+            elif action.startswith(ANNOUNCE):
+                spec = _knock_button(table_id, round_no, action, labels, row, language)
+            else:
+                spec = _meld_knock_button(table_id, round_no, action, labels, row, language)
+            made[action, row] = spec
+        return spec
+
     knocks = _knocks_with_discards(likely, discards, lay is not None)
     specs: list[ComponentSpec] = []
     row = 0
     for start in range(0, len(likely), MAX_BUTTONS_PER_ROW):
-        for action in likely[start : start + MAX_BUTTONS_PER_ROW]:
-            if THEN in action:
-                specs.append(_meld_knock_button(table_id, round_no, action, labels, row, language))
-            else:
-                specs.append(_button(table_id, round_no, action, labels, row))
+        specs += [button(action, row) for action in likely[start : start + MAX_BUTTONS_PER_ROW]]
         row += 1
     if lay is not None:
         specs.append(replace(lay, row=row))
         row += 1
     if len(discards) <= (MAX_ROWS - row) * MAX_BUTTONS_PER_ROW:
-        for start in range(0, len(discards), MAX_BUTTONS_PER_ROW):
-            for action in discards[start : start + MAX_BUTTONS_PER_ROW]:
-                specs.append(_button(table_id, round_no, action, labels, row))
-            row += 1
-        for start in range(0, len(knocks), MAX_BUTTONS_PER_ROW):
-            for action in knocks[start : start + MAX_BUTTONS_PER_ROW]:
-                specs.append(_knock_button(table_id, round_no, action, labels, row, language))
-            row += 1
+        for moves in (discards, knocks):
+            for start in range(0, len(moves), MAX_BUTTONS_PER_ROW):
+                specs += [button(a, row) for a in moves[start : start + MAX_BUTTONS_PER_ROW]]
+                row += 1
     elif discards:
         labels = replace(labels, choose=text(language, "dame.family.discard"))
         shown = action_menu(discards, "", table_id=table_id, round_no=round_no, labels=labels)
