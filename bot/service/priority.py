@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import inspect
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -51,6 +52,31 @@ def foreground() -> contextvars.Context:
 def in_background() -> bool:
     """Is the code running now background work?"""
     return _BACKGROUND.get()
+
+
+class ForegroundCalls:
+    """`target`'s coroutine methods, called from background work, run as foreground tasks
+    (the caller awaits them; cancelling it cancels them). For the store: a bot's round end
+    holds the store's lock across several trips to the database, and a background task waits
+    for its turn at each of them while every click's write waits for that lock. `direct`:
+    the methods that hold nothing while they wait (a queued write), called as they are."""
+
+    def __init__(self, target: Any, *, direct: frozenset[str] = frozenset()) -> None:
+        self._target = target
+        self._direct = direct
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._target, name)
+        if name in self._direct or not inspect.iscoroutinefunction(found):
+            return found
+
+        def call(*args: Any, **kwargs: Any) -> Awaitable[Any]:
+            if not _BACKGROUND.get():
+                return found(*args, **kwargs)  # type: ignore[no-any-return]
+            loop = asyncio.get_running_loop()
+            return loop.create_task(found(*args, **kwargs), context=foreground())
+
+        return call
 
 
 def _nothing() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bot.service.clock import Clock
 from bot.service.followup import FollowUp
@@ -31,6 +31,7 @@ from bot.service.locks import published
 from bot.service.notifier import TableNotifier
 from bot.service.play import Play
 from bot.service.policy import policy_for
+from bot.service.priority import ForegroundCalls
 from bot.service.restore import RESTORE_BATCH, OnLoaded, Restore, RestoreReport
 from bot.service.runner import InlinePolicyRunner, PolicyRunner
 from bot.service.seating import Seating
@@ -72,7 +73,9 @@ class TableService:
         finished_keep_seconds: float = 3600.0,
         policy_runner: PolicyRunner | None = None,
     ) -> None:
-        self.store = store
+        # the bots' store calls run in the foreground: none holds the store's lock while it
+        # waits behind bot work (bot/service/priority.py); a move's write is only queued
+        self.store = cast("Store", ForegroundCalls(store, direct=frozenset({"record_action"})))
         self.clock = clock
         self.notifier = notifier
         self.seed_source = seed_source

@@ -15,6 +15,7 @@ import pytest
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.priority import (
     SLICE,
+    ForegroundCalls,
     PriorityEventLoop,
     background,
     foreground,
@@ -197,5 +198,48 @@ async def test_the_bots_moves_are_background_work_and_the_click_is_not(
         await service.settle(table_id)
         assert started.round_no is not None and runner.asked_in_background
         assert all(runner.asked_in_background)
+    finally:
+        await service.close()
+
+
+class Target:
+    """Says whether each of its calls ran as background work."""
+
+    async def round_end(self) -> bool:
+        await asyncio.sleep(0)
+        return in_background()
+
+    async def queued_write(self) -> bool:
+        return in_background()
+
+    def plain(self) -> str:
+        return "plain"
+
+
+def test_store_calls_made_by_bot_work_run_in_the_foreground(loop: SteppedLoop) -> None:
+    calls = ForegroundCalls(Target(), direct=frozenset({"queued_write"}))
+
+    async def bot() -> tuple[bool, bool, bool]:
+        return in_background(), await calls.round_end(), await calls.queued_write()
+
+    async def click() -> bool:
+        return bool(await calls.round_end())
+
+    assert loop.run_until_complete(loop.create_task(bot(), context=background())) == (
+        True,
+        False,  # the lock-holding call: a foreground task
+        True,  # a direct one, as it is
+    )
+    assert loop.run_until_complete(click()) is False
+    assert calls.plain() == "plain"
+
+
+async def test_the_service_makes_its_store_calls_in_the_foreground(
+    store: Store, clock: FakeClock, notifier: RecordingNotifier
+) -> None:
+    service = TableService(store, clock, notifier, lambda: 7)
+    try:
+        assert isinstance(service.store, ForegroundCalls)
+        assert service.store.record_action == store.record_action  # only queued: as it is
     finally:
         await service.close()
