@@ -10,15 +10,30 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from bot.i18n import has_key, text
+from bot.render.cards import writing
 from bot.render.names import escape
 from bot.service.snapshots import LogEntry
 
 Phrase = Callable[[LogEntry, Sequence[str], str], "str | None"]  # entry, names, language
 
 
+WAYS = 8  # ways one entry is remembered written (languages, names, decks): more start afresh
+
+
 def table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
     """`names`: the seats' names, already escaped; a name the entry carries (who joined, left,
     opened the table: it may no longer be seated) is the person's own and is escaped here."""
+    key = (table_line, _tuple(names), language)
+    words = entry.words
+    said = words.get(key)
+    if said is None:
+        if len(words) >= WAYS:
+            words.clear()
+        said = words[key] = _table_line(entry, names, language)
+    return said
+
+
+def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
     params = dict(entry.data)
     for key in ("name", "names"):
         if isinstance(params.get(key), str):
@@ -65,7 +80,7 @@ def burst_lines(
         if entry.kind in breaks:
             flush()
             current_seat = None
-        said = phrase(entry, names, language)
+        said = _said(phrase, entry, names, language)
         if said is None:
             continue
         if entry.seat is None or entry.kind in separate:
@@ -79,3 +94,20 @@ def burst_lines(
         phrases.append(said)
     flush()
     return lines
+
+
+def _said(phrase: Phrase, entry: LogEntry, names: Sequence[str], language: str) -> str | None:
+    """`phrase(entry, names, language)`, remembered on the entry under everything it reads
+    besides the entry (its cards are written as the render writes them: `writing()`)."""
+    key = (phrase, _tuple(names), language, writing())
+    words = entry.words
+    if key in words:
+        return words[key]
+    if len(words) >= WAYS:
+        words.clear()
+    said = words[key] = phrase(entry, names, language)
+    return said
+
+
+def _tuple(names: Sequence[str]) -> tuple[str, ...]:
+    return names if isinstance(names, tuple) else tuple(names)

@@ -1,0 +1,37 @@
+"""The public log in words: an entry is worded once per way of writing it and remembered, but
+never served in another language, with other names or with its cards written otherwise."""
+
+from __future__ import annotations
+
+from bot.games.dame.render import log_lines
+from bot.games.dutch import render as dutch
+from bot.render.log import table_line
+from bot.service.snapshots import LogEntry
+from tests.bot.render.pictures import MARKUP, card_pictures
+
+
+def test_a_remembered_entry_is_worded_again_for_another_language_names_or_card_pictures() -> None:
+    discard = LogEntry("discard", seat=0, data={"card": "7H"})
+    assert log_lines([discard], ("Ann", "Bob"), "en") == ["**Ann**: discarded 7♥"]
+    assert log_lines([discard], ("Ann", "Bob"), "en") == ["**Ann**: discarded 7♥"]
+    assert log_lines([discard], ("Zoé", "Bob"), "en") == ["**Zoé**: discarded 7♥"]
+    assert "7♥" in log_lines([discard], ("Ann", "Bob"), "fr")[0]
+    assert log_lines([discard], ("Ann", "Bob"), "fr") != log_lines([discard], ("Ann",), "en")
+    with card_pictures():
+        assert log_lines([discard], ("Ann", "Bob"), "en") == [f"**Ann**: discarded {MARKUP['7H']}"]
+    assert log_lines([discard], ("Ann", "Bob"), "en") == ["**Ann**: discarded 7♥"]
+
+
+def test_a_remembered_entry_naming_another_seat_follows_its_name() -> None:
+    look = LogEntry("look", seat=0, data={"seat": 1, "slot": 2})
+    assert dutch.log_lines([look], ("Ann", "Bob"), "en") == ["**Ann**: looked at Bob's card 2"]
+    assert dutch.log_lines([look], ("Ann", "Eve"), "en") == ["**Ann**: looked at Eve's card 2"]
+
+
+def test_a_remembered_table_event_follows_the_language_and_the_names() -> None:
+    timeout = LogEntry("timeout", seat=1, source="table")
+    assert table_line(timeout, ("Ann", "Bob"), "en") == "Bob ran out of time."
+    assert table_line(timeout, ("Ann", "Eve"), "en") == "Eve ran out of time."
+    assert table_line(timeout, ("Ann", "Eve"), "fr") != "Eve ran out of time."
+    assert table_line(timeout, ("Ann", "Bob"), "en") == "Bob ran out of time."
+    assert LogEntry("timeout", seat=1, source="table") == timeout  # what it remembers is not it
