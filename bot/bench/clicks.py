@@ -43,7 +43,9 @@ window are answered after it, and its CPU goes to earlier ones), of this whole p
 (service, engine, renders, notifier, SQLite thread, the policy choosing the clicks, sending
 rounds to the bot workers); for the tables of bots, the human's
 click p50/p99, the time from a click to the last of the bots' moves that follow it (p50/p99),
-bot decisions per second and per second of a worker's CPU for each game, the decisions the
+the time from a decision's asking to its answer by a worker (p50/p99 per game: its waits in
+the pool's and the worker's queues and its search), bot decisions per second and per second
+of a worker's CPU for each game, the decisions the
 simple policy played instead (by reason: `overload`, `deadline`, ...) and the share of the
 window the workers spent deciding (wall time, as they report it); the turns that timed out
 in the set-up (none: the clock is held), the warm-up and the window, and apart from them the
@@ -102,6 +104,7 @@ from bot.service import (
     TableService,
     priority,
 )
+from bot.service.pool import SEARCHED
 from bot.service.runner import ProcessPolicyRunner
 from bot.ui.pictures import DRAWERS
 from games.registry import game_names, get_game
@@ -356,13 +359,30 @@ def count_timeouts(service: TableService, bench: Bench) -> None:
     service.timers._time_out = counted  # type: ignore[method-assign]
 
 
+class DecisionWaits:
+    """The pool's observer: how long each decision a worker answered in the window took from
+    being asked (its wait in the queues and its search), per game."""
+
+    def __init__(self) -> None:
+        self.measuring = False
+        self.by_game: dict[str, list[float]] = {}
+
+    def decision(self, game: str, seconds: float, how: str = SEARCHED) -> None:
+        if self.measuring and how == SEARCHED:
+            self.by_game.setdefault(game, []).append(seconds)
+
+    def worker_restarted(self) -> None:
+        pass
+
+
 async def run_level(level: Level, store_dir: Path | None) -> list[str]:
     with tempfile.TemporaryDirectory(dir=store_dir) as tmp:
         store = await Store.open(Path(tmp) / "bench.sqlite3")
         seeds = itertools.count(1)
         notifier = BenchNotifier(pictures=level.pictures)
         # as the bot: bot players think in worker processes (started now, not in the window)
-        runner = ProcessPolicyRunner(level.workers)
+        waits = DecisionWaits()
+        runner = ProcessPolicyRunner(level.workers, observer=waits)
         runner.warm()
         # time stands still for the service while the tables are set up: no turn times out
         clock = HeldClock(SystemClock())
@@ -406,7 +426,9 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
             bench.measure_from = time.perf_counter()
             until = bench.measure_until = bench.measure_from + level.seconds
             before = runner.stats.copy()
+            waits.measuring = True
             window = await _measure_window(bench, until)
+            waits.measuring = False
             after = runner.stats.copy()
             if offer is not None:
                 await offer
@@ -422,7 +444,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
                 f"table clicked once {warm:.1f} s later ({unplayed} not), then "
                 f"{level.seconds:.0f} s measured",
                 *report(level, bench, window),
-                *report_bots(level, bench, window, before, after, runner.size),
+                *report_bots(level, bench, window, before, after, runner.size, waits.by_game),
                 f"  turns timed out: {bench.timeouts[WINDOW]} in the window, "
                 f"{bench.timeouts[WARM_UP]} in the warm-up, {bench.timeouts[SET_UP]} in the set-up "
                 f"(the service's clock held); seats of the tables of humans played by bots (away "

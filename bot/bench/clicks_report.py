@@ -40,7 +40,13 @@ def report(level: Level, bench: Bench, window: Window) -> list[str]:
 
 
 def report_bots(
-    level: Level, bench: Bench, window: Window, before: PoolStats, after: PoolStats, workers: int
+    level: Level,
+    bench: Bench,
+    window: Window,
+    before: PoolStats,
+    after: PoolStats,
+    workers: int,
+    waits: dict[str, list[float]],
 ) -> list[str]:
     """The tables of bot players: the human's clicks, the wait for the bots' moves after a
     click, the workers' decisions per second of CPU, the decisions played simply, and how
@@ -64,6 +70,10 @@ def report_bots(
     lines += _latency_rows([("all", follows)])
     lines += _latency_rows(
         [(name, sorted(bench.follows[name])) for name in sorted(bench.follows, key=_group_order)]
+    )
+    lines.append(f"  {'decisions':<12} {'searched':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    lines += _latency_rows(
+        [(name, sorted(waits[name])) for name in sorted(waits, key=_group_order)]
     )
     for game in sorted(after.decided.keys() | after.forced.keys(), key=_group_order):
         decided = after.decided[game] - before.decided[game]
