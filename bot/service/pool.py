@@ -8,8 +8,8 @@
   tables of bots (~600 decisions a second) while the loop turns within 25 ms; 4 kept a worker
   at ~50 decisions a second, idle most of the time, when a loaded machine's loop turned every
   ~80 ms. A decision sent behind others begins when the one before it is answered (as this
-  process sees it). Decisions go to the worker with the fewest sent, and never to one running
-  a chore or taken for stuck.
+  process sees it). Decisions go to the worker with the fewest sent (of those, one that keeps
+  the table's round), and never to one running a chore or taken for stuck.
 - **Fair by table.** Decisions wait in one queue per table, and the queues take turns: a
   table with many decisions waiting (a restart, a bug) never delays another table's bots by
   more than the decisions already sent to the workers (`PIPELINE` per worker) and one more
@@ -350,7 +350,7 @@ class DecisionPool:
     # -- scheduling -------------------------------------------------------------------
     def _dispatch(self) -> None:
         while self._queues:
-            slot = self._open_slot()
+            slot = self._open_slot(next(iter(self._queues)))
             if slot is None or slot.worker is None:
                 break
             decision = self._next()
@@ -419,14 +419,25 @@ class DecisionPool:
         if not decision.future.done():
             decision.future.set_exception(Stale(decision.key))
 
-    def _open_slot(self) -> _Slot | None:
-        """The worker to send the next decision to: ready, not stuck, running no chore, with
-        the fewest decisions sent (fewer than `pipeline`)."""
+    def _open_slot(self, key: Hashable) -> _Slot | None:
+        """The worker to send table `key`'s next decision to: ready, not stuck, running no
+        chore, with the fewest decisions sent (fewer than `pipeline`); of those, one that
+        keeps the table's round (sent the actions since, not the whole round)."""
         best: _Slot | None = None
         for slot in self._slots:
             if not slot.ready or slot.stuck or slot.chore is not None:
                 continue
-            if len(slot.sent) < self.pipeline and (best is None or len(slot.sent) < len(best.sent)):
+            if len(slot.sent) >= self.pipeline:
+                continue
+            if (
+                best is None
+                or len(slot.sent) < len(best.sent)
+                or (  # as few: the one keeping the table's round
+                    len(slot.sent) == len(best.sent)
+                    and best.kept.get(key) is None
+                    and slot.kept.get(key) is not None
+                )
+            ):
                 best = slot
         return best
 

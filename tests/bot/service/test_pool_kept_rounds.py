@@ -127,6 +127,27 @@ async def test_a_new_worker_is_sent_its_tables_rounds_whole(
     pool.close()
 
 
+async def test_of_two_free_workers_a_decision_goes_to_the_one_keeping_its_table_s_round(
+    round_: Round[Any, Any, Any],
+) -> None:
+    pool, (first, second) = ready_pool(2, FakeClock())
+    other = EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="other")
+    asked = [
+        pool.think(other, SEAT, "simple", random.Random(0), table=0),  # to the first
+        pool.think(round_, SEAT, "simple", random.Random(1), table=1),  # to the second
+    ]
+    first.answer()
+    second.answer()
+    await asyncio.gather(*asked)
+    play(round_, 1)
+    again = pool.think(round_, round_.to_act()[0], "simple", random.Random(2), table=1)
+    assert len(first.jobs) == 1 and len(second.jobs) == 2  # both free: the one keeping it
+    assert second.jobs[-1].delta == ((SEAT, str(round_.history[0][1])),)
+    second.answer()
+    await again
+    pool.close()
+
+
 async def test_the_pool_s_mirror_drops_the_tables_its_worker_drops_at_the_same_job() -> None:
     """Four rounds kept at most; decisions for eight tables in a random order, each table's
     round moving on: every job fits what the worker keeps (a delta to a round it dropped

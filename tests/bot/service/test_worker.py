@@ -282,6 +282,7 @@ def test_an_answer_frame_that_is_no_answer_is_refused(frame: bytes) -> None:
         Answer(job=1, notation="play JH", cpu=0.01, wall=0.02),
         Answer(job=2, error="ValueError: no decision", cpu=0.5),
         Answer(job=3, skipped=True),
+        Answer(job=4, error="Misfit: table 1: nothing kept", misfit=True),
     ],
 )
 def test_an_answer_comes_back_as_it_was_sent(answer: Answer) -> None:
