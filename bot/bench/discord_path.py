@@ -19,6 +19,7 @@ from bot.pictures.cards import Deck
 from bot.pictures.layout import CardPicture, CardRow, rows_png
 from bot.render.table import RenderedMessage, render_table
 from bot.service import PrivateSnapshot, SystemClock, TableError, TableService
+from bot.service.priority import background
 from bot.ui.coalescer import EditCoalescer
 from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import digest, turn_of
@@ -207,7 +208,8 @@ class BenchNotifier:
             self._sent[table_id] = digest(rendered)
 
     def _spawn(self, work: Any) -> None:
-        task = asyncio.get_running_loop().create_task(work)
+        # as the bot's notifier: background work, after the clicks' answers
+        task = asyncio.get_running_loop().create_task(work, context=background())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -13,6 +13,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.service.priority import background
+
 log = logging.getLogger(__name__)
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -49,7 +51,8 @@ class EditCoalescer:
         """This table changed: edit its message soon (once, however many marks come)."""
         self._dirty.add(table_id)
         if table_id not in self._tasks:
-            task = asyncio.get_running_loop().create_task(self._run(table_id))
+            # background work: a click's own answer goes first (bot/service/priority.py)
+            task = asyncio.get_running_loop().create_task(self._run(table_id), context=background())
             self._tasks[table_id] = task
 
     def is_pending(self, table_id: int) -> bool:

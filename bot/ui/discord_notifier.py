@@ -29,6 +29,7 @@ from bot.i18n import text
 from bot.render.table import RenderedMessage, render_table
 from bot.service.clock import Clock, SystemClock
 from bot.service.errors import TableError
+from bot.service.priority import background
 from bot.service.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.dynamic_items import build_view
@@ -475,7 +476,8 @@ class DiscordNotifier:
             await self._repost(table_id)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(self._guarded(work))
+        # what a change shows others is background work: the click's answer goes first
+        task = asyncio.get_running_loop().create_task(self._guarded(work), context=background())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

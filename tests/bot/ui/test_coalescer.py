@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.service.priority import in_background
 from bot.ui.coalescer import EditCoalescer, RetryLater
 
 
@@ -116,3 +117,17 @@ async def test_forget_cancels_a_pending_edit() -> None:
     coalescer.forget(8)
     await coalescer.drain()
     assert editor.edits == []
+
+
+async def test_a_table_edit_is_background_work_even_when_a_click_marks_it() -> None:
+    """On the bot's event loop the click's own answer goes before the table message's edit."""
+    seen: list[bool] = []
+
+    async def edit(table_id: int) -> None:
+        seen.append(in_background())
+
+    coalescer = EditCoalescer(edit, delay=1.0, sleep=FakeSleep())
+    assert not in_background()  # marked from a click's (foreground) work
+    coalescer.mark(3)
+    await coalescer.drain()
+    assert seen == [True]

@@ -14,6 +14,7 @@ import pytest
 
 from bot.app import CardTableBot
 from bot.service import PlayerRef, TableError
+from bot.service.priority import in_background
 from bot.ui.coalescer import RetryLater
 from tests.bot.bots import offline_bot
 from tests.bot.service.conftest import StallingStore
@@ -229,3 +230,24 @@ async def test_the_round_end_picture_is_drawn_in_a_drawing_thread_below_the_loop
     ((ident, name, priority),) = seen
     assert ident != loop_thread and name.startswith("card-pictures")
     assert priority > os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+async def test_what_a_change_shows_others_is_background_work(bot: CardTableBot) -> None:
+    """A reminder, a ping, an edit: on the bot's event loop the click's own answer goes first."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    await bot.notifier.drain()
+    seen: list[bool] = []
+    send = channel.send
+
+    async def noted(content: str | None = None, **kwargs: Any) -> Any:
+        seen.append(in_background())
+        return await send(content, **kwargs)
+
+    channel.send = noted  # type: ignore[method-assign]
+    assert not in_background()
+    await bot.notifier.turn_reminder(table_id, 0)
+    await bot.notifier.drain()
+    assert seen == [True]
