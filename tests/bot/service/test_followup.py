@@ -278,58 +278,65 @@ async def test_bot_moves_count_toward_the_collectors_freeze_as_clicks_do(
         gc.unfreeze()
 
 
-async def test_the_next_bot_thinks_while_the_move_before_it_is_being_stored(
-    store: Store, clock: FakeClock, notifier: RecordingNotifier, runner: GatedRunner
-) -> None:
-    stalling = StallingStore(store, "record_action")
+@pytest.fixture
+def stalling(store: Store) -> StallingStore:
+    return StallingStore(store, "record_action")
+
+
+@pytest.fixture
+async def stalled(
+    stalling: StallingStore, clock: FakeClock, notifier: RecordingNotifier, runner: GatedRunner
+) -> Any:
     service = TableService(stalling, clock, notifier, lambda: 7, policy_runner=runner)  # type: ignore[arg-type]
-    try:
-        table_id = await euchre_with_three_bots(service)
-        started = await service.start(table_id, ANN.user_id)
-        await runner.thinking.wait()
-        runner.thinking.clear()
-        stalling.arm()  # seat 1's move will wait in the store
-        runner.gate.set()
-        await stalling.entered.wait()
-        # seat 2 thinks already, for the state after seat 1's move
-        assert runner.thinking.is_set() and runner.decisions[-1] == (2, 1)
-        stalling.release(fail=False)
-        await service.settle(table_id)
-        # each bot decided once, and for the state it moved in
-        assert runner.decisions == [(1, 0), (2, 1), (3, 2)]
-        assert service.public_snapshot(table_id).to_act == (0,)
-        assert started.round_no is not None
-    finally:
-        runner.gate.set()
-        await service.close()
+    yield service
+    runner.gate.set()
+    await service.close()
+
+
+async def seat_one_moving_into_a_stalled_write(
+    service: TableService, runner: GatedRunner, stalling: StallingStore
+) -> int:
+    """Euchre with three bots: seat 1 has decided and its move waits in the store."""
+    table_id = await euchre_with_three_bots(service)
+    await service.start(table_id, ANN.user_id)
+    await runner.thinking.wait()
+    runner.thinking.clear()
+    stalling.arm()
+    runner.gate.set()
+    await stalling.entered.wait()
+    return table_id
+
+
+async def test_the_next_bot_thinks_while_the_move_before_it_is_being_stored(
+    stalled: TableService, runner: GatedRunner, stalling: StallingStore
+) -> None:
+    table_id = await seat_one_moving_into_a_stalled_write(stalled, runner, stalling)
+    # seat 2 thinks already, for the state after seat 1's move
+    assert runner.thinking.is_set() and runner.decisions[-1] == (2, 1)
+    stalling.release(fail=False)
+    await stalled.settle(table_id)
+    # each bot decided once, and for the state it moved in
+    assert runner.decisions == [(1, 0), (2, 1), (3, 2)]
+    assert stalled.public_snapshot(table_id).to_act == (0,)
 
 
 async def test_a_decision_thought_ahead_of_a_move_the_store_lost_is_dropped(
-    store: Store, clock: FakeClock, notifier: RecordingNotifier, runner: GatedRunner
+    stalled: TableService,
+    runner: GatedRunner,
+    stalling: StallingStore,
+    store: Store,
+    clock: FakeClock,
 ) -> None:
-    stalling = StallingStore(store, "record_action")
-    service = TableService(stalling, clock, notifier, lambda: 7, policy_runner=runner)  # type: ignore[arg-type]
-    try:
-        table_id = await euchre_with_three_bots(service)
-        await service.start(table_id, ANN.user_id)
-        await runner.thinking.wait()
-        runner.thinking.clear()
-        stalling.arm()
-        runner.gate.set()
-        await stalling.entered.wait()
-        # for seat 1's move, not stored yet
-        assert runner.thinking.is_set() and runner.decisions[-1] == (2, 1)
-        stalling.release(fail=True)  # lost: rolled back, a timer plays seat 1 again
-        await service.settle(table_id)
-        assert service.public_snapshot(table_id).to_act == (1,)
-        assert await stored_actions(store, table_id) == 0
-        assert not service.bots.ahead  # seat 2's decision went with the lost move
-        await clock.advance(RETRY_SECONDS)
-        await service.settle(table_id)
-        assert service.public_snapshot(table_id).to_act == (0,)
-        assert await stored_actions(store, table_id) == 3
-        # seat 2 decided again, for the state seat 1's stored move made
-        assert runner.decisions[-2:] == [(2, 1), (3, 2)]
-    finally:
-        runner.gate.set()
-        await service.close()
+    table_id = await seat_one_moving_into_a_stalled_write(stalled, runner, stalling)
+    assert runner.thinking.is_set() and runner.decisions[-1] == (2, 1)  # seat 1 not stored yet
+    stalling.release(fail=True)  # lost: rolled back, a timer plays seat 1 again
+    await stalled.settle(table_id)
+    assert stalled.public_snapshot(table_id).to_act == (1,)
+    assert await stored_actions(store, table_id) == 0
+    assert not stalled.bots.ahead  # seat 2's decision went with the lost move
+    await clock.advance(RETRY_SECONDS)
+    await stalled.settle(table_id)
+    assert stalled.public_snapshot(table_id).to_act == (0,)
+    assert await stored_actions(store, table_id) == 3
+    # seat 2 decided again, for the state seat 1's stored move made
+    assert runner.decisions[-2:] == [(2, 1), (3, 2)]
