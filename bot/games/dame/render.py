@@ -276,13 +276,20 @@ def _hand_lines(view: DameView, language: str) -> list[str]:
             points=sum(card_value(card(c)) for c in view.hand),
         )
     ]
-    for key, codes in hand_groups(view.hand):
-        rank = text(language, "dame.wild_group") if key == WILD else key
-        lines.append(f"`{rank:>4}` ×{len(codes)}: {' '.join(face(name_of(c)) for c in codes)}")
+    written = writing()
+    lines += (_group_line(key, codes, language, written) for key, codes in hand_groups(view.hand))
     lines.append(text(language, "dame.private_pile", pile=pile_text(view, language)))
     if view.legal is not None and view.legal.may_go_out:
         lines.append(text(language, "dame.may_go_out"))
     return lines
+
+
+@lru_cache(maxsize=4096)  # a move changes one or two groups of a hand: the others are kept
+def _group_line(key: str, codes: tuple[str, ...], language: str, _: object) -> str:
+    """A group of the hand (a rank, or the wild cards) in a line, its cards as `writing()`
+    says (the last argument: remembered under it)."""
+    rank = text(language, "dame.wild_group") if key == WILD else key
+    return f"`{rank:>4}` ×{len(codes)}: {' '.join(face(name_of(c)) for c in codes)}"
 
 
 def reveal_lines(reveals: Sequence[Reveal], language: str) -> list[str]:

@@ -270,3 +270,16 @@ def test_a_pack_remembered_as_text_is_written_with_the_emojis_once_they_come() -
             assert FOUR_MARKUP["2C"] in render.pack_line(pack)  # the four-colour ♣
         assert render.pack_line(pack) == shown
     assert render.pack_line(pack) == "**7** ×3: 7♠ 7♥ + *2♣* · 25"
+
+
+def test_a_hand_remembered_as_text_is_written_with_the_emojis_once_they_come() -> None:
+    # Each group of a hand is written once and remembered under what its cards were written
+    # with: the same hand with emojis available shows them, then text again without.
+    round_, _ = _round_with_a_big_take()
+    view = round_.view(1)
+    as_text = render.hand_lines(view, "en")
+    assert CARD_TEXT.search("\n".join(as_text))
+    with card_pictures():
+        pictured = "\n".join(render.hand_lines(view, "en"))
+        assert any(markup in pictured for markup in MARKUP.values())
+    assert render.hand_lines(view, "en") == as_text
