@@ -7,7 +7,9 @@ seat's doings ("**Alice**: drew …; swapped …"), from the plug-in's words for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Hashable, Sequence
+from typing import cast
 
 from bot.i18n import has_key, text
 from bot.render.cards import writing
@@ -17,20 +19,19 @@ from bot.service.snapshots import LogEntry
 Phrase = Callable[[LogEntry, Sequence[str], str], "str | None"]  # entry, names, language
 
 
-WAYS = 8  # ways one entry is remembered written (languages, names, decks): more start afresh
+# Entries worded lately, by identity: (the entry, what it was worded under, its words). The
+# table message words the same dozen entries at every render; this keeps about 1,300 tables'
+# logs (a few MB), the oldest used forgotten first. An entry kept here cannot die, so its id
+# is never another entry's while it is here.
+_worded: OrderedDict[int, tuple[LogEntry, Hashable, str | None]] = OrderedDict()
+WORDED_KEPT = 16_384
 
 
 def table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
     """`names`: the seats' names, already escaped; a name the entry carries (who joined, left,
     opened the table: it may no longer be seated) is the person's own and is escaped here."""
     key = (table_line, _tuple(names), language)
-    words = entry.words
-    said = words.get(key)
-    if said is None:
-        if len(words) >= WAYS:
-            words.clear()
-        said = words[key] = _table_line(entry, names, language)
-    return said
+    return cast(str, _said(_table_line, entry, names, language, key))
 
 
 def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
@@ -80,7 +81,7 @@ def burst_lines(
         if entry.kind in breaks:
             flush()
             current_seat = None
-        said = _said(phrase, entry, names, language)
+        said = _said(phrase, entry, names, language, (phrase, _tuple(names), language, writing()))
         if said is None:
             continue
         if entry.seat is None or entry.kind in separate:
@@ -96,16 +97,21 @@ def burst_lines(
     return lines
 
 
-def _said(phrase: Phrase, entry: LogEntry, names: Sequence[str], language: str) -> str | None:
-    """`phrase(entry, names, language)`, remembered on the entry under everything it reads
-    besides the entry (its cards are written as the render writes them: `writing()`)."""
-    key = (phrase, _tuple(names), language, writing())
-    words = entry.words
-    if key in words:
-        return words[key]
-    if len(words) >= WAYS:
-        words.clear()
-    said = words[key] = phrase(entry, names, language)
+def _said(
+    phrase: Phrase, entry: LogEntry, names: Sequence[str], language: str, key: Hashable
+) -> str | None:
+    """`phrase(entry, names, language)`, remembered for the entry under `key`: everything the
+    words read besides the entry (its cards are written as the render writes them:
+    `writing()`)."""
+    found = _worded.get(id(entry))
+    if found is not None and found[0] is entry and found[1] == key:
+        _worded.move_to_end(id(entry))
+        return found[2]
+    said = phrase(entry, names, language)
+    _worded[id(entry)] = (entry, key, said)
+    _worded.move_to_end(id(entry))
+    while len(_worded) > WORDED_KEPT:
+        _worded.popitem(last=False)
     return said
 
 

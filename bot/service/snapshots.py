@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,12 +33,6 @@ class LogEntry:
     seat: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
     source: str = "engine"
-    # What the glue wrote for it, by how it wrote it (a language, the seats' names, cards as
-    # text or pictures): the table message words the same entries at every render. Not part of
-    # the entry (no compare, no repr), gone with it.
-    words: dict[Hashable, str | None] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,11 @@ never served in another language, with other names or with its cards written oth
 
 from __future__ import annotations
 
+import pytest
+
 from bot.games.dame.render import log_lines
 from bot.games.dutch import render as dutch
+from bot.render import log
 from bot.render.log import table_line
 from bot.service.snapshots import LogEntry
 from tests.bot.render.pictures import MARKUP, card_pictures
@@ -34,4 +37,16 @@ def test_a_remembered_table_event_follows_the_language_and_the_names() -> None:
     assert table_line(timeout, ("Ann", "Eve"), "en") == "Eve ran out of time."
     assert table_line(timeout, ("Ann", "Eve"), "fr") != "Eve ran out of time."
     assert table_line(timeout, ("Ann", "Bob"), "en") == "Bob ran out of time."
-    assert LogEntry("timeout", seat=1, source="table") == timeout  # what it remembers is not it
+
+
+def test_the_entries_remembered_are_the_latest_worded_and_no_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(log, "WORDED_KEPT", 3)
+    entries = [LogEntry("timeout", seat=0, source="table") for _ in range(5)]
+    for entry in entries:
+        table_line(entry, ("Ann",), "en")
+    table_line(entries[2], ("Ann",), "en")  # used again: the last to go
+    kept = [found[0] for found in log._worded.values()]
+    assert len(kept) == 3 and kept[-1] is entries[2]
+    assert all(entry is not entries[0] and entry is not entries[1] for entry in kept)
