@@ -45,7 +45,8 @@ rounds to the bot workers); for the tables of bots, the human's
 click p50/p99, the time from a click to the last of the bots' moves that follow it (p50/p99),
 the time from a decision's asking to its answer by a worker (p50/p99 per game: its waits in
 the pool's and the worker's queues and its search), bot decisions per second and per second
-of a worker's CPU for each game, the decisions the
+of a worker's CPU for each game, and those decided in this process (a heuristic, no search)
+or forced (one legal move), the decisions the
 simple policy played instead (by reason: `overload`, `deadline`, ...) and the share of the
 window the workers spent deciding (wall time, as they report it); the turns that timed out
 in the set-up (none: the clock is held), the warm-up and the window, and apart from them the

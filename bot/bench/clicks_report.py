@@ -75,15 +75,18 @@ def report_bots(
     lines += _latency_rows(
         [(name, sorted(waits[name])) for name in sorted(waits, key=_group_order)]
     )
-    for game in sorted(after.decided.keys() | after.forced.keys(), key=_group_order):
+    games = after.decided.keys() | after.forced.keys() | after.here.keys()
+    for game in sorted(games, key=_group_order):
         decided = after.decided[game] - before.decided[game]
         forced = after.forced[game] - before.forced[game]
+        here = after.here[game] - before.here[game]
         cpu = after.cpu[game] - before.cpu[game]
         lines.append(
             f"  {game}: {decided / window.wall:,.1f} bot decisions/s by the workers, "
             f"{decided / cpu if cpu > 0 else 0.0:,.1f} per second of a worker's CPU "
-            f"({cpu / max(decided, 1) * 1e3:.2f} ms each); {forced / window.wall:,.1f}/s "
-            f"forced (one legal move, no worker)"
+            f"({cpu / max(decided, 1) * 1e3:.2f} ms each); {here / window.wall:,.1f}/s decided "
+            f"here (a heuristic: no search), {forced / window.wall:,.1f}/s forced (one legal "
+            "move)"
         )
     fallbacks = after.fallbacks - before.fallbacks
     lines.append(

@@ -47,6 +47,12 @@ class SeatPolicy:
                 default = budget.default
                 self._own_budget = default if isinstance(default, int | float) else None
 
+    @property
+    def searches(self) -> bool:
+        """Does it search (within a budget: its CPU grows with the time it is given)? Else a
+        heuristic, which decides in well under a millisecond."""
+        return self._takes_budget
+
     def choose(
         self,
         round_: Round[Any, Any, Any],

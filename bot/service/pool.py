@@ -25,6 +25,11 @@
   began it, it is taken for stuck, killed and replaced.
 - **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
   moves is complete) plays it at once, without a worker.
+- **Only searches go to the workers.** A policy that does not search (a heuristic: every
+  simple bot, and the strong Dutch and Dame de Pique bots) decides here, at once: its decision
+  takes 0.01-0.09 ms at p50 and under 0.2 ms at p99, less than sending it to a worker and
+  reading the answer, and it no longer waits in a worker's queue behind Euchre searches (a
+  Dutch bot's turn is several decisions in a row).
 - **Only what changed is sent.** Each worker keeps the rounds it was sent, by table, and the
   pool mirrors what each keeps (`_Slot.kept`: the round object, by weak reference, its number
   and its actions): a decision goes with the actions played since the worker's copy, or with
@@ -75,7 +80,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.service.clock import Clock, TimerHandle
-from bot.service.policy import policy_for
+from bot.service.policy import SeatPolicy, policy_for
 from bot.service.worker import (
     CHORE,
     KEEP,
@@ -113,6 +118,7 @@ TIMED_OUT = "timed_out"  # a chore not taken, or not answered, in time
 
 SEARCHED = "searched"  # how a decision a worker answered was made (for the observer)
 FORCED = "forced"  # the only legal move, played without asking a worker
+HERE = "here"  # a policy that does not search, decided in this process
 
 WorkerFactory = Callable[[WorkerEvents], Worker]
 
@@ -142,6 +148,7 @@ class PoolStats:
     sent_bytes: int = 0  # the bytes of their frames
     whole: int = 0  # decisions sent with their whole round (the others: the actions since)
     stale: int = 0  # decisions not sent: their round moved on first (the follow-up drops them)
+    here: Counter[str] = field(default_factory=Counter)  # heuristics decided here, per game
 
     def copy(self) -> PoolStats:
         return PoolStats(
@@ -156,6 +163,7 @@ class PoolStats:
             self.sent_bytes,
             self.whole,
             self.stale,
+            Counter(self.here),
         )
 
 
@@ -310,6 +318,13 @@ class DecisionPool:
                     self._observer.decision(round_.game.name, 0.0, FORCED)
                 future.set_result(legal[0])
                 return future
+        policy = policy_for(round_.game, level)
+        if not policy.searches:  # cheaper here than a worker's round trip (module doc)
+            self.stats.here[round_.game.name] += 1
+            if self._observer is not None:
+                self._observer.decision(round_.game.name, 0.0, HERE)
+            _settle(future, lambda: _decided_here(policy, round_, seat, seed))
+            return future
         if self._overloaded():
             self.stats.fallbacks[OVERLOAD] += 1
             if self._observer is not None:
@@ -749,6 +764,16 @@ class DecisionPool:
         self._chores.clear()
         self._waiting = 0
         self._failures = 0
+
+
+def _decided_here(policy: SeatPolicy, round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
+    """A heuristic's move, as a worker would decide it (the same generator); the simple
+    policy's if it fails, as for a worker's error."""
+    try:
+        return policy.choose(round_, seat, random.Random(seed))
+    except Exception:
+        log.exception("%s bot failed for seat %s; played simply", round_.game.name, seat)
+        return policy_for(round_.game, "simple").choose(round_, seat, random.Random(seed))
 
 
 def _share(left: float, others: float) -> float:

@@ -23,6 +23,7 @@ from bot.service.pool import (
     ERROR,
     FORCED,
     GARBAGE,
+    HERE,
     MIN_BUDGET,
     OVERLOAD,
     PIPELINE,
@@ -32,6 +33,7 @@ from bot.service.pool import (
 from bot.service.worker import CHORE, KEEP, Answer, Job, Kept, Misfit, WorkerEvents, round_for
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
+from games.registry import get_game
 
 SEAT = 1  # the first to bid in a new Euchre round
 
@@ -501,4 +503,45 @@ async def test_a_game_that_does_not_list_every_move_asks_its_worker_even_for_one
     monkeypatch.setattr(type(round_), "lists_every_move", False)
     asked = pool.think(round_, seat, "strong", random.Random(1), table=1)
     assert len(worker.jobs) == 1 and not asked.done()
+    pool.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "level"), [("dutch", "strong"), ("dame", "strong"), ("euchre", "simple")]
+)
+async def test_a_bot_that_does_not_search_decides_here_without_a_worker(
+    game: str, level: str
+) -> None:
+    """A heuristic's decision costs less than a worker's round trip, and waits behind no
+    search: it is made at once, as a worker would make it (the same generator's seed)."""
+    observer = Observer()
+    pool, (worker,) = ready_pool(1, FakeClock(), observer=observer)
+    rules = get_game(game)
+    round_ = rules.new_round(rules.options(), RoundSetup(n_seats=4), seed="here")
+    seat = round_.to_act()[0]
+    asked = pool.think(round_, seat, level, random.Random(1), table=1)
+    expected = policy_for(rules, level).choose(round_, seat, random.Random(seed_of(1)))
+    assert asked.result() == expected
+    assert not worker.jobs and pool.stats.here == {game: 1}
+    assert observer.decisions == [(game, 0.0, HERE)]
+    pool.close()
+
+
+async def test_a_heuristic_that_fails_here_gets_the_simple_move_played(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    pool, (worker,) = ready_pool(1, FakeClock())
+    rules = get_game("dutch")
+    round_ = rules.new_round(rules.options(), RoundSetup(n_seats=4), seed="fails")
+    seat = round_.to_act()[0]
+    strong = policy_for(rules, "strong")
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(strong, "_choose", broken)
+    asked = pool.think(round_, seat, "strong", random.Random(1), table=1)
+    simple = policy_for(rules, "simple").choose(round_, seat, random.Random(seed_of(1)))
+    assert asked.result() == simple and not worker.jobs
+    assert any("dutch bot failed" in r.getMessage() for r in caplog.records)
     pool.close()

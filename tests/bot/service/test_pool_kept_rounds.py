@@ -69,19 +69,19 @@ async def test_a_table_s_round_goes_whole_once_then_as_the_actions_played_since(
     round_: Round[Any, Any, Any],
 ) -> None:
     pool, (worker,) = ready_pool(1, FakeClock())
-    first = pool.think(round_, SEAT, "simple", random.Random(1), table=1)
+    first = pool.think(round_, SEAT, "strong", random.Random(1), table=1)
     worker.answer()
     await first
     play(round_, 2)
     seat = round_.to_act()[0]
-    later = pool.think(round_, seat, "simple", random.Random(2), table=1)
+    later = pool.think(round_, seat, "strong", random.Random(2), table=1)
     whole, delta = worker.jobs
     assert pickle.loads(whole.pickled).history == [] and whole.delta is None
     assert delta.pickled == b"" and delta.base == 0 and delta.token == whole.token
     assert delta.delta == tuple((s, str(a)) for s, a in round_.history)
     assert state(kept_round(worker, 1)) == state(replayed(round_, 2))
     worker.answer()
-    move = policy_for(EUCHRE, "simple").choose(round_, seat, random.Random(delta.seed))
+    move = policy_for(EUCHRE, "strong").choose(round_, seat, random.Random(delta.seed))
     assert await later == move
     assert pool.stats.whole == 1 and pool.stats.sent == 2
     pool.close()
@@ -133,14 +133,14 @@ async def test_of_two_free_workers_a_decision_goes_to_the_one_keeping_its_table_
     pool, (first, second) = ready_pool(2, FakeClock())
     other = EUCHRE.new_round(EUCHRE.options(), RoundSetup(n_seats=4), seed="other")
     asked = [
-        pool.think(other, SEAT, "simple", random.Random(0), table=0),  # to the first
-        pool.think(round_, SEAT, "simple", random.Random(1), table=1),  # to the second
+        pool.think(other, SEAT, "strong", random.Random(0), table=0),  # to the first
+        pool.think(round_, SEAT, "strong", random.Random(1), table=1),  # to the second
     ]
     first.answer()
     second.answer()
     await asyncio.gather(*asked)
     play(round_, 1)
-    again = pool.think(round_, round_.to_act()[0], "simple", random.Random(2), table=1)
+    again = pool.think(round_, round_.to_act()[0], "strong", random.Random(2), table=1)
     assert len(first.jobs) == 1 and len(second.jobs) == 2  # both free: the one keeping it
     assert second.jobs[-1].delta == ((SEAT, str(round_.history[0][1])),)
     second.answer()
@@ -291,8 +291,9 @@ async def test_a_fallback_for_a_round_that_moved_on_ends_quietly(
 
 async def test_rounds_kept_by_a_real_worker_equal_replays_after_many_decisions() -> None:
     """Policies never change the round they decide for: after every game's strong bots
-    decided a round's moves in a worker, the rounds it keeps equal the rounds replayed from
-    their records (and its tables are the pool's mirror's, in the same order)."""
+    decided a round's moves (searches in a worker, heuristics here), the rounds the worker
+    keeps and the live ones equal the rounds replayed from their records (and its tables are
+    the pool's mirror's, in the same order)."""
     clock = FakeClock()
     pool = DecisionPool(1, lambda events: ProcessWorker(events), clock, aim=0.02)
     tables: dict[int, Round[Any, Any, Any]] = {}
@@ -318,6 +319,11 @@ async def test_rounds_kept_by_a_real_worker_equal_replays_after_many_decisions()
             kept = pickle.loads(bytes.fromhex(pickled))
             assert state(kept) == state(replayed(tables[key], len(kept.history)))
             assert len(kept.history) == sent_at[key]
-        assert pool.stats.whole == len(tables) and not pool.stats.fallbacks
+        assert pool.stats.whole == len(sent_at) and not pool.stats.fallbacks
+        # the heuristics (Dutch's and Dame's strong bots) decided here, on the live rounds,
+        # and changed nothing in them either
+        assert set(pool.stats.here) == {"dutch", "dame"} and set(sent_at) == {1}
+        for round_ in tables.values():
+            assert state(round_) == state(replayed(round_, len(round_.history)))
     finally:
         pool.close()
