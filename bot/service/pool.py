@@ -26,10 +26,10 @@
 - **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
   moves is complete) plays it at once, without a worker.
 - **Only searches go to the workers.** A policy that does not search (a heuristic: every
-  simple bot, and the strong Dutch and Dame de Pique bots) decides here, at once: its decision
-  takes 0.01-0.09 ms at p50 and under 0.2 ms at p99, less than sending it to a worker and
-  reading the answer, and it no longer waits in a worker's queue behind Euchre searches (a
-  Dutch bot's turn is several decisions in a row).
+  simple bot, and the strong bots of the games whose strong bot is one) decides here, at
+  once: its decision takes 0.01-0.09 ms at p50 and under 0.2 ms at p99, less than sending it
+  to a worker and reading the answer, and it no longer waits in a worker's queue behind
+  searches (a bot's turn may be several decisions in a row).
 - **Only what changed is sent.** Each worker keeps the rounds it was sent, by table, and the
   pool mirrors what each keeps (`_Slot.kept`: the round object, by weak reference, its number
   and its actions): a decision goes with the actions played since the worker's copy, or with
