@@ -13,11 +13,19 @@ import asyncio
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Generator,
+    Iterable,
+    Sequence,
+)
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 import aiosqlite
 
@@ -25,7 +33,9 @@ from storage.checkpointer import FALLBACK_PAGES, Checkpointer
 from storage.errors import StoreError
 from storage.integrity import BackgroundCheck, quick_check
 from storage.migrate import migrate
-from storage.sql import ActionRow, Row, Statement
+from storage.sql import ActionRow, Connection, Row, Statement
+
+T = TypeVar("T")
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 Synchronous = Literal["FULL", "NORMAL"]
@@ -65,6 +75,45 @@ class SqliteConnection:
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         rows = await self._conn.execute_fetchall(sql, params)
         return next(iter(rows), None)
+
+
+class _Done:
+    """An awaitable that is done at once: a statement run in the connection's thread."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        yield from ()
+        return self.value
+
+
+class InThreadConnection:
+    """The `storage.sql.Connection` statements on the sqlite3 connection itself, in its
+    thread: each runs when called, and awaiting it does not suspend (`Database.one_trip`)."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self._raw = raw
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Awaitable[int]:
+        cursor = self._raw.execute(sql, params)
+        count = cursor.rowcount
+        cursor.close()
+        return _Done(count)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Awaitable[None]:
+        self._raw.executemany(sql, rows)
+        return _Done(None)
+
+    def fetchall(self, sql: str, params: Sequence[Any] = ()) -> Awaitable[list[Row]]:
+        return _Done(self._raw.execute(sql, params).fetchall())
+
+    def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Awaitable[Row | None]:
+        return _Done(self._raw.execute(sql, params).fetchone())
 
 
 class Database:
@@ -157,6 +206,19 @@ class Database:
                 raise self.error(error) from error
             self.committed()
 
+    async def one_trip(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """The transaction whole in one trip to the connection's thread (see
+        `storage.sql.Database.one_trip`)."""
+        self._check_open()
+        async with self.lock:
+            try:
+                # aiosqlite runs each call in its thread, in order (see `write_batch`)
+                result: T = await self.conn._execute(_one_trip, self.conn._conn, body)
+            except sqlite3.Error as error:
+                raise self.error(error) from error
+            self.committed()
+            return result
+
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         self._check_open()
         async with self.lock:
@@ -206,6 +268,27 @@ def _write_batch(conn: sqlite3.Connection, statements: Sequence[Statement]) -> N
     except BaseException:
         if conn.in_transaction:
             conn.rollback()
+        raise
+
+
+def _one_trip(raw: sqlite3.Connection, body: Callable[[Connection], Awaitable[T]]) -> T:
+    """In the connection's thread: BEGIN IMMEDIATE, the body (its statements run as they are
+    awaited, so it ends without suspending), COMMIT; rolled back on any error."""
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        steps = cast(Coroutine[Any, Any, T], body(cast(Connection, InThreadConnection(raw))))
+        try:
+            steps.send(None)
+        except StopIteration as done:
+            result: T = done.value
+        else:
+            steps.close()
+            raise RuntimeError("a one-trip transaction awaited something else than a statement")
+        raw.execute("COMMIT")
+        return result
+    except BaseException:
+        if raw.in_transaction:
+            raw.rollback()
         raise
 
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -34,7 +34,9 @@ from storage.partition import Partition
 from storage.pg_claim import claim
 from storage.pg_migrate import migrate
 from storage.pg_session import SERVER_SETTINGS, WriterSession
-from storage.sql import ActionRow, Row, Statement
+from storage.sql import ActionRow, Connection, Row, Statement
+
+T = TypeVar("T")
 
 __all__ = ["claim"]  # re-exported: where the shard claim used to live
 
@@ -170,6 +172,12 @@ class PostgresDatabase:
             return await self.session.retry(read)
         except ENGINE_ERRORS as error:
             raise self.error(error) from error
+
+    async def one_trip(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """`body` in `transaction` (a server's round trips do not wait for the event loop's
+        turns as a thread's do: nothing to gain from more)."""
+        async with self.transaction() as conn:
+            return await body(conn)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConnection]:

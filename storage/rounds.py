@@ -48,7 +48,8 @@ async def start_round(
 ) -> int:
     if record.actions:
         raise StoreError("start_round takes a round with no action yet; record them one by one.")
-    async with db.transaction() as conn:
+
+    async def insert(conn: Connection) -> tuple[int, int]:
         await require_table(conn, table_id)
         open_round = await conn.fetchone(
             "SELECT round_no FROM rounds WHERE table_id = ? AND finished_at IS NULL", (table_id,)
@@ -83,8 +84,11 @@ async def start_round(
                 db.stamp(),
             ),
         )
-    assert inserted is not None
-    open_rounds.opened((table_id, round_no), inserted[0], record.n_seats)  # committed: open
+        assert inserted is not None
+        return round_no, inserted[0]
+
+    round_no, round_id = await db.one_trip(insert)  # a round starts at every deal: one trip
+    open_rounds.opened((table_id, round_no), round_id, record.n_seats)  # committed: open
     return round_no
 
 
@@ -97,29 +101,32 @@ async def finish_round(
     totals_after: list[int],
 ) -> None:
     key = (table_id, round_no)
+
+    async def finish(conn: Connection) -> None:
+        row = await conn.fetchone(
+            "SELECT id, started_at FROM rounds "
+            "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL AND log IS NULL",
+            key,
+        )
+        if row is None:
+            raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
+        changed = await conn.execute(
+            "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
+            "WHERE id = ?",
+            (
+                db.stamp(),
+                dumps(list(result.points)),
+                dumps(dict(result.detail)),
+                dumps(list(totals_after)),
+                row[0],
+            ),
+        )
+        assert changed == 1
+        await compact_round(conn, row[0], row[1])
+        open_rounds.close(key)  # under the lock: no action slips in after this
+
     try:
-        async with db.transaction() as conn:
-            row = await conn.fetchone(
-                "SELECT id, started_at FROM rounds "
-                "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL AND log IS NULL",
-                key,
-            )
-            if row is None:
-                raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
-            changed = await conn.execute(
-                "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
-                "WHERE id = ?",
-                (
-                    db.stamp(),
-                    dumps(list(result.points)),
-                    dumps(dict(result.detail)),
-                    dumps(list(totals_after)),
-                    row[0],
-                ),
-            )
-            assert changed == 1
-            await compact_round(conn, row[0], row[1])
-            open_rounds.close(key)  # under the lock: no action slips in after this
+        await db.one_trip(finish)  # a round ends at every deal: one trip
     except BaseException:
         open_rounds.forget({key})  # the file decides again on next use
         raise

@@ -9,11 +9,12 @@ numbers the placeholders. A row reads by column name (`row["id"]`), by index, an
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+T = TypeVar("T")
 Row = Any  # sqlite3.Row or asyncpg.Record: row["column"], row[0], row.keys()
 # One action log row: (round id, seq, seat, notation).
 ActionRow = tuple[int, int, int, str]
@@ -55,6 +56,15 @@ class Database(Protocol):
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """BEGIN … COMMIT under the lock, rolled back on any error; engine errors become
         StoreError."""
+        ...
+
+    async def one_trip(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """`body(conn)` in a transaction taken under the lock, as `transaction` does, its
+        result returned. The body awaits nothing but its connection's statements: on SQLite
+        it then runs whole in the connection's thread, BEGIN to COMMIT, in one trip (a
+        transaction of several statements made as many trips, each waiting for a turn of the
+        busy event loop while holding the lock every action's write waits for); awaiting
+        anything else there is refused (RuntimeError, rolled back)."""
         ...
 
     async def write_batch(self, statements: Sequence[Statement]) -> None:
