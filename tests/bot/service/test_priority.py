@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import threading
 from collections.abc import Awaitable, Iterator
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.priority import (
     SLICE,
+    SWITCH_INTERVAL,
     ForegroundCalls,
     PriorityEventLoop,
     background,
@@ -164,11 +166,15 @@ def test_callbacks_from_other_threads_and_foreground_contexts_are_foreground(
     assert order.index("socket") <= int(SLICE / STEP)
 
 
-def test_run_runs_a_coroutine_on_a_priority_loop() -> None:
-    async def which() -> type[asyncio.AbstractEventLoop]:
-        return type(asyncio.get_running_loop())
+def test_run_runs_a_coroutine_on_a_priority_loop_with_short_switches() -> None:
+    async def which() -> tuple[type[asyncio.AbstractEventLoop], float]:
+        return type(asyncio.get_running_loop()), sys.getswitchinterval()
 
-    assert run(which()) is PriorityEventLoop
+    before = sys.getswitchinterval()
+    try:
+        assert run(which()) == (PriorityEventLoop, SWITCH_INTERVAL)
+    finally:
+        sys.setswitchinterval(before)
 
 
 class RecordingRunner(InlinePolicyRunner):
