@@ -65,9 +65,13 @@ answered in the window, 679 clicks/s answered (1.71 ms and 584/s before the turn
 one-trip writes, the follower's version check and fewer young collections): one core does not
 keep up with 1,000 clicks/s yet, so the queue grows and p50 is seconds.
 At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 20 --warmup 10
---store-dir /dev/shm`, quiet): click p50 22-70 ms, p99 104-280 ms; bots' moves after a click p99
-1.7-4.5 s; 730-1,250 decisions played simply in the window; this process at 81-86% of a core,
-its one worker 67-71% busy: the event loop, not the worker, is what the targets wait for.
+--store-dir /dev/shm`, quiet, three runs): click p50 36-38 ms, p99 107-171 ms; bots' moves after a
+click p50 0.46-0.59 s, p99 1.4-1.6 s; no decision played simply; this process at 81-85% of a
+core, its one worker 71-74% busy (the Euchre searches: the other bots decide here), the drawing
+processes about 40% of a core. A click waits for its durable write on a process with little
+CPU to spare; `--plain-loop` (asyncio's own loop) gave p50 43 ms, p99 158 ms in one quiet run,
+while under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at
+p50.
 At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
 each open hand's): drawn at 20-100 ms each on a loaded 2-core machine, they starved the event
 loop for minutes and turns timed out; `--no-pictures` measures the rest (cards as text), and
