@@ -109,7 +109,7 @@ from bot.service import (
     TableService,
     priority,
 )
-from bot.service.pool import SEARCHED
+from bot.service.pool_terms import SEARCHED
 from bot.service.runner import ProcessPolicyRunner
 from bot.ui.pictures import DRAWERS
 from games.registry import game_names, get_game

@@ -26,7 +26,7 @@ from bot.render import colors
 from bot.render.names import escape
 from bot.render.replay import Replayer, render_replay
 from bot.render.stats import game_title
-from bot.service.pool import TIMED_OUT, ChoreFailed
+from bot.service.pool_terms import TIMED_OUT, ChoreFailed
 from bot.service.reviews import review_in_workers
 from bot.ui.replies import say, user_language
 from games.records import HandRecord, write_machine, write_text

@@ -2,14 +2,10 @@
 
 - **Several decisions in flight per worker.** A worker is sent up to `PIPELINE` (16)
   decisions before it answers: they wait in its socket, in order, so when it finishes one it
-  begins the next at once instead of waiting for this process's event loop (busy with clicks)
-  to read its answer and send another. The loop reads a worker's answers once per turn, so a
-  worker decides at most `PIPELINE` decisions per turn of the loop: 16 keep up with 1,000
-  tables of bots (~600 decisions a second) while the loop turns within 25 ms; 4 kept a worker
-  at ~50 decisions a second, idle most of the time, when a loaded machine's loop turned every
-  ~80 ms. A decision sent behind others begins when the one before it is answered (as this
-  process sees it). Decisions go to the worker with the fewest sent (of those, one that keeps
-  the table's round), and never to one running a chore or taken for stuck.
+  begins the next at once instead of waiting for this process's event loop to read its answer
+  (4 left a worker idle most of the time when a loaded machine's loop turned every ~80 ms).
+  Decisions go to the worker with the fewest sent (of those, one that keeps the table's
+  round), and never to one running a chore or taken for stuck.
 - **Fair by table.** Decisions wait in one queue per table, and the queues take turns: a
   table with many decisions waiting (a restart, a bug) never delays another table's bots by
   more than the decisions already sent to the workers (`PIPELINE` per worker) and one more
@@ -27,11 +23,10 @@
   moves is complete) plays it at once, without a worker.
 - **Only searches go to the workers.** A policy that does not search (a heuristic: every
   simple bot, and the strong bots of the games whose strong bot is one) decides here, at
-  once: its decision takes 0.01-0.09 ms at p50 and under 0.2 ms at p99, less than sending it
-  to a worker and reading the answer, and it no longer waits in a worker's queue behind
-  searches (a bot's turn may be several decisions in a row).
+  once (0.01-0.09 ms at p50, under 0.2 ms at p99: less than a worker's round trip), instead
+  of waiting in a worker's queue behind searches.
 - **Only what changed is sent.** Each worker keeps the rounds it was sent, by table, and the
-  pool mirrors what each keeps (`_Slot.kept`: the round object, by weak reference, its number
+  pool mirrors what each keeps (`Slot.kept`: the round object, by weak reference, its number
   and its actions): a decision goes with the actions played since the worker's copy, or with
   the whole round when the worker keeps no copy of that very round object (a new worker, a
   new round, a rollback, a table it dropped), which it then keeps (`bot.service.worker`). Its
@@ -51,9 +46,7 @@
   begins it (`Job.budget_at`), or, with less than `MIN_BUDGET` left, answers `skipped` and the
   simple policy plays. The simple policy plays at once when even a minimal search could not
   fit: the decision's share of its deadline with every decision waiting or sent would be under
-  `MIN_BUDGET` (~190 decisions per worker), or every worker is stuck. Counting the decisions
-  sent overstates a worker's queue while the loop is late reading its answers: budgets are
-  then smaller than they need be, never larger.
+  `MIN_BUDGET` (~190 decisions per worker), or every worker is stuck.
 - **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
   a queue of its own and is taken only when no bot decision waits, by a worker with no
   decision sent, and never by the last such worker of a pool of more than one; a chore is sent
@@ -61,10 +54,9 @@
   long). A chore that no worker took within `CHORE_WAIT`, or still running `hang` seconds past
   its budget (its worker is replaced), or whose worker died, fails with `ChoreFailed`.
 
-Every fallback is counted by reason (`PoolStats.fallbacks`). Workers come from a factory (a
-process, `bot.service.worker.ProcessWorker`, for the bot; tests give their own), so the pool
-itself is plain asyncio on the service's clock: a fake clock drives its deadlines in tests.
-Each bot process (each shard) has its own pool; nothing is shared between processes.
+Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
+a factory (`bot.service.worker.ProcessWorker` for the bot; tests give their own): the pool is
+plain asyncio on the service's clock. Each bot process (shard) has its own pool.
 """
 
 from __future__ import annotations
@@ -74,13 +66,29 @@ import logging
 import pickle
 import random
 import weakref
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from bot.service.clock import Clock, TimerHandle
 from bot.service.policy import SeatPolicy, policy_for
+from bot.service.pool_slots import Decision, Held, PendingChore, Slot
+from bot.service.pool_terms import (
+    DEADLINE,
+    ERROR,
+    FORCED,
+    GARBAGE,
+    HERE,
+    HUNG,
+    MISFIT,
+    OVERLOAD,
+    SEARCHED,
+    TIMED_OUT,
+    ChoreFailed,
+    PoolObserver,
+    PoolStats,
+    Stale,
+)
 from bot.service.worker import (
     CHORE,
     KEEP,
@@ -92,9 +100,11 @@ from bot.service.worker import (
     WorkerEvents,
     choose_from,
 )
-from games.contract import Game, Round
+from games.contract import Round
 
 log = logging.getLogger(__name__)
+
+WorkerFactory = Callable[[WorkerEvents], Worker]
 
 DECISION_SECONDS = 1.0  # asked -> answered, at most; then the simple policy plays
 HANG_SECONDS = 5.0  # a worker still on one decision this long after taking it is replaced
@@ -106,136 +116,13 @@ RETIRED = 32  # killed workers kept to be reaped at close (older ones are long g
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
 CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
 
-# Why a decision was played by the simple policy
-OVERLOAD = "overload"  # it could not have started in time
-DEADLINE = "deadline"  # not answered in time
-DIED = "died"  # its worker died
-HUNG = "hung"  # its worker was stuck (counted when the worker is replaced)
-GARBAGE = "garbage"  # its worker answered something that is no move
-ERROR = "error"  # the policy raised in the worker
-MISFIT = "misfit"  # the actions sent did not follow the round its worker keeps (a bug)
-TIMED_OUT = "timed_out"  # a chore not taken, or not answered, in time
-
-SEARCHED = "searched"  # how a decision a worker answered was made (for the observer)
-FORCED = "forced"  # the only legal move, played without asking a worker
-HERE = "here"  # a policy that does not search, decided in this process
-
-WorkerFactory = Callable[[WorkerEvents], Worker]
-
-
-class PoolObserver(Protocol):
-    """Who is told of every decision and replaced worker (the bot's telemetry)."""
-
-    def decision(self, game: str, seconds: float, how: str = SEARCHED) -> None:
-        """A decision was played: `how` is SEARCHED or the fallback's reason."""
-        ...
-
-    def worker_restarted(self) -> None: ...
-
-
-@dataclass(slots=True)
-class PoolStats:
-    """Counts since the pool was made (the bench reads them)."""
-
-    decided: Counter[str] = field(default_factory=Counter)  # answered by a worker, per game
-    forced: Counter[str] = field(default_factory=Counter)  # one legal move, no worker, per game
-    cpu: Counter[str] = field(default_factory=Counter)  # workers' CPU seconds, per game
-    fallbacks: Counter[str] = field(default_factory=Counter)  # played simply, per reason
-    late: int = 0  # answers that came after their decision was played simply
-    replaced: int = 0  # workers replaced (died, stuck, garbage, never ready)
-    busy: float = 0.0  # wall seconds the workers spent on decisions, as they report it
-    sent: int = 0  # decisions sent to the workers
-    sent_bytes: int = 0  # the bytes of their frames
-    whole: int = 0  # decisions sent with their whole round (the others: the actions since)
-    stale: int = 0  # decisions not sent: their round moved on first (the follow-up drops them)
-    here: Counter[str] = field(default_factory=Counter)  # heuristics decided here, per game
-
-    def copy(self) -> PoolStats:
-        return PoolStats(
-            Counter(self.decided),
-            Counter(self.forced),
-            Counter(self.cpu),
-            Counter(self.fallbacks),
-            self.late,
-            self.replaced,
-            self.busy,
-            self.sent,
-            self.sent_bytes,
-            self.whole,
-            self.stale,
-            Counter(self.here),
-        )
-
-
-@dataclass(eq=False, slots=True)
-class _Decision:
-    job: Job  # without its round: `round` (kept) or `pickled`
-    key: Hashable
-    game: Game[Any, Any, Any]
-    asked: float  # on the pool's clock
-    due: float  # the deadline
-    future: asyncio.Future[Any]
-    round: Round[Any, Any, Any]  # the round asked about (it may move on meanwhile)
-    length: int  # its actions when asked: the state decided for
-    pickled: bytes | None = None  # not kept by the workers (no table): the round as asked
-    token: int = 0  # the number of the round its worker keeps for it, once sent
-    timer: TimerHandle | None = None
-    slot: _Slot | None = None  # the worker it was sent to (deciding it, or to decide it next)
-
-
-class Stale(Exception):
-    """The round of a decision moved on (a click, a timeout, a rollback) before the decision
-    was made: nobody plays it (the follow-up drops a move decided for a state gone by)."""
-
-
-@dataclass(eq=False, slots=True)
-class _Held:
-    """What the pool knows a worker keeps for a table: which round object, by its number,
-    at how many actions."""
-
-    round: weakref.ReferenceType[Round[Any, Any, Any]]
-    token: int
-    length: int
-
-
-class ChoreFailed(Exception):
-    """A chore did not come back: `reason` is DIED, GARBAGE, HUNG, ERROR or TIMED_OUT."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(eq=False, slots=True)
-class _Chore:
-    job: Job
-    future: asyncio.Future[str]
-    timer: TimerHandle | None = None  # not taken in time, then not answered in time
-
-
-@dataclass(eq=False, slots=True)
-class _Slot:
-    """One worker of the pool, and what it is doing."""
-
-    worker: Worker | None = None
-    ready: bool = False
-    sent: deque[_Decision] = field(default_factory=deque)  # in order: the first is under way
-    began: float = 0.0  # when the first of `sent` began (sent, or its previous one answered)
-    stuck: bool = False  # the deadline of the decision under way passed: nothing more is sent
-    timer: TimerHandle | None = None  # the start or the stuck watchdog
-    chore: _Chore | None = None  # the chore it is running (never with a decision)
-    kept: Kept[_Held] = field(default_factory=lambda: Kept(KEEP))  # its rounds, mirrored
-
-    def idle(self) -> bool:
-        return self.ready and not self.sent and self.chore is None
-
 
 class _Events:
     """What one slot's worker reports, handed to the pool with the slot."""
 
     __slots__ = ("_pool", "_slot")
 
-    def __init__(self, pool: DecisionPool, slot: _Slot) -> None:
+    def __init__(self, pool: DecisionPool, slot: Slot) -> None:
         self._pool = pool
         self._slot = slot
 
@@ -276,16 +163,16 @@ class DecisionPool:
         self.stats = PoolStats()
         self._factory = factory
         self._clock = clock
-        self._slots: list[_Slot] = []
+        self._slots: list[Slot] = []
         self._retired: deque[Worker] = deque(maxlen=RETIRED)  # killed, reaped at close
         self._restarts: list[TimerHandle] = []
         self._failures = 0  # workers in a row that were lost before they were ready
-        self._queues: dict[Hashable, deque[_Decision]] = {}  # in turn order
+        self._queues: dict[Hashable, deque[Decision]] = {}  # in turn order
         self._waiting = 0  # decisions in the queues
         self._ids = 0
         self._observer = observer
         self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
-        self._chores: deque[_Chore] = deque()  # waiting for a worker no decision needs
+        self._chores: deque[PendingChore] = deque()  # waiting for a worker no decision needs
         self._tokens = 0  # the last number given to a round sent whole
 
     # -- asking -----------------------------------------------------------------------
@@ -334,9 +221,7 @@ class DecisionPool:
         job = Job(self._ids, b"", seat, level, seed)
         now = self._clock.now()
         length = len(round_.history)
-        decision = _Decision(
-            job, key, round_.game, now, now + self.deadline, future, round_, length
-        )
+        decision = Decision(job, key, round_.game, now, now + self.deadline, future, round_, length)
         if table is None:  # not kept by the workers: the whole round, as it is now
             decision.pickled = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
         decision.timer = self._clock.call_later(self.deadline, lambda: self._on_deadline(decision))
@@ -392,7 +277,7 @@ class DecisionPool:
             self.stats.sent_bytes += slot.worker.send(job)
         self._dispatch_chores()
 
-    def _job_for(self, slot: _Slot, decision: _Decision, budget: float, left: float) -> Job | None:
+    def _job_for(self, slot: Slot, decision: Decision, budget: float, left: float) -> Job | None:
         """The job for `decision` on this slot's worker, with its round as the worker needs
         it: the actions played since the round it keeps for the table, when it keeps this
         very round object at no more actions, else the whole round, which it then keeps (the
@@ -418,7 +303,7 @@ class DecisionPool:
             return None
         self._tokens += 1
         decision.token = self._tokens
-        slot.kept.put(key, _Held(weakref.ref(round_), self._tokens, length))
+        slot.kept.put(key, Held(weakref.ref(round_), self._tokens, length))
         self.stats.whole += 1
         pickled = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
         return Job(
@@ -426,7 +311,7 @@ class DecisionPool:
             key, self._tokens,
         )  # fmt: skip
 
-    def _drop_stale(self, decision: _Decision) -> None:
+    def _drop_stale(self, decision: Decision) -> None:
         """A decision whose round moved on before a worker could be sent it: it ends with
         `Stale` (the follow-up drops a move decided for a state gone by, quietly)."""
         _cancel(decision.timer)
@@ -434,11 +319,11 @@ class DecisionPool:
         if not decision.future.done():
             decision.future.set_exception(Stale(decision.key))
 
-    def _open_slot(self, key: Hashable) -> _Slot | None:
+    def _open_slot(self, key: Hashable) -> Slot | None:
         """The worker to send table `key`'s next decision to: ready, not stuck, running no
         chore, with the fewest decisions sent (fewer than `pipeline`); of those, one that
         keeps the table's round (sent the actions since, not the whole round)."""
-        best: _Slot | None = None
+        best: Slot | None = None
         for slot in self._slots:
             if not slot.ready or slot.stuck or slot.chore is not None:
                 continue
@@ -456,7 +341,7 @@ class DecisionPool:
                 best = slot
         return best
 
-    def _next(self) -> _Decision:
+    def _next(self) -> Decision:
         """The oldest decision of the table whose turn it is; that table's turn moves to the
         end of the line."""
         key = next(iter(self._queues))
@@ -467,7 +352,7 @@ class DecisionPool:
         self._waiting -= 1
         return decision
 
-    def _unqueue(self, decision: _Decision) -> None:
+    def _unqueue(self, decision: Decision) -> None:
         queue = self._queues.get(decision.key)
         if queue is None or decision not in queue:
             return
@@ -477,7 +362,7 @@ class DecisionPool:
             del self._queues[decision.key]
 
     # -- what happens to a decision ---------------------------------------------------
-    async def _on_deadline(self, decision: _Decision) -> None:
+    async def _on_deadline(self, decision: Decision) -> None:
         if decision.future.done():
             return
         slot = decision.slot
@@ -489,7 +374,7 @@ class DecisionPool:
         # watched once it begins it (`_on_answer`)
         self._fall_back(decision, DEADLINE)
 
-    def _watch(self, slot: _Slot) -> None:
+    def _watch(self, slot: Slot) -> None:
         """The decision under way is past its deadline: the worker is stuck (it is sent
         nothing more) until it answers, and is replaced if it is still on that decision
         `hang` seconds after it began it."""
@@ -500,7 +385,7 @@ class DecisionPool:
         delay = max(0.0, slot.began + self.hang - self._clock.now())
         slot.timer = self._clock.call_later(delay, lambda: self._on_stuck(slot, decision))
 
-    def _fall_back(self, decision: _Decision, reason: str) -> None:
+    def _fall_back(self, decision: Decision, reason: str) -> None:
         """Play the simple policy's move for the round as it was asked."""
         _cancel(decision.timer)
         self._unqueue(decision)
@@ -512,7 +397,7 @@ class DecisionPool:
             self._observer.decision(decision.game.name, spent, reason)
         _settle(decision.future, lambda: _as_asked(decision))
 
-    def _on_answer(self, slot: _Slot, answer: Answer) -> None:
+    def _on_answer(self, slot: Slot, answer: Answer) -> None:
         if slot not in self._slots:  # replaced: what it was sent is played already
             return
         if slot.chore is not None and answer.job == slot.chore.job.id:
@@ -575,7 +460,7 @@ class DecisionPool:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._ids += 1
         pickled = pickle.dumps(task, pickle.HIGHEST_PROTOCOL)
-        chore = _Chore(Job(self._ids, pickled, -1, "", 0, budget, kind=CHORE), future)
+        chore = PendingChore(Job(self._ids, pickled, -1, "", 0, budget, kind=CHORE), future)
         chore.timer = self._clock.call_later(CHORE_WAIT, lambda: self._on_chore_late(chore))
         self._chores.append(chore)
         self._dispatch()
@@ -599,7 +484,7 @@ class DecisionPool:
             chore.timer = self._clock.call_later(limit, lambda c=chore: self._on_chore_late(c))
             slot.worker.send(chore.job)
 
-    async def _on_chore_late(self, chore: _Chore) -> None:
+    async def _on_chore_late(self, chore: PendingChore) -> None:
         slot = next((s for s in self._slots if s.chore is chore), None)
         if slot is not None:
             log.warning("bot worker %s stuck on a chore: replaced", _pid(slot))
@@ -607,14 +492,14 @@ class DecisionPool:
         else:
             self._chore_failed(chore, TIMED_OUT)
 
-    def _chore_failed(self, chore: _Chore, reason: str) -> None:
+    def _chore_failed(self, chore: PendingChore, reason: str) -> None:
         _cancel(chore.timer)
         if chore in self._chores:
             self._chores.remove(chore)
         if not chore.future.done():
             chore.future.set_exception(ChoreFailed(reason))
 
-    def _on_chore_answer(self, slot: _Slot, chore: _Chore, answer: Answer) -> None:
+    def _on_chore_answer(self, slot: Slot, chore: PendingChore, answer: Answer) -> None:
         slot.chore = None
         _cancel(chore.timer)
         if answer.error is not None:
@@ -627,7 +512,7 @@ class DecisionPool:
 
     # -- workers ----------------------------------------------------------------------
     def _start(self) -> None:
-        slot = _Slot(kept=Kept(self.keep))  # a new worker keeps nothing yet
+        slot = Slot(kept=Kept(self.keep))  # a new worker keeps nothing yet
         self._slots.append(slot)
         slot.timer = self._clock.call_later(START_SECONDS, lambda: self._on_no_start(slot))
         try:
@@ -639,7 +524,7 @@ class DecisionPool:
             self._failures += 1
             self._restart_later()
 
-    def _on_ready(self, slot: _Slot) -> None:
+    def _on_ready(self, slot: Slot) -> None:
         if slot not in self._slots:
             return
         slot.ready = True
@@ -649,24 +534,24 @@ class DecisionPool:
         self._wake()
         self._dispatch()
 
-    async def _on_no_start(self, slot: _Slot) -> None:
+    async def _on_no_start(self, slot: Slot) -> None:
         if slot in self._slots and not slot.ready:
             log.warning("bot worker %s not ready after %ss: replaced", _pid(slot), START_SECONDS)
             self._replace(slot, HUNG)
 
-    async def _on_stuck(self, slot: _Slot, decision: _Decision) -> None:
+    async def _on_stuck(self, slot: Slot, decision: Decision) -> None:
         if slot in self._slots and slot.sent and slot.sent[0] is decision:
             log.warning("bot worker %s stuck on a decision: replaced", _pid(slot))
             self._replace(slot, HUNG)
 
-    def _on_lost(self, slot: _Slot, reason: str) -> None:
+    def _on_lost(self, slot: Slot, reason: str) -> None:
         """The worker is gone by itself (already killed by its handle)."""
         if slot not in self._slots:
             return
         log.warning("bot worker %s %s: replaced", _pid(slot), reason)
         self._replace(slot, reason, killed=True)
 
-    def _replace(self, slot: _Slot, reason: str, *, killed: bool = False) -> None:
+    def _replace(self, slot: Slot, reason: str, *, killed: bool = False) -> None:
         self._slots.remove(slot)
         _cancel(slot.timer)
         if slot.worker is not None:
@@ -767,8 +652,7 @@ class DecisionPool:
 
 
 def _decided_here(policy: SeatPolicy, round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
-    """A heuristic's move, as a worker would decide it (the same generator); the simple
-    policy's if it fails, as for a worker's error."""
+    """A heuristic's move, as a worker would decide it; the simple policy's if it fails."""
     try:
         return policy.choose(round_, seat, random.Random(seed))
     except Exception:
@@ -782,7 +666,7 @@ def _share(left: float, others: float) -> float:
     return left / (1.0 + others)
 
 
-def _as_asked(decision: _Decision) -> Any:
+def _as_asked(decision: Decision) -> Any:
     """The simple policy's move for the state the decision was asked for: the round as
     pickled then (not kept), or the round itself if it has not moved on; else `Stale`."""
     job = decision.job
@@ -811,6 +695,6 @@ def _cancel(timer: TimerHandle | None) -> None:
         timer.cancel()
 
 
-def _pid(slot: _Slot) -> int | str:
+def _pid(slot: Slot) -> int | str:
     pid = slot.worker.pid if slot.worker is not None else None
     return pid if pid is not None else "?"

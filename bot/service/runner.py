@@ -27,7 +27,8 @@ from typing import Any, Protocol
 
 from bot.service.clock import Clock, SystemClock
 from bot.service.policy import policy_for
-from bot.service.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool, PoolObserver
+from bot.service.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool
+from bot.service.pool_terms import PoolObserver
 from bot.service.worker import (
     KEEP,
     Decide,

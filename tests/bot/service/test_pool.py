@@ -16,20 +16,8 @@ import pytest
 
 from bot.service import FakeClock
 from bot.service.policy import policy_for
-from bot.service.pool import (
-    ANSWER_MARGIN,
-    DEADLINE,
-    DIED,
-    ERROR,
-    FORCED,
-    GARBAGE,
-    HERE,
-    MIN_BUDGET,
-    OVERLOAD,
-    PIPELINE,
-    SEARCHED,
-    DecisionPool,
-)
+from bot.service.pool import ANSWER_MARGIN, MIN_BUDGET, PIPELINE, DecisionPool
+from bot.service.pool_terms import DEADLINE, DIED, ERROR, FORCED, GARBAGE, HERE, OVERLOAD, SEARCHED
 from bot.service.worker import CHORE, KEEP, Answer, Job, Kept, Misfit, WorkerEvents, round_for
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE

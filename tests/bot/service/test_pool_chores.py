@@ -13,14 +13,8 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock
-from bot.service.pool import (
-    ANSWER_MARGIN,
-    CHORE_WAIT,
-    DIED,
-    TIMED_OUT,
-    ChoreFailed,
-    DecisionPool,
-)
+from bot.service.pool import ANSWER_MARGIN, CHORE_WAIT, DecisionPool
+from bot.service.pool_terms import DIED, TIMED_OUT, ChoreFailed
 from bot.service.reviews import SLICE
 from bot.service.worker import CHORE, MOVE
 from games.contract import Round, RoundSetup

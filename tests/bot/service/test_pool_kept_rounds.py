@@ -18,7 +18,8 @@ import pytest
 
 from bot.service import FakeClock
 from bot.service.policy import policy_for
-from bot.service.pool import DEADLINE, DIED, MISFIT, DecisionPool, Stale
+from bot.service.pool import DecisionPool
+from bot.service.pool_terms import DEADLINE, DIED, MISFIT, Stale
 from bot.service.worker import Job, Kept, ProcessWorker, work
 from games.contract import Game, Round, RoundSetup
 from games.dutch import GAME as DUTCH

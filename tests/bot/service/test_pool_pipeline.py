@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock
-from bot.service.pool import DEADLINE, DIED, OVERLOAD, PIPELINE, DecisionPool
+from bot.service.pool import PIPELINE, DecisionPool
+from bot.service.pool_terms import DEADLINE, DIED, OVERLOAD
 from bot.service.reviews import SLICE
 from bot.service.worker import CHORE, MOVE
 from games.contract import Round, RoundSetup

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock
-from bot.service.pool import DIED, ChoreFailed
+from bot.service.pool_terms import DIED, ChoreFailed
 from bot.service.reviews import review_in_workers
 from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner
 from games.contract import RoundRecord, RoundSetup

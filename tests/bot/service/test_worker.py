@@ -17,7 +17,7 @@ import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.policy import policy_for
-from bot.service.pool import DEADLINE, DIED, GARBAGE, OVERLOAD
+from bot.service.pool_terms import DEADLINE, DIED, GARBAGE, OVERLOAD
 from bot.service.runner import ProcessPolicyRunner
 from bot.service.worker import (
     MIN_BUDGET,
