@@ -59,11 +59,11 @@ core (`taskset -c 0 python -m bot.bench --tables 10000 --bot-tables 0 --seconds 
 cores, 1,000 tables of bots (a third each game) with their humans at a 5 s pace: click p99 <
 25 ms, bots' moves after a click p99 < 1 s, no fallback (`python -m bot.bench --tables 0
 --bot-tables 1000`). `--short` runs a few tables for a couple of seconds (the test suite).
-Measured on a shared 2-core machine (load ~1), `taskset -c 0 python -m bot.bench --tables 10000
---bot-tables 0 --seconds 15 --no-pictures --store-dir /dev/shm`: 1.47 ms of CPU per click
-answered in the window, 679 clicks/s answered (1.71 ms and 584/s before the turn mentions'
-one-trip writes, the follower's version check and fewer young collections): one core does not
-keep up with 1,000 clicks/s yet, so the queue grows and p50 is seconds.
+Measured on a quiet 2-core machine, `taskset -c 0 python -m bot.bench --tables 10000
+--bot-tables 0 --seconds 15 --no-pictures --store-dir /dev/shm`: 0.999 ms of CPU per click
+answered in the window, all 1,000 clicks/s answered, p50 112 ms and p99 434 ms (1.47 ms,
+679/s and seconds before the collector's free freezes, the one-trip rounds and the render
+caches): one core keeps up with 1,000 clicks/s, with no room to spare.
 At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 20 --warmup 10
 --store-dir /dev/shm`, quiet, three runs): click p50 36-38 ms, p99 107-171 ms; bots' moves after a
 click p50 0.46-0.59 s, p99 1.4-1.6 s; no decision played simply; this process at 81-85% of a
