@@ -657,7 +657,7 @@ def _decided_here(policy: SeatPolicy, round_: Round[Any, Any, Any], seat: int, s
         return policy.choose(round_, seat, random.Random(seed))
     except Exception:
         log.exception("%s bot failed for seat %s; played simply", round_.game.name, seat)
-        return policy_for(round_.game, "simple").choose(round_, seat, random.Random(seed))
+        return _simple(round_, seat, seed)
 
 
 def _share(left: float, others: float) -> float:

@@ -38,16 +38,18 @@ _BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("background",
 def background() -> contextvars.Context:
     """A context for a task whose callbacks are background work (the current one, marked):
     `loop.create_task(coro, context=background())`."""
-    context = contextvars.copy_context()
-    context.run(_BACKGROUND.set, True)
-    return context
+    return _marked(True)
 
 
 def foreground() -> contextvars.Context:
     """A context for callbacks that must not be background work whoever registers them (a
     worker's socket, read for every table): `foreground().run(loop.add_reader, fd, read)`."""
+    return _marked(False)
+
+
+def _marked(background: bool) -> contextvars.Context:
     context = contextvars.copy_context()
-    context.run(_BACKGROUND.set, False)
+    context.run(_BACKGROUND.set, background)
     return context
 
 
@@ -91,7 +93,6 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
     def __init__(self, selector: Any = None) -> None:
         super().__init__(selector)
         self._background: deque[asyncio.Handle] = deque()
-        self.background_slices = 0  # turns whose slice ran out with work left (benchmarks)
 
     def _call_soon(
         self, callback: Callable[..., object], args: Any, context: contextvars.Context | None
@@ -114,10 +115,8 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
                     handle._run()  # type: ignore[attr-defined]
                 if self.time() >= end:
                     break
-            if waiting:
-                self.background_slices += 1
-                if not ready:  # don't sleep in select: come back for the rest at once
-                    ready.append(asyncio.Handle(_nothing, (), self, None))
+            if waiting and not ready:  # don't sleep in select: come back for the rest at once
+                ready.append(asyncio.Handle(_nothing, (), self, None))
         super()._run_once()  # type: ignore[misc]
 
 
