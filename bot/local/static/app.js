@@ -229,6 +229,7 @@
   }
 
   let stickToBottom = true; // follow new messages unless the user scrolled up to read
+  let lastScrollTop = 0; // where the list was at its previous scroll event
   function renderMessages(messages) {
     const list = $("messages");
     const wanted = [];
@@ -884,9 +885,16 @@
       },
       true,
     );
+    // Only the user scrolls up. The list also grows without anybody scrolling: a picture takes
+    // its size (before its load event) below the view, or above it, and the browser then keeps
+    // what is shown in place by scrolling down. Such a scroll leaves the list short of its
+    // bottom for a moment, and must not stop it following (the newest message would then stay
+    // below the view for good).
     $("messages").addEventListener("scroll", () => {
       const list = $("messages");
-      stickToBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+      if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) stickToBottom = true;
+      else if (list.scrollTop < lastScrollTop) stickToBottom = false;
+      lastScrollTop = list.scrollTop;
     });
     $("user-switch").addEventListener("change", (event) => {
       location.search = `?user=${event.target.value}&channel=${state.channelId}`;

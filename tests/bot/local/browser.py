@@ -347,7 +347,6 @@ class Player:
             size = self.page.viewport_size
             if height is not None:
                 self.page.set_viewport_size({"width": size["width"], "height": height})
-                self.look_at_newest()
             self.pictures_shown()
             self.newest_in_view()
             folder = Path(SCREENSHOTS)
@@ -359,13 +358,6 @@ class Player:
         """Wait until every picture on the page (card emojis) has loaded: a broken one fails."""
         self.page.wait_for_function(
             "[...document.images].every(image => image.complete && image.naturalWidth > 0)"
-        )
-
-    def look_at_newest(self) -> None:
-        """Scroll the messages to the newest, as a player does when their turn comes (a click
-        on a control lower down may have scrolled the page, and a page scrolled up stays)."""
-        self.page.evaluate(
-            "() => { const l = document.getElementById('messages'); l.scrollTop = l.scrollHeight; }"
         )
 
     def newest_in_view(self) -> None:

@@ -62,7 +62,6 @@ class MidHand:
         player.wait_for_turn_or_round_over()
         assert not player.round_over(), f"the round ended before the middle of the hand: {used}"
         player.page.locator(IN_PLAY).last.filter(has_text=re.compile(self.now)).wait_for()
-        player.look_at_newest()  # the pictures may load after: the page stays at the newest
         for message in (HAND, IN_PLAY):  # the hand's picture follows its answer when drawn
             shown = player.card_picture(message, emojis=True)
             assert shown["width"] >= 150 and shown["height"] >= 90, (message, shown)

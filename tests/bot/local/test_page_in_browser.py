@@ -94,6 +94,74 @@ def test_three_people_play_a_round_of_dutch_then_read_the_leaderboard(
         assert_nothing_leaked(players)
 
 
+def a_long_channel(alice: Player, bob: Player) -> None:
+    """Alice's page scrolled down a channel longer than it, at its newest message."""
+    long_enough = (
+        "() => { const l = document.getElementById('messages');"
+        " return l.scrollHeight > 2 * l.clientHeight; }"
+    )
+    for _ in range(8):
+        alice.command("dutch rules")  # a long answer
+        if alice.page.evaluate(long_enough):
+            break
+    assert alice.page.evaluate(long_enough)
+    alice.newest_in_view()
+    bob.say("first")
+    alice.page.locator(TABLE).filter(has_text="first").wait_for()
+    alice.newest_in_view()
+
+
+def test_the_page_keeps_following_when_messages_grow_without_the_user_scrolling(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A picture takes its size before its load event: a message above the view and the newest
+    one grow at once, the browser scrolls down to keep the view in place, and the list is short
+    of its bottom at that scroll. That is not the user scrolling up to read: the next message
+    still comes into view (the page stopped following for good, and a player never saw the
+    newest message unless they scrolled)."""
+    with local_table(tmp_path) as table:
+        alice, bob = Player(browser, table, 1), Player(browser, table, 2)
+        a_long_channel(alice, bob)
+        alice.page.evaluate(
+            """() => new Promise((scrolled) => {
+                const list = document.getElementById('messages');
+                list.addEventListener('scroll', scrolled, { once: true });
+                const grow = (message) => {
+                    const picture = document.createElement('div');
+                    picture.style.height = '200px';
+                    message.querySelector('.message-body').append(picture);
+                };
+                grow(list.firstElementChild);
+                grow(list.lastElementChild);
+            })"""
+        )
+        bob.say("second")
+        alice.page.locator(TABLE).filter(has_text="second").wait_for()
+        alice.newest_in_view()
+
+
+def test_a_user_who_scrolled_up_to_read_stays_there_when_a_message_comes(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path) as table:
+        alice, bob = Player(browser, table, 1), Player(browser, table, 2)
+        a_long_channel(alice, bob)
+        alice.page.hover("#messages")
+        alice.page.mouse.wheel(0, -600)
+        alice.page.wait_for_function(
+            "() => { const l = document.getElementById('messages');"
+            " return l.scrollHeight - l.scrollTop - l.clientHeight > 300; }"
+        )
+        bob.say("second")
+        newest = alice.page.locator(TABLE).filter(has_text="second")
+        newest.wait_for()
+        below_the_view = newest.evaluate(
+            "node => node.getBoundingClientRect().top"
+            " >= document.getElementById('messages').getBoundingClientRect().bottom"
+        )
+        assert below_the_view, "the page jumped to the newest message while Alice read above"
+
+
 def test_a_user_switching_to_french_gets_the_bot_and_the_page_in_french(
     browser: Any, tmp_path: Path
 ) -> None:
