@@ -16,6 +16,7 @@ from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import card_emoji, face, pretty, shown
 from bot.render.log import burst_lines
 from bot.service.snapshots import LogEntry, Reveal
+from games.cards import JOKER
 from games.dutch.views import DutchView, SlotView
 
 QUIET_EVENTS = frozenset({"turn", "end", "round_end"})  # said by the table, or noise
@@ -262,8 +263,9 @@ def action_labeler(
 
 
 def _discard_key(view: DutchView, queen_jack_powers: bool) -> str:
-    """A Queen or Jack drawn from the stock and discarded at once triggers its power."""
-    rank = view.held[:-1] if view.held else ""
+    """A Queen or Jack drawn from the stock and discarded at once triggers its power (a
+    joker, `JK`, none: it is no Jack)."""
+    rank = view.held[:-1] if view.held and view.held != JOKER else ""
     if queen_jack_powers and view.held_from == "stock" and rank in ("Q", "J"):
         return "dutch.action.discard_queen" if rank == "Q" else "dutch.action.discard_jack"
     return "dutch.action.discard_card"
