@@ -7,6 +7,7 @@ With CARDTABLE_SCREENSHOTS set (`make screenshots`), they save the README's pict
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from tests.bot.local.browser import (
 
 # Call Dutch as soon as it is allowed, else draw and discard: a round ends in a few turns.
 QUICK_ROUND = ("dutch", "draw", "discard")
+CAROL_TO_ACT = re.compile("\u25b6\ufe0f? ?Carol")  # the table's turn marker on her line
 
 
 def play_until_round_over(
@@ -72,13 +74,16 @@ def test_three_people_play_a_round_of_dutch_then_read_the_leaderboard(
             choice = pick(player.offered(), QUICK_ROUND)
             assert choice is not None and "peek" in choice[0]
             player.use(*choice)
-        alice.card_picture(HAND)  # the peeked cards, face up, in the hand's picture
-        alice.screenshot("private-hand")
+            if player is alice:  # her peeked cards, face up, while the others are to peek
+                alice.card_picture(HAND)
+                alice.screenshot("private-hand")
 
         def picture_mid_round(moves: int) -> None:
-            if moves == 2:
+            if moves == 2:  # Bob called Dutch, Carol drew: the table (its edits are paced:
+                # once it shows her turn), the turn's mention and her hand below
+                carol.page.locator(IN_PLAY).last.filter(has_text=CAROL_TO_ACT).wait_for()
                 carol.card_picture(IN_PLAY)
-                carol.screenshot("table-mid-round")
+                carol.screenshot("table-mid-round", height=1800)
 
         moves = play_until_round_over(players, after_move=picture_mid_round)
         assert moves >= 2
