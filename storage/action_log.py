@@ -21,6 +21,8 @@ open rounds is exact, and a refused row fails alone without costing the batch an
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 from typing import cast
 
 from storage.errors import StoreError
@@ -144,15 +146,25 @@ class ActionWriter:
         self._db = db
         self._rounds = rounds
         self._pending: list[Pending] = []
-        self._wake = asyncio.Event()
+        self._wake = asyncio.Event()  # the pipelined writer's
         self._closing = False
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None  # the pipelined writer
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._sending = False  # a batch is on its way (one at a time but pipelined)
+        self._locked: asyncio.Task[None] | None = None  # a batch sent under the lock
+        self._idle: asyncio.Future[None] | None = None  # `close` waits for the last batch
+        # the store's own context (foreground work), for the task that takes the lock: a bot
+        # move's row may start it, and its work is every caller's, clicks' included
+        self._context = contextvars.copy_context()
         self.batches = 0  # transactions committed (for the benchmark)
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._task = self._loop.create_task(self._run(), name="storage-action-writer")
+        self._context = contextvars.copy_context()
+        lanes = getattr(self._db, "pipeline", 0)
+        if lanes:
+            pipelined = self._run_pipelined(cast(PipelinedDatabase, self._db), lanes)
+            self._task = self._loop.create_task(pipelined, name="storage-action-writer")
 
     def submit(
         self, table_id: int, round_no: int, seq: int, seat: int, notation: str
@@ -163,46 +175,99 @@ class ActionWriter:
             raise StoreError("the store is closed; the action was not stored.")
         future: asyncio.Future[None] = self._loop.create_future()
         self._pending.append((table_id, round_no, seq, seat, notation, future))
-        self._wake.set()
+        if self._task is not None:
+            self._wake.set()
+        elif not self._sending:
+            self._send_next()
         return future
 
     async def close(self) -> None:
-        """Store what is queued, then stop the writer task."""
+        """Store what is queued, then stop the writer."""
         self._closing = True
-        self._wake.set()
         if self._task is not None:
+            self._wake.set()
             await self._task
             self._task = None
-
-    async def _run(self) -> None:
-        lanes = getattr(self._db, "pipeline", 0)
-        if lanes:
-            await self._run_pipelined(cast(PipelinedDatabase, self._db), lanes)
             return
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            if not self._pending:
-                if self._closing:
-                    return
-                continue
+        if self._sending:
+            assert self._loop is not None
+            self._idle = self._loop.create_future()
+            await self._idle
+
+    # -- one batch at a time (SQLite) -----------------------------------------------------
+    def _send_next(self) -> None:
+        """Send the rows pending now as one batch: at once, checked here and queued on the
+        database's thread without suspending (`append_now`), when every round is known and
+        no transaction holds the lock; else by a task that takes the lock. The next batch
+        goes when this one has committed, with the rows that came meanwhile."""
+        while self._pending:
             batch = self._pending
             if len(batch) > MAX_BATCH:
                 self._pending = batch[MAX_BATCH:]
                 batch = batch[:MAX_BATCH]
             else:
                 self._pending = []
-            self._wake.set()  # come back for rows queued during this flush, or to exit
-            try:
-                accepted = await self._flush(batch)
-            except Exception as error:  # an I/O failure: every accepted caller hears it
-                failure = error if isinstance(error, StoreError) else StoreError(str(error))
-                for row in batch:
-                    _fail(row[5], failure)
-                continue
+            get = self._rounds.get
+            if self._db.lock.locked() or any(get((row[0], row[1])) is None for row in batch):
+                self._sending = True
+                assert self._loop is not None
+                self._locked = self._loop.create_task(
+                    self._send_locked(batch), context=self._context.copy()
+                )
+                return
+            accepted, rows = self._accept(batch)
+            if not accepted:
+                continue  # every row refused (each caller heard why): nothing to store
+            self._sending = True
+            done = functools.partial(self._sent, batch, accepted)
+            if not self._db.append_now(rows, self._db.stamp(), done):
+                # refused (the store closed): the rows go the awaited way, checked again
+                self._rounds.forget({(row[0], row[1]) for row in batch})
+                assert self._loop is not None
+                self._locked = self._loop.create_task(
+                    self._send_locked(batch), context=self._context.copy()
+                )
+            return
+        self._sending = False
+        if self._idle is not None and not self._idle.done():
+            self._idle.set_result(None)
+
+    def _sent(
+        self,
+        batch: list[Pending],
+        accepted: list[asyncio.Future[None]],
+        error: BaseException | None,
+    ) -> None:
+        """A batch sent at once has committed (None) or failed: its callers hear it, and the
+        next batch goes."""
+        if error is None:
+            self.batches += 1
             for future in accepted:  # one loop, no task per caller
                 if not future.done():  # the caller was cancelled; its row is stored all the same
                     future.set_result(None)
+        else:
+            # Some rounds' last seq moved for rows that are not stored: re-read them from the
+            # database, the only truth, on next use.
+            self._rounds.forget({(row[0], row[1]) for row in batch})
+            failure = error if isinstance(error, StoreError) else StoreError(str(error))
+            for future in accepted:
+                _fail(future, failure)
+        self._send_next()
+
+    async def _send_locked(self, batch: list[Pending]) -> None:
+        try:
+            accepted = await self._flush(batch)
+        except Exception as error:  # an I/O failure: every accepted caller hears it
+            failure = error if isinstance(error, StoreError) else StoreError(str(error))
+            for row in batch:
+                _fail(row[5], failure)
+        else:
+            for future in accepted:
+                if not future.done():
+                    future.set_result(None)
+        finally:
+            self._locked = None
+        self._send_next()
 
     async def _run_pipelined(self, db: PipelinedDatabase, lanes: int) -> None:
         free = list(range(lanes - 1, -1, -1))
@@ -298,13 +363,18 @@ class ActionWriter:
     ) -> tuple[list[asyncio.Future[None]], list[ActionRow]]:
         """Refuse the rows that break the log's rules (their futures fail now) and advance each
         round's last seq past the others; returns their futures and rows to insert."""
-        accepted: list[asyncio.Future[None]] = []
-        rows: list[ActionRow] = []
-        append = rows.append
         get = self._rounds.get
         unknown = {(row[0], row[1]) for row in batch if get((row[0], row[1])) is None}
         if unknown:  # the usual case has none: no await per row
             await self._rounds.load(self._db, unknown)
+        return self._accept(batch)
+
+    def _accept(self, batch: list[Pending]) -> tuple[list[asyncio.Future[None]], list[ActionRow]]:
+        """`_check` for rounds all known: refused rows fail now, the others' rounds move on."""
+        accepted: list[asyncio.Future[None]] = []
+        rows: list[ActionRow] = []
+        append = rows.append
+        get = self._rounds.get
         for table_id, round_no, seq, seat, notation, future in batch:
             open_round = get((table_id, round_no))
             if open_round is None:

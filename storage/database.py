@@ -10,6 +10,7 @@ killed, which NORMAL would already survive); `synchronous="NORMAL"` trades that 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sqlite3
@@ -241,6 +242,37 @@ class Database:
         await self.conn.execute(INSERT_ACTIONS, (at, json.dumps(rows, separators=(",", ":"))))
         self.committed()
 
+    def write_now(
+        self, statements: Sequence[Statement], done: Callable[[BaseException | None], None]
+    ) -> bool:
+        return self._send_now(functools.partial(_write_batch, self.conn._conn, statements), done)
+
+    def append_now(
+        self, rows: list[ActionRow], at: str, done: Callable[[BaseException | None], None]
+    ) -> bool:
+        # one statement outside any transaction: SQLite commits it atomically
+        rows_json = json.dumps(rows, separators=(",", ":"))
+        write = functools.partial(_execute, self.conn._conn, INSERT_ACTIONS, (at, rows_json))
+        return self._send_now(write, done)
+
+    def _send_now(
+        self, write: Callable[[], None], done: Callable[[BaseException | None], None]
+    ) -> bool:
+        """Queue `write` on the connection's thread, behind what is queued there already,
+        unless a transaction holds the lock (its statements must not be interleaved)."""
+        if self.closed or self.lock.locked():
+            return False
+
+        def finished(error: BaseException | None) -> None:
+            if error is None:
+                self.committed()
+            done(None if error is None else self.error(error))
+
+        # aiosqlite's thread runs (future, function) pairs from this queue in order and
+        # resolves the future with `call_soon_threadsafe` (pinned minor version, as `_execute`)
+        self.conn._tx.put_nowait((_Resolved(asyncio.get_running_loop(), finished), write))
+        return True
+
     async def check_integrity(self) -> list[str]:
         try:
             return await asyncio.to_thread(quick_check, self.path)
@@ -255,6 +287,39 @@ class Database:
         ):
             return StoreError(f"the database {self.path} cannot be used: {error}.")
         return StoreError(f"the database {self.path} refused a write: {error}.")
+
+
+class _Resolved:
+    """Stands for the future aiosqlite's thread resolves, with `call_soon_threadsafe`, when a
+    call ends: `done` runs in that very callback, a turn of the event loop before an asyncio
+    future's own callbacks would run (and with no task to wake after them)."""
+
+    __slots__ = ("_done", "_loop", "_resolved")
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, done: Callable[[BaseException | None], None]
+    ) -> None:
+        self._loop = loop
+        self._done = done
+        self._resolved = False
+
+    def get_loop(self) -> asyncio.AbstractEventLoop:
+        return self._loop
+
+    def done(self) -> bool:
+        return self._resolved
+
+    def set_result(self, _result: object) -> None:
+        self._resolved = True
+        self._done(None)
+
+    def set_exception(self, error: BaseException) -> None:
+        self._resolved = True
+        self._done(error)
+
+
+def _execute(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> None:
+    conn.execute(sql, params).close()
 
 
 def _write_batch(conn: sqlite3.Connection, statements: Sequence[Statement]) -> None:

@@ -14,6 +14,8 @@ SQLite that transaction is one trip to the connection's thread (`Database.write_
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,14 +43,15 @@ class MentionWriter:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._pending: list[Write] = []
-        self._wake = asyncio.Event()
         self._closing = False
-        self._task: asyncio.Task[None] | None = None
+        self._started = False
+        self._sending = False  # a batch is on its way (one at a time)
+        self._idle: asyncio.Future[None] | None = None  # `close` waits for the last batch
+        self._context = contextvars.copy_context()  # the store's (see `ActionWriter`)
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(
-            self._run(), name="storage-mention-writer"
-        )
+        self._started = True
+        self._context = contextvars.copy_context()
 
     async def save(self, mention: TurnMention) -> None:
         """Keep this table's mention (it replaces the table's previous one)."""
@@ -66,43 +69,58 @@ class MentionWriter:
         await self._submit(DELETE, (table_id, message_id))
 
     def _submit(self, sql: str, params: Sequence[Any]) -> asyncio.Future[None]:
-        if self._closing or self._task is None:
+        if self._closing or not self._started:
             raise StoreError("the store is closed; the turn mention was not written.")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((sql, params, future))
-        self._wake.set()
+        if not self._sending:
+            self._send_next()
         return future
 
     async def close(self) -> None:
         """Write what is queued, then stop."""
         self._closing = True
-        self._wake.set()
-        if self._task is not None:
-            await self._task
+        if self._sending:
+            self._idle = asyncio.get_running_loop().create_future()
+            await self._idle
 
-    async def _run(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            batch, self._pending = self._pending, []
-            if not batch:
-                if self._closing:
-                    return
-                continue
-            # come back for the writes queued during this commit, or to end once closing
-            # (a close that came meanwhile set the event this loop has just cleared)
-            self._wake.set()
-            try:  # one transaction, on SQLite one trip to the connection's thread
-                await self._db.write_batch(_statements(batch))
-            except Exception as error:  # every caller of the batch hears it
-                failure = error if isinstance(error, StoreError) else StoreError(str(error))
-                for _, _, future in batch:
-                    if not future.done():
-                        future.set_exception(failure)
-                continue
+    def _send_next(self) -> None:
+        """Send the writes pending now as one transaction: at once when no transaction holds
+        the store's lock (`write_now`: on SQLite one trip to the connection's thread, queued
+        without suspending, behind the action log's batches and not after their loop turns),
+        else by a task that takes the lock. The next batch goes once this one has committed."""
+        batch, self._pending = self._pending, []
+        if not batch:
+            self._sending = False
+            if self._idle is not None and not self._idle.done():
+                self._idle.set_result(None)
+            return
+        self._sending = True
+        statements = _statements(batch)
+        if not self._db.write_now(statements, functools.partial(self._sent, batch)):
+            write = self._write_locked(batch, statements)
+            asyncio.get_running_loop().create_task(write, context=self._context.copy())
+
+    async def _write_locked(self, batch: list[Write], statements: list[Statement]) -> None:
+        try:
+            await self._db.write_batch(statements)
+        except Exception as error:
+            self._sent(batch, error)
+        else:
+            self._sent(batch, None)
+
+    def _sent(self, batch: list[Write], error: BaseException | None) -> None:
+        """Every caller of the batch hears how it went; then the next batch goes."""
+        if error is None:
             for _, _, future in batch:
                 if not future.done():  # a cancelled caller's write is kept all the same
                     future.set_result(None)
+        else:
+            failure = error if isinstance(error, StoreError) else StoreError(str(error))
+            for _, _, future in batch:
+                if not future.done():
+                    future.set_exception(failure)
+        self._send_next()
 
 
 def _statements(batch: list[Write]) -> list[Statement]:

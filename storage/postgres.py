@@ -258,6 +258,16 @@ class PostgresDatabase:
             for sql, rows in statements:
                 await conn.executemany(sql, rows)
 
+    def write_now(
+        self, statements: Sequence[Statement], done: Callable[[BaseException | None], None]
+    ) -> bool:
+        return False  # a write takes a pooled connection: awaited, under the lock
+
+    def append_now(
+        self, rows: list[ActionRow], at: str, done: Callable[[BaseException | None], None]
+    ) -> bool:
+        return False  # actions are pipelined on lanes of their own (`send_actions`)
+
     async def append_actions(self, rows: list[ActionRow], at: str) -> None:
         """One INSERT of every row (a column array each), committed on its own: one round trip
         and one WAL flush for the whole batch. If the connection is lost meanwhile, the batch

@@ -30,6 +30,20 @@ class Connection(Protocol):
         ...
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+    def write_now(
+        self, statements: Sequence[Statement], done: Callable[[BaseException | None], None]
+    ) -> bool:
+        """`write_batch` without suspending, when it can be: False if the lock is held (a
+        transaction is under way), else the transaction is sent at once and `done(None)`, or
+        `done(StoreError)`, is called on the event loop when it has committed or failed.
+        Writes sent so are committed in the order sent, each whole before the next. On SQLite
+        a write sent so costs one turn of the event loop less, and waits for no other: a
+        group-committed writer holding the lock across its trip made every other writer wait
+        for the loop turns of that trip (at 1,000 tables of bots, a click's action waited
+        16 ms at p50 and 50 ms at p90 for the turn mentions' batches). PostgreSQL: always
+        False (its writes go through the lock)."""
+        ...
+
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
 
@@ -75,6 +89,20 @@ class Database(Protocol):
         statements take."""
         ...
 
+    def write_now(
+        self, statements: Sequence[Statement], done: Callable[[BaseException | None], None]
+    ) -> bool:
+        """`write_batch` without suspending, when it can be: False if the lock is held (a
+        transaction is under way), else the transaction is sent at once and `done(None)`, or
+        `done(StoreError)`, is called on the event loop when it has committed or failed.
+        Writes sent so are committed in the order sent, each whole before the next. On SQLite
+        a write sent so costs one turn of the event loop less, and waits for no other: a
+        group-committed writer holding the lock across its trip made every other writer wait
+        for the loop turns of that trip (at 1,000 tables of bots, a click's action waited
+        16 ms at p50 and 50 ms at p90 for the turn mentions' batches). PostgreSQL: always
+        False (its writes go through the lock)."""
+        ...
+
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
     async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -87,6 +115,13 @@ class Database(Protocol):
         Called with `lock` held, outside any transaction. Raises StoreUnavailable when the
         database cannot be reached: the rows are then not stored (PostgreSQL makes sure of it
         even when a COMMIT's outcome was unknown)."""
+        ...
+
+    def append_now(
+        self, rows: list[ActionRow], at: str, done: Callable[[BaseException | None], None]
+    ) -> bool:
+        """`append_actions` without suspending, when it can be, as `write_now` (called
+        without the lock, right after checking the rows)."""
         ...
 
     async def check_integrity(self) -> list[str]:

@@ -1,0 +1,139 @@
+"""Group-committed writes sent at once (`Database.append_now`, `write_now`): on SQLite the
+action log's and the turn mentions' batches go to the connection's thread without taking the
+store's lock, one behind the other, and never into a transaction under way."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from storage import Store, StoreError
+from storage.database import Database
+from tests.storage.conftest import ToyTable, resolve_toy, stored_seqs
+from tests.storage.test_turn_mentions import mention
+
+MARK: contextvars.ContextVar[str] = contextvars.ContextVar("mark", default="store")
+
+
+async def turns(count: int = 5) -> None:
+    """Let the event loop run a few turns (what a task woken meanwhile would do, it has)."""
+    for _ in range(count):
+        await asyncio.sleep(0)
+
+
+async def hold_thread(db: Database) -> tuple[asyncio.Future[None], Callable[[], None]]:
+    """Keep the connection's thread busy until the returned callable is called."""
+    running, go = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        running.set()
+        go.wait()
+
+    held = asyncio.ensure_future(db.conn._execute(hold))
+    await asyncio.to_thread(running.wait)
+    return held, go.set
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> Store:
+    store = await Store.open(tmp_path / "now.db", games_resolver=resolve_toy)
+    yield store
+    await store.close()
+
+
+async def test_writers_in_flight_hold_no_lock_and_queue_behind_each_other(
+    sqlite_store: Store,
+) -> None:
+    store = sqlite_store
+    db = store._db
+    toy = await ToyTable.open(store)
+    await toy.new_round(seed=1)
+    held, release = await hold_thread(db)
+    try:
+        await turns()
+        saved = asyncio.ensure_future(store.save_turn_mention(mention(toy.id)))
+        recorded = asyncio.ensure_future(store.record_action(toy.id, 0, 0, 0, "draw"))
+        await turns()
+        # both batches wait in the thread's queue; neither waits for the other's trip to end
+        assert not db.lock.locked()
+        assert db.conn._tx.qsize() == 2
+    finally:
+        release()
+    await asyncio.gather(held, saved, recorded)
+    assert await store.turn_mentions() == [mention(toy.id)]
+    assert (await store.load_round(toy.id, 0)).actions == [(0, "draw")]
+
+
+async def test_a_write_never_joins_a_transaction_under_way(tmp_path: Path) -> None:
+    location = tmp_path / "tx.db"
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        toy = await ToyTable.open(store)
+        await toy.new_round(seed=1)
+        await store.record_action(toy.id, 0, 0, 0, "draw")  # the round is known: sent at once
+        writes: list[asyncio.Future[None]] = []
+        with pytest.raises(RuntimeError, match="rolled back"):
+            async with store._db.transaction():
+                writes.append(asyncio.ensure_future(store.record_action(toy.id, 0, 1, 1, "draw")))
+                writes.append(asyncio.ensure_future(store.save_turn_mention(mention(toy.id))))
+                await turns()
+                raise RuntimeError("rolled back")
+        await asyncio.gather(*writes)  # stored after the transaction, not inside it
+        assert await store.turn_mentions() == [mention(toy.id)]
+    assert (await stored_seqs(location))[(toy.id, 0)] == [0, 1]
+
+
+async def test_a_write_that_waits_for_the_lock_runs_as_the_store_not_as_its_caller(
+    sqlite_store: Store,
+) -> None:
+    """A bot move's write may start the task that waits for the lock; that task works for
+    every caller (a click's rows join its batch), so it keeps the store's own context."""
+    store = sqlite_store
+    db = store._db
+    toy = await ToyTable.open(store)
+    seen: list[str] = []
+    write_batch = db.write_batch
+
+    async def observed(statements: object) -> None:
+        seen.append(MARK.get())
+        await write_batch(statements)  # type: ignore[arg-type]
+
+    db.write_batch = observed  # type: ignore[method-assign]
+
+    async def caller() -> None:
+        MARK.set("caller")
+        await store.save_turn_mention(mention(toy.id))
+
+    async with db.lock:  # a transaction under way: the write must wait for it
+        saved = asyncio.ensure_future(caller())
+        await turns()
+        assert not saved.done()
+    await saved
+    assert seen == ["store"]
+
+
+async def test_closing_stores_the_batch_in_flight_and_those_queued(tmp_path: Path) -> None:
+    location = tmp_path / "close.db"
+    store = await Store.open(location, games_resolver=resolve_toy)
+    toy = await ToyTable.open(store)
+    await toy.new_round(seed=1)
+    held, release = await hold_thread(store._db)
+    try:
+        await turns()
+        first = asyncio.ensure_future(store.record_action(toy.id, 0, 0, 0, "draw"))
+        await turns()
+        second = asyncio.ensure_future(store.record_action(toy.id, 0, 1, 1, "draw"))
+        await turns()
+        closing = asyncio.ensure_future(store.close())
+        await turns()
+        assert not closing.done()
+    finally:
+        release()
+    await asyncio.gather(held, first, second, closing)
+    assert (await stored_seqs(location))[(toy.id, 0)] == [0, 1]
+    with pytest.raises(StoreError, match="closed"):
+        await store.record_action(toy.id, 0, 2, 0, "draw")
