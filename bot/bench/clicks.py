@@ -64,13 +64,19 @@ Measured on a quiet 2-core machine, `taskset -c 0 python -m bot.bench --tables 1
 answered in the window, all 1,000 clicks/s answered, p50 112 ms and p99 434 ms (1.47 ms,
 679/s and seconds before the collector's free freezes, the one-trip rounds and the render
 caches): one core keeps up with 1,000 clicks/s, with no room to spare.
-At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 20 --warmup 10
---store-dir /dev/shm`, quiet, three runs): click p50 36-38 ms, p99 107-171 ms; bots' moves after a
-click p50 0.46-0.59 s, p99 1.4-1.6 s; no decision played simply; this process at 81-85% of a
-core, its one worker 71-74% busy (the Euchre searches: the other bots decide here), the drawing
-processes about 40% of a core. A click waits for its durable write on a process with little
-CPU to spare; `--plain-loop` (asyncio's own loop) gave p50 43 ms, p99 158 ms in one quiet run,
-while under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at
+At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 20 --store-dir
+/dev/shm`, quiet) the warm-up decides what is measured. Every table starts at once, so for the
+first half minute they move in step: Dame's bots wait while their humans pass cards, and the
+workers search about 105 Euchre decisions a second. With `--warmup 10` (three runs): click p50
+13-16 ms, p99 59-130 ms; bots' moves after a click p99 1.2-1.5 s; 0-3 decisions played simply.
+Once the tables drift apart (`--warmup 40`, two runs), the load is the real one: 141-144
+Euchre searches a second keep the one worker 98% busy, this process is at 86-87% of a core, and
+clicks take 21-29 ms at p50, 284-373 ms at p99, the bots' moves 3.3-4.1 s at p99 (Euchre's, that
+wait for the worker; Dutch's 1.0-1.1 s, Dame's 1.6-1.7 s). At 600 tables (`--warmup 40`): click
+p99 63 ms, bots' moves p99 1.3 s (Euchre 1.5 s), worker 87% busy; at 400: click p99 43 ms,
+Euchre's bots still 1.9 s at p99 (a hand's end is followed by a new deal's bids, several searches
+in a row, each allowed up to the pool's aim). `--plain-loop` (asyncio's own loop) compares the
+loop: under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at
 p50.
 At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
 each open hand's): drawn at 20-100 ms each on a loaded 2-core machine, they starved the event
