@@ -238,7 +238,7 @@ class Database:
     async def append_actions(self, rows: list[ActionRow], at: str) -> None:
         """One INSERT of every row outside any transaction: SQLite commits it as one atomic,
         durable transaction before it returns, in a single trip to the connection's thread."""
-        assert not self.conn.in_transaction
+        # (a write sent at once may be mid-transaction in the thread now: this runs after it)
         await self.conn.execute(INSERT_ACTIONS, (at, json.dumps(rows, separators=(",", ":"))))
         self.committed()
 

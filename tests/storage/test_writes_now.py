@@ -137,3 +137,37 @@ async def test_closing_stores_the_batch_in_flight_and_those_queued(tmp_path: Pat
     assert (await stored_seqs(location))[(toy.id, 0)] == [0, 1]
     with pytest.raises(StoreError, match="closed"):
         await store.record_action(toy.id, 0, 2, 0, "draw")
+
+
+async def test_an_action_sent_under_the_lock_waits_for_a_transaction_sent_at_once(
+    sqlite_store: Store,
+) -> None:
+    """A batch sent at once may be mid-transaction in the connection's thread when a batch
+    that took the lock is sent: that one queues behind it (it used to assert that no
+    transaction was open, read from the event loop's thread, and fail)."""
+    store = sqlite_store
+    db = store._db
+    toy = await ToyTable.open(store)
+    await toy.new_round(seed=1)
+    running, go = threading.Event(), threading.Event()
+
+    def hold(_: object) -> int:
+        running.set()
+        go.wait()
+        return 0
+
+    await db.conn._execute(db.conn._conn.create_function, "hold", 1, hold)
+    committed: list[BaseException | None] = []
+    stall = [("UPDATE tables SET status = status WHERE hold(?) = 1", [(1,)])]
+    try:
+        assert db.write_now(stall, committed.append)
+        await asyncio.to_thread(running.wait)  # BEGIN is done, the transaction open
+        async with db.lock:  # the action's batch goes the locked way
+            recorded = asyncio.ensure_future(store.record_action(toy.id, 0, 0, 0, "draw"))
+            await turns()
+        await turns()
+    finally:
+        go.set()
+    await recorded
+    assert committed == [None]
+    assert (await store.load_round(toy.id, 0)).actions == [(0, "draw")]
