@@ -229,7 +229,7 @@
   }
 
   let stickToBottom = true; // follow new messages unless the user scrolled up to read
-  let lastScrollTop = 0; // where the list was at its previous scroll event
+  let userScrolls = false; // the user touched the list since it was last at its bottom
   function renderMessages(messages) {
     const list = $("messages");
     const wanted = [];
@@ -885,16 +885,30 @@
       },
       true,
     );
-    // Only the user scrolls up. The list also grows without anybody scrolling: a picture takes
-    // its size (before its load event) below the view, or above it, and the browser then keeps
-    // what is shown in place by scrolling down. Such a scroll leaves the list short of its
-    // bottom for a moment, and must not stop it following (the newest message would then stay
-    // below the view for good).
+    // Only the user stops the list following the newest message: a scroll that comes after
+    // their wheel, a touch that moves, a drag of the scrollbar or a key that scrolls up, and
+    // leaves the list short of its bottom (a click on a message's button is none of those).
+    // The list also scrolls by itself: a picture takes its size (before its load event) and
+    // the browser keeps what is shown in place, a message removed above (a turn's mention,
+    // once played) makes it shorter. Such scrolls, up as well as down, must not stop it
+    // following (the newest message would then stay below the view for good).
+    const touched = () => (userScrolls = true);
+    $("messages").addEventListener("wheel", touched, { passive: true });
+    $("messages").addEventListener("touchmove", touched, { passive: true });
+    $("messages").addEventListener("pointerdown", (event) => {
+      if (event.target === $("messages")) touched(); // its scrollbar, not a message
+    });
+    $("messages").addEventListener("keydown", (event) => {
+      if (["ArrowUp", "PageUp", "Home"].includes(event.key)) touched();
+    });
     $("messages").addEventListener("scroll", () => {
       const list = $("messages");
-      if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) stickToBottom = true;
-      else if (list.scrollTop < lastScrollTop) stickToBottom = false;
-      lastScrollTop = list.scrollTop;
+      if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) {
+        stickToBottom = true;
+        userScrolls = false; // back at the newest: later scrolls are the browser's until told
+      } else if (userScrolls) {
+        stickToBottom = false;
+      }
     });
     $("user-switch").addEventListener("change", (event) => {
       location.search = `?user=${event.target.value}&channel=${state.channelId}`;

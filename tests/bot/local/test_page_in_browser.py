@@ -145,6 +145,32 @@ def test_the_page_keeps_following_when_messages_grow_without_the_user_scrolling(
         alice.newest_in_view()
 
 
+def test_the_page_keeps_following_when_a_message_above_is_removed(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A message removed above the view (a turn's mention, deleted once the turn is played)
+    makes the list shorter: the browser scrolls it up by as much, here while the newest
+    message has just grown below the view. That is not the user scrolling up to read either:
+    the next message still comes into view (the Dame de Pique browser test timed out waiting
+    for the newest message)."""
+    with local_table(tmp_path) as table:
+        alice, bob = Player(browser, table, 1), Player(browser, table, 2)
+        a_long_channel(alice, bob)
+        alice.page.evaluate(
+            """() => new Promise((scrolled) => {
+                const list = document.getElementById('messages');
+                list.addEventListener('scroll', scrolled, { once: true });
+                const picture = document.createElement('div');  // the newest grows below
+                picture.style.height = '200px';
+                list.lastElementChild.querySelector('.message-body').append(picture);
+                list.firstElementChild.remove();  // and one above the view goes
+            })"""
+        )
+        bob.say("second")
+        alice.page.locator(TABLE).filter(has_text="second").wait_for()
+        alice.newest_in_view()
+
+
 def test_a_user_who_scrolled_up_to_read_stays_there_when_a_message_comes(
     browser: Any, tmp_path: Path
 ) -> None:
