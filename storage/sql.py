@@ -30,20 +30,6 @@ class Connection(Protocol):
         ...
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-    def write_now(
-        self, statements: Sequence[Statement], done: Callable[[BaseException | None], None]
-    ) -> bool:
-        """`write_batch` without suspending, when it can be: False if the lock is held (a
-        transaction is under way), else the transaction is sent at once and `done(None)`, or
-        `done(StoreError)`, is called on the event loop when it has committed or failed.
-        Writes sent so are committed in the order sent, each whole before the next. On SQLite
-        a write sent so costs one turn of the event loop less, and waits for no other: a
-        group-committed writer holding the lock across its trip made every other writer wait
-        for the loop turns of that trip (at 1,000 tables of bots, a click's action waited
-        16 ms at p50 and 50 ms at p90 for the turn mentions' batches). PostgreSQL: always
-        False (its writes go through the lock)."""
-        ...
-
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
 

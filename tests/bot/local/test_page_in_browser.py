@@ -116,14 +116,10 @@ def a_long_channel(alice: Player, bob: Player) -> None:
     alice.newest_in_view()
 
 
-def test_the_page_keeps_following_when_messages_grow_without_the_user_scrolling(
-    browser: Any, tmp_path: Path
-) -> None:
-    """A picture takes its size before its load event: a message above the view and the newest
-    one grow at once, the browser scrolls down to keep the view in place, and the list is short
-    of its bottom at that scroll. That is not the user scrolling up to read: the next message
-    still comes into view (the page stopped following for good, and a player never saw the
-    newest message unless they scrolled)."""
+def still_follows_after(browser: Any, tmp_path: Path, change: str) -> None:
+    """Alice's page, at the bottom of a long channel, changes by itself (`change`, JavaScript
+    run with `list`, the list of messages; the list scrolls for it): Bob's next message still
+    comes into her view."""
     with local_table(tmp_path) as table:
         alice, bob = Player(browser, table, 1), Player(browser, table, 2)
         a_long_channel(alice, bob)
@@ -136,13 +132,25 @@ def test_the_page_keeps_following_when_messages_grow_without_the_user_scrolling(
                     picture.style.height = '200px';
                     message.querySelector('.message-body').append(picture);
                 };
-                grow(list.firstElementChild);
-                grow(list.lastElementChild);
-            })"""
+                CHANGE
+            })""".replace("CHANGE", change)
         )
         bob.say("second")
         alice.page.locator(TABLE).filter(has_text="second").wait_for()
         alice.newest_in_view()
+
+
+def test_the_page_keeps_following_when_messages_grow_without_the_user_scrolling(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A picture takes its size before its load event: a message above the view and the newest
+    one grow at once, the browser scrolls down to keep the view in place, and the list is short
+    of its bottom at that scroll. That is not the user scrolling up to read: the next message
+    still comes into view (the page stopped following for good, and a player never saw the
+    newest message unless they scrolled)."""
+    still_follows_after(
+        browser, tmp_path, "grow(list.firstElementChild); grow(list.lastElementChild);"
+    )
 
 
 def test_the_page_keeps_following_when_a_message_above_is_removed(
@@ -153,22 +161,9 @@ def test_the_page_keeps_following_when_a_message_above_is_removed(
     message has just grown below the view. That is not the user scrolling up to read either:
     the next message still comes into view (the Dame de Pique browser test timed out waiting
     for the newest message)."""
-    with local_table(tmp_path) as table:
-        alice, bob = Player(browser, table, 1), Player(browser, table, 2)
-        a_long_channel(alice, bob)
-        alice.page.evaluate(
-            """() => new Promise((scrolled) => {
-                const list = document.getElementById('messages');
-                list.addEventListener('scroll', scrolled, { once: true });
-                const picture = document.createElement('div');  // the newest grows below
-                picture.style.height = '200px';
-                list.lastElementChild.querySelector('.message-body').append(picture);
-                list.firstElementChild.remove();  // and one above the view goes
-            })"""
-        )
-        bob.say("second")
-        alice.page.locator(TABLE).filter(has_text="second").wait_for()
-        alice.newest_in_view()
+    still_follows_after(
+        browser, tmp_path, "grow(list.lastElementChild); list.firstElementChild.remove();"
+    )
 
 
 def test_a_user_who_scrolled_up_to_read_stays_there_when_a_message_comes(
