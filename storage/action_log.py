@@ -150,8 +150,9 @@ class ActionWriter:
         self._closing = False
         self._task: asyncio.Task[None] | None = None  # the pipelined writer
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._sending = False  # a batch is on its way (one at a time but pipelined)
-        self._locked: asyncio.Task[None] | None = None  # a batch sent under the lock
+        self._sending = False  # a batch is on its way (one at a time)
+        # the task sending a batch under the lock, held here (the loop keeps only a weak one)
+        self._locked: asyncio.Task[None] | None = None
         self._idle: asyncio.Future[None] | None = None  # `close` waits for the last batch
         # the store's own context (foreground work), for the task that takes the lock: a bot
         # move's row may start it, and its work is every caller's, clicks' included
@@ -209,11 +210,7 @@ class ActionWriter:
                 self._pending = []
             get = self._rounds.get
             if self._db.lock.locked() or any(get((row[0], row[1])) is None for row in batch):
-                self._sending = True
-                assert self._loop is not None
-                self._locked = self._loop.create_task(
-                    self._send_locked(batch), context=self._context.copy()
-                )
+                self._send_under_lock(batch)
                 return
             accepted, rows = self._accept(batch)
             if not accepted:
@@ -223,10 +220,7 @@ class ActionWriter:
             if not self._db.append_now(rows, self._db.stamp(), done):
                 # refused (the store closed): the rows go the awaited way, checked again
                 self._rounds.forget({(row[0], row[1]) for row in batch})
-                assert self._loop is not None
-                self._locked = self._loop.create_task(
-                    self._send_locked(batch), context=self._context.copy()
-                )
+                self._send_under_lock(batch)
             return
         self._sending = False
         if self._idle is not None and not self._idle.done():
@@ -253,6 +247,13 @@ class ActionWriter:
             for future in accepted:
                 _fail(future, failure)
         self._send_next()
+
+    def _send_under_lock(self, batch: list[Pending]) -> None:
+        self._sending = True
+        assert self._loop is not None
+        self._locked = self._loop.create_task(
+            self._send_locked(batch), context=self._context.copy()
+        )
 
     async def _send_locked(self, batch: list[Pending]) -> None:
         try:

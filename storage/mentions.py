@@ -47,6 +47,8 @@ class MentionWriter:
         self._started = False
         self._sending = False  # a batch is on its way (one at a time)
         self._idle: asyncio.Future[None] | None = None  # `close` waits for the last batch
+        # the task writing a batch under the lock, held here (the loop keeps only a weak one)
+        self._locked: asyncio.Task[None] | None = None
         self._context = contextvars.copy_context()  # the store's (see `ActionWriter`)
 
     def start(self) -> None:
@@ -99,15 +101,18 @@ class MentionWriter:
         statements = _statements(batch)
         if not self._db.write_now(statements, functools.partial(self._sent, batch)):
             write = self._write_locked(batch, statements)
-            asyncio.get_running_loop().create_task(write, context=self._context.copy())
+            self._locked = asyncio.get_running_loop().create_task(
+                write, context=self._context.copy()
+            )
 
     async def _write_locked(self, batch: list[Write], statements: list[Statement]) -> None:
+        failure: BaseException | None = None
         try:
             await self._db.write_batch(statements)
         except Exception as error:
-            self._sent(batch, error)
-        else:
-            self._sent(batch, None)
+            failure = error
+        self._locked = None
+        self._sent(batch, failure)
 
     def _sent(self, batch: list[Write], error: BaseException | None) -> None:
         """Every caller of the batch hears how it went; then the next batch goes."""
