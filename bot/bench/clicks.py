@@ -60,10 +60,12 @@ cores, 1,000 tables of bots (a third each game) with their humans at a 5 s pace:
 25 ms, bots' moves after a click p99 < 1 s, no fallback (`python -m bot.bench --tables 0
 --bot-tables 1000`). `--short` runs a few tables for a couple of seconds (the test suite).
 Measured on a quiet 2-core machine, `taskset -c 0 python -m bot.bench --tables 10000
---bot-tables 0 --seconds 15 --no-pictures --store-dir /dev/shm`: 0.999 ms of CPU per click
-answered in the window, all 1,000 clicks/s answered, p50 112 ms and p99 434 ms (1.47 ms,
-679/s and seconds before the collector's free freezes, the one-trip rounds and the render
-caches): one core keeps up with 1,000 clicks/s, with no room to spare.
+--bot-tables 0 --seconds 15 --no-pictures --store-dir /dev/shm`: 0.95-1.01 ms of CPU per
+click answered in the window, all 1,000 clicks/s answered (1.47 ms and 679/s before the
+collector's free freezes, the one-trip rounds and the render caches): one core keeps up with
+1,000 clicks/s, with no room to spare, so latency swings from run to run: p50 212-235 ms, p99
+698-782 ms in two runs, against 886 ms and 1.73 s in a run between them of the store before its
+writes went at once (a run of the day before gave 112 and 434 ms).
 At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 20 --store-dir
 /dev/shm`, quiet) the warm-up decides what is measured. Every table starts at once, so for the
 first half minute they move in step: Dame's bots wait while their humans pass cards, and the
