@@ -65,7 +65,7 @@ click answered in the window, all 1,000 clicks/s answered (1.47 ms and 679/s bef
 collector's free freezes, the one-trip rounds and the render caches): one core keeps up with
 1,000 clicks/s, with no room to spare, so latency swings from run to run: p50 212-235 ms, p99
 698-782 ms in two runs, against 886 ms and 1.73 s in a run between them of the store before its
-writes went at once (a run of the day before gave 112 and 434 ms).
+writes went at once (an earlier quiet run gave 112 and 434 ms).
 At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 20 --store-dir
 /dev/shm`, quiet) the warm-up decides what is measured. Every table starts at once, so for the
 first half minute they move in step: Dame's bots wait while their humans pass cards, and the
