@@ -25,7 +25,7 @@ import contextvars
 import functools
 from typing import cast
 
-from storage.errors import StoreError
+from storage.errors import StoreError, as_store_error
 from storage.sql import ActionRow, Database, PipelinedDatabase
 
 MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") has 14
@@ -243,7 +243,7 @@ class ActionWriter:
             # Some rounds' last seq moved for rows that are not stored: re-read them from the
             # database, the only truth, on next use.
             self._rounds.forget({(row[0], row[1]) for row in batch})
-            failure = error if isinstance(error, StoreError) else StoreError(str(error))
+            failure = as_store_error(error)
             for future in accepted:
                 _fail(future, failure)
         self._send_next()
@@ -259,7 +259,7 @@ class ActionWriter:
         try:
             accepted = await self._flush(batch)
         except Exception as error:  # an I/O failure: every accepted caller hears it
-            failure = error if isinstance(error, StoreError) else StoreError(str(error))
+            failure = as_store_error(error)
             for row in batch:
                 _fail(row[5], failure)
         else:
@@ -330,7 +330,7 @@ class ActionWriter:
                 self.batches += 1
         except Exception as error:  # an I/O failure: every accepted caller hears it
             translated = db.error(error)
-            failure = translated if isinstance(translated, StoreError) else StoreError(str(error))
+            failure = as_store_error(translated)
             for row in batch:
                 _fail(row[5], failure)
             return

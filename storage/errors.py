@@ -11,3 +11,8 @@ class StoreError(Exception):
 class StoreUnavailable(StoreError):
     """The database server cannot be reached for now (a lost connection not yet restored):
     nothing was stored, and the same call may succeed once the server is back."""
+
+
+def as_store_error(error: BaseException) -> StoreError:
+    """`error` as the store raises it: itself if it is a StoreError, else one made of its text."""
+    return error if isinstance(error, StoreError) else StoreError(str(error))

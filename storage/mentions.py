@@ -19,7 +19,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from storage.errors import StoreError
+from storage.errors import StoreError, as_store_error
 from storage.models import TurnMention
 from storage.partition import Partition
 from storage.recovery import ACTIVE
@@ -121,7 +121,7 @@ class MentionWriter:
                 if not future.done():  # a cancelled caller's write is kept all the same
                     future.set_result(None)
         else:
-            failure = error if isinstance(error, StoreError) else StoreError(str(error))
+            failure = as_store_error(error)
             for _, _, future in batch:
                 if not future.done():
                     future.set_exception(failure)
