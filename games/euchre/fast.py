@@ -7,8 +7,9 @@ Card id = index in `ranking.DECK` (suit-major: ♠ ♥ ♦ ♣, each 9 10 J Q K 
 played: state lives in local ints, lookups index flat lists.
 
 `random_hand` plays one whole hand with uniformly random legal actions (the benchmark's unit,
-like OpenSpiel's random simulations); the search bot (`games.euchre.strong`) plays its
-rollouts with `play_tricks` and `heuristic_card`.
+like OpenSpiel's random simulations). `play_tricks` with `heuristic_card` is the reference
+for the search bot's rollouts, which `games.euchre.rollout` plays faster on renumbered cards
+(tests/games/euchre/test_rollout.py holds them to the same score).
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ it can of the hidden hands (`games.euchre.inference`: cards seen, the dealer's p
 suits, the `auto` discard, and the strength the bids show), deals the unseen cards at random
 accordingly (`Knowledge.sample`; with `reuse`, in play, from the hand's sequence of deals
 carried from one decision to the next, `games.euchre.memory`), plays every legal move on each
-deal to the end of the hand on the integer engine (`games.euchre.fast`: the other seats bid
-and play by the rules of `games.euchre.policy`), and picks the move with the best mean point
+deal to the end of the hand on the integer engine (`games.euchre.fast`, and
+`games.euchre.rollout` for the cards: the other seats bid and play by the rules of
+`games.euchre.policy`), and picks the move with the best mean point
 difference for its team. Every move is tried on the same deals, so their difference is
 measured with little noise.
 
@@ -36,13 +37,12 @@ from games.euchre.fast import (
     SUIT_ID,
     SUIT_MASK,
     extreme,
-    heuristic_card,
-    play_tricks,
     points,
 )
 from games.euchre.inference import ALONE, BID, STRENGTH, UNBOUNDED_EVERY, Knowledge
 from games.euchre.inference import strength as _strength
 from games.euchre.memory import hand_deals
+from games.euchre.rollout import BYTES, RELABEL, play_out
 from games.euchre.round import EuchreRound
 from games.euchre.views import DEALER_DISCARD, NAME_TRUMP, ORDER_UP, PLAYING, EuchreView
 
@@ -79,6 +79,8 @@ class _Table:
     best_seat: int
     in_trick: int
     won: tuple[int, int]
+    score: tuple[int, ...]  # by the makers' tricks (0..5): the searching seat's team's points
+    # minus the other's, in play (the makers and the going alone known)
 
     @classmethod
     def of(cls, round_: EuchreRound, view: EuchreView) -> _Table:
@@ -109,7 +111,14 @@ class _Table:
             best_seat=best_seat,
             in_trick=len(view.trick),
             won=view.tricks_won,
+            score=_scores(view.maker is not None and view.maker & 1 == view.seat & 1, view.alone),
         )
+
+
+def _scores(ours: bool, alone: bool) -> tuple[int, ...]:
+    """By the makers' tricks: the points of the searching seat's team minus the other's."""
+    by_tricks = (points(tricks, alone) for tricks in range(6))
+    return tuple((m - d) if ours else (d - m) for m, d in by_tricks)
 
 
 def _bid_round_one(hands: list[int], table: _Table, seat: int, r: float) -> int:
@@ -154,7 +163,7 @@ def _value(
         dealt = hands[dealer]
         out = extreme(dealt, DISCARD_KEY[trump], False)
         hands[dealer] = dealt ^ out | BIT[table.turned]
-    return _play(hands, table, trump, maker & 1, sitting_out, (dealer + 1) & 3, 0)
+    return _play(hands, table, trump, maker & 1, sitting_out, (dealer + 1) & 3)
 
 
 def _play(
@@ -164,31 +173,16 @@ def _play(
     makers: int,
     sitting_out: int,
     leader: int,
-    forced: int,
-    trick: tuple[int, int, int, int] = (-1, 0, 0, 0),
-    won: tuple[int, int] = (0, 0),
 ) -> int:
+    """Play the hand out from its first lead (`hands`: card ids); the searching seat's team's
+    points minus the other team's."""
     if leader == sitting_out:
         leader = (leader + 1) & 3
-    led, best, best_seat, in_trick = trick
-    tally = [won[0], won[1]]
-    play_tricks(
-        hands,
-        trump,
-        makers,
-        leader,
-        sitting_out,
-        led,
-        best,
-        best_seat,
-        in_trick,
-        tally,
-        heuristic_card,
-        forced,
-    )
-    made, defended = points(tally[makers], sitting_out >= 0)
-    mine = table.seat & 1
-    return (made - defended) if makers == mine else (defended - made)
+    b0, b1, b2 = BYTES[trump]
+    numbered = [b0[h & 255] | b1[h >> 8 & 255] | b2[h >> 16] for h in hands]
+    tricks = play_out(numbered, trump, makers, leader, sitting_out, -1, 0, 0, 0, 0, 0)
+    made, defended = points(tricks, sitting_out >= 0)
+    return (made - defended) if makers == table.seat & 1 else (defended - made)
 
 
 def _after_bid(hands: list[int], table: _Table, action: EuchreAction, rng: random.Random) -> int:
@@ -217,29 +211,49 @@ def _after_bid(hands: list[int], table: _Table, action: EuchreAction, rng: rando
     return 0  # everyone passed twice: a redeal, no points
 
 
-def _rollout(
-    hands: list[int], table: _Table, action: EuchreAction, phase: str, rng: random.Random
-) -> int:
-    if phase == PLAYING:
-        bit = BIT[CARD_ID[action.card]]  # type: ignore[index]
-        trick = (table.led, table.best, table.best_seat, table.in_trick)
-        return _play(
-            hands,
-            table,
-            table.trump,
-            table.makers,
-            table.sitting_out,
-            table.seat,
+def _card_values(
+    hands: list[int], table: _Table, cards: list[int], discard: bool, values: list[int]
+) -> None:
+    """`values[i]`: the searching seat's team's points minus the other's when it plays (or, with
+    `discard`, discards) `cards[i]` (relabeled bits) on this deal (`hands`: card ids)."""
+    trump, makers, sitting_out = table.trump, table.makers, table.sitting_out
+    b0, b1, b2 = BYTES[trump]
+    numbered = [b0[h & 255] | b1[h >> 8 & 255] | b2[h >> 16] for h in hands]
+    score = table.score
+    if discard:
+        seat = table.seat
+        leader = (table.dealer + 1) & 3
+        if leader == sitting_out:
+            leader = (leader + 1) & 3
+        for i, bit in enumerate(cards):
+            deal = numbered.copy()
+            deal[seat] ^= bit
+            values[i] = score[play_out(deal, trump, makers, leader, sitting_out, -1, 0, 0, 0, 0, 0)]
+        return
+    seat, led, best, best_seat, in_trick = (
+        table.seat,
+        table.led,
+        table.best,
+        table.best_seat,
+        table.in_trick,
+    )
+    won_0, won_1 = table.won
+    for i, bit in enumerate(cards):
+        tricks = play_out(
+            numbered.copy(),
+            trump,
+            makers,
+            seat,
+            sitting_out,
+            led,
+            best,
+            best_seat,
+            in_trick,
+            won_0,
+            won_1,
             bit,
-            trick,
-            table.won,
         )
-    if phase == DEALER_DISCARD:
-        hands[table.seat] ^= BIT[CARD_ID[action.card]]  # type: ignore[index]
-        return _play(
-            hands, table, table.trump, table.makers, table.sitting_out, (table.dealer + 1) & 3, 0
-        )
-    return _after_bid(hands, table, action, rng)
+        values[i] = score[tricks]
 
 
 def equivalent_groups(view: EuchreView, legal: list[EuchreAction]) -> list[list[int]]:
@@ -380,6 +394,11 @@ def search(
     taken = 0  # the next of `deals` to look at
     table = _Table.of(round_, view)
     k = len(legal)
+    cards = (  # the moves as relabeled bits (`games.euchre.rollout`), when they are cards
+        [BIT[RELABEL[table.trump][CARD_ID[a.card]]] for a in legal]  # type: ignore[index]
+        if phase in (PLAYING, DEALER_DISCARD)
+        else None
+    )
     totals = [0] * k
     squares = [[0] * k for _ in range(k)]  # sums of squared paired differences
     deadline = None if budget is None else time.perf_counter() + budget
@@ -398,9 +417,13 @@ def search(
             taken += 1
         if hands is None:
             hands = knowledge.sample(rng, bounded=samples % UNBOUNDED_EVERY != UNBOUNDED_EVERY - 1)
-        for i, action in enumerate(legal):
-            values[i] = v = _rollout(list(hands), table, action, phase, rng)
-            totals[i] += v
+        if cards is None:
+            for i, action in enumerate(legal):
+                values[i] = _after_bid(list(hands), table, action, rng)
+        else:
+            _card_values(hands, table, cards, phase == DEALER_DISCARD, values)
+        for i in range(k):
+            totals[i] += values[i]
         if sequential:
             for i in range(k):
                 row, vi = squares[i], values[i]
