@@ -4,7 +4,7 @@ Built from the player's `PrivateSnapshot` (their own view and legal actions) and
 snapshot; the table's game plug-in words the hand and the labels. Reveals (a peek at a card) are
 laid over the hand in every render until the reveal delay is over (`bot/ui/reveals.py` says
 which), so a revealed card disappears when the message is re-rendered after it, and never
-comes back on a later click.
+comes back on a later click; once the round is over (every card face up) none is listed.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from bot.render.cards import in_deck
 from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text, with_cards
 from bot.render.timestamps import relative
-from bot.service.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
+from bot.service.snapshots import PLAYING, PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.custom_ids import navigate_id
 
 
@@ -57,6 +57,8 @@ def _render(
     if view is None:
         describe(embed, text(language, "private.no_round"))
         return RenderedMessage(embed, ())
+    if private.status != PLAYING:
+        reveals = ()  # the round is over: every card lies face up, none hides again
     plugin = plugin_for(public.game)
     cards = with_cards(embed, "hand", plugin.hand_picture(private, table, reveals))
     lines = plugin.private_lines(private, table, reveals)

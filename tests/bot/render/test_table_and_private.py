@@ -90,6 +90,19 @@ def test_the_initial_peek_is_shown_once_then_hidden() -> None:
     assert not peeked & shown_cards(hidden)
 
 
+def test_a_peek_is_not_listed_as_hiding_again_once_the_round_is_over() -> None:
+    round_ = new_round(n_seats=2, seed=3)
+    reveals = reveals_of(round_.apply(0, "peek 3 4"), 0)
+    assert reveals
+    over = replace(private(round_, 0, reveals), status=ROUND_OVER)
+    snapshot = public(round_, n_seats=2, status=ROUND_OVER)
+    shown = json.dumps(
+        render_private(over, snapshot, "en", reveals=reveals, hide_at=9e9).embed.to_dict()
+    )
+    assert "Just seen" not in shown
+    assert "hide again" not in shown and "<t:9000000000:R>" not in shown
+
+
 def test_a_queen_look_at_an_opponent_names_the_card_to_the_looker_only() -> None:
     round_ = new_round(n_seats=2, seed=3)
     reveal = reveals_of(round_.apply(0, "peek 3 4"), 0)  # any private reveal to seat 0
