@@ -19,6 +19,11 @@ within them when one is found in `BOUND_TRIES` attempts, else without them, and 
 draws one deal in `UNBOUNDED_EVERY` without them at all, so no move it weighs is ever judged
 on the bounds alone. The bounds narrow
 the deals the search averages over to those its opponents' bids make likely.
+
+The search draws thousands of deals a decision, so drawing is kept cheap without changing a
+single deal: `shuffle` is `rng.shuffle` inlined (the same numbers drawn), `strength` sums
+strengths a byte of the hand at a time (`STRENGTH_BYTES`), and what does not change from one
+draw to the next is computed once per knowledge (`_Plan`).
 """
 
 from __future__ import annotations
@@ -66,15 +71,49 @@ NOISE = 5  # tenths: the policy's bids add up to half a point either way
 NO_CEILING = 1000
 
 
+def _byte_tables(trump: int) -> tuple[tuple[int, ...], ...]:
+    """Per byte of a hand's 24-bit mask (cards 0-7, 8-15, 16-23): the strength of every value."""
+    tables = []
+    for low in range(0, N_CARDS, 8):
+        table = [0] * 256
+        for v in range(1, 256):  # v's lowest card, plus v without it (already summed)
+            table[v] = table[v & (v - 1)] + STRENGTH[trump][low + (v & -v).bit_length() - 1]
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+# STRENGTH_BYTES[t]: `strength` of each byte of a hand, summed by `strength` (three lookups,
+# not one per card).
+STRENGTH_BYTES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_byte_tables(t) for t in range(4))
+
+
 def strength(hand: int, trump: int) -> int:
-    """policy.strength of a bitmask hand, in tenths."""
-    table = STRENGTH[trump]
-    total = 0
-    while hand:
-        b = hand & -hand
-        total += table[b.bit_length() - 1]
-        hand ^= b
-    return total
+    """policy.strength of a bitmask hand, in tenths: STRENGTH summed over its cards."""
+    low, mid, high = STRENGTH_BYTES[trump]
+    return low[hand & 255] + mid[hand >> 8 & 255] + high[hand >> 16]
+
+
+# SHUFFLE_STEPS[n]: for a list of n, the (i, k) of each step of `random.Random.shuffle`:
+# swap item i with item j, j drawn by `getrandbits(k)` until it is at most i.
+SHUFFLE_STEPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(N_CARDS + 1)
+)
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """`rng.shuffle(items)`: the same order, the same numbers drawn (so `rng` is left in the
+    same state), at half the cost. It is CPython's `Random.shuffle` with its `_randbelow`
+    (draw `k` bits, again while the number is too large) inlined; a `random.Random` subclass
+    may draw otherwise, so it shuffles its own way."""
+    if type(rng) is not random.Random or len(items) > N_CARDS:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i, k in SHUFFLE_STEPS[len(items)]:
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +153,8 @@ class Knowledge:
     played_by: tuple[int, ...] = (0, 0, 0, 0)  # per seat: the cards it played
     turned: int = 0  # the turned card's bit
     bounds_fit: bool = True  # False once a deal was drawn without the bounds (none fitted)
+    # what `sample` computes once, for the fields as they were then (recomputed if they change)
+    _plan: _Plan | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def of(
@@ -144,14 +185,26 @@ class Knowledge:
         return cards & ~self.turned if seat == self.dealer else cards
 
     def fits_bounds(self, seat: int, hand: int) -> bool:
-        dealt = -1
-        for bound in self.bounds:
-            if bound.seat == seat:
-                if dealt < 0:
-                    dealt = self.dealt(seat, hand)
-                if not bound.fits(dealt):
-                    return False
-        return True
+        """Every bound of `seat` fits the cards it was dealt, holding `hand` now (`Bound.fits`,
+        from the strength tables `_Plan` keeps)."""
+        check = self._plan_now().checks.get(seat)
+        return check is None or _within(check, hand)
+
+    def _plan_now(self) -> _Plan:
+        """`_Plan` for the fields as they are (made again if one of them changed)."""
+        plan = self._plan
+        key = (
+            self.unseen,
+            self.need,
+            self.allowed,
+            self.bounds,
+            self.played_by,
+            self.turned,
+            self.dealer,
+        )
+        if plan is None or plan.key != key:
+            plan = self._plan = _Plan.of(self, key)
+        return plan
 
     def holds(self, hands: list[int] | tuple[int, ...]) -> bool:
         """The four hands obey every certain rule (the bidding bounds are not checked)."""
@@ -174,42 +227,46 @@ class Knowledge:
         was discarded), within the bidding bounds (unless not `bounded`) when `BOUND_TRIES`
         attempts find such a deal. The most constrained seat is served first from a random
         order; when that fails, an exhaustive search finds a deal (there is always one: the
-        real deal; the exhaustive search ignores the `auto` discard's hint and the bounds)."""
-        pool = [c for c in range(N_CARDS) if self.unseen >> c & 1]
-        bounded_seats = (
-            {b.seat for b in self.bounds} if bounded and self.bounds and self.bounds_fit else set()
-        )
-        order = sorted(  # bounded seats first: a deal that misses a bound is dropped sooner
-            (s for s in range(4) if self.need[s]),
-            key=lambda s: (s not in bounded_seats, self.allowed[s].bit_count()),
-        )
-        bound_tries = BOUND_TRIES if bounded_seats else 0
+        real deal; the exhaustive search ignores the `auto` discard's hint and the bounds).
+
+        Each attempt shuffles the unseen cards (`shuffle`: as `rng.shuffle`, which it draws
+        the same numbers as) and gives each seat in turn the first cards it may hold. What
+        does not change from one attempt or call to the next (the cards, the order of the
+        seats, each bounded seat's bounds as lookup tables) is computed once (`_Plan`)."""
+        plan = self._plan_now()
+        bounded = bounded and self.bounds_fit and bool(self.bounds)
+        steps = plan.bounded_steps if bounded else plan.steps
+        bound_tries = BOUND_TRIES if bounded else 0
+        pool = list(plan.pool)
         for _ in range(SAMPLE_TRIES):
-            rng.shuffle(pool)
+            shuffle(pool, rng)
             hands = list(self.known)
             taken = 0
-            for s in order:
-                need, allowed = self.need[s], self.allowed[s] & ~taken
-                got = 0
-                for c in pool:
-                    if allowed >> c & 1:
-                        got |= BIT[c]
-                        need -= 1
-                        if not need:
-                            break
-                if need:
-                    break
+            for s, need, allowed, check, first in steps:
+                if first >= 0:  # the seat takes the next `need` cards of the pool
+                    got = sum(pool[first : first + need])
+                else:
+                    allowed &= ~taken
+                    got = 0
+                    for b in pool:
+                        if allowed & b:
+                            got |= b
+                            need -= 1
+                            if not need:
+                                break
+                    if need:
+                        break
                 hands[s] |= got
                 taken |= got
-                if bound_tries and s in bounded_seats and not self.fits_bounds(s, hands[s]):
+                if bound_tries and check and not _within(check, hands[s]):
                     bound_tries -= 1
                     break
             else:
                 if self.auto_trump < 0 or self._auto_discard_fits(hands, taken):
-                    if bounded_seats and not bound_tries:
+                    if bounded and not bound_tries:
                         self.bounds_fit = False  # the next deals do not try them again
                     return hands
-        return self._exhaustive(pool)
+        return self._exhaustive([b.bit_length() - 1 for b in pool])
 
     def _auto_discard_fits(self, hands: list[int], taken: int) -> bool:
         """The lowest of the dealer's dealt cards is out of every hand (it was discarded)."""
@@ -241,6 +298,77 @@ class Knowledge:
         if not place(0):
             raise ValueError("no deal is consistent with this view")
         return hands
+
+
+# A bounded seat's check: the cards it played, the mask that leaves the turned card out (of
+# the dealer's hand; -1: every card kept) and per bound the strength tables of its suit (as
+# STRENGTH_BYTES) with the lowest and highest strength within the bound (its bonus taken off).
+Tables = tuple[tuple[int, ...], ...]  # low, middle and high byte (STRENGTH_BYTES[suit])
+Check = tuple[int, int, tuple[tuple[Tables, int, int], ...]]
+# A seat to serve: the seat, the cards it needs, the cards it may hold, its check (None: not
+# bounded) and, when it takes the pool's next cards, where they start (else -1).
+Step = tuple[int, int, int, Check | None, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What `Knowledge.sample` draws from, for the knowledge's fields `key`: the unseen
+    cards' bits in card order, each bounded seat's `Check`, and per seat to serve, in the
+    order served, a `Step` (without the bounds, and with them: bounded seats first)."""
+
+    key: tuple[object, ...]
+    pool: tuple[int, ...]
+    checks: dict[int, Check]
+    steps: tuple[Step, ...]
+    bounded_steps: tuple[Step, ...]
+
+    @classmethod
+    def of(cls, knowledge: Knowledge, key: tuple[object, ...]) -> _Plan:
+        k = knowledge
+        bounded_seats = {b.seat for b in k.bounds}
+        checks: dict[int, Check] = {}
+        for s in bounded_seats:
+            keep = ~k.turned if s == k.dealer else -1
+            tests = tuple(
+                (STRENGTH_BYTES[b.suit], b.low - b.bonus, b.high - b.bonus)
+                for b in k.bounds
+                if b.seat == s
+            )
+            checks[s] = (k.played_by[s], keep, tests)
+        seats = [s for s in range(4) if k.need[s]]
+        pool = tuple(BIT[c] for c in range(N_CARDS) if k.unseen >> c & 1)
+
+        def steps(order: list[int]) -> tuple[Step, ...]:
+            out: list[Step] = []
+            first = 0  # while every seat before may hold any unseen card: the cards they took
+            for s in order:
+                may_take_next = first >= 0 and k.allowed[s] == k.unseen
+                if may_take_next and first + k.need[s] <= len(pool):
+                    out.append((s, k.need[s], k.allowed[s], checks.get(s), first))
+                    first += k.need[s]
+                else:
+                    out.append((s, k.need[s], k.allowed[s], checks.get(s), -1))
+                    first = -1
+            return tuple(out)
+
+        return cls(
+            key,
+            pool,
+            checks,
+            steps(sorted(seats, key=lambda s: k.allowed[s].bit_count())),
+            # bounded seats first: a deal that misses a bound is dropped sooner
+            steps(sorted(seats, key=lambda s: (s not in bounded_seats, k.allowed[s].bit_count()))),
+        )
+
+
+def _within(check: Check, hand: int) -> bool:
+    """`Knowledge.fits_bounds` of the seat whose `check` it is, from its tables."""
+    played, keep, tests = check
+    dealt = (hand | played) & keep
+    for (low, mid, high), floor, ceiling in tests:
+        if not floor <= low[dealt & 255] + mid[dealt >> 8 & 255] + high[dealt >> 16] <= ceiling:
+            return False
+    return True
 
 
 @dataclass(slots=True)
