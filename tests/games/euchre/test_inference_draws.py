@@ -192,3 +192,19 @@ def test_a_bound_holds_both_its_ends(game: int, moment: int, seed: int) -> None:
             edged = Knowledge.of(view)
             edged.bounds = (replace(bound, low=low, high=high),)
             assert edged.fits_bounds(seat, hand) == fits
+
+
+def test_the_exhaustive_draw_follows_the_last_shuffled_order() -> None:
+    # With the `auto` discard hint and no unseen card left out of the hands, no greedy deal
+    # fits: after SAMPLE_TRIES shuffles the exhaustive search places the cards in the order
+    # the last one left them in.
+    mine = sum(BIT[c] for c in range(5))
+    unseen = sum(BIT[c] for c in range(5, 15))
+    for seed in range(5):
+        knowledges = [
+            Knowledge(0, 1, mine, unseen, (0, 5, 5, 0), (0, unseen, unseen, 0), (mine, 0, 0, 0), 2)
+            for _ in range(2)
+        ]
+        ours, plain = random.Random(seed), random.Random(seed)
+        assert knowledges[0].sample(ours) == _plain_sample(knowledges[1], plain, True)
+        assert ours.getstate() == plain.getstate()
