@@ -69,6 +69,30 @@ WINNERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
+# FOLLOWERS[sitting_out + 1][leader]: the seats that follow the leader in a trick, in turn.
+FOLLOWERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(s for s in ((leader + i) & 3 for i in range(1, 4)) if s != out) for leader in range(4)
+    )
+    for out in range(-1, 4)
+)
+# POWER_OF[t][led]: fast.BEATS by a numbered card's bit; SUIT_OF[t]: its effective suit by bit.
+POWER_OF: tuple[tuple[dict[int, int], ...], ...] = tuple(
+    tuple({BIT[n]: BEATS_R[t][led][n] for n in range(N_CARDS)} for led in range(4))
+    for t in range(4)
+)
+SUIT_OF: tuple[dict[int, int], ...] = tuple(
+    {BIT[n]: EFF_R[t][n] for n in range(N_CARDS)} for t in range(4)
+)
+
+
+TRUMP_SHIFT = N_CARDS - 7  # the trumps are numbered last: the hand's top 7 bits
+# TOP_TRUMP[trumps >> TRUMP_SHIFT]: the bit of the highest of these trumps.
+TOP_TRUMP: tuple[int, ...] = tuple(
+    (1 << (t.bit_length() - 1 + TRUMP_SHIFT)) if t else 0 for t in range(128)
+)
+
+
 def relabel(hand: int, trump: int) -> int:
     """The hand (a mask of card ids) as a mask of the cards' numbers under `trump`."""
     b = BYTES[trump]
@@ -151,36 +175,33 @@ def play_out(
             seat = (seat + 1) & 3
     # Whole tricks: a lead, then the others follow (the hot loop: one card is a few bit
     # operations, no call).
-    followers = size - 1
+    followers_of = FOLLOWERS[sitting_out + 1]
+    power_of = POWER_OF[trump]
+    suit_of = SUIT_OF[trump]
     made, against = won[makers], won[defenders]
     while hands[seat]:
         if against >= 3 or (made >= 3 and against):
             break
         hand = hands[seat]
-        top = hand & trumps if (seat & 1) == makers else 0
-        if top:
-            bit = 1 << (top.bit_length() - 1)
+        if (seat & 1) == makers and hand & trumps:
+            bit = TOP_TRUMP[hand >> TRUMP_SHIFT]
         else:
             bit = hand & aces or hand
             bit &= -bit
         hands[seat] = hand ^ bit
-        c = bit.bit_length() - 1
-        led = eff[c]
-        beats = beats_by_led[led]
+        led = suit_of[bit]
+        beats = power_of[led]
         winners = winners_by_led[led]
         follow = masks[led]
-        best = beats[c]
+        best = beats[bit]
         best_seat = seat
-        for _ in range(followers):
-            seat = (seat + 1) & 3
-            if seat == sitting_out:
-                seat = (seat + 1) & 3
+        for seat in followers_of[best_seat]:
             hand = hands[seat]
             legal = hand & follow or hand
             bit = (legal & winners[best] or legal) if (best_seat - seat) & 1 else legal
             bit &= -bit
             hands[seat] = hand ^ bit
-            p = beats[bit.bit_length() - 1]
+            p = beats[bit]
             if p > best:
                 best = p
                 best_seat = seat
