@@ -28,7 +28,7 @@ import os
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -36,6 +36,7 @@ import discord
 
 from bot.pictures.layout import CardPicture, rows_png
 from bot.render.table import RenderedMessage
+from bot.ui.drawing import CannotStart, DrawingProcesses
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -264,45 +265,31 @@ async def drawn_in_thread(draw: Callable[[], bytes]) -> bytes:
     return await asyncio.get_running_loop().run_in_executor(DRAWING, draw)
 
 
-def _start_drawing(bot: int) -> None:
-    """A drawing process's start: below the bot's priority, and gone with the bot (it would
-    wait for work forever, and keep the fork server alive)."""
-    from bot.service.worker import exit_with
-
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
-    exit_with(bot)
+_processes: DrawingProcesses | None = None
 
 
-_processes: ProcessPoolExecutor | None = None
-
-
-def drawing_processes() -> ProcessPoolExecutor:
-    """The drawing processes, started on first use (forked from the bot workers' server, so a
-    start costs milliseconds); a pool broken by a process that died is replaced."""
+def drawing_processes() -> DrawingProcesses:
+    """The drawing processes of the running event loop (`bot/ui/drawing.py`: forked from the
+    bot workers' server when first needed, so a start costs milliseconds; one that died is
+    replaced at the next drawing); those of a loop gone by (a test's) are stopped."""
     global _processes
-    if _processes is None or getattr(_processes, "_broken", False):
-        from bot.service.worker import forkserver_context
-
-        _processes = ProcessPoolExecutor(
-            DRAWERS,
-            mp_context=forkserver_context(),
-            initializer=_start_drawing,
-            initargs=(os.getpid(),),
-        )
+    loop = asyncio.get_running_loop()
+    if _processes is None or _processes.loop is not loop:
+        if _processes is not None:
+            _processes.close()
+        _processes = DrawingProcesses(DRAWERS, NICENESS)
     return _processes
 
 
 async def in_drawing_process(draw: Callable[..., T], *args: Any) -> T:
     """`draw(*args)` (a module's function, its arguments plain data) in a drawing process;
     where processes cannot be started, in a drawing thread."""
-    loop = asyncio.get_running_loop()
     try:
-        processes = drawing_processes()
-    except (OSError, ValueError, NotImplementedError) as error:
+        return await drawing_processes().run(draw, *args)  # type: ignore[no-any-return]
+    except CannotStart as error:
         log.warning("card pictures drawn in threads: no drawing process (%s)", error)
+        loop = asyncio.get_running_loop()
         return await loop.run_in_executor(DRAWING, functools.partial(draw, *args))
-    return await loop.run_in_executor(processes, functools.partial(draw, *args))
 
 
 async def _in_process(picture: CardPicture) -> bytes:

@@ -1,0 +1,281 @@
+"""The drawing processes, driven from the event loop: each a child process with one socket,
+read and written without blocking, as the bot workers are (`bot.service.worker`).
+
+A drawing is a module's function and its arguments (plain data), pickled in one frame (a
+4-byte big-endian length, then the message); the process runs it and answers in one frame: a
+byte saying how it went, then the result pickled (or the error, pickled when it can be, else
+its text). One drawing at a time per process, the others waiting in the order asked.
+
+`concurrent.futures.ProcessPoolExecutor`, which drew before, hands every drawing over through
+two threads of the bot's process (a manager and a queue feeder) and wakes the manager through a
+pipe under a lock: three threads taking the interpreter's lock in turn for every picture, the
+event loop's thread waiting for them each time it submitted one (at 1,000 tables of bots its
+submit and the wake-up were about 4% of the event loop, and its threads' share of the lock on
+top). Here the event loop writes the job to the socket and reads the answer when it is
+readable: no thread of the bot's process takes part.
+
+A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
+pool did, and is replaced by a new one at the next drawing. The processes are forked from the
+bot workers' fork server, run below the bot's priority, and exit once the bot is gone (or its
+end of their socket closes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import pickle
+import socket
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from bot.service.priority import foreground
+
+log = logging.getLogger(__name__)
+
+HEADER = 4  # bytes of a frame's length
+MAX_ANSWER = 256 * 1024 * 1024  # an answer announcing more is garbage (a picture is < 1 MiB)
+DONE, FAILED, UNPICKLABLE = b"\x00", b"\x01", b"\x02"  # an answer's first byte
+
+
+def _frame(payload: bytes) -> bytes:
+    return len(payload).to_bytes(HEADER, "big") + payload
+
+
+# -- in a drawing process -------------------------------------------------------------------
+
+
+def _read_exactly(channel: socket.socket, size: int) -> bytes | None:
+    chunks = bytearray()
+    while len(chunks) < size:
+        chunk = channel.recv(min(size - len(chunks), 1 << 20))
+        if not chunk:
+            return None
+        chunks += chunk
+    return bytes(chunks)
+
+
+def answer_to(job: bytes) -> bytes:
+    """What a drawing process answers to one job: its result, or its error."""
+    try:
+        draw, args = pickle.loads(job)
+        return DONE + pickle.dumps(draw(*args), pickle.HIGHEST_PROTOCOL)
+    except Exception as error:
+        try:
+            return FAILED + pickle.dumps(error, pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            return UNPICKLABLE + f"{type(error).__name__}: {error}".encode(errors="replace")
+
+
+def serve(channel: socket.socket, bot: int, niceness: int) -> None:
+    """A drawing process's life: below the bot's priority, gone with it, one job at a time
+    until the bot closes its end of the socket."""
+    from bot.service.worker import exit_with
+
+    with contextlib.suppress(OSError):
+        os.nice(niceness)
+    exit_with(bot)
+    while True:
+        header = _read_exactly(channel, HEADER)
+        job = None if header is None else _read_exactly(channel, int.from_bytes(header, "big"))
+        if job is None:
+            return  # the bot closed its end: it is stopping
+        channel.sendall(_frame(answer_to(job)))
+
+
+def result_of(answer: bytes) -> Any:
+    """The result an answer carries; raises the drawing's error."""
+    kind, body = answer[:1], answer[1:]
+    if kind == DONE:
+        return pickle.loads(body)
+    if kind == FAILED:
+        raise pickle.loads(body)
+    if kind == UNPICKLABLE:
+        raise RuntimeError(body.decode(errors="replace"))
+    raise ValueError(f"no answer of kind {kind!r}")
+
+
+# -- in the bot's process -------------------------------------------------------------------
+
+
+class CannotStart(Exception):
+    """No drawing process could be started here (the caller draws in a thread instead)."""
+
+
+class DrawingProcess:
+    """One drawing process and its socket, on the event loop that made it. `idle` is called
+    once it can take the next drawing (its answer read) or is gone."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, niceness: int, idle: Callable[[], None]
+    ) -> None:
+        from bot.service.worker import forkserver_context
+
+        self._loop = loop
+        self._idle = idle
+        mine, theirs = socket.socketpair()
+        try:
+            self._process = forkserver_context().Process(
+                target=serve,
+                args=(theirs, os.getpid(), niceness),
+                name="card-pictures",
+                daemon=True,
+            )
+            self._process.start()
+        except (OSError, ValueError, NotImplementedError) as error:
+            mine.close()
+            raise CannotStart(str(error)) from error
+        finally:
+            theirs.close()
+        mine.setblocking(False)
+        self._socket = mine
+        self._inbox = bytearray()
+        self._outbox = bytearray()
+        self._writing = False
+        self.gone = False
+        self.job: asyncio.Future[Any] | None = None  # the drawing under way
+        # the answers are read for every caller, whoever's work started the process
+        foreground().run(loop.add_reader, mine.fileno(), self._readable)
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid
+
+    def send(self, job: bytes, future: asyncio.Future[Any]) -> None:
+        """Start a drawing (the process is idle); `future` gets its result or error."""
+        self.job = future
+        self._outbox += _frame(job)
+        self._flush()
+
+    def _flush(self) -> None:
+        if self.gone:
+            return
+        try:
+            sent = self._socket.send(self._outbox)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            self._lose()
+            return
+        del self._outbox[:sent]
+        if self._outbox and not self._writing:
+            foreground().run(self._loop.add_writer, self._socket.fileno(), self._flush)
+            self._writing = True
+        elif not self._outbox and self._writing:
+            self._loop.remove_writer(self._socket.fileno())
+            self._writing = False
+
+    def _readable(self) -> None:
+        try:
+            data = self._socket.recv(1 << 18)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._lose()
+            return
+        self._inbox += data
+        if len(self._inbox) < HEADER:
+            return
+        size = int.from_bytes(self._inbox[:HEADER], "big")
+        if size > MAX_ANSWER or self.job is None:
+            self._lose()  # garbage, or an answer nobody asked for
+            return
+        if len(self._inbox) < HEADER + size:
+            return
+        if len(self._inbox) > HEADER + size:
+            self._lose()  # more than the one answer asked for: garbage
+            return
+        answer = bytes(self._inbox[HEADER:])
+        self._inbox.clear()
+        job, self.job = self.job, None
+        if not job.done():  # else its caller gave up on it meanwhile
+            try:
+                job.set_result(result_of(answer))
+            except Exception as error:
+                job.set_exception(error)
+        self._idle()
+
+    def _lose(self) -> None:
+        job, self.job = self.job, None
+        self.kill()
+        if job is not None and not job.done():
+            job.set_exception(BrokenProcessPool("a drawing process died in the middle of a job"))
+        self._idle()
+
+    def kill(self) -> None:
+        if self.gone:
+            return
+        self.gone = True
+        self._loop.remove_reader(self._socket.fileno())
+        if self._writing:
+            self._loop.remove_writer(self._socket.fileno())
+        self._socket.close()
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join(0)  # reaped now if it is gone already (a zombie otherwise)
+
+
+class DrawingProcesses:
+    """`size` drawing processes on one event loop, started when first needed; a drawing
+    waits for an idle one, in the order asked."""
+
+    def __init__(self, size: int, niceness: int) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._size = size
+        self._niceness = niceness
+        self._processes: list[DrawingProcess] = []
+        self._waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
+
+    def pids(self) -> list[int | None]:
+        return [p.pid for p in self._processes if not p.gone]
+
+    async def run(self, draw: Callable[..., Any], *args: Any) -> Any:
+        """`draw(*args)` in a drawing process (a module's function, its arguments plain data)."""
+        job = pickle.dumps((draw, args), pickle.HIGHEST_PROTOCOL)
+        future: asyncio.Future[Any] = self.loop.create_future()
+        self._waiting.append((job, future))
+        self._start_next()
+        return await future
+
+    def _start_next(self) -> None:
+        """Hand the drawings waiting to idle processes (started if need be), in order."""
+        while self._waiting:
+            job, future = self._waiting[0]
+            if future.done():  # its caller gave up on it before it began
+                self._waiting.popleft()
+                continue
+            try:
+                process = self._idle()
+            except CannotStart as error:
+                self._waiting.popleft()
+                future.set_exception(error)
+                continue
+            if process is None:
+                return  # every process is drawing: the next idle one takes it
+            self._waiting.popleft()
+            process.send(job, future)
+
+    def _idle(self) -> DrawingProcess | None:
+        self._processes = [p for p in self._processes if not p.gone]
+        for process in self._processes:
+            if process.job is None:
+                return process
+        if len(self._processes) < self._size:
+            process = DrawingProcess(self.loop, self._niceness, self._start_next)
+            self._processes.append(process)
+            return process
+        return None
+
+    def close(self) -> None:
+        for process in self._processes:
+            process.kill()
+        self._processes.clear()
+        for _job, future in self._waiting:
+            future.cancel()
+        self._waiting.clear()

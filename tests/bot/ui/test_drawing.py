@@ -1,0 +1,67 @@
+"""The drawing processes, driven from the event loop: no thread of the bot's process takes part
+in a drawing, a drawing's error reaches its caller, and an answer goes to the drawing it
+answers, never to the next one."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from bot.pictures.layout import CardPicture, CardRow
+from bot.ui.drawing import DrawingProcesses
+from bot.ui.pictures import DRAWERS, CardPictures, drawing_processes
+
+HANDS = ("7D", "8D", "9D", "10D")
+
+
+def wait_for(gate: str, value: str) -> str:
+    """Answers `value` once the test opens the FIFO `gate` for writing (a drawing under way)."""
+    with open(gate) as opened:
+        opened.read()
+    return value
+
+
+async def test_a_picture_is_drawn_with_no_thread_of_the_bot_s_process_taking_part() -> None:
+    threads = set(threading.enumerate())
+    pictures = CardPictures()
+    hands = [CardPicture("hand", (CardRow("Ann", ("QH", card, None)),)) for card in HANDS]
+    pngs = await asyncio.gather(*(pictures.draw(hand) for hand in hands))
+    assert all(png is not None and png.startswith(b"\x89PNG") for png in pngs)
+    assert pictures.draws == len(HANDS)
+    # a ProcessPoolExecutor started a manager and a queue feeder thread here
+    assert set(threading.enumerate()) == threads
+    drawers = drawing_processes().pids()
+    assert len(drawers) == DRAWERS and os.getpid() not in drawers
+
+
+async def test_a_drawing_s_error_reaches_its_caller_and_the_process_draws_on() -> None:
+    processes = DrawingProcesses(1, 10)
+    try:
+        with pytest.raises(ValueError, match="invalid literal"):
+            await processes.run(int, "not a number")
+        pid = await processes.run(os.getpid)
+        assert processes.pids() == [pid]  # the same process, still drawing
+    finally:
+        processes.close()
+
+
+async def test_the_answer_of_a_drawing_given_up_is_not_handed_to_the_next(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    os.mkfifo(first)
+    os.mkfifo(second)
+    processes = DrawingProcesses(1, 10)
+    try:
+        given_up = asyncio.create_task(processes.run(wait_for, str(first), "given up"))
+        await asyncio.sleep(0)  # sent to the one process, which waits at its gate
+        given_up.cancel()
+        following = asyncio.create_task(processes.run(wait_for, str(second), "following"))
+        await asyncio.to_thread(first.write_text, "")  # the first drawing ends
+        await asyncio.to_thread(second.write_text, "")  # then the next one, sent after it
+        assert await following == "following"
+        assert given_up.cancelled()
+    finally:
+        processes.close()
