@@ -90,6 +90,7 @@ class BenchNotifier:
         self._tasks: set[asyncio.Task[None]] = set()
         self._pings: dict[int, tuple[int, int]] = {}  # table id -> (seat, round) mentioned
         self._ping_pending: set[int] = set()
+        self._pinging: set[int] = set()  # tables whose mention pass is under way
         self.quiet = False  # while the bench sets its tables up: no change is rendered
         # Hands and tables as pictures, as the bot draws them: in drawing processes, once each.
         self.pictures = CardPictures(draw=self._timed_draw, enabled=pictures)
@@ -124,9 +125,19 @@ class BenchNotifier:
             return
         self.coalescer.mark(table_id)
         self.follower.table_changed(table_id)
-        if table_id not in self._ping_pending:
+        if table_id not in self._ping_pending and self._ping_may_change(table_id):
             self._ping_pending.add(table_id)
             self._spawn(self._turn_ping(table_id))
+
+    def _ping_may_change(self, table_id: int) -> bool:
+        """As `DiscordNotifier._ping_may_change`: no pass while the turn mentioned stays."""
+        if table_id in self._pinging:
+            return True
+        assert self.service is not None
+        try:
+            return turn_of(self.service.public_snapshot(table_id)) != self._pings.get(table_id)
+        except TableError:
+            return True
 
     async def _turn_ping(self, table_id: int) -> None:
         """`DiscordNotifier._turn_ping` short of its HTTP calls: one pass per burst of
@@ -134,6 +145,13 @@ class BenchNotifier:
         written."""
         await asyncio.sleep(0)
         self._ping_pending.discard(table_id)
+        self._pinging.add(table_id)
+        try:
+            await self._ping_pass(table_id)
+        finally:
+            self._pinging.discard(table_id)
+
+    async def _ping_pass(self, table_id: int) -> None:
         assert self.service is not None
         try:
             snapshot = self.service.public_snapshot(table_id)

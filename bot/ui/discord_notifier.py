@@ -104,9 +104,25 @@ class DiscordNotifier:
         self._moved_up(table_id, ChannelPacer.changed)
         self.coalescer.mark(table_id)
         self.bot.tables.follower.table_changed(table_id)  # open "My cards" messages follow
-        if table_id not in self._ping_pending:
+        if table_id not in self._ping_pending and self._ping_may_change(table_id):
             self._ping_pending.add(table_id)
             self._spawn(self._turn_ping(table_id))
+
+    def _ping_may_change(self, table_id: int) -> bool:
+        """Would a mention pass (`_turn_ping`) do anything now? Not when the turn it would
+        mention is the one mentioned (or there is none, and no mention) and no pass is under
+        way: most changes are moves within a turn or bot players' moves, and a pass per change
+        was a task, two loop turns and a snapshot read for nothing. A change later in the
+        burst asks again."""
+        lock = self._ping_locks.get(table_id)
+        if lock is not None and lock.locked():
+            return True  # a pass may be posting another turn's mention: the next one checks
+        try:
+            wanted = turn_of(self.bot.service.public_snapshot(table_id))
+        except TableError:
+            return True  # the pass forgets the table
+        current = self._pings.get(table_id)
+        return wanted != (None if current is None else (current.seat, current.round_no))
 
     def refresh(self, table_id: int) -> None:
         """Show the table's state again (after a restart), when its channel has room: tables

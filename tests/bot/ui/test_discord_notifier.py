@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import random
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -34,6 +35,7 @@ class FakeChannel:
         self.sent: list[dict[str, Any]] = []
         self.edits: list[tuple[int, dict[str, Any]]] = []
         self.edit_errors: list[discord.HTTPException] = []
+        self.deleted: list[int] = []
         self._ids = itertools.count(5000)
 
     async def send(self, content: str | None = None, **kwargs: Any) -> Any:
@@ -49,6 +51,9 @@ class FakeChannel:
                 if channel.edit_errors:
                     raise channel.edit_errors.pop(0)
                 channel.edits.append((message_id, kwargs))
+
+            async def delete(self) -> None:
+                channel.deleted.append(message_id)
 
         return Partial()
 
@@ -251,3 +256,49 @@ async def test_what_a_change_shows_others_is_background_work(bot: CardTableBot) 
     await bot.notifier.turn_reminder(table_id, 0)
     await bot.notifier.drain()
     assert seen == [True]
+
+
+async def test_a_change_within_the_mentioned_turn_starts_no_mention_pass(
+    bot: CardTableBot,
+) -> None:
+    """A mention pass runs only for a change that may move the mentioned turn: a move within
+    the turn (a Dutch draw, before its discard) leaves the mention alone, and the move that
+    ends the turn has the next player mentioned."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    rng = random.Random(1)
+
+    def turn() -> tuple[int, ...]:
+        return bot.service.public_snapshot(table_id).to_act
+
+    async def play(seat: int) -> None:
+        user_id = bot.service.public_snapshot(table_id).seats[seat].user_id
+        assert user_id is not None
+        notation = bot.service.bot_choice(table_id, user_id, rng)
+        assert notation is not None
+        round_no = bot.service.public_snapshot(table_id).round_no
+        assert round_no is not None
+        await bot.service.act(table_id, user_id, round_no, notation)
+
+    def mentions() -> list[dict[str, Any]]:
+        return [s for s in channel.sent if s["content"] and "turn" in s["content"]]
+
+    while len(turn()) != 1:  # everyone peeks at once: nobody's turn yet
+        await play(turn()[0])
+    await bot.notifier.drain()
+    (seat,) = turn()
+    (first,) = mentions()
+    await play(seat)  # the draw: still this player's turn
+    assert turn() == (seat,)
+    assert table_id not in bot.notifier._ping_pending  # nothing for a pass to do
+    while turn() == (seat,):
+        await play(seat)
+    assert table_id in bot.notifier._ping_pending  # the turn moved: a pass mentions the next
+    await bot.notifier.drain()
+    assert mentions()[0] == first and channel.deleted == [first["id"]]
+    (after,) = turn()
+    user_id = bot.service.public_snapshot(table_id).seats[after].user_id
+    (_, second) = mentions()
+    assert f"<@{user_id}>" in second["content"]
