@@ -3,8 +3,9 @@ read and written without blocking, as the bot workers are (`bot.service.worker`)
 
 A drawing is a module's function and its arguments (plain data), pickled in one frame (a
 4-byte big-endian length, then the message); the process runs it and answers in one frame: a
-byte saying how it went, then the result pickled (or the error, pickled when it can be, else
-its text). One drawing at a time per process, the others waiting in the order asked.
+byte saying how it went, then the result (a picture's bytes as they are, anything else
+pickled) or the error (pickled when it can be, else its text). One drawing at a time per
+process, the others waiting in the order asked.
 
 `concurrent.futures.ProcessPoolExecutor`, which drew before, hands every drawing over through
 two threads of the bot's process (a manager and a queue feeder) and wakes the manager through a
@@ -39,7 +40,9 @@ log = logging.getLogger(__name__)
 
 HEADER = 4  # bytes of a frame's length
 MAX_ANSWER = 256 * 1024 * 1024  # an answer announcing more is garbage (a picture is < 1 MiB)
-DONE, FAILED, UNPICKLABLE = b"\x00", b"\x01", b"\x02"  # an answer's first byte
+# an answer's first byte: bytes (a picture, sent as they are), another result (pickled), the
+# drawing's error (pickled), or an error that does not pickle (its text)
+BYTES, DONE, FAILED, UNPICKLABLE = b"\x03", b"\x00", b"\x01", b"\x02"
 
 
 def _frame(payload: bytes) -> bytes:
@@ -63,7 +66,10 @@ def answer_to(job: bytes) -> bytes:
     """What a drawing process answers to one job: its result, or its error."""
     try:
         draw, args = pickle.loads(job)
-        return DONE + pickle.dumps(draw(*args), pickle.HIGHEST_PROTOCOL)
+        result = draw(*args)
+        if type(result) is bytes:
+            return BYTES + result
+        return DONE + pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
     except Exception as error:
         try:
             return FAILED + pickle.dumps(error, pickle.HIGHEST_PROTOCOL)
@@ -87,9 +93,10 @@ def serve(channel: socket.socket, bot: int, niceness: int) -> None:
         channel.sendall(_frame(answer_to(job)))
 
 
-def result_of(answer: bytes) -> Any:
-    """The result an answer carries; raises the drawing's error."""
-    kind, body = answer[:1], answer[1:]
+def result_of(kind: bytes, body: bytes) -> Any:
+    """The result an answer of this kind carries; raises the drawing's error."""
+    if kind == BYTES:
+        return body
     if kind == DONE:
         return pickle.loads(body)
     if kind == FAILED:
@@ -183,7 +190,7 @@ class DrawingProcess:
         if len(self._inbox) < HEADER:
             return
         size = int.from_bytes(self._inbox[:HEADER], "big")
-        if size > MAX_ANSWER or self.job is None:
+        if not 1 <= size <= MAX_ANSWER or self.job is None:
             self._lose()  # garbage, or an answer nobody asked for
             return
         if len(self._inbox) < HEADER + size:
@@ -191,12 +198,13 @@ class DrawingProcess:
         if len(self._inbox) > HEADER + size:
             self._lose()  # more than the one answer asked for: garbage
             return
-        answer = bytes(self._inbox[HEADER:])
+        kind = bytes(self._inbox[HEADER : HEADER + 1])
+        body = bytes(memoryview(self._inbox)[HEADER + 1 :])  # a picture: copied once
         self._inbox.clear()
         job, self.job = self.job, None
         if not job.done():  # else its caller gave up on it meanwhile
             try:
-                job.set_result(result_of(answer))
+                job.set_result(result_of(kind, body))
             except Exception as error:
                 job.set_exception(error)
         self._idle()

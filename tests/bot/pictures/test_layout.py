@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import pickle
 
 from PIL import Image, ImageChops
 
@@ -107,3 +108,13 @@ def test_a_row_writes_itself_as_the_dataclass_would_so_file_names_do_not_change(
     assert repr(CardRow("x", ())) == "CardRow(label='x', cards=(), note='', raised=(), " + (
         "captions=(), column=None)"
     )
+
+
+def test_a_row_sent_to_a_drawing_process_arrives_field_for_field() -> None:
+    # Pickled as its fields (cheaper than a slotted dataclass's own pickling): every field
+    # arrives, a new one included, and the picture drawn there is the one named here.
+    row = CardRow("Ann's", ("7S", None, EMPTY), note="12", raised=(1,), captions=("1",), column=1)
+    arrived = pickle.loads(pickle.dumps(row, pickle.HIGHEST_PROTOCOL))
+    assert arrived == row and repr(arrived) == repr(row)
+    assert type(arrived) is CardRow
+    assert pickle.loads(pickle.dumps(CardRow("x", ()))) == CardRow("x", ())

@@ -65,3 +65,14 @@ async def test_the_answer_of_a_drawing_given_up_is_not_handed_to_the_next(tmp_pa
         assert given_up.cancelled()
     finally:
         processes.close()
+
+
+async def test_a_drawing_s_bytes_and_other_results_arrive_as_they_were() -> None:
+    processes = DrawingProcesses(1, 10)
+    try:
+        assert await processes.run(bytes, 3) == b"\0\0\0"  # a picture's bytes, sent raw
+        assert await processes.run(bytes) == b""
+        assert await processes.run(divmod, 7, 2) == (3, 1)  # anything else, pickled
+        assert await processes.run(bytearray, b"ab") == bytearray(b"ab")
+    finally:
+        processes.close()
