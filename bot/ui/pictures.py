@@ -122,7 +122,7 @@ class CardPictures:
             self._waiting.pop(key, None)  # a picture still to follow is out of date now
         if picture is None:
             return Prepared(rendered.embed, self._drop(key))
-        if key is not None and self._carried.get(key) == picture.filename:
+        if self._carries(key, picture):
             self.kept += 1
             return Prepared(rendered.embed, None)
         png = self.drawn(picture)
@@ -136,7 +136,12 @@ class CardPictures:
     async def complete(self, key: int | None, rendered: RenderedMessage) -> Prepared:
         """An edit off the click's path: waits for the picture, so one edit carries it."""
         picture = rendered.cards
-        if self.enabled and picture is not None and self.drawn(picture) is None:
+        if (
+            self.enabled
+            and picture is not None
+            and not self._carries(key, picture)  # kept as it is: no drawing needed
+            and self.drawn(picture) is None
+        ):
             await self.draw(picture)
         prepared = self.answer(key, rendered)
         if prepared.waiting is not None:  # it could not be drawn: the text alone
@@ -165,6 +170,10 @@ class CardPictures:
         except discord.HTTPException as error:
             log.info("could not add the card picture to message %s: %s", key, error)
             self._carried.pop(key, None)
+
+    def _carries(self, key: int | None, picture: CardPicture) -> bool:
+        """Does message `key` carry this picture already (an edit keeps it, sends no file)?"""
+        return key is not None and self._carried.get(key) == picture.filename
 
     def _superseded(self, key: int, picture: CardPicture) -> bool:
         latest = self._waiting.get(key)  # the same file name: the same picture, quicker told

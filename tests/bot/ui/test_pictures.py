@@ -159,3 +159,26 @@ async def test_a_drawing_process_that_dies_loses_its_picture_only_and_is_replace
         await in_drawing_process(os._exit, 1)
     pictures = CardPictures()  # the next picture is drawn by new processes
     assert await pictures.draw(CardPicture("hand", HAND)) is not None
+
+
+async def test_an_edit_of_a_message_carrying_its_picture_draws_nothing_once_it_left_the_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn: list[str] = []
+
+    async def draw(picture: CardPicture) -> bytes:
+        drawn.append(picture.filename)
+        return b"png"
+
+    monkeypatch.setattr(ui_pictures, "DRAWN", 1)  # one picture kept drawn
+    pictures = CardPictures(draw=draw)
+    first = await pictures.complete(1, rendered())
+    assert first.attachments is not None and len(drawn) == 1
+    other = await pictures.complete(2, rendered((CardRow("Bob", ("7D",)),)))  # takes its place
+    assert other.attachments is not None and len(drawn) == 2
+    # message 1 still carries its picture: the edit keeps it, and nothing is drawn for it
+    again = await pictures.complete(1, rendered())
+    assert again.attachments is None and len(drawn) == 2 and pictures.kept == 1
+    # another message showing it needs the file: drawn anew, uploaded
+    shown = await pictures.complete(3, rendered())
+    assert shown.attachments is not None and len(drawn) == 3
