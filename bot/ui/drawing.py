@@ -260,7 +260,7 @@ class DrawingProcesses:
                 continue
             try:
                 process = self._idle()
-            except CannotStart as error:
+            except Exception as error:  # no process could start: the drawing fails, not hangs
                 self._waiting.popleft()
                 future.set_exception(error)
                 continue

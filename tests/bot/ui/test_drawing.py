@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
 
 from bot.pictures.layout import CardPicture, CardRow
+from bot.service import worker
 from bot.ui.drawing import DrawingProcesses
 from bot.ui.pictures import DRAWERS, CardPictures, drawing_processes
 
@@ -74,5 +76,28 @@ async def test_a_drawing_s_bytes_and_other_results_arrive_as_they_were() -> None
         assert await processes.run(bytes) == b""
         assert await processes.run(divmod, 7, 2) == (3, 1)  # anything else, pickled
         assert await processes.run(bytearray, b"ab") == bytearray(b"ab")
+    finally:
+        processes.close()
+
+
+async def test_a_drawing_waiting_when_no_process_can_start_fails_instead_of_waiting_forever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    processes = DrawingProcesses(1, 10)
+    try:
+        dies = asyncio.create_task(processes.run(os._exit, 1))
+        waits = asyncio.create_task(processes.run(os.getpid))
+        await asyncio.sleep(0)  # the first is sent to the one process, the second waits
+
+        class NoProcess:
+            def Process(self, **_: object) -> None:  # multiprocessing's name
+                raise RuntimeError("no process may start now")
+
+        monkeypatch.setattr(worker, "forkserver_context", NoProcess)
+        with pytest.raises(BrokenProcessPool):
+            await dies
+        # the dead process's replacement cannot start: the drawing waiting hears it
+        with pytest.raises(RuntimeError, match="no process may start"):
+            await asyncio.wait_for(waits, 30)
     finally:
         processes.close()
