@@ -6,7 +6,10 @@ every restored table wants its message refreshed, and with many tables in one ch
 tables being played would wait behind minutes of refreshes. So each request first asks for
 its `turn` in its channel (the notifier keeps one pacer for edits, one for posts and deletes):
 
-- at most `edits` turns per `per` seconds in a channel (a sliding window on the bot's clock);
+- at most `edits` turns per `per` seconds in a channel (a sliding window on the bot's clock),
+  a turn counted from when its request is done (Discord counts it on arrival); a turn under
+  way holds its place in the window however long it takes (its picture drawn first, say), so
+  slow requests never reach Discord together past the limit;
 - three classes, first served first: a table *clicked* since the start (`clicked`), then a
   table *changed* since the start by anything else (a timer, its bot players' moves owed at
   the restart: `changed`), then a table that only needs a *refresh* (restored as it was);
@@ -62,6 +65,9 @@ class _Waiter:
 class _Channel:
     granted: deque[float] = field(default_factory=deque)  # times of the turns in the window
     classes: deque[int] = field(default_factory=deque)  # and the class each went to
+    # classes of the turns granted and not done: each holds a place in the window until it is
+    # done (its request may reach Discord any time before: a picture drawn first, say)
+    flying: list[int] = field(default_factory=list)
     waiting: list[tuple[int, int, _Waiter]] = field(default_factory=list)  # (class, order, ..)
     server: asyncio.Task[None] | None = None
     played_at: float | None = None  # the last turn of a clicked table
@@ -118,30 +124,31 @@ class ChannelPacer:
         self._serve(channel)
         try:
             granted_at = await waiter.granted
+        except BaseException:
+            if waiter.granted.done() and not waiter.granted.cancelled():
+                channel.flying.remove(waiter.klass)  # granted, then cancelled: never sent
+                self._serve(channel)
+            raise
         finally:
             waiting = self._waiters.get(table_id, [])
             if waiter in waiting:
                 waiting.remove(waiter)
             if not waiting:
                 self._waiters.pop(table_id, None)
+        klass = waiter.klass  # the class it was granted in
         turn = Turn(waited=granted_at - asked_at > PACED_AFTER)
         try:
             yield turn
         finally:
-            if granted_at in channel.granted:
-                index = channel.granted.index(granted_at)
-                klass = channel.classes[index]
-                del channel.granted[index]
-                del channel.classes[index]
-                if turn.edited:
-                    # Counted from when the edit is done: Discord counts it on arrival, which
-                    # a slow request makes later than the grant.
-                    channel.granted.append(self._clock.now())
-                    channel.classes.append(klass)
-                else:
-                    if klass != CLICKED and channel.other_at == granted_at:
-                        channel.other_at = None  # its place comes back at once
-                    self._serve(channel)
+            channel.flying.remove(klass)
+            if turn.edited:
+                # Counted from when the edit is done: Discord counts it on arrival, which a
+                # slow request (a picture drawn first) makes later than the grant.
+                channel.granted.append(self._clock.now())
+                channel.classes.append(klass)
+            elif klass != CLICKED and channel.other_at == granted_at:
+                channel.other_at = None  # its place comes back at once
+            self._serve(channel)
 
     def _serve(self, channel: _Channel) -> None:
         if channel.server is None or channel.server.done():
@@ -169,16 +176,18 @@ class ChannelPacer:
             while channel.granted and channel.granted[0] <= now - self._per:
                 channel.granted.popleft()
                 channel.classes.popleft()
-            if len(channel.granted) >= self._edits:
-                # Come back when a turn leaves the window; a newcomer (a clicked table) that
-                # fits before that is served at once by the next `_serve`.
-                self._wake_at(channel, channel.granted[0] + self._per)
+            taken = len(channel.granted) + len(channel.flying)
+            if taken >= self._edits:
+                # Come back when a turn leaves the window (or, all of them under way, when
+                # one is done: `turn` serves again); a newcomer (a clicked table) that fits
+                # before that is served at once by the next `_serve`.
+                self._wake_when_one_leaves(channel)
                 return
             if best.klass != CLICKED:
                 room = self._room(channel)
-                others = len(channel.granted) - channel.classes.count(CLICKED)
-                if others >= room or len(channel.granted) >= max(1, self._edits - 1):
-                    self._wake_at(channel, channel.granted[0] + self._per)
+                clicked = channel.classes.count(CLICKED) + channel.flying.count(CLICKED)
+                if taken - clicked >= room or taken >= max(1, self._edits - 1):
+                    self._wake_when_one_leaves(channel)
                     return
                 # The others' turns are spread over the window, not taken in a burst: a
                 # table clicked next finds a turn leaving the window soon.
@@ -187,13 +196,16 @@ class ChannelPacer:
                     self._wake_at(channel, due)
                     return
             heapq.heappop(channel.waiting)
-            channel.granted.append(now)
-            channel.classes.append(best.klass)
+            channel.flying.append(best.klass)
             if best.klass == CLICKED:
                 channel.played_at = now
             else:
                 channel.other_at = now
             best.granted.set_result(now)
+
+    def _wake_when_one_leaves(self, channel: _Channel) -> None:
+        if channel.granted:
+            self._wake_at(channel, channel.granted[0] + self._per)
 
     def _room(self, channel: _Channel) -> int:
         """Turns of the window the tables not clicked may fill: one fewer than all (one is

@@ -216,6 +216,61 @@ async def test_the_others_turns_are_spread_over_the_window_so_a_click_finds_one_
     await asyncio.gather(*refreshes, return_exceptions=True)
 
 
+async def test_a_turn_holds_its_place_until_done_so_slow_requests_never_arrive_together() -> (
+    None
+):
+    """A request may reach Discord long after its turn was granted (its picture is drawn
+    first): the window counts it until it is done, however long that takes."""
+    clock = FakeClock()
+    pacer = ChannelPacer(clock, edits=EDITS, per=PER)
+    drawn = asyncio.Event()
+    arrivals: list[float] = []
+
+    async def slow_edit(table_id: int) -> None:
+        async with pacer.turn(CHANNEL, table_id):
+            await drawn.wait()
+            arrivals.append(clock.now())
+
+    pacer.clicked(1)
+    tables = [1, 1, *range(100, 110)]
+    edits = [asyncio.create_task(slow_edit(table_id)) for table_id in tables]
+    for _ in range(12):  # long past every grant's window, nothing done yet
+        await run_ready()
+        await clock.advance(PER)
+    drawn.set()
+    for _ in range(60):
+        await run_ready()
+        if all(edit.done() for edit in edits):
+            break
+        await clock.advance(0.5)
+    assert all(edit.done() for edit in edits)
+    assert len(arrivals) == len(tables)
+    assert max(sum(1 for t in arrivals if start <= t < start + PER) for start in arrivals) <= EDITS
+
+
+async def test_a_turn_granted_then_cancelled_gives_its_place_back() -> None:
+    clock = FakeClock()
+    pacer = ChannelPacer(clock, edits=1, per=PER)
+    entered: list[int] = []
+
+    async def edit(table_id: int) -> None:
+        async with pacer.turn(CHANNEL, table_id):
+            entered.append(table_id)
+
+    pacer.clicked(1)
+    pacer.clicked(2)
+    first = asyncio.create_task(edit(1))
+    while CHANNEL not in pacer._channels or not pacer._channels[CHANNEL].flying:
+        await asyncio.sleep(0)  # until the turn is granted (the edit not yet resumed)
+    assert not entered
+    first.cancel()
+    await asyncio.gather(first, return_exceptions=True)
+    assert entered == []
+    second = asyncio.create_task(edit(2))
+    await run_ready()
+    assert second.done() and entered == [2]  # at once: the cancelled turn sent nothing
+
+
 MENTIONED = 12  # tables whose turn moves to one player at once, in one channel
 
 
