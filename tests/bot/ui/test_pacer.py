@@ -216,9 +216,7 @@ async def test_the_others_turns_are_spread_over_the_window_so_a_click_finds_one_
     await asyncio.gather(*refreshes, return_exceptions=True)
 
 
-async def test_a_turn_holds_its_place_until_done_so_slow_requests_never_arrive_together() -> (
-    None
-):
+async def test_a_turn_holds_its_place_until_done_so_slow_requests_never_arrive_together() -> None:
     """A request may reach Discord long after its turn was granted (its picture is drawn
     first): the window counts it until it is done, however long that takes."""
     clock = FakeClock()
