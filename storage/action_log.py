@@ -199,9 +199,8 @@ class ActionWriter:
     def _send_next(self) -> None:
         """Send the rows pending now as one batch: at once, checked here and queued on the
         database's thread without suspending (`append_now`), when every round is known and
-        the store may send it (`sends_now`: no transaction of several calls holds the lock);
-        else by a task that takes the lock. The next batch goes when this one has committed,
-        with the rows that came meanwhile."""
+        no transaction holds the lock; else by a task that takes the lock. The next batch
+        goes when this one has committed, with the rows that came meanwhile."""
         while self._pending:
             batch = self._pending
             if len(batch) > MAX_BATCH:
@@ -210,7 +209,7 @@ class ActionWriter:
             else:
                 self._pending = []
             get = self._rounds.get
-            if not self._db.sends_now() or any(get((row[0], row[1])) is None for row in batch):
+            if self._db.lock.locked() or any(get((row[0], row[1])) is None for row in batch):
                 self._send_under_lock(batch)
                 return
             accepted, rows = self._accept(batch)

@@ -133,10 +133,6 @@ class Database:
         self.now = now
         self.lock_fd = lock_fd
         self.lock = asyncio.Lock()
-        # The lock's holder makes one call on the connection's thread (a one-trip transaction,
-        # a batch, a read): no statement can come between its own, so writes sent at once may
-        # queue behind it (`sends_now`) instead of waiting for the lock.
-        self._one_call = False
         self.schema_version = 0
         self.closed = False
         self.checkpointer: Checkpointer | None = None
@@ -202,7 +198,7 @@ class Database:
         """The transaction whole in one trip to the connection's thread (see
         `storage.sql.Database.write_batch`)."""
         self._check_open()
-        async with self._locked_for_one_call():
+        async with self.lock:
             try:
                 # aiosqlite runs each call in its thread, in order; `_execute` (pinned minor
                 # version) runs this function there as one call: the event loop waits once
@@ -215,7 +211,7 @@ class Database:
         """The transaction whole in one trip to the connection's thread (see
         `storage.sql.Database.one_trip`)."""
         self._check_open()
-        async with self._locked_for_one_call():
+        async with self.lock:
             try:
                 # aiosqlite runs each call in its thread, in order (see `write_batch`)
                 result: T = await self.conn._execute(_one_trip, self.conn._conn, body)
@@ -226,7 +222,7 @@ class Database:
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         self._check_open()
-        async with self._locked_for_one_call():
+        async with self.lock:
             try:
                 return list(await self.conn.execute_fetchall(sql, tuple(params)))
             except sqlite3.Error as error:
@@ -259,28 +255,12 @@ class Database:
         write = functools.partial(_execute, self.conn._conn, INSERT_ACTIONS, (at, rows_json))
         return self._send_now(write, done)
 
-    def sends_now(self) -> bool:
-        """A write may be sent at once: the store is open, and the lock is free or held for
-        one call on the connection's thread (which runs its calls in order, each whole)."""
-        return not self.closed and (self._one_call or not self.lock.locked())
-
-    @asynccontextmanager
-    async def _locked_for_one_call(self) -> AsyncIterator[None]:
-        """The lock, held for one call on the connection's thread."""
-        async with self.lock:
-            self._one_call = True
-            try:
-                yield
-            finally:
-                self._one_call = False
-
     def _send_now(
         self, write: Callable[[], None], done: Callable[[BaseException | None], None]
     ) -> bool:
         """Queue `write` on the connection's thread, behind what is queued there already,
-        unless a transaction of several calls holds the lock (its statements must not be
-        interleaved with others)."""
-        if not self.sends_now():
+        unless a transaction holds the lock (its statements must not be interleaved)."""
+        if self.closed or self.lock.locked():
             return False
 
         def finished(error: BaseException | None) -> None:

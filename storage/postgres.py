@@ -258,9 +258,6 @@ class PostgresDatabase:
             for sql, rows in statements:
                 await conn.executemany(sql, rows)
 
-    def sends_now(self) -> bool:
-        return False  # a write takes a pooled connection: awaited, under the lock
-
     def write_now(
         self, statements: Sequence[Statement], done: Callable[[BaseException | None], None]
     ) -> bool:

@@ -75,27 +75,18 @@ class Database(Protocol):
         statements take."""
         ...
 
-    def sends_now(self) -> bool:
-        """A write may be sent at once (`write_now`, `append_now`) now: on SQLite, unless a
-        transaction of several calls holds the lock (a one-trip transaction, a batch or a
-        read holding it runs whole in one call of the connection's thread, which runs its
-        calls in order: a write sent at once goes before or after it, never inside). The
-        round starts and ends, one-trip transactions, made every click's action wait for the
-        lock behind them (p99 48 ms at 1,000 tables of bots). PostgreSQL: always False."""
-        ...
-
     def write_now(
         self, statements: Sequence[Statement], done: Callable[[BaseException | None], None]
     ) -> bool:
-        """`write_batch` without suspending, when it can be: False unless `sends_now()` (a
-        transaction of several calls is under way), else the transaction is sent at once and
-        `done(None)`, or `done(StoreError)`, is called on the event loop when it has committed or
-        failed. Writes sent so are committed in the order sent, each whole before the next. On
-        SQLite a write sent so costs one turn of the event loop less, and waits for no other: a
-        group-committed writer holding the lock across its trip made every other writer wait for the
-        loop turns of that trip (at 1,000 tables of bots, a click's action waited 16 ms at p50 and
-        50 ms at p90 for the turn mentions' batches). PostgreSQL: always False (its writes go
-        through the lock)."""
+        """`write_batch` without suspending, when it can be: False if the lock is held (a
+        transaction is under way), else the transaction is sent at once and `done(None)`, or
+        `done(StoreError)`, is called on the event loop when it has committed or failed.
+        Writes sent so are committed in the order sent, each whole before the next. On SQLite
+        a write sent so costs one turn of the event loop less, and waits for no other: a
+        group-committed writer holding the lock across its trip made every other writer wait
+        for the loop turns of that trip (at 1,000 tables of bots, a click's action waited
+        16 ms at p50 and 50 ms at p90 for the turn mentions' batches). PostgreSQL: always
+        False (its writes go through the lock)."""
         ...
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...

@@ -87,36 +87,6 @@ async def test_a_write_never_joins_a_transaction_under_way(tmp_path: Path) -> No
     assert (await stored_seqs(location))[(toy.id, 0)] == [0, 1]
 
 
-async def test_writes_go_at_once_behind_a_one_trip_transaction_holding_the_lock(
-    sqlite_store: Store,
-) -> None:
-    """A round's start or end is one call on the connection's thread: a click's action and
-    the mentions' batch queue behind it there at once instead of waiting for the lock."""
-    store = sqlite_store
-    db = store._db
-    toy = await ToyTable.open(store)
-    await toy.new_round(seed=1)
-    await store.record_action(toy.id, 0, 0, 0, "draw")  # the round is known: sent at once
-
-    async def body(conn: object) -> None:
-        await conn.execute("SELECT 1")  # type: ignore[attr-defined]
-
-    held, release = await hold_thread(db)
-    try:
-        trip = asyncio.ensure_future(db.one_trip(body))
-        await turns()
-        assert db.lock.locked()
-        recorded = asyncio.ensure_future(store.record_action(toy.id, 0, 1, 1, "draw"))
-        saved = asyncio.ensure_future(store.save_turn_mention(mention(toy.id)))
-        await turns()
-        assert db.conn._tx.qsize() == 3  # the transaction, then both writes, in the thread
-    finally:
-        release()
-    await asyncio.gather(held, trip, recorded, saved)
-    assert (await store.load_round(toy.id, 0)).actions == [(0, "draw"), (1, "draw")]
-    assert await store.turn_mentions() == [mention(toy.id)]
-
-
 async def test_a_write_that_waits_for_the_lock_runs_as_the_store_not_as_its_caller(
     sqlite_store: Store,
 ) -> None:
