@@ -71,15 +71,17 @@ At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 20 -
 first half minute they move in step: Dame's bots wait while their humans pass cards, and the
 workers search about 105 Euchre decisions a second. With `--warmup 10` (three runs): click p50
 13-16 ms, p99 59-130 ms; bots' moves after a click p99 1.2-1.5 s; 0-3 decisions played simply.
-Once the tables drift apart (`--warmup 40`, two runs), the load is the real one: 141-144
-Euchre searches a second keep the one worker 98% busy, this process is at 86-87% of a core, and
-clicks take 21-29 ms at p50, 284-373 ms at p99, the bots' moves 3.3-4.1 s at p99 (Euchre's, that
-wait for the worker; Dutch's 1.0-1.1 s, Dame's 1.6-1.7 s). At 600 tables (`--warmup 40`): click
-p99 63 ms, bots' moves p99 1.3 s (Euchre 1.5 s), worker 87% busy; at 400: click p99 43 ms,
-Euchre's bots still 1.9 s at p99 (a hand's end is followed by a new deal's bids, several searches
-in a row, each allowed up to the pool's aim). `--plain-loop` (asyncio's own loop) compares the
-loop: under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at
-p50.
+Once the tables drift apart (`--warmup 40`), the load is the real one: about 150 Euchre
+searches a second, and this process at 85-92% of a core. Before the search's rollouts and deals
+were made cheaper (two back-to-back pairs, quiet) they kept the one worker 98% busy: 5.4-5.6 ms
+of its CPU a decision, 3-65 decisions played simply, clicks 25-32 ms at p50 and 0.63-0.75 s at
+p99, the bots' moves 3.8-5.0 s at p99. After: the worker 89-91% busy at 4.4-4.5 ms a decision
+(the pool's budgets, sized to the queue, buy more deals per decision), none played simply,
+clicks 19-25 ms at p50 and 0.61-0.66 s at p99, the bots' moves 0.40 s at p50 and 2.9-3.2 s at
+p99. At 800 tables: click p99 191 ms, bots' moves p99 1.2 s, worker 76% busy; at 600: click
+p50 6 ms and p99 53 ms, bots' moves p99 0.93 s (Euchre 0.97 s, Dame 0.26 s, Dutch 0.31 s),
+worker 61% busy, none played simply. `--plain-loop` (asyncio's own loop) compares the loop:
+under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at p50.
 At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
 each open hand's): drawn at 20-100 ms each on a loaded 2-core machine, they starved the event
 loop for minutes and turns timed out; `--no-pictures` measures the rest (cards as text), and
