@@ -61,6 +61,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
+from bot.service.outbox import Outbox
 from bot.service.policy import policy_for
 from bot.service.priority import foreground
 
@@ -445,8 +446,7 @@ class ProcessWorker:
         mine.setblocking(False)
         self._socket = mine
         self._inbox = bytearray()
-        self._outbox = bytearray()
-        self._writing = False
+        self._outbox = Outbox(self._loop, mine, lambda: self._lose("died"))
         self._gone = False
         # read for every table's bots, whichever table's follow-up started the worker
         foreground().run(self._loop.add_reader, mine.fileno(), self._readable)
@@ -462,27 +462,8 @@ class ProcessWorker:
             return 0
         job = job._replace(sent=time.monotonic())
         payload = pickle.dumps(tuple(job), pickle.HIGHEST_PROTOCOL)  # a tuple: no class to find
-        self._outbox += len(payload).to_bytes(HEADER, "big") + payload
-        self._flush()
+        self._outbox.send(len(payload).to_bytes(HEADER, "big") + payload)
         return HEADER + len(payload)
-
-    def _flush(self) -> None:
-        if self._gone:
-            return
-        try:
-            sent = self._socket.send(self._outbox)
-        except (BlockingIOError, InterruptedError):
-            sent = 0
-        except OSError:
-            self._lose("died")
-            return
-        del self._outbox[:sent]
-        if self._outbox and not self._writing:
-            foreground().run(self._loop.add_writer, self._socket.fileno(), self._flush)
-            self._writing = True
-        elif not self._outbox and self._writing:
-            self._loop.remove_writer(self._socket.fileno())
-            self._writing = False
 
     def _readable(self) -> None:
         try:
@@ -523,8 +504,7 @@ class ProcessWorker:
             return
         self._gone = True
         self._loop.remove_reader(self._socket.fileno())
-        if self._writing:
-            self._loop.remove_writer(self._socket.fileno())
+        self._outbox.close()
         self._socket.close()
         if self._process.is_alive():
             self._process.kill()  # SIGKILL: a stopped (SIGSTOP) process dies too

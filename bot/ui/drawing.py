@@ -34,6 +34,7 @@ from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.service.outbox import Outbox
 from bot.service.priority import foreground
 
 log = logging.getLogger(__name__)
@@ -141,8 +142,7 @@ class DrawingProcess:
         mine.setblocking(False)
         self._socket = mine
         self._inbox = bytearray()
-        self._outbox = bytearray()
-        self._writing = False
+        self._outbox = Outbox(self._loop, mine, self._lose)
         self.gone = False
         self.job: asyncio.Future[Any] | None = None  # the drawing under way
         # the answers are read for every caller, whoever's work started the process
@@ -155,26 +155,7 @@ class DrawingProcess:
     def send(self, job: bytes, future: asyncio.Future[Any]) -> None:
         """Start a drawing (the process is idle); `future` gets its result or error."""
         self.job = future
-        self._outbox += _frame(job)
-        self._flush()
-
-    def _flush(self) -> None:
-        if self.gone:
-            return
-        try:
-            sent = self._socket.send(self._outbox)
-        except (BlockingIOError, InterruptedError):
-            sent = 0
-        except OSError:
-            self._lose()
-            return
-        del self._outbox[:sent]
-        if self._outbox and not self._writing:
-            foreground().run(self._loop.add_writer, self._socket.fileno(), self._flush)
-            self._writing = True
-        elif not self._outbox and self._writing:
-            self._loop.remove_writer(self._socket.fileno())
-            self._writing = False
+        self._outbox.send(_frame(job))
 
     def _readable(self) -> None:
         try:
@@ -221,8 +202,7 @@ class DrawingProcess:
             return
         self.gone = True
         self._loop.remove_reader(self._socket.fileno())
-        if self._writing:
-            self._loop.remove_writer(self._socket.fileno())
+        self._outbox.close()
         self._socket.close()
         if self._process.is_alive():
             self._process.kill()
