@@ -335,6 +335,13 @@ def write_frame(channel: socket.socket, payload: bytes) -> None:
     channel.sendall(len(payload).to_bytes(HEADER, "big") + payload)
 
 
+def read_frame(channel: socket.socket) -> bytes | None:
+    """The next frame's bytes (blocking; a worker's or a drawing process's side), or None
+    once the bot closed its end."""
+    header = _read_exactly(channel, HEADER)
+    return None if header is None else _read_exactly(channel, int.from_bytes(header, "big"))
+
+
 def _read_exactly(channel: socket.socket, size: int) -> bytes | None:
     chunks = bytearray()
     while len(chunks) < size:
@@ -362,8 +369,7 @@ def serve(
     warm_up()
     write_frame(channel, encode_answer(Answer(job=READY)))
     while True:
-        header = _read_exactly(channel, HEADER)
-        frame = None if header is None else _read_exactly(channel, int.from_bytes(header, "big"))
+        frame = read_frame(channel)
         if frame is None:
             return  # the bot closed its end: it is stopping
         job = Job._make(pickle.loads(frame))  # framed as a plain tuple (`ProcessWorker.send`)

@@ -53,16 +53,6 @@ def _frame(payload: bytes) -> bytes:
 # -- in a drawing process -------------------------------------------------------------------
 
 
-def _read_exactly(channel: socket.socket, size: int) -> bytes | None:
-    chunks = bytearray()
-    while len(chunks) < size:
-        chunk = channel.recv(min(size - len(chunks), 1 << 20))
-        if not chunk:
-            return None
-        chunks += chunk
-    return bytes(chunks)
-
-
 def answer_to(job: bytes) -> bytes:
     """What a drawing process answers to one job: its result, or its error."""
     try:
@@ -81,17 +71,16 @@ def answer_to(job: bytes) -> bytes:
 def serve(channel: socket.socket, bot: int, niceness: int) -> None:
     """A drawing process's life: below the bot's priority, gone with it, one job at a time
     until the bot closes its end of the socket."""
-    from bot.service.worker import exit_with
+    from bot.service.worker import exit_with, read_frame, write_frame
 
     with contextlib.suppress(OSError):
         os.nice(niceness)
     exit_with(bot)
     while True:
-        header = _read_exactly(channel, HEADER)
-        job = None if header is None else _read_exactly(channel, int.from_bytes(header, "big"))
+        job = read_frame(channel)
         if job is None:
             return  # the bot closed its end: it is stopping
-        channel.sendall(_frame(answer_to(job)))
+        write_frame(channel, answer_to(job))
 
 
 def result_of(kind: bytes, body: bytes) -> Any:
