@@ -93,6 +93,12 @@ TOP_TRUMP: tuple[int, ...] = tuple(
 )
 
 
+def relabel_hands(hands: list[int], trump: int) -> list[int]:
+    """The hands (masks of card ids) as masks of the cards' numbers under `trump`."""
+    b0, b1, b2 = BYTES[trump]
+    return [b0[h & 255] | b1[h >> 8 & 255] | b2[h >> 16] for h in hands]
+
+
 def relabel(hand: int, trump: int) -> int:
     """The hand (a mask of card ids) as a mask of the cards' numbers under `trump`."""
     b = BYTES[trump]
@@ -216,8 +222,7 @@ def play_out(
 def _lead(hand: int, trumps: int, aces: int) -> int:
     """The card to lead: the top trump (`trumps`: the makers' trumps, 0 for the defenders),
     else an off-suit ace, else the cheapest card."""
-    top = hand & trumps
-    if top:
-        return 1 << (top.bit_length() - 1)
+    if hand & trumps:
+        return TOP_TRUMP[hand >> TRUMP_SHIFT]
     bit = hand & aces or hand
     return bit & -bit

@@ -42,7 +42,7 @@ from games.euchre.fast import (
 from games.euchre.inference import ALONE, BID, STRENGTH, UNBOUNDED_EVERY, Knowledge
 from games.euchre.inference import strength as _strength
 from games.euchre.memory import hand_deals
-from games.euchre.rollout import BYTES, RELABEL, play_out
+from games.euchre.rollout import RELABEL, play_out, relabel_hands
 from games.euchre.round import EuchreRound
 from games.euchre.views import DEALER_DISCARD, NAME_TRUMP, ORDER_UP, PLAYING, EuchreView
 
@@ -178,8 +178,7 @@ def _play(
     points minus the other team's."""
     if leader == sitting_out:
         leader = (leader + 1) & 3
-    b0, b1, b2 = BYTES[trump]
-    numbered = [b0[h & 255] | b1[h >> 8 & 255] | b2[h >> 16] for h in hands]
+    numbered = relabel_hands(hands, trump)
     tricks = play_out(numbered, trump, makers, leader, sitting_out, -1, 0, 0, 0, 0, 0)
     made, defended = points(tricks, sitting_out >= 0)
     return (made - defended) if makers == table.seat & 1 else (defended - made)
@@ -217,8 +216,7 @@ def _card_values(
     """`values[i]`: the searching seat's team's points minus the other's when it plays (or, with
     `discard`, discards) `cards[i]` (relabeled bits) on this deal (`hands`: card ids)."""
     trump, makers, sitting_out = table.trump, table.makers, table.sitting_out
-    b0, b1, b2 = BYTES[trump]
-    numbered = [b0[h & 255] | b1[h >> 8 & 255] | b2[h >> 16] for h in hands]
+    numbered = relabel_hands(hands, trump)
     score = table.score
     if discard:
         seat = table.seat
