@@ -46,6 +46,7 @@ from storage.models import (
 )
 from storage.partition import Partition
 from storage.postgres import is_database_url, open_postgres
+from storage.round_writer import RoundWriter
 from storage.sql import Database
 
 ACTIVE_STATUSES = frozenset({"lobby", "playing"})
@@ -67,9 +68,13 @@ class Store:
         self.partition = partition or Partition()
         self._open_rounds = OpenRounds()
         self._actions = ActionWriter(db, self._open_rounds)
+        self._rounds = RoundWriter(db, self._open_rounds)
         self._mentions = mentions.MentionWriter(db)
         self._games = games_resolver
         self._closed = False
+        # Every round start reads its guild's turn time: kept here, as this process is the
+        # only writer of its guilds' settings (bounded by the guilds it serves).
+        self._guild_settings: dict[int, GuildSettings] = {}
         # Told how long each record_action waited for its commit (the bot's metrics), if set.
         self.on_commit: Callable[[float], None] | None = None
 
@@ -118,6 +123,7 @@ class Store:
             )
         store = cls(db, games_resolver, partition)
         store._actions.start()
+        store._rounds.start()
         store._mentions.start()
         return store
 
@@ -126,6 +132,7 @@ class Store:
         if self._closed:
             return
         self._closed = True
+        await self._rounds.close()
         await self._actions.close()
         await self._mentions.close()
         await self._db.close()
@@ -153,10 +160,17 @@ class Store:
     # -- guild settings ------------------------------------------------------------------
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults for a guild that never saved any."""
-        return await guilds.get_guild_settings(self._db, guild_id)
+        found = self._guild_settings.get(guild_id)
+        if found is None:
+            read = await guilds.get_guild_settings(self._db, guild_id)
+            # a save that ended while this read waited has kept the newer settings
+            found = self._guild_settings.setdefault(guild_id, read)
+        return found
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
+        self._guild_settings.pop(settings.guild_id, None)
         await guilds.save_guild_settings(self._db, settings)
+        self._guild_settings[settings.guild_id] = settings
 
     # -- tables and seats ----------------------------------------------------------------
     async def create_table(
@@ -217,7 +231,7 @@ class Store:
     async def start_round(self, table_id: int, record: RoundRecord) -> int:
         """Store a new round's options, seats, dealer and deck order; returns the store's round
         number at this table (0, 1, … across matches), the one record_action takes."""
-        return await rounds.start_round(self._db, self._open_rounds, table_id, record)
+        return await self._rounds.start_round(table_id, record)
 
     async def record_action(
         self, table_id: int, round_no: int, seq: int, seat: int, notation: str
@@ -238,9 +252,7 @@ class Store:
     ) -> None:
         """Store the round's result and the match totals after it; the round takes no more
         actions."""
-        await rounds.finish_round(
-            self._db, self._open_rounds, table_id, round_no, result, totals_after
-        )
+        await self._rounds.finish_round(table_id, round_no, result, totals_after)
 
     async def finish_match(
         self, table_id: int, winners_seats: list[int], final_totals: list[int]
@@ -390,7 +402,10 @@ class Store:
 
     async def forget_guild(self, guild_id: int) -> int:
         """Delete everything kept about one guild; returns how many tables went."""
-        return await privacy.forget_guild(self._db, guild_id)
+        try:
+            return await privacy.forget_guild(self._db, guild_id)
+        finally:
+            self._guild_settings.pop(guild_id, None)
 
     async def forget_guilds_past_retention(
         self, keep: set[int] | frozenset[int] = frozenset()
@@ -399,7 +414,7 @@ class Store:
         those in `keep` (tables of theirs still in play); returns the guilds deleted."""
         due = [g for g in await privacy.guilds_past_retention(self._db) if g not in keep]
         for guild_id in due:
-            await privacy.forget_guild(self._db, guild_id)
+            await self.forget_guild(guild_id)
         return due
 
     # -- statistics ----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,6 +12,8 @@ from games.contract import RoundResult
 from storage import GuildSettings, SeatRecord, Store, StoreError
 from tests.games.toygame import GAME as TOY
 from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy
+
+DAMAGED_GUILDS = itertools.count(7000)  # a guild of its own per run (see the test)
 
 
 async def test_guild_settings_default_when_absent(store: Store) -> None:
@@ -63,35 +66,65 @@ async def test_damaged_stored_settings_are_their_defaults_logged_once_and_repair
     store: Store, location: Location, presets: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A damaged row (presets that are no JSON object) affects only its guild: its damaged
-    values read as their defaults, logged once; saving the settings (/settings) repairs it."""
-    await store.save_guild_settings(GuildSettings(guild_id=70))  # reported anew if damaged
-    await raw_sql(location, "DELETE FROM guild_settings WHERE guild_id = 70")
+    values read as their defaults, logged once; saving the settings (/settings) repairs it.
+    (A guild of its own per run: the store keeps the settings it has read or saved, and the
+    report is once per process.)"""
+    guild_id = next(DAMAGED_GUILDS)
     await raw_sql(
         location,
         "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
         "reveal_seconds, use_threads, bots, updated_at) "
-        "VALUES (70, 'fr', ?, 30, 0, 1, 'simple', '0')",
-        (presets,),
+        "VALUES (?, 'fr', ?, 30, 0, 1, 'simple', '0')",
+        (guild_id, presets),
     )
     for _ in range(3):
-        settings = await store.get_guild_settings(70)
-    defaults = GuildSettings(guild_id=70)
+        settings = await store.get_guild_settings(guild_id)
+    defaults = GuildSettings(guild_id=guild_id)
     assert (settings.default_presets, settings.reveal_seconds) == (
         defaults.default_presets,
         defaults.reveal_seconds,
     )
     assert (settings.language, settings.turn_seconds, settings.bots) == ("fr", 30, "simple")
-    damaged = [r for r in caplog.records if "guild 70" in r.getMessage()]
+    damaged = [r for r in caplog.records if f"guild {guild_id}" in r.getMessage()]
     assert sorted(r.getMessage().split()[4] for r in damaged) == [
         "default_presets",
         "reveal_seconds",
     ]
-    assert await store.get_guild_settings(71) == GuildSettings(guild_id=71)  # others unharmed
+    others = guild_id + 1000
+    assert await store.get_guild_settings(others) == GuildSettings(guild_id=others)
     await store.save_guild_settings(settings.model_copy(update={"turn_seconds": 40}))
     (stored,) = await raw_sql(
-        location, "SELECT default_presets, reveal_seconds FROM guild_settings WHERE guild_id = 70"
+        location,
+        "SELECT default_presets, reveal_seconds FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
     )
     assert stored == ("{}", defaults.reveal_seconds)
+    assert (await store.get_guild_settings(guild_id)).turn_seconds == 40
+
+
+async def test_guild_settings_are_read_once_and_kept_until_saved_or_forgotten(
+    store: Store, location: Location
+) -> None:
+    """Every round start asks for its guild's turn time: the store, the only writer of its
+    guilds' settings, reads them once."""
+    guild_id = next(DAMAGED_GUILDS)
+    await raw_sql(
+        location,
+        "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
+        "reveal_seconds, use_threads, bots, updated_at) "
+        "VALUES (?, 'fr', '{}', 30, 5, 1, 'simple', '0')",
+        (guild_id,),
+    )
+    assert (await store.get_guild_settings(guild_id)).turn_seconds == 30
+    await raw_sql(
+        location, "UPDATE guild_settings SET turn_seconds = 45 WHERE guild_id = ?", (guild_id,)
+    )
+    assert (await store.get_guild_settings(guild_id)).turn_seconds == 30  # not read again
+    saved = (await store.get_guild_settings(guild_id)).model_copy(update={"turn_seconds": 60})
+    await store.save_guild_settings(saved)
+    assert await store.get_guild_settings(guild_id) == saved
+    await store.forget_guild(guild_id)
+    assert await store.get_guild_settings(guild_id) == GuildSettings(guild_id=guild_id)
 
 
 def test_a_setting_with_an_unknown_preset_is_refused() -> None:

@@ -1,0 +1,226 @@
+"""Group commit for round starts and ends.
+
+A round starts and ends at every deal. At a thousand tables of bots that is a hundred
+transactions a second, each taking the store's lock for a trip to the database (on SQLite, a
+trip to its thread that waits for the busy event loop's turns and the interpreter's lock), and
+tables dealt together end together: their transactions queued for the lock in waves of up to a
+second, and every click's action waited behind them. So the starts and ends that arrive while
+one batch commits go together in the next: one transaction (`Database.one_trip`), each caller
+told once it has committed.
+
+Each start or end keeps its own checks (the table exists, no round is open, the round is open)
+and a refused one fails alone: its checks run before it writes anything, so the batch goes on
+without it. Any other failure rolls the whole batch back; its starts and ends are then tried
+again one per transaction (unless the database could not be reached), so a row that breaks
+one of them cannot fail the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from typing import Any
+
+from games.contract import RoundRecord, RoundResult
+from storage.action_log import OpenRounds, RoundKey
+from storage.codec import dumps
+from storage.compaction import compact_round
+from storage.errors import StoreError, StoreUnavailable, as_store_error
+from storage.sql import Connection, Database
+from storage.tables import require_table
+
+MAX_BATCH = 256  # starts and ends per transaction: a bounded wait for the callers of a wave
+
+
+class RoundStart:
+    """A new round's row (returns its round number at the table and its id)."""
+
+    __slots__ = ("record", "table_id")
+
+    def __init__(self, table_id: int, record: RoundRecord) -> None:
+        self.table_id = table_id
+        self.record = record
+
+    async def write(self, conn: Connection, db: Database, rounds: OpenRounds) -> Any:
+        table_id, record = self.table_id, self.record
+        await require_table(conn, table_id)
+        open_round = await conn.fetchone(
+            "SELECT round_no FROM rounds WHERE table_id = ? AND finished_at IS NULL", (table_id,)
+        )
+        if open_round is not None:
+            raise StoreError(
+                f"round {open_round[0]} of table {table_id} is not finished; "
+                "finish it before starting another."
+            )
+        match_row = await conn.fetchone(
+            "SELECT match_no FROM matches WHERE table_id = ? AND finished_at IS NULL "
+            "ORDER BY match_no DESC LIMIT 1",
+            (table_id,),
+        )
+        number = await conn.fetchone(
+            "SELECT COALESCE(MAX(round_no) + 1, 0) FROM rounds WHERE table_id = ?", (table_id,)
+        )
+        assert number is not None
+        round_no = int(number[0])
+        inserted = await conn.fetchone(
+            "INSERT INTO rounds (table_id, round_no, match_no, match_round, game, "
+            "rules_version, options, n_seats, dealer, totals_before, deck, started_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                table_id,
+                round_no,
+                match_row[0] if match_row else None,
+                record.round_no,
+                record.game,
+                record.rules_version,
+                dumps(record.options),
+                record.n_seats,
+                record.dealer,
+                dumps(list(record.totals)),
+                " ".join(record.deck),
+                db.stamp(),
+            ),
+        )
+        assert inserted is not None
+        return round_no, inserted[0]
+
+    def committed(self, rounds: OpenRounds, written: Any) -> int:
+        round_no, round_id = written
+        rounds.opened((self.table_id, round_no), round_id, self.record.n_seats)
+        return int(round_no)
+
+
+class RoundEnd:
+    """A round's result and the match totals after it; its log is compacted."""
+
+    __slots__ = ("key", "result", "totals_after")
+
+    def __init__(self, key: RoundKey, result: RoundResult, totals_after: list[int]) -> None:
+        self.key = key
+        self.result = result
+        self.totals_after = totals_after
+
+    async def write(self, conn: Connection, db: Database, rounds: OpenRounds) -> Any:
+        table_id, round_no = self.key
+        row = await conn.fetchone(
+            "SELECT id, started_at FROM rounds "
+            "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL AND log IS NULL",
+            self.key,
+        )
+        if row is None:
+            raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
+        changed = await conn.execute(
+            "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
+            "WHERE id = ?",
+            (
+                db.stamp(),
+                dumps(list(self.result.points)),
+                dumps(dict(self.result.detail)),
+                dumps(list(self.totals_after)),
+                row[0],
+            ),
+        )
+        assert changed == 1
+        await compact_round(conn, row[0], row[1])
+        # under the lock: no action slips in after this (and if the batch is rolled back, a
+        # round closed here is only forgotten: the file decides again on its next action)
+        rounds.close(self.key)
+        return None
+
+    def committed(self, rounds: OpenRounds, written: Any) -> None:
+        return None
+
+
+RoundWrite = RoundStart | RoundEnd
+Queued = tuple[RoundWrite, "asyncio.Future[Any]"]
+
+
+class RoundWriter:
+    """Group commit of round starts and ends (see the module's doc)."""
+
+    def __init__(self, db: Database, rounds: OpenRounds) -> None:
+        self._db = db
+        self._rounds = rounds
+        self._pending: list[Queued] = []
+        self._closing = False
+        self._task: asyncio.Task[None] | None = None  # writing batches, one at a time
+        # the store's own context (foreground work), for the task that takes the lock (see
+        # `ActionWriter`): a bot's round end may start it, and every click waits for the lock
+        self._context = contextvars.copy_context()
+        self.batches = 0  # transactions committed (for tests and benchmarks)
+
+    def start(self) -> None:
+        self._context = contextvars.copy_context()
+
+    async def start_round(self, table_id: int, record: RoundRecord) -> int:
+        if record.actions:
+            raise StoreError(
+                "start_round takes a round with no action yet; record them one by one."
+            )
+        return int(await self._submit(RoundStart(table_id, record)))
+
+    async def finish_round(
+        self, table_id: int, round_no: int, result: RoundResult, totals_after: list[int]
+    ) -> None:
+        await self._submit(RoundEnd((table_id, round_no), result, totals_after))
+
+    def _submit(self, write: RoundWrite) -> asyncio.Future[Any]:
+        if self._closing:
+            raise StoreError("the store is closed; the round was not stored.")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._pending.append((write, future))
+        if self._task is None:
+            self._task = loop.create_task(self._run(), context=self._context.copy())
+        return future
+
+    async def close(self) -> None:
+        """Write what is queued, then stop."""
+        self._closing = True
+        if self._task is not None:
+            await asyncio.shield(self._task)
+
+    async def _run(self) -> None:
+        try:
+            while self._pending:
+                # a caller cancelled before its batch was taken wrote nothing: drop it
+                pending = [queued for queued in self._pending if not queued[1].done()]
+                batch, self._pending = pending[:MAX_BATCH], pending[MAX_BATCH:]
+                if batch:
+                    await self._write(batch)
+        finally:
+            self._task = None
+
+    async def _write(self, batch: list[Queued]) -> None:
+        db, rounds = self._db, self._rounds
+
+        async def body(conn: Connection) -> list[tuple[bool, Any]]:
+            outcomes: list[tuple[bool, Any]] = []
+            for write, _ in batch:
+                try:
+                    outcomes.append((True, await write.write(conn, db, rounds)))
+                except StoreError as refused:  # checked before it wrote anything
+                    outcomes.append((False, refused))
+            return outcomes
+
+        try:
+            outcomes = await db.one_trip(body)
+        except Exception as error:
+            if len(batch) == 1 or isinstance(error, StoreUnavailable):
+                failure = as_store_error(error)
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(failure)
+                return
+            for queued in batch:  # one per transaction: a bad one fails alone
+                await self._write([queued])
+            return
+        self.batches += 1
+        for (write, future), (written, value) in zip(batch, outcomes, strict=True):
+            if not written:
+                if not future.done():
+                    future.set_exception(value)
+                continue
+            result = write.committed(rounds, value)  # even if its caller has gone
+            if not future.done():
+                future.set_result(result)
