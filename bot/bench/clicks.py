@@ -156,12 +156,19 @@ class Timed:
 
 class Bench:
     def __init__(
-        self, service: TableService, notifier: BenchNotifier, think: float, bot_think: float = 5.0
+        self,
+        service: TableService,
+        notifier: BenchNotifier,
+        think: float,
+        bot_think: float = 5.0,
+        bot_think_spread: float = 0.0,
     ) -> None:
         self.service = service
         self.notifier = notifier
         self.think = think
         self.bot_think = bot_think  # the human's pace at a table of bot players
+        # each of their waits drawn within bot_think * (1 ± spread): people do not click in step
+        self.bot_think_spread = bot_think_spread
         self.tables: dict[int, Table] = {}
         self.ready: deque[Click] = deque()
         self.measuring = False
@@ -274,7 +281,8 @@ class Bench:
         service = self.service
         while True:
             await service.settle(table.table_id)  # the bots' moves owed, if any
-            await asyncio.sleep(self.bot_think)
+            spread = self.bot_think_spread
+            await asyncio.sleep(self.bot_think * self.rng.uniform(1 - spread, 1 + spread))
             click = self.next_click(table)
             if click is None:  # not the human's turn yet (a timer's move pending)
                 continue
@@ -358,6 +366,7 @@ class Level:
     grown: int
     bot_tables: int = 0
     bot_think: float = 5.0
+    bot_think_spread: float = 0.0
     bots: str = "strong"
     workers: int | None = None
     pictures: bool = True
@@ -404,7 +413,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
         clock.hold()
         service = TableService(store, clock, notifier, lambda: next(seeds), policy_runner=runner)
         notifier.service = service
-        bench = Bench(service, notifier, level.think, level.bot_think)
+        bench = Bench(service, notifier, level.think, level.bot_think, level.bot_think_spread)
         time_record_action(store, lambda: bench.timed, lambda: bench.measuring)
         count_timeouts(service, bench)
         players: list[asyncio.Task[None]] = []
@@ -547,7 +556,8 @@ async def main_async(args: argparse.Namespace) -> None:
         f"the window opens once every table was clicked once, after {args.warmup:.0f} s at "
         f"least, and lasts {args.seconds:.0f} s; clicks at the tables of humans arrive at the "
         f"asked rate, a table at most once per {args.think} s after its last answer; the human "
-        f"of a table of bots clicks {args.bot_think} s after their turn comes",
+        f"of a table of bots clicks {args.bot_think} s (± {args.bot_think_spread:.0%}) after "
+        "their turn comes",
         flush=True,
     )
     for count in (int(x) for x in args.tables.split(",") if x):
@@ -563,6 +573,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.grown,
             args.bot_tables,
             args.bot_think,
+            args.bot_think_spread,
             args.bots,
             args.workers,
             not args.no_pictures,
@@ -590,7 +601,14 @@ def main(argv: list[str] | None = None) -> None:
         "--bot-think",
         type=float,
         default=5.0,
-        help="seconds the human of a table of bots takes once their turn comes",
+        help="seconds the human of a table of bots takes once their turn comes, on average",
+    )
+    parser.add_argument(
+        "--bot-think-spread",
+        type=float,
+        default=0.5,
+        help="each of those waits is drawn uniformly within bot-think * (1 ± this): people do "
+        "not click in step, and tables that did would move in waves (0: every wait the same)",
     )
     parser.add_argument(
         "--workers", type=int, help="bot worker processes (default: BOT_WORKERS' default)"

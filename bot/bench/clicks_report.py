@@ -57,7 +57,8 @@ def report_bots(
     clicks = sorted(x for values in timed.by_group.values() for x in values)
     lines = [
         f"  tables of bots: {len(clicks):,} clicks of their humans ({timed.errors} refused, "
-        f"{timed.rounds} rounds over), one every {level.bot_think:g} s of a human's turn; "
+        f"{timed.rounds} rounds over), one every {level.bot_think:g} s "
+        f"(± {level.bot_think_spread:.0%}) of a human's turn; "
         f"{workers} worker process(es)",
         f"  {'human clicks':<12} {'clicks':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
     ]
