@@ -21,6 +21,7 @@ choice every time, in any process).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -287,28 +288,42 @@ def equivalent_groups(view: EuchreView, legal: list[EuchreAction]) -> list[list[
     return sorted(ordered, key=lambda g: g[0])
 
 
-Z_LEAD = 2.5  # the best move's lead is clear when it exceeds this many standard errors
-TIE_MARGIN = 0.1  # points: moves whose difference is surely smaller than this are equal
+Z_LEAD = 2.5  # a move is clearly behind the best when its deficit exceeds this many standard
+# errors: it is played out no more
+LOSS_MARGIN = 0.003  # points: the search stops once the points it expects to lose by choosing
+# the best move now (the other moves still in the race summed) are fewer than this
+MIN_DROP = 16  # samples before the sequential test may drop a move clearly behind
 MIN_SEQUENTIAL = 32  # samples before the sequential test may stop the search
+TEST_EVERY = 2  # samples between two sequential tests (a test costs as much as a rollout)
 MAX_SAMPLES = 200  # samples at most per decision (a cap the clear cases never reach)
 SEQUENCE_CAP = 2 * MAX_SAMPLES  # a hand's carried deals looked at, at most (some are dropped)
+_ROOT_2 = math.sqrt(2.0)
+_ROOT_2PI = math.sqrt(2.0 * math.pi)
 
 
-def _settled(n: int, best: int, totals: list[int], squares: list[list[int]]) -> bool:
-    """Sequential test after `n` paired samples: every other move is clearly behind the best
-    (its deficit's 95% interval above zero), or surely within TIE_MARGIN of it."""
-    for j in range(len(totals)):
+def _race(n: int, alive: list[int], totals: list[int], squares: list[list[int]]) -> bool:
+    """Sequential test after `n` paired samples of the moves `alive` (indices), which it
+    narrows: a move whose deficit to the best is clear (Z_LEAD standard errors above zero) is
+    dropped. True once the expected loss of choosing the best now, summed over the moves left,
+    is under LOSS_MARGIN points (a normal deficit of mean `m` and standard error `e` is below
+    zero by `e * pdf(m / e) - m * cdf(-m / e)` points on average): the lead is clear, or the
+    moves left are too close to be worth telling apart."""
+    best = max(alive, key=lambda i: (totals[i], -i))
+    loss = 0.0
+    left = [best]
+    for j in alive:
         if j == best:
             continue
         mean = (totals[best] - totals[j]) / n
-        variance = max(0.0, squares[best][j] / n - mean * mean) * n / (n - 1)
-        half = Z_LEAD * (variance / n) ** 0.5
-        if mean - half > 0:
-            continue
-        if half + abs(mean) < TIE_MARGIN:
-            continue
-        return False
-    return True
+        error = (max(0.0, squares[best][j] / n - mean * mean) / (n - 1)) ** 0.5
+        if mean > Z_LEAD * error:
+            continue  # clearly behind
+        left.append(j)
+        if error:
+            z = mean / error
+            loss += error * math.exp(-0.5 * z * z) / _ROOT_2PI - mean * 0.5 * math.erfc(z / _ROOT_2)
+    alive[:] = sorted(left)
+    return loss < LOSS_MARGIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +416,8 @@ def search(
     squares = [[0] * k for _ in range(k)]  # sums of squared paired differences
     deadline = None if budget is None else time.perf_counter() + budget
     samples = carried_ = 0
+    alive = list(range(k))  # the moves still played out (the sequential test drops some)
+    racing, racing_cards = alive.copy(), cards
     values = [0] * k
     while True:
         hands = None
@@ -415,18 +432,23 @@ def search(
             taken += 1
         if hands is None:
             hands = knowledge.sample(rng, bounded=samples % UNBOUNDED_EVERY != UNBOUNDED_EVERY - 1)
-        if cards is None:
-            for i, action in enumerate(legal):
-                values[i] = _after_bid(list(hands), table, action, rng)
+        if racing != alive:
+            racing = alive.copy()
+            if cards is not None:
+                racing_cards = [cards[i] for i in racing]
+        if racing_cards is None:
+            for n, i in enumerate(racing):
+                values[n] = _after_bid(list(hands), table, legal[i], rng)
         else:
-            _card_values(hands, table, cards, phase == DEALER_DISCARD, values)
-        for i in range(k):
-            totals[i] += values[i]
+            _card_values(hands, table, racing_cards, phase == DEALER_DISCARD, values)
+        for n, i in enumerate(racing):
+            totals[i] += values[n]
         if sequential:
-            for i in range(k):
-                row, vi = squares[i], values[i]
-                for j in range(i + 1, k):
-                    d = vi - values[j]
+            for n, i in enumerate(racing):
+                row, vi = squares[i], values[n]
+                for m in range(n + 1, len(racing)):
+                    j = racing[m]
+                    d = vi - values[m]
                     row[j] += d * d
                     squares[j][i] = row[j]
         samples += 1
@@ -434,9 +456,8 @@ def search(
             break
         if deadline is not None and samples >= MIN_SAMPLES and time.perf_counter() > deadline:
             break
-        if sequential and samples >= MIN_SEQUENTIAL:
-            best = max(range(k), key=lambda i: (totals[i], -i))
-            if _settled(samples, best, totals, squares):
-                break
-    best = max(range(k), key=lambda i: (totals[i], -i))
+        testing = sequential and samples >= MIN_DROP and samples % TEST_EVERY == 0
+        if testing and _race(samples, alive, totals, squares) and samples >= MIN_SEQUENTIAL:
+            break
+    best = max(alive, key=lambda i: (totals[i], -i))
     return Decision(legal[best], carried_, samples - carried_)

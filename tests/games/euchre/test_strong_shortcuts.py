@@ -1,6 +1,7 @@
 """The search bot searches only where there is something to decide (one legal move, or cards of
-equal effect, are played at once), stops sampling once the best move's lead is clear, and
-decides the same way from the same seed."""
+equal effect, are played at once), stops playing out the moves clearly behind, stops sampling
+once the best move's lead is clear or too small to matter, and decides the same way from the
+same seed."""
 
 from __future__ import annotations
 
@@ -8,15 +9,17 @@ import random
 
 import pytest
 
-from games.euchre import EuchreRound
+from games.euchre import EuchreRound, strong
 from games.euchre.actions import parse_action
 from games.euchre.strong import (
     MAX_SAMPLES,
+    MIN_DROP,
     MIN_SEQUENTIAL,
     Knowledge,
-    _settled,
+    _race,
     choose_action,
     equivalent_groups,
+    search,
 )
 from tests.games.euchre.helpers import act, stacked_round
 
@@ -95,11 +98,41 @@ def test_the_sequential_test_stops_long_before_the_cap_when_the_lead_is_clear(
     assert MIN_SEQUENTIAL <= len(samples) < MAX_SAMPLES // 4
 
 
-def test_settled_needs_a_clear_lead_or_a_sure_tie() -> None:
-    # two moves, 20 paired samples: sums of values and of squared differences
-    assert _settled(20, 0, [40, 0], [[0, 80], [80, 0]])  # +2 every time: clear
-    assert not _settled(20, 0, [2, 0], [[0, 40], [40, 0]])  # +0.1 ± 1.4: not clear
-    assert _settled(20, 0, [0, 0], [[0, 0], [0, 0]])  # the same every time: a tie
+def test_the_race_stops_on_a_clear_lead_or_a_lead_too_small_to_matter() -> None:
+    # two moves: the number of paired samples, the sums of their values and of the squared
+    # differences between them
+    assert _race(20, [0, 1], [40, 0], [[0, 80], [80, 0]])  # +2 every time: clear
+    assert not _race(20, [0, 1], [2, 0], [[0, 40], [40, 0]])  # +0.1 ± 0.32: too close to call
+    assert _race(20, [0, 1], [0, 0], [[0, 0], [0, 0]])  # the same every time: a tie
+    # +0.23 ± 0.10 after 100: not 2.5 errors ahead, but the points that choosing the first
+    # could lose, on average, are 0.0004 (a sure-tie margin of 0.1 points would not stop here)
+    assert _race(100, [0, 1], [23, 0], [[0, 104], [104, 0]])
+
+
+def test_the_race_drops_the_moves_clearly_behind_and_goes_on_with_the_close_ones() -> None:
+    alive = [0, 1, 2]
+    totals = [30, 29, 0]  # after 30 samples: the second close to the first, the third far
+    squares = [[0, 60, 40], [60, 0, 40], [40, 40, 0]]
+    assert not _race(30, alive, totals, squares)
+    assert alive == [0, 1]
+
+
+def test_a_move_clearly_behind_is_played_out_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both bowers, the ace and king of spades, the queen of spades turned: passing and ordering
+    # with the partner fall clearly behind going alone, and are dropped after MIN_DROP deals
+    played: dict[str, int] = {}
+    after_bid = strong._after_bid
+
+    def counted(hands: list[int], table: object, action: object, rng: random.Random) -> int:
+        played[str(action)] = played.get(str(action), 0) + 1
+        return after_bid(hands, table, action, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strong, "_after_bid", counted)
+    round_ = stacked_round({1: "JS JC AS KS AH"}, "QS")
+    decision = search(round_, 1, random.Random(3), budget=None)
+    assert str(decision.action) == "order alone"
+    assert played == {"pass": MIN_DROP, "order": MIN_DROP, "order alone": decision.sampled}
+    assert decision.sampled >= MIN_SEQUENTIAL > MIN_DROP
 
 
 def test_the_same_seed_gives_the_same_choice() -> None:
