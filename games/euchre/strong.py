@@ -13,10 +13,12 @@ measured with little noise.
 
 Nothing is searched where there is nothing to decide: one legal move, or only cards of equal
 effect (`equivalent_groups`: cards of one suit with no card still out between them). Otherwise
-the search samples deals until a sequential test (`_settled`) finds the best move's lead clear,
-or the other moves surely equal to it; `max_samples` deals and a `budget` of wall seconds are
-only caps (the budget, for an overloaded machine: below it, a seeded `rng` gives the same
-choice every time, in any process).
+the search samples deals, and a sequential test (`_race`) drops the moves clearly behind (they
+are played out no more) and stops once the points the search expects to lose by choosing now
+are too few to matter (the lead is clear, or the moves left are too close to tell apart);
+`max_samples` deals and a `budget` of wall seconds are only caps (the budget, for an
+overloaded machine: below it, a seeded `rng` gives the same choice every time, in any
+process).
 """
 
 from __future__ import annotations
@@ -302,7 +304,8 @@ _ROOT_2PI = math.sqrt(2.0 * math.pi)
 
 
 def _race(n: int, alive: list[int], totals: list[int], squares: list[list[int]]) -> bool:
-    """Sequential test after `n` paired samples of the moves `alive` (indices), which it
+    """Sequential test after `n` paired samples of the moves `alive` (indices, in order; the
+    sums of squared differences of moves `i < j` in `squares[i][j]`), which it
     narrows: a move whose deficit to the best is clear (Z_LEAD standard errors above zero) is
     dropped. True once the expected loss of choosing the best now, summed over the moves left,
     is under LOSS_MARGIN points (a normal deficit of mean `m` and standard error `e` is below
@@ -315,7 +318,8 @@ def _race(n: int, alive: list[int], totals: list[int], squares: list[list[int]])
         if j == best:
             continue
         mean = (totals[best] - totals[j]) / n
-        error = (max(0.0, squares[best][j] / n - mean * mean) / (n - 1)) ** 0.5
+        square = squares[best][j] if best < j else squares[j][best]
+        error = (max(0.0, square / n - mean * mean) / (n - 1)) ** 0.5
         if mean > Z_LEAD * error:
             continue  # clearly behind
         left.append(j)
@@ -351,8 +355,9 @@ def choose_action(
     """The move with the best mean result over sampled deals (reads only `round.view(seat)`).
 
     With `sequential` (the default) it searches nothing when there is nothing to decide (one
-    legal move, or only cards of equal effect: `equivalent_groups`), and stops sampling as
-    soon as the best move's lead is clear (`_settled`); otherwise it samples every legal move
+    legal move, or only cards of equal effect: `equivalent_groups`), plays out no more the
+    moves clearly behind and stops sampling as soon as choosing now loses too little to matter
+    (`_race`); otherwise it samples every legal move
     until a limit, as the first version of this bot did (kept to measure against). `bids`:
     deals are drawn within what the bids make likely (`games.euchre.inference`); `reuse`: the
     deals of earlier decisions of the hand, carried along the cards played since
@@ -413,11 +418,14 @@ def search(
         else None
     )
     totals = [0] * k
-    squares = [[0] * k for _ in range(k)]  # sums of squared paired differences
+    squares = [[0] * k for _ in range(k)]  # sums of squared paired differences (i < j: [i][j])
     deadline = None if budget is None else time.perf_counter() + budget
     samples = carried_ = 0
+    discard = phase == DEALER_DISCARD
     alive = list(range(k))  # the moves still played out (the sequential test drops some)
-    racing, racing_cards = alive.copy(), cards
+    racing: list[int] = []  # `alive` as the last deal played it out
+    racing_cards = cards
+    pairs: list[tuple[int, int, list[int], int]] = []  # per pair of `racing`: where it adds up
     values = [0] * k
     while True:
         hands = None
@@ -432,25 +440,26 @@ def search(
             taken += 1
         if hands is None:
             hands = knowledge.sample(rng, bounded=samples % UNBOUNDED_EVERY != UNBOUNDED_EVERY - 1)
-        if racing != alive:
+        if len(racing) != len(alive):  # (moves are only ever dropped)
             racing = alive.copy()
             if cards is not None:
                 racing_cards = [cards[i] for i in racing]
+            pairs = [
+                (a, b, squares[racing[a]], racing[b])
+                for a in range(len(racing))
+                for b in range(a + 1, len(racing))
+            ]
         if racing_cards is None:
             for n, i in enumerate(racing):
                 values[n] = _after_bid(list(hands), table, legal[i], rng)
         else:
-            _card_values(hands, table, racing_cards, phase == DEALER_DISCARD, values)
+            _card_values(hands, table, racing_cards, discard, values)
         for n, i in enumerate(racing):
             totals[i] += values[n]
         if sequential:
-            for n, i in enumerate(racing):
-                row, vi = squares[i], values[n]
-                for m in range(n + 1, len(racing)):
-                    j = racing[m]
-                    d = vi - values[m]
-                    row[j] += d * d
-                    squares[j][i] = row[j]
+            for a, b, row, j in pairs:
+                d = values[a] - values[b]
+                row[j] += d * d
         samples += 1
         if max_samples is not None and samples >= max_samples:
             break
