@@ -24,12 +24,27 @@ from typing import Any
 from games.contract import RoundRecord, RoundResult
 from storage.action_log import OpenRounds, RoundKey
 from storage.codec import dumps
-from storage.compaction import compact_round
+from storage.compaction import encode_log
 from storage.errors import StoreError, StoreUnavailable, as_store_error
 from storage.sql import Connection, Database
-from storage.tables import require_table
 
 MAX_BATCH = 256  # starts and ends per transaction: a bounded wait for the callers of a wave
+
+# Every statement is a trip through SQLite's thread (and the interpreter's lock, taken back
+# from a busy event loop at each): a start reads what it checks in one, an end in one too.
+START_CHECKS = (
+    "SELECT (SELECT 1 FROM tables WHERE id = ?), "
+    "(SELECT MIN(round_no) FROM rounds WHERE table_id = ? AND finished_at IS NULL), "
+    "(SELECT MAX(match_no) FROM matches WHERE table_id = ? AND finished_at IS NULL), "
+    "(SELECT COALESCE(MAX(round_no) + 1, 0) FROM rounds WHERE table_id = ?)"
+)
+# the open round and its actions in order (one row with no action for a round with none)
+END_READ = (
+    "SELECT r.id, r.started_at, a.seq, a.seat, a.notation, a.at FROM rounds AS r "
+    "LEFT JOIN actions AS a ON a.round_id = r.id "
+    "WHERE r.table_id = ? AND r.round_no = ? AND r.finished_at IS NULL AND r.log IS NULL "
+    "ORDER BY a.seq"
+)
 
 
 class RoundStart:
@@ -43,25 +58,16 @@ class RoundStart:
 
     async def write(self, conn: Connection, db: Database, rounds: OpenRounds) -> Any:
         table_id, record = self.table_id, self.record
-        await require_table(conn, table_id)
-        open_round = await conn.fetchone(
-            "SELECT round_no FROM rounds WHERE table_id = ? AND finished_at IS NULL", (table_id,)
-        )
+        found = await conn.fetchone(START_CHECKS, (table_id,) * 4)
+        assert found is not None
+        known, open_round, match_no, round_no = found
+        if known is None:
+            raise StoreError(f"there is no table {table_id}.")
         if open_round is not None:
             raise StoreError(
-                f"round {open_round[0]} of table {table_id} is not finished; "
+                f"round {open_round} of table {table_id} is not finished; "
                 "finish it before starting another."
             )
-        match_row = await conn.fetchone(
-            "SELECT match_no FROM matches WHERE table_id = ? AND finished_at IS NULL "
-            "ORDER BY match_no DESC LIMIT 1",
-            (table_id,),
-        )
-        number = await conn.fetchone(
-            "SELECT COALESCE(MAX(round_no) + 1, 0) FROM rounds WHERE table_id = ?", (table_id,)
-        )
-        assert number is not None
-        round_no = int(number[0])
         inserted = await conn.fetchone(
             "INSERT INTO rounds (table_id, round_no, match_no, match_round, game, "
             "rules_version, options, n_seats, dealer, totals_before, deck, started_at) "
@@ -69,7 +75,7 @@ class RoundStart:
             (
                 table_id,
                 round_no,
-                match_row[0] if match_row else None,
+                match_no,
                 record.round_no,
                 record.game,
                 record.rules_version,
@@ -82,7 +88,7 @@ class RoundStart:
             ),
         )
         assert inserted is not None
-        return round_no, inserted[0]
+        return int(round_no), inserted[0]
 
     def committed(self, rounds: OpenRounds, written: Any) -> int:
         round_no, round_id = written
@@ -102,26 +108,26 @@ class RoundEnd:
 
     async def write(self, conn: Connection, db: Database, rounds: OpenRounds) -> Any:
         table_id, round_no = self.key
-        row = await conn.fetchone(
-            "SELECT id, started_at FROM rounds "
-            "WHERE table_id = ? AND round_no = ? AND finished_at IS NULL AND log IS NULL",
-            self.key,
-        )
-        if row is None:
+        rows = await conn.fetchall(END_READ, self.key)
+        if not rows:
             raise StoreError(f"round {round_no} of table {table_id} is unknown or finished.")
+        round_id, started_at = rows[0][0], rows[0][1]
+        actions = [tuple(row[2:]) for row in rows if row[2] is not None]
         changed = await conn.execute(
-            "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ? "
-            "WHERE id = ?",
+            "UPDATE rounds SET finished_at = ?, points = ?, detail = ?, totals_after = ?, "
+            "log = ? WHERE id = ?",
             (
                 db.stamp(),
                 dumps(list(self.result.points)),
                 dumps(dict(self.result.detail)),
                 dumps(list(self.totals_after)),
-                row[0],
+                encode_log(started_at, actions),  # type: ignore[arg-type]
+                round_id,
             ),
         )
         assert changed == 1
-        await compact_round(conn, row[0], row[1])
+        if actions:  # its log is now the compressed record (`storage.compaction`)
+            await conn.execute("DELETE FROM actions WHERE round_id = ?", (round_id,))
         # under the lock: no action slips in after this (and if the batch is rolled back, a
         # round closed here is only forgotten: the file decides again on its next action)
         rounds.close(self.key)

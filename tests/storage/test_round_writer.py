@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from games.contract import RoundRecord
+from games.contract import RoundRecord, RoundResult
 from storage import Store, StoreError
 from tests.storage.conftest import Location, ToyTable, raw_sql, resolve_toy, stored_seqs
 
@@ -141,3 +141,18 @@ async def test_a_closed_store_refuses_a_round_start(tmp_path: object) -> None:
     await store.close()
     with pytest.raises(StoreError, match="closed"):
         await store.start_round(toy.id, record)
+
+
+async def test_a_round_ended_before_any_action_keeps_an_empty_log(
+    store: Store, location: Location
+) -> None:
+    """(A table stopped at once, say: its end reads the round and no action in one query.)"""
+    toy = await ToyTable.open(store)
+    await toy.new_round(seed=8)
+    started = toy.round.record()
+    await store.finish_round(toy.id, 0, RoundResult(points=(0, 0)), [0, 0])
+    assert await raw_sql(
+        location, "SELECT log IS NOT NULL FROM rounds WHERE table_id = ?", (toy.id,)
+    ) in ([(1,)], [(True,)])
+    assert await store.load_round(toy.id, 0) == started
+    assert await store.round_result(toy.id, 0) == (RoundResult(points=(0, 0)), [0, 0])
