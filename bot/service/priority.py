@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-SLICE = 0.002  # seconds of background callbacks per loop turn, at most (one callback at least)
+SLICE = 0.0005  # seconds of background callbacks per loop turn, at most (one at least; README)
 SWITCH_INTERVAL = 0.0005  # seconds a thread waits for the interpreter lock at most (`run`)
 
 _BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("background", default=False)
