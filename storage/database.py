@@ -255,6 +255,22 @@ class Database:
         write = functools.partial(_execute, self.conn._conn, INSERT_ACTIONS, (at, rows_json))
         return self._send_now(write, done)
 
+    def one_trip_now(
+        self,
+        body: Callable[[Connection], Awaitable[T]],
+        done: Callable[[T | None, BaseException | None], None],
+    ) -> bool:
+        raw = self.conn._conn
+        result: list[T] = []  # set in the thread before `done` is called on the loop
+
+        def write() -> None:
+            result.append(_one_trip(raw, body))
+
+        def finished(error: BaseException | None) -> None:
+            done(result[0] if error is None else None, error)
+
+        return self._send_now(write, finished)
+
     def _send_now(
         self, write: Callable[[], None], done: Callable[[BaseException | None], None]
     ) -> bool:

@@ -268,6 +268,13 @@ class PostgresDatabase:
     ) -> bool:
         return False  # actions are pipelined on lanes of their own (`send_actions`)
 
+    def one_trip_now(
+        self,
+        body: Callable[[Connection], Awaitable[T]],
+        done: Callable[[T | None, BaseException | None], None],
+    ) -> bool:
+        return False  # a transaction's statements are round trips to the server: under the lock
+
     async def append_actions(self, rows: list[ActionRow], at: str) -> None:
         """One INSERT of every row (a column array each), committed on its own: one round trip
         and one WAL flush for the whole batch. If the connection is lost meanwhile, the batch

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from games.contract import RoundRecord, RoundResult
@@ -139,6 +140,7 @@ class RoundEnd:
 
 RoundWrite = RoundStart | RoundEnd
 Queued = tuple[RoundWrite, "asyncio.Future[Any]"]
+Outcomes = list[tuple[bool, Any]]  # per write: (written, its value) or (False, its refusal)
 
 
 class RoundWriter:
@@ -197,11 +199,28 @@ class RoundWriter:
         finally:
             self._task = None
 
+    async def _one_trip(self, body: Callable[[Connection], Awaitable[Outcomes]]) -> Outcomes:
+        """The batch's transaction: sent at once when the lock is free (`one_trip_now`: on
+        SQLite it holds no lock while it waits for its trip), else under the lock."""
+        db = self._db
+        sent: asyncio.Future[Outcomes] = asyncio.get_running_loop().create_future()
+
+        def done(outcomes: Outcomes | None, error: BaseException | None) -> None:
+            if error is not None:
+                sent.set_exception(error)
+            else:
+                assert outcomes is not None
+                sent.set_result(outcomes)
+
+        if db.one_trip_now(body, done):
+            return await sent
+        return await db.one_trip(body)
+
     async def _write(self, batch: list[Queued]) -> None:
         db, rounds = self._db, self._rounds
 
-        async def body(conn: Connection) -> list[tuple[bool, Any]]:
-            outcomes: list[tuple[bool, Any]] = []
+        async def body(conn: Connection) -> Outcomes:
+            outcomes: Outcomes = []
             for write, _ in batch:
                 try:
                     outcomes.append((True, await write.write(conn, db, rounds)))
@@ -210,7 +229,7 @@ class RoundWriter:
             return outcomes
 
         try:
-            outcomes = await db.one_trip(body)
+            outcomes = await self._one_trip(body)
         except Exception as error:
             if len(batch) == 1 or isinstance(error, StoreUnavailable):
                 failure = as_store_error(error)

@@ -89,6 +89,21 @@ class Database(Protocol):
         False (its writes go through the lock)."""
         ...
 
+    def one_trip_now(
+        self,
+        body: Callable[[Connection], Awaitable[T]],
+        done: Callable[[T | None, BaseException | None], None],
+    ) -> bool:
+        """`one_trip` without the lock, when it can be: False if the lock is held, else the
+        transaction is sent at once, behind what the connection's thread has queued, and
+        `done(result, None)`, or `done(None, error)`, is called on the event loop when it has
+        committed or failed, as `write_now`. The round starts and ends held the lock across
+        their trip, every click's action waiting for it, and the trip's end waits for turns of
+        the busy event loop: sent so, nothing waits for them but their own callers (the
+        thread runs each call whole, in order: nothing comes between its statements).
+        PostgreSQL: always False."""
+        ...
+
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
     async def fetch_for_writer(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:

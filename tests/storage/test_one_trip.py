@@ -25,22 +25,23 @@ async def test_a_round_starts_and_ends_in_one_trip_each_to_the_sqlite_thread(
     async with await Store.open(db_path, games_resolver=resolve_toy) as store:
         toy = await ToyTable.open(store)
         connection = store._db.conn  # type: ignore[attr-defined]
-        trips: list[str] = []
-        execute = connection._execute
+        queue = connection._tx  # every call aiosqlite's thread runs is put in it
+        trips: list[object] = []
 
-        async def counted(function: Any, *args: Any, **kwargs: Any) -> Any:
-            trips.append(getattr(function, "__name__", "?"))
-            return await execute(function, *args, **kwargs)
+        class Counted:
+            def put_nowait(self, item: Any) -> None:
+                trips.append(item[1])
+                queue.put_nowait(item)
 
-        connection._execute = counted
+        connection._tx = Counted()  # the thread still reads the queue itself
         await toy.new_round(seed=3)
-        assert trips == ["_one_trip"]
+        assert len(trips) == 1
         while not toy.round.finished:
             await toy.play("draw")
         trips.clear()
         await toy.finish_round()
-        assert trips == ["_one_trip"]
-        connection._execute = execute
+        assert len(trips) == 1
+        connection._tx = queue
         assert (await store.load_active_tables()).tables  # the store reads back what it wrote
 
 

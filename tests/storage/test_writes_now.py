@@ -69,6 +69,37 @@ async def test_writers_in_flight_hold_no_lock_and_queue_behind_each_other(
     assert (await store.load_round(toy.id, 0)).actions == [(0, "draw")]
 
 
+async def test_round_starts_and_ends_in_flight_hold_no_lock_and_share_one_trip(
+    sqlite_store: Store,
+) -> None:
+    """Their batch queues in the connection's thread like the others: a click's action, sent
+    meanwhile, waits for no lock behind it."""
+    store = sqlite_store
+    db = store._db
+    ending, starting, playing = [await ToyTable.open(store) for _ in range(3)]
+    await ending.new_round(seed=1)
+    while not ending.round.finished:
+        await ending.play("draw")
+    await playing.new_round(seed=3)
+    held, release = await hold_thread(db)
+    try:
+        await turns()
+        ended = asyncio.ensure_future(ending.finish_round())
+        started = asyncio.ensure_future(starting.new_round(seed=2))
+        await turns()
+        recorded = asyncio.ensure_future(store.record_action(playing.id, 0, 0, 0, "draw"))
+        await turns()
+        assert not db.lock.locked()
+        assert db.conn._tx.qsize() == 2  # the rounds' one batch, then the action's
+    finally:
+        release()
+    await asyncio.gather(held, ended, started, recorded)
+    assert await store.round_result(ending.id, 0) is not None
+    assert starting.round_no == 0
+    await starting.play("draw")  # the round started is open for its actions
+    assert (await store.load_round(playing.id, 0)).actions == [(0, "draw")]
+
+
 async def test_a_write_never_joins_a_transaction_under_way(tmp_path: Path) -> None:
     location = tmp_path / "tx.db"
     async with await Store.open(location, games_resolver=resolve_toy) as store:
