@@ -12,8 +12,9 @@ with the real clock, games in turn (`--games`: by default every registered game 
   `--think` s after its last click is answered).
 - `--bot-tables` tables of one human and three bot players (`--bots`, strong by default), the
   bots thinking in worker processes as in the real bot (`--workers`, by default as
-  `BOT_WORKERS`). Their human clicks `--bot-think` s (a human's pace: 5) after their turn comes,
-  which is once the bots' moves that follow their last click are all played.
+  `BOT_WORKERS`). Their human clicks `--bot-think` s (a human's pace: 5, on average) after their
+  turn comes, which is once the bots' moves that follow their last click are all played; each
+  wait is drawn within ±`--bot-think-spread` (50%) of it, as people do not click in step.
 
 A click is timed from its arrival time until its answer is ready to send, so a click that
 waits behind another (or behind a garbage collection) counts the wait. Every table is seated
@@ -66,21 +67,17 @@ collector's free freezes, the one-trip rounds and the render caches): one core k
 1,000 clicks/s, with no room to spare, so latency swings from run to run: p50 212-235 ms, p99
 698-782 ms in two runs, against 886 ms and 1.73 s in a run between them of the store before its
 writes went at once (an earlier quiet run gave 112 and 434 ms).
-At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 20 --store-dir
-/dev/shm`, quiet) the warm-up decides what is measured. Every table starts at once, so for the
-first half minute they move in step: Dame's bots wait while their humans pass cards, and the
-workers search about 105 Euchre decisions a second. With `--warmup 10` (three runs): click p50
-13-16 ms, p99 59-130 ms; bots' moves after a click p99 1.2-1.5 s; 0-3 decisions played simply.
-Once the tables drift apart (`--warmup 40`), the load is the real one: about 150 Euchre
-searches a second, and this process at 85-92% of a core. Before the search's rollouts and deals
-were made cheaper (two back-to-back pairs, quiet) they kept the one worker 98% busy: 5.4-5.6 ms
-of its CPU a decision, 3-65 decisions played simply, clicks 25-32 ms at p50 and 0.63-0.75 s at
-p99, the bots' moves 3.8-5.0 s at p99. After: the worker 89-91% busy at 4.4-4.5 ms a decision
-(the pool's budgets, sized to the queue, buy more deals per decision), none played simply,
-clicks 19-25 ms at p50 and 0.61-0.66 s at p99, the bots' moves 0.40 s at p50 and 2.9-3.2 s at
-p99. At 800 tables: click p99 191 ms, bots' moves p99 1.2 s, worker 76% busy; at 600: click
-p50 6 ms and p99 53 ms, bots' moves p99 0.93 s (Euchre 0.97 s, Dame 0.26 s, Dutch 0.31 s),
-worker 61% busy, none played simply. `--plain-loop` (asyncio's own loop) compares the loop:
+At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 60 --warmup 40
+--store-dir /dev/shm`, quiet, two runs): clicks 5-7 ms at p50 and 28-32 ms at p99; the bots'
+moves after a click 44-60 ms at p50 and 0.39-0.44 s at p99 (Euchre 0.49-0.52 s); none played
+simply; the worker 55-56% busy at 3.1-3.2 ms of CPU a Euchre decision; this process at 82-87%
+of a core. The same bench on the code of before the round starts and ends were group-committed,
+the Euchre search dropped the moves clearly behind and the priority loop's slice went from 2 to
+0.5 ms (two runs): clicks 13-26 ms at p50 and 147-196 ms at p99, the bots' moves 1.11-1.35 s at
+p99. With every wait the same (`--bot-think-spread 0`) the tables, all started at once, keep
+clicking in step, and the bot's process meets a wave of 400-2,600 background callbacks every
+11 s, which no real server sees (one run: the bots' moves 0.82 s at p99, clicks 32 ms).
+`--plain-loop` (asyncio's own loop) compares the loop:
 under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at p50.
 At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
 each open hand's): drawn at 20-100 ms each on a loaded 2-core machine, they starved the event
