@@ -30,6 +30,7 @@ from storage.sql import ActionRow, Database, PipelinedDatabase
 
 MAX_NOTATION = 100  # characters; the longest real notation ("nine drawn 1:3") has 14
 MAX_BATCH = 5000  # rows per transaction: a bounded wait for the callers of a huge burst
+NOW_IN_FLIGHT = 2  # SQLite: batches sent at once that may wait in the thread's queue together
 # Pipelined: a batch of at least twice this many rows is shared among the free lanes (their
 # INSERTs run side by side on the server; the first to commit frees its callers first).
 SPLIT_ROWS = 64
@@ -150,7 +151,9 @@ class ActionWriter:
         self._closing = False
         self._task: asyncio.Task[None] | None = None  # the pipelined writer
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._sending = False  # a batch is on its way (one at a time)
+        # batches sent at once and not committed yet (SQLite): a token each -> its rounds
+        self._now: dict[int, set[RoundKey]] = {}
+        self._tokens = 0
         # the task sending a batch under the lock, held here (the loop keeps only a weak one)
         self._locked: asyncio.Task[None] | None = None
         self._idle: asyncio.Future[None] | None = None  # `close` waits for the last batch
@@ -178,7 +181,7 @@ class ActionWriter:
         self._pending.append((table_id, round_no, seq, seat, notation, future))
         if self._task is not None:
             self._wake.set()
-        elif not self._sending:
+        elif self._locked is None and len(self._now) < NOW_IN_FLIGHT:
             self._send_next()
         return future
 
@@ -190,24 +193,35 @@ class ActionWriter:
             await self._task
             self._task = None
             return
-        if self._sending:
+        if self._now or self._locked is not None or self._pending:
             assert self._loop is not None
             self._idle = self._loop.create_future()
             await self._idle
 
-    # -- one batch at a time (SQLite) -----------------------------------------------------
+    # -- batches sent at once (SQLite) -----------------------------------------------------
     def _send_next(self) -> None:
         """Send the rows pending now as one batch: at once, checked here and queued on the
         database's thread without suspending (`append_now`), when every round is known and
-        no transaction holds the lock; else by a task that takes the lock. The next batch
-        goes when this one has committed, with the rows that came meanwhile."""
-        while self._pending:
-            batch = self._pending
-            if len(batch) > MAX_BATCH:
-                self._pending = batch[MAX_BATCH:]
-                batch = batch[:MAX_BATCH]
-            else:
-                self._pending = []
+        no transaction holds the lock; else by a task that takes the lock. Up to
+        NOW_IN_FLIGHT batches sent at once may be in the thread's queue together (it runs them
+        in order): a row that comes while one is on its way goes behind it at once instead of
+        waiting for its commit and a turn of the event loop. A row whose round has a batch on
+        its way waits for it (with the round's later rows): a round's rows commit in order,
+        and none after an earlier one that failed."""
+        while self._pending and self._locked is None and len(self._now) < NOW_IN_FLIGHT:
+            flying: set[RoundKey] = set().union(*self._now.values()) if self._now else set()
+            batch: list[Pending] = []
+            waiting: list[Pending] = []
+            for row in self._pending:
+                key = (row[0], row[1])
+                if key in flying or len(batch) >= MAX_BATCH:
+                    waiting.append(row)
+                    flying.add(key)  # the round's later rows wait too, in order
+                else:
+                    batch.append(row)
+            self._pending = waiting
+            if not batch:
+                break  # every row waits for its round's batch on its way
             get = self._rounds.get
             if self._db.lock.locked() or any(get((row[0], row[1])) is None for row in batch):
                 self._send_under_lock(batch)
@@ -215,25 +229,29 @@ class ActionWriter:
             accepted, rows = self._accept(batch)
             if not accepted:
                 continue  # every row refused (each caller heard why): nothing to store
-            self._sending = True
-            done = functools.partial(self._sent, batch, accepted)
+            token = self._tokens = self._tokens + 1
+            self._now[token] = {(row[0], row[1]) for row in batch}
+            done = functools.partial(self._sent, token, batch, accepted)
             if not self._db.append_now(rows, self._db.stamp(), done):
                 # refused (the store closed): the rows go the awaited way, checked again
+                del self._now[token]
                 self._rounds.forget({(row[0], row[1]) for row in batch})
                 self._send_under_lock(batch)
-            return
-        self._sending = False
-        if self._idle is not None and not self._idle.done():
+                return
+        idle = not self._now and self._locked is None and not self._pending
+        if idle and self._idle is not None and not self._idle.done():
             self._idle.set_result(None)
 
     def _sent(
         self,
+        token: int,
         batch: list[Pending],
         accepted: list[asyncio.Future[None]],
         error: BaseException | None,
     ) -> None:
         """A batch sent at once has committed (None) or failed: its callers hear it, and the
         next batch goes."""
+        del self._now[token]
         if error is None:
             self.batches += 1
             for future in accepted:  # one loop, no task per caller
@@ -249,7 +267,6 @@ class ActionWriter:
         self._send_next()
 
     def _send_under_lock(self, batch: list[Pending]) -> None:
-        self._sending = True
         assert self._loop is not None
         self._locked = self._loop.create_task(
             self._send_locked(batch), context=self._context.copy()

@@ -100,6 +100,41 @@ async def test_round_starts_and_ends_in_flight_hold_no_lock_and_share_one_trip(
     assert (await store.load_round(playing.id, 0)).actions == [(0, "draw")]
 
 
+async def test_a_second_batch_queues_behind_the_first_and_a_rounds_later_rows_wait(
+    sqlite_store: Store,
+) -> None:
+    """A row that comes while a batch is on its way goes behind it in the thread's queue at
+    once (two batches at most), unless its round has a row in that batch: it waits for it, so
+    a round's rows commit in order."""
+    store = sqlite_store
+    db = store._db
+    first, second, third = [await ToyTable.open(store) for _ in range(3)]
+    for toy in (first, second, third):
+        await toy.new_round(seed=1)
+    held, release = await hold_thread(db)
+    try:
+        await turns()
+        writes = [asyncio.ensure_future(store.record_action(first.id, 0, 0, 0, "draw"))]
+        await turns()
+        writes.append(asyncio.ensure_future(store.record_action(first.id, 0, 1, 1, "draw")))
+        await turns()
+        assert db.conn._tx.qsize() == 1  # its round's row is on its way: it waits
+        writes.append(asyncio.ensure_future(store.record_action(second.id, 0, 0, 0, "draw")))
+        await turns()
+        assert db.conn._tx.qsize() == 2  # another round's row goes behind it at once
+        writes.append(asyncio.ensure_future(store.record_action(third.id, 0, 0, 0, "draw")))
+        await turns()
+        assert db.conn._tx.qsize() == 2  # two batches on their way: the rest wait
+    finally:
+        release()
+    await asyncio.gather(held, *writes)
+    assert await stored_seqs(db.path) == {
+        (first.id, 0): [0, 1],
+        (second.id, 0): [0],
+        (third.id, 0): [0],
+    }
+
+
 async def test_a_write_never_joins_a_transaction_under_way(tmp_path: Path) -> None:
     location = tmp_path / "tx.db"
     async with await Store.open(location, games_resolver=resolve_toy) as store:
