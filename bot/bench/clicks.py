@@ -68,15 +68,17 @@ collector's free freezes, the one-trip rounds and the render caches): one core k
 698-782 ms in two runs, against 886 ms and 1.73 s in a run between them of the store before its
 writes went at once (an earlier quiet run gave 112 and 434 ms).
 At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 60 --warmup 40
---store-dir /dev/shm`, quiet, two runs): clicks 5-7 ms at p50 and 28-32 ms at p99; the bots'
-moves after a click 44-60 ms at p50 and 0.39-0.44 s at p99 (Euchre 0.49-0.52 s); none played
-simply; the worker 55-56% busy at 3.1-3.2 ms of CPU a Euchre decision; this process at 82-87%
+--store-dir /dev/shm`, quiet, four runs): clicks 3-8 ms at p50 and 18.5, 24.9, 35.3 and 21.2 ms
+at p99 (the slowest run also spent the most CPU per click, 4.6 ms against 3.9-4.3); the bots'
+moves after a click 27-70 ms at p50 and 0.20-0.41 s at p99 (Euchre 0.25-0.52 s); none played
+simply; the worker 46-58% busy at 2.6-3.2 ms of CPU a Euchre decision; this process at 78-90%
 of a core. The same bench on the code of before the round starts and ends were group-committed,
-the Euchre search dropped the moves clearly behind and the priority loop's slice went from 2 to
-0.5 ms (two runs): clicks 13-26 ms at p50 and 147-196 ms at p99, the bots' moves 1.11-1.35 s at
-p99. With every wait the same (`--bot-think-spread 0`) the tables, all started at once, keep
-clicking in step, and the bot's process meets a wave of 400-2,600 background callbacks every
-11 s, which no real server sees (one run: the bots' moves 0.82 s at p99, clicks 32 ms).
+the Euchre search dropped the moves clearly behind, the priority loop's slice went from 2 to
+0.5 ms and the action log let a second batch queue behind the first (two runs): clicks 13-26
+ms at p50 and 147-196 ms at p99, the bots' moves 1.11-1.35 s at p99. With every wait the same
+(`--bot-think-spread 0`) the tables, all started at once, keep clicking in step, and the bot's
+process meets a wave of 400-2,600 background callbacks every 11 s, which no real server sees
+(one run, before the action log's second batch: the bots' moves 0.82 s at p99, clicks 32 ms).
 `--plain-loop` (asyncio's own loop) compares the loop:
 under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at p50.
 At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
