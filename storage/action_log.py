@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+from collections.abc import Iterable
 from typing import cast
 
 from storage.errors import StoreError, as_store_error
@@ -128,6 +129,24 @@ def _split(batch: list[Pending], parts: int) -> list[list[Pending]]:
     return out
 
 
+def _next_batch(
+    pending: list[Pending], flying: Iterable[set[RoundKey]]
+) -> tuple[list[Pending], list[Pending]]:
+    """The rows to send next (MAX_BATCH at most), and those that wait: a row whose round has
+    a batch on its way (in `flying`) waits for it, and so do the round's later rows, in order."""
+    held: set[RoundKey] = set().union(*flying)
+    batch: list[Pending] = []
+    waiting: list[Pending] = []
+    for row in pending:
+        key = (row[0], row[1])
+        if key in held or len(batch) >= MAX_BATCH:
+            waiting.append(row)
+            held.add(key)  # the round's later rows wait too, in order
+        else:
+            batch.append(row)
+    return batch, waiting
+
+
 def _or(value: int | None, default: int) -> int:
     return default if value is None else value
 
@@ -209,17 +228,7 @@ class ActionWriter:
         its way waits for it (with the round's later rows): a round's rows commit in order,
         and none after an earlier one that failed."""
         while self._pending and self._locked is None and len(self._now) < NOW_IN_FLIGHT:
-            flying: set[RoundKey] = set().union(*self._now.values()) if self._now else set()
-            batch: list[Pending] = []
-            waiting: list[Pending] = []
-            for row in self._pending:
-                key = (row[0], row[1])
-                if key in flying or len(batch) >= MAX_BATCH:
-                    waiting.append(row)
-                    flying.add(key)  # the round's later rows wait too, in order
-                else:
-                    batch.append(row)
-            self._pending = waiting
+            batch, self._pending = _next_batch(self._pending, self._now.values())
             if not batch:
                 break  # every row waits for its round's batch on its way
             get = self._rounds.get
@@ -299,17 +308,7 @@ class ActionWriter:
                 continue
             if not free:
                 continue  # a lane's end wakes this loop
-            in_flight = set().union(*busy.values()) if busy else set()
-            batch: list[Pending] = []
-            waiting: list[Pending] = []
-            for row in self._pending:
-                key = (row[0], row[1])
-                if key in in_flight or len(batch) >= MAX_BATCH:
-                    waiting.append(row)
-                    in_flight.add(key)  # the round's later rows wait too, in order
-                else:
-                    batch.append(row)
-            self._pending = waiting
+            batch, self._pending = _next_batch(self._pending, busy.values())
             if not batch:
                 continue
             for part in _split(batch, min(len(free), len(batch) // SPLIT_ROWS) or 1):
