@@ -206,6 +206,8 @@ class RoundWriter:
         sent: asyncio.Future[Outcomes] = asyncio.get_running_loop().create_future()
 
         def done(outcomes: Outcomes | None, error: BaseException | None) -> None:
+            if sent.done():  # the writer was cancelled (the loop closing): nobody waits
+                return
             if error is not None:
                 sent.set_exception(error)
             else:

@@ -237,3 +237,29 @@ async def test_an_action_sent_under_the_lock_waits_for_a_transaction_sent_at_onc
     await recorded
     assert committed == [None]
     assert (await store.load_round(toy.id, 0)).actions == [(0, "draw")]
+
+
+async def test_a_round_batch_on_its_way_when_its_writer_is_cancelled_ends_quietly(
+    sqlite_store: Store,
+) -> None:
+    """(The event loop closing cancels the writer: the batch's trip ends later, in the thread,
+    and nobody is left to tell; that is no error.)"""
+    store = sqlite_store
+    db = store._db
+    toy = await ToyTable.open(store)
+    errors: list[dict[str, object]] = []
+    asyncio.get_running_loop().set_exception_handler(lambda _, context: errors.append(context))
+    held, release = await hold_thread(db)
+    try:
+        await turns()
+        started = asyncio.ensure_future(toy.new_round(seed=1))
+        await turns()
+        assert db.conn._tx.qsize() == 1  # the round's batch, behind the held thread
+        store._rounds._task.cancel()
+        started.cancel()
+        await turns()
+    finally:
+        release()
+    await held
+    await store.get_guild_settings(99)  # a trip queued after the batch's: its end has run
+    assert errors == []
