@@ -68,11 +68,12 @@ collector's free freezes, the one-trip rounds and the render caches): one core k
 698-782 ms in two runs, against 886 ms and 1.73 s in a run between them of the store before its
 writes went at once (an earlier quiet run gave 112 and 434 ms).
 At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 60 --warmup 40
---store-dir /dev/shm`, quiet, four runs): clicks 3-8 ms at p50 and 18.5, 24.9, 35.3 and 21.2 ms
-at p99 (the slowest run also spent the most CPU per click, 4.6 ms against 3.9-4.3); the bots'
-moves after a click 27-70 ms at p50 and 0.20-0.41 s at p99 (Euchre 0.25-0.52 s); none played
-simply; the worker 46-58% busy at 2.6-3.2 ms of CPU a Euchre decision; this process at 78-90%
-of a core. The same bench on the code of before the round starts and ends were group-committed,
+--store-dir /dev/shm`, quiet, eight runs): clicks 2-8 ms at p50 and 13-35 ms at p99, under 25 ms
+in six runs (the two others spent the most CPU per click, 4.3-4.6 ms against 3.4-4.3: the same
+code runs slower at times on this machine); the bots' moves after a click 17-70 ms at p50 and
+0.13-0.41 s at p99 (Euchre 0.13-0.52 s); none played simply; the worker 42-58% busy at 2.6-3.2
+ms of CPU a Euchre decision; this process at 68-90% of a core.
+The same bench on the code of before the round starts and ends were group-committed,
 the Euchre search dropped the moves clearly behind, the priority loop's slice went from 2 to
 0.5 ms and the action log let a second batch queue behind the first (two runs): clicks 13-26
 ms at p50 and 147-196 ms at p99, the bots' moves 1.11-1.35 s at p99. With every wait the same
