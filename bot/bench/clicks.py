@@ -68,18 +68,21 @@ collector's free freezes, the one-trip rounds and the render caches): one core k
 698-782 ms in two runs, against 886 ms and 1.73 s in a run between them of the store before its
 writes went at once (an earlier quiet run gave 112 and 434 ms).
 At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 60 --warmup 40
---store-dir /dev/shm`, quiet, eight runs): clicks 2-8 ms at p50 and 13-35 ms at p99, under 25 ms
-in six runs (the two others spent the most CPU per click, 4.3-4.6 ms against 3.4-4.3: the same
-code runs slower at times on this machine); the bots' moves after a click 17-70 ms at p50 and
-0.13-0.41 s at p99 (Euchre 0.13-0.52 s); none played simply; the worker 42-58% busy at 2.6-3.2
-ms of CPU a Euchre decision; this process at 68-90% of a core.
+--store-dir /dev/shm`, quiet, nine runs): clicks 1.1-2.6 ms at p50 and 8.2-18.6 ms at p99; the
+bots' moves after a click 44-134 ms at p99 (Euchre 49-129 ms); none played simply; the worker
+24-33% busy at 1.4-1.8 ms of CPU a Euchre decision; this process at 49-71% of a core, 2.5-3.5
+ms a click (click p99 follows it: on a slower day of the same machine, eight runs at 3.4-4.6 ms
+a click gave 13-35 ms at p99). At 2,000 tables (one run): clicks 11.6 ms at p99, the bots'
+moves 98 ms, this process at 75% of a core (1.9 ms a click: the store's group commits grow
+with the load).
 The same bench on the code of before the round starts and ends were group-committed,
 the Euchre search dropped the moves clearly behind, the priority loop's slice went from 2 to
-0.5 ms and the action log let a second batch queue behind the first (two runs): clicks 13-26
-ms at p50 and 147-196 ms at p99, the bots' moves 1.11-1.35 s at p99. With every wait the same
-(`--bot-think-spread 0`) the tables, all started at once, keep clicking in step, and the bot's
-process meets a wave of 400-2,600 background callbacks every 11 s, which no real server sees
-(one run, before the action log's second batch: the bots' moves 0.82 s at p99, clicks 32 ms).
+0.5 ms and the action log let a second batch queue behind the first (two runs, the slower
+day): clicks 13-26 ms at p50 and 147-196 ms at p99, the bots' moves 1.11-1.35 s at p99. With
+every wait the same (`--bot-think-spread 0`) the tables, all started at once, keep clicking in
+step, and the bot's process meets a wave of 400-2,600 background callbacks every 11 s, which no
+real server sees (one run: clicks 23 ms at p99, the bots' moves 1.03 s, Euchre's decisions
+queued in the worker by the wave).
 `--plain-loop` (asyncio's own loop) compares the loop:
 under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at p50.
 At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
