@@ -9,7 +9,7 @@ beside them, a menu of its own. The members are documented in bot/games/plugin.p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
@@ -91,12 +91,17 @@ class BasePlugin:
         return ()  # no picture of the table
 
     def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
-        """None on the viewer's turn (the frame says so), else what the table waits for."""
+        """None on the viewer's turn (the frame says so), else that it is not: a waiting
+        player's message is not redrawn at other players' moves (`bot/ui/following.py`), so it
+        names nobody the table waits for, which would soon be wrong; the table message does."""
         if private.legal:
             return None
         if table.snapshot.status != PLAYING:
             return text(table.language, "private.round_over")
-        return self.status_line(private.view, table)
+        return text(table.language, "private.not_your_turn")
+
+    def waiting_key(self, view: Any) -> Hashable:
+        return None  # a waiting player's "My cards" shows nothing of the others' moves
 
     def menu_prompt(self, view: Any, table: TableContext) -> str | None:
         return None

@@ -28,13 +28,19 @@ Members, and where they show:
 - `round_end_picture(last, table)`: the rows of the round-end picture (each player's name,
   cards face up as the round's *public* end view shows them, points, total); `()`: none;
 - `private_lines(private, table, reveals)`: the hand in "My cards" (the seat's own view, with
-  the reveals of this answer laid over it);
+  the reveals of this answer laid over it); while the viewer waits, nothing another player's
+  move changes (a trick, a pile, whose turn it is): a waiting player's message is not redrawn
+  until their own moment changes, and would keep it stale;
 - `hand_picture(private, table, reveals)`: "My cards" as rows of a picture
   (`bot.pictures.layout.CardRow`), laid out as the game holds the hand (with this answer's
   reveals face up); `()`: no picture;
 - `table_picture(view, table)`: what is on the table as rows of a picture; `()`: none;
 - `private_status(private, table)`: the status line of "My cards"; `None` when it is simply
   the viewer's turn (the frame says "Your turn" with the timer);
+- `waiting_key(view)`: what of the table a waiting player's "My cards" shows that other
+  players' moves change (a trump once made, which also orders the hand), from the
+  seat's view or the public one alike; the follower redraws a waiting player's message when
+  it changes. `None` (the default): nothing;
 - `menu_prompt(view, table)`: the placeholder of the action selects; `None`: "Choose…";
 - `menu(private, prefix, table)`: the components of "My cards" at that menu step when the game
   lays them out itself (several cards chosen in one select, a pick: `m=`); `None`: the shared
@@ -53,7 +59,7 @@ Plug-ins are found by `bot.games.plugin_for(name)` (see `bot/games/__init__.py`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -156,6 +162,8 @@ class GamePlugin(Protocol):
     def table_picture(self, view: Any, table: TableContext) -> tuple[CardRow, ...]: ...
 
     def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None: ...
+
+    def waiting_key(self, view: Any) -> Hashable: ...
 
     def menu_prompt(self, view: Any, table: TableContext) -> str | None: ...
 

@@ -114,4 +114,5 @@ def private_snapshot(
         turn_deadline=table.timer_due if legal else None,
         # built under the lock, after every change made under it: published at this version
         version=table.version,
+        game=table.game.name,
     )

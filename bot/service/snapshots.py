@@ -128,6 +128,7 @@ class PrivateSnapshot:
     # the table's version it was built at, the one published with it (None: not known): a
     # followed message drawn from it is not looked at again until the table changes
     version: int | None = None
+    game: str = ""  # the engine's name ("": not known)
 
     @property
     def my_turn(self) -> bool:

@@ -1,6 +1,9 @@
 """A player's open "My cards" message follows the game: when their turn comes, when the
-game asks them something, and when the round ends or the next one starts, it is re-rendered
-in place, so nobody has to press Refresh.
+game asks them something, when the round ends or the next one starts, and when what a
+waiting player's message shows of the table changes (the game says what: a trump once
+made), it is re-rendered in place, so nobody has to press Refresh. Other players' moves
+leave a waiting player's message as it is, so it says nothing they change (not whose turn
+it is, nor the trick or the pile: the table message shows those).
 
 An ephemeral message can only be edited through the interaction that made it, for 15 minutes
 (Discord's token lifetime): each player's newest message is remembered with its interaction
@@ -28,12 +31,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games import plugin_for
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
@@ -47,13 +51,32 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME = 14 * 60.0  # seconds: Discord's 15 minutes, less a margin for slow edits
-Moment = tuple[int | None, str, tuple[str, ...]]  # round, table status, legal actions
+# round, table status, legal actions, what of the table a waiting message shows
+Moment = tuple[int | None, str, tuple[str, ...], Hashable]
+
+
+def waiting_key(game: str, view: Any) -> Hashable:
+    """What of the table a waiting player's message shows that others' moves change, from the
+    seat's view or the public one (`GamePlugin.waiting_key`)."""
+    if view is None or not game:
+        return None
+    try:
+        plugin = plugin_for(game)
+    except KeyError:
+        return None
+    return plugin.waiting_key(view)
 
 
 def moment_of(private: PrivateSnapshot) -> Moment:
     """What a player's message is about: a new round, a new status or a change in what the
-    player may do now (their turn starts, a power asks them, their turn is over)."""
-    return (private.round_no, private.status, private.legal)
+    player may do now (their turn starts, a power asks them, their turn is over), or in what
+    a waiting player's message shows of the table (a trump made)."""
+    return (
+        private.round_no,
+        private.status,
+        private.legal,
+        waiting_key(private.game, private.view),
+    )
 
 
 @dataclass(slots=True)
@@ -297,7 +320,12 @@ def _unchanged_waiting(public: PublicSnapshot, user_id: int, followed: Followed)
     """The player's message shows them waiting (no move to make) in this round and status,
     and the published table says they still are: nothing to re-render, and no need to build
     their view (at each change, only the players whose turn starts or ends are looked at)."""
-    if followed.moment != (public.round_no, public.status, ()):
+    if followed.moment != (
+        public.round_no,
+        public.status,
+        (),
+        waiting_key(public.game, public.view),
+    ):
         return False
     for info in public.seats:
         if info.user_id == user_id:

@@ -262,8 +262,8 @@ def _hand_groups(hand: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ..
 
 
 def hand_lines(view: DameView, language: str) -> list[str]:
-    """The hand by rank with counts, the pile, whether the seat may go out; cards as pictures
-    unless a hand that large would pass the message's limit."""
+    """The hand by rank with counts, and on the viewer's turn the pile and whether the seat may
+    go out; cards as pictures unless a hand that large would pass the message's limit."""
     return fitting(lambda: "\n".join(_hand_lines(view, language)), DESCRIPTION // 2).split("\n")
 
 
@@ -278,9 +278,10 @@ def _hand_lines(view: DameView, language: str) -> list[str]:
     ]
     written = writing()
     lines += (_group_line(key, codes, language, written) for key, codes in hand_groups(view.hand))
-    lines.append(text(language, "dame.private_pile", pile=pile_text(view, language)))
-    if view.legal is not None and view.legal.may_go_out:
-        lines.append(text(language, "dame.may_go_out"))
+    if view.legal is not None:  # waiting, the message would keep an old pile
+        lines.append(text(language, "dame.private_pile", pile=pile_text(view, language)))
+        if view.legal.may_go_out:
+            lines.append(text(language, "dame.may_go_out"))
     return lines
 
 

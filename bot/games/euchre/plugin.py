@@ -4,7 +4,7 @@ by suit with trump first, bid and play buttons, the end-of-hand summary, rules a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import ClassVar
 
 from bot.games.base import BasePlugin
@@ -164,6 +164,11 @@ class EuchrePlugin(BasePlugin):
         lines.append(render.score_line(totals, table.snapshot.target, language))
         return lines
 
+    def waiting_key(self, view: EuchreView) -> Hashable:
+        """The bidding's outcome: the turned card's line, the trump that sorts the hand, the
+        partner sitting out, a deal thrown in for a farmer's hand (a new hand)."""
+        return (view.trump, view.phase == NAME_TRUMP, view.sitting_out, view.farmers_redeals)
+
     def private_lines(
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
@@ -183,7 +188,7 @@ class EuchrePlugin(BasePlugin):
             key = "euchre.turned" if view.phase == ORDER_UP else "euchre.turned_down"
             card = text(language, key, card=shown(view.turned))
             lines.append(text(language, "euchre.turned_line", card=card))  # with its label
-        if view.trick:
+        if view.trick and private.legal:  # waiting, the message would keep an old trick
             lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
         return lines
 

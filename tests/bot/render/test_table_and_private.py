@@ -1,16 +1,20 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from dataclasses import replace
 
 import pytest
 
+from bot.games import plugin_for
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service.snapshots import CLOSED, FINISHED, LOBBY, ROUND_OVER
 from bot.ui.custom_ids import Kind, Verb, parse
 from games.cards import card
+from games.contract import RoundSetup
+from games.registry import get_game
 from tests.bot.render.snapshots import (
     new_round,
     play,
@@ -210,3 +214,42 @@ def test_ten_long_named_players_stay_within_discords_embed_limits() -> None:
     assert len(embed.get("description") or "") <= 4096
     assert all(len(f["value"]) <= 1024 and f["value"] for f in embed["fields"])
     assert len(embed["fields"]) <= 25
+
+
+def _waiting_render(round_: object, seat: int, game: str, events: list[object]) -> object:
+    rendered = render_private(
+        private(round_, seat), public(round_, game=game, n_seats=4, events=events), "en"
+    )
+    return (rendered.embed.to_dict(), [repr(c) for c in rendered.components])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("game", ["dutch", "euchre", "dame"])
+def test_a_waiting_players_cards_say_nothing_another_players_move_changes(
+    game: str, seed: int
+) -> None:
+    """A waiting player's "My cards" is redrawn only when their own moment changes (their turn,
+    a new round, what the game's `waiting_key` says it shows of the table): what it says must
+    stay true through everyone else's other moves."""
+    engine = get_game(game)
+    round_ = engine.new_round(engine.options(), RoundSetup(n_seats=4), seed=seed)
+    rng = random.Random(seed)
+    events: list[object] = []
+    compared = 0
+    for _ in range(120):
+        if round_.finished:
+            break
+        waiting = [s for s in range(4) if not round_.legal_actions(s)]
+        before = {s: _waiting_render(round_, s, game, events) for s in waiting}
+        before_keys = {s: round_.view(s) for s in waiting}
+        seat = round_.to_act()[0]
+        events += round_.apply(seat, rng.choice(round_.legal_actions(seat)))
+        if round_.finished:
+            break
+        key = plugin_for(game).waiting_key
+        for s in waiting:
+            if not round_.legal_actions(s) and key(round_.view(s)) == key(before_keys[s]):
+                # still waiting, nothing it shows of the table changed: left as it was
+                assert _waiting_render(round_, s, game, events) == before[s]
+                compared += 1
+    assert compared > 10

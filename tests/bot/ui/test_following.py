@@ -109,6 +109,18 @@ class Notices:
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    async for made in _seated(tmp_path, "dame"):
+        yield made
+
+
+@pytest.fixture
+async def euchre(tmp_path: Path) -> AsyncIterator[Table]:
+    async for made in _seated(tmp_path, "euchre"):
+        yield made
+
+
+async def _seated(tmp_path: Path, game: str) -> AsyncIterator[Table]:
+    """A table of `game` started with four people, each with "My cards" open and followed."""
     store = await Store.open(tmp_path / "tables.sqlite3", synchronous="NORMAL")
     notices = Notices()
     seeds = itertools.count(5)
@@ -124,7 +136,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
         ),
         made.spawn,
     )
-    opened = await service.open_table(1, 10, PLAYERS[0], "dame")
+    opened = await service.open_table(1, 10, PLAYERS[0], game)
     made.table_id = opened.table_id
     for player in PLAYERS[1:]:
         await service.join(made.table_id, player)
@@ -205,3 +217,27 @@ async def test_a_pass_still_comes_for_a_message_the_table_changed_and_for_a_dead
     table.follower.table_changed(table.table_id)
     await table.settle()
     assert table.spawned == ["HandFollower._follow"] and table.follower.tracked() == 0
+
+
+async def test_a_waiting_players_message_is_redrawn_when_the_trump_is_made(euchre: Table) -> None:
+    snapshot = euchre.service.public_snapshot(euchre.table_id)
+    bidder = euchre.to_act()
+    dealer = snapshot.seats[snapshot.view.dealer].user_id
+    round_no = snapshot.round_no
+    assert round_no is not None
+    await euchre.service.act(euchre.table_id, bidder, round_no, "order")
+    await euchre.settle()
+    waiting = {p.user_id for p in PLAYERS} - {bidder, dealer}
+    # their hands are sorted trump first now, and say the trump: before, left as they were
+    assert waiting <= set(euchre.edits)
+    euchre.edits.clear()
+    discard = next(
+        move
+        for move in (await euchre.service.private_view(euchre.table_id, dealer)).legal
+        if move.startswith("discard")
+    )
+    await euchre.service.act(euchre.table_id, dealer, round_no, discard)
+    await euchre.settle()
+    leader = euchre.to_act()
+    # the dealer's turn is over and the lead's starts; the others still wait, as drawn
+    assert sorted(euchre.edits) == sorted({dealer, leader})
