@@ -164,6 +164,12 @@ class EuchrePlugin(BasePlugin):
         lines.append(render.score_line(totals, table.snapshot.target, language))
         return lines
 
+    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
+        view: EuchreView | None = private.view
+        if view is not None and view.sitting_out == private.seat and view.phase != OVER:
+            return ""  # no turn this hand: the line above says they sit out
+        return super().private_status(private, table)
+
     def waiting_key(self, view: EuchreView) -> Hashable:
         """The bidding's outcome: the turned card's line, the trump that sorts the hand, the
         partner sitting out, a deal thrown in for a farmer's hand (a new hand)."""

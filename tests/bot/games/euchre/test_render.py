@@ -358,3 +358,13 @@ def test_my_cards_pictures_the_hand_trump_first_and_the_table_the_trick_by_place
     assert trick.cards == ("JD", "9S", "", "")  # by place: N, E, S (to play), W
     assert trick.captions == ("N", "E", "S", "W")
     assert "9D" not in cards_in(table.cards.png())
+
+
+def test_a_partner_sitting_out_is_not_told_their_turn_is_to_come() -> None:
+    round_ = new_round()
+    events = apply(round_, "order alone")  # Ann alone: Cat sits out
+    cat = mine(round_, 2, public(round_, events)).embed.description
+    assert "you sit out this hand" in cat
+    assert "Not your turn yet" not in cat
+    ben = mine(round_, 1, public(round_, events)).embed.description
+    assert "Not your turn yet" in ben  # waiting, with a turn to come
