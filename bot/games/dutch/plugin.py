@@ -97,7 +97,7 @@ class DutchPlugin(BasePlugin):
             return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None
         if view.phase == "over":
             return text(table.language, "private.round_over")
-        return text(table.language, "private.not_your_turn")  # as the shared frame's, why too
+        return super().private_status(private, table)  # not their turn
 
     def menu_prompt(self, view: DutchView, table: TableContext) -> str | None:
         return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None

@@ -241,14 +241,14 @@ def test_a_waiting_players_cards_say_nothing_another_players_move_changes(
             break
         waiting = [s for s in range(4) if not round_.legal_actions(s)]
         before = {s: _waiting_render(round_, s, game, events) for s in waiting}
-        before_keys = {s: round_.view(s) for s in waiting}
+        before_views = {s: round_.view(s) for s in waiting}
         seat = round_.to_act()[0]
         events += round_.apply(seat, rng.choice(round_.legal_actions(seat)))
         if round_.finished:
             break
         key = plugin_for(game).waiting_key
         for s in waiting:
-            if not round_.legal_actions(s) and key(round_.view(s)) == key(before_keys[s]):
+            if not round_.legal_actions(s) and key(round_.view(s)) == key(before_views[s]):
                 # still waiting, nothing it shows of the table changed: left as it was
                 assert _waiting_render(round_, s, game, events) == before[s]
                 compared += 1
