@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import bot
 from bot.games import plugin_for, plugin_names, plugins
 from bot.games.plugin import GamePlugin
 from bot.i18n import catalog
+from games.contract import RoundSetup
 from games.registry import game_names, get_game
 
 BOT = Path(bot.__file__).resolve().parent
@@ -83,3 +85,22 @@ def test_each_plugin_brings_its_texts() -> None:
             for preset in get_game(plugin.name).presets:
                 title, body = plugin.rules_text(preset, language)
                 assert title and body and "rules." not in title + body
+
+
+@pytest.mark.parametrize("name", plugin_names())
+def test_a_waiting_key_reads_the_same_from_every_seats_view_and_the_public_one(name: str) -> None:
+    """The follower compares a waiting message's key, read from the seat's view it was drawn
+    from, with the public view's, to skip building views that would change nothing."""
+    engine, plugin = get_game(name), plugin_for(name)
+    n_seats = engine.max_seats if engine.min_seats == engine.max_seats else 4
+    for seed in range(20):
+        round_ = engine.new_round(engine.options(), RoundSetup(n_seats=n_seats), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if round_.finished:
+                break
+            public = plugin.waiting_key(round_.public_view())
+            for seat in range(n_seats):
+                assert plugin.waiting_key(round_.view(seat)) == public
+            seat = round_.to_act()[0]
+            round_.apply(seat, rng.choice(round_.legal_actions(seat)))
