@@ -81,8 +81,8 @@ the Euchre search dropped the moves clearly behind, the priority loop's slice we
 day): clicks 13-26 ms at p50 and 147-196 ms at p99, the bots' moves 1.11-1.35 s at p99. With
 every wait the same (`--bot-think-spread 0`) the tables, all started at once, keep clicking in
 step, and the bot's process meets a wave of 400-2,600 background callbacks every 11 s, which no
-real server sees (one run: clicks 23 ms at p99, the bots' moves 1.03 s, Euchre's decisions
-queued in the worker by the wave).
+real server sees (three runs: clicks 22-25 ms at p99, the bots' moves 0.83-1.03 s, Euchre's
+decisions queued in the worker by each wave; with `--workers 2`, one run: 35 ms and 0.58 s).
 `--plain-loop` (asyncio's own loop) compares the loop:
 under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at p50.
 At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
