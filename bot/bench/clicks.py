@@ -66,7 +66,10 @@ click answered in the window, all 1,000 clicks/s answered (1.47 ms and 679/s bef
 collector's free freezes, the one-trip rounds and the render caches): one core keeps up with
 1,000 clicks/s, with no room to spare, so latency swings from run to run: p50 212-235 ms, p99
 698-782 ms in two runs, against 886 ms and 1.73 s in a run between them of the store before its
-writes went at once (an earlier quiet run gave 112 and 434 ms).
+writes went at once (an earlier quiet run gave 112 and 434 ms). Later, on a faster day of the
+same machine, with the round starts and ends group-committed and the priority loop's slice of
+0.5 ms (two runs): 0.98-1.00 ms a click at 98-100% of the core, p50 5.2-6.3 ms, p99 11.2-16.2
+ms, max 15-32 ms: within the targets, on the same edge.
 At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 60 --warmup 40
 --store-dir /dev/shm`, quiet, nine runs): clicks 1.1-2.6 ms at p50 and 8.2-18.6 ms at p99; the
 bots' moves after a click 44-134 ms at p99 (Euchre 49-129 ms); none played simply; the worker
