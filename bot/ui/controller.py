@@ -301,7 +301,7 @@ class TableController:
             self.service.private_view(table_id, interaction.user.id),
             lambda: interaction.response.defer(ephemeral=True, thinking=True),
         )
-        rendered, language, hide_at = await self._render_private(
+        rendered, language, hide_at, shown = await self._render_private(
             interaction, table_id, private, private.reveals
         )
         view = build_view(rendered.components)
@@ -320,7 +320,7 @@ class TableController:
             key = response.message_id or interaction.id
         pictures.posted(key, rendered, cards)
         self._picture_after(interaction, key, cards)
-        self._rendered(key, interaction, private, language, hide_at)
+        self._rendered(key, interaction, private, language, hide_at, shown)
 
     async def _play(
         self, interaction: discord.Interaction[Any], component: ComponentId, notation: str
@@ -446,7 +446,7 @@ class TableController:
         reveals: tuple[Reveal, ...],
         prefix: str = "",
     ) -> None:
-        rendered, language, hide_at = await self._render_private(
+        rendered, language, hide_at, shown = await self._render_private(
             interaction, table_id, private, reveals, prefix
         )
         message = interaction.message
@@ -454,7 +454,7 @@ class TableController:
         cards = self.bot.pictures.answer(key, rendered)
         await _update(interaction, rendered, cards)
         self._picture_after(interaction, key, cards)
-        self._rendered(key, interaction, private, language, hide_at)
+        self._rendered(key, interaction, private, language, hide_at, shown)
 
     def _picture_after(
         self, interaction: discord.Interaction[Any], key: int, cards: Prepared
@@ -475,9 +475,10 @@ class TableController:
         private: PrivateSnapshot,
         reveals: tuple[Reveal, ...],
         prefix: str = "",
-    ) -> tuple[RenderedMessage, str, float | None]:
-        """A player's own message in their language, and when its reveals (if any) hide:
-        the reveals this answer hands out, and those handed out earlier still in view."""
+    ) -> tuple[RenderedMessage, str, float | None, tuple[Reveal, ...]]:
+        """A player's own message in their language, when its reveals (if any) hide, and the
+        reveals it lays over the hand: those this answer hands out, and those handed out
+        earlier still in view."""
         language = language_of(interaction.locale)
         user_id = interaction.user.id
         until = None
@@ -499,7 +500,7 @@ class TableController:
             prefix=prefix,
             deck=self.bot.decks.of(user_id),
         )
-        return rendered, language, hide_at
+        return rendered, language, hide_at, shown
 
     # -- reveals: in view for the guild's delay, then hidden ----------------------------
 
@@ -515,11 +516,12 @@ class TableController:
         private: PrivateSnapshot,
         language: str,
         hide_at: float | None,
+        shown: tuple[Reveal, ...],
     ) -> None:
         """A private message was (re-)rendered: a pending hide of it is now moot, and the new
         content's reveals, if any, get their own hide. From now on it follows the game (the
         follower hides the reveals of the player's newest message; this, of an older one)."""
-        self.follower.note(interaction, key, private, language, hide_at)
+        self.follower.note(interaction, key, private, language, hide_at, shown)
         self._pending_hides.pop(key, None)
         if hide_at is None:
             return

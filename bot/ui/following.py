@@ -41,7 +41,7 @@ from bot.games import plugin_for
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
-from bot.service.snapshots import PrivateSnapshot, PublicSnapshot
+from bot.service.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.dynamic_items import build_view
 from bot.ui.reveals import RevealHolds
 
@@ -88,6 +88,8 @@ class Followed:
     moment: Moment
     version: int | None = None  # the published version `moment` was read at (None: unknown)
     reveals_until: float | None = None  # when the first card it shows by a rule hides
+    # the cards a rule showed, as laid over the hand when it was drawn (None: not known)
+    shown: tuple[Reveal, ...] | None = None
     # the message, once moved to the bottom as a follow-up of `interaction` (None: the
     # interaction's own message, edited as its original response)
     message: discord.WebhookMessage | None = None
@@ -124,9 +126,11 @@ class HandFollower:
         private: PrivateSnapshot,
         language: str,
         reveals_until: float | None = None,
+        shown: tuple[Reveal, ...] | None = None,
     ) -> None:
         """The player's message was just rendered (by their own click): follow it from here.
-        `reveals_until`: when the first card it shows by a rule hides (None: it shows none)."""
+        `reveals_until`: when the first card it shows by a rule hides (None: it shows none);
+        `shown`: the cards a rule showed it lays over the hand (None: not known)."""
         users = self._followed.setdefault(private.table_id, {})
         followed = users.get(interaction.user.id)
         if followed is not None and followed.interaction.id == interaction.id:
@@ -138,6 +142,7 @@ class HandFollower:
         # the version the view was built at: a pass finds the message drawn at the version
         # still published and builds no view for it (a view of unknown version is looked at)
         followed.version = private.version
+        followed.shown = shown
         self._hide_at(followed, private.table_id, reveals_until)
         # The answer was drawn from a view taken before it was sent: a move meanwhile (the
         # turn passing to this player) found the message not yet followed, so look once more
@@ -208,11 +213,19 @@ class HandFollower:
             until = followed.reveals_until
             if until is not None and now >= until:
                 return True
-            if public.version != followed.version and not _unchanged_waiting(
-                public, user_id, followed
+            if public.version != followed.version and (
+                not _unchanged_waiting(public, user_id, followed)
+                or self._sights_may_move(table_id, user_id, followed)
             ):
                 return True
         return False
+
+    def _sights_may_move(self, table_id: int, user_id: int, followed: Followed) -> bool:
+        """The message lays cards a rule showed over the hand, held where the player knows
+        they lie: another player's move may carry one elsewhere (a Jack's exchange)."""
+        return followed.reveals_until is not None and self._reveals.holds(
+            table_id, user_id, followed.moment[0]
+        )
 
     async def _follow(self, table_id: int) -> None:
         await asyncio.sleep(0)  # let the rest of a burst of changes land first
@@ -229,10 +242,12 @@ class HandFollower:
             return  # the answer shows it; a pass follows the answer
         until = followed.reveals_until
         hiding = until is not None and self.bot.clock.now() >= until  # a card must hide now
+        moving = self._sights_may_move(table_id, user_id, followed)
         try:
             public = self.bot.service.public_snapshot(table_id)
             if not hiding and (
-                public.version == followed.version or _unchanged_waiting(public, user_id, followed)
+                public.version == followed.version
+                or (not moving and _unchanged_waiting(public, user_id, followed))
             ):
                 return
             private = await self.bot.service.follow_view(table_id, user_id)
@@ -247,12 +262,16 @@ class HandFollower:
             return
         followed.version = public.version
         moment = moment_of(private)
-        if moment == followed.moment and not hiding:
+        same = moment == followed.moment and not hiding
+        if same and not moving:
             return
         previous, followed.moment = followed.moment, moment
         shown, hide_at = await self._reveals.shown(table_id, user_id, private.round_no)
         if self._followed.get(table_id, {}).get(user_id) is not followed:
             return  # a newer message of the player came meanwhile
+        if same and shown == followed.shown:
+            return  # the cards it shows by a rule lie where it shows them
+        followed.shown = shown
         rendered = render_private(
             private,
             public,

@@ -76,6 +76,11 @@ class RevealHolds:
                 del self._held[table_id]
         return current
 
+    def holds(self, table_id: int, user_id: int, round_no: int | None) -> bool:
+        """Does the player's message lay held cards over the hand now (cards a move of
+        another player may carry elsewhere: a Jack's exchange)?"""
+        return bool(self._current(table_id, user_id, round_no))
+
     async def shown(
         self,
         table_id: int,

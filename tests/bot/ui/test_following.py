@@ -17,6 +17,8 @@ from bot.service import FakeClock, PlayerRef, PrivateSnapshot, TableService
 from bot.ui.decks import PlayerDecks
 from bot.ui.following import HandFollower
 from bot.ui.pictures import CardPictures
+from bot.ui.reveals import RevealHolds
+from games.cards import Card, cards
 from storage import Store
 
 PLAYERS = [PlayerRef(100 + i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"])]
@@ -26,6 +28,7 @@ class Table:
     """A Dame table of four people whose "My cards" messages are all followed."""
 
     follower: HandFollower
+    reveals: RevealHolds  # the cards a rule showed each player, as the controller holds them
 
     def __init__(self, service: TableService) -> None:
         self.service = service
@@ -45,13 +48,14 @@ class Table:
 
     def spawn(self, work: Any) -> None:
         self.spawned.append(work.__qualname__)
-        task = asyncio.get_running_loop().create_task(work)
+        task = asyncio.get_running_loop().create_task(work, name=work.__qualname__)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def settle(self) -> None:
-        while self.tasks:
-            await asyncio.gather(*list(self.tasks))
+        """Every pass and edit done (a hide waiting for its moment on the fake clock aside)."""
+        while busy := [t for t in self.tasks if t.get_name() != "HandFollower._wake"]:
+            await asyncio.gather(*busy)
 
     def interaction(self, user_id: int) -> Any:
         async def edit_original_response(**_: Any) -> None:
@@ -119,14 +123,18 @@ async def euchre(tmp_path: Path) -> AsyncIterator[Table]:
         yield made
 
 
-async def _seated(tmp_path: Path, game: str) -> AsyncIterator[Table]:
-    """A table of `game` started with four people, each with "My cards" open and followed."""
+async def _seated(
+    tmp_path: Path, game: str, deck: list[Card] | None = None
+) -> AsyncIterator[Table]:
+    """A table of `game` started with four people (dealt `deck`, top first, if given), each
+    with "My cards" open and followed."""
     store = await Store.open(tmp_path / "tables.sqlite3", synchronous="NORMAL")
     notices = Notices()
     seeds = itertools.count(5)
     clock = FakeClock()
     service = TableService(store, clock, notices, lambda: next(seeds))
     made = Table(service)
+    made.reveals = RevealHolds(clock, service.recall)
     made.follower = notices.follower = HandFollower(
         SimpleNamespace(  # type: ignore[arg-type]
             service=service,
@@ -135,11 +143,14 @@ async def _seated(tmp_path: Path, game: str) -> AsyncIterator[Table]:
             decks=PlayerDecks(),
         ),
         made.spawn,
+        made.reveals,
     )
     opened = await service.open_table(1, 10, PLAYERS[0], game)
     made.table_id = opened.table_id
     for player in PLAYERS[1:]:
         await service.join(made.table_id, player)
+    if deck is not None:
+        service.stack_deck(made.table_id, deck)
     await service.start(made.table_id, PLAYERS[0].user_id)
     for player in PLAYERS:
         private = await service.private_view(made.table_id, player.user_id)
@@ -149,6 +160,8 @@ async def _seated(tmp_path: Path, game: str) -> AsyncIterator[Table]:
     made.spawned.clear()
     yield made
     await made.settle()
+    for task in made.tasks:  # hides still waiting on the fake clock
+        task.cancel()
     await service.close()
     await store.close()
 
@@ -241,3 +254,50 @@ async def test_a_waiting_players_message_is_redrawn_when_the_trump_is_made(euchr
     leader = euchre.to_act()
     # the dealer's turn is over and the lead's starts; the others still wait, as drawn
     assert sorted(euchre.edits) == sorted({dealer, leader})
+
+
+# Dutch, four people: Ann, Bob, Cat and Dan are dealt four cards each in that order, a card
+# starts the discard pile, and the stock's first card is a Jack (the two jokers last).
+JACK_FIRST = cards(
+    "2S 3S 4S 5S  2H 3H 4H 5H  2D 3D 4D 5D  2C 3C 4C 5C  6S  JS  "
+    "6H 6D 6C 7S 7H 7D 7C 8S 8H 8D 8C 9S 9H 9D 9C 10S 10H 10D 10C "
+    "JH JD JC QS QH QD QC KS KH KD KC AS AH AD AC JK JK#1"
+)
+
+
+@pytest.fixture
+async def dutch(tmp_path: Path) -> AsyncIterator[Table]:
+    async for made in _seated(tmp_path, "dutch", JACK_FIRST):
+        yield made
+
+
+async def test_a_card_a_rule_shows_is_redrawn_where_another_players_jack_carries_it(
+    dutch: Table,
+) -> None:
+    table_id = dutch.table_id
+    round_no = dutch.service.public_snapshot(table_id).round_no
+    for player in PLAYERS:  # each peeks at their bottom row: held in view, as answered
+        result = await dutch.service.act(table_id, player.user_id, round_no, "peek 3 4")
+        until = dutch.service.clock.now() + 8.0
+        dutch.reveals.hold(table_id, player.user_id, round_no, result.reveals, until)
+        shown, hide_at = await dutch.reveals.shown(table_id, player.user_id, round_no)
+        interaction = dutch.interaction(player.user_id)
+        dutch.follower.note(interaction, player.user_id, result.private, "en", hide_at, shown)
+    await dutch.settle()
+    dutch.edits.clear()
+    snapshot = dutch.service.public_snapshot(table_id)
+    first = dutch.to_act()
+    waiting = next(info for info in snapshot.seats if info.user_id != first)
+    await dutch.service.act(table_id, first, round_no, "draw")  # the Jack
+    await dutch.service.act(table_id, first, round_no, "discard")  # its power
+    await dutch.settle()
+    assert waiting.user_id not in dutch.edits  # nothing it shows moved: left as drawn
+    await dutch.service.act(table_id, first, round_no, f"jack 1 {waiting.seat}:3")
+    await dutch.settle()
+    # the card it showed at slot 3 is in the Jack's player's grid now: redrawn without it
+    assert waiting.user_id in dutch.edits
+    shown, _ = await dutch.reveals.shown(table_id, waiting.user_id, round_no)
+    jack_seat = next(info.seat for info in snapshot.seats if info.user_id == first)
+    third, fourth = JACK_FIRST[4 * waiting.seat + 2 : 4 * waiting.seat + 4]  # its slots 3, 4
+    places = {(r.data["seat"], r.data["slot"]): r.data["card"] for r in shown}
+    assert places == {(jack_seat, 1): third.code, (waiting.seat, 4): fourth.code}
