@@ -246,10 +246,17 @@ class HandFollower:
         try:
             public = self.bot.service.public_snapshot(table_id)
             if not hiding and (
-                public.version == followed.version
-                or (not moving and _unchanged_waiting(public, user_id, followed))
+                public.version == followed.version or _unchanged_waiting(public, user_id, followed)
             ):
-                return
+                if not moving or public.version == followed.version:
+                    return
+                # Still waiting: only where the cards it shows by a rule lie may have changed.
+                # That alone is looked at (no view built), at the version read before it.
+                version = public.version
+                shown, _ = await self._reveals.shown(table_id, user_id, followed.moment[0])
+                if shown == followed.shown:
+                    followed.version = version
+                    return
             private = await self.bot.service.follow_view(table_id, user_id)
             # Nothing awaited since `private` was built under the table's lock, and a change
             # is published before its lock is released: this is the version it was built at.

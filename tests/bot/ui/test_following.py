@@ -285,6 +285,7 @@ async def test_a_card_a_rule_shows_is_redrawn_where_another_players_jack_carries
         dutch.follower.note(interaction, player.user_id, result.private, "en", hide_at, shown)
     await dutch.settle()
     dutch.edits.clear()
+    dutch.views.clear()
     snapshot = dutch.service.public_snapshot(table_id)
     first = dutch.to_act()
     waiting = next(info for info in snapshot.seats if info.user_id != first)
@@ -292,6 +293,7 @@ async def test_a_card_a_rule_shows_is_redrawn_where_another_players_jack_carries
     await dutch.service.act(table_id, first, round_no, "discard")  # its power
     await dutch.settle()
     assert waiting.user_id not in dutch.edits  # nothing it shows moved: left as drawn
+    assert waiting.user_id not in dutch.views  # where its cards lie was looked at, alone
     await dutch.service.act(table_id, first, round_no, f"jack 1 {waiting.seat}:3")
     await dutch.settle()
     # the card it showed at slot 3 is in the Jack's player's grid now: redrawn without it
