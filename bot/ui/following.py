@@ -60,11 +60,7 @@ def waiting_key(game: str, view: Any) -> Hashable:
     seat's view or the public one (`GamePlugin.waiting_key`)."""
     if view is None or not game:
         return None
-    try:
-        plugin = plugin_for(game)
-    except KeyError:
-        return None
-    return plugin.waiting_key(view)
+    return plugin_for(game).waiting_key(view)
 
 
 def moment_of(private: PrivateSnapshot) -> Moment:
