@@ -87,7 +87,7 @@ def _render(
             action_emoji=plugin.action_emoji(view, table),
         )
         components = action_menu(
-            private.legal,
+            plugin.actions_in_order(private),
             prefix,
             table_id=private.table_id,
             round_no=private.round_no or 0,
