@@ -263,6 +263,7 @@ class Play:
         table.cancel_timer()
         table.waiting_since.clear()
         table.reminded.clear()
+        table.auto_plays.clear()
         result = round_.result()
         if not table.round_scored:
             before = match.state()

@@ -3,6 +3,7 @@ in both languages, and that no hand, no dealer's discard and no translation key 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -409,3 +410,23 @@ def test_the_card_buttons_follow_the_order_of_the_hands_picture() -> None:
                 ]
                 assert _card_buttons(rendered) == pictured, (seed, private.legal)
             deal.apply(seat, rng.choice(deal.legal_notation(seat)))
+
+
+def test_my_cards_says_which_only_card_plays_by_itself_and_when() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass", "order", "discard 9D", "play 9C", "play 9S")
+    cat = snapshots.private(round_, 2)  # Cat follows the 9♣ led: A♣ or K♣
+    assert cat.legal == ("play AC", "play KC")
+    # as the service hands it out to a seat with one legal card (its player's choice)
+    forced = dataclasses.replace(cat, legal=("play AC",), auto_play="play AC", auto_play_at=1e9)
+    english = mine_from(forced, public(round_, events))
+    assert "Your only playable card, A♣, plays by itself <t:1000000000:R>" in english
+    assert "Your turn." not in english
+    french = mine_from(forced, public(round_, events), "fr")
+    assert "Votre seule carte jouable, A♣, se joue d'elle-même <t:1000000000:R>" in french
+
+
+def mine_from(private: Any, snapshot: PublicSnapshot, language: str = "en") -> str:
+    text = shown(render_private(private, snapshot, language))
+    assert not KEYISH.search(text), text
+    return text
