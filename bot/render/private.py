@@ -64,7 +64,7 @@ def _render(
     lines = plugin.private_lines(private, table, reveals)
     status = plugin.private_status(private, table)
     if status is None and private.auto_play is not None and private.auto_play_at is not None:
-        # the only legal move, played for the player in a moment (their `/preferences`)
+        # the only legal move, played for the player in a moment (their `/deck auto_play`)
         move = plugin.action_labeler(view, table)(private.auto_play)
         key = f"{public.game}.private.auto_play"
         status = text(

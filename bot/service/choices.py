@@ -1,4 +1,4 @@
-"""Each player's own choices about how they play (`/preferences`), kept in memory.
+"""Each player's own choices about how they play (`/deck auto_play`, `auto_knock`), kept in memory.
 
 Read whole from the store when the bot starts (`load`), so a move never reads the store; a
 choice is stored first, then remembered here (`chose`); a player forgotten at their request

@@ -77,7 +77,7 @@ class Timers:
 
     def forced_move(self, table: LiveTable, seat: int) -> str | None:
         """The seat's only legal move, if its player chose to have such moves played for them
-        (`/preferences`) and the game allows it (`Round.plays_forced_moves`)."""
+        (`/deck auto_play`) and the game allows it (`Round.plays_forced_moves`)."""
         round_ = table.round
         if round_ is None or not self.service.choices.auto_play(table.seats[seat].user_id):
             return None

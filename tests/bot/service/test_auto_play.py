@@ -1,7 +1,7 @@
 """A player's only legal move played for them (Euchre's last card, a lone card of the led suit)
 after a short, visible moment, stored first as every move, unless they turned it off; and the
 Dame de Pique knock announced for a player who chose it, before their discard, when their hand
-could go out next turn (`/preferences`)."""
+could go out next turn (`/deck auto_play`, `/deck auto_knock`)."""
 
 from __future__ import annotations
 
