@@ -11,6 +11,7 @@ from bot.service import PLAYING, FakeClock, TableService
 from bot.service.timers import AUTO_PLAY_SECONDS
 from storage import PlayerPreferences, Store
 from tests.bot.service.conftest import ANN, CHANNEL, GUILD
+from tests.games.dame.stacking import stacked_deck
 
 
 async def _euchre_with_bots(service: TableService) -> int:
@@ -111,3 +112,77 @@ async def test_a_whole_hand_of_forced_last_cards_needs_no_click_for_them(
         assert len(mine.legal) > 1  # a single legal card would be on its way by itself
         await service.act(table_id, ANN.user_id, snapshot.round_no, rng.choice(mine.legal))
     assert service.public_snapshot(table_id).status != PLAYING  # the hand is over
+
+
+PACKS_AND_A_NINE = "3S 3H 3D 4S 4H 4D 5S 5H 5D 6S 6H 6D 9C"
+TWO_PACKS_AND_CLUBS = "3S 3H 3D 4S 4H 4D 7C 8C 9C 10C JC KC AC"
+
+
+async def _dame_with_bots(service: TableService, hand: str) -> tuple[int, int]:
+    """Ann (seat 0, who plays fourth) holding `hand`, and three bot players; returns the
+    table and its round once it is Ann's turn."""
+    table = await service.open_table(GUILD, CHANNEL, ANN, "dame", target=5000)
+    for _ in range(3):
+        await service.add_bot(table.table_id, ANN.user_id)
+    service.stack_deck(table.table_id, stacked_deck({0: hand}))
+    await service.start(table.table_id, ANN.user_id)
+    await service.settle(table.table_id)
+    snapshot = service.public_snapshot(table.table_id)
+    assert snapshot.to_act == (0,) and snapshot.round_no is not None
+    return table.table_id, snapshot.round_no
+
+
+async def _lay_and_discard(
+    service: TableService, table_id: int, round_no: int, ranks: str, discard: str | None
+) -> str:
+    """Ann draws, lays her three cards of each of `ranks` (a new pack, or onto her partner's)
+    and discards `discard` (None: the card she drew); returns the discard played."""
+    await service.act(table_id, ANN.user_id, round_no, "draw")
+    for rank in ranks.split():
+        mine = await service.private_view(table_id, ANN.user_id)
+        laid = " ".join(f"{rank}{suit}" for suit in "SHD")
+        on_pack = mine.view.legal is not None and rank in mine.view.legal.add_ranks
+        move = f"add {rank} {laid}" if on_pack else f"meld {laid}"
+        await service.act(table_id, ANN.user_id, round_no, move)
+    if discard is None:
+        mine = await service.private_view(table_id, ANN.user_id)
+        (drawn,) = [code for code in mine.view.hand if code != "9C"]
+        discard = drawn.split("#")[0]
+    result = await service.act(table_id, ANN.user_id, round_no, f"discard {discard}")
+    return result.notation
+
+
+async def test_the_knock_is_made_before_the_discard_of_a_player_who_chose_it(
+    service: TableService, store: Store
+) -> None:
+    service.choices.chose(PlayerPreferences(user_id=ANN.user_id, auto_knock=True))
+    table_id, round_no = await _dame_with_bots(service, PACKS_AND_A_NINE)
+    discard = await _lay_and_discard(service, table_id, round_no, "3 4 5 6", None)
+    # she keeps the 9♣: a 3 to 6 or a wild card drawn next turn goes on a pack, the 9 is
+    # discarded, and she is out
+    actions = (await store.load_round(table_id, round_no)).actions
+    ann = [notation for seat, notation in actions if seat == 0]
+    assert ann[-2:] == ["announce", discard]
+    snapshot = service.public_snapshot(table_id)
+    assert snapshot.view is not None and snapshot.view.announced[0]
+    assert any(e.kind == "announce" and e.seat == 0 for e in snapshot.log)
+
+
+async def test_no_knock_is_made_for_a_player_who_did_not_choose_it(
+    service: TableService, store: Store
+) -> None:
+    table_id, round_no = await _dame_with_bots(service, PACKS_AND_A_NINE)
+    await _lay_and_discard(service, table_id, round_no, "3 4 5 6", None)
+    actions = (await store.load_round(table_id, round_no)).actions
+    assert "announce" not in [notation for seat, notation in actions if seat == 0]
+
+
+async def test_no_knock_is_made_when_the_hand_kept_could_not_go_out_next_turn(
+    service: TableService, store: Store
+) -> None:
+    service.choices.chose(PlayerPreferences(user_id=ANN.user_id, auto_knock=True))
+    table_id, round_no = await _dame_with_bots(service, TWO_PACKS_AND_CLUBS)
+    await _lay_and_discard(service, table_id, round_no, "3 4", "AC")  # six lone clubs kept
+    actions = (await store.load_round(table_id, round_no)).actions
+    assert [notation for seat, notation in actions if seat == 0][-1] == "discard AC"
+    assert "announce" not in [notation for seat, notation in actions if seat == 0]
