@@ -120,3 +120,14 @@ def test_a_select_option_that_plays_two_moves_is_found_for_its_first() -> None:
         (): Route("announce", 1, 1),
         ("discard 7H",): Route("announce", 2, 1, ("discard 7H",)),
     }
+
+
+async def test_a_euchre_players_only_legal_card_plays_by_itself_and_costs_no_click() -> None:
+    by_itself = await run(1, ["euchre"])
+    clicked = await run(1, ["euchre"], auto_play=False)
+    for key, tally in by_itself.items():
+        forced = tally.by_kind["card played by itself"]
+        assert forced and set(forced) == {0}
+        assert len(forced) >= 3 * tally.rounds  # every last card (a lone hand: three)
+        assert "card played by itself" not in clicked[key].by_kind
+        assert sum(tally.clicks) < sum(clicked[key].clicks)
