@@ -64,8 +64,12 @@ def _render(
     lines = plugin.private_lines(private, table, reveals)
     status = plugin.private_status(private, table)
     if status is None and private.auto_play is not None and private.auto_play_at is not None:
-        # the only legal move, played for the player in a moment (their `/deck auto_play`)
-        move = plugin.action_labeler(view, table)(private.auto_play)
+        # the only legal move, played for the player in a moment (their `/deck auto_play`),
+        # as the card's picture where the move shows one (a sentence's cards are pictures)
+        forced = private.auto_play
+        move = plugin.action_emoji(view, table)(forced) or plugin.action_labeler(view, table)(
+            forced
+        )
         key = f"{public.game}.private.auto_play"
         status = text(
             language,
