@@ -1,8 +1,8 @@
 """`/deck [colours] [auto_play] [auto_knock]`: a player's own choices, the same in every server
 and kept across restarts: the deck their own messages draw cards in, two colours (♥ ♦ red,
 ♠ ♣ black) or four (♦ blue, ♣ green too); whether a card that is their only legal move is
-played for them after a moment (`auto_play`, on by default: Euchre); whether the Dame de Pique
-knock is made for them before their discard when their hand could go out next turn
+played for them after a moment (`auto_play`, on by default, in a game that allows it); whether
+the knock is made for them before their discard when their hand could go out next turn
 (`auto_knock`, off by default). Without an option it says what they chose. Answered to the
 player alone, in their language.
 
@@ -69,11 +69,11 @@ class DeckCog(commands.Cog):
             "Two or four colours (without it: the deck you have)", "cmd.deck.colours"
         ),
         auto_play=command_text(
-            "Your only legal card played for you after 2 seconds (Euchre)", "cmd.deck.auto_play"
+            "A card that is your only legal play is played for you after 2 seconds",
+            "cmd.deck.auto_play",
         ),
         auto_knock=command_text(
-            "Dame de Pique: knock for you before your discard when your hand could go out "
-            "next turn",
+            "The knock made for you before your discard when your hand could go out next turn",
             "cmd.deck.auto_knock",
         ),
     )

@@ -82,9 +82,9 @@ class Play:
     async def _announce_for(
         self, table: LiveTable, seat: int, user_id: int, notation: str
     ) -> list[Event]:
-        """The announcement the player chose to have made for them before this move (Dame de
-        Pique's knock before a discard, `/deck auto_knock`), if the round offers one: applied
-        and stored first, as the player would have clicked it."""
+        """The announcement the player chose to have made for them before this move (a knock
+        before a discard, `/deck auto_knock`), if the round offers one
+        (`Round.announcement_before`): applied and stored first, as if the player clicked it."""
         round_ = table.round
         if round_ is None or not self.service.choices.auto_knock(user_id):
             return []
