@@ -6,8 +6,10 @@ could go out next turn (`/deck auto_play`, `/deck auto_knock`)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from pathlib import Path
 
-from bot.service import PLAYING, FakeClock, TableService
+from bot.service import PLAYING, FakeClock, RecordingNotifier, TableService
 from bot.service.timers import AUTO_PLAY_SECONDS
 from storage import PlayerPreferences, Store
 from tests.bot.service.conftest import ANN, CHANNEL, GUILD
@@ -186,3 +188,30 @@ async def test_no_knock_is_made_when_the_hand_kept_could_not_go_out_next_turn(
     actions = (await store.load_round(table_id, round_no)).actions
     assert [notation for seat, notation in actions if seat == 0][-1] == "discard AC"
     assert "announce" not in [notation for seat, notation in actions if seat == 0]
+
+
+async def test_a_forced_card_pending_at_a_restart_plays_by_itself_after_it(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    table_id = await _euchre_with_bots(service)
+    forced = await _to_anns_forced_play(service, table_id)
+    round_no = service.public_snapshot(table_id).round_no
+    assert round_no is not None
+    played = len((await store.load_round(table_id, round_no)).actions)
+    await service.close()
+    await store.close()
+
+    again_store = await Store.open(db_path, synchronous="NORMAL")
+    clock = FakeClock(start=2_000_000_000.0)
+    again = TableService(again_store, clock, RecordingNotifier(), seeds)
+    try:
+        await again.restore()
+        mine = await again.private_view(table_id, ANN.user_id)
+        assert mine.auto_play == forced and mine.auto_play_at == clock.now() + AUTO_PLAY_SECONDS
+        await clock.advance(AUTO_PLAY_SECONDS)
+        await again.settle(table_id)
+        actions = (await again_store.load_round(table_id, round_no)).actions
+        assert actions[played] == (0, forced)
+    finally:
+        await again.close()
+        await again_store.close()
