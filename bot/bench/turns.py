@@ -17,6 +17,8 @@ until another player is to act (Dutch's start peek is a turn of its own).
 
 A move that is a player's only legal one is played for them by the service after its short
 moment (the players' `auto_play` choice, on unless `--no-auto-play`): its turn costs no click.
+With `--auto-knock` the players leave Dame de Pique's knock to the service (made before their
+discard when the cards they keep could go out next turn) and never click it.
 
 Prints, per game and preset, the turns played and clicks per turn (mean, median, 90th
 percentile, max), interactions per turn and clicks per round; for Dame de Pique also the
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import itertools
 import random
 import re
@@ -58,6 +61,7 @@ STRONG_BUDGET = 0.02  # seconds of search for a strong bot's choice (Euchre sear
 _COPY = re.compile(r"#[0-9]+")
 PEEK = "peek"
 AUTO = "auto"  # a turn whose only legal move was played for the player
+KNOCK = "announce"  # Dame de Pique's knock, made by the service for a player who chose it
 MISSING = 1_000  # the clicks of a move the menus do not offer (never cheaper)
 
 
@@ -203,13 +207,18 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
     chosen: str | None = None  # the next move, when already asked for
     paid: list[str] = []  # moves a click already played with the one before (`swap 2;end`)
 
+    def decide(round_: Any, seat: int, g: random.Random) -> str:
+        move = str(strong.choose(round_, seat, g, budget=STRONG_BUDGET))
+        if move == KNOCK and service.choices.auto_knock(people[seat].user_id):
+            # the knock is left to the service (made before the discard when it may serve):
+            # the player's next move is the one the bot would make after knocking
+            ahead = copy.deepcopy(round_)
+            ahead.apply(seat, move)
+            move = str(strong.choose(ahead, seat, g, budget=STRONG_BUDGET))
+        return move
+
     def choice(user_id: int) -> str:
-        wanted = service.bot_choice(
-            table_id,
-            user_id,
-            rng,
-            choose=lambda r, s, g: str(strong.choose(r, s, g, budget=STRONG_BUDGET)),
-        )
+        wanted = service.bot_choice(table_id, user_id, rng, choose=decide)
         assert wanted is not None
         return wanted
 
@@ -358,15 +367,23 @@ def configurations() -> list[tuple[str, str]]:
 
 
 async def run(
-    rounds: int, games: Sequence[str] | None = None, *, auto_play: bool = True
+    rounds: int,
+    games: Sequence[str] | None = None,
+    *,
+    auto_play: bool = True,
+    auto_knock: bool = False,
 ) -> dict[tuple[str, str], Tally]:
-    """`auto_play`: the players' choice that their only legal move be played for them."""
+    """`auto_play`, `auto_knock`: the players' choices that their only legal move be played
+    for them, and that the knock be made for them (then they never click it)."""
     results: dict[tuple[str, str], Tally] = {}
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "turns.sqlite3", synchronous="NORMAL")
         seeds = itertools.count(1)
         choices = PlayerChoices()
-        choices.load(PlayerPreferences(user_id=100 + p, auto_play=auto_play) for p in range(SEATS))
+        choices.load(
+            PlayerPreferences(user_id=100 + p, auto_play=auto_play, auto_knock=auto_knock)
+            for p in range(SEATS)
+        )
         service = TableService(
             store, FakeClock(), NullNotifier(), lambda: next(seeds), choices=choices
         )
@@ -414,9 +431,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="the players click their only legal move too (`/deck auto_play:False`)",
     )
+    parser.add_argument(
+        "--auto-knock",
+        action="store_true",
+        help="the knock is made for the players (`/deck auto_knock:True`): they never click it",
+    )
     args = parser.parse_args(argv)
     rounds = 1 if args.short else args.rounds
-    report(asyncio.run(run(rounds, args.games, auto_play=not args.no_auto_play)), rounds)
+    results = run(rounds, args.games, auto_play=not args.no_auto_play, auto_knock=args.auto_knock)
+    report(asyncio.run(results), rounds)
 
 
 if __name__ == "__main__":

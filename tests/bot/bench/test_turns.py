@@ -131,3 +131,12 @@ async def test_a_euchre_players_only_legal_card_plays_by_itself_and_costs_no_cli
         assert len(forced) >= 3 * tally.rounds  # every last card (a lone hand: three)
         assert "card played by itself" not in clicked[key].by_kind
         assert sum(tally.clicks) < sum(clicked[key].clicks)
+
+
+async def test_players_who_leave_the_knock_to_the_bot_never_click_it() -> None:
+    clicked = (await run(1, ["dame"]))[("dame", "standard")]
+    left = (await run(1, ["dame"], auto_knock=True))[("dame", "standard")]
+    assert clicked.by_kind["one pack, knock"]  # the strong bot's choices knock every turn
+    assert "one pack, knock" not in left.by_kind and left.unreached == 0
+    # the hand ended, so a player went out: on a knock the bot made for them the turn before
+    assert left.rounds == 1 and sum(left.clicks) < sum(clicked.clicks)
