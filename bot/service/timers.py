@@ -133,7 +133,7 @@ class Timers:
                     await self._time_out(table, seat)
                 await self.service.play.run_table(table, notes)
             except TableError as error:
-                log.error("table %s: timeout move failed: %s", table.id, error.key)
+                log.error("table %s: timed move failed: %s", table.id, error.key)
                 self.arm(table, table.turn_seconds / 2, self.on_turn_timer)
             if expired or forced:
                 changed(table, notes)
