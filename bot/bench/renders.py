@@ -38,7 +38,7 @@ from bot.render.private import render_private
 from bot.render.table import RenderedMessage, render_table
 from bot.service import FakeClock, PlayerRef, TableError, TableService
 from bot.service.notifier import RecordingNotifier
-from bot.service.snapshots import PLAYING, ROUND_OVER, PrivateSnapshot, PublicSnapshot, Reveal
+from bot.snapshots import PLAYING, ROUND_OVER, PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.custom_ids import THEN, BadCustomId, Kind, parse
 from bot.ui.dynamic_items import build_view
 from storage import Store

@@ -20,7 +20,7 @@ from bot.render.cards import in_deck
 from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text, with_cards
 from bot.render.timestamps import relative
-from bot.service.snapshots import PLAYING, PrivateSnapshot, PublicSnapshot, Reveal
+from bot.snapshots import PLAYING, PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.custom_ids import navigate_id
 
 

@@ -24,7 +24,7 @@ from bot.render.limits import FIELD_VALUE, add_field, describe
 from bot.render.names import escape
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
 from bot.render.timestamps import relative
-from bot.service.snapshots import (
+from bot.snapshots import (
     CLOSED,
     FINISHED,
     LOBBY,

@@ -45,7 +45,7 @@ from bot.render.actions import (
     verb,
 )
 from bot.render.cards import card_emoji, pretty
-from bot.service.snapshots import PrivateSnapshot
+from bot.snapshots import PrivateSnapshot
 from bot.ui.custom_ids import THEN, navigate_id, pick_id, play_id, select_id
 from games.cards import card
 from games.dame.rules import DECK, IS_WILD, NATURAL_RANKS, PACK_MIN

@@ -28,7 +28,7 @@ from bot.render.actions import (
     action_menu,
     verb,
 )
-from bot.service.snapshots import PrivateSnapshot
+from bot.snapshots import PrivateSnapshot
 from bot.ui.custom_ids import THEN, play_id, select_id
 
 DRAWN = "drawn"

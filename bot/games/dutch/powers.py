@@ -24,7 +24,7 @@ from bot.render.actions import (
     verb,
 )
 from bot.render.cards import card_emoji
-from bot.service.snapshots import PrivateSnapshot
+from bot.snapshots import PrivateSnapshot
 from bot.ui.custom_ids import navigate_id, play_id
 from games.dutch.views import DutchView
 
