@@ -41,7 +41,7 @@ from typing import Any
 from games.cards import Card, card
 from games.contract import Game, Round, RoundRecord
 from games.errors import IllegalAction
-from games.registry import get_game
+from games.registry import bots_module_name, get_game
 
 GRADES = ("inaccuracy", "mistake", "blunder")
 DEFAULT_SAMPLES = 48  # worlds per decision, at most
@@ -174,7 +174,7 @@ def _module(name: str) -> ModuleType | None:
 
 
 def _simple(game_name: str) -> Callable[..., Any]:
-    module = _module(f"games.{game_name}.policy")
+    module = _module(bots_module_name(game_name, "simple"))
     choose = getattr(module, "choose_action", None)
     if choose is None:
         return lambda round_, seat, rng: rng.choice(round_.legal_actions(seat))
@@ -182,7 +182,9 @@ def _simple(game_name: str) -> Callable[..., Any]:
 
 
 def _strong(game_name: str, budget: float | None) -> Callable[..., Any]:
-    module = _module(f"games.{game_name}.strong") or _module(f"games.{game_name}.policy")
+    module = _module(bots_module_name(game_name, "strong")) or _module(
+        bots_module_name(game_name, "simple")
+    )
     choose = getattr(module, "choose_action", None)
     if choose is None:
         return _simple(game_name)

@@ -26,8 +26,8 @@ from bot.service.snapshots import (
 )
 from games.contract import RoundSetup
 from games.euchre import GAME
+from games.euchre.bots.policy import choose_action
 from games.euchre.deal import stack_deck
-from games.euchre.policy import choose_action
 from tests.bot.render import snapshots
 from tests.bot.render.pictures import CARD_TEXT, MARKUP, card_pictures
 

@@ -21,7 +21,7 @@ hands are relabeled (`relabel`).
 
 from __future__ import annotations
 
-from games.euchre.fast import ACES, BEATS, BIT, EFF, LOW, N_CARDS, SUIT_MASK
+from games.euchre.bots.fast import ACES, BEATS, BIT, EFF, LOW, N_CARDS, SUIT_MASK
 
 
 def _order(t: int) -> list[int]:
