@@ -84,7 +84,6 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         self.caller: int | None = None
         self.final_left = 0
         self.reshuffles = 0
-        self.turns_played = 0
         self.events: list[Event] = []
         self.log: list[Event] = []
         self.reveals: list[tuple[int | None, Reveal]] = []  # (to seat or None=all, reveal)
@@ -498,7 +497,6 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         self._emit(Event("turn", seat))
 
     def _end_turn(self) -> None:
-        self.turns_played += 1
         if self.caller is not None and self.turn != self.caller:
             self.final_left -= 1
             if self.final_left == 0:

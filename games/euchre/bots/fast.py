@@ -54,7 +54,6 @@ DISCARD_KEY: tuple[tuple[int, ...], ...] = tuple(
     tuple(1000 + POW[t][c] if EFF[t][c] == t else RANK_OF[c] * 4 + c // 6 for c in range(N_CARDS))
     for t in range(4)
 )
-NINES_AND_TENS = sum(BIT[c] for c in range(N_CARDS) if RANK_OF[c] < 2)
 
 
 def card_ids(cards: list[Card] | tuple[Card, ...]) -> int:
