@@ -188,12 +188,11 @@ class Round(ABC, Generic[O, A, V]):
     def apply(self, seat: int, action: A | str) -> list[Event]:
         """Play one action of one seat; returns the events. Raises IllegalAction (state
         unchanged) for an illegal action or unparsable notation."""
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        self.check(seat, action)
+        parsed: A = self.game.parse_action(action) if isinstance(action, str) else action
+        self.check(seat, parsed)
         self._memo.clear()  # the state is about to change: what it showed is gone
-        events = self._apply(seat, action)
-        self.history.append((seat, action))
+        events = self._apply(seat, parsed)
+        self.history.append((seat, parsed))
         return events
 
     def __getstate__(self) -> dict[str, Any]:
@@ -320,7 +319,7 @@ class Game(ABC, Generic[O, A, V]):
             expected = sorted(c.code for c in self.deck(options))
             if sorted(c.code for c in deck) != expected:
                 raise ValueError(f"the deck order is not a full {self.title} deck")
-        return self.round_class(options, setup, deck)  # type: ignore[return-value]
+        return self.round_class(options, setup, deck)
 
     def replay(
         self, record: RoundRecord, log: MutableSequence[Event] | None = None

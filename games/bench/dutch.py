@@ -61,7 +61,7 @@ def _play_seconds(preset: str, rounds: int) -> tuple[float, list[Played]]:
 
 
 def _bench(preset: str, rounds: int, repeats: int) -> None:
-    with_policy, played = float("inf"), []
+    with_policy, played = float("inf"), list[Played]()
     for _ in range(repeats):  # the same rounds every time (seeded)
         played = []  # the previous run's rounds are not kept alive during this one
         seconds, played = _play_seconds(preset, rounds)

@@ -67,9 +67,9 @@ def main(argv: list[str]) -> None:
     started = time.perf_counter()
     work = partial(play_match, target=args.target)
     results = run_parallel(work, range(args.matches), args.jobs)
-    wins = sum(1 for won, _, _ in results if won)  # type: ignore[misc]
-    hands = sum(h for _, h, _ in results)  # type: ignore[misc]
-    cpu = [t for _, _, times in results for t in times]  # type: ignore[misc]
+    wins = sum(1 for won, _, _ in results if won)
+    hands = sum(h for _, h, _ in results)
+    cpu = [t for _, _, times in results for t in times]
     rate, low, high = wilson(wins, len(results))
     print(
         f"dame: {args.matches} matches to {args.target}, two strong bots against two simple "

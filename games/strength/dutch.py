@@ -53,7 +53,7 @@ def main(argv: list[str]) -> None:
             work = partial(play_round, preset=preset, strong_seat=strong_seat)
             scores[strong_seat] = [
                 float(p) for p in run_parallel(work, range(args.rounds), args.jobs)
-            ]  # type: ignore[arg-type]
+            ]
         strong_mean, strong_half = mean_interval(scores[True])
         simple_mean, simple_half = mean_interval(scores[False])
         gain, gain_half = mean_interval(

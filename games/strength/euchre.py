@@ -208,7 +208,7 @@ def main(argv: list[str]) -> None:
         f"euchre: {args.matches} matches per line (the same ones on every line), {args.jobs} "
         f"processes; first version at {args.samples} sampled deals per decision"
     )
-    teams = [("two search bots vs two simple bots", (0, 2))]
+    teams: list[tuple[str, tuple[int, ...]]] = [("two search bots vs two simple bots", (0, 2))]
     if args.mixed:
         teams.append(("one search + one simple vs two simple bots", (0,)))
     for team, searchers in teams:
