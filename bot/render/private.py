@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.custom_ids import navigate_id
 from bot.games import plugin_for
 from bot.i18n import text
 from bot.pictures.cards import TWO_COLOURS, Deck
@@ -21,7 +22,6 @@ from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text, with_cards
 from bot.render.timestamps import relative
 from bot.snapshots import PLAYING, PrivateSnapshot, PublicSnapshot, Reveal
-from bot.ui.custom_ids import navigate_id
 
 
 def render_private(

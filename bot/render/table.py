@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.custom_ids import Verb, verb_id
 from bot.games import plugin_for
 from bot.games.plugin import Field, GamePlugin, SeatLayout, TableContext
 from bot.i18n import text
@@ -32,7 +33,6 @@ from bot.snapshots import (
     PublicSnapshot,
     SeatInfo,
 )
-from bot.ui.custom_ids import Verb, verb_id
 from games.registry import get_game
 
 LOG_LINES = 6
