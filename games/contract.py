@@ -9,7 +9,7 @@ and `Round.public_view()`, which hold only what that viewer may know.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, MutableSequence, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -19,7 +19,7 @@ from games.cards import Card, deck_codes, deck_from_codes, shuffled
 from games.errors import IllegalAction
 
 FACING_PARTNERS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
-"""The teams of a four-handed partnership game: partners sit opposite (Euchre, Dame de Pique)."""
+"""The teams of a four-handed partnership game: partners sit opposite."""
 
 
 class Options(BaseModel):
@@ -98,14 +98,14 @@ class Round(ABC, Generic[O, A, V]):
     state changes, forgets it all before it changes anything."""
 
     game: ClassVar[Game[Any, Any, Any]]
-    # Does `legal_actions` list every legal move? True for a game of few moves (Dutch, Euchre):
+    # Does `legal_actions` list every legal move? True for a game of few moves (a card to play):
     # an action is legal exactly when it is listed. False for a game whose moves combine any
-    # number of cards (Dame de Pique's packs): the list is the *offered* moves, each legal, and
+    # number of cards (packs laid from a hand): the list is the *offered* moves, each legal, and
     # every legal move is either listed or reached by a sequence of listed moves of the same
     # turn (a pack of five is a listed pack of three and two listed adds); `check` judges any
     # move, listed or not, and a player may play a legal move that is not listed.
     lists_every_move: ClassVar[bool] = True
-    # Does `recall` place cards that earlier private events showed (Dutch's peeks and looks)?
+    # Does `recall` place cards that earlier private events showed (peeks at face-down cards)?
     recalls_sights: ClassVar[bool] = False
     # May a seat's only legal move be played for it, at its player's wish (`forced_move`)? Only
     # where such a move decides nothing and shows the seat nothing (Euchre's card plays; not
@@ -206,12 +206,11 @@ class Round(ABC, Generic[O, A, V]):
     def apply(self, seat: int, action: A | str) -> list[Event]:
         """Play one action of one seat; returns the events. Raises IllegalAction (state
         unchanged) for an illegal action or unparsable notation."""
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        self.check(seat, action)
+        parsed: A = self.game.parse_action(action) if isinstance(action, str) else action
+        self.check(seat, parsed)
         self._memo.clear()  # the state is about to change: what it showed is gone
-        events = self._apply(seat, action)
-        self.history.append((seat, action))
+        events = self._apply(seat, parsed)
+        self.history.append((seat, parsed))
         return events
 
     def __getstate__(self) -> dict[str, Any]:
@@ -245,18 +244,30 @@ class Round(ABC, Generic[O, A, V]):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewTerms:
+    """How the review of a seat's play (games/review.py, docs/review.md) weighs this game."""
+
+    # the cost, in the game's points (see `Game.review_value`), from which a move is an
+    # inaccuracy, a mistake, a blunder
+    thresholds: tuple[float, float, float] = (1.0, 3.0, 6.0)
+    decision_budget: float = 0.5  # seconds per decision, at most
+    hand_budget: float = 7.0  # seconds for a whole hand (a hand of many decisions gives less each)
+
+
 class Game(ABC, Generic[O, A, V]):
     """A rule set: the factory of rounds of one game."""
 
-    name: ClassVar[str]  # its name in games.registry, e.g. "dutch"
-    title: ClassVar[str]  # "Dutch"
+    name: ClassVar[str]  # its name in games.registry, lower case, its package's name
+    title: ClassVar[str]  # the name players read
     rules_version: ClassVar[int]  # bump when a change could make an old action log illegal
     options_model: ClassVar[type[Options]]
     presets: ClassVar[Mapping[str, Options]]  # the first one is the default
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     round_class: ClassVar[type[Round[Any, Any, Any]]]
-    lower_is_better: ClassVar[bool] = False  # Dutch: lowest total wins
+    lower_is_better: ClassVar[bool] = False  # True: the lowest total wins
+    review_terms: ClassVar[ReviewTerms] = ReviewTerms()
 
     # -- to implement -------------------------------------------------------------------
     @abstractmethod
@@ -287,6 +298,20 @@ class Game(ABC, Generic[O, A, V]):
                 return index
         raise ValueError(f"seat {seat} out of range")
 
+    def seen_in(self, view: V) -> Iterable[str]:
+        """The codes of the cards a seat's view shows it now (its hand, the cards face up…).
+
+        The review gathers them over a hand to know which cards the seat has seen, and deals
+        every other card anew in the worlds it plays out. A name several cards of the deck
+        share, which does not tell which one was seen, is left out. The default: none."""
+        return ()
+
+    def review_value(self, points: Sequence[int], seat: int, n_seats: int) -> float:
+        """A finished round's result for `seat`'s side, higher is better (what the review
+        compares moves by): by default the side's points, negated when lower is better."""
+        side_points = points[self.side_of(seat, n_seats)]
+        return float(-side_points if self.lower_is_better else side_points)
+
     def check_seats(self, n_seats: int) -> None:
         if not self.min_seats <= n_seats <= self.max_seats:
             raise IllegalAction(
@@ -312,7 +337,7 @@ class Game(ABC, Generic[O, A, V]):
             expected = sorted(c.code for c in self.deck(options))
             if sorted(c.code for c in deck) != expected:
                 raise ValueError(f"the deck order is not a full {self.title} deck")
-        return self.round_class(options, setup, deck)  # type: ignore[return-value]
+        return self.round_class(options, setup, deck)
 
     def replay(
         self, record: RoundRecord, log: MutableSequence[Event] | None = None

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from games.cards import Card
-from games.contract import Game, Options, Round, RoundRecord, RoundResult, RoundSetup
+from games.contract import Game, Options, Round, RoundResult, RoundSetup
 from games.errors import IllegalAction
 
 
@@ -79,9 +79,6 @@ class Match:
             return ()
         return tuple(seat for side in self.winners for seat in self.sides[side])
 
-    def seat_total(self, seat: int) -> int:
-        return self.totals[self.game.side_of(seat, self.n_seats)]
-
     # -- storage ---------------------------------------------------------------------------
     def state(self) -> MatchState:
         return MatchState(
@@ -103,6 +100,3 @@ class Match:
         for points in state.round_points:
             match.add_round(RoundResult(points=tuple(points)))
         return match
-
-    def replay_round(self, record: RoundRecord) -> Round[Any, Any, Any]:
-        return self.game.replay(record)

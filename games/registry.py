@@ -51,6 +51,16 @@ def game_names() -> tuple[str, ...]:
     return tuple(_discovered())
 
 
+BOT_LEVEL_MODULES = {"simple": "policy", "strong": "strong"}
+"""A game's bot players, apart from its rules in `games/<name>/bots/`: `policy` the simple
+level (`choose_action`, `default_action`), `strong` the strong one (optional)."""
+
+
+def bots_module_name(game_name: str, level: str) -> str:
+    """The module of a game's bot players at this level (`simple` or `strong`)."""
+    return f"games.{game_name}.bots.{BOT_LEVEL_MODULES[level]}"
+
+
 def forget() -> None:
     """Look for the games again on next use (after a test added one to `games.__path__`)."""
     _discovered.cache_clear()

@@ -5,20 +5,20 @@ offered move, asks the strong bot what it would have played from that seat's kno
 estimates what the player's move cost against the bot's by Monte Carlo:
 
 - **Worlds the seat could not tell apart.** The cards the seat has seen up to the decision
-  (`seen_cards`, per game: its hand, cards played, the turned card, what it peeked at…) keep
-  their place in the deck; every other card is dealt anew at random. The hidden cards are put
-  in a canonical order before shuffling, so the real places of cards the seat never saw are
-  never read. A sampled deck is kept when the recorded actions replay on it and the seat's view
-  at the decision is the real one; the strong bot decides on such a world, never on the real
-  one.
+  (`Game.seen_in`, each game reading the seat's views: its hand, cards played, the turned
+  card, what it peeked at…) keep their place in the deck; every other card is dealt anew at
+  random. The hidden cards are put in a canonical order before shuffling, so the real places
+  of cards the seat never saw are never read. A sampled deck is kept when the recorded actions
+  replay on it and the seat's view at the decision is the real one; the strong bot decides on
+  such a world, never on the real one.
 - **Playing out.** On each world, the player's move and the bot's move are played, then every
   seat plays the simple policy to the hand's end, with the same random draws for both moves.
-  The value of a move is the mean of the seat's side's result (`VALUE_SENSE`): Euchre, the
-  side's points minus the other side's; Dutch, minus the seat's round score (lower is better);
-  Dame de Pique, the team's round score.
+  The value of a move is the mean of the seat's side's result, as its game weighs it
+  (`Game.review_value`: the side's points by default, negated when lower is better; a game may
+  count the side's points minus the other side's).
 - **Cost** = value of the bot's move - value of the player's move (0 when they agree), graded
-  by `THRESHOLDS`; **accuracy** is the share of decisions whose cost is below the inaccuracy
-  threshold, in percent.
+  by the game's `Game.review_terms`; **accuracy** is the share of decisions whose cost is
+  below the inaccuracy threshold, in percent.
 
 Pure and deterministic for a seed when `budget` is None (a sample count only).
 """
@@ -39,26 +39,12 @@ from types import ModuleType
 from typing import Any
 
 from games.cards import Card, card
-from games.contract import Round, RoundRecord
+from games.contract import Game, Round, RoundRecord
 from games.errors import IllegalAction
-from games.registry import get_game
+from games.registry import bots_module_name, get_game
 
 GRADES = ("inaccuracy", "mistake", "blunder")
-# Per game, the cost (in the game's points, see VALUE_SENSE) from which a move is an
-# inaccuracy, a mistake, a blunder.
-THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    "euchre": (0.25, 0.5, 1.0),
-    "dutch": (2.0, 5.0, 10.0),
-    "dame": (15.0, 40.0, 80.0),
-}
-DEFAULT_THRESHOLDS = (1.0, 3.0, 6.0)
 DEFAULT_SAMPLES = 48  # worlds per decision, at most
-# seconds per decision, at most: a whole hand's review stays within 10 s for Euchre and Dutch
-# and 30 s for Dame de Pique (python -m bot.bench.review)
-BUDGETS: dict[str, float] = {"euchre": 1.0, "dutch": 0.5, "dame": 0.25}
-DEFAULT_BUDGET = 0.5
-# seconds for a whole hand: the time per decision shrinks in a hand of many decisions
-HAND_BUDGETS: dict[str, float] = {"euchre": 7.0, "dutch": 7.0, "dame": 20.0}
 MIN_SAMPLES = 3  # even past the budget, this many worlds per estimate…
 SHORT_BUDGET = 0.1  # …unless the decision's budget is below this (the hand's time is running out)
 SAMPLE_TRIES = 400  # random decks tried per accepted world, at most
@@ -95,7 +81,9 @@ class Review:
 
 
 def grade_of(game: str, cost: float) -> str:
-    thresholds = THRESHOLDS.get(game, DEFAULT_THRESHOLDS)
+    """The grade of a move that cost `cost` (in the game's points): "" below the game's
+    inaccuracy threshold (`Game.review_terms`)."""
+    thresholds = get_game(game).review_terms.thresholds
     grade = ""
     for name, threshold in zip(GRADES, thresholds, strict=True):
         if cost >= threshold:
@@ -107,62 +95,17 @@ def accuracy_of(game: str, costs: Iterable[float]) -> float:
     costs = list(costs)
     if not costs:
         return 100.0
-    inaccuracy = THRESHOLDS.get(game, DEFAULT_THRESHOLDS)[0]
+    inaccuracy = get_game(game).review_terms.thresholds[0]
     return round(100.0 * sum(1 for c in costs if c < inaccuracy) / len(costs), 1)
 
 
-# -- what a seat has seen -------------------------------------------------------------------
-def _euchre_seen(round_: Any, seat: int) -> set[Card]:
-    seen = set(round_.hands[seat])
-    seen.add(round_.turned)
-    for trick in (*round_.tricks, round_.trick):
-        seen.update(c for _, c in trick)
-    if round_.discarded is not None and round_.dealer == seat:
-        seen.add(round_.discarded)
-    return seen
-
-
-def _dutch_seen(round_: Any, seat: int) -> set[Card]:
-    from games.dutch.knowledge import knowledge_of
-
-    knowledge = knowledge_of(round_, seat)
-    seen = set(round_.discard)
-    for (other, slot), name in knowledge.cards.items():
-        grid = round_.grids[other]
-        here = grid[slot - 1] if 0 < slot <= len(grid) else None  # slots count from 1
-        if here is not None and here.name == name:
-            seen.add(here)
-    held = round_.held
-    if held is not None and round_.view(seat).held is not None:  # shown to the seat
-        seen.add(held)
-    return seen
-
-
-def _dame_seen(round_: Any, seat: int) -> set[Card]:
-    seen = set(round_.hands[seat]) | set(round_.pile)
-    for team in round_.packs:
-        for cards in team.values():
-            seen.update(cards)
-    return seen
-
-
-SEEN: dict[str, Callable[[Any, int], set[Card]]] = {
-    "euchre": _euchre_seen,
-    "dutch": _dutch_seen,
-    "dame": _dame_seen,
-}
-# +1: the side's result is better when higher; -1: lower is better (Dutch's round score).
-VALUE_SENSE: dict[str, int] = {"euchre": 1, "dutch": -1, "dame": 1}
-
-
 def _value(game_name: str, round_: Round[Any, Any, Any], seat: int) -> float:
-    game = get_game(game_name)
-    n = round_.setup.n_seats
-    points = round_.result().points
-    side = game.side_of(seat, n)
-    if game_name == "euchre":  # the side's points minus the other side's
-        return float(points[side] - sum(p for i, p in enumerate(points) if i != side))
-    return float(VALUE_SENSE.get(game_name, 1) * points[side])
+    return get_game(game_name).review_value(round_.result().points, seat, round_.setup.n_seats)
+
+
+def seen_now(game: Game[Any, Any, Any], round_: Round[Any, Any, Any], seat: int) -> set[Card]:
+    """The cards `seat`'s view shows it now (`Game.seen_in`)."""
+    return {card(code) for code in game.seen_in(round_.view(seat))}
 
 
 # -- sampling worlds --------------------------------------------------------------------------
@@ -213,7 +156,7 @@ _COPY = re.compile(r"#\d+")
 
 
 def same_move(a: str, b: str) -> bool:
-    """The same move for the player: notations equal but for which copy of a card (Dame)."""
+    """The same move for the player: notations equal but for which copy of a card (`QS#1`, `QS`)."""
     return plain(a) == plain(b)
 
 
@@ -231,7 +174,7 @@ def _module(name: str) -> ModuleType | None:
 
 
 def _simple(game_name: str) -> Callable[..., Any]:
-    module = _module(f"games.{game_name}.policy")
+    module = _module(bots_module_name(game_name, "simple"))
     choose = getattr(module, "choose_action", None)
     if choose is None:
         return lambda round_, seat, rng: rng.choice(round_.legal_actions(seat))
@@ -239,7 +182,9 @@ def _simple(game_name: str) -> Callable[..., Any]:
 
 
 def _strong(game_name: str, budget: float | None) -> Callable[..., Any]:
-    module = _module(f"games.{game_name}.strong") or _module(f"games.{game_name}.policy")
+    module = _module(bots_module_name(game_name, "strong")) or _module(
+        bots_module_name(game_name, "simple")
+    )
     choose = getattr(module, "choose_action", None)
     if choose is None:
         return _simple(game_name)
@@ -283,13 +228,11 @@ Progress = Callable[[int, int], None]  # (decisions done, decisions in all)
 def positions_of(record: RoundRecord, seat: int) -> list[_Position]:
     """The seat's decisions with more than one offered move, with what it had seen then."""
     game = get_game(record.game)
-    seen_of = SEEN.get(record.game)
     round_ = game.replay(record.model_copy(update={"actions": []}))
     seen: set[Card] = set()
     positions = []
     for index, (who, notation) in enumerate(record.actions):
-        if seen_of is not None:
-            seen |= seen_of(round_, seat)
+        seen |= seen_now(game, round_, seat)
         offered = len(round_.legal_actions(seat)) if who == seat else 0
         if offered > 1:
             positions.append(_Position(index, frozenset(seen), round_.view(seat), offered))
@@ -480,15 +423,15 @@ def review_hand(
     progress: Progress | None = None,
 ) -> Review:
     """Review `seat`'s decisions in this finished hand (`budget`: seconds per decision; "game":
-    the game's BUDGETS per decision, within HAND_BUDGETS for the hand, the time left shared
+    the game's `review_terms` decision budget, within its hand budget, the time left shared
     among the decisions left; None: `samples` worlds each, deterministic for the seed)."""
     if not 0 <= seat < record.n_seats:
         raise ValueError(f"seat {seat} is not at this table")
     start = time.perf_counter()
     positions = positions_of(record, seat)
     per_game = isinstance(budget, str)
-    hand_budget = HAND_BUDGETS.get(record.game, 7.0)
-    own = BUDGETS.get(record.game, DEFAULT_BUDGET)
+    terms = get_game(record.game).review_terms
+    hand_budget, own = terms.hand_budget, terms.decision_budget
     decisions = []
     for done, position in enumerate(positions):
         if progress is not None:

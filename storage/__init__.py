@@ -4,7 +4,6 @@
 """
 
 from storage.errors import StoreError, StoreUnavailable
-from storage.interface import StoreInterface
 from storage.models import (
     ActiveTable,
     ActiveTableEntry,
@@ -35,7 +34,6 @@ __all__ = [
     "SeatRecord",
     "Store",
     "StoreError",
-    "StoreInterface",
     "StoreUnavailable",
     "TableRecord",
     "TableStatus",

@@ -59,7 +59,7 @@ def dutch() -> Game[Any, Any, Any] | None:
 
 def play_some(round_: Round[Any, Any, Any], rng: random.Random, moves: int) -> list[str]:
     """Random legal actions (never ending the round early by calling Dutch) up to `moves`."""
-    played = []
+    played: list[str] = []
     while len(played) < moves and not round_.finished:
         seat = round_.to_act()[0]
         legal = round_.legal_actions(seat)

@@ -55,7 +55,7 @@ async def compact_round(conn: Connection, round_id: int, started_at: str) -> Non
             (round_id,),
         )
     ]
-    log = encode_log(started_at, rows)  # type: ignore[arg-type]
+    log = encode_log(started_at, rows)
     await conn.execute("UPDATE rounds SET log = ? WHERE id = ?", (log, round_id))
     await conn.execute("DELETE FROM actions WHERE round_id = ?", (round_id,))
 

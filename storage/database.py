@@ -202,7 +202,7 @@ class Database:
             try:
                 # aiosqlite runs each call in its thread, in order; `_execute` (pinned minor
                 # version) runs this function there as one call: the event loop waits once
-                await self.conn._execute(_write_batch, self.conn._conn, statements)
+                await _in_thread(self.conn, _write_batch, self.conn._conn, statements)
             except sqlite3.Error as error:
                 raise self.error(error) from error
             self.committed()
@@ -214,7 +214,7 @@ class Database:
         async with self.lock:
             try:
                 # aiosqlite runs each call in its thread, in order (see `write_batch`)
-                result: T = await self.conn._execute(_one_trip, self.conn._conn, body)
+                result: T = await _in_thread(self.conn, _one_trip, self.conn._conn, body)
             except sqlite3.Error as error:
                 raise self.error(error) from error
             self.committed()
@@ -286,7 +286,8 @@ class Database:
 
         # aiosqlite's thread runs (future, function) pairs from this queue in order and
         # resolves the future with `call_soon_threadsafe` (pinned minor version, as `_execute`)
-        self.conn._tx.put_nowait((_Resolved(asyncio.get_running_loop(), finished), write))
+        resolved = cast("asyncio.Future[Any]", _Resolved(asyncio.get_running_loop(), finished))
+        self.conn._tx.put_nowait((resolved, write))
         return True
 
     async def check_integrity(self) -> list[str]:
@@ -303,6 +304,13 @@ class Database:
         ):
             return StoreError(f"the database {self.path} cannot be used: {error}.")
         return StoreError(f"the database {self.path} refused a write: {error}.")
+
+
+async def _in_thread(conn: aiosqlite.Connection, function: Callable[..., T], *args: Any) -> T:
+    """`function(*args)` run in the connection's thread as one call, in order with its others
+    (aiosqlite's `_execute`, untyped: pinned minor version)."""
+    execute = cast("Callable[..., Awaitable[T]]", conn._execute)
+    return await execute(function, *args)
 
 
 class _Resolved:

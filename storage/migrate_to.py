@@ -95,7 +95,7 @@ async def _copy(source: SqliteDatabase, target: PostgresDatabase) -> dict[str, i
                 source.lock,
                 source.conn.execute(f"SELECT {', '.join(columns)} FROM {table}") as cursor,
             ):
-                while rows := await cursor.fetchmany(CHUNK):
+                while rows := list(await cursor.fetchmany(CHUNK)):
                     await target.conn.copy_records_to_table(
                         table, records=[tuple(row) for row in rows], columns=columns
                     )

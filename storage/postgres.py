@@ -222,7 +222,8 @@ class PostgresDatabase:
         session, which fenced off the old one: the answer is final)."""
 
         async def status() -> str | None:
-            return await (await self._ready()).fetchval("SELECT txid_status($1)", xid)
+            answer: str | None = await (await self._ready()).fetchval("SELECT txid_status($1)", xid)
+            return answer
 
         try:
             return await self.session.retry(status) == "committed"
@@ -291,7 +292,8 @@ class PostgresDatabase:
                 raise
 
         async def again() -> str:
-            return await (await self._ready()).execute(APPEND_ACTIONS_AGAIN, *columns, at)
+            tag: str = await (await self._ready()).execute(APPEND_ACTIONS_AGAIN, *columns, at)
+            return tag
 
         try:
             inserted = _count(await self.session.retry(again))
@@ -341,7 +343,8 @@ class PostgresDatabase:
                 raise self.error(error) from error
 
         async def again() -> str:
-            return await (await session.ready()).execute(APPEND_ACTIONS_AGAIN, *columns, at)
+            tag: str = await (await session.ready()).execute(APPEND_ACTIONS_AGAIN, *columns, at)
+            return tag
 
         try:
             inserted = _count(await session.retry(again))

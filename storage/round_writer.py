@@ -124,7 +124,7 @@ class RoundEnd:
                 dumps(list(self.result.points)),
                 dumps(dict(self.result.detail)),
                 dumps(list(self.totals_after)),
-                encode_log(started_at, actions),  # type: ignore[arg-type]
+                encode_log(started_at, actions),
                 round_id,
             ),
         )

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from itertools import count
 from pathlib import Path
 
+from bot.custom_ids import THEN, BadCustomId, Kind, parse
 from bot.pictures.cards import BACK, CARD_NAMES, FOUR_COLOUR_NAMES, FOUR_COLOURS, TWO_COLOURS, Deck
 from bot.render.actions import SelectSpec
 from bot.render.cards import use_pictures
@@ -38,8 +39,7 @@ from bot.render.private import render_private
 from bot.render.table import RenderedMessage, render_table
 from bot.service import FakeClock, PlayerRef, TableError, TableService
 from bot.service.notifier import RecordingNotifier
-from bot.service.snapshots import PLAYING, ROUND_OVER, PrivateSnapshot, PublicSnapshot, Reveal
-from bot.ui.custom_ids import THEN, BadCustomId, Kind, parse
+from bot.snapshots import PLAYING, ROUND_OVER, PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.dynamic_items import build_view
 from storage import Store
 

@@ -5,7 +5,7 @@ wait for a worker while a review runs.
 For each game, hands are played to their end by the simple bot players (a player weaker than
 the strong bot, so its moves often differ from the bot's and are played out: a strong player's
 review, mostly agreeing with the bot, is quicker), then seat 0's play is reviewed with the
-game's time budget (`games.review.BUDGETS`, `HAND_BUDGETS`), as the bot does when a player
+game's time budget (`Game.review_terms`: per decision, per hand), as the bot does when a player
 asks: in pieces, by one bot worker process (`bot.service.reviews`, one core). Prints, per game,
 the decisions reviewed and the time of each hand's review (mean and worst); then one more hand
 is reviewed while a table asks the same worker for a strong bot's move every 0.2 s, and the

@@ -18,7 +18,7 @@ from bot.i18n import has_key, text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.log import burst_lines
-from bot.service.snapshots import PLAYING, LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from bot.snapshots import PLAYING, LogEntry, PrivateSnapshot, Reveal, RoundEnd
 
 
 class BasePlugin:

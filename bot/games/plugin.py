@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import ActionLabel, ComponentSpec, PieceLabel
-from bot.service.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, RoundEnd
+from bot.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, RoundEnd
 
 if TYPE_CHECKING:
     from discord.ext import commands

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.ui.custom_ids import navigate_id, play_id, select_id
+from bot.custom_ids import navigate_id, play_id, select_id
 
 MAX_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5

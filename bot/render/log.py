@@ -14,7 +14,7 @@ from typing import cast
 from bot.i18n import has_key, text
 from bot.render.cards import writing
 from bot.render.names import escape
-from bot.service.snapshots import LogEntry
+from bot.snapshots import LogEntry
 
 Phrase = Callable[[LogEntry, Sequence[str], str], "str | None"]  # entry, names, language
 

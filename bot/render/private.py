@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.custom_ids import navigate_id
 from bot.games import plugin_for
 from bot.i18n import has_key, text
 from bot.pictures.cards import TWO_COLOURS, Deck
@@ -20,8 +21,7 @@ from bot.render.cards import in_deck
 from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text, with_cards
 from bot.render.timestamps import relative
-from bot.service.snapshots import PLAYING, PrivateSnapshot, PublicSnapshot, Reveal
-from bot.ui.custom_ids import navigate_id
+from bot.snapshots import PLAYING, PrivateSnapshot, PublicSnapshot, Reveal
 
 
 def render_private(

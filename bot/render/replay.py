@@ -24,7 +24,7 @@ from bot.render.cards import fitting, in_deck, shown
 from bot.render.names import escape
 from bot.render.stats import game_title
 from bot.render.table import render_table
-from bot.service.snapshots import PLAYING, ROUND_OVER, LogEntry, PublicSnapshot, RoundEnd, SeatInfo
+from bot.snapshots import PLAYING, ROUND_OVER, LogEntry, PublicSnapshot, RoundEnd, SeatInfo
 from games.contract import Event, Round
 from games.registry import get_game
 from storage.history import FinishedHand

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.custom_ids import Verb, verb_id
 from bot.games import plugin_for
 from bot.games.plugin import Field, GamePlugin, SeatLayout, TableContext
 from bot.i18n import text
@@ -24,7 +25,7 @@ from bot.render.limits import FIELD_VALUE, add_field, describe
 from bot.render.names import escape
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
 from bot.render.timestamps import relative
-from bot.service.snapshots import (
+from bot.snapshots import (
     CLOSED,
     FINISHED,
     LOBBY,
@@ -32,7 +33,6 @@ from bot.service.snapshots import (
     PublicSnapshot,
     SeatInfo,
 )
-from bot.ui.custom_ids import Verb, verb_id
 from games.registry import get_game
 
 LOG_LINES = 6

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from bot.games.plugin import SeatLayout
 from bot.i18n import has_key, text
-from bot.service.snapshots import PublicSnapshot
+from bot.snapshots import PublicSnapshot
 
 WINNER_MARK = "🏆"
 

@@ -1,6 +1,6 @@
 """Bot players for any game, at two levels:
-- `simple`: the game's `games.<name>.policy` module (`choose_action(round, seat, rng)`);
-- `strong`: its `games.<name>.strong` module when it has one, else the simple policy.
+- `simple`: the game's `games.<name>.bots.policy` module (`choose_action(round, seat, rng)`);
+- `strong`: its `games.<name>.bots.strong` module when it has one, else the simple policy.
 Timeouts always play the simple module's `default_action(round, seat)` (a safe move), and a
 game without a policy module plays a random legal move (its first one on timeout).
 
@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import Any, Literal, get_args
 
 from games.contract import Game, Round
+from games.registry import bots_module_name
 
 BotLevel = Literal["simple", "strong"]
 BOT_LEVELS: tuple[str, ...] = get_args(BotLevel)
@@ -97,7 +98,7 @@ def policy_for(game: Game[Any, Any, Any], level: str = DEFAULT_BOT_LEVEL) -> Sea
     key = (game.name, level)
     policy = _POLICIES.get(key)
     if policy is None:
-        simple = _module(f"games.{game.name}.policy")
-        strong = _module(f"games.{game.name}.strong") if level == "strong" else None
+        simple = _module(bots_module_name(game.name, "simple"))
+        strong = _module(bots_module_name(game.name, "strong")) if level == "strong" else None
         policy = _POLICIES[key] = SeatPolicy(simple, strong)
     return policy

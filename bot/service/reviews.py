@@ -11,8 +11,8 @@ put together here from the pieces' answers:
    `review_decision`: the bot's third, then the decision's time for the estimate).
 
 No piece runs longer than `SLICE` seconds (and a little, the last world played out), so a bot
-move asked meanwhile waits at most that long for a worker. The hand's time
-(`games.review.HAND_BUDGETS`) is shared among the decisions left, as `review_hand` does, counted
+move asked meanwhile waits at most that long for a worker. The hand's time (the game's
+`review_terms.hand_budget`) is shared among the decisions left, as `review_hand` does, counted
 in the pieces' budgets (the time they wait for a worker is not the review's). With `budget=None`
 the review plays `samples` worlds per decision and gives what `review_hand` gives for the seed.
 
@@ -27,11 +27,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from games.contract import RoundRecord
+from games.registry import get_game
 from games.review import (
-    BUDGETS,
-    DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
-    HAND_BUDGETS,
     MIN_SAMPLES,
     SHORT_BUDGET,
     BestMoveStep,
@@ -72,8 +70,8 @@ async def review_in_workers(
         raise ValueError(f"seat {seat} is not at this table")
     positions: list[list[int]] = await _run(runner, PositionsStep(record, seat), None)
     per_game = isinstance(budget, str)
-    left = HAND_BUDGETS.get(record.game, 7.0)
-    own = BUDGETS.get(record.game, DEFAULT_BUDGET)
+    terms = get_game(record.game).review_terms
+    left, own = terms.hand_budget, terms.decision_budget
     decisions = []
     for done, (index, offered) in enumerate(positions):
         if progress is not None:

@@ -1,154 +1,41 @@
-"""What the service hands out: immutable snapshots holding engine *views*, never engine state."""
+"""The snapshot types under their former path, for code not yet moved to `bot.snapshots`.
+
+The types live in the leaf module `bot.snapshots`; importing them from here loads the whole
+service package (its pool included), which is what the leaf module avoids.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from bot.snapshots import (
+    CLOSED,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    ROUND_OVER,
+    ActResult,
+    LogEntry,
+    PlayerRef,
+    PrivateSnapshot,
+    PublicSnapshot,
+    Reveal,
+    RoundEnd,
+    SeatInfo,
+    TableSnapshot,
+)
 
-# Public table statuses (PublicSnapshot.status).
-LOBBY = "lobby"  # seating; the host may start
-PLAYING = "playing"  # a round is in progress
-ROUND_OVER = "round_over"  # all cards face up, scores shown; the next round starts soon
-FINISHED = "finished"  # the match is over; winners known; a rematch may follow
-CLOSED = "closed"  # cancelled or stopped
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRef:
-    """A Discord member as the service knows it: id and the name to show."""
-
-    user_id: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One line of the table's public log, structured so the glue renders it per language.
-    `source` is `engine` (a public engine event: kind/seat/data as the engine made them) or
-    `table` (joined, left, bot_added, started, timeout, away, back, round_started, round_over,
-    match_over, stopped, …)."""
-
-    kind: str
-    seat: int | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
-    source: str = "engine"
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """A private engine event for one seat (initial peek, Queen/7 look, …): the glue shows it
-    once and hides it after the guild's reveal delay; it is never handed out again."""
-
-    kind: str
-    seat: int | None
-    data: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    seat: int
-    user_id: int | None  # None for a bot player
-    name: str
-    is_bot: bool
-    away: bool = False  # timed out twice in a row: played by the bot policy until back
-    left: bool = False  # left during the match: played by the bot policy to the end
-    total: int = 0  # match total of this seat's side
-    position: int = 0  # the place at the table: equals `seat` except in a fixed-size lobby
-
-
-@dataclass(frozen=True, slots=True)
-class RoundEnd:
-    """The last finished round: every card face up (the engine's public view of a finished
-    round), the points of this round and the totals after it, per seat."""
-
-    round_no: int
-    points: tuple[int, ...]
-    totals: tuple[int, ...]
-    detail: Mapping[str, Any]
-    view: Any
-
-
-@dataclass(frozen=True, slots=True)
-class PublicSnapshot:
-    """Everything the public table message shows."""
-
-    table_id: int
-    guild_id: int
-    channel_id: int
-    game: str
-    preset: str | None
-    options: Mapping[str, Any]
-    target: int
-    host_id: int
-    status: str  # LOBBY, PLAYING, ROUND_OVER, FINISHED, CLOSED
-    seats: tuple[SeatInfo, ...]
-    min_seats: int
-    max_seats: int
-    round_no: int | None  # the number the glue puts in custom ids; None in the lobby
-    view: Any | None  # the engine's public view of the current (or last) round
-    to_act: tuple[int, ...]  # seats that may act now
-    totals: tuple[int, ...]  # match totals per seat
-    log: tuple[LogEntry, ...]  # the last few public events, oldest first
-    last_round: RoundEnd | None  # set from a round's end until the next round starts
-    winners: tuple[int, ...]  # winning seats once the match is over
-    turn_deadline: float | None  # clock time of the next timeout (None: no timer)
-    next_round_at: float | None  # clock time the next round starts by itself
-    version: int  # grows with every stored change (the glue may skip older snapshots)
-
-    @property
-    def turn(self) -> int | None:
-        """The seat whose turn it is (the first seat that may act)."""
-        return self.to_act[0] if self.to_act else None
-
-    def seat_of(self, user_id: int) -> int | None:
-        for info in self.seats:
-            if info.user_id == user_id and not info.left:
-                return info.seat
-        return None
-
-
-TableSnapshot = PublicSnapshot  # open_table returns the lobby's public snapshot
-
-
-@dataclass(frozen=True, slots=True)
-class PrivateSnapshot:
-    """What one seated player may see: the engine's view for the seat, its legal actions in
-    notation, and reveals not yet shown to it (from moves made while it was away)."""
-
-    table_id: int
-    seat: int
-    round_no: int | None
-    status: str
-    view: Any | None  # the engine's view(seat); None outside a round
-    legal: tuple[str, ...]
-    reveals: tuple[Reveal, ...]
-    away: bool
-    turn_deadline: float | None
-    # the table's version it was built at, the one published with it (None: not known): a
-    # followed message drawn from it is not looked at again until the table changes
-    version: int | None = None
-    game: str = ""  # the engine's name ("": not known)
-    # the seat's only legal move, played for it at `auto_play_at` (the player's choice)
-    auto_play: str | None = None
-    auto_play_at: float | None = None
-
-    @property
-    def my_turn(self) -> bool:
-        return bool(self.legal)
-
-
-@dataclass(frozen=True, slots=True)
-class ActResult:
-    """The answer to a click: what happened, the private reveals to show once, and the
-    player's view after it (ready for `interaction.response.edit_message`)."""
-
-    table_id: int
-    seat: int
-    round_no: int  # the round the action was applied in
-    notation: str
-    events: tuple[LogEntry, ...]  # the public events of this action
-    reveals: tuple[Reveal, ...]  # private events for the actor: show once, then hide
-    private: PrivateSnapshot
-    round_over: bool
-    match_over: bool
+__all__ = [
+    "CLOSED",
+    "FINISHED",
+    "LOBBY",
+    "PLAYING",
+    "ROUND_OVER",
+    "ActResult",
+    "LogEntry",
+    "PlayerRef",
+    "PrivateSnapshot",
+    "PublicSnapshot",
+    "Reveal",
+    "RoundEnd",
+    "SeatInfo",
+    "TableSnapshot",
+]

@@ -541,11 +541,11 @@ def forkserver_context() -> multiprocessing.context.BaseContext:
     """The process context every child of the bot forks from (its workers, its drawing
     processes): one server process, started once, that imported every game and its policies
     (and the card pictures' drawing)."""
-    from games.registry import game_names
+    from games.registry import bots_module_name, game_names
 
     context = multiprocessing.get_context("forkserver")
     preload = ["bot.service.worker", "games.registry", "bot.pictures.layout"]
     for name in game_names():
-        preload += [f"games.{name}.policy", f"games.{name}.strong"]
+        preload += [bots_module_name(name, "simple"), bots_module_name(name, "strong")]
     context.set_forkserver_preload(preload)
     return context

@@ -25,7 +25,7 @@ from bot.render.actions import MAX_OPTIONS, ButtonSpec, under
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
-from bot.service.snapshots import (
+from bot.snapshots import (
     PLAYING,
     ROUND_OVER,
     ActResult,

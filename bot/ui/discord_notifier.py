@@ -30,7 +30,7 @@ from bot.render.table import RenderedMessage, render_table
 from bot.service.clock import Clock, SystemClock
 from bot.service.errors import TableError
 from bot.service.priority import background
-from bot.service.snapshots import CLOSED, PLAYING, PublicSnapshot
+from bot.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.dynamic_items import build_view
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer

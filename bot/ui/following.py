@@ -41,7 +41,7 @@ from bot.games import plugin_for
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
-from bot.service.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
+from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.dynamic_items import build_view
 from bot.ui.reveals import RevealHolds
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.service.errors import TableError
-from bot.service.snapshots import Reveal
+from bot.snapshots import Reveal
 
 if TYPE_CHECKING:
     from bot.service.clock import Clock

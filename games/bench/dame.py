@@ -11,7 +11,7 @@ import time
 
 from games.contract import RoundSetup
 from games.dame import GAME, DameRound
-from games.dame.simple import choose_action
+from games.dame.bots.simple import choose_action
 
 HANDS = 2000
 SAMPLED_HANDS = 200  # hands on which legal_actions, views and replay are also timed

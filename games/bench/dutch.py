@@ -1,10 +1,10 @@
 """Dutch engine benchmark: `python -m games.bench dutch`.
 
-For each preset, 4 players play whole rounds with the simple policy (games.dutch.policy). Prints
-full rounds per second with the policy deciding (each decision reads the seat's decision view and
-knowledge, then the action is applied), then the engine alone: the same rounds replayed from their
-decks and action lists, with `legal_actions` asked before every `apply`. Each timing is the best of
-3 runs of this process's CPU time (`time.process_time`): a busy machine disturbs them less.
+For each preset, 4 players play whole rounds with the simple policy (games.dutch.bots.policy).
+Prints full rounds per second with the policy deciding (each decision reads the seat's decision view
+and knowledge, then the action is applied), then the engine alone: the same rounds replayed from
+their decks and action lists, with `legal_actions` asked before every `apply`. Each timing is the
+best of 3 runs of this process's CPU time (`time.process_time`): a busy machine disturbs them less.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import NamedTuple
 from games.cards import Card
 from games.contract import RoundSetup
 from games.dutch import GAME, DutchAction, DutchOptions, DutchRound
-from games.dutch.policy import choose_action
+from games.dutch.bots.policy import choose_action
 
 SEATS = 4
 ROUNDS = 400
@@ -61,7 +61,7 @@ def _play_seconds(preset: str, rounds: int) -> tuple[float, list[Played]]:
 
 
 def _bench(preset: str, rounds: int, repeats: int) -> None:
-    with_policy, played = float("inf"), []
+    with_policy, played = float("inf"), list[Played]()
     for _ in range(repeats):  # the same rounds every time (seeded)
         played = []  # the previous run's rounds are not kept alive during this one
         seconds, played = _play_seconds(preset, rounds)

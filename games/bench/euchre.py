@@ -1,6 +1,6 @@
 """Euchre engine benchmark: `python -m games.bench euchre` (one core, numbers only).
 
-- random hands, integer engine: `games.euchre.fast.random_hand` (shuffle, deal, uniformly
+- random hands, integer engine: `games.euchre.bots.fast.random_hand` (shuffle, deal, uniformly
   random legal bids, discard and cards to the end of the hand, scored), the unit a search
   bot's rollouts are made of. When the optional `open_spiel` package is installed (`pip
   install -e '.[openspiel]'`), OpenSpiel's C++ euchre plays the same unit in the same run
@@ -8,7 +8,7 @@
   interleaved with ours in short windows, best window of each: a busy machine disturbs both.
 - random hands, public API: a seeded shuffle, then `round.apply(seat, rng.choice(
   round.legal_actions(seat)))` until the hand is over (events, history, validation).
-- policy hands: the same, every seat played by `games.euchre.policy.choose_action`.
+- policy hands: the same, every seat played by `games.euchre.bots.policy.choose_action`.
 - replays: `GAME.replay(record)` of finished random hands.
 """
 
@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 from games.contract import RoundRecord, RoundSetup
 from games.euchre import GAME
-from games.euchre.fast import random_hand
-from games.euchre.policy import choose_action
+from games.euchre.bots.fast import random_hand
+from games.euchre.bots.policy import choose_action
 from games.euchre.round import EuchreRound
 
 SECONDS = 2.0

@@ -395,18 +395,20 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             )
         max_lay = self.max_lay(seat)
         wilds = [c for c in hand if IS_WILD[c]]
-        naturals = Counter(c.rank for c in hand if not IS_WILD[c])
-        meld_ranks = ()
+        naturals_by_rank = Counter(c.rank for c in hand if not IS_WILD[c])
+        meld_ranks: tuple[str, ...] = ()
         if max_lay >= PACK_MIN:
             meld_ranks = tuple(
                 r
-                for r in sorted(naturals, key=lambda r: RANK_ORDER[r])
-                if r not in packs and naturals[r] + len(wilds) >= PACK_MIN
+                for r in sorted(naturals_by_rank, key=lambda r: RANK_ORDER[r])
+                if r not in packs and naturals_by_rank[r] + len(wilds) >= PACK_MIN
             )
-        add_ranks = ()
+        add_ranks: tuple[str, ...] = ()
         if max_lay >= 1:
             add_ranks = tuple(
-                r for r in sorted(packs, key=lambda r: RANK_ORDER[r]) if wilds or naturals[r]
+                r
+                for r in sorted(packs, key=lambda r: RANK_ORDER[r])
+                if wilds or naturals_by_rank[r]
             )
         one_card_left = len(hand) == 1 and not self.may_go_out(seat)
         return PlayOptions(

@@ -226,7 +226,7 @@ def parse_action(text: str) -> DutchAction:
         return peek(min(a, b), max(a, b))
     if head in ("swap", "seven", "match") and len(args) == 1:
         slot = _number(args[0], text)
-        return {"swap": swap, "seven": seven, "match": match}[head](slot)
+        return swap(slot) if head == "swap" else seven(slot) if head == "seven" else match(slot)
     if head == "look" and len(args) == 1:
         return look(*_seat_slot(args[0], text))
     if head == "jack" and len(args) == 2:

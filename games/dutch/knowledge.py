@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from typing import cast
 
 from games.contract import Event
 from games.dutch.round import DutchRound
@@ -30,14 +31,14 @@ class Knowledge:
     def update(self, event: Event) -> None:
         """Learn from one event this seat witnessed."""
         kind, data, cards = event.kind, event.data, self.cards
-        # the most frequent kinds first
+        # the most frequent kinds first; a swap, a Jack, a 9 and a match have an acting seat
         if kind == "turn":
             self.turns += 1
             self.held = None
         elif kind == "draw" or kind == "discard":
             self.held = None
         elif kind == "swap":
-            place = (event.seat, data["slot"])
+            place = (cast(int, event.seat), data["slot"])
             if self.held is None:
                 cards.pop(place, None)
             else:
@@ -48,7 +49,9 @@ class Knowledge:
         elif kind == "see":
             cards[(data["seat"], data["slot"])] = data["card"]
         elif kind == "jack":
-            self._exchange((event.seat, data["slot"]), (data["seat"], data["target_slot"]))
+            self._exchange(
+                (cast(int, event.seat), data["slot"]), (data["seat"], data["target_slot"])
+            )
         elif kind == "nine":
             target = (data["seat"], data["target_slot"])
             if data["slot"] is None:
@@ -56,9 +59,9 @@ class Knowledge:
                 cards[target] = data["card"]
                 self.held = received
             else:
-                self._exchange((event.seat, data["slot"]), target)
+                self._exchange((cast(int, event.seat), data["slot"]), target)
         elif kind == "match":
-            place = (event.seat, data["slot"])
+            place = (cast(int, event.seat), data["slot"])
             if data["ok"]:
                 cards.pop(place, None)
             else:

@@ -64,7 +64,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         self.call_at_start = options.dutch_call == "start_of_turn"
         cards = list(deck)
         self.grids: list[list[Card | None]] = [
-            cards[GRID_SIZE * s : GRID_SIZE * s + GRID_SIZE] for s in range(n)
+            list[Card | None](cards[GRID_SIZE * s : GRID_SIZE * s + GRID_SIZE]) for s in range(n)
         ]
         self.discard: list[Card] = [cards[GRID_SIZE * n]]
         self.stock: list[Card] = cards[GRID_SIZE * n + 1 :][::-1]
@@ -84,7 +84,6 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         self.caller: int | None = None
         self.final_left = 0
         self.reshuffles = 0
-        self.turns_played = 0
         self.events: list[Event] = []
         self.log: list[Event] = []
         self.reveals: list[tuple[int | None, Reveal]] = []  # (to seat or None=all, reveal)
@@ -498,7 +497,6 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         self._emit(Event("turn", seat))
 
     def _end_turn(self) -> None:
-        self.turns_played += 1
         if self.caller is not None and self.turn != self.caller:
             self.final_left -= 1
             if self.final_left == 0:
@@ -555,7 +553,8 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         places = {name: place for place, name in knowledge_of(self, seat).cards.items()}
         recalled: list[Event | None] = []
         for event in seen:
-            place = places.get(event.data.get("card")) if event.kind == "see" else None
+            card = event.data.get("card")
+            place = places.get(card) if event.kind == "see" and isinstance(card, str) else None
             if place is None:
                 recalled.append(None)
                 continue
@@ -649,7 +648,7 @@ class DutchRound(Round[DutchOptions, DutchAction, DutchView]):
         scores = None
         if over and self.totals is not None and self.points is not None:
             scores = tuple(SeatScore(s, self.totals[s], self.points[s]) for s in range(self.n))
-        final = ()
+        final: tuple[int, ...] = ()
         if self.caller is not None and not over:
             remaining = self.final_left
             order = [(self.turn + i) % self.n for i in range(self.n)]

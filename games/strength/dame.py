@@ -1,7 +1,7 @@
 """Dame de Pique bot strength: `python -m games.strength dame [--matches N] [--jobs N]`.
 
-Plays whole matches to `--target` (1000) between two strong bots (games.dame.strong) and two
-simple bots (games.dame.simple, the policy the strong one replaced) and prints the strong
+Plays whole matches to `--target` (1000) between two strong bots (games.dame.bots.strong) and two
+simple bots (games.dame.bots.simple, the policy the strong one replaced) and prints the strong
 team's match win rate with its Wilson 95% interval, the mean hands per match, and the CPU time
 of the strong bots' decisions (every one of them, forced ones included): mean and p99. The strong
 team sits at seats 0+2 in even matches and 1+3 in odd ones, and the first dealer turns with the
@@ -16,7 +16,8 @@ import sys
 import time
 from functools import partial
 
-from games.dame import GAME, DameRound, simple, strong
+from games.dame import GAME, DameRound
+from games.dame.bots import simple, strong
 from games.match import Match
 from games.strength.stats import default_jobs, percentile, run_parallel, wilson
 
@@ -66,9 +67,9 @@ def main(argv: list[str]) -> None:
     started = time.perf_counter()
     work = partial(play_match, target=args.target)
     results = run_parallel(work, range(args.matches), args.jobs)
-    wins = sum(1 for won, _, _ in results if won)  # type: ignore[misc]
-    hands = sum(h for _, h, _ in results)  # type: ignore[misc]
-    cpu = [t for _, _, times in results for t in times]  # type: ignore[misc]
+    wins = sum(1 for won, _, _ in results if won)
+    hands = sum(h for _, h, _ in results)
+    cpu = [t for _, _, times in results for t in times]
     rate, low, high = wilson(wins, len(results))
     print(
         f"dame: {args.matches} matches to {args.target}, two strong bots against two simple "

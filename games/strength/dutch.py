@@ -1,10 +1,10 @@
 """Dutch bot strength: `python -m games.strength dutch [--rounds N] [--jobs N]`.
 
-For each preset, 4-player rounds where seat `i % 4` of round `i` is played by the strong
-player (games.dutch.strong) and the three others by the simple one (games.dutch.policy), the
-dealer turning with the round number; then the same rounds (same seeds) with the simple player
-in that seat. Prints the mean round score of that seat in both runs (lower is better), each
-with its 95% interval, and the difference per round (same deals, so paired), with its interval.
+For each preset, 4-player rounds where seat `i % 4` of round `i` is played by the strong player
+(games.dutch.bots.strong) and the three others by the simple one (games.dutch.bots.policy), the
+dealer turning with the round number; then the same rounds (same seeds) with the simple player in
+that seat. Prints the mean round score of that seat in both runs (lower is better), each with its
+95% interval, and the difference per round (same deals, so paired), with its interval.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import time
 from functools import partial
 
 from games.contract import RoundSetup
-from games.dutch import GAME, DutchRound, strong
-from games.dutch import policy as simple
+from games.dutch import GAME, DutchRound
+from games.dutch.bots import policy as simple
+from games.dutch.bots import strong
 from games.strength.stats import default_jobs, mean_interval, run_parallel
 
 SEATS = 4
@@ -52,7 +53,7 @@ def main(argv: list[str]) -> None:
             work = partial(play_round, preset=preset, strong_seat=strong_seat)
             scores[strong_seat] = [
                 float(p) for p in run_parallel(work, range(args.rounds), args.jobs)
-            ]  # type: ignore[arg-type]
+            ]
         strong_mean, strong_half = mean_interval(scores[True])
         simple_mean, simple_half = mean_interval(scores[False])
         gain, gain_half = mean_interval(

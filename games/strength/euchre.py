@@ -1,7 +1,7 @@
 """Euchre bot strength: `python -m games.strength euchre [--matches N] [--jobs N]`.
 
-Plays whole matches to 10 (`standard` preset), two search bots (games.euchre.strong) against
-two simple bots (games.euchre.policy), once for each version of the search bot, on the same
+Plays whole matches to 10 (`standard` preset), two search bots (games.euchre.bots.strong) against
+two simple bots (games.euchre.bots.policy), once for each version of the search bot, on the same
 matches (same seeds, seats and dealers), and prints each version's match win rate with its
 Wilson 95% interval and the CPU time its bots spent per decision (every decision of theirs,
 forced ones included). The versions:
@@ -36,8 +36,9 @@ from functools import partial
 from typing import Any
 
 from games.contract import RoundSetup
-from games.euchre import GAME, EuchreRound, strong
-from games.euchre import policy as simple
+from games.euchre import GAME, EuchreRound
+from games.euchre.bots import policy as simple
+from games.euchre.bots import strong
 from games.match import Match
 from games.strength.stats import default_jobs, percentile, run_parallel, wilson
 
@@ -207,7 +208,7 @@ def main(argv: list[str]) -> None:
         f"euchre: {args.matches} matches per line (the same ones on every line), {args.jobs} "
         f"processes; first version at {args.samples} sampled deals per decision"
     )
-    teams = [("two search bots vs two simple bots", (0, 2))]
+    teams: list[tuple[str, tuple[int, ...]]] = [("two search bots vs two simple bots", (0, 2))]
     if args.mixed:
         teams.append(("one search + one simple vs two simple bots", (0,)))
     for team, searchers in teams:

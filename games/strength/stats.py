@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
+R = TypeVar("R")
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -36,7 +37,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_parallel(work: Callable[[T], object], items: Iterable[T], jobs: int) -> list[object]:
+def run_parallel(work: Callable[[T], R], items: Iterable[T], jobs: int) -> list[R]:
     """`work` over `items` in `jobs` processes (in order); one job runs in this process."""
     if jobs <= 1:
         return [work(item) for item in items]

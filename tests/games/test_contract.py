@@ -10,7 +10,7 @@ from games.cards import standard_deck
 from games.contract import RoundRecord, RoundSetup
 from games.errors import IllegalAction, NotationError
 from games.match import Match
-from games.registry import game_names, get_game
+from games.registry import bots_module_name, game_names, get_game
 from tests.games.toygame import GAME
 
 
@@ -114,7 +114,7 @@ def test_what_a_state_shows_is_remembered_until_the_next_action(
     each seat's (and the public) view, legal actions and notation equal those of a round
     rebuilt by replay, which remembers nothing; asked twice, a view is the same object."""
     game = get_game(name)
-    choose = importlib.import_module(f"games.{name}.policy").choose_action
+    choose = importlib.import_module(bots_module_name(name, "simple")).choose_action
     rng = random.Random(3)
     round_ = game.new_round(game.options(preset), RoundSetup(n_seats=4, dealer=1), seed=5)
     steps = 0

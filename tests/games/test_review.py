@@ -12,8 +12,6 @@ from games.cards import card
 from games.contract import RoundRecord, RoundSetup
 from games.registry import get_game
 from games.review import (
-    SEEN,
-    THRESHOLDS,
     accuracy_of,
     grade_of,
     positions_of,
@@ -22,6 +20,7 @@ from games.review import (
     review_hand,
     review_to_json,
     same_move,
+    seen_now,
 )
 
 GAMES = ("euchre", "dutch", "dame")
@@ -44,7 +43,7 @@ def never_seen(record: RoundRecord) -> list[int]:
     seen: set[Any] = set()
     for who, notation in [*record.actions, (None, None)]:
         for seat in range(record.n_seats):
-            seen |= SEEN[record.game](round_, seat)
+            seen |= seen_now(game, round_, seat)
         if who is not None:
             round_.apply(who, notation)
     return [i for i, code in enumerate(record.deck) if card(code) not in seen]
@@ -77,7 +76,7 @@ def test_a_review_is_the_same_for_the_same_seed() -> None:
 
 
 def test_costs_are_graded_by_the_games_thresholds() -> None:
-    inaccuracy, mistake, blunder = THRESHOLDS["dutch"]
+    inaccuracy, mistake, blunder = get_game("dutch").review_terms.thresholds
     assert grade_of("dutch", inaccuracy - 0.01) == ""
     assert grade_of("dutch", inaccuracy) == "inaccuracy"
     assert grade_of("dutch", mistake) == "mistake"
@@ -99,3 +98,30 @@ def test_a_seat_not_at_the_table_is_refused() -> None:
 def test_a_review_read_back_from_its_json_is_the_same() -> None:
     review = review_hand(finished("dutch"), 0, seed=1, samples=2, budget=None)
     assert review_from_json(review_to_json(review)) == review
+
+
+def test_the_review_values_a_result_as_its_game_weighs_it() -> None:
+    points = (3, 5, 1, 2)
+    assert get_game("dutch").review_value(points, 1, 4) == -5.0  # lower is better
+    assert get_game("dame").review_value(points, 1, 4) == 5.0  # the team's points
+    assert get_game("euchre").review_value((2, 0), 3, 4) == -2.0  # the team's margin
+
+
+def test_each_game_declares_its_review_terms() -> None:
+    for name in GAMES:
+        terms = get_game(name).review_terms
+        assert list(terms.thresholds) == sorted(terms.thresholds)
+        assert 0 < terms.decision_budget < terms.hand_budget
+
+
+def test_a_seat_has_seen_what_its_views_showed_it_and_no_joker_by_name() -> None:
+    """Dutch views name a joker `JK`, which does not tell which of the two it was: neither
+    counts as seen, so neither keeps its real place in the worlds the review plays out."""
+    game = get_game("dutch")
+    round_: Any = game.new_round(game.options(), RoundSetup(n_seats=2), seed=31)
+    top = round_.view(0).discard_top
+    assert {c.name for c in seen_now(game, round_, 0)} == {top}  # before the peek
+    round_.apply(0, "peek 1 2")
+    peeked = [s.card for s in round_.view(0).grids[0] if s.card is not None]
+    assert sorted(peeked) == ["8H", "JK"]  # the seed deals a joker to a peeked slot
+    assert {c.name for c in seen_now(game, round_, 0)} == {top, "8H"}

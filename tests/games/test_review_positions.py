@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from games.dame.simple import choose_action as simple_dame
+from games.dame.bots.simple import choose_action as simple_dame
+from games.dutch.bots.policy import PATIENCE as SIMPLE_PATIENCE
+from games.dutch.bots.policy import choose_action as simple_dutch
+from games.dutch.bots.strong import PATIENCE as STRONG_PATIENCE
 from games.dutch.knowledge import knowledge_of
-from games.dutch.policy import PATIENCE as SIMPLE_PATIENCE
-from games.dutch.policy import choose_action as simple_dutch
-from games.dutch.strong import PATIENCE as STRONG_PATIENCE
-from games.euchre.policy import choose_action as simple_euchre
+from games.euchre.bots.policy import choose_action as simple_euchre
 from games.review import positions_of, review_decision
 from tests.games.dame.stacking import draw_and_discard
 from tests.games.dame.stacking import stacked_round as dame_round

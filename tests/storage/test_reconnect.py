@@ -19,6 +19,9 @@ from tests.storage.conftest import ToyTable, raw_sql, resolve_toy, stored_seqs
 TABLES = 12
 ACTIONS = 30  # per table
 TERMINATE_EVERY = 60  # acknowledged actions before each terminate
+# A table waits at these seqs until the next terminate has been sent: the terminates fall while
+# actions are under way, never after the last one (60 acknowledged out of 12 x 10 possible).
+GATES = (10, 20)
 TERMINATE = (
     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
     "WHERE application_name = 'cardtable' AND pid <> pg_backend_pid()"
@@ -56,24 +59,29 @@ async def test_actions_under_way_survive_terminated_backends(
     tables = await open_rounds(pg_store, TABLES)
     acked: dict[tuple[int, int], list[int]] = defaultdict(list)
     progressed = asyncio.Event()
+    terminated = {gate: asyncio.Event() for gate in GATES}
 
     def total() -> int:
         return sum(map(len, acked.values()))
 
     async def play(table: ToyTable) -> None:
         for seq in range(ACTIONS):
+            if seq in terminated:
+                await terminated[seq].wait()
             await record(pg_store, table, seq)
             acked[round_key(table)].append(seq)
             progressed.set()
 
     async def terminate_twice() -> list[int]:
         ended = []
-        for _ in range(2):  # each time once the store has acknowledged more actions
-            target = min(total() + TERMINATE_EVERY, TABLES * ACTIONS)
+        for gate in GATES:  # each time once the store has acknowledged more actions
+            target = total() + TERMINATE_EVERY
+            assert target < TABLES * gate  # reached before every table waits at the gate
             while total() < target:
                 progressed.clear()
                 await progressed.wait()
             ended.append((await raw_sql(postgres_server.url(), TERMINATE))[0][0])
+            terminated[gate].set()
         return ended
 
     *_, ended = await asyncio.gather(*(play(t) for t in tables), terminate_twice())

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
+from bot.custom_ids import THEN, navigate_id, pick_id, play_id, select_id
 from bot.games.dame import render
 from bot.games.plugin import TableContext
 from bot.i18n import text
@@ -45,8 +46,7 @@ from bot.render.actions import (
     verb,
 )
 from bot.render.cards import card_emoji, pretty
-from bot.service.snapshots import PrivateSnapshot
-from bot.ui.custom_ids import THEN, navigate_id, pick_id, play_id, select_id
+from bot.snapshots import PrivateSnapshot
 from games.cards import card
 from games.dame.rules import DECK, IS_WILD, NATURAL_RANKS, PACK_MIN
 from games.dame.views import DRAW_PHASE, PLAY_PHASE, DameView, PlayOptions

@@ -14,7 +14,7 @@ from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.render.cards import fitting
 from bot.render.limits import FIELD_VALUE
-from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from bot.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dame.rules import TEAMS
 from games.dame.views import DameView
 

@@ -19,7 +19,7 @@ from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown, 
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
 from bot.render.teams import team_label
-from bot.service.snapshots import LogEntry, Reveal
+from bot.snapshots import LogEntry, Reveal
 from games.cards import card
 from games.dame.rules import IS_WILD, NATURAL_RANKS, TEAMS, card_value
 from games.dame.views import DRAW_PHASE, PLAY_PHASE, DameView, PackView

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from bot.custom_ids import THEN, play_id, select_id
 from bot.games.dutch import powers
 from bot.games.plugin import TableContext
 from bot.i18n import text
@@ -28,8 +29,7 @@ from bot.render.actions import (
     action_menu,
     verb,
 )
-from bot.service.snapshots import PrivateSnapshot
-from bot.ui.custom_ids import THEN, play_id, select_id
+from bot.snapshots import PrivateSnapshot
 
 DRAWN = "drawn"
 END = "end"

@@ -14,7 +14,7 @@ from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import MenuText
 from bot.render.cards import NO_CARD, shown
-from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from bot.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dutch.views import DutchView
 
 NAME = "dutch"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.custom_ids import navigate_id, play_id
 from bot.i18n import text
 from bot.render.actions import (
     MAX_BUTTONS_PER_ROW,
@@ -24,8 +25,7 @@ from bot.render.actions import (
     verb,
 )
 from bot.render.cards import card_emoji
-from bot.service.snapshots import PrivateSnapshot
-from bot.ui.custom_ids import navigate_id, play_id
+from bot.snapshots import PrivateSnapshot
 from games.dutch.views import DutchView
 
 POWER = "power"

@@ -15,7 +15,7 @@ from bot.pictures.layout import EMPTY, CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import card_emoji, face, pretty, shown
 from bot.render.log import burst_lines
-from bot.service.snapshots import LogEntry, Reveal
+from bot.snapshots import LogEntry, Reveal
 from games.cards import JOKER
 from games.dutch.views import DutchView, SlotView
 

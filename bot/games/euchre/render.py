@@ -15,7 +15,7 @@ from bot.i18n import has_key, text
 from bot.pictures.layout import EMPTY, CardRow
 from bot.render.cards import face, pretty, shown
 from bot.render.log import table_line
-from bot.service.snapshots import LogEntry
+from bot.snapshots import LogEntry
 from games.cards import SUIT_SYMBOLS, SUITS, card
 from games.euchre.ranking import EFFECTIVE, POWER, RANKS, SAME_COLOUR
 from games.euchre.views import DEALER_DISCARD, NAME_TRUMP, ORDER_UP, OVER, EuchreView

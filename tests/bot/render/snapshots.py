@@ -20,7 +20,7 @@ from bot.service.snapshots import (
 )
 from games.contract import RoundSetup
 from games.dutch import GAME
-from games.dutch.policy import choose_action
+from games.dutch.bots.policy import choose_action
 from games.registry import get_game
 
 NAMES = ("Alice", "Bob", "Chloé", "Dan", "Eve", "Fay", "Gus", "Hana", "Ivo", "Jo")

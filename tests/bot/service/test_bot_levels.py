@@ -21,8 +21,8 @@ from bot.service import FakeClock, RecordingNotifier, TableError, TableService
 from bot.service.policy import SeatPolicy, policy_for
 from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner, decide_here
 from games.contract import Round, RoundSetup
-from games.dutch import policy as dutch_simple
-from games.dutch import strong as dutch_strong
+from games.dutch.bots import policy as dutch_simple
+from games.dutch.bots import strong as dutch_strong
 from games.euchre import GAME as EUCHRE
 from games.registry import get_game
 from storage import Store

@@ -6,8 +6,8 @@ from types import ModuleType
 import pytest
 
 from games.cards import cards
-from games.dame import simple, strong
-from games.dame.simple import cheapest_discard, choose_action
+from games.dame.bots import simple, strong
+from games.dame.bots.simple import cheapest_discard, choose_action
 from tests.games.dame.stacking import stacked_round
 
 RNG_SEED = 7

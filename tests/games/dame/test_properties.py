@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from games.cards import Card, card
 from games.contract import RoundRecord, RoundSetup
-from games.dame import GAME, DameAction, DameRound, simple, strong
+from games.dame import GAME, DameAction, DameRound
 from games.dame.actions import KINDS, TOKENS
-from games.dame.policy import choose_action
+from games.dame.bots import simple, strong
+from games.dame.bots.policy import choose_action
 from games.dame.rules import DECK, NATURAL_RANKS, TEAMS, VALUE, WILD_RANKS
 from games.errors import IllegalAction
 from games.match import Match

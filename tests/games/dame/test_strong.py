@@ -1,4 +1,4 @@
-"""The strong Dame de Pique bot (games.dame.strong), one behaviour per test, stacked decks."""
+"""The strong Dame de Pique bot (games.dame.bots.strong), one behaviour per test, stacked decks."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 from games.cards import card
 from games.contract import RoundSetup
 from games.dame import GAME, DameRound
+from games.dame.bots.strong import choose_action
 from games.dame.rules import IS_WILD
-from games.dame.strong import choose_action
 from tests.games.dame.stacking import draw_and_discard, stacked_round
 
 RNG_SEED = 3

@@ -10,8 +10,8 @@ import pytest
 
 from games.contract import RoundSetup
 from games.dutch import GAME, DutchRound
+from games.dutch.bots.policy import choose_action
 from games.dutch.knowledge import knowledge_from, knowledge_of
-from games.dutch.policy import choose_action
 from games.dutch.views import DecisionView
 
 ROUNDS = 10  # per preset and seat count: enough to meet every phase and power

@@ -8,8 +8,8 @@ from dataclasses import fields, replace
 import pytest
 
 from games.dutch import GAME, DutchRound, DutchView
+from games.dutch.bots.policy import choose_action, default_action
 from games.dutch.knowledge import knowledge_from, knowledge_of
-from games.dutch.policy import choose_action, default_action
 from games.match import Match
 from tests.games.dutch.stack import deal, play
 

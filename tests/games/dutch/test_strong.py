@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games.dutch import GAME, DutchRound
-from games.dutch.strong import choose_action
+from games.dutch.bots.strong import choose_action
 from games.match import Match
 from tests.games.dutch.stack import deal, play
 

@@ -1,4 +1,4 @@
-"""The integer engine (games/euchre/fast.py) plays by the rules of `EuchreRound`: its random
+"""The integer engine (games/euchre/bots/fast.py) plays by the rules of `EuchreRound`: its random
 hands, replayed action by action on the round, are legal, offer the same cards at every turn
 and score the same points."""
 
@@ -12,7 +12,7 @@ from games.cards import SUITS
 from games.contract import RoundSetup
 from games.euchre import GAME, EuchreRound
 from games.euchre.actions import CALL, CALL_ALONE, DISCARD, ORDER, ORDER_ALONE, PASS, PLAY
-from games.euchre.fast import (
+from games.euchre.bots.fast import (
     BEATS,
     CARD_ID,
     DECK,

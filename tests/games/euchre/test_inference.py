@@ -1,4 +1,4 @@
-"""What a seat infers about the hidden hands, one test per rule (games.euchre.inference): every
+"""What a seat infers about the hidden hands, one test per rule (games.euchre.bots.inference): every
 deal the search draws obeys the certain rules, and the bids' likely bounds when a deal fits."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from games.euchre import EuchreRound
-from games.euchre.fast import BIT, CARD_ID, DISCARD_KEY, SUIT_ID, SUIT_MASK
-from games.euchre.inference import ALONE, BID, NOISE, Knowledge, strength
+from games.euchre.bots.fast import BIT, CARD_ID, DISCARD_KEY, SUIT_ID, SUIT_MASK
+from games.euchre.bots.inference import ALONE, BID, NOISE, Knowledge, strength
 from games.euchre.ranking import DECK
 from tests.games.euchre.helpers import act, stacked_round
 

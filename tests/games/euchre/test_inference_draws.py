@@ -1,6 +1,6 @@
 """`Knowledge.sample`'s shortcuts draw exactly what their plain definitions draw: the same
 deals and the same numbers from the generator (the search goes on drawing from it), so the
-search bot's choices do not depend on them (games.euchre.inference)."""
+search bot's choices do not depend on them (games.euchre.bots.inference)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from games.contract import RoundSetup
 from games.euchre import GAME, EuchreRound, EuchreView
-from games.euchre.fast import BIT, N_CARDS, SUIT_ID, SUIT_MASK
-from games.euchre.inference import (
+from games.euchre.bots.fast import BIT, N_CARDS, SUIT_ID, SUIT_MASK
+from games.euchre.bots.inference import (
     BOUND_TRIES,
     NO_CEILING,
     SAMPLE_TRIES,

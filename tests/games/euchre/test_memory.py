@@ -1,4 +1,4 @@
-"""Deals carried from decision to decision (games.euchre.memory): they obey everything the seat
+"""Deals carried from decision to decision (games.euchre.bots.memory): they obey everything the seat
 saw since, depend on the view alone (the same with or without the remembered ones, in a fresh
 process too), and spare a later decision most of its sampling."""
 
@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from games.contract import RoundSetup
-from games.euchre import GAME, EuchreRound, memory
-from games.euchre.inference import Knowledge
-from games.euchre.policy import choose_action as simple_choice
-from games.euchre.strong import choose_action, search
+from games.euchre import GAME, EuchreRound
+from games.euchre.bots import memory
+from games.euchre.bots.inference import Knowledge
+from games.euchre.bots.policy import choose_action as simple_choice
+from games.euchre.bots.strong import choose_action, search
 
 
 def _round(seed: str, dealer: int = 0, preset: str = "standard") -> EuchreRound:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.cards import cards
-from games.euchre.policy import choose_action, strength
+from games.euchre.bots.policy import choose_action, strength
 from tests.games.euchre.helpers import act, stacked_round
 
 

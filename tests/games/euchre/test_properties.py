@@ -12,7 +12,7 @@ from games.contract import Event, RoundRecord
 from games.errors import IllegalAction
 from games.euchre import GAME, EuchreRound, EuchreView
 from games.euchre.actions import CALL, CALL_ALONE, DISCARD, ORDER, ORDER_ALONE, PASS, PLAY
-from games.euchre.policy import choose_action
+from games.euchre.bots.policy import choose_action
 from games.match import Match
 
 EVERY_ACTION = [

@@ -1,4 +1,4 @@
-"""The search's rollout (games/euchre/rollout.py) scores every hand as `fast.play_tricks` with
+"""The search's rollout (games/euchre/bots/rollout.py) scores every hand as `fast.play_tricks` with
 `fast.heuristic_card` does, from any trick state, with or without a first card given."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.euchre.fast import (
+from games.euchre.bots.fast import (
     BIT,
     CARD_ID,
     DECK,
@@ -20,7 +20,7 @@ from games.euchre.fast import (
     play_tricks,
     points,
 )
-from games.euchre.rollout import CARD_OF, RELABEL, play_out, relabel
+from games.euchre.bots.rollout import CARD_OF, RELABEL, play_out, relabel
 
 
 class _Stop(Exception):

@@ -12,10 +12,10 @@ from games.cards import Card
 from games.contract import RoundSetup
 from games.euchre import GAME, EuchreRound
 from games.euchre.actions import DISCARD, DISCARD_KIND
-from games.euchre.fast import BIT, CARD_ID, DECK, SUIT_ID, auto_discard, cards_of
-from games.euchre.policy import choose_action as simple_choice
+from games.euchre.bots.fast import BIT, CARD_ID, DECK, SUIT_ID, auto_discard, cards_of
+from games.euchre.bots.policy import choose_action as simple_choice
+from games.euchre.bots.strong import MIN_SAMPLES, Knowledge, choose_action, search
 from games.euchre.ranking import EFFECTIVE
-from games.euchre.strong import MIN_SAMPLES, Knowledge, choose_action, search
 from tests.games.euchre.helpers import bower_for_the_last_trick
 
 SAMPLES = 6  # deals per decision in these tests (no time budget: reproducible choices)

@@ -9,9 +9,10 @@ import random
 
 import pytest
 
-from games.euchre import EuchreRound, strong
+from games.euchre import EuchreRound
 from games.euchre.actions import parse_action
-from games.euchre.strong import (
+from games.euchre.bots import strong
+from games.euchre.bots.strong import (
     MAX_SAMPLES,
     MIN_DROP,
     MIN_SEQUENTIAL,

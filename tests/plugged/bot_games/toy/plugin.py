@@ -10,7 +10,7 @@ from bot.games.base import BasePlugin
 from bot.games.plugin import TableContext
 from bot.i18n import text
 from bot.render.cards import shown
-from bot.service.snapshots import PrivateSnapshot, Reveal
+from bot.snapshots import PrivateSnapshot, Reveal
 
 
 class ToyPlugin(BasePlugin):

@@ -21,7 +21,7 @@ hands are relabeled (`relabel`).
 
 from __future__ import annotations
 
-from games.euchre.fast import ACES, BEATS, BIT, EFF, LOW, N_CARDS, SUIT_MASK
+from games.euchre.bots.fast import ACES, BEATS, BIT, EFF, LOW, N_CARDS, SUIT_MASK
 
 
 def _order(t: int) -> list[int]:
@@ -196,10 +196,10 @@ def play_out(
             bit &= -bit
         hands[seat] = hand ^ bit
         led = suit_of[bit]
-        beats = power_of[led]
+        power_by_bit = power_of[led]  # keyed by a card's bit, not its number as `beats`
         winners = winners_by_led[led]
         follow = masks[led]
-        best = beats[bit]
+        best = power_by_bit[bit]
         best_seat = seat
         for seat in followers_of[best_seat]:
             hand = hands[seat]
@@ -207,7 +207,7 @@ def play_out(
             bit = (legal & winners[best] or legal) if (best_seat - seat) & 1 else legal
             bit &= -bit
             hands[seat] = hand ^ bit
-            p = beats[bit]
+            p = power_by_bit[bit]
             if p > best:
                 best = p
                 best_seat = seat

@@ -77,7 +77,7 @@ def choose_action(round_: DutchRound, seat: int, rng: random.Random) -> DutchAct
 
 class SimplePlayer:
     """One decision of the simple player, from a seat's decision view and knowledge: `choose()`.
-    Public because the strong player (`games.dutch.strong`) is this player with some of its
+    Public because the strong player (`games.dutch.bots.strong`) is this player with some of its
     judgements replaced: its steps (`value`, `estimate`, `worst_known`, …) are what it builds
     on."""
 

@@ -8,7 +8,7 @@ played: state lives in local ints, lookups index flat lists.
 
 `random_hand` plays one whole hand with uniformly random legal actions (the benchmark's unit,
 like OpenSpiel's random simulations). `play_tricks` with `heuristic_card` is the reference
-for the search bot's rollouts, which `games.euchre.rollout` plays faster on renumbered cards
+for the search bot's rollouts, which `games.euchre.bots.rollout` plays faster on renumbered cards
 (tests/games/euchre/test_rollout.py holds them to the same score).
 """
 
@@ -54,7 +54,6 @@ DISCARD_KEY: tuple[tuple[int, ...], ...] = tuple(
     tuple(1000 + POW[t][c] if EFF[t][c] == t else RANK_OF[c] * 4 + c // 6 for c in range(N_CARDS))
     for t in range(4)
 )
-NINES_AND_TENS = sum(BIT[c] for c in range(N_CARDS) if RANK_OF[c] < 2)
 
 
 def card_ids(cards: list[Card] | tuple[Card, ...]) -> int:
@@ -159,7 +158,7 @@ def play_tricks(
 def heuristic_card(
     seat: int, legal: int, trump: int, makers: int, led: int, best: int, best_seat: int
 ) -> int:
-    """games.euchre.policy's play rule on bitmasks, ties to the lowest card id: lead the top
+    """games.euchre.bots.policy's play rule on bitmasks, ties to the lowest card id: lead the top
     trump for the makers, else an off-suit ace, else the cheapest card; follow with the
     cheapest winning card unless the partner is winning."""
     low = LOW[trump]

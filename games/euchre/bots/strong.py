@@ -1,13 +1,13 @@
 """A Euchre search bot: determinized Monte Carlo over the deals its seat cannot tell apart.
 
 `choose_action(round, seat, rng)` reads only `round.view(seat)`. From the view it infers what
-it can of the hidden hands (`games.euchre.inference`: cards seen, the dealer's pick-up, void
+it can of the hidden hands (`games.euchre.bots.inference`: cards seen, the dealer's pick-up, void
 suits, the `auto` discard, and the strength the bids show), deals the unseen cards at random
 accordingly (`Knowledge.sample`; with `reuse`, in play, from the hand's sequence of deals
-carried from one decision to the next, `games.euchre.memory`), plays every legal move on each
-deal to the end of the hand on the integer engine (`games.euchre.fast`, and
-`games.euchre.rollout` for the cards: the other seats bid and play by the rules of
-`games.euchre.policy`), and picks the move with the best mean point
+carried from one decision to the next, `games.euchre.bots.memory`), plays every legal move on each
+deal to the end of the hand on the integer engine (`games.euchre.bots.fast`, and
+`games.euchre.bots.rollout` for the cards: the other seats bid and play by the rules of
+`games.euchre.bots.policy`), and picks the move with the best mean point
 difference for its team. Every move is tried on the same deals, so their difference is
 measured with little noise.
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from games.cards import card
 from games.euchre.actions import CALL_KIND, ORDER_KIND, EuchreAction, parse_action
-from games.euchre.fast import (
+from games.euchre.bots.fast import (
     BEATS,
     BIT,
     CARD_ID,
@@ -42,10 +42,10 @@ from games.euchre.fast import (
     extreme,
     points,
 )
-from games.euchre.inference import ALONE, BID, STRENGTH, UNBOUNDED_EVERY, Knowledge
-from games.euchre.inference import strength as _strength
-from games.euchre.memory import hand_deals
-from games.euchre.rollout import RELABEL, play_out, relabel_hands
+from games.euchre.bots.inference import ALONE, BID, STRENGTH, UNBOUNDED_EVERY, Knowledge
+from games.euchre.bots.inference import strength as _strength
+from games.euchre.bots.memory import hand_deals
+from games.euchre.bots.rollout import RELABEL, play_out, relabel_hands
 from games.euchre.round import EuchreRound
 from games.euchre.views import DEALER_DISCARD, NAME_TRUMP, ORDER_UP, PLAYING, EuchreView
 
@@ -333,7 +333,7 @@ def _race(n: int, alive: list[int], totals: list[int], squares: list[list[int]])
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A search's choice, and the deals it took: `carried` from earlier decisions of the hand
-    (`games.euchre.memory`), `sampled` afresh (drawn for the hand's sequence in play, to be
+    (`games.euchre.bots.memory`), `sampled` afresh (drawn for the hand's sequence in play, to be
     carried to the next decisions, or for this decision alone)."""
 
     action: EuchreAction
@@ -359,9 +359,9 @@ def choose_action(
     moves clearly behind and stops sampling as soon as choosing now loses too little to matter
     (`_race`); otherwise it samples every legal move
     until a limit, as the first version of this bot did (kept to measure against). `bids`:
-    deals are drawn within what the bids make likely (`games.euchre.inference`); `reuse`: the
+    deals are drawn within what the bids make likely (`games.euchre.bots.inference`); `reuse`: the
     deals of earlier decisions of the hand, carried along the cards played since
-    (`games.euchre.memory`), are evaluated before fresh ones are sampled (off by default: it
+    (`games.euchre.bots.memory`), are evaluated before fresh ones are sampled (off by default: it
     samples fewer deals but spends more CPU than it saves). Limits: `budget`
     seconds of wall time (None: none), `max_samples` deals (None: none); at least one must be
     set. The budget is only a cap for an overloaded machine: under it the choice depends on
@@ -412,7 +412,7 @@ def search(
     taken = 0  # the next of `deals` to look at
     table = _Table.of(round_, view)
     k = len(legal)
-    cards = (  # the moves as relabeled bits (`games.euchre.rollout`), when they are cards
+    cards = (  # the moves as relabeled bits (`games.euchre.bots.rollout`), when they are cards
         [BIT[RELABEL[table.trump][CARD_ID[a.card]]] for a in legal]  # type: ignore[index]
         if phase in (PLAYING, DEALER_DISCARD)
         else None

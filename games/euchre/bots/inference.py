@@ -9,7 +9,7 @@ card played), through one rule per kind of inference, each named after what it s
 - `the_auto_discard_is_the_dealers_lowest_card`: with the `auto` discard, every card the
   dealer kept ranks above the card he threw away;
 - `a_seat_that_passed_would_not_surely_have_bid` and `a_bidder_holds_a_hand_worth_its_bid`:
-  the strength a seat's dealt hand had, from its bids, as `games.euchre.policy` bids
+  the strength a seat's dealt hand had, from its bids, as `games.euchre.bots.policy` bids
   (strength against a threshold, give or take its half point of noise): a pass puts a ceiling
   on it, an order or a call a floor (and, not alone, a ceiling).
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from games.cards import card
 from games.euchre.actions import PASS_KIND, parse_action
-from games.euchre.fast import (
+from games.euchre.bots.fast import (
     BIT,
     CARD_ID,
     DISCARD_KEY,
@@ -45,7 +45,7 @@ from games.euchre.fast import (
     SUIT_MASK,
     extreme,
 )
-from games.euchre.policy import ALONE_THRESHOLD, BID_THRESHOLD
+from games.euchre.bots.policy import ALONE_THRESHOLD, BID_THRESHOLD
 from games.euchre.views import EuchreView
 
 SAMPLE_TRIES = 200  # random greedy deals tried before the exhaustive fallback
@@ -134,7 +134,7 @@ class Bound:
 
 @dataclass(slots=True)
 class Knowledge:
-    """What one seat knows of the cards, as bitmasks (card ids of games.euchre.fast)."""
+    """What one seat knows of the cards, as bitmasks (card ids of games.euchre.bots.fast)."""
 
     seat: int
     dealer: int

@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 
-from games.euchre.fast import BIT, EFF, SUIT_ID, SUIT_MASK
-from games.euchre.inference import Knowledge, played_cards
+from games.euchre.bots.fast import BIT, EFF, SUIT_ID, SUIT_MASK
+from games.euchre.bots.inference import Knowledge, played_cards
 from games.euchre.views import PLAYING, EuchreView
 
 CACHE_SIZE = 1024  # entries kept: a seat's deals after the cards played so far (a few kB each)

@@ -1,7 +1,7 @@
 """A stronger Dutch player: expected values from what its seat remembers.
 
 `choose_action(round, seat, rng)` reads only `round.view(seat)` and `knowledge_of(round, seat)`
-(the events the seat witnessed), like the simple player of `games.dutch.policy`, and values
+(the events the seat witnessed), like the simple player of `games.dutch.bots.policy`, and values
 every card it does not know at the mean of the cards it has not seen. Then:
 - **swaps**: a card goes into the own slot where it gains most (a known card worth more, or an
   unknown slot when the card is below the unknown mean); the discard pile's top is taken when
@@ -20,9 +20,9 @@ import random
 
 from games.dutch import actions as act
 from games.dutch.actions import DutchAction
+from games.dutch.bots.policy import SimplePlayer
 from games.dutch.knowledge import Knowledge, knowledge_of
 from games.dutch.options import DutchOptions
-from games.dutch.policy import SimplePlayer
 from games.dutch.round import DutchRound
 from games.dutch.views import DecisionView, DutchView
 
