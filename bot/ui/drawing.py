@@ -28,6 +28,7 @@ import contextlib
 import logging
 import os
 import pickle
+import signal
 import socket
 from collections import deque
 from collections.abc import Callable
@@ -73,14 +74,19 @@ def serve(channel: socket.socket, bot: int, niceness: int) -> None:
     until the bot closes its end of the socket."""
     from bot.service.worker import exit_with, read_frame, write_frame
 
+    # Ctrl-C reaches the whole process group: the bot stops its drawing processes itself
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(niceness)
     exit_with(bot)
     while True:
-        job = read_frame(channel)
-        if job is None:
-            return  # the bot closed its end: it is stopping
-        write_frame(channel, answer_to(job))
+        try:
+            job = read_frame(channel)
+            if job is None:
+                return  # the bot closed its end: it is stopping
+            write_frame(channel, answer_to(job))
+        except OSError:  # a reset or a broken pipe: the bot is gone (killed), as at the end
+            return
 
 
 def result_of(kind: bytes, body: bytes) -> Any:
