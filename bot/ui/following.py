@@ -29,7 +29,8 @@ When the player's turn comes, the hand moves to the bottom once the turn's menti
 which the channel's pacing may hold a while: one move at a time per message (passes leave it
 to the move meanwhile), drawn from the view read after that wait, and none at all once a
 newer message of the player (a click's answer) is theirs; a message posted just as a click
-came is deleted. So each player has one current "My cards" per table, drawn from the newest
+came is deleted, and so is a hand moved to the bottom once a newer "My cards" of the player
+replaces it. So each player has one current "My cards" per table, drawn from the newest
 view, and no re-post of an older view is left behind showing cards that never hide.
 """
 
@@ -96,6 +97,7 @@ class Followed:
     # interaction's own message, edited as its original response)
     message: discord.WebhookMessage | None = None
     moving: bool = False  # it is being moved to the bottom: passes leave it to the move
+    posted: bool = False  # it is a hand this follower moved to the bottom (it deletes it)
 
 
 class HandFollower:
@@ -139,8 +141,16 @@ class HandFollower:
         if followed is not None and followed.interaction.id == interaction.id:
             followed.moment, followed.language = moment_of(private), language
         else:
+            posted = followed is not None and followed.posted
+            if posted and followed is not None and followed.message_key != message_key:
+                # Another message of theirs is the newest now (a new "My cards"): the hand
+                # this follower moved to the bottom goes, as a move deletes the one it
+                # replaces (nothing else could hide the cards a rule showed on it)
+                self._spawn(self._retire(followed))
+                posted = False
             now = self.bot.clock.now()
             followed = Followed(interaction, message_key, language, now, moment_of(private))
+            followed.posted = posted  # a click on the hand moved: still the follower's post
             users[interaction.user.id] = followed
         # the version the view was built at: a pass finds the message drawn at the version
         # still published and builds no view for it (a view of unknown version is looked at)
@@ -380,6 +390,7 @@ class HandFollower:
             await _delete(sent)
             return
         old, followed.message, followed.message_key = followed.message, sent, sent.id
+        followed.posted = True
         if old is not None:
             await _delete(old)
         else:
@@ -387,6 +398,19 @@ class HandFollower:
                 await followed.interaction.delete_original_response()
             except discord.HTTPException as error:
                 log.info("an old private message could not be deleted: %s", error)
+
+    async def _retire(self, followed: Followed) -> None:
+        """Delete a hand moved to the bottom that a newer message of the player replaced
+        (while the token that reaches it lives)."""
+        if self.bot.clock.now() - followed.since > TOKEN_LIFETIME:
+            return  # frozen for good: nothing can reach it any more
+        if followed.message is not None:
+            await _delete(followed.message)
+            return
+        try:  # a click on it made it that click's own message
+            await followed.interaction.delete_original_response()
+        except discord.HTTPException as error:
+            log.info("an old private message could not be deleted: %s", error)
 
     def _drop(self, key: tuple[int, int], followed: Followed) -> None:
         """Stop following this message (unless a newer one of the player replaced it)."""
