@@ -55,7 +55,7 @@ def whole(
     ended the turn by itself): it was for a turn that is over. Any other move that cannot be
     played (`draw;drop`, `draw;draw`) refuses the click: the round stays as it was, nothing
     is stored. (So a button's later moves must follow from its first whatever the cards:
-    Dutch offers no "discard and end" for a card whose power the discard opens.)"""
+    no "discard and end the turn" for a card whose discard opens a power.)"""
     if len(moves) == 1:
         return moves
     trial = pickle.loads(pickle.dumps(round_, pickle.HIGHEST_PROTOCOL))
