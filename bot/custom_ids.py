@@ -5,8 +5,10 @@
   `hand`, `next`, `rematch`; `seat` and `swap`, selects of the lobby whose chosen value is one
   or two places);
 - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`); several moves
-  of the same player joined by `;` (`p=swap 2;end`) are played in order, one click, each
-  checked; a later one that is no longer offered then (the turn ended by itself) is left out;
+  of the same player joined by `;` (`p=swap 2;end`) are one click, played whole or not at
+  all: tried in order on a copy of the round first, a later one is left out only once the
+  player's turn is over (the swap ended it by itself), any other that cannot follow refuses
+  the click (`bot.service.play.whole`);
 - `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one, or
   several moves joined by `;` (`announce;discard 7H`: one choice, each move offered now);
 - `m=<prefix>`: a select of several values (cards) that complete one action: the chosen

@@ -7,6 +7,7 @@ engine, then stored (durable), under the table's lock; a failed write is rolled 
 from __future__ import annotations
 
 import logging
+import pickle
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,7 @@ from bot.service.snapshots import (
     Reveal,
 )
 from bot.service.table import LiveTable
-from games.contract import Event
+from games.contract import Event, Round
 from games.errors import IllegalAction
 from games.match import Match
 
@@ -38,6 +39,39 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+THEN = ";"  # between the moves of one click, as the custom ids join them
+
+
+def whole(
+    table: LiveTable, round_: Round[Any, Any, Any], seat: int, moves: Sequence[str]
+) -> Sequence[str]:
+    """The moves of one click that are played: all of them, or the first ones when the
+    later ones are for a turn that is no longer there, else none (TableError).
+
+    They are tried in order on a copy of the round, so nothing is applied unless the click
+    stands as a whole: each must be well formed and legal where the ones before it leave the
+    player. A later move is left out, with the ones after it, only when the moves before it
+    ended the player's turn (the turn passed, or the round is over: `swap 2;end` when the swap
+    ended the turn by itself): it was for a turn that is over. Any other move that cannot be
+    played (`draw;drop`, `draw;draw`) refuses the click: the round stays as it was, nothing
+    is stored. (So a button's later moves must follow from its first whatever the cards:
+    no "discard and end the turn" for a card whose discard opens a power.)"""
+    if len(moves) == 1:
+        return moves
+    trial = pickle.loads(pickle.dumps(round_, pickle.HIGHEST_PROTOCOL))
+    for index, move in enumerate(moves):
+        try:
+            action = table.game.parse_action(move)
+            if index and (trial.finished or seat not in trial.to_act()):
+                return moves[:index]
+            trial.apply(seat, action)
+        except IllegalAction as error:
+            raise TableError(
+                f"illegal:{error.rule}", message=error.message, game=table.game.name
+            ) from error
+    return moves
+
+
 class Play:
     """Clicks, views and rounds (it keeps no state of its own: the tables hold it)."""
 
@@ -45,8 +79,11 @@ class Play:
         self.service = service
         self.tables = service.tables
 
-    async def act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
-        """One click. Stored before this returns and before anyone is notified."""
+    async def act(
+        self, table_id: int, user_id: int, round_no: int, notation: str, then: Sequence[str] = ()
+    ) -> ActResult:
+        """One click: `notation`, then the moves `then` of the same player (one click, several
+        moves: `whole`). Stored before this returns and before anyone is notified."""
         async with self.tables.locked(table_id) as (table, notes):
             seat = self.tables.need_seat(table, user_id)
             if table.status == LOBBY:
@@ -58,9 +95,11 @@ class Play:
                 raise TableError("round_over")
             if seat not in round_.to_act():
                 raise TableError("not_your_turn")
-            events = await self._announce_for(table, seat, user_id, notation)
-            events += await self.apply(table, seat, notation, clicked=True)
-            stored_notation = str(round_.history[-1][1])
+            moves = whole(table, round_, seat, (notation, *then))
+            events = await self._announce_for(table, seat, user_id, moves[0])
+            for move in moves:
+                events += await self.apply(table, seat, move, clicked=True)
+            stored_notation = THEN.join(str(a) for _, a in round_.history[-len(moves) :])
             public = tuple(log_entry(e) for e in events if e.to is None)
             reveals = tuple(reveal(e) for e in events if e.to is not None and seat in e.to)
             self.player_here(table, seat)

@@ -321,6 +321,8 @@ class Restore:
                 table.rng = random.Random(f"{record.id}:{active.round_no}:{len(seats)}")
             else:
                 table.status = ROUND_OVER
+                # the round just finished, as `Play.end_round` leaves it: its buttons' number
+                table.round_no = active.last_round_no
                 if active.last_round is not None and active.last_round_no is not None:
                     self._round_end(table, active)
         humans = table.human_ids()

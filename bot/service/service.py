@@ -255,9 +255,12 @@ class TableService:
     # ------------------------------------------------------------------------------------
     # playing (play.py) and the bot moves that follow (followup.py)
     # ------------------------------------------------------------------------------------
-    async def act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
-        """One click. Stored before this returns and before anyone is notified."""
-        return await self.play.act(table_id, user_id, round_no, notation)
+    async def act(
+        self, table_id: int, user_id: int, round_no: int, notation: str, then: Sequence[str] = ()
+    ) -> ActResult:
+        """One click (`then`: the same player's next moves, played with it as a whole or
+        not at all: `play.whole`). Stored before this returns and before anyone is notified."""
+        return await self.play.act(table_id, user_id, round_no, notation, then)
 
     async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot:
         """The "My cards" button (shows reveals once; brings an away seat back)."""

@@ -14,7 +14,6 @@ import logging
 import re
 import time
 from collections.abc import Coroutine
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -332,18 +331,13 @@ class TableController:
         await self._show_private(interaction, component.table_id, result.private, result.reveals)
 
     async def _act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
-        """Play the click's moves in order (`swap 2;end`: one click, two moves), each checked by
-        the service; a later move no longer offered to the player then is left out (the turn
-        ended by itself). The reveals of every move are shown."""
+        """Play the click's moves in order (`swap 2;end`: one click, two moves) as a whole or
+        not at all: the service tries them all before it plays any (`bot.service.play.whole`:
+        a later move is left out only once the turn it was for is over). The reveals of every
+        move are shown."""
         first, *then = moves(notation)
-        result: ActResult = await self.service.act(table_id, user_id, round_no, first)
-        reveals = result.reveals
-        for move in then:
-            if move not in result.private.legal:
-                break
-            result = await self.service.act(table_id, user_id, round_no, move)
-            reveals += result.reveals
-        return replace(result, reveals=reveals)
+        result: ActResult = await self.service.act(table_id, user_id, round_no, first, then)
+        return result
 
     async def _selected(
         self,

@@ -16,9 +16,14 @@ top). Here the event loop writes the job to the socket and reads the answer when
 readable: no thread of the bot's process takes part.
 
 A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
-pool did, and is replaced by a new one at the next drawing. The processes are forked from the
-bot workers' fork server, run below the bot's priority, and exit once the bot is gone (or its
-end of their socket closes).
+pool did, and is replaced by a new one at the next drawing. Every drawing has a deadline, as
+every job sent to a child of the bot has (`bot.service.pool`: a bot decision, a review's
+piece): its caller waits `DRAW_SECONDS` at most from asking (then `DrawingLate`: the message
+goes without the picture), and a process still on one drawing `HANG_SECONDS` after it began it
+(stopped, looping, swapping) is taken for hung, killed and replaced like a dead one.
+
+The processes are forked from the bot workers' fork server, run below the bot's priority, and
+exit once the bot is gone (or its end of their socket closes).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import contextlib
 import logging
 import os
 import pickle
+import signal
 import socket
 from collections import deque
 from collections.abc import Callable
@@ -35,6 +41,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.service.outbox import Outbox
+from bot.service.pool import HANG_SECONDS
 from bot.service.priority import foreground
 
 log = logging.getLogger(__name__)
@@ -44,6 +51,8 @@ MAX_ANSWER = 256 * 1024 * 1024  # an answer announcing more is garbage (a pictur
 # an answer's first byte: bytes (a picture, sent as they are), another result (pickled), the
 # drawing's error (pickled), or an error that does not pickle (its text)
 BYTES, DONE, FAILED, UNPICKLABLE = b"\x03", b"\x00", b"\x01", b"\x02"
+DRAW_SECONDS = 5.0  # asked -> drawn, at most: then the message goes without it (a drawing
+# takes milliseconds, a first one a process's start too: seconds on a loaded machine)
 
 
 def _frame(payload: bytes) -> bytes:
@@ -73,14 +82,19 @@ def serve(channel: socket.socket, bot: int, niceness: int) -> None:
     until the bot closes its end of the socket."""
     from bot.service.worker import exit_with, read_frame, write_frame
 
+    # Ctrl-C reaches the whole process group: the bot stops its drawing processes itself
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(niceness)
     exit_with(bot)
     while True:
-        job = read_frame(channel)
-        if job is None:
-            return  # the bot closed its end: it is stopping
-        write_frame(channel, answer_to(job))
+        try:
+            job = read_frame(channel)
+            if job is None:
+                return  # the bot closed its end: it is stopping
+            write_frame(channel, answer_to(job))
+        except OSError:  # a reset or a broken pipe: the bot is gone (killed), as at the end
+            return
 
 
 def result_of(kind: bytes, body: bytes) -> Any:
@@ -101,6 +115,10 @@ def result_of(kind: bytes, body: bytes) -> Any:
 
 class CannotStart(Exception):
     """No drawing process could be started here (the caller draws in a thread instead)."""
+
+
+class DrawingLate(TimeoutError):
+    """A drawing not answered within its deadline (`DRAW_SECONDS` from asking)."""
 
 
 class DrawingProcess:
@@ -134,6 +152,7 @@ class DrawingProcess:
         self._outbox = Outbox(self._loop, mine, self._lose)
         self.gone = False
         self.job: asyncio.Future[Any] | None = None  # the drawing under way
+        self._hang: asyncio.TimerHandle | None = None  # fires if it is still on it then
         # the answers are read for every caller, whoever's work started the process
         foreground().run(loop.add_reader, mine.fileno(), self._readable)
 
@@ -141,10 +160,16 @@ class DrawingProcess:
     def pid(self) -> int | None:
         return self._process.pid
 
-    def send(self, job: bytes, future: asyncio.Future[Any]) -> None:
-        """Start a drawing (the process is idle); `future` gets its result or error."""
+    def send(self, job: bytes, future: asyncio.Future[Any], hang: float) -> None:
+        """Start a drawing (the process is idle); `future` gets its result or error. Still on
+        it `hang` seconds later, the process is taken for hung: killed, the drawing failed."""
         self.job = future
+        self._hang = self._loop.call_later(hang, self._hung)
         self._outbox.send(_frame(job))
+
+    def _hung(self) -> None:
+        log.warning("drawing process %s hung on a drawing: replaced", self.pid)
+        self._lose()
 
     def _readable(self) -> None:
         try:
@@ -171,6 +196,7 @@ class DrawingProcess:
         kind = bytes(self._inbox[HEADER : HEADER + 1])
         body = bytes(memoryview(self._inbox)[HEADER + 1 :])  # a picture: copied once
         self._inbox.clear()
+        self._disarm()
         job, self.job = self.job, None
         if not job.done():  # else its caller gave up on it meanwhile
             try:
@@ -186,7 +212,13 @@ class DrawingProcess:
             job.set_exception(BrokenProcessPool("a drawing process died in the middle of a job"))
         self._idle()
 
+    def _disarm(self) -> None:
+        if self._hang is not None:
+            self._hang.cancel()
+            self._hang = None
+
     def kill(self) -> None:
+        self._disarm()
         if self.gone:
             return
         self.gone = True
@@ -202,10 +234,19 @@ class DrawingProcesses:
     """`size` drawing processes on one event loop, started when first needed; a drawing
     waits for an idle one, in the order asked."""
 
-    def __init__(self, size: int, niceness: int) -> None:
+    def __init__(
+        self,
+        size: int,
+        niceness: int,
+        *,
+        deadline: float = DRAW_SECONDS,
+        hang: float = HANG_SECONDS,
+    ) -> None:
         self.loop = asyncio.get_running_loop()
         self._size = size
         self._niceness = niceness
+        self.deadline = deadline  # asked -> answered, at most (module doc)
+        self.hang = hang  # a process on one drawing this long is replaced
         self._processes: list[DrawingProcess] = []
         self._waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
 
@@ -213,12 +254,17 @@ class DrawingProcesses:
         return [p.pid for p in self._processes if not p.gone]
 
     async def run(self, draw: Callable[..., Any], *args: Any) -> Any:
-        """`draw(*args)` in a drawing process (a module's function, its arguments plain data)."""
+        """`draw(*args)` in a drawing process (a module's function, its arguments plain data);
+        raises `DrawingLate` once it waited `deadline` seconds (module doc)."""
         job = pickle.dumps((draw, args), pickle.HIGHEST_PROTOCOL)
         future: asyncio.Future[Any] = self.loop.create_future()
         self._waiting.append((job, future))
         self._start_next()
-        return await future
+        try:
+            async with asyncio.timeout(self.deadline):
+                return await future  # cancelled at the deadline: its answer, if any, dropped
+        except TimeoutError as late:
+            raise DrawingLate(f"no drawing within {self.deadline}s") from late
 
     def _start_next(self) -> None:
         """Hand the drawings waiting to idle processes (started if need be), in order."""
@@ -236,7 +282,7 @@ class DrawingProcesses:
             if process is None:
                 return  # every process is drawing: the next idle one takes it
             self._waiting.popleft()
-            process.send(job, future)
+            process.send(job, future, self.hang)
 
     def _idle(self) -> DrawingProcess | None:
         self._processes = [p for p in self._processes if not p.gone]

@@ -24,6 +24,14 @@ out, or failed, a pass looks at the message again.
 
 Every render lays over the hand the cards a rule showed the player that are still in view
 (`bot/ui/reveals.py`), and the message is redrawn once the first of them is due to hide.
+
+When the player's turn comes, the hand moves to the bottom once the turn's mention is out,
+which the channel's pacing may hold a while: one move at a time per message (passes leave it
+to the move meanwhile), drawn from the view read after that wait, and none at all once a
+newer message of the player (a click's answer) is theirs; a message posted just as a click
+came is deleted, and so is a hand moved to the bottom once a newer "My cards" of the player
+replaces it. So each player has one current "My cards" per table, drawn from the newest
+view, and no re-post of an older view is left behind showing cards that never hide.
 """
 
 from __future__ import annotations
@@ -39,7 +47,6 @@ import discord
 
 from bot.games import plugin_for
 from bot.render.private import render_private
-from bot.render.table import RenderedMessage
 from bot.service.errors import TableError
 from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
 from bot.ui.dynamic_items import build_view
@@ -89,6 +96,8 @@ class Followed:
     # the message, once moved to the bottom as a follow-up of `interaction` (None: the
     # interaction's own message, edited as its original response)
     message: discord.WebhookMessage | None = None
+    moving: bool = False  # it is being moved to the bottom: passes leave it to the move
+    posted: bool = False  # it is a hand this follower moved to the bottom (it deletes it)
 
 
 class HandFollower:
@@ -132,8 +141,16 @@ class HandFollower:
         if followed is not None and followed.interaction.id == interaction.id:
             followed.moment, followed.language = moment_of(private), language
         else:
+            posted = followed is not None and followed.posted
+            if posted and followed is not None and followed.message_key != message_key:
+                # Another message of theirs is the newest now (a new "My cards"): the hand
+                # this follower moved to the bottom goes, as a move deletes the one it
+                # replaces (nothing else could hide the cards a rule showed on it)
+                self._spawn(self._retire(followed))
+                posted = False
             now = self.bot.clock.now()
             followed = Followed(interaction, message_key, language, now, moment_of(private))
+            followed.posted = posted  # a click on the hand moved: still the follower's post
             users[interaction.user.id] = followed
         # the version the view was built at: a pass finds the message drawn at the version
         # still published and builds no view for it (a view of unknown version is looked at)
@@ -204,8 +221,8 @@ class HandFollower:
         for user_id, followed in users.items():
             if now - followed.since > TOKEN_LIFETIME:
                 return True
-            if (table_id, user_id) in self._answering:
-                continue  # its answer shows it; a pass follows the answer
+            if (table_id, user_id) in self._answering or followed.moving:
+                continue  # its answer (its move) shows it; a pass follows it
             until = followed.reveals_until
             if until is not None and now >= until:
                 return True
@@ -234,8 +251,8 @@ class HandFollower:
         if self.bot.clock.now() - followed.since > TOKEN_LIFETIME:
             self._drop(key, followed)  # its token is dead: the message is frozen for good
             return
-        if key in self._answering:
-            return  # the answer shows it; a pass follows the answer
+        if key in self._answering or followed.moving:
+            return  # the answer (the move) shows it; a pass follows it
         until = followed.reveals_until
         hiding = until is not None and self.bot.clock.now() >= until  # a card must hide now
         moving = self._sights_may_move(table_id, user_id, followed)
@@ -268,7 +285,14 @@ class HandFollower:
         same = moment == followed.moment and not hiding
         if same and not moving:
             return
-        previous, followed.moment = followed.moment, moment
+        if private.legal and not followed.moment[2]:
+            # Their turn came: the hand moves to the bottom, after the turn's mention, which
+            # the channel's pacing may hold a while. The move reads the view then, and the
+            # table's passes leave the message to it meanwhile.
+            followed.moving = True
+            self._spawn(self._move(key, followed))
+            return
+        followed.moment = moment
         shown, hide_at = await self._reveals.shown(table_id, user_id, private.round_no)
         if self._followed.get(table_id, {}).get(user_id) is not followed:
             return  # a newer message of the player came meanwhile
@@ -285,32 +309,75 @@ class HandFollower:
         )
         self._hide_at(followed, table_id, hide_at)
         try:
-            if private.legal and not previous[2]:
-                await self._to_the_bottom(table_id, followed, rendered)
+            cards = await self.bot.pictures.complete(followed.message_key, rendered)
+            files = {} if cards.attachments is None else {"attachments": cards.attachments}
+            view = build_view(rendered.components)
+            if followed.message is not None:
+                await followed.message.edit(embed=cards.embed, view=view, **files)
             else:
-                cards = await self.bot.pictures.complete(followed.message_key, rendered)
-                files = {} if cards.attachments is None else {"attachments": cards.attachments}
-                view = build_view(rendered.components)
-                if followed.message is not None:
-                    await followed.message.edit(embed=cards.embed, view=view, **files)
-                else:
-                    await followed.interaction.edit_original_response(
-                        embed=cards.embed, view=view, **files
-                    )
+                await followed.interaction.edit_original_response(
+                    embed=cards.embed, view=view, **files
+                )
         except discord.HTTPException as error:
             log.info("stopped following a private message of table %s: %s", table_id, error)
             self._drop(key, followed)
 
-    async def _to_the_bottom(
-        self, table_id: int, followed: Followed, rendered: RenderedMessage
-    ) -> None:
-        """The player's turn came: their hand is posted anew below what the channel showed
-        since (the table message, the turn's mention), and the old message deleted, so the
-        hand they need is the last thing on their screen."""
-        if self._before_moving is not None:
-            await self._before_moving(table_id)
+    def _current(self, key: tuple[int, int], followed: Followed) -> bool:
+        """Is this message still the player's newest, with no click of theirs being answered
+        (the answer is about to be, or is, the message they look at)?"""
+        table_id, user_id = key
+        return (
+            self._followed.get(table_id, {}).get(user_id) is followed and key not in self._answering
+        )
+
+    async def _move(self, key: tuple[int, int], followed: Followed) -> None:
+        """The player's turn came: once the turn's mention is out, their hand is posted anew
+        below what the channel showed since (the table message, the mention), drawn from the
+        view as it is then, and the old message deleted, so the hand they need is the last
+        thing on their screen. One move at a time per message; none once a newer message
+        (a click's answer) is theirs. Then the table's next pass looks at it again."""
+        table_id = key[0]
+        try:
+            if self._before_moving is not None:
+                await self._before_moving(table_id)
+            if self._current(key, followed):
+                await self._to_the_bottom(key, followed)
+        except TableError:
+            self._drop(key, followed)
+        except discord.HTTPException as error:
+            log.info("stopped following a private message of table %s: %s", table_id, error)
+            self._drop(key, followed)
+        finally:
+            followed.moving = False
+            self.table_changed(table_id)  # what changed meanwhile, a card due to hide
+
+    async def _to_the_bottom(self, key: tuple[int, int], followed: Followed) -> None:
+        table_id, user_id = key
+        private = await self.bot.service.follow_view(table_id, user_id)
+        public = self.bot.service.public_snapshot(table_id)  # the version it was built at
+        if private is None:
+            self._drop(key, followed)
+            return
+        if not private.legal:  # their turn went by meanwhile: the message stays as it is
+            return
+        shown, hide_at = await self._reveals.shown(table_id, user_id, private.round_no)
+        if not self._current(key, followed):
+            return
+        followed.version, followed.moment = public.version, moment_of(private)
+        followed.shown = shown
+        rendered = render_private(
+            private,
+            public,
+            followed.language,
+            reveals=shown,
+            hide_at=hide_at,
+            deck=self.bot.decks.of(user_id),
+        )
+        self._hide_at(followed, table_id, hide_at)
         pictures = self.bot.pictures
         cards = await pictures.complete(None, rendered)  # a new message: its picture anew
+        if not self._current(key, followed):
+            return
         sent = await followed.interaction.followup.send(
             embed=cards.embed,
             view=build_view(rendered.components),
@@ -319,12 +386,29 @@ class HandFollower:
             files=cards.attachments or [],
         )
         pictures.posted(sent.id, rendered, cards)
+        if not self._current(key, followed):  # a click's answer became theirs meanwhile
+            await _delete(sent)
+            return
         old, followed.message, followed.message_key = followed.message, sent, sent.id
-        try:
-            if old is not None:
-                await old.delete()
-            else:
+        followed.posted = True
+        if old is not None:
+            await _delete(old)
+        else:
+            try:
                 await followed.interaction.delete_original_response()
+            except discord.HTTPException as error:
+                log.info("an old private message could not be deleted: %s", error)
+
+    async def _retire(self, followed: Followed) -> None:
+        """Delete a hand moved to the bottom that a newer message of the player replaced
+        (while the token that reaches it lives)."""
+        if self.bot.clock.now() - followed.since > TOKEN_LIFETIME:
+            return  # frozen for good: nothing can reach it any more
+        if followed.message is not None:
+            await _delete(followed.message)
+            return
+        try:  # a click on it made it that click's own message
+            await followed.interaction.delete_original_response()
         except discord.HTTPException as error:
             log.info("an old private message could not be deleted: %s", error)
 
@@ -336,6 +420,13 @@ class HandFollower:
             del users[user_id]
             if not users:
                 del self._followed[table_id]
+
+
+async def _delete(message: discord.WebhookMessage) -> None:
+    try:
+        await message.delete()
+    except discord.HTTPException as error:
+        log.info("an old private message could not be deleted: %s", error)
 
 
 def _unchanged_waiting(public: PublicSnapshot, user_id: int, followed: Followed) -> bool:

@@ -9,6 +9,9 @@ file name (which names its content) in a bounded cache: a picture drawn once is 
 message that shows it. A message already carrying the picture it should show keeps it (the
 edit sends no file); only a changed picture is uploaded.
 
+No message waits for its picture longer than `DRAW_SECONDS` from asking (a hung drawing
+process, a queue of pictures): then it goes with its text alone (`bot/ui/drawing.py`).
+
 A click's answer never waits for a drawing: it goes out with the picture when it is drawn
 already, else without it, and the picture follows in a second edit of the same message once
 drawn (`answer` then `follow_up`); under load, that picture (the player who clicked is looking
@@ -36,7 +39,7 @@ import discord
 
 from bot.pictures.layout import CardPicture, rows_png
 from bot.render.table import RenderedMessage
-from bot.ui.drawing import CannotStart, DrawingProcesses
+from bot.ui.drawing import DRAW_SECONDS, CannotStart, DrawingProcesses
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -73,6 +76,8 @@ class CardPictures:
         self.draws = 0  # pictures drawn (each drawn once while cached)
         self.uploads = 0  # pictures sent to Discord
         self.kept = 0  # edits that kept the picture the message had
+        self.late = 0  # pictures given up at their deadline
+        self.deadline = DRAW_SECONDS  # asked -> drawn, at most: a message waits no longer
 
     # -- drawing ---------------------------------------------------------------------------
     def drawn(self, picture: CardPicture) -> bytes | None:
@@ -94,15 +99,20 @@ class CardPictures:
         future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
         self._drawing[name] = future
         try:
-            await self._drawers.acquire(urgent)
-            try:
-                png = await self._draw(picture)
-            finally:
-                self._drawers.release()
+            async with asyncio.timeout(self.deadline):  # its turn and its drawing together
+                await self._drawers.acquire(urgent)
+                try:
+                    png = await self._draw(picture)
+                finally:
+                    self._drawers.release()
             self.draws += 1
             self._drawn[name] = png
             while len(self._drawn) > DRAWN:
                 self._drawn.popitem(last=False)
+        except TimeoutError:  # a hung or slow drawing process: the message goes without it
+            self.late += 1
+            log.warning("card picture %s not drawn within %ss", name, self.deadline)
+            png = None
         except Exception:  # a picture is a bonus: the message goes out without it
             log.exception("could not draw the card picture %s", name)
             png = None

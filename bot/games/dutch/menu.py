@@ -5,7 +5,9 @@ There, a turn is draw, swap (or discard), then End the turn, Match or Call Dutch
 for the usual turn, which ends at once. So the swaps and the discard are offered as buttons
 that also end the turn, one click (`p=swap 2;end`: the controller plays both moves, each
 checked, and leaves `end` out if the turn already ended), and the same moves without the end
-are in a select below, for a player who means to match or call Dutch after them. A 9's power
+are in a select below, for a player who means to match or call Dutch after them. A discard that
+opens a Queen's or Jack's power is its own button: the turn goes on with the power, and a
+button's moves are played whole or not at all. A 9's power
 is a row of buttons, the drawn 9 and each own card (`powers.py`: each opens the row of the other
 players' cards); every other move (a 7's power) is the shared action menu's.
 """
@@ -30,6 +32,8 @@ from bot.render.actions import (
     verb,
 )
 from bot.snapshots import PrivateSnapshot
+from games.cards import JOKER
+from games.dutch.views import DutchView
 
 DRAWN = "drawn"
 END = "end"
@@ -40,6 +44,15 @@ KEEP_OPEN = "placed"  # the custom id of the select of those moves without the e
 def turn_goes_on(options: dict[str, Any]) -> bool:
     """Does a discard leave choices before the turn ends (matching, a Dutch call at the end)?"""
     return bool(options.get("matching_discards")) or options.get("dutch_call") == "end_of_turn"
+
+
+def opens_a_power(view: DutchView, options: dict[str, Any]) -> bool:
+    """Does discarding the held card open its power (a Queen or Jack drawn from the stock, a
+    joker being no Jack)? Then the turn goes on with the power, not to its end."""
+    rank = view.held[:-1] if view.held and view.held != JOKER else ""
+    return (
+        bool(options.get("queen_jack_powers")) and view.held_from == "stock" and rank in ("Q", "J")
+    )
 
 
 def components(
@@ -62,6 +75,9 @@ def components(
             label = text(language, "dutch.menu.then_end", action=labels.action_label(action))
             style = "primary" if verb(action) == "discard" else "secondary"
             custom_id = play_id(table_id, round_no, f"{action}{THEN}{END}")
+            if verb(action) == "discard" and opens_a_power(view, table.snapshot.options):
+                # the turn goes on with the power: a button's moves are played whole or not
+                label, custom_id = labels.action_label(action), play_id(table_id, round_no, action)
             specs.append(ButtonSpec(custom_id, label, style, row, labels.action_emoji(action)))
         row += 1
     options = tuple((labels.action_label(a), a) for a in placed)

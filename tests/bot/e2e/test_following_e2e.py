@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.service.snapshots import PLAYING
 from tests.bot.e2e.harness import BotUnderTest, players
+from tests.bot.e2e.players import choices, pick
 
 
 async def _after_the_peeks(harness: BotUnderTest) -> tuple[int, int, int]:
@@ -144,3 +146,52 @@ async def test_a_click_on_my_cards_edits_that_message_once(harness: BotUnderTest
         await harness.settle()
         touching = [r.route for r in harness.fake.requests[before:] if r.message_id == message_id]
         assert touching == ["POST /interactions/{interaction_id}/{token}/callback"]
+
+
+FOLLOW_UP = "POST /webhooks/{app_id}/{token}"  # a hand moved to the bottom: a new message
+
+
+async def test_hands_moved_to_the_bottom_while_mentions_are_paced_leave_no_stale_message(
+    harness: BotUnderTest,
+) -> None:
+    """Discord's per-channel limit on posts holds the turns' mentions while the players click
+    on (each as soon as they may): every hand moved to the bottom is either the player's one
+    current "My cards" or deleted, and the current one offers what they may do now. Before,
+    passes piled up behind a held mention and each re-posted a hand drawn before the wait,
+    left on screen (peeks that never hid) beside the current one."""
+    harness.channel_edits, harness.pacing_clock = (5, 5.0), harness.clock
+    harness.fake.limit_channel_edits(edits=5, per=5.0, now=harness.clock.now)
+    harness.fake.limit_channel_posts(posts=5, per=5.0, now=harness.clock.now)
+    harness.choose = lambda offered: pick(offered, ("peek", "draw", "discard", "skip", "end"))
+    async with harness.running() as bot:
+        table_id, round_no, _ = await _after_the_peeks(harness)
+        people = [harness.user_of_seat(table_id, seat) for seat in range(3)]
+        for user in people:  # every hand open and followed
+            await harness.my_cards(user, table_id)
+        for step in range(36):  # nobody calls Dutch: the round goes on
+            snapshot = bot.service.public_snapshot(table_id)
+            assert snapshot.status == PLAYING and snapshot.round_no == round_no
+            if step % 3 == 0:  # the mention goes out and the hand moves before the click
+                await harness.settle()
+            (turn,) = snapshot.to_act
+            await harness.act(harness.user_of_seat(table_id, turn), table_id)
+        await harness.settle()
+        followed = bot.tables.follower._followed.get(table_id, {})
+        moved = [
+            r
+            for r in harness.fake.requests
+            if r.route == FOLLOW_UP and r.ephemeral and r.user_id in {u.id for u in people}
+        ]
+        assert moved, "no hand was moved to the bottom: the test shows nothing"
+        current = {user_id: f.message_key for user_id, f in followed.items()}
+        stale = [
+            r.message_id
+            for r in moved
+            if r.message_id in harness.fake.messages and current.get(r.user_id) != r.message_id
+        ]
+        assert stale == [], f"{len(stale)} of {len(moved)} hands moved were left behind"
+        for user in people:
+            legal = (await bot.service.follow_view(table_id, user.id)).legal  # type: ignore[union-attr]
+            shown = harness.fake.message(current[user.id])
+            plays = {c.action[2:] for c in choices(shown) if c.action.startswith("p=")}
+            assert plays <= set(legal), f"{user.name}'s hand offers {plays}, not {legal}"

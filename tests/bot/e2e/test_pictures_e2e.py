@@ -4,8 +4,11 @@ hand that shows only what the round's end makes public."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import os
+import signal
 from typing import Any
 
 import pytest
@@ -15,9 +18,10 @@ from bot.local.emojis import EmojiRefused
 from bot.local.records import LocalInteraction
 from bot.pictures.cards import FOUR_COLOURS
 from bot.pictures.round_end import cards_in
-from bot.service.snapshots import ROUND_OVER
+from bot.service.snapshots import PLAYING, ROUND_OVER
 from bot.ui.custom_ids import navigate_id
 from bot.ui.emojis import EMOJIS, FOUR_COLOUR_PICTURES, PICTURES, emoji_name
+from bot.ui.pictures import drawing_processes, in_drawing_process
 from tests.bot.e2e.harness import BotUnderTest, players
 
 EMOJI_UPLOAD = "POST /applications/{app_id}/emojis"
@@ -176,3 +180,33 @@ async def test_my_cards_and_the_table_carry_pictures_uploaded_only_when_they_cha
         (new,) = [a["filename"] for a in peeked["attachments"]]
         assert new != picture and len(_files_sent(harness)) > before
         checker.assert_clean()  # no picture shows a card its viewer may not see
+
+
+async def test_a_table_started_while_the_drawing_processes_hang_shows_its_moves(
+    harness: BotUnderTest,
+) -> None:
+    """Both drawing processes stopped (SIGSTOP: hung, not dead), then a table of a person and
+    three bot players starts: its table message still follows the game, its pictures given
+    up at their deadline (before, it waited for them for good and never changed)."""
+    alice = harness.fake.user("alice")
+    async with harness.running() as bot:
+        processes = drawing_processes()
+        try:
+            await asyncio.gather(in_drawing_process(os.getpid), in_drawing_process(os.getpid))
+            for pid in processes.pids():
+                assert pid is not None
+                os.kill(pid, signal.SIGSTOP)
+            bot.pictures.deadline = 0.3  # the production deadline, shorter for the test
+            table_id = await harness.start_with_bots(alice, "euchre", 3)
+            await harness.settle()
+            assert bot.service.public_snapshot(table_id).status == PLAYING
+            rendered = await bot.notifier.render(table_id)
+            assert rendered is not None
+            shown = await harness.stored_table_message(table_id)
+            (embed,) = shown["embeds"]
+            expected = harness.sent_embed(rendered)
+            expected.pop("image", None)  # its picture was not drawn in time: the text alone
+            assert embed == expected
+            assert bot.pictures.late >= 1
+        finally:
+            processes.close()  # the stopped ones are killed

@@ -88,6 +88,27 @@ async def test_a_restart_between_rounds_starts_the_next_round_after_the_pause(
         await new_store.close()
 
 
+async def test_a_restart_at_a_later_round_s_end_keeps_that_round_s_number(
+    service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
+) -> None:
+    """Restored before Next round, the table's buttons carry the round just finished (its
+    "Next round" and "My cards" ids), not round 0's."""
+    table_id = await open_dutch(service, [ANN, BOB])
+    await end_round_quickly(service, table_id)
+    await service.next_round(table_id, ANN.user_id)
+    await end_round_quickly(service, table_id)
+    before = service.public_snapshot(table_id)
+    assert before.status == ROUND_OVER and before.round_no == 1
+    await store.close()
+
+    again, new_store, _clock = await restarted(db_path, seeds)
+    try:
+        after = again.public_snapshot(table_id)
+        assert after.status == ROUND_OVER and after.round_no == before.round_no
+    finally:
+        await new_store.close()
+
+
 async def test_a_restart_keeps_lobbies_and_seats(
     service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
 ) -> None:

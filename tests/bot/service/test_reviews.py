@@ -5,14 +5,16 @@ reason (the bot answers it in one sentence: tests/bot/e2e/test_history_e2e.py)."
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from bot.service import FakeClock
-from bot.service.pool_terms import DIED, ChoreFailed
+from bot.service.pool_terms import DIED, TIMED_OUT, ChoreFailed
 from bot.service.reviews import review_in_workers
 from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner
 from games.contract import RoundRecord, RoundSetup
@@ -79,3 +81,28 @@ async def test_a_piece_whose_worker_dies_fails_the_review_and_the_next_review_ru
     record = played("euchre", 2)
     review = await review_in_workers(runner, record, 2, samples=2, budget=None)
     assert review == review_hand(record, 2, samples=2, budget=None)
+
+
+async def test_a_piece_whose_worker_is_stopped_fails_at_its_deadline_and_the_next_review_runs() -> (
+    None
+):
+    """A worker stopped (SIGSTOP: hung, not dead) while it holds a review's piece: the piece
+    fails `TIMED_OUT` once its budget and `hang` are past, the worker is replaced, and the
+    next review runs on the new one."""
+    clock = FakeClock()
+    runner = ProcessPolicyRunner(1, clock=clock)
+    try:
+        await runner.chore(deciders.KeptRounds(), 0.1)  # a worker up and answering
+        (stopped,) = runner.worker_pids()
+        os.kill(stopped, signal.SIGSTOP)
+        piece = runner.chore(deciders.KeptRounds(), 0.1)
+        await clock.advance(0.1 + runner.hang)
+        with pytest.raises(ChoreFailed) as failed:
+            await piece
+        assert failed.value.reason == TIMED_OUT
+        record = played("euchre", 2)
+        review = await review_in_workers(runner, record, 2, samples=2, budget=None)
+        assert review == review_hand(record, 2, samples=2, budget=None)
+        assert stopped not in runner.worker_pids()
+    finally:
+        runner.close()

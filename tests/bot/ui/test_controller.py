@@ -251,6 +251,41 @@ async def test_a_click_of_two_moves_plays_both_or_leaves_out_one_no_longer_offer
     assert snapshot.to_act == (1 - first,) and snapshot.version > played
 
 
+@pytest.mark.parametrize(
+    ("forged", "english", "french"),
+    [
+        ("draw;drop", "That move is not allowed now.", "Ce coup n'est pas permis maintenant."),
+        (
+            "draw;draw",
+            "That move does not fit this moment of the turn.",
+            "Ce coup ne correspond pas à ce moment du tour.",
+        ),
+        ("draw;swap 9", "There is no such card.", "Cette carte n'existe pas."),
+    ],
+)
+async def test_a_button_s_moves_are_played_whole_or_refused_whole_with_nothing_stored(
+    bot: CardTableBot, forged: str, english: str, french: str
+) -> None:
+    """A forged `p=draw;drop`: the draw is legal, the rest cannot follow it, so the click is
+    refused in one sentence and the round stays as it was (the draw neither played nor
+    stored)."""
+    table_id, round_no = await started(bot)
+    for user in (HOST, GUEST):
+        await click(bot, play_id(table_id, round_no, "peek 3 4"), user, ephemeral_message=True)
+    before = bot.service.public_snapshot(table_id)
+    user = (HOST, GUEST)[before.to_act[0]]
+    stored = len((await bot.service.store.load_round(table_id, round_no)).actions)
+    languages = ((discord.Locale.american_english, english), (discord.Locale.french, french))
+    forged_id = play_id(table_id, round_no, forged)
+    for locale, sentence in languages:
+        answer = (await click(bot, forged_id, user, ephemeral_message=True, locale=locale)).only
+        assert answer.ephemeral and answer.content == sentence
+    after = bot.service.public_snapshot(table_id)
+    assert after.version == before.version and after.view == before.view
+    assert "draw" in (await bot.service.private_view(table_id, user)).legal
+    assert len((await bot.service.store.load_round(table_id, round_no)).actions) == stored
+
+
 async def dame_started(bot: CardTableBot) -> tuple[int, int, int]:
     """A Dame de Pique table of four people, started; the first to act has drawn: (table,
     round, that player's user id)."""

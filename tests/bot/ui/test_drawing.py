@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import threading
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 from bot.pictures.layout import CardPicture, CardRow
 from bot.service import worker
-from bot.ui.drawing import DrawingProcesses
+from bot.ui.drawing import DrawingLate, DrawingProcesses
 from bot.ui.pictures import DRAWERS, CardPictures, drawing_processes
 
 HANDS = ("7D", "8D", "9D", "10D")
@@ -99,5 +100,44 @@ async def test_a_drawing_waiting_when_no_process_can_start_fails_instead_of_wait
         # the dead process's replacement cannot start: the drawing waiting hears it
         with pytest.raises(RuntimeError, match="no process may start"):
             await asyncio.wait_for(waits, 30)
+    finally:
+        processes.close()
+
+
+async def test_a_stopped_drawing_process_fails_its_drawing_at_the_deadline_and_is_replaced() -> (
+    None
+):
+    """A hung process (SIGSTOP: not dead, its socket open) fails the drawing it holds at the
+    drawing's deadline, and is killed and replaced once it was on it `hang` seconds."""
+    processes = DrawingProcesses(1, 10)
+    try:
+        stopped = await processes.run(os.getpid)  # up and drawing
+        os.kill(stopped, signal.SIGSTOP)
+        processes.deadline = processes.hang = 0.2
+        with pytest.raises(DrawingLate):
+            await processes.run(os.getpid)
+        processes.deadline = 60.0  # the next drawing waits for the replacement
+        fresh = await processes.run(os.getpid)
+        assert fresh != stopped and processes.pids() == [fresh]
+    finally:
+        processes.close()
+
+
+async def test_a_drawing_answered_after_its_deadline_is_given_up_and_its_process_draws_on(
+    tmp_path: Path,
+) -> None:
+    """Slow, not hung: the caller stops waiting at the deadline; the late answer goes to
+    nobody, and the process, which answered before `hang`, is kept."""
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    processes = DrawingProcesses(1, 10)
+    try:
+        slow = await processes.run(os.getpid)
+        processes.deadline = 0.2
+        with pytest.raises(DrawingLate):
+            await processes.run(wait_for, str(gate), "late")
+        processes.deadline = 60.0
+        await asyncio.to_thread(gate.write_text, "")  # the slow drawing ends
+        assert await processes.run(os.getpid) == slow  # its answer, not the late one's
     finally:
         processes.close()

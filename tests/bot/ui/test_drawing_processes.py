@@ -70,3 +70,36 @@ def test_the_bots_children_exit_once_it_is_killed_outright() -> None:
     finally:
         bot.kill()
         bot.wait()
+
+
+# A bot that starts a drawing process, presses Ctrl-C at it (the terminal signals the whole
+# process group), then is killed with an answer still unread (its end of the socket resets).
+QUIET = textwrap.dedent(
+    """
+    import os, pickle, select, signal, socket
+    from bot.service.worker import forkserver_context, read_frame, write_frame
+    from bot.ui.drawing import serve
+
+    mine, theirs = socket.socketpair()
+    drawing = forkserver_context().Process(target=serve, args=(theirs, os.getpid(), 0))
+    drawing.start()
+    theirs.close()
+    job = pickle.dumps((os.getpid, ()))
+    write_frame(mine, job)
+    read_frame(mine)  # it is up and drawing
+    os.kill(drawing.pid, signal.SIGINT)
+    write_frame(mine, job)
+    assert select.select([mine], [], [], 30)[0], "no answer after Ctrl-C"
+    mine.close()  # the answer unread: the drawing process's next read is reset
+    drawing.join(30)
+    print(drawing.exitcode, flush=True)
+    """
+)
+
+
+def test_a_drawing_process_stops_quietly_on_ctrl_c_and_a_reset_socket() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", QUIET], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.stdout.split() == ["0"], done.stderr
+    assert "Traceback" not in done.stderr

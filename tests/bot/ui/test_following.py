@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -36,6 +36,9 @@ class Table:
         self.edits: list[int] = []  # user ids whose message was edited, in order
         self.views: list[int] = []  # user ids whose private view was built to follow them
         self.spawned: list[str] = []  # the follower's background work, by name
+        # hands moved to the bottom: (user id, the custom ids the new message offers)
+        self.posted: list[tuple[int, list[str]]] = []
+        self.deleted: list[int] = []  # message ids deleted (an original: its interaction's)
         self.table_id = 0
         self._interactions = itertools.count(1)
         follow_view = service.follow_view
@@ -58,18 +61,27 @@ class Table:
             await asyncio.gather(*busy)
 
     def interaction(self, user_id: int) -> Any:
+        own = next(self._interactions)
+
         async def edit_original_response(**_: Any) -> None:
             self.edits.append(user_id)
 
-        async def send(**_: Any) -> Any:  # the hand moved to the bottom: a new message
+        async def send(**kwargs: Any) -> Any:  # the hand moved to the bottom: a new message
             self.edits.append(user_id)
-            return SimpleNamespace(id=next(self._interactions), edit=edit_original_response)
+            offered = [c["custom_id"] for row in kwargs["view"].rows for c in row["components"]]
+            self.posted.append((user_id, offered))
+            sent = next(self._interactions)
+
+            async def delete() -> None:
+                self.deleted.append(sent)
+
+            return SimpleNamespace(id=sent, edit=edit_original_response, delete=delete)
 
         async def delete_original_response() -> None:
-            return None
+            self.deleted.append(own)
 
         return SimpleNamespace(
-            id=next(self._interactions),
+            id=own,
             user=SimpleNamespace(id=user_id),
             edit_original_response=edit_original_response,
             delete_original_response=delete_original_response,
@@ -124,10 +136,14 @@ async def euchre(tmp_path: Path) -> AsyncIterator[Table]:
 
 
 async def _seated(
-    tmp_path: Path, game: str, deck: list[Card] | None = None
+    tmp_path: Path,
+    game: str,
+    deck: list[Card] | None = None,
+    before_moving: Callable[[int], Awaitable[None]] | None = None,
 ) -> AsyncIterator[Table]:
     """A table of `game` started with four people (dealt `deck`, top first, if given), each
-    with "My cards" open and followed."""
+    with "My cards" open and followed; `before_moving`: the turn's mention, awaited before a
+    hand moves to the bottom."""
     store = await Store.open(tmp_path / "tables.sqlite3", synchronous="NORMAL")
     notices = Notices()
     seeds = itertools.count(5)
@@ -144,6 +160,7 @@ async def _seated(
         ),
         made.spawn,
         made.reveals,
+        before_moving,
     )
     opened = await service.open_table(1, 10, PLAYERS[0], game)
     made.table_id = opened.table_id
@@ -303,3 +320,81 @@ async def test_a_card_a_rule_shows_is_redrawn_where_another_players_jack_carries
     third, fourth = JACK_FIRST[4 * waiting.seat + 2 : 4 * waiting.seat + 4]  # its slots 3, 4
     places = {(r.data["seat"], r.data["slot"]): r.data["card"] for r in shown}
     assert places == {(jack_seat, 1): third.code, (waiting.seat, 4): fourth.code}
+
+
+class PacedMention:
+    """The turn's mention, held by the channel's pacing until `release` (a hand moving to the
+    bottom waits for it); `held` is set once a hand waits."""
+
+    def __init__(self) -> None:
+        self.held = asyncio.Event()
+        self._released = asyncio.Event()
+
+    async def __call__(self, table_id: int) -> None:
+        self.held.set()
+        await self._released.wait()
+
+    def release(self) -> None:
+        self._released.set()
+
+
+@pytest.fixture
+async def paced() -> PacedMention:
+    return PacedMention()
+
+
+@pytest.fixture
+async def paced_table(tmp_path: Path, paced: PacedMention) -> AsyncIterator[Table]:
+    async for made in _seated(tmp_path, "dame", before_moving=paced):
+        yield made
+
+
+async def _turn_passes(table: Table) -> int:
+    """The player to act draws and discards (from another message); the next one's turn
+    comes, and their hand waits for the turn's mention to move to the bottom. Returns them."""
+    player = table.to_act()
+    drawn = await table.draw(player)
+    assert drawn.round_no is not None
+    discard = next(move for move in drawn.legal if move.startswith("discard"))
+    await table.service.act(table.table_id, player, drawn.round_no, discard)
+    return table.to_act()
+
+
+async def test_a_hand_waiting_for_the_turn_s_mention_is_not_reposted_over_a_newer_click(
+    paced_table: Table, paced: PacedMention
+) -> None:
+    """The player clicks while their hand waits for the mention: the click's answer is their
+    one current "My cards"; the hand drawn before it is not posted when the mention is out."""
+    table = paced_table
+    player = await _turn_passes(table)
+    await paced.held.wait()  # their hand waits to move to the bottom
+    with table.follower.answering(table.table_id, player):  # as the controller answers
+        table.answered(await table.draw(player), player)
+    paced.release()
+    await table.settle()
+    assert [user for user, _ in table.posted] == []  # no hand from before the click
+    followed = table.follower._followed[table.table_id][player]
+    assert followed.message is None  # the click's answer is the message followed
+
+
+async def test_a_hand_moved_to_the_bottom_is_drawn_from_the_view_after_the_mention(
+    paced_table: Table, paced: PacedMention
+) -> None:
+    """Changes while the hand waits for the mention (the player draws from another message,
+    passes pile up): one hand is posted, drawn from the newest view, and the old deleted."""
+    table = paced_table
+    player = await _turn_passes(table)
+    await paced.held.wait()
+    round_no = table.service.public_snapshot(table.table_id).round_no
+    await table.draw(player)  # from another message, not answered here
+    for _ in range(3):  # more passes while the first waits
+        table.follower.table_changed(table.table_id)
+        await asyncio.sleep(0)
+    paced.release()
+    await table.settle()
+    (posted,) = [offered for user, offered in table.posted if user == player]
+    assert f"ct:{table.table_id}:{round_no}:p=draw" not in posted  # drawn before: stale
+    legal = (await table.service.follow_view(table.table_id, player)).legal  # type: ignore[union-attr]
+    assert any(move.startswith("discard") for move in legal)
+    assert any("discard" in custom_id for custom_id in posted)
+    assert len(table.deleted) == 1  # the message it replaces, once

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 from concurrent.futures.process import BrokenProcessPool
 
 import discord
@@ -182,3 +183,24 @@ async def test_an_edit_of_a_message_carrying_its_picture_draws_nothing_once_it_l
     # another message showing it needs the file: drawn anew, uploaded
     shown = await pictures.complete(3, rendered())
     assert shown.attachments is not None and len(drawn) == 3
+
+
+async def test_a_table_message_waits_no_longer_than_the_deadline_for_a_hung_drawing() -> None:
+    """Both drawing processes stopped (SIGSTOP): an edit off the click's path goes at the
+    picture's deadline with its text alone, and no picture waits for them."""
+    processes = ui_pictures.drawing_processes()
+    try:
+        await asyncio.gather(in_drawing_process(os.getpid), in_drawing_process(os.getpid))
+        assert len(processes.pids()) == ui_pictures.DRAWERS
+        for pid in processes.pids():
+            assert pid is not None
+            os.kill(pid, signal.SIGSTOP)
+        pictures = CardPictures()
+        pictures.deadline = 0.2
+        table = rendered((CardRow("Table", ("7D", "8D")),))
+        prepared = await pictures.complete(1, table)
+        assert prepared.attachments is None and prepared.waiting is None
+        assert prepared.embed.image.url is None  # the text alone
+        assert pictures.late == 1 and pictures.draws == 0
+    finally:
+        processes.close()  # the stopped ones are killed

@@ -55,3 +55,25 @@ def test_with_classic_rules_the_discard_ends_the_turn_and_the_shared_menu_stays(
         if isinstance(c, ButtonSpec) and parse(c.custom_id).kind is Kind.PLAY
     ]
     assert "discard" in played and not any(";" in p for p in played)
+
+
+@pytest.mark.parametrize("held", ["QH", "JS"])
+def test_with_house_rules_a_discard_that_opens_a_power_does_not_also_end_the_turn(
+    held: str,
+) -> None:
+    """House rules with the classic powers: a Queen or Jack drawn from the stock opens its
+    power when discarded, and the turn goes on with it, so its button plays the discard alone
+    (a button's moves are played whole or not at all); the swaps still end the turn."""
+    mine, table = _holding("house")
+    table = replace(table, options={**table.options, "queen_jack_powers": True})
+    assert mine.view is not None
+    mine = replace(mine, view=replace(mine.view, held=held, held_from="stock"))
+    rendered = render_private(mine, table, "en")
+    played = [
+        parse(c.custom_id).text
+        for c in rendered.components
+        if isinstance(c, ButtonSpec) and parse(c.custom_id).kind is Kind.PLAY
+    ]
+    swaps = [a for a in mine.legal if a.split()[0] == "swap"]
+    assert "discard" in played and "discard;end" not in played
+    assert [p for p in played if p.startswith("swap")] == [f"{a};end" for a in swaps]
