@@ -1,0 +1,21 @@
+"""Each fault injected into the bot under test for a few seconds: clicks answered within 3 s
+(a move or one sentence), no acknowledged move lost, no hidden card shown, play going on
+within 10 s of the fault's end. `python -m tests.bot.e2e.faults` runs them for a minute each."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.e2e.faults.scenarios import SCENARIOS
+from tests.bot.e2e.harness import BotUnderTest
+
+SHORT = 2.0  # seconds each fault holds in the tests
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+async def test_a_fault_loses_no_move_shows_no_card_and_play_recovers(
+    harness: BotUnderTest, name: str
+) -> None:
+    row = await SCENARIOS[name](harness, SHORT)
+    assert row.clicks > 0, "no click was made during the fault"
+    assert row.targets_met() == [], f"{row.fault}: {row.targets_met()} ({row.notes})"
