@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from tests.bot.e2e.faults.run import FaultRow, FaultRun
 from tests.bot.e2e.harness import BotUnderTest
 
+RECONNECT_WAIT = 300.0  # seconds: a bound on discord.py's reconnection, never a synchronisation
 FULL_WAIT = 60.0  # seconds: a bound on filling the file's last pages, never a synchronisation
 
 
@@ -34,7 +35,7 @@ async def sqlite_full(harness: BotUnderTest, seconds: float) -> FaultRow:
             await run.click_for(seconds)
             await connection.execute("PRAGMA max_page_count = 1073741823")
         await run.recover()
-        await harness.settle()
+        await run.handled()
         run.count_leaks()
     await run.count_lost()
     return row
@@ -53,13 +54,116 @@ async def sqlite_read_only(harness: BotUnderTest, seconds: float) -> FaultRow:
             await run.click_for(seconds)
             await connection.execute("PRAGMA query_only = 0")
         await run.recover()
-        await harness.settle()
+        await run.handled()
         run.count_leaks()
     await run.count_lost()
     return row
 
 
+RECONNECTING = "Attempting a reconnect in"  # discord.py, at each failed reconnection
+LATE_ANSWER = "LOCAL DISCORD: interaction answered after"  # the fake, of an answer it refused
+TABLE_EDITS = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+async def _rest_storm(
+    harness: BotUnderTest,
+    seconds: float,
+    name: str,
+    status: int,
+    *,
+    route: str | None = None,
+    is_global: bool = False,
+) -> FaultRow:
+    """People click while Discord answers `status` to `route` (None: every route)."""
+    row = FaultRow(name)
+    run = FaultRun(harness, row)
+    fake = harness.fake
+    async with harness.running():
+        await run.seat()
+        async with run.fault(row.fault):
+            storm = fake.rest.faults.storm(
+                status, seconds, route=route, retry_after=1.0, is_global=is_global
+            )
+            await run.click_for(seconds)
+            fake.rest.faults.calm()
+        await run.recover()
+        await run.handled()
+        run.count_leaks()
+        row.notes.append(f"{storm.refused} requests refused, {storm.refused / seconds:.1f}/s")
+    await run.count_lost()
+    return row
+
+
+async def rest_5xx_table_messages(harness: BotUnderTest, seconds: float) -> FaultRow:
+    """Discord answers 502 to every edit of a channel message (the table message)."""
+    return await _rest_storm(harness, seconds, "REST: 502 on message edits", 502, route=TABLE_EDITS)
+
+
+async def rest_5xx_everything(harness: BotUnderTest, seconds: float) -> FaultRow:
+    """Discord answers 502 to every request, an interaction's answer included: the clicks
+    made meanwhile cannot be answered (Discord shows "This interaction failed")."""
+    row = await _rest_storm(harness, seconds, "REST: 502 on every route", 502)
+    row.answers_refused_by_discord = True
+    row.expected_errors = (LATE_ANSWER,)
+    return row
+
+
+async def rest_429_route(harness: BotUnderTest, seconds: float) -> FaultRow:
+    """Discord rate limits the route of message edits (429, retry after 1 s)."""
+    return await _rest_storm(harness, seconds, "REST: 429 on message edits", 429, route=TABLE_EDITS)
+
+
+async def rest_429_global(harness: BotUnderTest, seconds: float) -> FaultRow:
+    """Discord's global rate limit (429, global): every route but an interaction's own."""
+    return await _rest_storm(harness, seconds, "REST: 429 global", 429, is_global=True)
+
+
+async def _gateway_drop(
+    harness: BotUnderTest, seconds: float, name: str, *, resumable: bool
+) -> FaultRow:
+    """The gateway connection drops and stays down for `seconds`: clicks meanwhile never
+    reach the bot (Discord drops them); once it reconnects, play goes on by itself."""
+    row = FaultRow(name, expected_errors=(RECONNECTING,))
+    run = FaultRun(harness, row)
+    fake = harness.fake
+    async with harness.running():
+        await run.seat()
+        identified, resumed = len(fake.gateway.identified), len(fake.gateway.resumed)
+        async with run.fault(row.fault):
+            await fake.gateway.drop(resumable=resumable, down_for=seconds)
+            await run.click_for(seconds)
+        # the recovery counts the bot's reconnection: Discord is back, the bot not yet
+        await fake.wait_for(
+            lambda: fake.gateway.connected, timeout=RECONNECT_WAIT, what="a reconnection"
+        )
+        await run.recover()
+        await run.handled()
+        run.count_leaks()
+        again = len(fake.gateway.identified) - identified, len(fake.gateway.resumed) - resumed
+        row.notes.append(f"identified {again[0]}, resumed {again[1]}")
+    await run.count_lost()
+    return row
+
+
+async def gateway_resume(harness: BotUnderTest, seconds: float) -> FaultRow:
+    """A dropped gateway connection that resumes its session."""
+    return await _gateway_drop(harness, seconds, "gateway: dropped, resumed", resumable=True)
+
+
+async def gateway_identify(harness: BotUnderTest, seconds: float) -> FaultRow:
+    """A dropped gateway connection whose session is gone: the bot must identify again."""
+    return await _gateway_drop(
+        harness, seconds, "gateway: dropped, identified again", resumable=False
+    )
+
+
 SCENARIOS: dict[str, Callable[[BotUnderTest, float], Awaitable[FaultRow]]] = {
     "sqlite_full": sqlite_full,
     "sqlite_read_only": sqlite_read_only,
+    "rest_5xx_table_messages": rest_5xx_table_messages,
+    "rest_5xx_everything": rest_5xx_everything,
+    "rest_429_route": rest_429_route,
+    "rest_429_global": rest_429_global,
+    "gateway_resume": gateway_resume,
+    "gateway_identify": gateway_identify,
 }

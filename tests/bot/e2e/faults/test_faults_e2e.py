@@ -4,8 +4,12 @@ within 10 s of the fault's end. `python -m tests.bot.e2e.faults` runs them for a
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+
 import pytest
 
+from bot.local.server import LocalDiscord
 from tests.bot.e2e.faults.scenarios import SCENARIOS
 from tests.bot.e2e.harness import BotUnderTest
 
@@ -14,8 +18,12 @@ SHORT = 2.0  # seconds each fault holds in the tests
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 async def test_a_fault_loses_no_move_shows_no_card_and_play_recovers(
-    harness: BotUnderTest, name: str
+    fake_discord: LocalDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture, name: str
 ) -> None:
+    caplog.set_level(logging.WARNING)
+    harness = BotUnderTest(fake_discord, tmp_path / "cardtable.sqlite3")
     row = await SCENARIOS[name](harness, SHORT)
     assert row.clicks > 0, "no click was made during the fault"
     assert row.targets_met() == [], f"{row.fault}: {row.targets_met()} ({row.notes})"
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [e for e in errors if not e.startswith(row.expected_errors)] == []
