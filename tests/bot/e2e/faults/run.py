@@ -51,11 +51,12 @@ class FaultRow:
     # ERROR lines the fault itself causes, by their first words (discord.py logs each failed
     # reconnection with its traceback; the fake, each answer it refused as late)
     expected_errors: tuple[str, ...] = ()
+    broken: list[str] = field(default_factory=list)  # other guarantees the fault broke
     notes: list[str] = field(default_factory=list)
 
     def targets_met(self) -> list[str]:
         """The targets this row misses, each in a few words (empty: all met)."""
-        missed: list[str] = []
+        missed: list[str] = list(self.broken)
         delivered = self.clicks - self.undelivered
         if self.answered < delivered and not self.answers_refused_by_discord:
             missed.append(f"{delivered - self.answered} clicks unanswered within 3 s")
@@ -163,7 +164,7 @@ class FaultRun:
                 self.row.undelivered += 1
             return None
         self.clicked.append(interaction)
-        answered = await _answered_within(interaction, ANSWER_SECONDS)
+        answered = await answered_within(interaction, ANSWER_SECONDS)
         for request in interaction.requests:
             shown = self.fake.messages.get(request.message_id or 0)
             if request.ephemeral and shown is not None and choices(shown):
@@ -250,7 +251,7 @@ class FaultRun:
             self.row.notes.append(f"acknowledged {self.acknowledged}, restored {restored}")
 
 
-async def _answered_within(interaction: LocalInteraction, seconds: float) -> bool:
+async def answered_within(interaction: LocalInteraction, seconds: float) -> bool:
     try:
         await asyncio.wait_for(interaction.answered.wait(), seconds)
     except TimeoutError:

@@ -4,13 +4,18 @@ them for a few seconds; `python -m tests.bot.e2e.faults` for a minute each."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from tests.bot.e2e.faults.run import FaultRow, FaultRun
-from tests.bot.e2e.harness import BotUnderTest
+from bot.service.clock import SystemClock
+from tests.bot.e2e.faults.run import ANSWER_SECONDS, FaultRow, FaultRun, answered_within
+from tests.bot.e2e.harness import BotUnderTest, players
+from tests.bot.e2e.players import verb_choice
 
 RECONNECT_WAIT = 300.0  # seconds: a bound on discord.py's reconnection, never a synchronisation
+EARLY = 0.9  # a timer fired before 90% of its delay fired early (a loaded machine is late)
+TIMER_WAIT = 30.0  # seconds: a bound on a turn timer of 5 s, never a synchronisation
 FULL_WAIT = 60.0  # seconds: a bound on filling the file's last pages, never a synchronisation
 
 
@@ -157,6 +162,80 @@ async def gateway_identify(harness: BotUnderTest, seconds: float) -> FaultRow:
     )
 
 
+TURN_SECONDS = 5  # the shortest turn a server may set: the clock faults wait out one turn
+
+
+async def _clock_step(harness: BotUnderTest, seconds: float, step: float) -> FaultRow:
+    """The machine's wall clock steps by `step` seconds while a player's turn runs: the turn
+    timer reminds them at half time and plays for them at the end, neither at once nor an
+    hour late. Another player clicks meanwhile. `seconds` does not apply: one turn is waited."""
+    direction = "forward" if step > 0 else "back"
+    row = FaultRow(f"clock: wall stepped an hour {direction}")
+    run = FaultRun(harness, row)
+    shift = [0.0]
+    harness.clock = SystemClock(wall=lambda: time.time() + shift[0])
+    async with harness.running() as bot:
+        await harness.ask(harness.fake.admin, "settings", turn_seconds=TURN_SECONDS)
+        await run.seat()
+        for _ in range(3):  # everyone peeks: the first turn to draw begins
+            await run.click()
+        waiting = run.mover()
+        assert waiting is not None
+        turn_began = time.monotonic()
+        position = run.position()
+        reminded: list[float] = []
+        played: list[float] = []
+        remind = bot.notifier.turn_reminder
+
+        async def noted_reminder(table_id: int, seat: int) -> None:
+            reminded.append(time.monotonic() - turn_began)
+            await remind(table_id, seat)
+
+        bot.notifier.turn_reminder = noted_reminder  # type: ignore[method-assign]
+        watcher = next(u for u in players(harness.fake) if u != waiting)
+        hand = verb_choice(harness.table_message(run.table_id), "hand")
+        assert hand is not None
+        async with run.fault(row.fault):
+            shift[0] = step
+            bound = time.monotonic() + TIMER_WAIT
+            while not played and time.monotonic() < bound:
+                # someone else opens their hand meanwhile: answered as ever
+                row.clicks += 1
+                clicked = await harness.fake.click(watcher, hand.message_id, hand.custom_id)
+                row.answered += int(await answered_within(clicked, ANSWER_SECONDS))
+                await asyncio.sleep(0.25)
+                if run.position() > position:
+                    played.append(time.monotonic() - turn_began)
+        half = TURN_SECONDS / 2
+        if not reminded or not played:
+            row.broken.append(f"reminder at {reminded}, timeout at {played} s: never")
+        elif played[0] - reminded[0] < half * EARLY:  # the timeout came with the reminder
+            row.broken.append(f"reminder at {reminded[0]:.1f} s, timeout at {played[0]:.1f} s")
+        row.notes.append(
+            f"turn of {TURN_SECONDS} s: reminded after {_first(reminded)} s, "
+            f"played for after {_first(played)} s"
+        )
+        await run.recover()
+        await run.handled()
+        run.count_leaks()
+    await run.count_lost()
+    return row
+
+
+def _first(times: list[float]) -> str:
+    return f"{times[0]:.1f}" if times else "never"
+
+
+async def clock_forward(harness: BotUnderTest, seconds: float) -> FaultRow:
+    """The wall clock jumps an hour ahead (an NTP correction, a VM resumed)."""
+    return await _clock_step(harness, seconds, 3600.0)
+
+
+async def clock_back(harness: BotUnderTest, seconds: float) -> FaultRow:
+    """The wall clock goes an hour back."""
+    return await _clock_step(harness, seconds, -3600.0)
+
+
 SCENARIOS: dict[str, Callable[[BotUnderTest, float], Awaitable[FaultRow]]] = {
     "sqlite_full": sqlite_full,
     "sqlite_read_only": sqlite_read_only,
@@ -166,4 +245,6 @@ SCENARIOS: dict[str, Callable[[BotUnderTest, float], Awaitable[FaultRow]]] = {
     "rest_429_global": rest_429_global,
     "gateway_resume": gateway_resume,
     "gateway_identify": gateway_identify,
+    "clock_forward": clock_forward,
+    "clock_back": clock_back,
 }
