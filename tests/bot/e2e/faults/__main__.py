@@ -28,6 +28,8 @@ def table(rows: list[FaultRow]) -> str:
     for row in rows:
         delivered = row.clicks - row.undelivered
         answered = f"{row.answered} of {delivered}"
+        if row.deferred:
+            answered += f" ({row.deferred} by “thinking…” first)"
         if row.undelivered:
             answered += f" ({row.undelivered} never delivered)"
         recovery = "never" if row.recovery is None else f"{row.recovery:.1f}"

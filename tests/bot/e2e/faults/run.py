@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from bot.app import CardTableBot
 from bot.local.gateway import ShardOffline
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
+from bot.local.server import LocalDiscord
 from bot.service.snapshots import PLAYING
 from bot.ui.custom_ids import BadCustomId, parse
 from tests.bot.e2e.harness import ONE_SENTENCE_MAX, BotUnderTest, players
@@ -29,6 +30,7 @@ from tests.bot.e2e.players import Choice, choices, verb_choice
 
 ANSWER_SECONDS = 3.0  # Discord's deadline for a click's first answer
 RECOVERY_TARGET = 10.0  # seconds after a fault's end
+FOLLOW_UP_WAIT = 15.0  # seconds a person waits on "thinking…" before clicking again
 PREFERENCE = ("peek", "draw", "discard", "skip", "end")  # a long round: never call Dutch
 Position = tuple[int, int]  # (round number, actions played in it)
 
@@ -42,6 +44,7 @@ class FaultRow:
     clicks: int = 0  # clicks made while it held
     answered: int = 0  # of those, answered within 3 s (a move, a view or one sentence)
     refused: int = 0  # of those, refused in one sentence
+    deferred: int = 0  # of those, answered "thinking…" first (the move or sentence came later)
     undelivered: int = 0  # of those, that Discord could not deliver (no gateway)
     lost: int = 0  # acknowledged moves missing after a restart from the store
     leaks: int = 0  # hidden cards shown to someone who may not see them
@@ -70,8 +73,8 @@ class FaultRow:
 
 
 def one_sentence(interaction: LocalInteraction) -> bool:
-    """The first answer is a single short private line with nothing to click."""
-    shown = [r for r in interaction.requests if r.shows_message]
+    """The first answer with words is a single short private line with nothing to click."""
+    shown = [r for r in interaction.requests if r.shows_message and _shows_words(r.payload)]
     if not shown:
         return False
     payload = shown[0].payload if isinstance(shown[0].payload, dict) else {}
@@ -165,17 +168,22 @@ class FaultRun:
             return None
         self.clicked.append(interaction)
         answered = await answered_within(interaction, ANSWER_SECONDS)
+        deferred = answered and not any(_shows_words(r.payload) for r in interaction.requests)
+        if deferred:  # "thinking…": a person waits for the answer that follows
+            await _followed_up(self.fake, interaction, FOLLOW_UP_WAIT)
         for request in interaction.requests:
             shown = self.fake.messages.get(request.message_id or 0)
             if request.ephemeral and shown is not None and choices(shown):
                 self.last_private[user.id] = int(shown["id"])
         after = self.position()
-        if answered and after > before:
+        told_done = any(_shows_words(r.payload) for r in interaction.requests if r.ok)
+        if told_done and not one_sentence(interaction) and after > before:
             self.acknowledged = max(self.acknowledged, after)
         if self.during:
             self.row.clicks += 1
             self.row.answered += int(answered)
             self.row.refused += int(answered and one_sentence(interaction))
+            self.row.deferred += int(deferred)
         return interaction
 
     @contextlib.asynccontextmanager
@@ -257,6 +265,24 @@ async def answered_within(interaction: LocalInteraction, seconds: float) -> bool
     except TimeoutError:
         return False
     return True
+
+
+def _shows_words(payload: object) -> bool:
+    """An answer with words or an embed (a deferral shows neither)."""
+    if not isinstance(payload, dict):
+        return False
+    data = payload.get("data", payload)
+    return isinstance(data, dict) and bool(data.get("content") or data.get("embeds"))
+
+
+async def _followed_up(fake: LocalDiscord, interaction: LocalInteraction, within: float) -> None:
+    """Wait, within a bound, for a deferred click's answer with words."""
+    with contextlib.suppress(AssertionError):
+        await fake.wait_for(
+            lambda: any(_shows_words(r.payload) for r in interaction.requests),
+            timeout=within,
+            what="the deferred answer",
+        )
 
 
 def _round_of(choice: Choice) -> int | None:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.service.clock import SystemClock
+from tests.bot.e2e.faults.postgres import POSTGRES_SCENARIOS
 from tests.bot.e2e.faults.run import ANSWER_SECONDS, FaultRow, FaultRun, answered_within
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.players import verb_choice
@@ -247,4 +248,5 @@ SCENARIOS: dict[str, Callable[[BotUnderTest, float], Awaitable[FaultRow]]] = {
     "gateway_identify": gateway_identify,
     "clock_forward": clock_forward,
     "clock_back": clock_back,
+    **POSTGRES_SCENARIOS,
 }

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.local.server import LocalDiscord
+from tests.bot.e2e.faults.postgres import available as postgres_available
 from tests.bot.e2e.faults.scenarios import SCENARIOS
 from tests.bot.e2e.harness import BotUnderTest
+from tests.postgres_server import SKIP_REASON
 
 SHORT = 2.0  # seconds each fault holds in the tests
 
@@ -20,6 +22,8 @@ SHORT = 2.0  # seconds each fault holds in the tests
 async def test_a_fault_loses_no_move_shows_no_card_and_play_recovers(
     fake_discord: LocalDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture, name: str
 ) -> None:
+    if name.startswith("postgres") and not postgres_available():
+        pytest.skip(SKIP_REASON)
     caplog.set_level(logging.WARNING)
     harness = BotUnderTest(fake_discord, tmp_path / "cardtable.sqlite3")
     row = await SCENARIOS[name](harness, SHORT)
