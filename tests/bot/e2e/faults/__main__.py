@@ -13,8 +13,10 @@ import tempfile
 from pathlib import Path
 
 from bot.local.server import running_local_discord
+from tests.bot.e2e.faults.postgres import available as postgres_available
 from tests.bot.e2e.faults.run import FaultRow
 from tests.bot.e2e.faults.scenarios import SCENARIOS
+from tests.bot.e2e.faults.shards import shard_stopped
 from tests.bot.e2e.harness import BotUnderTest
 
 HEADER = (
@@ -53,6 +55,9 @@ def table(rows: list[FaultRow]) -> str:
 async def run_all(names: list[str], seconds: float) -> list[FaultRow]:
     rows: list[FaultRow] = []
     for name in names:
+        if name.startswith("postgres") and not postgres_available():
+            print(f"{name}: skipped, no PostgreSQL binaries", file=sys.stderr)
+            continue
         with tempfile.TemporaryDirectory(prefix="cardtable-fault-") as folder:
             async with running_local_discord() as fake:
                 harness = BotUnderTest(fake, Path(folder) / "cardtable.sqlite3")
@@ -69,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     rows = asyncio.run(run_all(args.only or list(SCENARIOS), args.seconds))
+    if args.only is None and postgres_available():
+        rows.append(asyncio.run(shard_stopped(args.seconds)))
     print(table(rows))
     return 0 if all(not r.targets_met() for r in rows) else 1
 
