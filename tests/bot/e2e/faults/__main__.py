@@ -35,7 +35,7 @@ def table(rows: list[FaultRow]) -> str:
         if row.undelivered:
             answered += f" ({row.undelivered} never delivered)"
         recovery = "never" if row.recovery is None else f"{row.recovery:.1f}"
-        missed = row.targets_met()
+        missed = row.targets_missed()
         notes = "; ".join([*missed, *row.notes]) if missed else "; ".join(row.notes)
         cells = (
             row.fault,
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only is None and postgres_available():
         rows.append(asyncio.run(shard_stopped(args.seconds)))
     print(table(rows))
-    return 0 if all(not r.targets_met() for r in rows) else 1
+    return 0 if all(not r.targets_missed() for r in rows) else 1
 
 
 if __name__ == "__main__":

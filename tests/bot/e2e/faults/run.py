@@ -5,9 +5,10 @@ acknowledged and lost.
 
 A click is *answered* when its first answer reaches the local Discord within Discord's 3 s
 (the fake enforces the deadline too); it is *refused in one sentence* when that answer is one
-short private line and nothing else; a move is *acknowledged* when the click's answer came
-after the engine took it. *Recovery* is the time from the fault's end to the first move
-played and shown on the table message.
+short private line and nothing else; a move is *acknowledged* when the click's answer with
+words (after a "thinking…" deferral, the one that follows it) is not a refusal and the engine
+took the move. *Recovery* is the time from the fault's end to the first move played and shown
+on the table message.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from bot.app import CardTableBot
 from bot.local.gateway import ShardOffline
-from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
+from bot.local.records import LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord
 from bot.service.snapshots import PLAYING
 from bot.ui.custom_ids import BadCustomId, parse
@@ -55,9 +56,11 @@ class FaultRow:
     # reconnection with its traceback; the fake, each answer it refused as late)
     expected_errors: tuple[str, ...] = ()
     broken: list[str] = field(default_factory=list)  # other guarantees the fault broke
+    requests_refused: int = 0  # REST storms: the bot's requests Discord refused meanwhile
+    sessions: tuple[int, int] = (0, 0)  # gateway drops: (identified again, resumed)
     notes: list[str] = field(default_factory=list)
 
-    def targets_met(self) -> list[str]:
+    def targets_missed(self) -> list[str]:
         """The targets this row misses, each in a few words (empty: all met)."""
         missed: list[str] = list(self.broken)
         delivered = self.clicks - self.undelivered
@@ -295,10 +298,3 @@ def _round_of(choice: Choice) -> int | None:
         return parse(choice.custom_id).round_no
     except BadCustomId:
         return None
-
-
-Scenario = Callable[[BotUnderTest, float], Awaitable[FaultRow]]
-
-
-def is_ephemeral(message: dict[str, object]) -> bool:
-    return bool(int(str(message.get("flags") or 0)) & EPHEMERAL)

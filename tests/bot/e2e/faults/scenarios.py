@@ -95,6 +95,7 @@ async def _rest_storm(
         await run.recover()
         await run.handled()
         run.count_leaks()
+        row.requests_refused = storm.refused
         row.notes.append(f"{storm.refused} requests refused, {storm.refused / seconds:.1f}/s")
     await run.count_lost()
     return row
@@ -145,8 +146,11 @@ async def _gateway_drop(
         await run.recover()
         await run.handled()
         run.count_leaks()
-        again = len(fake.gateway.identified) - identified, len(fake.gateway.resumed) - resumed
-        row.notes.append(f"identified {again[0]}, resumed {again[1]}")
+        row.sessions = (
+            len(fake.gateway.identified) - identified,
+            len(fake.gateway.resumed) - resumed,
+        )
+        row.notes.append(f"identified again {row.sessions[0]}, resumed {row.sessions[1]}")
     await run.count_lost()
     return row
 
