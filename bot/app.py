@@ -20,7 +20,7 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot import logs
+from bot import logs, reconnect
 from bot.cogs.admin import AdminCog
 from bot.cogs.deck import DeckCog
 from bot.cogs.help import HelpCog
@@ -148,6 +148,7 @@ class CardTableBot(commands.Bot):
         self._left_guilds: set[int] = set()
         self._retention_task: asyncio.Task[None] | None = None
         self.health = HealthCheck()
+        self.identify_spacing = reconnect.IdentifySpacing()
         self.operations: OperationsServer | None = None
         self._pictures_task: asyncio.Task[None] | None = None
         self._told_broken: set[asyncio.Task[None]] = set()  # broken tables' messages, editing
@@ -255,6 +256,11 @@ class CardTableBot(commands.Bot):
     def _gateway_latency(self) -> float | None:
         latency = self.latency
         return latency if math.isfinite(latency) else None
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Before an IDENTIFY: what is left of Discord's 5 s since the previous one (discord.py
+        waits 5 s whole before each but the first, even long after it)."""
+        await self.identify_spacing.before_identify()
 
     async def on_connect(self) -> None:
         self.health.gateway_up()
@@ -439,6 +445,7 @@ def create_bot(
     pass their own store, clock, a short `guild_ready_timeout`, `edit_delay`, `channel_edits`
     (edits per seconds in a channel) and `pacing_clock` (the time those seconds are counted in;
     real time by default), `seed_source` or `sync_commands=False`."""
+    reconnect.install()  # back within seconds of Discord's gateway, not minutes
     partition = settings.partition
     if partition is None:
         return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]

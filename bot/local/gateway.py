@@ -6,8 +6,11 @@ and its GUILD_CREATEs carry, only the guilds on that shard (`(guild_id >> 22) % 
 and an event of a guild goes to the newest live connection of the guild's shard only (an event
 without a guild to shard 0, as Discord sends direct messages). A shard outside its count is
 closed with Discord's 4010 "Invalid shard", and an IDENTIFY without the bot's token with 4004
-"Authentication failed" (until identified, a connection receives no event). Sessions are not
-kept: a RESUME is answered with an invalid session, so the client identifies afresh.
+"Authentication failed" (until identified, a connection receives no event). A RESUME is
+answered with an invalid session, so the client identifies afresh, unless a test dropped the
+connections with `drop(resumable=True)`: then the session resumes where it was (RESUMED, its
+sequence going on). While `drop`'s outage lasts, connecting is refused (503) and an event
+finds no connection (`ShardOffline`: Discord drops a click it cannot deliver).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +32,7 @@ INVALID_SHARD = 4010  # Discord's close code for a shard id outside its count
 DECODE_ERROR = 4002  # Discord's close code for a payload that is not JSON
 NOT_AUTHENTICATED = 4003  # Discord's close code for a payload sent before IDENTIFY
 AUTHENTICATION_FAILED = 4004  # Discord's close code for an IDENTIFY with a wrong token
+UNKNOWN_ERROR = 4000  # Discord's close code after which a client may resume
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -47,6 +52,7 @@ class GatewaySession:
     shard: tuple[int, int] | None = None  # (id, count) after IDENTIFY
     intents: int = 0
     sequence: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    session_id: str | None = None  # READY's, once identified
 
     @property
     def live(self) -> bool:
@@ -78,8 +84,29 @@ class LocalGateway:
         self._authentic = authentic  # whether an IDENTIFY's token is the bot's
         self._sessions: list[GatewaySession] = []
         self.identified: list[tuple[int, int]] = []  # every IDENTIFY's shard, in order
+        self.resumed: list[tuple[int, int]] = []  # every RESUME's shard, in order
+        self._resumable: dict[str, GatewaySession] = {}  # session id -> the dropped session
+        self._down_until = 0.0  # time.monotonic() until which connecting is refused
 
-    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+    async def drop(self, *, resumable: bool, down_for: float = 0.0) -> None:
+        """Close every connection as a network fault would (4000: the client may resume),
+        and refuse new ones for `down_for` seconds. `resumable`: the sessions may RESUME
+        afterwards; else the RESUME is refused and the client must IDENTIFY again."""
+        self._down_until = time.monotonic() + down_for
+        self._resumable = {}
+        for session in list(self._sessions):
+            if resumable and session.session_id is not None:
+                self._resumable[session.session_id] = session
+            await session.socket.close(code=UNKNOWN_ERROR, message=b"Dropped.")
+
+    @property
+    def down(self) -> bool:
+        """Whether an outage `drop` asked for still refuses connections."""
+        return time.monotonic() < self._down_until
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.down:
+            return web.Response(status=503, text="the gateway is down (a fault a test asked for)")
         socket = web.WebSocketResponse(max_msg_size=0)
         await socket.prepare(request)
         session = GatewaySession(socket)
@@ -108,8 +135,8 @@ class LocalGateway:
             await session.socket.send_json({"op": 11})
         elif op == 2:  # identify
             await self._identify(session, message["d"])
-        elif op == 6:  # resume: this server keeps no sessions, so ask for a fresh identify
-            await session.socket.send_json({"op": 9, "d": False})
+        elif op == 6:  # resume: only a session `drop` kept resumable
+            await self._resume(session, message.get("d"))
         elif op == 8:  # request guild members
             guild_id = int(message["d"]["guild_id"])
             chunk = {
@@ -140,7 +167,22 @@ class LocalGateway:
         session.intents = int(data.get("intents") or 0)
         self.identified.append(session.shard)
         for name, event in self._on_identify(session.shard, data.get("shard") is not None):
+            if name == "READY":
+                session.session_id = str(event["session_id"])
             await self._send(session, name, event)
+        await self._on_change()
+
+    async def _resume(self, session: GatewaySession, data: Any) -> None:
+        session_id = data.get("session_id") if isinstance(data, dict) else None
+        dropped = self._resumable.pop(str(session_id), None)
+        if dropped is None or not self._authentic(data.get("token")):
+            await session.socket.send_json({"op": 9, "d": False})  # identify afresh
+            return
+        session.shard, session.intents = dropped.shard, dropped.intents
+        session.sequence, session.session_id = dropped.sequence, dropped.session_id
+        assert session.shard is not None
+        self.resumed.append(session.shard)
+        await self._send(session, "RESUMED", {})
         await self._on_change()
 
     async def _send(self, session: GatewaySession, name: str, data: Any) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.local.faults import RestFaults
 from bot.local.guard import same_secret
 from bot.local.limits import message_errors
 from bot.local.records import RecordedRequest
@@ -65,6 +66,7 @@ class RestApi:
         self._unknown_routes = unknown_routes
         self._on_change = on_change
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
+        self.faults = RestFaults()  # storms a test or the fault suite asks for
         self.in_flight = 0  # requests being answered
         self.last_activity = time.monotonic()  # when one last arrived or was answered
 
@@ -97,7 +99,13 @@ class RestApi:
                         request.method, f"{method} {template}", path, payload, status=200
                     )
                     try:
-                        status, body, headers = await handler(record, request, **found.groupdict())
+                        refused = self.faults.answer(f"{method} {template}", path)
+                        if refused is not None:
+                            status, body, headers = refused
+                        else:
+                            status, body, headers = await handler(
+                                record, request, **found.groupdict()
+                            )
                     except RouteError as error:
                         status, headers = error.status, {}
                         body = {"message": error.message, "code": error.code}

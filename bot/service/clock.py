@@ -13,6 +13,7 @@ from typing import Protocol
 log = logging.getLogger(__name__)
 
 TimerCallback = Callable[[], Awaitable[None]]
+STEP_LOGGED = 60.0  # seconds: a wall clock this far from the bot's own is said in the log
 
 
 class TimerHandle(Protocol):
@@ -44,13 +45,40 @@ async def sleep_by_timer(clock: Clock, seconds: float) -> None:
 
 
 class SystemClock:
-    """Wall time, and timers on the running asyncio loop."""
+    """Wall time as it was at the start, advancing with the monotonic clock; timers on the
+    running asyncio loop.
 
-    def __init__(self) -> None:
+    Every deadline the bot keeps (turn timers and their reminders, hiding a card shown for a
+    few seconds, Discord's per-channel windows) is compared with `now()`, while the timers
+    themselves run on the loop's monotonic clock. Were `now()` the wall clock, a step of it
+    (an NTP correction, a virtual machine resumed) would make them disagree: an hour forward
+    and every turn timed out at its reminder; an hour back and nothing fired for an hour. So
+    `now()` moves only as time passes; a step of the wall clock is logged, and the times the
+    bot shows and stores keep its start's wall time until it restarts."""
+
+    def __init__(
+        self,
+        wall: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._wall = wall
+        self._monotonic = monotonic
+        self._offset = wall() - monotonic()  # the wall time at monotonic time 0, at the start
+        self._stepped = 0.0  # the wall clock's step last logged
         self._tasks: set[asyncio.Task[None]] = set()
 
     def now(self) -> float:
-        return time.time()
+        now = self._offset + self._monotonic()
+        step = self._wall() - now
+        if abs(step - self._stepped) > STEP_LOGGED:
+            self._stepped = step
+            log.warning(
+                "the wall clock stepped: it is %+.0f s from the bot's clock, which keeps its "
+                "pace (the timers neither fire at once nor late; shown times follow the wall "
+                "clock again after a restart)",
+                step,
+            )
+        return now
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)

@@ -148,3 +148,22 @@ async def test_a_failed_backup_is_logged_and_remembered(tmp_path: Path) -> None:
     schedule = BackupSchedule(tmp_path / "missing.sqlite3", tmp_path / "b", every=60, keep=1)
     assert await schedule.run_once() is None
     assert schedule.last is None and schedule.last_error is not None
+
+
+@pytest.mark.parametrize("step", [3600.0, -3600.0])
+async def test_a_wall_clock_step_moves_the_next_backup_by_the_step_once(
+    tmp_path: Path, step: float
+) -> None:
+    """Backups keep to the wall clock (their names are its time): a step of an hour shifts
+    the next one by that hour, neither all due at once nor never."""
+    db = tmp_path / "cardtable.sqlite3"
+    await (await a_store_with_guilds(db, 1)).close()
+    folder = tmp_path / "backups"
+    every = 86_400.0
+    now = [T0.timestamp() + 600]
+    schedule = BackupSchedule(db, folder, every=every, keep=7, first_after=0, wall=lambda: now[0])
+    take_backup(db, folder, keep=7, now=lambda: datetime.fromtimestamp(now[0], UTC))
+    now[0] += step
+    assert schedule.due_in() == every - step
+    now[0] += every - step
+    assert schedule.due_in() == 0

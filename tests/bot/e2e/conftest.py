@@ -9,6 +9,10 @@
 - leak_checker.py reads every payload as it arrives and flags a card face its viewer may not see.
 - bot_processes.py runs the bot as real `python -m bot` processes (one per shard, PostgreSQL)
   instead, and people.py plays for users who see only Discord's messages (test_shards_e2e.py).
+- faults/ injects faults into the bot (a full or read-only SQLite file, a killed, cut or slow
+  PostgreSQL server, Discord's 5xx and 429 storms, gateway drops, wall clock steps, a stuck
+  shard process) and judges every click made meanwhile; `python -m tests.bot.e2e.faults`
+  runs each for a minute and prints the fault table (docs/operations.md).
 Every test here fails on an ERROR log line or on a route the fake does not know.
 """
 

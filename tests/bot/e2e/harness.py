@@ -71,6 +71,7 @@ class BotUnderTest:
     ) -> None:
         self.fake = fake
         self.database = database
+        self.database_url: str | None = None  # a PostgreSQL database instead of the file
         self.edit_delay = edit_delay
         self.clock = FakeClock()
         self._seeds = itertools.count(1)
@@ -89,6 +90,7 @@ class BotUnderTest:
             _env_file=None,  # type: ignore[call-arg]
             DISCORD_TOKEN="fake-token",
             DATABASE_PATH=self.database,
+            DATABASE_URL=self.database_url,
             DEV_GUILD_ID=self.fake.guild_id,
         )
         bot = create_bot(

@@ -7,6 +7,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+import pytest
+
 from bot.service import FakeClock, SystemClock
 
 
@@ -58,3 +60,20 @@ async def test_the_system_clock_fires_and_cancels_on_the_loop() -> None:
     await asyncio.sleep(0.02)
     assert never == []
     assert abs(clock.now() - time.time()) < 1
+
+
+def test_a_step_of_the_wall_clock_does_not_move_the_system_clock(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Deadlines are compared with `now()` while timers run on the monotonic clock: a step of
+    the wall clock must not reach `now()`, or every timer fires at once, or an hour late."""
+    wall, monotonic = [1_700_000_000.0], [50.0]
+    clock = SystemClock(wall=lambda: wall[0], monotonic=lambda: monotonic[0])
+    start = clock.now()
+    for step in (3600.0, -7200.0):  # an hour forward, then back past where it was
+        wall[0] += step
+        monotonic[0] += 2.0  # two seconds pass meanwhile
+        wall[0] += 2.0
+        assert clock.now() == start + (monotonic[0] - 50.0)
+    stepped = [r.getMessage() for r in caplog.records if "wall clock stepped" in r.getMessage()]
+    assert len(stepped) == 2 and "+3600 s" in stepped[0] and "-3600 s" in stepped[1]
