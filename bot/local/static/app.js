@@ -42,6 +42,7 @@
       "Make a selection": "Faites un choix",
       "(default)": "(par défaut)",
       "choose…": "choisir…",
+      "Channels": "Salons",
     },
   };
   function t(text, values = {}) {
@@ -184,6 +185,7 @@
     $("command-send").textContent = t("Send");
     $("connection").textContent = t("Reconnecting…");
     document.querySelector(".switch-label").textContent = t("Playing as");
+    $("channels-toggle").setAttribute("aria-label", t("Channels"));
     Markdown.locale = state.me.locale;
   }
 
@@ -214,7 +216,14 @@
     return link;
   }
 
+  // At phone width the channels and switchers are a drawer over the chat (app.css).
+  function showChannels(open) {
+    $("app").classList.toggle("channels-open", open);
+    $("channels-toggle").setAttribute("aria-expanded", String(open));
+  }
+
   function openChannel(channelId) {
+    showChannels(false);
     state.channelId = channelId;
     history.replaceState(null, "", `?user=${userNumber}&channel=${channelId}`);
     state.rendered.clear();
@@ -909,6 +918,12 @@
       } else if (userScrolls) {
         stickToBottom = false;
       }
+    });
+    $("channels-toggle").addEventListener("click", () =>
+      showChannels(!$("app").classList.contains("channels-open")));
+    $("scrim").addEventListener("click", () => showChannels(false));
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") showChannels(false);
     });
     $("user-switch").addEventListener("change", (event) => {
       location.search = `?user=${event.target.value}&channel=${state.channelId}`;
