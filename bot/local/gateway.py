@@ -12,6 +12,8 @@ kept: a RESUME is answered with an invalid session, so the client identifies afr
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -24,6 +26,12 @@ from aiohttp import web
 log = logging.getLogger("bot.local")
 
 HEARTBEAT_INTERVAL_MS = 41250
+# A heartbeat's ACK comes a network round trip after it, as from Discord. discord.py's
+# keep-alive thread records when it sent a heartbeat only once the event loop has sent it and
+# the thread runs again: an ACK sent at once, on the same loop, may be read before that record,
+# and discord.py then measures the whole interval as latency ("Can't keep up, websocket is
+# 41.3s behind"). The round trip leaves that thread ample time to record its send.
+HEARTBEAT_ROUND_TRIP_SECONDS = 0.25
 INVALID_SHARD = 4010  # Discord's close code for a shard id outside its count
 DECODE_ERROR = 4002  # Discord's close code for a payload that is not JSON
 NOT_AUTHENTICATED = 4003  # Discord's close code for a payload sent before IDENTIFY
@@ -47,6 +55,7 @@ class GatewaySession:
     shard: tuple[int, int] | None = None  # (id, count) after IDENTIFY
     intents: int = 0
     sequence: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    acks: set[asyncio.Task[None]] = field(default_factory=set)  # heartbeats' ACKs on their way
 
     @property
     def live(self) -> bool:
@@ -78,6 +87,7 @@ class LocalGateway:
         self._authentic = authentic  # whether an IDENTIFY's token is the bot's
         self._sessions: list[GatewaySession] = []
         self.identified: list[tuple[int, int]] = []  # every IDENTIFY's shard, in order
+        self.heartbeat_round_trip = HEARTBEAT_ROUND_TRIP_SECONDS
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=0)
@@ -95,6 +105,8 @@ class LocalGateway:
                         break
                     await self._op(session, message)
         finally:
+            for ack in session.acks:
+                ack.cancel()
             self._sessions.remove(session)
             await self._on_change()
         return socket
@@ -105,7 +117,9 @@ class LocalGateway:
             await session.socket.close(code=NOT_AUTHENTICATED, message=b"Not authenticated.")
             return
         if op == 1:  # heartbeat
-            await session.socket.send_json({"op": 11})
+            ack = asyncio.create_task(self._ack(session), name="local-gateway-heartbeat-ack")
+            session.acks.add(ack)
+            ack.add_done_callback(session.acks.discard)
         elif op == 2:  # identify
             await self._identify(session, message["d"])
         elif op == 6:  # resume: this server keeps no sessions, so ask for a fresh identify
@@ -125,6 +139,13 @@ class LocalGateway:
         else:
             log.error("LOCAL DISCORD: unknown gateway op %s: %s", op, message)
             self._on_unknown(f"gateway op {op}")
+
+    async def _ack(self, session: GatewaySession) -> None:
+        """Acknowledge a heartbeat a round trip after it (`HEARTBEAT_ROUND_TRIP_SECONDS`)."""
+        await asyncio.sleep(self.heartbeat_round_trip)
+        if not session.socket.closed:
+            with contextlib.suppress(ConnectionResetError):  # the client went away meanwhile
+                await session.socket.send_json({"op": 11})
 
     async def _identify(self, session: GatewaySession, data: Any) -> None:
         if not isinstance(data, dict) or not self._authentic(data.get("token")):
