@@ -77,6 +77,7 @@ class LocalTable:
     port: int = field(default_factory=free_port)
     arguments: tuple[str, ...] = ("--local",)
     seed: int | None = None
+    log_level: str = "WARNING"  # INFO: what `make run` prints
     process: subprocess.Popen[str] | None = None
     output: list[str] = field(default_factory=list)
     returncode: int | None = None
@@ -96,7 +97,7 @@ class LocalTable:
             PYTHONPATH=str(ROOT),
             DATABASE_PATH=str(self.folder / "cardtable.sqlite3"),
             LOCAL_PORT=str(self.port),
-            LOG_LEVEL="WARNING",
+            LOG_LEVEL=self.log_level,
         )
         self.process = subprocess.Popen(
             [sys.executable, "-m", *self._program()],
