@@ -103,6 +103,7 @@ class CardTableBot(commands.Bot):
         pacing_clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
         sync_commands: bool = True,
+        owner_tools: bool = True,
         policy_runner: PolicyRunner | None = None,
         card_pictures: bool = True,
         hand_pictures: bool = True,
@@ -124,6 +125,9 @@ class CardTableBot(commands.Bot):
         self._given_store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._sync_commands = sync_commands
+        # `/admin` in the development server (DEV_GUILD_ID), for the bot's owners; the local
+        # table syncs to its own guild but is no development server: it lists none
+        self._owner_tools = owner_tools
         # bots think in worker processes, so a searching bot never delays another table's click
         self.policy_runner: PolicyRunner = policy_runner or ProcessPolicyRunner(
             settings.bot_workers, clock=self.clock, observer=self.telemetry
@@ -208,7 +212,7 @@ class CardTableBot(commands.Bot):
         )
         for cog in (*game_cogs, *shared):
             await self.add_cog(cog)
-        if self.settings.dev_guild_id is not None:  # the owner's tools: that server only
+        if self._owner_tools and self.settings.dev_guild_id is not None:  # that server only
             await self.add_cog(AdminCog(self), guild=discord.Object(self.settings.dev_guild_id))
         self.decks.load(await self._store.player_preferences())  # no click reads them
         # The mentions posted before the restart: deleted once played, not posted again.
@@ -433,7 +437,8 @@ def create_bot(
     """A bot ready to `start(token)`; with SHARD_COUNT set, one connecting its shards. Tests
     pass their own store, clock, a short `guild_ready_timeout`, `edit_delay`, `channel_edits`
     (edits per seconds in a channel) and `pacing_clock` (the time those seconds are counted in;
-    real time by default), `seed_source` or `sync_commands=False`."""
+    real time by default), `seed_source` or `sync_commands=False`; the local table passes
+    `owner_tools=False` (no `/admin`)."""
     partition = settings.partition
     if partition is None:
         return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]

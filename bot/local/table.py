@@ -79,6 +79,7 @@ async def _serve(settings: Settings, announce: str, seed_source: Callable[[], in
                 guild_ready_timeout=0.1,
                 channel_edits=(1_000, 1.0),
                 seed_source=seed_source,
+                owner_tools=False,  # `/admin` is for a real development server's owners
             )
             async with bot:
                 running = asyncio.create_task(bot.start(server.bot_token), name="local-bot")

@@ -15,6 +15,7 @@
   const state = {
     me: null, users: [], bot: null, channels: [], commands: [], channelId: params.get("channel"),
     rendered: new Map(), // message id -> { key, element }
+    commandsKey: "",
     flatCommands: [], chosen: null, menuIndex: 0,
   };
   // The page's own words (Discord's client texts), in the user's language.
@@ -99,7 +100,9 @@
     Object.assign(state, {
       me: body.me, users: body.users, bot: body.bot, channels: body.channels,
     });
-    if (JSON.stringify(body.commands) !== JSON.stringify(state.commands)) {
+    const commandsKey = `${state.me.locale}\n${JSON.stringify(body.commands)}`;
+    if (commandsKey !== state.commandsKey) { // names shown in the user's language
+      state.commandsKey = commandsKey;
       state.commands = body.commands;
       state.flatCommands = flatten(body.commands);
     }
@@ -666,23 +669,37 @@
     return (table && (table[locale] || table[locale.split("-")[0]])) || item[key] || "";
   }
 
+  // Each command as the user's Discord shows it (`shown`: its names in their language, "/dutch
+  // lancer") and as an interaction names it (`path`: "dutch start"); either may be typed.
   function flatten(commands) {
     const flat = [];
-    const walk = (item, path) => {
+    const walk = (item, path, shown) => {
       const children = item.options || [];
       const subs = children.filter((o) => o.type === SUB_COMMAND || o.type === SUB_COMMAND_GROUP);
-      if (subs.length) subs.forEach((sub) => walk(sub, [...path, sub.name]));
-      else flat.push({ path: path.join(" "), item, options: children });
+      if (subs.length) {
+        subs.forEach((sub) => walk(sub, [...path, sub.name], [...shown, localized(sub, "name")]));
+      } else {
+        flat.push({ path: path.join(" "), shown: shown.join(" "), item, options: children });
+      }
     };
     for (const command of commands) {
-      if ((command.type || 1) === 1) walk(command, [command.name]);
+      if ((command.type || 1) === 1) walk(command, [command.name], [localized(command, "name")]);
     }
-    return flat.sort((a, b) => a.path.localeCompare(b.path));
+    return flat.sort((a, b) => a.shown.localeCompare(b.shown));
+  }
+
+  function typed() {
+    return $("command-input").value.replace(/^\//, "").trim().toLowerCase();
+  }
+
+  function named(command, text) {
+    return command.path === text || command.shown.toLowerCase() === text;
   }
 
   function matches() {
-    const text = $("command-input").value.replace(/^\//, "").trim().toLowerCase();
-    return state.flatCommands.filter((c) => c.path.startsWith(text) || text.startsWith(c.path));
+    const text = typed();
+    const starts = (name) => name.startsWith(text) || text.startsWith(name);
+    return state.flatCommands.filter((c) => starts(c.shown.toLowerCase()) || starts(c.path));
   }
 
   function renderMenu() {
@@ -698,8 +715,11 @@
       const row = el("div", `menu-item${index === state.menuIndex ? " active" : ""}`);
       row.setAttribute("role", "option");
       row.dataset.command = command.path;
-      const name = el("span", "menu-name", `/${command.path}`);
-      const args = command.options.map((o) => (o.required ? o.name : `[${o.name}]`)).join(" ");
+      const name = el("span", "menu-name", `/${command.shown}`);
+      const args = command.options.map((o) => {
+        const word = localized(o, "name");
+        return o.required ? word : `[${word}]`;
+      }).join(" ");
       row.append(name, el("span", "menu-args", args),
         el("span", "menu-description", localized(command.item, "description")));
       row.addEventListener("mousedown", (event) => {
@@ -714,7 +734,7 @@
 
   function choose(command) {
     state.chosen = command;
-    $("command-input").value = `/${command.path}`;
+    $("command-input").value = `/${command.shown}`;
     $("command-menu").hidden = true;
     renderOptions();
   }
@@ -726,7 +746,7 @@
     for (const option of state.chosen.options) {
       const pill = el("label", `option-pill${option.required ? " required" : ""}`);
       pill.title = localized(option, "description");
-      pill.append(el("span", "option-name", option.name));
+      pill.append(el("span", "option-name", localized(option, "name")));
       let field;
       if (option.choices && option.choices.length) {
         field = el("select");
@@ -777,8 +797,7 @@
       return say(input.value.trim());
     }
     if (!state.chosen) {
-      const text = input.value.replace(/^\//, "").trim();
-      const exact = state.flatCommands.find((c) => c.path === text) || matches()[state.menuIndex];
+      const exact = state.flatCommands.find((c) => named(c, typed())) || matches()[state.menuIndex];
       if (!exact) {
         if (input.value.trim()) error.textContent = t("No command matches.");
         return;
@@ -792,7 +811,7 @@
     }
     const missing = state.chosen.options.find((o) => o.required && !(o.name in options));
     if (missing) {
-      error.textContent = t("{option} is required.", { option: missing.name });
+      error.textContent = t("{option} is required.", { option: localized(missing, "name") });
       return;
     }
     const payload = { type: "command", channel_id: state.channelId, name: state.chosen.path, options };
@@ -844,13 +863,14 @@
   function wire() {
     const input = $("command-input");
     input.addEventListener("input", () => {
-      if (state.chosen && input.value !== `/${state.chosen.path}`) {
+      if (state.chosen && input.value !== `/${state.chosen.shown}`) {
         state.chosen = null;
         renderOptions();
       }
       if (!state.chosen) {
-        const exact = state.flatCommands.find((c) => `/${c.path}` === input.value.trim());
-        if (exact && !state.flatCommands.some((c) => c !== exact && c.path.startsWith(exact.path))) {
+        const exact = state.flatCommands.find((c) => input.value.startsWith("/") && named(c, typed()));
+        const longer = (c) => c !== exact && (c.path.startsWith(exact.path) || c.shown.startsWith(exact.shown));
+        if (exact && !state.flatCommands.some(longer)) {
           choose(exact);
           return;
         }
