@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot import logs
 from bot.cogs.admin import AdminCog
 from bot.cogs.deck import DeckCog
-from bot.cogs.help import HelpCog
+from bot.cogs.help import HelpCog, HelpPageMenu
 from bot.cogs.history import (
     HandChooser,
     HistoryButton,
@@ -196,6 +196,7 @@ class CardTableBot(commands.Bot):
             ForgetButton,
             HistoryButton,
             HandChooser,
+            HelpPageMenu,
             ReplayButton,
             RecordsButton,
             ReviewButton,
