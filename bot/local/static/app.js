@@ -28,7 +28,7 @@
       "This interaction failed": "Cette interaction a échoué",
       "Message #{channel} — type / for the bot's commands":
         "Écrire dans #{channel} — tapez / pour les commandes du bot",
-      "Playing as": "Vous jouez",
+      "Playing as": "Vous êtes",
       "Text channels": "Salons textuels",
       "Reconnecting…": "Reconnexion…",
       "Commands": "Commandes",
