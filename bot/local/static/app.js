@@ -44,6 +44,12 @@
       "(default)": "(par défaut)",
       "choose…": "choisir…",
       "Channels": "Salons",
+      "integer": "nombre entier",
+      "number": "nombre",
+      "text": "texte",
+      "value": "valeur",
+      "true": "vrai",
+      "false": "faux",
     },
   };
   function t(text, values = {}) {
@@ -759,7 +765,7 @@
         }));
       } else if (option.type === 5) {
         field = el("select");
-        for (const [value, text] of [["", t("(default)")], ["true", "true"], ["false", "false"]]) {
+        for (const [value, text] of [["", t("(default)")], ["true", t("true")], ["false", t("false")]]) {
           const item = el("option", "", text);
           item.value = value;
           field.append(item);
@@ -776,7 +782,7 @@
       } else {
         field = el("input");
         field.type = option.type === 4 || option.type === 10 ? "number" : "text";
-        field.placeholder = TYPE_NAMES[option.type] || "value";
+        field.placeholder = t(TYPE_NAMES[option.type] || "value");
         if (option.min_value !== undefined) field.min = option.min_value;
         if (option.max_value !== undefined) field.max = option.max_value;
       }

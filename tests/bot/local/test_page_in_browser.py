@@ -277,6 +277,7 @@ def test_commands_are_listed_in_the_users_language_and_the_owners_admin_is_not(
         )
         assert bob.page.input_value("#command-input") == "/dutch lancer"
         assert "variante" in bob.page.locator("#command-options").inner_text()
+        assert bob.page.get_attribute("[data-option='target']", "placeholder") == "nombre entier"
         bob.page.press("#command-input", "Enter")
         bob.settled()
         bob.wait_table_button("join")  # the table opened (in the server's language)
