@@ -145,3 +145,22 @@ def test_no_french_text_writes_de_le_or_que_before_a_vowel() -> None:
         if (found := ELIDED_BEFORE_A_VOWEL.search(template))
     }
     assert unelided == {}
+
+
+# A player's name or "vous" as the subject of an adjective or a participle that agrees with it
+# ("Alice s'est assis", "vous êtes oublié", "Bob joue seul"), which a player's gender breaks.
+AGREES_WITH_A_PLAYER = re.compile(
+    r"(?:\{(?:name|host|names)\}\**|\b[Vv]ous) (?:s'est|est|êtes) (?!de retour\b|en |à |pas )\w+"
+    r"|(?:\{name\}\**|\b[Vv]ous) (?:\w+ )?seul\b"
+)
+
+
+def test_no_french_text_agrees_an_adjective_with_a_players_gender() -> None:
+    """French texts about a player say what they did, not what they are: "a pris place", "a
+    quitté la table", "ne répond plus", "en solo", never an agreement guessed for them."""
+    agreeing = {
+        key: found.group(0)
+        for key, template in catalog("fr").items()
+        if (found := AGREES_WITH_A_PLAYER.search(template))
+    }
+    assert agreeing == {}
