@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RULES_COMMAND = "rules"
 START_COMMAND = "start"
 HELP_COMMAND = "help"
 HELP_PAGE_ID = "help:page"  # the custom id of the help's menu of pages
@@ -85,13 +84,11 @@ def help_sections(
         if isinstance(command, app_commands.Group) and command.name in known:
             subcommands = [c for c in command.commands if isinstance(c, app_commands.Command)]
             named = {c.name: _command_help(c, language) for c in subcommands}
-            rules = named.get(RULES_COMMAND)
             games.append(
                 GameHelp(
                     name=command.name,
                     title=text(language, f"{command.name}.name"),
                     commands=tuple(named.values()),
-                    rules=rules.name if rules else None,
                     how=_how_to_play(command.name, language),
                     start=named.get(START_COMMAND),
                 )

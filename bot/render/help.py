@@ -1,6 +1,7 @@
 """The help message (`/help`, or a mention of the bot), a page at a time: the overview (what the
 bot does, how a table is played through Discord, each game's start command, the other commands)
-or one game's page (its commands, rules command and how it plays here), chosen in a menu.
+or one game's page (its commands, its rules among them, and how it plays here), chosen in a
+menu.
 
 The commands come from the registered slash commands (`CommandHelp`), never from a list here,
 so a game added as a plug-in appears in the help by itself.
@@ -31,13 +32,14 @@ class GameHelp:
     name: str  # the game's plug-in name: its page's value in the menu
     title: str
     commands: tuple[CommandHelp, ...]
-    rules: str | None  # the qualified name of the game's rules command
     how: str | None = None  # what is particular to playing this game here (its plug-in's words)
     start: CommandHelp | None = None  # the command that opens a table (on the overview)
 
 
-def command_lines(commands: Sequence[CommandHelp]) -> str:
-    return "\n".join(f"`/{c.name}`: {c.description}" for c in commands)
+def command_lines(language: str, commands: Sequence[CommandHelp]) -> str:
+    return "\n".join(
+        text(language, "help.command_line", command=c.name, about=c.description) for c in commands
+    )
 
 
 OVERVIEW = "overview"  # the first page; every other page is a game's (its name)
@@ -84,20 +86,18 @@ def render_help(
         starts.append(text(language, "help.more"))
         add_field(embed, text(language, "help.games"), "\n".join(starts), inline=False)
     if others:
-        add_field(embed, text(language, "help.others"), command_lines(others), inline=False)
+        lines = command_lines(language, others)
+        add_field(embed, text(language, "help.others"), lines, inline=False)
     return embed
 
 
 def render_game_help(language: str, game: GameHelp) -> discord.Embed:
-    """A game's page: its commands, its rules command, and what is particular to playing it
-    here."""
+    """A game's page: its commands (its rules command among them), and what is particular to
+    playing it here."""
     embed = discord.Embed(
         title=text(language, "help.game_title", game=game.title), color=colors.LOBBY
     )
-    lines = command_lines(game.commands)
-    if game.rules is not None:
-        lines += "\n\n" + text(language, "help.rules", command=f"/{game.rules}")
-    describe(embed, lines)
+    describe(embed, command_lines(language, game.commands))  # its rules command among them
     if game.how:
         add_field(embed, text(language, "help.how_here"), game.how, inline=False)
     return embed

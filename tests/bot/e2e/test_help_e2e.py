@@ -60,7 +60,7 @@ async def test_help_is_an_overview_then_a_page_per_game_chosen_in_its_menu_in_ea
         assert [o.get("default", False) for o in options] == [True, False, False, False]
 
         dutch = await page(harness, alice, help_id, "dutch")
-        assert "/dutch leave" in dutch and "Rules: `/dutch rules`" in dutch
+        assert "/dutch leave" in dutch and "`/dutch rules`: The rules" in dutch
         assert "Slot numbers" in fields_of(dutch)["How it plays here"]
         assert "/euchre" not in dutch and "90 seconds" not in dutch
         assert (
@@ -83,7 +83,7 @@ async def test_help_is_an_overview_then_a_page_per_game_chosen_in_its_menu_in_ea
         labels = [o["label"] for o in menu_of(harness.fake.message(answer.message_id))]
         assert labels[0] == "Vue d'ensemble"
         dutch = await page(harness, bob, answer.message_id, "dutch", locale="fr")
-        assert "Règles : `/dutch règles`" in dutch and "Numéros des cartes" in dutch
+        assert "`/dutch règles` : Les règles" in dutch and "Numéros des cartes" in dutch
         assert "atout d'abord" in await page(harness, bob, answer.message_id, "euchre", locale="fr")
         dame = await page(harness, bob, answer.message_id, "dame", locale="fr")
         assert "un bouton chacun" in dame and "ses cartes cochées ensemble" in dame
