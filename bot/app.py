@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot import logs, reconnect
 from bot.cogs.admin import AdminCog
 from bot.cogs.deck import DeckCog
-from bot.cogs.help import HelpCog
+from bot.cogs.help import HelpCog, HelpPageMenu
 from bot.cogs.history import (
     HandChooser,
     HistoryButton,
@@ -104,6 +104,7 @@ class CardTableBot(commands.Bot):
         pacing_clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
         sync_commands: bool = True,
+        owner_tools: bool = True,
         policy_runner: PolicyRunner | None = None,
         card_pictures: bool = True,
         hand_pictures: bool = True,
@@ -125,6 +126,9 @@ class CardTableBot(commands.Bot):
         self._given_store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._sync_commands = sync_commands
+        # `/admin` in the development server (DEV_GUILD_ID), for the bot's owners; the local
+        # table syncs to its own guild but is no development server: it lists none
+        self._owner_tools = owner_tools
         # bots think in worker processes, so a searching bot never delays another table's click
         self.policy_runner: PolicyRunner = policy_runner or ProcessPolicyRunner(
             settings.bot_workers, clock=self.clock, observer=self.telemetry
@@ -196,6 +200,7 @@ class CardTableBot(commands.Bot):
             ForgetButton,
             HistoryButton,
             HandChooser,
+            HelpPageMenu,
             ReplayButton,
             RecordsButton,
             ReviewButton,
@@ -212,7 +217,7 @@ class CardTableBot(commands.Bot):
         )
         for cog in (*game_cogs, *shared):
             await self.add_cog(cog)
-        if self.settings.dev_guild_id is not None:  # the owner's tools: that server only
+        if self._owner_tools and self.settings.dev_guild_id is not None:  # that server only
             await self.add_cog(AdminCog(self), guild=discord.Object(self.settings.dev_guild_id))
         kept = await self._store.player_preferences()
         self.decks.load(kept)  # no click reads them
@@ -444,7 +449,8 @@ def create_bot(
     """A bot ready to `start(token)`; with SHARD_COUNT set, one connecting its shards. Tests
     pass their own store, clock, a short `guild_ready_timeout`, `edit_delay`, `channel_edits`
     (edits per seconds in a channel) and `pacing_clock` (the time those seconds are counted in;
-    real time by default), `seed_source` or `sync_commands=False`."""
+    real time by default), `seed_source` or `sync_commands=False`; the local table passes
+    `owner_tools=False` (no `/admin`)."""
     reconnect.install()  # back within seconds of Discord's gateway, not minutes
     partition = settings.partition
     if partition is None:

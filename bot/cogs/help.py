@@ -1,4 +1,7 @@
-"""`/help`, and the same help when someone mentions the bot.
+"""`/help`, and the same help when someone mentions the bot: a page at a time, the overview
+first, with a menu of the pages (the overview and each game's). A page chosen from a `/help`
+answer (only its asker sees it) replaces it; one chosen from the public help a mention got is
+sent to the chooser alone, in their language, so nobody changes what the channel reads.
 
 A mention reaches the bot without the privileged message-content intent: Discord still sends
 the content of a message that mentions the bot. The help lists the slash commands the bot has
@@ -12,8 +15,8 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -22,8 +25,15 @@ from discord.ext import commands
 from bot.games import plugin_names
 from bot.i18n import catalog, has_key, text
 from bot.i18n.translator import command_text
-from bot.render.help import CommandHelp, GameHelp, render_help
-from bot.ui.replies import refuse, user_language
+from bot.render.help import (
+    OVERVIEW,
+    CommandHelp,
+    GameHelp,
+    help_pages,
+    render_game_help,
+    render_help,
+)
+from bot.ui.replies import refuse, say, user_language
 from storage.models import GuildSettings
 
 if TYPE_CHECKING:
@@ -31,8 +41,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RULES_COMMAND = "rules"
+START_COMMAND = "start"
 HELP_COMMAND = "help"
+HELP_PAGE_ID = "help:page"  # the custom id of the help's menu of pages
 
 
 def _localized(language: str, key: str, english: str) -> str:
@@ -72,18 +83,58 @@ def help_sections(
     for command in tree.get_commands(type=discord.AppCommandType.chat_input):
         if isinstance(command, app_commands.Group) and command.name in known:
             subcommands = [c for c in command.commands if isinstance(c, app_commands.Command)]
-            rules = next((c for c in subcommands if c.name == RULES_COMMAND), None)
+            named = {c.name: _command_help(c, language) for c in subcommands}
             games.append(
                 GameHelp(
+                    name=command.name,
                     title=text(language, f"{command.name}.name"),
-                    commands=tuple(_command_help(c, language) for c in subcommands),
-                    rules=_command_help(rules, language).name if rules else None,
+                    commands=tuple(named.values()),
                     how=_how_to_play(command.name, language),
+                    start=named.get(START_COMMAND),
                 )
             )
         elif command.name != HELP_COMMAND:
             others.append(_command_help(command, language))
     return games, others
+
+
+def help_view(language: str, games: Sequence[GameHelp], page: str) -> discord.ui.View:
+    """The menu of the help's pages, `page` shown as chosen."""
+    options = [
+        discord.SelectOption(label=item.label[:100], value=item.value, default=item.value == page)
+        for item in help_pages(language, games)
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Select(
+            custom_id=HELP_PAGE_ID, placeholder=text(language, "help.pick"), options=options[:25]
+        )
+    )
+    return view
+
+
+class HelpPageMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP_PAGE_ID):
+    """The help's menu of pages, answered from any help message, even one from before a
+    restart."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            discord.ui.Select(custom_id=HELP_PAGE_ID, options=[discord.SelectOption(label="-")])
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> HelpPageMenu:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        cog = interaction.client.get_cog(HelpCog.__cog_name__)
+        if not isinstance(cog, HelpCog) or len(values) != 1:
+            await say(interaction, text(user_language(interaction), "error.bad_button"))
+            return
+        await cog.show_page(interaction, str(values[0]))
 
 
 class Cooldown:
@@ -118,13 +169,45 @@ class HelpCog(commands.Cog):
         self.bot = bot
         self.cooldown = Cooldown(HELP_COOLDOWN_SECONDS)
 
-    async def help_embed(self, language: str, guild_id: int | None) -> discord.Embed:
+    async def overview(
+        self, language: str, guild_id: int | None
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """The help's first page and its menu."""
         if guild_id is None:
             seconds = GuildSettings.model_fields["turn_seconds"].default
         else:
             seconds = (await self.bot.guild_settings.get(guild_id)).turn_seconds
         games, others = help_sections(self.bot.tree, language)
-        return render_help(language, games, others, turn_seconds=seconds)
+        embed = render_help(language, games, others, turn_seconds=seconds)
+        return embed, help_view(language, games, OVERVIEW)
+
+    async def help_page(
+        self, language: str, guild_id: int | None, page: str
+    ) -> tuple[discord.Embed, discord.ui.View] | None:
+        """The help's page `page` (the overview, or a game's) and its menu; None: no such
+        page (a game no longer loaded)."""
+        if page == OVERVIEW:
+            return await self.overview(language, guild_id)
+        games, _ = help_sections(self.bot.tree, language)
+        game = next((g for g in games if g.name == page), None)
+        if game is None:
+            return None
+        return render_game_help(language, game), help_view(language, games, page)
+
+    async def show_page(self, interaction: discord.Interaction[Any], page: str) -> None:
+        """The page chosen in a help's menu, in the chooser's language: in place of a help only
+        they see, else (the public help) in a message of their own."""
+        language = user_language(interaction)
+        shown = await self.help_page(language, interaction.guild_id, page)
+        if shown is None:
+            await say(interaction, text(language, "error.bad_button"))
+            return
+        embed, view = shown
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(
         name=command_text("help", "cmd.help"),
@@ -135,8 +218,8 @@ class HelpCog(commands.Cog):
         if wait:
             await refuse(interaction, "help_too_often", seconds=wait)
             return
-        embed = await self.help_embed(user_language(interaction), interaction.guild_id)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed, view = await self.overview(user_language(interaction), interaction.guild_id)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -149,8 +232,8 @@ class HelpCog(commands.Cog):
             log.info("user %s asked for the help again within the cool-down", message.author.id)
             return
         language = await self.bot.guild_settings.public_language(message.guild.id)
-        embed = await self.help_embed(language, message.guild.id)
+        embed, view = await self.overview(language, message.guild.id)
         try:
-            await message.channel.send(embed=embed)
+            await message.channel.send(embed=embed, view=view)
         except discord.HTTPException:
             return  # no right to speak in this channel: nothing else to do

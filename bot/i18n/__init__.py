@@ -23,7 +23,9 @@ Where texts live, and the one rule of their names:
 from __future__ import annotations
 
 import json
+import re
 import string
+import unicodedata
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -142,10 +144,45 @@ def text(language: str, key: str, **params: Any) -> str:
     # are a fresh dict already; only a missing one needs the dict that keeps it as `{name}`.
     if "{" not in template and "}" not in template:
         return template
+    if language == "fr" and _elidable(template):
+        template = _elided(template, params)
     try:
         return template.format_map(params)
     except KeyError:
         return template.format_map(_KeepMissing(params))
+
+
+# French elides "de" and "que" before a vowel: "Cartes d'Alice", "Stats d'Ève". A French
+# template writes "de {name}"; the value filled in decides ("de Bob", "d'Alice"). An "h" is
+# left alone (aspirated or not depends on the word), and so are digits ("de 8").
+_ELIDABLE = re.compile(r"(?<![\w'’])([Dd]e|[Qq]ue) \{(\w+)\}")
+_VOWELS = frozenset("aeiouy")
+_LEADING_MARKUP = "*_~`|\\"  # markdown around or escaping a name: "**Alice**", "\\_Ana"
+
+
+@cache  # bounded: one entry per French template with a field
+def _elidable(template: str) -> bool:
+    return _ELIDABLE.search(template) is not None
+
+
+def starts_with_vowel(value: object) -> bool:
+    """Whether a word written after French "de" takes its elided form "d'": its first letter
+    (markdown skipped, accents ignored) is a vowel."""
+    word = str(value).lstrip(_LEADING_MARKUP)
+    if not word:
+        return False
+    letter = unicodedata.normalize("NFD", word[0])[0].lower()
+    return letter in _VOWELS
+
+
+def _elided(template: str, params: dict[str, Any]) -> str:
+    def elide(found: re.Match[str]) -> str:
+        word, field = found.group(1), found.group(2)
+        if field in params and starts_with_vowel(params[field]):
+            return f"{word[:-1]}'{{{field}}}"
+        return found.group(0)
+
+    return _ELIDABLE.sub(elide, template)
 
 
 def error_key(key: str, game: str | None = None) -> str:

@@ -15,6 +15,8 @@ finds no connection (`ShardOffline`: Discord drops a click it cannot deliver).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -28,6 +30,12 @@ from aiohttp import web
 log = logging.getLogger("bot.local")
 
 HEARTBEAT_INTERVAL_MS = 41250
+# A heartbeat's ACK comes a network round trip after it, as from Discord. discord.py's
+# keep-alive thread records when it sent a heartbeat only once the event loop has sent it and
+# the thread runs again: an ACK sent at once, on the same loop, may be read before that record,
+# and discord.py then measures the whole interval as latency ("Can't keep up, websocket is
+# 41.3s behind"). The round trip leaves that thread ample time to record its send.
+HEARTBEAT_ROUND_TRIP_SECONDS = 0.25
 INVALID_SHARD = 4010  # Discord's close code for a shard id outside its count
 DECODE_ERROR = 4002  # Discord's close code for a payload that is not JSON
 NOT_AUTHENTICATED = 4003  # Discord's close code for a payload sent before IDENTIFY
@@ -53,6 +61,7 @@ class GatewaySession:
     intents: int = 0
     sequence: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     session_id: str | None = None  # READY's, once identified
+    acks: set[asyncio.Task[None]] = field(default_factory=set)  # heartbeats' ACKs on their way
 
     @property
     def live(self) -> bool:
@@ -87,6 +96,7 @@ class LocalGateway:
         self.resumed: list[tuple[int, int]] = []  # every RESUME's shard, in order
         self._resumable: dict[str, GatewaySession] = {}  # session id -> the dropped session
         self._down_until = 0.0  # time.monotonic() until which connecting is refused
+        self.heartbeat_round_trip = HEARTBEAT_ROUND_TRIP_SECONDS
 
     async def drop(self, *, resumable: bool, down_for: float = 0.0) -> None:
         """Close every connection as a network fault would (4000: the client may resume),
@@ -122,6 +132,8 @@ class LocalGateway:
                         break
                     await self._op(session, message)
         finally:
+            for ack in session.acks:
+                ack.cancel()
             self._sessions.remove(session)
             await self._on_change()
         return socket
@@ -132,7 +144,9 @@ class LocalGateway:
             await session.socket.close(code=NOT_AUTHENTICATED, message=b"Not authenticated.")
             return
         if op == 1:  # heartbeat
-            await session.socket.send_json({"op": 11})
+            ack = asyncio.create_task(self._ack(session), name="local-gateway-heartbeat-ack")
+            session.acks.add(ack)
+            ack.add_done_callback(session.acks.discard)
         elif op == 2:  # identify
             await self._identify(session, message["d"])
         elif op == 6:  # resume: only a session `drop` kept resumable
@@ -152,6 +166,13 @@ class LocalGateway:
         else:
             log.error("LOCAL DISCORD: unknown gateway op %s: %s", op, message)
             self._on_unknown(f"gateway op {op}")
+
+    async def _ack(self, session: GatewaySession) -> None:
+        """Acknowledge a heartbeat a round trip after it (`HEARTBEAT_ROUND_TRIP_SECONDS`)."""
+        await asyncio.sleep(self.heartbeat_round_trip)
+        if not session.socket.closed:
+            with contextlib.suppress(ConnectionResetError):  # the client went away meanwhile
+                await session.socket.send_json({"op": 11})
 
     async def _identify(self, session: GatewaySession, data: Any) -> None:
         if not isinstance(data, dict) or not self._authentic(data.get("token")):

@@ -9,6 +9,7 @@ this run's secret, without which the page is not served (bot/local/guard.py).
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import Callable
 
@@ -26,6 +27,16 @@ from storage.errors import StoreError
 PAGE_USERS = ("alice", "bob", "carol", "dave")
 DEFAULT_LOCALES = {"alice": "en-US", "bob": "fr", "carol": "en-US", "dave": "fr"}
 PORT_IN_USE = "Port {port} is in use: set LOCAL_PORT in .env to a free port."
+# discord.py's line at login: here the token is the local server's own, made for this run, so
+# the line would only mislead someone who just read "No DISCORD_TOKEN".
+STATIC_TOKEN_LINE = "logging in using static token"
+
+
+class WithoutStaticTokenLine(logging.Filter):
+    """Drops discord.py's "logging in using static token" from the local table's console."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg != STATIC_TOKEN_LINE
 
 
 def run_local(
@@ -35,6 +46,7 @@ def run_local(
     once the bot is connected and the page answers. `seed_source` gives each round's seed
     (random by default; the browser tests deal from known seeds to replay the same games)."""
     configure_logging(settings)
+    logging.getLogger("discord.client").addFilter(WithoutStaticTokenLine())
     try:
         priority.run(_serve(settings, announce, seed_source))
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -67,6 +79,7 @@ async def _serve(settings: Settings, announce: str, seed_source: Callable[[], in
                 guild_ready_timeout=0.1,
                 channel_edits=(1_000, 1.0),
                 seed_source=seed_source,
+                owner_tools=False,  # `/admin` is for a real development server's owners
             )
             async with bot:
                 running = asyncio.create_task(bot.start(server.bot_token), name="local-bot")

@@ -1,5 +1,7 @@
-"""The help message (`/help`, or a mention of the bot): what the bot does, each game's commands,
-how a table is played through Discord, and the other commands.
+"""The help message (`/help`, or a mention of the bot), a page at a time: the overview (what the
+bot does, how a table is played through Discord, each game's start command, the other commands)
+or one game's page (its commands, its rules among them, and how it plays here), chosen in a
+menu.
 
 The commands come from the registered slash commands (`CommandHelp`), never from a list here,
 so a game added as a plug-in appears in the help by itself.
@@ -27,14 +29,36 @@ class CommandHelp:
 
 @dataclass(frozen=True, slots=True)
 class GameHelp:
+    name: str  # the game's plug-in name: its page's value in the menu
     title: str
     commands: tuple[CommandHelp, ...]
-    rules: str | None  # the qualified name of the game's rules command
     how: str | None = None  # what is particular to playing this game here (its plug-in's words)
+    start: CommandHelp | None = None  # the command that opens a table (on the overview)
 
 
-def command_lines(commands: Sequence[CommandHelp]) -> str:
-    return "\n".join(f"`/{c.name}`: {c.description}" for c in commands)
+def command_lines(language: str, commands: Sequence[CommandHelp]) -> str:
+    return "\n".join(
+        text(language, "help.command_line", command=c.name, about=c.description) for c in commands
+    )
+
+
+OVERVIEW = "overview"  # the first page; every other page is a game's (its name)
+
+
+@dataclass(frozen=True, slots=True)
+class HelpPage:
+    """One page the help's menu offers: its value (`OVERVIEW` or a game) and its label."""
+
+    value: str
+    label: str
+
+
+def help_pages(language: str, games: Sequence[GameHelp]) -> list[HelpPage]:
+    """The overview, then each game's page."""
+    return [
+        HelpPage(OVERVIEW, text(language, "help.page.overview")),
+        *(HelpPage(game.name, game.title) for game in games),
+    ]
 
 
 def render_help(
@@ -44,6 +68,8 @@ def render_help(
     *,
     turn_seconds: int,
 ) -> discord.Embed:
+    """The overview page: what the bot does and how a table plays, each game's start command
+    (its page, in the menu, has the rest), and the other commands."""
     embed = discord.Embed(title=text(language, "help.title"), color=colors.LOBBY)
     titles = ", ".join(game.title for game in games) or "—"
     how = [text(language, f"help.how.{part}", seconds=turn_seconds) for part in HOW_TO_PLAY]
@@ -51,13 +77,27 @@ def render_help(
         embed,
         "\n\n".join([text(language, "help.about", games=titles), text(language, "help.how"), *how]),
     )
-    for game in games:
-        lines = command_lines(game.commands)
-        if game.rules is not None:
-            lines += "\n" + text(language, "help.rules", command=f"/{game.rules}")
-        if game.how:
-            lines += "\n" + game.how
-        add_field(embed, game.title, lines, inline=False)
+    starts = [
+        text(language, "help.game_line", game=g.title, command=start.name, about=start.description)
+        for g in games
+        if (start := g.start) is not None
+    ]
+    if starts:
+        starts.append(text(language, "help.more"))
+        add_field(embed, text(language, "help.games"), "\n".join(starts), inline=False)
     if others:
-        add_field(embed, text(language, "help.others"), command_lines(others), inline=False)
+        lines = command_lines(language, others)
+        add_field(embed, text(language, "help.others"), lines, inline=False)
+    return embed
+
+
+def render_game_help(language: str, game: GameHelp) -> discord.Embed:
+    """A game's page: its commands (its rules command among them), and what is particular to
+    playing it here."""
+    embed = discord.Embed(
+        title=text(language, "help.game_title", game=game.title), color=colors.LOBBY
+    )
+    describe(embed, command_lines(language, game.commands))  # its rules command among them
+    if game.how:
+        add_field(embed, text(language, "help.how_here"), game.how, inline=False)
     return embed

@@ -81,7 +81,7 @@ def _render(
         status = text(language, "private.your_turn")
         if private.turn_deadline is not None:
             when = relative(private.turn_deadline)
-            status = f"{status} {text(language, 'table.deadline', when=when)}"
+            status = f"{status} {text(language, 'private.deadline', when=when)}"
     lines.append(status)
     describe(embed, "\n".join(line for line in lines if line))
     if reveals:

@@ -44,11 +44,12 @@ log = logging.getLogger(__name__)
 
 
 class TableItem(
-    DynamicItem[Item[Any]], template=r"(?s)(?!(?:privacy|hist|rp|rpf|rpr):)(?P<custom_id>.+)"
+    DynamicItem[Item[Any]],
+    template=r"(?s)(?!(?:privacy|hist|rp|rpf|rpr|help):)(?P<custom_id>.+)",
 ):
     # (?s): an id with a newline is one too (forged); it must reach the controller's answer.
-    # `privacy:`, `hist:`, `rp:`, `rpf:` and `rpr:` ids belong to other items (bot/cogs/privacy.py,
-    # bot/cogs/history.py).
+    # `privacy:`, `hist:`, `rp:`, `rpf:`, `rpr:` and `help:` ids belong to other items
+    # (bot/cogs/privacy.py, bot/cogs/history.py, bot/cogs/help.py).
     def __init__(self, item: Item[Any], *, row: int | None = None) -> None:
         super().__init__(item, row=row)
 

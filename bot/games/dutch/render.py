@@ -39,12 +39,13 @@ def numbered_grid(slots: Sequence[SlotView]) -> str:
     return "\n".join("   ".join(cells[i : i + 2]) for i in range(0, len(cells), 2))
 
 
-def _card_params(data: Mapping[str, Any]) -> dict[str, Any]:
+def _card_params(data: Mapping[str, Any], language: str) -> dict[str, Any]:
     params = dict(data)
     if isinstance(params.get("card"), str):
         params["card"] = shown(params["card"])
-    if isinstance(params.get("slots"), list):
-        params["slots"] = " & ".join(str(s) for s in params["slots"])
+    if isinstance(params.get("slots"), list):  # "3 & 4", "3 et 4"
+        joiner = text(language, "dutch.log.slots_joiner")
+        params["slots"] = joiner.join(str(s) for s in params["slots"])
     return params
 
 
@@ -53,7 +54,7 @@ def _phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
     kind = entry.kind
     if kind in QUIET_EVENTS:
         return None
-    params = _card_params(entry.data)
+    params = _card_params(entry.data, language)
     target = params.get("seat")
     if isinstance(target, int) and 0 <= target < len(names):
         params["target"] = names[target]

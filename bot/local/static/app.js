@@ -15,6 +15,7 @@
   const state = {
     me: null, users: [], bot: null, channels: [], commands: [], channelId: params.get("channel"),
     rendered: new Map(), // message id -> { key, element }
+    commandsKey: "",
     flatCommands: [], chosen: null, menuIndex: 0,
   };
   // The page's own words (Discord's client texts), in the user's language.
@@ -27,7 +28,7 @@
       "This interaction failed": "Cette interaction a échoué",
       "Message #{channel} — type / for the bot's commands":
         "Écrire dans #{channel} — tapez / pour les commandes du bot",
-      "Playing as": "Vous jouez",
+      "Playing as": "Vous êtes",
       "Text channels": "Salons textuels",
       "Reconnecting…": "Reconnexion…",
       "Commands": "Commandes",
@@ -42,6 +43,13 @@
       "Make a selection": "Faites un choix",
       "(default)": "(par défaut)",
       "choose…": "choisir…",
+      "Channels": "Salons",
+      "integer": "nombre entier",
+      "number": "nombre",
+      "text": "texte",
+      "value": "valeur",
+      "true": "vrai",
+      "false": "faux",
     },
   };
   function t(text, values = {}) {
@@ -98,7 +106,9 @@
     Object.assign(state, {
       me: body.me, users: body.users, bot: body.bot, channels: body.channels,
     });
-    if (JSON.stringify(body.commands) !== JSON.stringify(state.commands)) {
+    const commandsKey = `${state.me.locale}\n${JSON.stringify(body.commands)}`;
+    if (commandsKey !== state.commandsKey) { // names shown in the user's language
+      state.commandsKey = commandsKey;
       state.commands = body.commands;
       state.flatCommands = flatten(body.commands);
     }
@@ -184,6 +194,7 @@
     $("command-send").textContent = t("Send");
     $("connection").textContent = t("Reconnecting…");
     document.querySelector(".switch-label").textContent = t("Playing as");
+    $("channels-toggle").setAttribute("aria-label", t("Channels"));
     Markdown.locale = state.me.locale;
   }
 
@@ -214,7 +225,14 @@
     return link;
   }
 
+  // At phone width the channels and switchers are a drawer over the chat (app.css).
+  function showChannels(open) {
+    $("app").classList.toggle("channels-open", open);
+    $("channels-toggle").setAttribute("aria-expanded", String(open));
+  }
+
   function openChannel(channelId) {
+    showChannels(false);
     state.channelId = channelId;
     history.replaceState(null, "", `?user=${userNumber}&channel=${channelId}`);
     state.rendered.clear();
@@ -657,23 +675,37 @@
     return (table && (table[locale] || table[locale.split("-")[0]])) || item[key] || "";
   }
 
+  // Each command as the user's Discord shows it (`shown`: its names in their language, "/dutch
+  // lancer") and as an interaction names it (`path`: "dutch start"); either may be typed.
   function flatten(commands) {
     const flat = [];
-    const walk = (item, path) => {
+    const walk = (item, path, shown) => {
       const children = item.options || [];
       const subs = children.filter((o) => o.type === SUB_COMMAND || o.type === SUB_COMMAND_GROUP);
-      if (subs.length) subs.forEach((sub) => walk(sub, [...path, sub.name]));
-      else flat.push({ path: path.join(" "), item, options: children });
+      if (subs.length) {
+        subs.forEach((sub) => walk(sub, [...path, sub.name], [...shown, localized(sub, "name")]));
+      } else {
+        flat.push({ path: path.join(" "), shown: shown.join(" "), item, options: children });
+      }
     };
     for (const command of commands) {
-      if ((command.type || 1) === 1) walk(command, [command.name]);
+      if ((command.type || 1) === 1) walk(command, [command.name], [localized(command, "name")]);
     }
-    return flat.sort((a, b) => a.path.localeCompare(b.path));
+    return flat.sort((a, b) => a.shown.localeCompare(b.shown));
+  }
+
+  function typed() {
+    return $("command-input").value.replace(/^\//, "").trim().toLowerCase();
+  }
+
+  function named(command, text) {
+    return command.path === text || command.shown.toLowerCase() === text;
   }
 
   function matches() {
-    const text = $("command-input").value.replace(/^\//, "").trim().toLowerCase();
-    return state.flatCommands.filter((c) => c.path.startsWith(text) || text.startsWith(c.path));
+    const text = typed();
+    const starts = (name) => name.startsWith(text) || text.startsWith(name);
+    return state.flatCommands.filter((c) => starts(c.shown.toLowerCase()) || starts(c.path));
   }
 
   function renderMenu() {
@@ -689,8 +721,11 @@
       const row = el("div", `menu-item${index === state.menuIndex ? " active" : ""}`);
       row.setAttribute("role", "option");
       row.dataset.command = command.path;
-      const name = el("span", "menu-name", `/${command.path}`);
-      const args = command.options.map((o) => (o.required ? o.name : `[${o.name}]`)).join(" ");
+      const name = el("span", "menu-name", `/${command.shown}`);
+      const args = command.options.map((o) => {
+        const word = localized(o, "name");
+        return o.required ? word : `[${word}]`;
+      }).join(" ");
       row.append(name, el("span", "menu-args", args),
         el("span", "menu-description", localized(command.item, "description")));
       row.addEventListener("mousedown", (event) => {
@@ -705,7 +740,7 @@
 
   function choose(command) {
     state.chosen = command;
-    $("command-input").value = `/${command.path}`;
+    $("command-input").value = `/${command.shown}`;
     $("command-menu").hidden = true;
     renderOptions();
   }
@@ -717,7 +752,7 @@
     for (const option of state.chosen.options) {
       const pill = el("label", `option-pill${option.required ? " required" : ""}`);
       pill.title = localized(option, "description");
-      pill.append(el("span", "option-name", option.name));
+      pill.append(el("span", "option-name", localized(option, "name")));
       let field;
       if (option.choices && option.choices.length) {
         field = el("select");
@@ -730,7 +765,7 @@
         }));
       } else if (option.type === 5) {
         field = el("select");
-        for (const [value, text] of [["", t("(default)")], ["true", "true"], ["false", "false"]]) {
+        for (const [value, text] of [["", t("(default)")], ["true", t("true")], ["false", t("false")]]) {
           const item = el("option", "", text);
           item.value = value;
           field.append(item);
@@ -747,7 +782,7 @@
       } else {
         field = el("input");
         field.type = option.type === 4 || option.type === 10 ? "number" : "text";
-        field.placeholder = TYPE_NAMES[option.type] || "value";
+        field.placeholder = t(TYPE_NAMES[option.type] || "value");
         if (option.min_value !== undefined) field.min = option.min_value;
         if (option.max_value !== undefined) field.max = option.max_value;
       }
@@ -768,8 +803,7 @@
       return say(input.value.trim());
     }
     if (!state.chosen) {
-      const text = input.value.replace(/^\//, "").trim();
-      const exact = state.flatCommands.find((c) => c.path === text) || matches()[state.menuIndex];
+      const exact = state.flatCommands.find((c) => named(c, typed())) || matches()[state.menuIndex];
       if (!exact) {
         if (input.value.trim()) error.textContent = t("No command matches.");
         return;
@@ -783,7 +817,7 @@
     }
     const missing = state.chosen.options.find((o) => o.required && !(o.name in options));
     if (missing) {
-      error.textContent = t("{option} is required.", { option: missing.name });
+      error.textContent = t("{option} is required.", { option: localized(missing, "name") });
       return;
     }
     const payload = { type: "command", channel_id: state.channelId, name: state.chosen.path, options };
@@ -835,13 +869,14 @@
   function wire() {
     const input = $("command-input");
     input.addEventListener("input", () => {
-      if (state.chosen && input.value !== `/${state.chosen.path}`) {
+      if (state.chosen && input.value !== `/${state.chosen.shown}`) {
         state.chosen = null;
         renderOptions();
       }
       if (!state.chosen) {
-        const exact = state.flatCommands.find((c) => `/${c.path}` === input.value.trim());
-        if (exact && !state.flatCommands.some((c) => c !== exact && c.path.startsWith(exact.path))) {
+        const exact = state.flatCommands.find((c) => input.value.startsWith("/") && named(c, typed()));
+        const longer = (c) => c !== exact && (c.path.startsWith(exact.path) || c.shown.startsWith(exact.shown));
+        if (exact && !state.flatCommands.some(longer)) {
           choose(exact);
           return;
         }
@@ -909,6 +944,12 @@
       } else if (userScrolls) {
         stickToBottom = false;
       }
+    });
+    $("channels-toggle").addEventListener("click", () =>
+      showChannels(!$("app").classList.contains("channels-open")));
+    $("scrim").addEventListener("click", () => showChannels(false));
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") showChannels(false);
     });
     $("user-switch").addEventListener("change", (event) => {
       location.search = `?user=${event.target.value}&channel=${state.channelId}`;

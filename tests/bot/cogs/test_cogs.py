@@ -41,7 +41,7 @@ async def test_settings_need_manage_server(bot: CardTableBot) -> None:
     interaction = FakeInteraction(GUEST, locale=discord.Locale.french)
     await run(bot, "SettingsCog", "settings", interaction, turn_seconds=30)
     assert interaction.only.content == (
-        "Seuls les membres avec Gérer le serveur peuvent changer les réglages."
+        "Seuls les membres qui ont la permission Gérer le serveur peuvent changer les réglages."
     )
     assert (await bot.store.get_guild_settings(GUILD)).turn_seconds == 90
 

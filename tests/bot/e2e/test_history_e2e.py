@@ -249,7 +249,7 @@ async def test_a_review_whose_worker_dies_or_times_out_is_answered_in_one_senten
         review = by_label(viewer, "Review my play")
         for reason, locale, words in (
             (TIMED_OUT, "en-US", "The review took too long and was stopped. Try again later."),
-            (DIED, "fr", "L'analyse s'est arrêtée : un processus des bots a échoué."),
+            (DIED, "fr", "L'analyse s'est arrêtée : un processus des robots a échoué."),
         ):
             failures.append(reason)
             clicked = await harness.fake.click(

@@ -111,5 +111,56 @@ def test_every_message_reads_as_its_template_formatted_with_missing_fields_kept(
             fields = sorted(placeholders(template) - {"count"})
             for given in ({}, {f: f"<{f}>" for f in fields}, {f: 7 for f in fields[:1]}):
                 assert text(language, key, **given) == template.format_map(Kept(given)), key
-    assert text("en", "table.deadline") == "(time runs out {when})"
+    assert text("en", "private.deadline") == "(time runs out {when})"
     assert text("en", "no.such.key", name="x") == "no.such.key"
+
+
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel() -> None:
+    """ "Cartes de Alice" is not French: "de" before a vowel is "d'", whatever the name (an
+    accent, markdown around it); a consonant, an "h" or a digit keeps "de"; English as is."""
+    title = "private.title"
+    assert text("fr", title, name="Alice", table_id=3) == "Cartes d'Alice — table n° 3"
+    assert text("fr", title, name="Émile", table_id=3).startswith("Cartes d'Émile")
+    assert text("fr", title, name="Bob", table_id=3).startswith("Cartes de Bob")
+    assert text("fr", title, name="Hugo", table_id=3).startswith("Cartes de Hugo")
+    assert text("fr", "stats.title", name="**Ines**") == "Stats d'**Ines**"
+    assert text("fr", "dutch.log.look", slot=2, target="Ève") == "a regardé la carte 2 d'Ève"
+    assert text("fr", "table.thread_name", game="Euchre", table_id=4) == "Table d'Euchre n° 4"
+    assert text("fr", "dame.menu.pack", rank="As") == "Le paquet d'As"
+    assert text("fr", "dame.menu.pack", rank="8") == "Le paquet de 8"
+    assert text("en", title, name="Alice", table_id=3) == "Alice's cards — table #3"
+
+
+ELIDED_BEFORE_A_VOWEL = re.compile(
+    r"(?<![\w'’-])(de|que|le|la|ne|se|je|me|te|si) [aeiouéèêàâîôûAEIOUÉÈÊÀÂÎÔÛ]", re.IGNORECASE
+)
+
+
+def test_no_french_text_writes_de_le_or_que_before_a_vowel() -> None:
+    """Written words elide too ("d'abord", "l'atout", "qu'un"): no French text keeps the
+    full form before a vowel (a field's value is elided when filled in)."""
+    unelided = {
+        key: found.group(0)
+        for key, template in catalog("fr").items()
+        if (found := ELIDED_BEFORE_A_VOWEL.search(template))
+    }
+    assert unelided == {}
+
+
+# A player's name or "vous" as the subject of an adjective or a participle that agrees with it
+# ("Alice s'est assis", "vous êtes oublié", "Bob joue seul"), which a player's gender breaks.
+AGREES_WITH_A_PLAYER = re.compile(
+    r"(?:\{(?:name|host|names)\}\**|\b[Vv]ous) (?:s'est|est|êtes) (?!de retour\b|en |à |pas )\w+"
+    r"|(?:\{name\}\**|\b[Vv]ous) (?:\w+ )?seul\b"
+)
+
+
+def test_no_french_text_agrees_an_adjective_with_a_players_gender() -> None:
+    """French texts about a player say what they did, not what they are: "a pris place", "a
+    quitté la table", "ne répond plus", "en solo", never an agreement guessed for them."""
+    agreeing = {
+        key: found.group(0)
+        for key, template in catalog("fr").items()
+        if (found := AGREES_WITH_A_PLAYER.search(template))
+    }
+    assert agreeing == {}

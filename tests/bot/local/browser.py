@@ -77,6 +77,7 @@ class LocalTable:
     port: int = field(default_factory=free_port)
     arguments: tuple[str, ...] = ("--local",)
     seed: int | None = None
+    log_level: str = "WARNING"  # INFO: what `make run` prints
     process: subprocess.Popen[str] | None = None
     output: list[str] = field(default_factory=list)
     returncode: int | None = None
@@ -96,7 +97,7 @@ class LocalTable:
             PYTHONPATH=str(ROOT),
             DATABASE_PATH=str(self.folder / "cardtable.sqlite3"),
             LOCAL_PORT=str(self.port),
-            LOG_LEVEL="WARNING",
+            LOG_LEVEL=self.log_level,
         )
         self.process = subprocess.Popen(
             [sys.executable, "-m", *self._program()],
@@ -208,11 +209,12 @@ MOVE_CONTROL = (
 class Player:
     """One user's page in its own browser context (cookies and storage of its own)."""
 
-    def __init__(self, browser: Any, table: LocalTable, number: int) -> None:
+    def __init__(self, browser: Any, table: LocalTable, number: int, *, width: int = 1180) -> None:
+        """`width`: the window's, in CSS pixels (420: a phone's)."""
         self.number = number
         # the README's pictures show a message with its card picture whole
-        height = 1100 if SCREENSHOTS else 860
-        self.context = browser.new_context(viewport={"width": 1180, "height": height})
+        height = 1100 if SCREENSHOTS and width > 760 else 860
+        self.context = browser.new_context(viewport={"width": width, "height": height})
         self.page = self.context.new_page()
         self.page.set_default_timeout(STEP_TIMEOUT_MS)
         self.page_errors: list[str] = []
@@ -371,6 +373,22 @@ class Player:
                 const bottom = newest.getBoundingClientRect().bottom;
                 return bottom <= list.getBoundingClientRect().bottom + 1;
             }"""
+        )
+
+    def reachable(self, selector: str) -> bool:
+        """`selector`'s element is on screen and nothing covers its middle: a person can
+        touch it."""
+        return bool(
+            self.page.locator(selector).evaluate(
+                """(node) => {
+                    const box = node.getBoundingClientRect();
+                    if (box.width < 1 || box.height < 1) return false;
+                    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+                    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+                    const top = document.elementFromPoint(x, y);
+                    return top !== null && (top === node || node.contains(top));
+                }"""
+            )
         )
 
     def embed_text(self, message: str) -> str:

@@ -262,3 +262,49 @@ def test_one_person_plays_a_hand_of_dame_de_pique_against_three_bot_players(
         shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
         assert "went out" in shown
         assert_nothing_leaked([alice])
+
+
+def drawn_width(player: Player, selector: str) -> float:
+    """How wide the newest `selector` is drawn on the page, in CSS pixels."""
+    return float(
+        player.page.locator(selector).last.evaluate("n => n.getBoundingClientRect().width")
+    )
+
+
+PHONE = 420
+
+
+def test_at_phone_width_the_chat_takes_the_screen_and_the_switchers_open_from_the_menu(
+    browser: Any, tmp_path: Path
+) -> None:
+    """At 420 pixels the chat is the page's whole width and "My cards" draws its picture
+    across it (not a thumbnail in a squeezed column); the channels, the user and the
+    language switchers open from the button by the channel's name, over the chat, and are
+    reachable there."""
+    with local_table(tmp_path, seed=1) as table:
+        alice = Player(browser, table, 1, width=PHONE)
+        open_table_with_bots(alice, "dutch", 2)
+        cards_shown_as_pictures(alice)
+        alice.pictures_shown()
+        assert drawn_width(alice, "#messages") >= PHONE - 20
+        assert drawn_width(alice, f"{HAND} img.embed-image") >= 300
+        assert drawn_width(alice, f"{IN_PLAY} img.embed-image") >= 300
+        nothing_wider = "n => n.scrollWidth <= n.clientWidth"
+        assert alice.page.locator("#messages").evaluate(nothing_wider)
+        assert alice.reachable(f"{HAND} button[data-custom-id$=':n=']")  # its Refresh
+        assert alice.reachable("#command-input")
+        assert not alice.reachable("#locale-switch")  # the drawer is closed: the chat shows
+        alice.newest_in_view()
+        alice.screenshot("phone-hand")
+
+        alice.click(alice.page.locator("#channels-toggle"))
+        for switcher in ("#user-switch", "#locale-switch", ".channel.active"):
+            assert alice.reachable(switcher), switcher
+        alice.screenshot("phone-channels")
+        alice.page.select_option("#locale-switch", "fr")
+        alice.settled()
+        alice.page.wait_for_selector("text=Vous seul·e pouvez voir ceci")
+        alice.click(alice.page.locator(".channel.active"))  # back to the table's channel
+        assert not alice.reachable("#locale-switch")
+        assert alice.reachable("#command-input")
+        assert_nothing_leaked([alice])

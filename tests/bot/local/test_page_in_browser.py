@@ -249,3 +249,36 @@ def test_after_a_restart_the_page_reconnects_and_its_old_buttons_still_work(
     finally:
         table.stop()
     assert not table.errors(), "".join(table.output)
+
+
+def command_menu(player: Player, typed: str) -> list[str]:
+    """The commands the page's menu lists once `typed` is in the message box."""
+    player.page.fill("#command-input", typed)
+    player.page.locator("#command-menu .menu-name").first.wait_for()
+    return [str(name) for name in player.page.locator("#command-menu .menu-name").all_inner_texts()]
+
+
+def test_commands_are_listed_in_the_users_language_and_the_owners_admin_is_not(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Discord shows a French user `/dutch lancer` and its option `variante`, not `/dutch
+    start`; the page does too, and what it sends is the command Discord would send. `/admin`
+    exists only in a real development server, for the bot's owners: the local table has none."""
+    with local_table(tmp_path) as table:
+        alice, bob = Player(browser, table, 1), Player(browser, table, 2)  # English, French
+        english, french = command_menu(alice, "/"), command_menu(bob, "/")
+        assert "/dutch start" in english and "/dutch lancer" not in english
+        assert "/dutch lancer" in french and "/dutch start" not in french
+        assert "/classement" in french
+        assert not [name for name in english + french if name.startswith("/admin")]
+        bob.page.fill("#command-input", "/dutch lanc")
+        bob.page.locator("#command-menu .menu-item[data-command='dutch start']").dispatch_event(
+            "mousedown"
+        )
+        assert bob.page.input_value("#command-input") == "/dutch lancer"
+        assert "variante" in bob.page.locator("#command-options").inner_text()
+        assert bob.page.get_attribute("[data-option='target']", "placeholder") == "nombre entier"
+        bob.page.press("#command-input", "Enter")
+        bob.settled()
+        bob.wait_table_button("join")  # the table opened (in the server's language)
+        assert "Dutch · classic rules — table #1" in bob.page.locator(TABLE).last.inner_text()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+from typing import ClassVar
 
 import aiohttp
 import discord
@@ -10,6 +13,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.local import gateway
 from bot.local.records import EPHEMERAL
 from bot.local.server import LocalDiscord, running_client
 
@@ -294,3 +298,67 @@ async def test_a_select_choice_is_refused_outside_its_bounds_or_options(
     ):
         with pytest.raises(ValueError):
             await fake_discord.choose(alice, int(message["id"]), custom_id, values)
+
+
+# The keep-alive thread of a loaded machine runs again this long after its heartbeat was sent
+# (it lost the processor meanwhile): a simulated delay, well under the gateway's round trip.
+THREAD_LAG_SECONDS = 0.05
+
+
+class LaggingKeepAlive(discord.gateway.KeepAliveHandler):
+    """discord.py's keep-alive thread, slow to record when it sent a heartbeat; at each ACK it
+    notes whether that record was made (`acks`: (heartbeats sent, sends recorded))."""
+
+    made: ClassVar[list[LaggingKeepAlive]] = []
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.sent = 0
+        self.recorded = 0
+        self.acks: list[tuple[int, int]] = []
+        self.acked = asyncio.Event()
+        super().__init__(*args, **kwargs)
+        LaggingKeepAlive.made.append(self)
+
+    @property  # type: ignore[override]
+    def _last_send(self) -> float:
+        return self._sent_at
+
+    @_last_send.setter
+    def _last_send(self, when: float) -> None:
+        if threading.current_thread() is self:  # the thread, after its heartbeat went out
+            time.sleep(THREAD_LAG_SECONDS)
+            self.recorded += 1
+        self._sent_at = when
+
+    def ack(self) -> None:
+        self.acks.append((self.sent, self.recorded))
+        super().ack()
+        self.acked.set()
+
+
+async def test_a_heartbeat_is_acknowledged_after_discord_py_recorded_sending_it(
+    fake_discord: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py measures its latency from when its keep-alive thread recorded a heartbeat's
+    send: an ACK read before that record made it count the whole interval ("Can't keep up,
+    websocket is 41.3s behind" in the local table's console). The local gateway answers a
+    network round trip later, as Discord does, so the record always comes first."""
+    # beats further apart than a round trip and the lag: each ACK's heartbeat is the last sent
+    monkeypatch.setattr(gateway, "HEARTBEAT_INTERVAL_MS", 500)
+    monkeypatch.setattr(discord.gateway, "KeepAliveHandler", LaggingKeepAlive)
+    original_send = discord.gateway.DiscordWebSocket.send_heartbeat
+
+    async def counted(socket: discord.gateway.DiscordWebSocket, data: object) -> None:
+        LaggingKeepAlive.made[-1].sent += 1
+        await original_send(socket, data)
+
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "send_heartbeat", counted)
+    LaggingKeepAlive.made.clear()
+    bot = tiny_bot()
+    async with running_client(bot):
+        keep_alive = LaggingKeepAlive.made[-1]
+        while sum(1 for sent, _ in keep_alive.acks if sent) < 2:  # two of the thread's beats
+            keep_alive.acked.clear()
+            await keep_alive.acked.wait()
+    late = [(sent, recorded) for sent, recorded in keep_alive.acks if recorded < sent]
+    assert late == [], f"ACKs read before their heartbeat's send was recorded: {late}"

@@ -31,6 +31,17 @@ def test_a_remembered_entry_naming_another_seat_follows_its_name() -> None:
     assert dutch.log_lines([look], ("Ann", "Eve"), "en") == ["**Ann**: looked at Eve's card 2"]
 
 
+def test_the_french_log_says_cards_3_et_4_and_elides_before_a_vowel() -> None:
+    """French writes "les cartes 3 et 4" (not "3 & 4") and "la carte 2 d'Ève"."""
+    peek = LogEntry("peek", seat=0, data={"slots": [3, 4]})
+    assert dutch.log_lines([peek], ("Ann", "Bob"), "en") == ["**Ann**: peeked at cards 3 & 4"]
+    assert dutch.log_lines([peek], ("Ann", "Bob"), "fr") == [
+        "**Ann** : a regardé les cartes 3 et 4"
+    ]
+    look = LogEntry("look", seat=0, data={"seat": 1, "slot": 2})
+    assert dutch.log_lines([look], ("Ann", "Ève"), "fr") == ["**Ann** : a regardé la carte 2 d'Ève"]
+
+
 def test_a_remembered_table_event_follows_the_language_and_the_names() -> None:
     timeout = LogEntry("timeout", seat=1, source="table")
     assert table_line(timeout, ("Ann", "Bob"), "en") == "Bob ran out of time."

@@ -253,3 +253,25 @@ def test_a_waiting_players_cards_say_nothing_another_players_move_changes(
                 assert _waiting_render(round_, s, game, events) == before[s]
                 compared += 1
     assert compared > 10
+
+
+def test_a_public_deadline_is_a_time_of_day_and_a_private_one_a_countdown() -> None:
+    """A Discord client writes a relative time ("in 1 minute", "dans 1 minute") in its
+    reader's language: in a public message, in the server's language, it made one sentence of
+    two languages ("(time runs out dans 1 minute)"). The table gives the time of day; the
+    player's own message, in their language, keeps the countdown."""
+    round_ = new_round(n_seats=2, seed=3)
+    play(round_, 2)  # both peeked: a turn is on
+    seat = round_.public_view().turn
+    snapshot = replace(public(round_, n_seats=2), turn_deadline=9e9)
+    table = json.dumps(render_table(snapshot, "en").embed.to_dict())
+    assert "(time runs out at <t:9000000000:T>)" in table and ":R>" not in table
+    mine = replace(private(round_, seat), turn_deadline=9e9)
+    for language, words in (("en", "(time runs out <t:9000000000:R>)"), ("fr", "(fin du temps")):
+        shown = json.dumps(
+            render_private(mine, snapshot, language).embed.to_dict(), ensure_ascii=False
+        )
+        assert words in shown and "<t:9000000000:R>" in shown
+    over = replace(public(round_, n_seats=2, status=ROUND_OVER), next_round_at=9e9)
+    ended = json.dumps(render_table(over, "fr").embed.to_dict(), ensure_ascii=False)
+    assert "commence à <t:9000000000:T>" in ended and ":R>" not in ended

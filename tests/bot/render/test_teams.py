@@ -39,7 +39,7 @@ def test_every_partnership_game_is_seen_as_one() -> None:
 def test_a_team_games_match_end_shows_the_teams_totals_and_winners(plugin: object) -> None:
     layout = plugin.seat_layout  # type: ignore[attr-defined]
     snapshot = finished(plugin.name, (3, 12, 3, 12), winners=(1, 3))  # type: ignore[attr-defined]
-    for language, winners_word in (("en", "Winners:"), ("fr", "Gagnants :")):
+    for language, winners_word in (("en", "Winners:"), ("fr", "Victoire :")):
         losers, winners = (team_label(layout, t, language) for t in (0, 1))
         description, totals = description_and_totals(snapshot, language)
         assert f"{winners_word} {winners} (**Ben** & **Dan**)" in description

@@ -195,7 +195,7 @@ async def test_a_failed_command_gets_one_sentence_in_the_users_language(bot: Car
     error = app_commands.MissingPermissions(["manage_guild"])
     await bot.tree.on_error(interaction, error)  # type: ignore[arg-type]
     assert interaction.only.content == (
-        "Seuls les membres avec Gérer le serveur peuvent changer les réglages."
+        "Seuls les membres qui ont la permission Gérer le serveur peuvent changer les réglages."
     )
 
 

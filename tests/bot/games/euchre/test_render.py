@@ -109,7 +109,7 @@ def test_the_lobby_shows_places_teams_and_seat_choices() -> None:
     assert "Sit at E" in text and "Sit at W" in text and "Sit at N" not in text
     assert "N ↔ E (Ann ↔ free)" in text and "E ↔ W" not in text  # a swap moves someone
     french = table(snapshot, "fr")
-    assert "**O** · libre · équipe E–O" in french and "S'asseoir en O" in french
+    assert "**O** · libre · équipe E–O" in french and "Prendre la place O" in french
 
 
 def test_bidding_round_one_shows_the_turned_card_and_order_buttons() -> None:
@@ -162,7 +162,7 @@ def test_the_dealers_discard_is_his_alone() -> None:
     hand, discard, *_ = mine(round_, 3, after).embed.description.splitlines()
     assert "9♦" not in hand and discard == "Your discard, seen by you alone: 9♦"
     french = mine(round_, 3, after, "fr").embed.description
-    assert "Votre écart, que vous seul voyez : 9♦" in french
+    assert "Votre écart, visible de vous seulement : 9♦" in french
     for seat in (0, 1, 2):
         assert "9♦" not in shown(mine(round_, seat, after))
 
@@ -276,7 +276,7 @@ def test_the_end_of_the_match_names_the_winning_team() -> None:
     assert "Final totals 🏆 **N–S** · Ann & Cat: **10**\n**E–W** · Ben & Dan: **4**" in text
     assert "N–S 10 · E–W 4 (to 10)" in text and "Rematch" in text
     french = shown(render_table(snapshot, "fr"))
-    assert "🏆 Partie terminée. Gagnants : N–S (**Ann** & **Cat**)" in french
+    assert "🏆 Partie terminée. Victoire : N–S (**Ann** & **Cat**)" in french
     assert "Totaux finaux 🏆 **N–S** · Ann & Cat : **10**\n**E–O** · Ben & Dan : **4**" in french
 
 
