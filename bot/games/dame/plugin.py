@@ -77,7 +77,7 @@ class DamePlugin(BasePlugin):
     def private_lines(
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
-        return render.hand_lines(private.view, table.language)
+        return render.hand_lines(private.view, table.language, reveals)
 
     def hand_picture(
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
@@ -93,7 +93,7 @@ class DamePlugin(BasePlugin):
         return menu.components(private, prefix, table)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
-        return render.reveal_lines(reveals, table.language)
+        return []  # the card drawn is a line of the hand (`private_lines`): nothing hides it
 
     def action_labeler(self, view: DameView | None, table: TableContext) -> ActionLabel:
         return render.action_labeler(view, table.language)

@@ -261,13 +261,17 @@ def _hand_groups(hand: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ..
     return tuple((key, tuple(codes)) for key, codes in ordered)
 
 
-def hand_lines(view: DameView, language: str) -> list[str]:
-    """The hand by rank with counts, and on the viewer's turn the pile and whether the seat may
-    go out; cards as pictures unless a hand that large would pass the message's limit."""
-    return fitting(lambda: "\n".join(_hand_lines(view, language)), DESCRIPTION // 2).split("\n")
+def hand_lines(view: DameView, language: str, reveals: Sequence[Reveal] = ()) -> list[str]:
+    """The hand's size and points, the card just drawn, and on the viewer's turn the pile and
+    whether the seat may go out. The hand itself is the message's picture: written by rank
+    with counts only where card pictures are unavailable (cards as text), and then as text
+    when a hand that large would pass the message's limit."""
+    return fitting(lambda: "\n".join(_hand_lines(view, language, reveals)), DESCRIPTION // 2).split(
+        "\n"
+    )
 
 
-def _hand_lines(view: DameView, language: str) -> list[str]:
+def _hand_lines(view: DameView, language: str, reveals: Sequence[Reveal]) -> list[str]:
     lines = [
         text(
             language,
@@ -277,7 +281,11 @@ def _hand_lines(view: DameView, language: str) -> list[str]:
         )
     ]
     written = writing()
-    lines += (_group_line(key, codes, language, written) for key, codes in hand_groups(view.hand))
+    if card_emoji(None) is None:  # no card pictures: the hand in words, rank by rank
+        lines += (
+            _group_line(key, codes, language, written) for key, codes in hand_groups(view.hand)
+        )
+    lines += drawn_lines(reveals, language)
     if view.legal is not None:  # waiting, the message would keep an old pile
         lines.append(text(language, "dame.private_pile", pile=pile_text(view, language)))
         if view.legal.may_go_out:
@@ -293,7 +301,9 @@ def _group_line(key: str, codes: tuple[str, ...], language: str, _: object) -> s
     return f"`{rank:>4}` ×{len(codes)}: {' '.join(face(name_of(c)) for c in codes)}"
 
 
-def reveal_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
+def drawn_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
+    """The card the viewer just drew ("You drew 6♦."): it joins the hand, nothing hides it
+    again, so it is a line of the hand, not a card shown for a few seconds."""
     return [
         text(language, "dame.you_drew", card=show(r.data["card"]))
         for r in reveals

@@ -199,7 +199,8 @@ def test_with_card_pictures_the_packs_the_pile_and_the_log_show_pictures() -> No
     assert f"{MARKUP[top]} on top" in embed
 
 
-def test_with_card_pictures_a_hand_of_forty_odd_cards_is_pictures_within_the_limits() -> None:
+def test_with_card_pictures_my_cards_shows_a_hand_of_forty_odd_cards_once_as_its_picture() -> None:
+    """The hand is the message's picture, by rank: no second copy of it in text rows."""
     round_, events = _round_with_a_big_take()
     hand = round_.view(1).hand
     with card_pictures():
@@ -208,13 +209,39 @@ def test_with_card_pictures_a_hand_of_forty_odd_cards_is_pictures_within_the_lim
         )
     within_discord_limits(rendered)
     description = rendered.embed.description or ""
-    assert not CARD_TEXT.search(description)
-    for code in hand:
-        assert MARKUP[card(code).name] in description
+    assert not CARD_TEXT.search(description) and "×" not in description
+    written = [name for name, markup in MARKUP.items() if markup in description]
+    assert written == []  # the pile is empty after the take: no card at all
+    assert rendered.cards is not None
+    assert sorted(c for row in rendered.cards.rows for c in row.cards) == sorted(
+        card(c).name for c in hand
+    )
     for component in rendered.components:  # labels are text; the picture is the emoji
         if isinstance(component, SelectSpec):
             assert "<:" not in " ".join(label for label, _ in component.options)
             assert component.emojis and all(component.emojis), component
+
+
+def test_a_card_drawn_in_dame_is_a_line_of_the_hand_and_nothing_says_it_hides_again() -> None:
+    """Nothing hides in Dame: "You drew 6♦." in the hand's lines, no "Just seen" field and
+    no "These cards hide again in 8 seconds"."""
+    round_ = stacked_round({1: TAKER_HAND}, stock="6D")
+    assert round_.to_act() == (1,)
+    events = list(round_.apply(1, "draw"))
+    reveals = snapshots.reveals_of(events, 1)
+    assert reveals
+    for language, drew in (("en", "You drew 6♦."), ("fr", "Vous avez pioché 6♦.")):
+        rendered = render_private(
+            snapshots.private(round_, 1),
+            public_snapshot(round_, events),
+            language,
+            reveals=reveals,
+            hide_at=1_700_000_008.0,
+        )
+        assert drew in (rendered.embed.description or "")
+        assert not rendered.embed.fields, rendered.embed.fields
+        assert "<t:" not in (rendered.embed.description or "").split(drew)[1].split("\n")[0]
+        assert "hide" not in json.dumps(rendered.embed.to_dict()).lower()
 
 
 def test_my_cards_pictures_the_hand_by_rank_and_the_table_the_packs_and_the_pile() -> None:
@@ -272,14 +299,14 @@ def test_a_pack_remembered_as_text_is_written_with_the_emojis_once_they_come() -
     assert render.pack_line(pack) == "**7** ×3: 7♠ 7♥ + *2♣* · 25"
 
 
-def test_a_hand_remembered_as_text_is_written_with_the_emojis_once_they_come() -> None:
+def test_a_hand_written_as_text_without_pictures_is_not_written_with_them() -> None:
     # Each group of a hand is written once and remembered under what its cards were written
-    # with: the same hand with emojis available shows them, then text again without.
+    # with: the same hand with emojis available is the picture alone, then text again without.
     round_, _ = _round_with_a_big_take()
     view = round_.view(1)
     as_text = render.hand_lines(view, "en")
     assert CARD_TEXT.search("\n".join(as_text))
     with card_pictures():
         pictured = "\n".join(render.hand_lines(view, "en"))
-        assert any(markup in pictured for markup in MARKUP.values())
+        assert not any(MARKUP[card(c).name] in pictured for c in view.hand), pictured
     assert render.hand_lines(view, "en") == as_text
