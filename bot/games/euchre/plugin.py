@@ -130,14 +130,13 @@ class EuchrePlugin(BasePlugin):
                 )
             )
             lines.append(
-                " · ".join(
-                    text(
-                        language,
-                        "euchre.team_count",
-                        team=render.team_name(t, language),
-                        count=tricks[t],
-                    )
-                    for t in (0, 1)
+                text(
+                    language,
+                    "euchre.end.tricks",
+                    first=render.team_name(0, language),
+                    a=tricks[0],
+                    second=render.team_name(1, language),
+                    b=tricks[1],
                 )
             )
             outcome = detail.get("outcome")
@@ -161,7 +160,8 @@ class EuchrePlugin(BasePlugin):
                     points=points[makers],
                 )
             lines.append(words)
-        lines.append(render.score_line(totals, table.snapshot.target, language))
+        score = render.score_line(totals, table.snapshot.target, language)
+        lines.append(text(language, "euchre.end.score", score=score))
         return lines
 
     def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:

@@ -238,6 +238,12 @@ def test_the_end_of_a_hand_says_who_made_trump_tricks_and_points(
     expected = {"made": "made it", "march": "took all five", "euchred": "Euchred!"}[outcome]
     assert expected in text and "made ♣ trump for" in text
     assert f"N–S {result.points[0]} · E–W {result.points[1]} (to 10)" in text
+    # the tricks labelled, after who made trump and before what they scored and the score
+    tricks = result.detail["tricks"]
+    said = f"Tricks: N–S {tricks[0]}, E–W {tricks[1]}"
+    assert said in text and f"Plis : N–S {tricks[0]}, E–O {tricks[1]}" in table(snapshot, "fr")
+    assert text.index("made ♣ trump") < text.index(said) < text.index(expected)
+    assert text.index(expected) < text.index("Score: N–S")
     if words:
         assert "played alone" in text
     french = table(snapshot, "fr")
