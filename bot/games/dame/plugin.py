@@ -12,6 +12,7 @@ from bot.games.dame import menu, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
 from bot.i18n import text
 from bot.pictures.layout import CardRow
+from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import fitting
 from bot.render.limits import FIELD_VALUE
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -73,6 +74,10 @@ class DamePlugin(BasePlugin):
             )
 
         return fitting(lines, FIELD_VALUE).split("\n")
+
+    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
+        names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
+        return render.round_end_rows(last.view, dict(last.detail), names, table.language)
 
     def private_lines(
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]

@@ -15,6 +15,7 @@ from typing import Any
 from bot.games.plugin import SeatLayout
 from bot.i18n import text
 from bot.pictures.layout import EMPTY, TALL, CardRow
+from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown, writing
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
@@ -97,25 +98,34 @@ def seat_lines(
     return lines
 
 
-def pack_line(pack: PackView) -> str:
-    return _pack_line(pack, writing())
+def pack_line(pack: PackView, language: str) -> str:
+    """A pack in words: "**3** pack (7 cards, 80 points): 3♠ 3♥ … + *🃏*" (wild cards in
+    italics)."""
+    return _pack_line(pack, language, writing())
 
 
 @lru_cache(maxsize=4096)  # a team's packs, shown at every render of the table, seldom change
-def _pack_line(pack: PackView, _: object) -> str:
+def _pack_line(pack: PackView, language: str, _: object) -> str:
     naturals = [c for c in pack.cards if not is_wild(c)]
     wilds = [c for c in pack.cards if is_wild(c)]
     shown = show_all(naturals)
     if wilds:
         shown = f"{shown} + *{show_all(wilds)}*"
-    return f"**{pack.rank}** ×{len(pack.cards)}: {shown} · {pack.points}"
+    return text(
+        language,
+        "dame.pack_line",
+        rank=pack.rank,
+        count=len(pack.cards),
+        points=pack.points,
+        cards=shown,
+    )
 
 
 def pack_lines(view: DameView, team: int, language: str) -> str:
     packs = view.packs[team]
     if not packs:
         return text(language, "dame.no_packs")
-    return fitting(lambda: "\n".join(pack_line(p) for p in packs), FIELD_VALUE)
+    return fitting(lambda: "\n".join(pack_line(p, language) for p in packs), FIELD_VALUE)
 
 
 def team_title(
@@ -197,47 +207,83 @@ def round_end_lines(
     totals: Sequence[int],
     language: str,
 ) -> list[str]:
+    """Who went out, then per team: its points and total, its packs' points, each pack in
+    words (its cards are in the round-end picture), and each player's cards left in hand,
+    with what they cost, or why they cost nothing."""
     lines = []
     winner = detail.get("winner")
     if winner is not None and winner < len(names):
+        team = team_of(winner)
         lines.append(
             text(
                 language,
                 "dame.went_out",
                 name=names[winner],
-                team=team_name(team_of(winner), names),
+                team=team_places(team, language),
+                names=team_name(team, names),
             )
         )
     hands = detail.get("hands", [0] * len(view.hand_sizes))
     packs = detail.get("packs", list(view.points))
     winning = team_of(winner) if winner is not None else None
     for team, seats in enumerate(TEAMS):
-        # the winning team's cards left in hand cost nothing: said so, with no "−" before them
-        key = "dame.hand_left_free" if team == winning else "dame.hand_left"
-        left = ", ".join(
-            text(
-                language,
-                key,
-                name=names[s] if s < len(names) else "?",
-                count=view.hand_sizes[s],
-                cost=hands[s],
-            )
-            for s in seats
-        )
         lines.append(
             text(
                 language,
                 "dame.hand_result",
+                team=team_places(team, language),
                 names=team_name(team, names),
-                packs=packs[team],
-                left=left,
                 points=points[seats[0]] if seats[0] < len(points) else 0,
                 total=totals[seats[0]] if seats[0] < len(totals) else 0,
             )
         )
-        for pack in view.packs[team]:
-            lines.append(f"  {pack_line(pack)}")
+        lines.append(f"  {text(language, 'dame.hand_packs', packs=packs[team])}")
+        lines += (f"  · {pack_summary(pack, language)}" for pack in view.packs[team])
+        # the winning team's cards left in hand cost nothing: said so, and why
+        key = "dame.hand_left_free" if team == winning else "dame.hand_left"
+        for seat in seats:
+            if view.hand_sizes[seat]:
+                name = names[seat] if seat < len(names) else "?"
+                count = view.hand_sizes[seat]
+                said = text(language, key, name=name, count=count, cost=hands[seat])
+                lines.append(f"  {said}")
     return lines
+
+
+def pack_summary(pack: PackView, language: str) -> str:
+    """A pack in words without its cards: "3 pack: 7 cards, 80 points"."""
+    return text(
+        language, "dame.pack_summary", rank=pack.rank, count=len(pack.cards), points=pack.points
+    )
+
+
+def round_end_rows(
+    view: DameView, detail: Mapping[str, Any], names: Sequence[str], language: str
+) -> tuple[RoundEndRow, ...]:
+    """The round-end picture: each player's cards left in hand face up (what they cost, or
+    why nothing), then each team's packs (naturals, then wild cards, with their points)."""
+    winner = detail.get("winner")
+    winning = team_of(winner) if winner is not None else None
+    hands = detail.get("hands", [0] * len(view.hand_sizes))
+    rows = []
+    for seat in range(len(view.hand_sizes)):
+        if seat == winner:
+            note = text(language, "dame.picture.went_out")
+        elif team_of(seat) == winning:
+            note = text(language, "dame.picture.not_counted")
+        else:
+            note = f"−{hands[seat]}" if seat < len(hands) else ""
+        shown = view.shown_hands[seat] if seat < len(view.shown_hands) else ()
+        name = names[seat] if seat < len(names) else "?"
+        label = f"{name} · {text(language, PLACES[seat])}"
+        rows.append(RoundEndRow(label, tuple(map(name_of, shown)), None, None, note))
+    for team, packs in enumerate(view.packs):
+        for pack in packs:
+            cards = tuple(map(name_of, sorted(pack.cards, key=is_wild)))
+            label = f"{team_places(team, language)} · {pack.rank}"
+            note = text(language, "dame.picture.pack", points=pack.points)
+            rows.append(RoundEndRow(label, cards, None, None, note))
+    return tuple(rows)
 
 
 # -- "My cards" -----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from bot.games.euchre import render
 from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableContext
 from bot.i18n import text
 from bot.pictures.layout import CardRow
+from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import card_emoji, shown
 from bot.service.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.euchre.scoring import EUCHRED, MARCH
@@ -163,6 +164,10 @@ class EuchrePlugin(BasePlugin):
         score = render.score_line(totals, table.snapshot.target, language)
         lines.append(text(language, "euchre.end.score", score=score))
         return lines
+
+    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
+        names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
+        return render.round_end_rows(last.view, names, last.points, last.totals, table.language)
 
     def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
         view: EuchreView | None = private.view

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from bot.games.plugin import TableContext
 from bot.i18n import has_key, text
 from bot.pictures.layout import EMPTY, CardRow
+from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import face, pretty, shown
 from bot.render.log import table_line
 from bot.service.snapshots import LogEntry
@@ -328,3 +329,30 @@ def table_rows(view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
     cards = tuple(played.get(seat, EMPTY) for seat in seats)
     captions = tuple(text(language, PLACES[seat]) for seat in seats)  # each card by its place
     return (CardRow(text(language, "euchre.field.trick"), cards, note=note, captions=captions),)
+
+
+def round_end_rows(
+    view: EuchreView,
+    names: Sequence[str],
+    points: Sequence[int],
+    totals: Sequence[int],
+    language: str,
+) -> tuple[RoundEndRow, ...]:
+    """The round-end picture: each place's hand face up, as it played its cards trick after
+    trick (a hand is played out by the end, so the tricks show every hand), with its team's
+    points and total; a partner who sat out shows none. Nothing for a deal thrown in."""
+    if not view.tricks:
+        return ()
+    played: dict[int, list[str]] = {seat: [] for seat in range(4)}
+    for trick in view.tricks:
+        for seat, name in trick:
+            played[seat].append(name)
+    return tuple(
+        RoundEndRow(
+            f"{names[seat] if seat < len(names) else '?'} · {text(language, PLACES[seat])}",
+            tuple(played[seat]),
+            points[seat] if seat < len(points) else 0,
+            totals[seat] if seat < len(totals) else 0,
+        )
+        for seat in range(4)
+    )

@@ -102,7 +102,7 @@ def test_the_table_tells_the_take_in_words_and_shows_the_packs() -> None:
     within_discord_limits(rendered)
     text = _shown(rendered)
     assert "took the pile with 7♠ 7♥ on 7♦: 32 cards" in text
-    assert "**7** ×3: 7♠ 7♥ 7♦ · 15" in text  # Ben's team's new pack
+    assert "**7** pack (3 cards, 15 points): 7♠ 7♥ 7♦" in text  # Ben's team's new pack
     assert "42 cards" in text  # Ben's hand size, never its cards
     assert not set(CARD_TEXT.findall(text)) & (_pretty(round_.view(1).hand) - {"7♠", "7♥", "7♦"})
 
@@ -126,12 +126,31 @@ def test_the_end_of_a_hand_shows_packs_hands_left_and_points() -> None:
     for language in ("en", "fr"):
         rendered = render_table(public_snapshot(round_, events, status=ROUND_OVER), language)
         within_discord_limits(rendered)
-    text = _shown(render_table(public_snapshot(round_, events, status=ROUND_OVER), "en"))
-    assert "**Ben** went out" in text and "Ann 13 cards −" in text
-    # the winner's partner's cards cost nothing: never written as a deduction
-    assert "Dan 13 cards, not counted" in text and "Dan 13 cards −" not in text
+    rendered = render_table(public_snapshot(round_, events, status=ROUND_OVER), "en")
+    text = _shown(rendered)
+    assert "**Ben** went out: team E–W (Ben & Dan) wins the hand." in text
+    assert "Ann: 13 cards left in hand, −" in text
+    # the winner's partner's cards cost nothing: never written as a deduction, and said why
+    assert "Dan: 13 cards left in hand, not counted: the team went out" in text
+    assert "Dan: 13 cards left in hand, −" not in text
+    # each pack in words a player reads (its cards are in the picture), no "3 ×4: … · 20"
+    assert "3 pack: 4 cards, 20 points" in text and "×" not in text
     french = _shown(render_table(public_snapshot(round_, events, status=ROUND_OVER), "fr"))
-    assert "Dan 13 cartes, non comptées" in french
+    assert "Dan : 13 cartes restées en main, non comptées : l'équipe a fini" in french
+    assert "paquet de 3 : 4 cartes, 20 points" in french
+    # the round-end picture: every hand face up, then each team's packs
+    assert rendered.picture is not None
+    hands = [row.cards for row in rendered.picture.rows[:4]]
+    assert [sorted(h) for h in hands] == [sorted(c.name for c in hand) for hand in round_.hands]
+    notes = [row.note for row in rendered.picture.rows]
+    assert notes[1] == "went out" and notes[3] == "not counted" and notes[0].startswith("−")
+    packs = rendered.picture.rows[4:]
+    assert [row.name for row in packs] == ["E–W · 3", "E–W · 4", "E–W · 5", "E–W · 6"]
+    assert packs[0].note == "20 points" and len(packs[0].cards) == 4
+    drawn = cards_in(rendered.picture.png())
+    assert sorted(drawn) == sorted(
+        [c for h in hands for c in h] + [c for row in packs for c in row.cards]
+    )
 
 
 def test_every_legal_move_of_a_big_hand_is_reachable_in_steps_and_none_dropped() -> None:
@@ -194,7 +213,7 @@ def test_with_card_pictures_the_packs_the_pile_and_the_log_show_pictures() -> No
     assert not CARD_TEXT.search(embed), embed
     took = f"took the pile with {MARKUP['7S']} {MARKUP['7H']} on {MARKUP['7D']}: 32 cards"
     assert took in embed
-    assert f"**7** ×3: {MARKUP['7S']} {MARKUP['7H']} {MARKUP['7D']} · 15" in embed
+    assert f"**7** pack (3 cards, 15 points): {MARKUP['7S']} {MARKUP['7H']} {MARKUP['7D']}" in embed
     top = card(round_.public_view().discard[-1]).name
     assert f"{MARKUP[top]} on top" in embed
 
@@ -289,14 +308,14 @@ def test_a_pack_remembered_as_text_is_written_with_the_emojis_once_they_come() -
     # A team's pack is written once and remembered: under what its cards were written with
     # (text, or which pictures, in which deck), never served once that changed.
     pack = PackView("7", ("7S", "7H", "2C"), 25)
-    assert render.pack_line(pack) == "**7** ×3: 7♠ 7♥ + *2♣* · 25"
+    assert render.pack_line(pack, "en") == "**7** pack (3 cards, 25 points): 7♠ 7♥ + *2♣*"
     with card_pictures():
-        shown = render.pack_line(pack)
+        shown = render.pack_line(pack, "en")
         assert MARKUP["7S"] in shown and "7♠" not in shown
         with in_deck(FOUR_COLOURS):
-            assert FOUR_MARKUP["2C"] in render.pack_line(pack)  # the four-colour ♣
-        assert render.pack_line(pack) == shown
-    assert render.pack_line(pack) == "**7** ×3: 7♠ 7♥ + *2♣* · 25"
+            assert FOUR_MARKUP["2C"] in render.pack_line(pack, "en")  # the four-colour ♣
+        assert render.pack_line(pack, "en") == shown
+    assert render.pack_line(pack, "en") == "**7** pack (3 cards, 25 points): 7♠ 7♥ + *2♣*"
 
 
 def test_a_hand_written_as_text_without_pictures_is_not_written_with_them() -> None:

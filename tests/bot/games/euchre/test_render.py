@@ -374,3 +374,23 @@ def test_a_partner_sitting_out_is_not_told_their_turn_is_to_come() -> None:
     assert "Not your turn yet" not in cat
     ben = mine(round_, 1, public(round_, events)).embed.description
     assert "Not your turn yet" in ben  # waiting, with a turn to come
+
+
+def test_the_end_of_a_hand_pictures_every_hand_face_up_as_it_was_played() -> None:
+    """The round-end picture: each place's five cards in the order it played them, with its
+    team's points and total (a lone maker's partner, who sat out, shows none)."""
+    round_ = new_round()
+    events = apply(round_, "order alone") + play_out(round_)
+    last = ended(round_, (10, 4))
+    snapshot = public(round_, events, status=ROUND_OVER, last_round=last, totals=last.totals)
+    picture = render_table(snapshot, "en").picture
+    assert picture is not None
+    assert [row.name for row in picture.rows] == ["Ann · N", "Ben · E", "Cat · S", "Dan · W"]
+    played = {
+        seat: [c for trick in round_.public_view().tricks for s, c in trick if s == seat]
+        for seat in range(4)
+    }
+    assert [list(row.cards) for row in picture.rows] == [played[s] for s in range(4)]
+    assert [len(row.cards) for row in picture.rows] == [5, 5, 0, 5]  # Cat sat out
+    assert [row.points for row in picture.rows] == list(last.points)
+    assert sorted(cards_in(picture.png())) == sorted(c for s in range(4) for c in played[s])
