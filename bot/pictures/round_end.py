@@ -38,7 +38,7 @@ def small_face(name: str, deck: Deck = TWO_COLOURS) -> Image.Image:
     return face_image(name, deck).resize((CARD, CARD), Image.Resampling.LANCZOS)
 
 
-WRAP = 16  # cards in a line: a longer row (a Dame hand, a big pack) goes on below
+WRAP = 16  # cards in a line: a longer row (a big hand, a big pack) goes on below
 
 
 @dataclass(frozen=True, slots=True)

@@ -394,3 +394,30 @@ def test_the_end_of_a_hand_pictures_every_hand_face_up_as_it_was_played() -> Non
     assert [len(row.cards) for row in picture.rows] == [5, 5, 0, 5]  # Cat sat out
     assert [row.points for row in picture.rows] == list(last.points)
     assert sorted(cards_in(picture.png())) == sorted(c for s in range(4) for c in played[s])
+
+
+@pytest.mark.parametrize(
+    ("language", "over", "totals"),
+    [
+        ("en", "🏆 Match over. Winners: N–S (**Ann** & **Cat**)", "Final totals: N–S 10, E–W 4"),
+        (
+            "fr",
+            "🏆 Partie terminée. Gagnants : N–S (**Ann** & **Cat**)",
+            "Totaux finaux : N–S 10, E–O 4",
+        ),
+    ],
+)
+def test_my_cards_at_the_match_end_says_the_match_is_over_with_the_result(
+    language: str, over: str, totals: str
+) -> None:
+    """Not "The round is over.", as if another round were coming: the match, who won, the
+    final totals."""
+    round_ = new_round()
+    events = apply(round_, "order alone") + play_out(round_)
+    last = ended(round_, (10, 4))
+    snapshot = public(
+        round_, events, status=FINISHED, last_round=last, totals=last.totals, winners=(0, 2)
+    )
+    mine = render_private(snapshots.private(round_, 1), snapshot, language).embed.description
+    assert mine is not None and over in mine and totals in mine
+    assert "round is over" not in mine and "manche est finie" not in mine
