@@ -308,13 +308,13 @@ def hand_rows(view: EuchreView, language: str) -> tuple[CardRow, ...]:
 
 
 def table_rows(view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
-    """The table as a picture: the turned card while bidding; then each place with the card it
+    """The table as a picture: the turned card while it is up; then each place with the card it
     played to the trick (the last trick, with its winner, between two tricks; empty places
     before the first lead, so the picture never goes away while the hand is played)."""
     language = table.language
     names = [info.name for info in table.snapshot.seats]  # drawn: not markdown-escaped
     if view.trump is None:
-        if view.phase == OVER:
+        if view.phase != ORDER_UP:  # turned down (or thrown in): no longer on the table
             return ()
         return (CardRow(text(language, "euchre.field.turned"), (view.turned,)),)
     trick, note = view.trick, ""

@@ -28,6 +28,7 @@ from games.contract import RoundSetup
 from games.euchre import GAME
 from games.euchre.deal import stack_deck
 from games.euchre.policy import choose_action
+from games.euchre.views import NAME_TRUMP
 from tests.bot.render import snapshots
 from tests.bot.render.pictures import CARD_TEXT, MARKUP, card_pictures
 
@@ -421,3 +422,16 @@ def test_my_cards_at_the_match_end_says_the_match_is_over_with_the_result(
     mine = render_private(snapshots.private(round_, 1), snapshot, language).embed.description
     assert mine is not None and over in mine and totals in mine
     assert "round is over" not in mine and "manche est finie" not in mine
+
+
+def test_the_turned_card_is_pictured_only_while_it_is_up() -> None:
+    """Everyone passed: the card is turned down. The table no longer pictures it large (its
+    field says it was turned down); the second round of bidding shows no picture."""
+    round_ = new_round()
+    up = render_table(public(round_, apply(round_, "pass")), "en")
+    assert up.cards is not None and up.cards.rows[0].cards == ("JC",)
+    events = apply(round_, "pass", "pass", "pass")
+    assert round_.public_view().phase == NAME_TRUMP
+    down = render_table(public(round_, events), "en")
+    assert down.cards is None and "image" not in down.embed.to_dict()
+    assert "turned down" in shown(down).lower()
