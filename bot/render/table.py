@@ -23,7 +23,7 @@ from bot.render.cards import current_deck, fitting
 from bot.render.limits import FIELD_VALUE, add_field, describe
 from bot.render.names import escape
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
-from bot.render.timestamps import relative
+from bot.render.timestamps import clock_time
 from bot.service.snapshots import (
     CLOSED,
     FINISHED,
@@ -264,7 +264,7 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         _add_fields(embed, plugin.piece_fields(view, table))
         status = plugin.status_line(view, table)
         if snapshot.turn_deadline is not None:
-            when = relative(snapshot.turn_deadline)
+            when = clock_time(snapshot.turn_deadline)
             status = f"{status} {text(language, 'table.deadline', when=when)}".strip()
         add_field(embed, text(language, "table.now"), status or "—", inline=False)
         _add_fields(embed, plugin.notice_fields(view, table))
@@ -312,7 +312,7 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         )
     else:
         if snapshot.next_round_at is not None:
-            when = relative(snapshot.next_round_at)
+            when = clock_time(snapshot.next_round_at)
             describe(embed, text(language, "table.next_round_at", when=when))
         components = (
             _button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),

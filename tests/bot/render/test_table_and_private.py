@@ -253,3 +253,22 @@ def test_a_waiting_players_cards_say_nothing_another_players_move_changes(
                 assert _waiting_render(round_, s, game, events) == before[s]
                 compared += 1
     assert compared > 10
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_90_second_turn_shows_its_deadline_to_the_second_never_rounded_to_2_minutes(
+    language: str,
+) -> None:
+    """Discord words `<t:…:R>` in whole minutes past 60 s ("in 2 minutes" for 90 s): the
+    table message and My cards give the time of day to the second instead (`<t:…:T>`)."""
+    round_ = new_round(n_seats=2, seed=3)
+    for peeker in (0, 1):
+        round_.apply(peeker, "peek 3 4")
+    deadline = 1_700_000_090.0
+    snapshot = replace(public(round_, n_seats=2), turn_deadline=deadline)
+    seat = round_.to_act()[0]
+    mine = replace(private(round_, seat), turn_deadline=deadline)
+    for rendered in (render_table(snapshot, language), render_private(mine, snapshot, language)):
+        said = json.dumps(rendered.embed.to_dict(), ensure_ascii=False)
+        assert "<t:1700000090:T>" in said and ":R>" not in said
+        assert {"en": "time runs out at <t:", "fr": "temps écoulé à <t:"}[language] in said
