@@ -47,7 +47,7 @@ from bot.render.actions import (
     action_menu,
     verb,
 )
-from bot.render.cards import card_emoji, pretty
+from bot.render.cards import card_emoji
 from bot.service.snapshots import PrivateSnapshot
 from bot.ui.custom_ids import THEN, navigate_id, pick_id, play_id, select_id
 from games.cards import card
@@ -111,10 +111,10 @@ def candidates(view: DameView, rank: str, language: str = "en") -> list[tuple[st
         name = render.name_of(code)
         count = copies[name] = copies.get(name, 0) + 1
         if count == 1:
-            picked.append((name, pretty(name)))
+            picked.append((name, render.label(name, language)))
         else:
             key = ORDINALS[min(count, len(ORDINALS) - 1)]
-            picked.append((code, text(language, key, card=pretty(name))))
+            picked.append((code, text(language, key, card=render.label(name, language))))
     return picked
 
 
@@ -347,7 +347,7 @@ def _meld_knock_button(
     table_id: int, round_no: int, action: str, labels: MenuText, row: int, language: str
 ) -> ButtonSpec:
     meld = action.split(THEN)[0]
-    cards = " ".join(pretty(word) for word in meld.split()[1:])
+    cards = render.label_all(meld.split()[1:], language)
     return ButtonSpec(
         play_id(table_id, round_no, action),
         text(language, "dame.menu.meld_and_knock", cards=cards),
@@ -372,7 +372,7 @@ def _knock_select(
     the previous turn holds now; this one is for the next turn."""
     key = "dame.menu.knock_again_and_discard" if again else "dame.menu.knock_and_discard"
     options = tuple(
-        (text(language, key, card=pretty(d.split(" ")[1])), f"{ANNOUNCE}{THEN}{d}")
+        (text(language, key, card=render.label(d.split(" ")[1], language)), f"{ANNOUNCE}{THEN}{d}")
         for d in discards
     )
     emojis = _or_none(tuple(labels.action_emoji(d) for d in discards))
@@ -395,7 +395,7 @@ def _knock_button(
     key = "dame.menu.knock_again_and_discard" if again else "dame.menu.knock_and_discard"
     return ButtonSpec(
         play_id(table_id, round_no, action),
-        text(language, key, card=pretty(name)),
+        text(language, key, card=render.label(name, language)),
         "danger",
         row,
         labels.action_emoji(discard),
@@ -448,7 +448,7 @@ def _or_none(emojis: tuple[str | None, ...]) -> tuple[str | None, ...]:
 
 def _rank_label(rank: str, naturals: Sequence[str], wilds: int, language: str) -> str:
     """A new pack's option: the rank, the hand's cards of that rank and its wild cards."""
-    cards = render.label_all(naturals)
+    cards = render.label_all(naturals, language)
     if not wilds:
         return text(language, "dame.menu.rank_option", rank=rank, cards=cards)
     return text(language, "dame.menu.rank_option_wild", rank=rank, cards=cards, count=wilds)

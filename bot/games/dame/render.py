@@ -41,13 +41,19 @@ def show_all(codes: Sequence[str]) -> str:
     return " ".join(show(c) for c in codes)
 
 
-def label(code: str) -> str:
-    """A card in a button or option label (plain text)."""
-    return pretty(name_of(code))
+def label(code: str, language: str) -> str:
+    """A card in a button or option label (plain text, its picture beside it as the emoji):
+    `7♠`; a joker in words, never the 🃏 emoji, which looks like another card than its
+    picture."""
+    name = name_of(code)
+    return text(language, "dame.joker") if name == JOKER else pretty(name)
 
 
-def label_all(codes: Sequence[str]) -> str:
-    return " ".join(label(c) for c in codes)
+def label_all(codes: Sequence[str], language: str) -> str:
+    return " ".join(label(c, language) for c in codes)
+
+
+JOKER = "JK"
 
 
 def is_wild(code: str) -> bool:
@@ -360,7 +366,7 @@ def drawn_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
 # -- action labels --------------------------------------------------------------------------
 def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]:
     pile = len(view.discard) if view is not None else 0
-    top = label(view.discard[-1]) if view is not None and view.discard else NO_CARD
+    top = label(view.discard[-1], language) if view is not None and view.discard else NO_CARD
 
     def labelled(action: str) -> str:
         words = action.split()
@@ -368,19 +374,19 @@ def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]
         if kind == "take":
             if not rest:
                 return text(language, "dame.action.take_onto", count=pile)
-            cards = " ".join(pretty(w) for w in rest)
+            cards = label_all(rest, language)
             return text(language, "dame.action.take", cards=cards, count=pile, top=top)
         if kind == "meld":
-            return text(language, "dame.action.meld", cards=" ".join(pretty(w) for w in rest))
+            return text(language, "dame.action.meld", cards=label_all(rest, language))
         if kind == "add" and rest:
             return text(
                 language,
                 "dame.action.add",
                 rank=rest[0],
-                cards=" ".join(pretty(w) for w in rest[1:]),
+                cards=label_all(rest[1:], language),
             )
         if kind == "discard" and rest:
-            return text(language, "dame.action.discard", card=pretty(rest[0]))
+            return text(language, "dame.action.discard", card=label(rest[0], language))
         if kind in ("draw", "announce"):
             return text(language, f"dame.action.{kind}")
         return action
@@ -408,14 +414,14 @@ def action_emoji(view: DameView | None) -> Callable[[str], str | None]:
 
 
 def piece_labeler(view: DameView | None, language: str) -> Callable[[str, str], str]:
-    def label(prefix: str, piece: str) -> str:
+    def piece_label(prefix: str, piece: str) -> str:
         if not prefix:
             return text(language, f"dame.family.{piece}")
         if prefix == "add":
             return text(language, "dame.menu.pack", rank=piece)
-        return pretty(piece)
+        return label(piece, language)
 
-    return label
+    return piece_label
 
 
 # -- pictures -----------------------------------------------------------------------------------

@@ -133,7 +133,8 @@ def test_each_rank_step_picks_any_number_of_its_naturals_and_wild_cards_at_once(
 
 
 def test_two_copies_of_a_card_are_two_options_that_pick_both_and_say_so_in_words() -> None:
-    """The second copy of a card reads "a second 8♠" ("un deuxième 8♠"), not "8♠ #2"."""
+    """The second copy of a card reads "a second 8♠" ("un deuxième 8♠"), not "8♠ #2"; a
+    joker reads "joker", its picture beside it, not the 🃏 emoji."""
     round_ = stacked_round({BEN: "8S 8S#1 8H JK JK#1 JK#2 4D 5C 6H 9S 9D 10C JH"}, stock="KC")
     draw_and_discard(round_, BEN)
     for seat in (2, 3, 0):
@@ -144,9 +145,9 @@ def test_two_copies_of_a_card_are_two_options_that_pick_both_and_say_so_in_words
         ("8S", "8♠"),
         ("8S#1", "a second 8♠"),
         ("8H", "8♥"),
-        ("JK", "🃏"),
-        ("JK#1", "a second 🃏"),
-        ("JK#2", "a third 🃏"),
+        ("JK", "joker"),  # in words beside its picture, never the 🃏 emoji
+        ("JK#1", "a second joker"),
+        ("JK#2", "a third joker"),
     ]
     assert [label for _, label in candidates(view, "8", "fr")][1] == "un deuxième 8♠"
     for chosen in combinations(["8S", "8S#1", "8H", "JK"], 3):
@@ -368,3 +369,20 @@ def test_a_knock_that_holds_is_not_offered_again_but_knock_again_with_the_discar
     assert all(b.label.startswith(label) for b in again)
     held = {"en": "Your knock holds", "fr": "Votre cogne tient"}[language]
     assert held in (rendered.embed.description or "")
+
+
+def test_a_joker_button_shows_the_jokers_picture_and_says_joker_never_the_emoji() -> None:
+    """ "Discard joker" with the joker's card picture as its emoji: the 🃏 emoji in the label
+    looked like another card than the picture beside it."""
+    round_ = stacked_round({BEN: "JK 8S 8H 4D 5C 6H 9S 9D 10C JH QC KC AC"}, stock="3S")
+    events = list(round_.apply(BEN, "draw"))
+    with card_pictures():
+        rendered = _render(round_, events, "en")
+    labels = [c.label for c in rendered.components if isinstance(c, ButtonSpec)]
+    labels += [o for c in rendered.components if isinstance(c, SelectSpec) for o, _ in c.options]
+    assert not any("🃏" in label for label in labels), labels
+    shown = [(c.label, c.emoji) for c in rendered.components if isinstance(c, ButtonSpec)]
+    for c in rendered.components:
+        if isinstance(c, SelectSpec):
+            shown += [(label, c.emojis[i]) for i, (label, _) in enumerate(c.options)]
+    assert ("Discard joker", MARKUP["JK"]) in shown, shown
