@@ -41,6 +41,7 @@ from bot.i18n.translator import CatalogTranslator
 from bot.metrics import BotReadings, HealthCheck, OperationsServer
 from bot.render.cards import use_pictures
 from bot.service import priority
+from bot.service.choices import PlayerChoices
 from bot.service.clock import Clock, SystemClock
 from bot.service.runner import PolicyRunner, ProcessPolicyRunner
 from bot.service.service import TableService
@@ -131,6 +132,7 @@ class CardTableBot(commands.Bot):
         self._card_pictures = card_pictures  # off: cards as text
         self.card_emojis = CardEmojis()
         self.decks = PlayerDecks()  # each player's deck (two colours or four), in memory
+        self.choices = PlayerChoices()  # each player's play choices (`/deck`), in memory
         # hands and tables as pictures, drawn off the event loop (off: none, cards as text)
         self.pictures = CardPictures(enabled=card_pictures and hand_pictures)
         self.notifier = DiscordNotifier(
@@ -185,6 +187,7 @@ class CardTableBot(commands.Bot):
             self.notifier,
             self._seed_source,
             policy_runner=self.policy_runner,
+            choices=self.choices,
         )
         self._locations = TableLocations(self._store, self._service.has_table)
         self.add_dynamic_items(
@@ -210,7 +213,9 @@ class CardTableBot(commands.Bot):
             await self.add_cog(cog)
         if self.settings.dev_guild_id is not None:  # the owner's tools: that server only
             await self.add_cog(AdminCog(self), guild=discord.Object(self.settings.dev_guild_id))
-        self.decks.load(await self._store.player_preferences())  # no click reads them
+        kept = await self._store.player_preferences()
+        self.decks.load(kept)  # no click reads them
+        self.choices.load(kept)
         # The mentions posted before the restart: deleted once played, not posted again.
         self.notifier.adopt_mentions(await self._store.turn_mentions())
         prepare = getattr(self.policy_runner, "prepare", None)

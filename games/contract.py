@@ -107,6 +107,10 @@ class Round(ABC, Generic[O, A, V]):
     lists_every_move: ClassVar[bool] = True
     # Does `recall` place cards that earlier private events showed (Dutch's peeks and looks)?
     recalls_sights: ClassVar[bool] = False
+    # May a seat's only legal move be played for it, at its player's wish (`forced_move`)? Only
+    # where such a move decides nothing and shows the seat nothing (Euchre's card plays; not
+    # Dutch's start peek, which shows cards, nor Dame's draw, as its list is not every move).
+    plays_forced_moves: ClassVar[bool] = False
 
     def __init__(self, options: O, setup: RoundSetup, deck: Sequence[Card]) -> None:
         self.options = options
@@ -166,6 +170,20 @@ class Round(ABC, Generic[O, A, V]):
         same event at the card's current place, or None when `seat` can no longer place it
         (or the game keeps no such sight: the default, with `recalls_sights` False)."""
         return [None] * len(seen)
+
+    def forced_move(self, seat: int) -> str | None:
+        """The seat's only legal move (notation), when the game lets it be played for the seat
+        (`plays_forced_moves`) and the list holds every legal move; else None."""
+        if not (self.plays_forced_moves and self.lists_every_move):
+            return None
+        legal = self.legal_notation(seat)
+        return legal[0] if len(legal) == 1 else None
+
+    def announcement_before(self, seat: int, action: A) -> A | None:
+        """A move binding the seat to nothing that its player may ask to have announced for
+        them just before `action`, legal there (Dame de Pique's knock, before a discard, when
+        the hand could go out next turn); None (the default): none."""
+        return None
 
     def legal_notation(self, seat: int) -> tuple[str, ...]:
         """The offered moves of this seat now (`legal_actions`), in notation."""

@@ -98,10 +98,15 @@ class TableRecord(BaseModel):
 
 class PlayerPreferences(BaseModel):
     """A player's own choices, the same in every server: the deck the cards they see
-    privately are drawn in (their hand, its buttons, replays and reviews they open)."""
+    privately are drawn in (their hand, its buttons, replays and reviews they open), whether
+    a move that is their only legal one is played for them (`auto_play`), and whether the
+    Dame de Pique knock is announced for them when their hand could go out next turn
+    (`auto_knock`)."""
 
     user_id: int
     deck: Deck = "two"
+    auto_play: bool = True
+    auto_knock: bool = False
 
 
 class TurnMention(BaseModel):

@@ -15,18 +15,24 @@ interaction is what reaches the bot (a button, a choice, a pick): 1 each. Openin
 is not counted: the message follows the game from turn to turn. A turn is a player's moves
 until another player is to act (Dutch's start peek is a turn of its own).
 
+A move that is a player's only legal one is played for them by the service after its short
+moment (the players' `auto_play` choice, on unless `--no-auto-play`): its turn costs no click.
+With `--auto-knock` the players leave Dame de Pique's knock to the service (made before their
+discard when the cards they keep could go out next turn) and never click it.
+
 Prints, per game and preset, the turns played and clicks per turn (mean, median, 90th
-percentile, max) and interactions per turn; for Dame de Pique also the turns that lay exactly
-one pack (a new pack or a take, no add); then the same by kind of turn (`turn_kind`: Dame's
-one pack with or without a knock, Dutch's plain turns, those with a match or a card's power,
-Euchre's plays and bids). `--short` (run by the test suite) plays one round of
-each; the default twenty.
+percentile, max), interactions per turn and clicks per round; for Dame de Pique also the
+turns that lay exactly one pack (a new pack or a take, no add); then the same by kind of turn
+(`turn_kind`: Dame's one pack with or without a knock, Dutch's plain turns, those with a match
+or a card's power, Euchre's plays, its cards played by themselves and its bids). `--short`
+(run by the test suite) plays one round of each; the default twenty.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import itertools
 import random
 import re
@@ -40,11 +46,13 @@ from typing import Any
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.render.private import render_private
 from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableService
+from bot.service.choices import PlayerChoices
 from bot.service.notifier import NullNotifier
 from bot.service.policy import policy_for
+from bot.service.timers import AUTO_PLAY_SECONDS
 from bot.ui.custom_ids import Kind, moves, parse
 from games.registry import game_names, get_game
-from storage import Store
+from storage import PlayerPreferences, Store
 
 LANGUAGE = "en"
 SEATS = 4
@@ -52,6 +60,8 @@ MENU_DEPTH = 5  # steps at most to reach a move (a family, its pieces, a group, 
 STRONG_BUDGET = 0.02  # seconds of search for a strong bot's choice (Euchre searches deals)
 _COPY = re.compile(r"#[0-9]+")
 PEEK = "peek"
+AUTO = "auto"  # a turn whose only legal move was played for the player
+KNOCK = "announce"  # Dame de Pique's knock, made by the service for a player who chose it
 MISSING = 1_000  # the clicks of a move the menus do not offer (never cheaper)
 
 
@@ -171,6 +181,7 @@ class Tally:
     one_pack: list[int] = field(default_factory=list)  # Dame: turns laying exactly one pack
     by_kind: dict[str, list[int]] = field(default_factory=dict)  # clicks by `turn_kind`
     unreached: int = 0  # moves the menus did not offer (played by the service instead)
+    rounds: int = 0  # rounds played to their end
 
 
 @dataclass
@@ -182,7 +193,10 @@ class Turn:
 
 
 async def play_rounds(service: TableService, game: str, preset: str, rounds: int) -> Tally:
-    """Four humans play `rounds` rounds of `game` clicking the strong bot's choices."""
+    """Four humans play `rounds` rounds of `game` clicking the strong bot's choices; a move
+    played for them (their only legal one, with `auto_play` on) costs no click."""
+    clock = service.clock
+    assert isinstance(clock, FakeClock)
     rng = random.Random(f"{game}/{preset}")
     strong = policy_for(get_game(game), "strong")
     tally = Tally()
@@ -193,13 +207,18 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
     chosen: str | None = None  # the next move, when already asked for
     paid: list[str] = []  # moves a click already played with the one before (`swap 2;end`)
 
+    def decide(round_: Any, seat: int, g: random.Random) -> str:
+        move = str(strong.choose(round_, seat, g, budget=STRONG_BUDGET))
+        if move == KNOCK and service.choices.auto_knock(people[seat].user_id):
+            # the knock is left to the service (made before the discard when it may serve):
+            # the player's next move is the one the bot would make after knocking
+            ahead = copy.deepcopy(round_)
+            ahead.apply(seat, move)
+            move = str(strong.choose(ahead, seat, g, budget=STRONG_BUDGET))
+        return move
+
     def choice(user_id: int) -> str:
-        wanted = service.bot_choice(
-            table_id,
-            user_id,
-            rng,
-            choose=lambda r, s, g: str(strong.choose(r, s, g, budget=STRONG_BUDGET)),
-        )
+        wanted = service.bot_choice(table_id, user_id, rng, choose=decide)
         assert wanted is not None
         return wanted
 
@@ -209,6 +228,7 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
             _close(turn, game, tally)
             turn, chosen, paid = None, None, []
             played += 1
+            tally.rounds += 1
             if snapshot.status == ROUND_OVER:
                 await service.next_round(table_id, people[0].user_id)
             else:
@@ -218,6 +238,13 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
         seat = snapshot.to_act[0]
         user_id = snapshot.seats[seat].user_id
         assert user_id is not None
+        mine = await service.follow_view(table_id, user_id)
+        if mine is not None and mine.auto_play is not None:
+            # the only legal move plays by itself in a moment (the player's `auto_play`)
+            _close(turn, game, tally)
+            turn, chosen, paid = Turn(seat, kinds=[AUTO]), None, []
+            await clock.advance(AUTO_PLAY_SECONDS)
+            continue
         wanted, chosen = chosen or choice(user_id), None
         opening = wanted.startswith(PEEK)  # Dutch's start peek: a turn of its own
         if turn is None or turn.seat != seat or opening or turn.kinds[-1].startswith(PEEK):
@@ -293,6 +320,8 @@ def turn_kind(game: str, kinds: Sequence[str]) -> str:
             return "draw, swap or discard"
         return "with a match" if "match+" in kinds else "with a card's power"
     if game == "euchre":
+        if kinds == [AUTO]:
+            return "card played by itself"
         return "play a card" if set(kinds) == {"play+"} else "bid"
     return "turn"
 
@@ -337,12 +366,27 @@ def configurations() -> list[tuple[str, str]]:
     return found
 
 
-async def run(rounds: int, games: Sequence[str] | None = None) -> dict[tuple[str, str], Tally]:
+async def run(
+    rounds: int,
+    games: Sequence[str] | None = None,
+    *,
+    auto_play: bool = True,
+    auto_knock: bool = False,
+) -> dict[tuple[str, str], Tally]:
+    """`auto_play`, `auto_knock`: the players' choices that their only legal move be played
+    for them, and that the knock be made for them (then they never click it)."""
     results: dict[tuple[str, str], Tally] = {}
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "turns.sqlite3", synchronous="NORMAL")
         seeds = itertools.count(1)
-        service = TableService(store, FakeClock(), NullNotifier(), lambda: next(seeds))
+        choices = PlayerChoices()
+        choices.load(
+            PlayerPreferences(user_id=100 + p, auto_play=auto_play, auto_knock=auto_knock)
+            for p in range(SEATS)
+        )
+        service = TableService(
+            store, FakeClock(), NullNotifier(), lambda: next(seeds), choices=choices
+        )
         try:
             for game, preset in configurations():
                 if games and game not in games:
@@ -363,6 +407,10 @@ def report(results: dict[tuple[str, str], Tally], rounds: int) -> None:
             f"interactions {interactions:.2f}"
             + (f"; not offered {tally.unreached}" if tally.unreached else "")
         )
+        if tally.rounds:
+            print(
+                f"  {'':17} clicks per round (four players): {sum(tally.clicks) / tally.rounds:.1f}"
+            )
         if game == "dame":
             within = sum(c <= 3 for c in tally.one_pack)
             print(
@@ -378,9 +426,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--short", action="store_true", help="one round of each game")
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--games", nargs="*", help="only these games (default: all)")
+    parser.add_argument(
+        "--no-auto-play",
+        action="store_true",
+        help="the players click their only legal move too (`/deck auto_play:False`)",
+    )
+    parser.add_argument(
+        "--auto-knock",
+        action="store_true",
+        help="the knock is made for the players (`/deck auto_knock:True`): they never click it",
+    )
     args = parser.parse_args(argv)
     rounds = 1 if args.short else args.rounds
-    report(asyncio.run(run(rounds, args.games)), rounds)
+    results = run(rounds, args.games, auto_play=not args.no_auto_play, auto_knock=args.auto_knock)
+    report(asyncio.run(results), rounds)
 
 
 if __name__ == "__main__":

@@ -58,13 +58,22 @@ def summary(language: str, data: UserData) -> str:
 
 
 def _deck_line(language: str, data: UserData) -> list[str]:
-    """The player's `/deck` choice, if they made one."""
-    kept = [row.get("deck") for row in data.extra.get("player_preferences", [])]
-    return [
-        text(language, "privacy.deck", deck=text(language, f"deck.name.{deck}"))
-        for deck in kept
-        if deck in DECKS
-    ]
+    """The player's `/deck` choices (the deck, forced cards, the knock), if they made any."""
+    lines = []
+    for row in data.extra.get("player_preferences", []):
+        if row.get("deck") in DECKS:
+            lines.append(
+                text(language, "privacy.deck", deck=text(language, f"deck.name.{row['deck']}"))
+            )
+        lines.append(
+            text(
+                language,
+                "privacy.play_choices",
+                auto_play=text(language, "deck.on" if row.get("auto_play", 1) else "deck.off"),
+                auto_knock=text(language, "deck.on" if row.get("auto_knock") else "deck.off"),
+            )
+        )
+    return lines
 
 
 class ForgetButton(
@@ -178,6 +187,7 @@ class PrivacyCog(
             message = text(language, "error.unknown")
         else:
             self.bot.decks.forget(user_id)  # their deck was kept with the rest
+            self.bot.choices.forget(user_id)  # and so were their play choices
             log.info("a user was forgotten at their request (%s matches)", len(kept.matches))
             key = "privacy.nothing" if kept.empty else "privacy.forget.done"
             message = text(language, key, count=len(kept.matches))

@@ -122,6 +122,9 @@ class BasePlugin:
     def menu_prompt(self, view: Any, table: TableContext) -> str | None:
         return None
 
+    def actions_in_order(self, private: PrivateSnapshot) -> Sequence[str]:
+        return private.legal  # the engine's order
+
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:

@@ -43,6 +43,8 @@ Members, and where they show:
   seat's view or the public one alike; the follower redraws a waiting player's message when
   it changes. `None` (the default): nothing;
 - `menu_prompt(view, table)`: the placeholder of the action selects; `None`: "Choose…";
+- `actions_in_order(private)`: the seat's legal notations in the order its menu lays them out
+  (the cards as the hand's picture shows them); the default: the engine's order;
 - `menu(private, prefix, table)`: the components of "My cards" at that menu step when the game
   lays them out itself (several cards chosen in one select, a pick: `m=`); `None`: the shared
   action menu built from the legal notations;
@@ -167,6 +169,8 @@ class GamePlugin(Protocol):
     def waiting_key(self, view: Any) -> Hashable: ...
 
     def menu_prompt(self, view: Any, table: TableContext) -> str | None: ...
+
+    def actions_in_order(self, private: PrivateSnapshot) -> Sequence[str]: ...
 
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableContext

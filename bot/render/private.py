@@ -12,7 +12,7 @@ from __future__ import annotations
 import discord
 
 from bot.games import plugin_for
-from bot.i18n import text
+from bot.i18n import has_key, text
 from bot.pictures.cards import TWO_COLOURS, Deck
 from bot.render import colors
 from bot.render.actions import MAX_ROWS, ButtonSpec, MenuText, action_menu
@@ -63,7 +63,21 @@ def _render(
     cards = with_cards(embed, "hand", plugin.hand_picture(private, table, reveals))
     lines = plugin.private_lines(private, table, reveals)
     status = plugin.private_status(private, table)
-    if status is None:  # the viewer's turn, said the same way in every game
+    if status is None and private.auto_play is not None and private.auto_play_at is not None:
+        # the only legal move, played for the player in a moment (their `/deck auto_play`),
+        # as the card's picture where the move shows one (a sentence's cards are pictures)
+        forced = private.auto_play
+        move = plugin.action_emoji(view, table)(forced) or plugin.action_labeler(view, table)(
+            forced
+        )
+        key = f"{public.game}.private.auto_play"
+        status = text(
+            language,
+            key if has_key(key) else "private.auto_play",
+            move=move,
+            when=relative(private.auto_play_at),
+        )
+    elif status is None:  # the viewer's turn, said the same way in every game
         status = text(language, "private.your_turn")
         if private.turn_deadline is not None:
             when = clock_time(private.turn_deadline)
@@ -87,7 +101,7 @@ def _render(
             action_emoji=plugin.action_emoji(view, table),
         )
         components = action_menu(
-            private.legal,
+            plugin.actions_in_order(private),
             prefix,
             table_id=private.table_id,
             round_no=private.round_no or 0,

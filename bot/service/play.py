@@ -58,7 +58,8 @@ class Play:
                 raise TableError("round_over")
             if seat not in round_.to_act():
                 raise TableError("not_your_turn")
-            events = await self.apply(table, seat, notation, clicked=True)
+            events = await self._announce_for(table, seat, user_id, notation)
+            events += await self.apply(table, seat, notation, clicked=True)
             stored_notation = str(round_.history[-1][1])
             public = tuple(log_entry(e) for e in events if e.to is None)
             reveals = tuple(reveal(e) for e in events if e.to is not None and seat in e.to)
@@ -77,6 +78,23 @@ class Play:
                 match_over=table.status == FINISHED,
             )
         return result
+
+    async def _announce_for(
+        self, table: LiveTable, seat: int, user_id: int, notation: str
+    ) -> list[Event]:
+        """The announcement the player chose to have made for them before this move (a knock
+        before a discard, `/deck auto_knock`), if the round offers one
+        (`Round.announcement_before`): applied and stored first, as if the player clicked it."""
+        round_ = table.round
+        if round_ is None or not self.service.choices.auto_knock(user_id):
+            return []
+        try:
+            before = round_.announcement_before(seat, table.game.parse_action(notation))
+        except IllegalAction:
+            return []  # the move itself is refused below, with its reason
+        if before is None:
+            return []
+        return await self.apply(table, seat, before, clicked=True)
 
     async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot:
         """The "My cards" button: the seat's view and legal actions, and the reveals it has
@@ -263,6 +281,7 @@ class Play:
         table.cancel_timer()
         table.waiting_since.clear()
         table.reminded.clear()
+        table.auto_plays.clear()
         result = round_.result()
         if not table.round_scored:
             before = match.state()

@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from bot.service.choices import PlayerChoices
 from bot.service.clock import Clock
 from bot.service.followup import FollowUp
 from bot.service.locks import published
@@ -72,6 +73,7 @@ class TableService:
         next_round_seconds: float = 20.0,
         finished_keep_seconds: float = 3600.0,
         policy_runner: PolicyRunner | None = None,
+        choices: PlayerChoices | None = None,
     ) -> None:
         # the bots' store calls run in the foreground: none holds the store's lock while it
         # waits behind bot work (bot/service/priority.py); a move's write is only queued
@@ -79,6 +81,8 @@ class TableService:
         self.clock = clock
         self.notifier = notifier
         self.seed_source = seed_source
+        # each player's own choices (forced moves played for them, the knock announced)
+        self.choices = choices or PlayerChoices()
         self.tables = Tables(self, games)
         self.seating = Seating(self)
         self.play = Play(self)

@@ -102,6 +102,7 @@ def private_snapshot(
             view = without_private_reveals(view, round_.public_view())
         if table.status == PLAYING and not round_.finished:
             legal = round_.legal_notation(seat)
+    auto_play = table.auto_plays.get(seat) if legal else None
     return PrivateSnapshot(
         table_id=table.id,
         seat=seat,
@@ -115,4 +116,6 @@ def private_snapshot(
         # built under the lock, after every change made under it: published at this version
         version=table.version,
         game=table.game.name,
+        auto_play=auto_play[0] if auto_play else None,
+        auto_play_at=auto_play[1] if auto_play else None,
     )

@@ -129,6 +129,9 @@ class PrivateSnapshot:
     # followed message drawn from it is not looked at again until the table changes
     version: int | None = None
     game: str = ""  # the engine's name ("": not known)
+    # the seat's only legal move, played for it at `auto_play_at` (the player's choice)
+    auto_play: str | None = None
+    auto_play_at: float | None = None
 
     @property
     def my_turn(self) -> bool:

@@ -68,6 +68,8 @@ class LiveTable:
     pending_reveals: dict[int, list[Reveal]] = field(default_factory=dict)
     waiting_since: dict[int, float] = field(default_factory=dict)  # seat -> clock time
     reminded: set[int] = field(default_factory=set)
+    # seat -> (its only legal move, when it is played for it): the player chose it so
+    auto_plays: dict[int, tuple[str, float]] = field(default_factory=dict)
     timer: TimerHandle | None = None
     timer_due: float | None = None
     timer_token: int = 0

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AWAY_AFTER_TIMEOUTS = 2
+# A move that is a seat's only legal one is played for its player after this long: long
+# enough to see on "My cards" which card goes, short enough not to wait for it.
+AUTO_PLAY_SECONDS = 2.0
 MAX_TIMEOUT_ACTIONS = 50  # default moves to finish one timed-out turn
 TURN_EVENT = "turn"  # the public event engines emit when a seat's turn begins
 
@@ -46,6 +49,7 @@ class Timers:
         """One timer per table, due at the earliest reminder or timeout of the seats that
         must act and are played by a human."""
         table.cancel_timer()
+        table.auto_plays = {}
         round_ = table.round
         if table.status != PLAYING or round_ is None or round_.finished:
             return
@@ -64,8 +68,20 @@ class Timers:
             due.append(since + table.turn_seconds)
             if seat not in table.reminded:
                 due.append(since + half)
+            forced = self.forced_move(table, seat)
+            if forced is not None:
+                table.auto_plays[seat] = (forced, since + AUTO_PLAY_SECONDS)
+                due.append(since + AUTO_PLAY_SECONDS)
         self.arm(table, max(0.0, min(due) - now), self.on_turn_timer)
         table.timer_due = min(since + table.turn_seconds for since in table.waiting_since.values())
+
+    def forced_move(self, table: LiveTable, seat: int) -> str | None:
+        """The seat's only legal move, if its player chose to have such moves played for them
+        (`/deck auto_play`) and the game allows it (`Round.plays_forced_moves`)."""
+        round_ = table.round
+        if round_ is None or not self.service.choices.auto_play(table.seats[seat].user_id):
+            return None
+        return round_.forced_move(seat)
 
     def arm(
         self,
@@ -105,19 +121,36 @@ class Timers:
             expired = [
                 s for s in waiting if now >= table.waiting_since.get(s, now) + table.turn_seconds
             ]
+            forced = [
+                (seat, move)
+                for seat, (move, at) in table.auto_plays.items()
+                if seat in waiting and seat not in expired and now >= at
+            ]
             try:
+                for seat, move in forced:
+                    await self._play_forced(table, seat, move)
                 for seat in expired:
                     await self._time_out(table, seat)
                 await self.service.play.run_table(table, notes)
             except TableError as error:
-                log.error("table %s: timeout move failed: %s", table.id, error.key)
+                log.error("table %s: timed move failed: %s", table.id, error.key)
                 self.arm(table, table.turn_seconds / 2, self.on_turn_timer)
-            if expired:
+            if expired or forced:
                 changed(table, notes)
-        if expired or not following:
+        if expired or forced or not following:
             # a timer runs in its own task: it waits for the bot moves it handed out, so
             # whoever awaits a timer (the fake clock) finds them played
             await self.service.bots.settle(table_id)
+
+    async def _play_forced(self, table: LiveTable, seat: int, move: str) -> None:
+        """Play the seat's only legal move for its player, stored as any move; neither a
+        timeout nor a click of theirs (an absent player still times out on their choices)."""
+        table.auto_plays.pop(seat, None)
+        if self.forced_move(table, seat) != move:
+            return  # the state moved on since the timer was armed
+        await self.service.play.apply(table, seat, move)
+        table.waiting_since.pop(seat, None)
+        table.reminded.discard(seat)
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
         """Play safe default moves until this seat's turn is over; two in a row: away."""

@@ -21,9 +21,11 @@ from games.dame.actions import (
     TAKE,
     TOKENS,
     DameAction,
+    announce,
     legal_action,
     legal_meld,
 )
+from games.dame.knock import could_go_out_next_turn
 from games.dame.options import DameOptions
 from games.dame.rules import (
     HAND_SIZE,
@@ -100,6 +102,22 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
         one to hold until it may go out)."""
         size = len(self.hands[seat])
         return size if self.may_go_out(seat) else max(0, size - KEEP_BEFORE_GOING_OUT)
+
+    def announcement_before(self, seat: int, action: DameAction) -> DameAction | None:
+        """The knock, just before a discard that leaves a hand able to go out next turn
+        (`knock.could_go_out_next_turn`), when it is legal there and not yet made this turn."""
+        if action.kind != DISCARD or seat != self.turn or not self.drawn:
+            return None
+        if self.announced_turn[seat] == self.turn_no:
+            return None  # announced already: once a turn
+        try:
+            (discarded,) = self._plan(seat, action)
+        except (IllegalAction, ValueError):
+            return None  # the discard itself is refused: it says why
+        kept = [c for c in self.hands[seat] if c is not discarded]
+        if not could_go_out_next_turn(kept, self.packs[seat % 2].keys()):
+            return None
+        return announce()
 
     # -- legality --------------------------------------------------------------------------
     def check(self, seat: int, action: DameAction) -> None:

@@ -56,6 +56,10 @@ _PHASE_HINT = {
 
 
 class EuchreRound(Round[EuchreOptions, EuchreAction, EuchreView]):
+    # A card that is a seat's only legal play (its last, or its only card of the led suit)
+    # decides nothing: its player may have it played for them.
+    plays_forced_moves = True
+
     def __init__(self, options: EuchreOptions, setup: RoundSetup, deck: Sequence[Card]) -> None:
         super().__init__(options, setup, deck)
         dealer = setup.dealer % 4

@@ -57,3 +57,49 @@ async def test_a_players_choice_is_in_their_data_and_goes_when_they_are_forgotte
     assert (await store.forget_user(SNOWFLAKE)).extra == data.extra
     assert (await store.user_data(SNOWFLAKE)).empty
     assert await raw_sql(location, "SELECT user_id FROM player_preferences") == [(OTHER,)]
+
+
+async def test_the_play_choices_are_kept_read_back_and_replaced(location: Location) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        await store.save_player_preferences(
+            PlayerPreferences(user_id=SNOWFLAKE, deck="four", auto_play=False, auto_knock=True)
+        )
+        await store.save_player_preferences(PlayerPreferences(user_id=OTHER))
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        assert await store.player_preferences() == [
+            PlayerPreferences(user_id=OTHER, deck="two", auto_play=True, auto_knock=False),
+            PlayerPreferences(user_id=SNOWFLAKE, deck="four", auto_play=False, auto_knock=True),
+        ]
+        await store.save_player_preferences(
+            PlayerPreferences(user_id=SNOWFLAKE, deck="four", auto_play=True, auto_knock=True)
+        )
+        (_, again) = await store.player_preferences()
+        assert again.auto_play and again.auto_knock
+
+
+async def test_a_deck_chosen_before_v13_gets_the_play_choices_defaults(
+    location: Location,
+) -> None:
+    async with await Store.open(location, games_resolver=resolve_toy, target_version=12):
+        pass
+    await raw_sql(
+        location,
+        "INSERT INTO player_preferences (user_id, deck, updated_at) VALUES (?, 'four', 'x')",
+        (SNOWFLAKE,),
+    )
+    async with await Store.open(location, games_resolver=resolve_toy) as store:
+        assert await store.player_preferences() == [
+            PlayerPreferences(user_id=SNOWFLAKE, deck="four", auto_play=True, auto_knock=False)
+        ]
+
+
+async def test_the_play_choices_are_in_a_players_data_and_go_when_forgotten(
+    store: Store, location: Location
+) -> None:
+    await store.save_player_preferences(
+        PlayerPreferences(user_id=SNOWFLAKE, auto_play=False, auto_knock=True)
+    )
+    [row] = (await store.user_data(SNOWFLAKE)).extra["player_preferences"]
+    assert not row["auto_play"] and row["auto_knock"]
+    await store.forget_user(SNOWFLAKE)
+    assert await raw_sql(location, "SELECT user_id FROM player_preferences") == []

@@ -203,6 +203,13 @@ class EuchrePlugin(BasePlugin):
             lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
         return lines
 
+    def actions_in_order(self, private: PrivateSnapshot) -> Sequence[str]:
+        """The card buttons in the order of the hand's picture, left to right."""
+        view: EuchreView | None = private.view
+        if view is None or not view.hand:
+            return private.legal
+        return render.in_hand_order(private.legal, view.hand, view.trump)
+
     def hand_picture(
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> tuple[CardRow, ...]:

@@ -70,6 +70,20 @@ def sorted_hand(hand: Sequence[str], trump: str | None) -> list[list[str]]:
     return [sorted(by_suit[s], key=lambda n: -power[card(n)]) for s in suits]
 
 
+def in_hand_order(legal: Sequence[str], hand: Sequence[str], trump: str | None) -> list[str]:
+    """The legal notations with the card moves (`play 9D`, `discard 9D`) in the order the
+    hand's picture and line show the cards, left to right; the bids keep their order, first."""
+    place = {name: i for i, name in enumerate(n for g in sorted_hand(hand, trump) for n in g)}
+
+    def position(notation: str) -> int:
+        verb, _, name = notation.partition(" ")
+        if verb in ("play", "discard") and name in place:
+            return place[name]
+        return -1
+
+    return sorted(legal, key=position)  # stable: equal positions keep the engine's order
+
+
 def hand_line(hand: Sequence[str], trump: str | None) -> str:
     return "   ".join(" ".join(face(n) for n in group) for group in sorted_hand(hand, trump))
 

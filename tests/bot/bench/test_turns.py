@@ -120,3 +120,23 @@ def test_a_select_option_that_plays_two_moves_is_found_for_its_first() -> None:
         (): Route("announce", 1, 1),
         ("discard 7H",): Route("announce", 2, 1, ("discard 7H",)),
     }
+
+
+async def test_a_euchre_players_only_legal_card_plays_by_itself_and_costs_no_click() -> None:
+    by_itself = await run(1, ["euchre"])
+    clicked = await run(1, ["euchre"], auto_play=False)
+    for key, tally in by_itself.items():
+        forced = tally.by_kind["card played by itself"]
+        assert forced and set(forced) == {0}
+        assert len(forced) >= 3 * tally.rounds  # every last card (a lone hand: three)
+        assert "card played by itself" not in clicked[key].by_kind
+        assert sum(tally.clicks) < sum(clicked[key].clicks)
+
+
+async def test_players_who_leave_the_knock_to_the_bot_never_click_it() -> None:
+    clicked = (await run(1, ["dame"]))[("dame", "standard")]
+    left = (await run(1, ["dame"], auto_knock=True))[("dame", "standard")]
+    assert clicked.by_kind["one pack, knock"]  # the strong bot's choices knock every turn
+    assert "one pack, knock" not in left.by_kind and left.unreached == 0
+    # the hand ended, so a player went out: on a knock the bot made for them the turn before
+    assert left.rounds == 1 and sum(left.clicks) < sum(clicked.clicks)

@@ -138,3 +138,32 @@ async def test_a_four_colour_player_sees_two_colour_pictures_when_only_theirs_ar
         await harness.my_cards(alice, table_id)
         hand = words(harness.fake.message(harness.last_private[alice.id]))
         assert "<:ct1_back:" in hand and "<:ct4_" not in hand and "🂠" not in hand
+
+
+async def test_the_play_choices_are_set_with_deck_kept_across_a_restart_and_in_the_data(
+    harness: BotUnderTest,
+) -> None:
+    alice, bob, _ = players(harness.fake)
+    async with harness.running() as bot:
+        shown, _ = await harness.ask(alice, "deck")
+        assert "played for you: on" in answer_text(harness.fake, shown)
+        assert "could go out next turn: off" in answer_text(harness.fake, shown)
+        await harness.ask(alice, "deck", colours="four")
+        asked, _ = await harness.ask(alice, "deck", auto_play=False, auto_knock=True)
+        said = answer_text(harness.fake, asked)
+        assert "four colours" in said  # the deck chosen before is kept
+        assert "played for you: off" in said and "next turn: on" in said
+        assert not bot.choices.auto_play(alice.id) and bot.choices.auto_knock(alice.id)
+        french, _ = await harness.ask(bob, "deck", locale="fr")
+        assert "jouée pour vous : oui" in answer_text(harness.fake, french)
+    async with harness.running() as bot:  # restarted: the choices were kept
+        assert not bot.choices.auto_play(alice.id) and bot.choices.auto_knock(alice.id)
+        assert bot.decks.of(alice.id) == "four" and bot.choices.auto_play(bob.id)
+        assert bot.service.choices is bot.choices  # the table service plays by them
+        shown, _ = await harness.ask(alice, "privacy show")
+        assert "played for you off, the knock made for you on" in answer_text(harness.fake, shown)
+        (attachment,) = (answer_message(harness.fake, shown) or {})["attachments"]
+        [row] = json.loads(harness.fake.files[str(attachment["url"])])["extra"][
+            "player_preferences"
+        ]
+        assert (row["deck"], row["auto_play"], row["auto_knock"]) == ("four", 0, 1)

@@ -15,11 +15,13 @@ from tests.bot.local.browser import (
     ENDED,
     HAND,
     IN_PLAY,
+    ROUND_OVER,
     TABLE,
     Player,
     action_of,
     assert_nothing_leaked,
     local_table,
+    pick,
     play_against_bots,
 )
 
@@ -148,6 +150,7 @@ def test_one_person_plays_a_hand_of_euchre_against_three_bot_players(
     discards, then she plays her five cards; at target 1 the hand ends the match."""
     with local_table(tmp_path, seed=1) as table:
         alice = Player(browser, table, 1)
+        alice.command("deck", auto_play="false")  # she clicks every card, the last one too
         # The simple bots: the strong ones search for a time, so their play varies with load.
         open_table_with_bots(alice, "euchre", 3, target="1", bots="simple")
         cards_shown_as_pictures(alice)
@@ -165,6 +168,72 @@ def test_one_person_plays_a_hand_of_euchre_against_three_bot_players(
         # the round-end picture of every hand as played, loaded from the message's file
         assert alice.card_picture(ENDED)["width"] > 300
         alice.screenshot("euchre-round-end")
+        assert_nothing_leaked([alice])
+
+
+BY_ITSELF = "plays by itself"
+
+
+def card_buttons_and_hand(player: Player) -> tuple[list[str], list[str]]:
+    """The emojis of the card buttons of the newest "My cards", left to right, and those its
+    text shows, in order (the hand's line first)."""
+    return tuple(  # type: ignore[return-value]
+        player.private().evaluate(
+            """(node) => [
+                [...node.querySelectorAll("button[data-custom-id*=':p=play '] img.emoji,"
+                    + " button[data-custom-id*=':p=discard '] img.emoji")].map(i => i.alt),
+                [...node.querySelectorAll('.embed-description img.emoji')].map(i => i.alt),
+            ]"""
+        )
+    )
+
+
+def test_a_euchre_players_cards_follow_the_hand_and_an_only_card_plays_by_itself(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Alice orders up and plays her hand against three bot players: her card buttons come in
+    the order her hand shows, and a card that is her only legal play is announced on "My
+    cards" ("plays by itself") and played without a click."""
+    with local_table(tmp_path, seed=1) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "euchre", 3, target="1", bots="simple")
+        cards_shown_as_pictures(alice)
+        ordered = by_itself = 0
+        for _ in range(60):
+            if alice.round_over():
+                break
+            choice = pick(alice.offered(), ("order", "discard"))
+            if choice is None:
+                alice.wait_for_turn_or_round_over()
+                continue
+            buttons, shown = card_buttons_and_hand(alice)
+            if len(buttons) > 1:  # a choice of cards: in the order the hand shows them
+                assert all(alt in shown for alt in buttons), (buttons, shown)
+                places = [shown.index(alt) for alt in buttons]
+                assert places == sorted(places), (buttons, shown)
+                ordered += 1
+            elif len(buttons) == 1 and action_of(*choice).startswith("p=play "):
+                # her only legal card: said on My cards, then played for her, no click
+                alice.private().filter(has_text=BY_ITSELF).wait_for()
+                if by_itself == 0:
+                    alice.screenshot("euchre-only-card-plays-by-itself")
+                by_itself += 1
+                alice.page.wait_for_function(
+                    """([hand, over, words]) => {
+                        if (document.querySelector(over)) return true;
+                        const hands = document.querySelectorAll(hand);
+                        const mine = hands[hands.length - 1];
+                        return !mine.innerText.includes(words);
+                    }""",
+                    arg=[HAND, ROUND_OVER, BY_ITSELF],
+                )
+                alice.settled()
+                continue
+            alice.use(*choice)
+        assert alice.round_over()
+        assert ordered >= 1 and by_itself >= 1, (ordered, by_itself)  # her last card, at least
+        shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
+        assert "Match over" in shown
         assert_nothing_leaked([alice])
 
 

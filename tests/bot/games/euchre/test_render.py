@@ -3,6 +3,7 @@ in both languages, and that no hand, no dealer's discard and no translation key 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -24,6 +25,7 @@ from bot.service.snapshots import (
     RoundEnd,
     SeatInfo,
 )
+from bot.ui.custom_ids import parse
 from games.contract import RoundSetup
 from games.euchre import GAME
 from games.euchre.deal import stack_deck
@@ -435,3 +437,63 @@ def test_the_turned_card_is_pictured_only_while_it_is_up() -> None:
     down = render_table(public(round_, events), "en")
     assert down.cards is None and "image" not in down.embed.to_dict()
     assert "turned down" in shown(down).lower()
+
+
+def _card_buttons(rendered: Any) -> list[str]:
+    """The cards of the play and discard buttons, in the order the message lays them out."""
+    found = []
+    for spec in rendered.components:
+        if isinstance(spec, ButtonSpec):
+            verb, _, name = parse(spec.custom_id).text.partition(" ")
+            if verb in ("play", "discard"):
+                found.append(name)
+    return found
+
+
+def test_the_card_buttons_follow_the_order_of_the_hands_picture() -> None:
+    # Ben, void in trump, may play any of his spades: the picture shows them strongest first.
+    round_ = new_round()
+    snapshot = public(round_, apply(round_, "pass", "order", "discard 9D", "play JD"))
+    hand_of = {seat: snapshots.private(round_, seat) for seat in range(4)}
+    ben = render_private(hand_of[1], snapshot, "en")
+    assert ben.cards is not None
+    assert _card_buttons(ben) == list(ben.cards.rows[0].cards)
+    # Every deal, every seat to act with a choice of cards: the buttons, left to right, are
+    # the picture's cards that may be played, left to right.
+    for seed in range(40):
+        rng = random.Random(seed)
+        deal = GAME.new_round(GAME.options("standard"), RoundSetup(n_seats=4, dealer=0), seed=seed)
+        while not deal.finished:
+            seat = deal.to_act()[0]
+            private = snapshots.private(deal, seat)
+            cards_offered = [a for a in private.legal if a.split(" ")[0] in ("play", "discard")]
+            if len(cards_offered) > 1:
+                rendered = render_private(private, public(deal), "en")
+                assert rendered.cards is not None
+                pictured = [
+                    n
+                    for n in rendered.cards.rows[0].cards
+                    if any(a.endswith(" " + n) for a in cards_offered)
+                ]
+                assert _card_buttons(rendered) == pictured, (seed, private.legal)
+            deal.apply(seat, rng.choice(deal.legal_notation(seat)))
+
+
+def test_my_cards_says_which_only_card_plays_by_itself_and_when() -> None:
+    round_ = new_round()
+    events = apply(round_, "pass", "order", "discard 9D", "play 9C", "play 9S")
+    cat = snapshots.private(round_, 2)  # Cat follows the 9♣ led: A♣ or K♣
+    assert cat.legal == ("play AC", "play KC")
+    # as the service hands it out to a seat with one legal card (its player's choice)
+    forced = dataclasses.replace(cat, legal=("play AC",), auto_play="play AC", auto_play_at=1e9)
+    english = mine_from(forced, public(round_, events))
+    assert "Your only playable card, A♣, plays by itself <t:1000000000:R>" in english
+    assert "Your turn." not in english
+    french = mine_from(forced, public(round_, events), "fr")
+    assert "Votre seule carte jouable, A♣, se joue d'elle-même <t:1000000000:R>" in french
+
+
+def mine_from(private: Any, snapshot: PublicSnapshot, language: str = "en") -> str:
+    text = shown(render_private(private, snapshot, language))
+    assert not KEYISH.search(text), text
+    return text
