@@ -18,7 +18,9 @@ from bot.i18n import has_key, text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.log import burst_lines
-from bot.snapshots import PLAYING, LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from bot.render.teams import match_result
+from bot.snapshots import FINISHED, PLAYING, LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from games.registry import get_game
 
 
 class BasePlugin:
@@ -96,9 +98,23 @@ class BasePlugin:
         names nobody the table waits for, which would soon be wrong; the table message does."""
         if private.legal:
             return None
+        if table.snapshot.status == FINISHED:
+            return self.match_over(table)
         if table.snapshot.status != PLAYING:
             return text(table.language, "private.round_over")
         return text(table.language, "private.not_your_turn")
+
+    def match_over(self, table: TableContext) -> str:
+        """ "My cards" once the match is over: so, who won and the final totals (the round's
+        end alone would read as if another round were coming)."""
+        lower_is_better = get_game(table.snapshot.game).lower_is_better
+        return match_result(
+            table.snapshot,
+            self.seat_layout,
+            table.names,
+            table.language,
+            lower_is_better=lower_is_better,
+        )
 
     def waiting_key(self, view: Any) -> Hashable:
         return None  # a waiting player's "My cards" shows nothing of the others' moves

@@ -26,7 +26,8 @@ Members, and where they show:
   (`bot.render.log` has the shared wording of table events and a burst helper);
 - `round_end_lines(last, table)`: the summary of the round that just ended;
 - `round_end_picture(last, table)`: the rows of the round-end picture (each player's name,
-  cards face up as the round's *public* end view shows them, points, total); `()`: none;
+  cards face up as the round's *public* end view shows them, points and total, or a note
+  instead: a pack's points); `()`: none;
 - `private_lines(private, table, reveals)`: the hand in "My cards" (the seat's own view, with
   the reveals of this answer laid over it); while the viewer waits, nothing another player's
   move changes (a trick, a pile, whose turn it is): a waiting player's message is not redrawn

@@ -38,12 +38,19 @@ def small_face(name: str, deck: Deck = TWO_COLOURS) -> Image.Image:
     return face_image(name, deck).resize((CARD, CARD), Image.Resampling.LANCZOS)
 
 
+WRAP = 16  # cards in a line: a longer row (a big hand, a big pack) goes on below
+
+
 @dataclass(frozen=True, slots=True)
 class RoundEndRow:
+    """A row: a name (a player, a team's pack), its cards face up, and on the right the
+    round's points and the match total, or `note` instead (a pack's points, "not counted")."""
+
     name: str
     cards: tuple[str, ...]  # face-up card names, in slot order (empty slots left out)
-    points: int
-    total: int
+    points: int | None
+    total: int | None
+    note: str = ""
 
 
 def _short(name: str) -> str:
@@ -63,22 +70,31 @@ def round_end_png(
 ) -> bytes:
     """The picture as PNG bytes, the faces in the deck's colours (call it off the event loop:
     it takes milliseconds)."""
-    most = max((len(r.cards) for r in rows), default=0)
+    lines = [(row, row.cards[start : start + WRAP]) for row in rows for start in _starts(row)]
+    most = max((len(cards) for _, cards in lines), default=0)
     width = MARGIN * 2 + NAME_WIDTH + max(most, 1) * (CARD + GAP) + SCORE_WIDTH
-    height = MARGIN * 2 + max(len(rows), 1) * ROW
+    height = MARGIN * 2 + max(len(lines), 1) * ROW
     image = Image.new("RGBA", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     drawn: list[str] = []
-    for index, row in enumerate(rows):
+    first: RoundEndRow | None = None
+    for index, (row, cards) in enumerate(lines):
         top = MARGIN + index * ROW
         middle = top + ROW // 2
-        draw.text((MARGIN, middle), _short(row.name), TEXT, font(NAME_SIZE, text=True), anchor="lm")
-        for position, name in enumerate(row.cards):
+        for position, name in enumerate(cards):
             card = small_face(name, deck)
             left = MARGIN + NAME_WIDTH + position * (CARD + GAP)
             image.alpha_composite(card, (left, top + GAP))
             drawn.append(name)
+        if row is first:
+            continue  # a row's next line: its cards only
+        first = row
+        face = font(NAME_SIZE, text=True)
+        draw.text((MARGIN, middle), _short(row.name), TEXT, face, anchor="lm")
         right = width - MARGIN
+        if row.points is None or row.total is None:
+            draw.text((right, middle), row.note, TEXT, font(20, text=True), anchor="rm")
+            continue
         points = f"{points_label} {row.points:+d}"
         draw.text((right, middle - 14), points, TEXT, font(22, text=True), anchor="rm")
         total = f"{total_label} {row.total}"
@@ -86,6 +102,11 @@ def round_end_png(
     info = PngInfo()
     info.add_text(CARDS_KEY, " ".join(drawn))
     return png_with(image, info, optimize=False)  # a one-off picture: speed over bytes
+
+
+def _starts(row: RoundEndRow) -> range:
+    """Where each line of a row starts in its cards (one line for a row of no card)."""
+    return range(0, max(len(row.cards), 1), WRAP)
 
 
 def cards_in(picture: bytes) -> list[str]:

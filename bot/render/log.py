@@ -42,11 +42,20 @@ def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
     if "name" not in params:
         seat = entry.seat
         params["name"] = names[seat] if seat is not None and 0 <= seat < len(names) else "?"
-    if entry.kind == "match_over":
-        winners = params.get("winners") or ()
-        params["names"] = ", ".join(names[s] for s in winners if 0 <= s < len(names))
     key = f"log.table.{entry.kind}"
+    if entry.kind == "match_over":
+        winners = [names[s] for s in params.get("winners") or () if 0 <= s < len(names)]
+        params["names"] = listed(winners, language)
+        if len(winners) == 1:  # "Alice wins"; a pair: "Bot 1 and Bot 3 win"
+            key = "log.table.match_over_by_one"
     return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
+
+
+def listed(words: Sequence[str], language: str) -> str:
+    """Words as a sentence lists them: "Ann", "Ann and Cat", "Ann, Ben and Cat"."""
+    if len(words) < 2:
+        return "".join(words)
+    return text(language, "log.and", first=", ".join(words[:-1]), last=words[-1])
 
 
 def burst_lines(

@@ -20,7 +20,7 @@ from bot.render.actions import MAX_ROWS, ButtonSpec, MenuText, action_menu
 from bot.render.cards import in_deck
 from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text, with_cards
-from bot.render.timestamps import relative
+from bot.render.timestamps import clock, relative
 from bot.snapshots import PLAYING, PrivateSnapshot, PublicSnapshot, Reveal
 
 
@@ -80,8 +80,8 @@ def _render(
     elif status is None:  # the viewer's turn, said the same way in every game
         status = text(language, "private.your_turn")
         if private.turn_deadline is not None:
-            when = relative(private.turn_deadline)
-            status = f"{status} {text(language, 'private.deadline', when=when)}"
+            when = clock(private.turn_deadline)
+            status = f"{status} {text(language, 'table.deadline', when=when)}"
     lines.append(status)
     describe(embed, "\n".join(line for line in lines if line))
     if reveals:

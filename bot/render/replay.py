@@ -31,7 +31,8 @@ from storage.history import FinishedHand
 from storage.privacy import FORMER_PLAYER
 
 LOG_SIZE = 6  # public events shown, as on a table message
-_CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|JK)$")
+# a card a rule showed, by name or code (`10H`, `7S#1`, `JK#2`)
+_CARD = re.compile(r"^(?:(?:10|[2-9TJQKA])[SHDC]|JK)(?:#\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,8 @@ def _render(f: Frame, language: str) -> discord.Embed:
         def listed() -> str:
             return "\n".join(
                 f"**{names[s] if s < len(names) else s}** "
-                + (" ".join(shown(c.code) for c in cards) or "—")
+                # by name: a second copy (`7S#1`, `JK#2`) has its card's picture too
+                + (" ".join(shown(c.name) for c in cards) or "—")
                 for s, cards in sorted(hands.items())
             )
 
@@ -216,7 +218,7 @@ def _render(f: Frame, language: str) -> discord.Embed:
         who = ", ".join(names[s] for s in sorted(event.to) if s < len(names))
         embed.add_field(
             name=text(language, "replay.shown", name=who),
-            value=" ".join(shown(c) for c in seen),
+            value=" ".join(shown(c.split("#")[0]) for c in seen),
             inline=False,
         )
     embed.set_footer(text=text(language, "replay.step", step=f.step, steps=f.steps))

@@ -73,3 +73,33 @@ def match_over_lines(
         for t in teams
     ]
     return headline, lines
+
+
+def match_result(
+    snapshot: PublicSnapshot,
+    layout: SeatLayout | None,
+    names: Sequence[str],
+    language: str,
+    *,
+    lower_is_better: bool = False,
+) -> str:
+    """The match's end in one line, for a player's own message: that it is over, who won and
+    the final totals ("🏆 Match over. Winners: N–S (Ann & Cat) · N–S 10, E–W 4")."""
+    sign = 1 if lower_is_better else -1
+    if layout is not None and plays_in_teams(layout):
+        headline, _ = match_over_lines(
+            snapshot, layout, names, language, lower_is_better=lower_is_better
+        )
+        teams = sorted(
+            range(len(layout.teams)), key=lambda t: sign * team_total(layout, t, snapshot.totals)
+        )
+        totals = [
+            f"{team_label(layout, t, language)} {team_total(layout, t, snapshot.totals)}"
+            for t in teams
+        ]
+    else:
+        winners = ", ".join(f"**{names[s]}**" for s in snapshot.winners if 0 <= s < len(names))
+        headline = text(language, "table.winners", names=winners or "—")
+        seats = sorted(range(len(snapshot.totals)), key=lambda s: sign * snapshot.totals[s])
+        totals = [f"{names[s] if s < len(names) else '?'} {snapshot.totals[s]}" for s in seats]
+    return text(language, "private.match_over", result=headline, totals=", ".join(totals))

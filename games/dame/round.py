@@ -514,6 +514,9 @@ class DameRound(Round[DameOptions, DameAction, DameView]):
             totals=self.setup.totals,
             winner=self.winner,
             legal=None if seat is None else self.play_options(seat),
+            shown_hands=()
+            if self.winner is None
+            else tuple(_sorted_codes(hand) for hand in self.hands),
         )
 
     def _team_packs(self, team: int) -> tuple[PackView, ...]:

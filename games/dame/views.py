@@ -49,7 +49,8 @@ class DameView:
     bottom first (it is face up). `announced[seat]`: that seat has announced going out for its
     next turn (or for this one, while it is playing it); a knock lapses when that turn ends.
     `points[team]`: the value of the team's laid packs so far. `legal` is None unless the
-    viewer is to act."""
+    viewer is to act. `shown_hands`: every seat's cards, in every view once the hand is over
+    (nothing is hidden any more), none before."""
 
     seat: int | None
     phase: str
@@ -66,3 +67,6 @@ class DameView:
     totals: tuple[int, ...]
     winner: int | None  # the seat that went out, once the hand is over
     legal: PlayOptions | None
+    # every hand face up, once the hand is over (the cards left count against their team);
+    # empty while it is played
+    shown_hands: tuple[tuple[str, ...], ...] = ()

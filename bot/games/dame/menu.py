@@ -3,15 +3,18 @@ and menus hold the rest.
 
 - Drawing: Draw, and the take of the pile with every natural of its top card's rank (one
   button: "Take the pile with 7♥ 7♦"); any other take is in a select below.
-- Laying: a row of single moves: Knock, each new pack the hand can lay now (every natural of a
-  rank, or a pair and one wild card) and each add of the hand's naturals to a team pack. Then
-  one select to lay any other pack or add (a rank or a pack, then its cards picked together in
-  one select: a *pick*), and the discards, as buttons when they fit, else a select.
-- Knocking: with the knock offered, the knock and the move before or after it are one click
-  where they fit: "Lay 7♠ 7♥ 7♦ and knock" next to each pack's button (only if nothing else
-  leaves the message), "Knock and discard 7♥" below each discard button, or with the discards
-  in a select (up to 25, a select's options) a second select "Knock and discard a card" below
-  it. The Knock button stays (to knock before laying).
+- Laying: a row of single moves: each new pack the hand can lay now (every natural of a rank,
+  or a pair and one wild card) and each add of the hand's naturals to a team pack. Then one
+  select to lay any other pack or add: its rank (or pack) opens a step with a button for each
+  pack of that rank the hand can lay (any pack in three clicks: the select, the rank, the
+  button) above a select of its cards picked together (a *pick*, for any other choice).
+- Discarding: the discards the player most likely wants first (`games.dame.hints`): as buttons
+  when they fit a row, else the likeliest four as buttons and a select of the others.
+- Knocking: the Knock button comes after the discards (never the first button in the way), and
+  the knock with the discard is one click: "Knock and discard 7♥" below each discard button,
+  or a select of them; "Lay 7♠ 7♥ 7♦ and knock" next to a pack's button where it fits. A knock
+  made on the previous turn holds this turn: no Knock button then, only "Knock again and
+  discard", for the next turn.
 
 The engine offers a bounded set of moves (`lists_every_move` is False): every 3-card pack,
 single-card add and the whole packs; a pick (`m=<prefix>`, a select of several values) lays any
@@ -45,10 +48,11 @@ from bot.render.actions import (
     action_menu,
     verb,
 )
-from bot.render.cards import card_emoji, pretty
+from bot.render.cards import card_emoji
 from bot.snapshots import PrivateSnapshot
 from games.cards import card
-from games.dame.rules import DECK, IS_WILD, NATURAL_RANKS, PACK_MIN
+from games.dame.hints import discard_order
+from games.dame.rules import DECK, IS_WILD, NATURAL_RANKS, PACK_MIN, card_value
 from games.dame.views import DRAW_PHASE, PLAY_PHASE, DameView, PlayOptions
 
 DRAW, TAKE, MELD, ADD, ANNOUNCE, DISCARD = "draw", "take", "meld", "add", "announce", "discard"
@@ -107,10 +111,10 @@ def candidates(view: DameView, rank: str, language: str = "en") -> list[tuple[st
         name = render.name_of(code)
         count = copies[name] = copies.get(name, 0) + 1
         if count == 1:
-            picked.append((name, pretty(name)))
+            picked.append((name, render.label(name, language)))
         else:
             key = ORDINALS[min(count, len(ORDINALS) - 1)]
-            picked.append((code, text(language, key, card=pretty(name))))
+            picked.append((code, text(language, key, card=render.label(name, language))))
     return picked
 
 
@@ -211,37 +215,116 @@ def _drawing(
 def _top(
     private: PrivateSnapshot, view: DameView, legal: PlayOptions, round_no: int, language: str
 ) -> list[ComponentSpec]:
-    """The likely moves as buttons, one select of every pack to lay or add to, then the
-    discards: buttons when they fit the rows left, else a select."""
+    """The turn laid out so the likely moves are found at once: the packs the hand lays whole
+    as buttons, one select of every other pack, then the discards the player most likely
+    wants as buttons (`games.dame.hints`; the Knock button after them, so it is never the
+    first button in the way), a select of the other discards, and one of "Knock and
+    discard", the turn's end in one choice."""
     table_id = private.table_id
     labels = _labels(view, language)
-    discards = [a for a in private.legal if verb(a) == DISCARD]
+    offered = tuple(a for a in private.legal if verb(a) == DISCARD)
+    discards = [
+        f"{DISCARD} {c}" for c in discard_order(view, tuple(a[len(DISCARD) + 1 :] for a in offered))
+    ]
+    knocks = ANNOUNCE in private.legal
+    # a knock made on the previous turn holds now: no Knock button for it, only a knock
+    # again with the discard (one that holds for the next turn, if this one does not end it)
+    knock_button = knocks and not legal.may_go_out
     lay = _lay_select(private, view, legal, round_no, 0, language)
-    # the single moves first (each saves a select and a pick), then the select of every other
-    # lay, then the discards (buttons if they fit the rows left, else a select)
-    shortcut_rows = MAX_ROWS - (lay is not None) - bool(discards)
-    every_likely = likely_moves(view, private.legal)
-    likely = every_likely[: shortcut_rows * MAX_BUTTONS_PER_ROW]
-    knock_select = ANNOUNCE in likely and 0 < len(discards) <= MAX_OPTIONS
-    if knock_select and len(discards) <= _rows_left(likely, lay) * MAX_BUTTONS_PER_ROW:
-        knock_select = False  # the discards are buttons: "Knock and discard" ones, if they fit
-    if knock_select and _rows_left(likely, lay) == 1:
-        # a row for the select of "Knock and discard 7♥" (the turn's end in one choice)
-        likely = every_likely[: (shortcut_rows - 1) * MAX_BUTTONS_PER_ROW]
-    made: dict[tuple[str, int], ButtonSpec] = {}  # the buttons both layouts share, made once
-    plain = _laid_out(table_id, round_no, likely, lay, discards, labels, language, made)
-    if ANNOUNCE not in likely:
-        return plain
-    # "Lay 7♠ 7♥ 7♦ and knock" after each pack's button (`meld 7S 7H 7D;announce`), when
-    # they fit without taking anything else off the message
-    knocking = _and_knock(table_id, round_no, likely)
-    if knocking == likely:
-        return plain  # no pack to lay: the same buttons laid out the same way
-    richer = _laid_out(table_id, round_no, knocking, lay, discards, labels, language, made)
-    kept = {spec.custom_id for spec in plain}
-    if max(spec.row for spec in richer) < MAX_ROWS and kept <= {s.custom_id for s in richer}:
-        return richer
-    return plain
+    block = _discard_block(table_id, round_no, discards, knocks, knock_button, labels, language)
+    likely = [a for a in likely_moves(view, private.legal) if a != ANNOUNCE]
+    rows_left = MAX_ROWS - _rows_of(block) - (lay is not None)
+    if likely and rows_left < 1 and knocks:  # a whole pack matters more than a shortcut
+        block = _discard_block(table_id, round_no, discards, False, knock_button, labels, language)
+        rows_left = MAX_ROWS - _rows_of(block) - (lay is not None)
+    shown = likely[: max(rows_left, 0) * MAX_BUTTONS_PER_ROW]
+    if knock_button:
+        # "Lay 7♠ 7♥ 7♦ and knock" after each pack's button, when nothing else leaves
+        with_knock = _and_knock(table_id, round_no, shown)
+        if len(with_knock) <= max(rows_left, 0) * MAX_BUTTONS_PER_ROW:
+            shown = with_knock
+    specs: list[ComponentSpec] = []
+    row = 0
+    for start in range(0, len(shown), MAX_BUTTONS_PER_ROW):
+        for action in shown[start : start + MAX_BUTTONS_PER_ROW]:
+            if THEN in action:
+                specs.append(_meld_knock_button(table_id, round_no, action, labels, row, language))
+            else:
+                specs.append(_button(table_id, round_no, action, labels, row))
+        row += 1
+    if lay is not None:
+        specs.append(replace(lay, row=row))
+        row += 1
+    specs += [replace(spec, row=spec.row + row) for spec in block]
+    return specs
+
+
+def _rows_of(specs: Sequence[ComponentSpec]) -> int:
+    return max((spec.row for spec in specs), default=-1) + 1
+
+
+def _discard_block(
+    table_id: int,
+    round_no: int,
+    discards: list[str],
+    knocks: bool,
+    knock_button: bool,
+    labels: MenuText,
+    language: str,
+) -> list[ComponentSpec]:
+    """The discards, likeliest first, from row 0: as buttons when they fit a row (then a row
+    of "Knock and discard 7♥" buttons, the Knock button last); else the likeliest as buttons
+    with Knock last in their row, a select of the others, and a select of "Knock and discard"
+    (up to 25 discards, a select's options). `knocks`: offer the knock with the discard."""
+    again = not knock_button  # a knock that holds this turn: the new one is "again"
+    specs: list[ComponentSpec] = []
+    if not discards:
+        if knock_button:
+            specs.append(_button(table_id, round_no, ANNOUNCE, labels, 0))
+        return specs
+    if len(discards) + knock_button * (not knocks) <= MAX_BUTTONS_PER_ROW:
+        specs += [_button(table_id, round_no, d, labels, 0) for d in discards]
+        if knocks:
+            combos = [f"{ANNOUNCE}{THEN}{d}" for d in discards]
+            if len(combos) + knock_button > MAX_BUTTONS_PER_ROW:
+                combos = combos[: MAX_BUTTONS_PER_ROW - 1]
+            specs += [
+                _knock_button(table_id, round_no, c, labels, 1, language, again=again)
+                for c in combos
+            ]
+        if knock_button:
+            specs.append(_button(table_id, round_no, ANNOUNCE, labels, 1 if knocks else 0))
+        return specs
+    first = MAX_BUTTONS_PER_ROW - knock_button
+    specs += [_button(table_id, round_no, d, labels, 0) for d in discards[:first]]
+    if knock_button:
+        specs.append(_button(table_id, round_no, ANNOUNCE, labels, 0))
+    rest = discards[first:]
+    row = 1
+    if rest:
+        choose = text(language, "dame.menu.discard_other")
+        if len(rest) <= MAX_OPTIONS:
+            options = tuple((labels.action_label(d), d) for d in rest)
+            emojis = _or_none(tuple(labels.action_emoji(d) for d in rest))
+            specs.append(
+                SelectSpec(select_id(table_id, round_no, DISCARD), choose, options, row, emojis)
+            )
+            row += 1
+        else:  # a huge hand: its discards by rank first, then the card
+            menu = action_menu(
+                rest,
+                "",
+                table_id=table_id,
+                round_no=round_no,
+                labels=replace(labels, choose=choose),
+            )
+            specs += [replace(s, row=s.row + row) for s in menu]
+            row += _rows_of(menu)
+    if knocks and len(discards) <= MAX_OPTIONS and row < MAX_ROWS:
+        specs.append(
+            _knock_select(table_id, round_no, discards, labels, row, language, again=again)
+        )
+    return specs
 
 
 def _and_knock(table_id: int, round_no: int, likely: list[str]) -> list[str]:
@@ -260,62 +343,11 @@ def _and_knock(table_id: int, round_no: int, likely: list[str]) -> list[str]:
     return moves
 
 
-def _laid_out(
-    table_id: int,
-    round_no: int,
-    likely: list[str],
-    lay: SelectSpec | None,
-    discards: list[str],
-    labels: MenuText,
-    language: str,
-    made: dict[tuple[str, int], ButtonSpec],
-) -> list[ComponentSpec]:
-    """The likely moves' buttons, the select of packs, then the discards (buttons, with
-    "Knock and discard" ones when they fit, else a select and one of knock and discard).
-    `made`: the buttons made so far by action and row (a move's button, a pack's and the
-    knock's, the knock's and a discard's), shared with this menu's other layout."""
-
-    def button(action: str, row: int) -> ButtonSpec:
-        spec = made.get((action, row))
-        if spec is None:
-            if THEN not in action:
-                spec = _button(table_id, round_no, action, labels, row)
-            elif action.startswith(ANNOUNCE):
-                spec = _knock_button(table_id, round_no, action, labels, row, language)
-            else:
-                spec = _meld_knock_button(table_id, round_no, action, labels, row, language)
-            made[action, row] = spec
-        return spec
-
-    knocks = _knocks_with_discards(likely, discards, lay is not None)
-    specs: list[ComponentSpec] = []
-    row = 0
-    for start in range(0, len(likely), MAX_BUTTONS_PER_ROW):
-        specs += [button(action, row) for action in likely[start : start + MAX_BUTTONS_PER_ROW]]
-        row += 1
-    if lay is not None:
-        specs.append(replace(lay, row=row))
-        row += 1
-    if len(discards) <= (MAX_ROWS - row) * MAX_BUTTONS_PER_ROW:
-        for moves in (discards, knocks):
-            for start in range(0, len(moves), MAX_BUTTONS_PER_ROW):
-                specs += [button(a, row) for a in moves[start : start + MAX_BUTTONS_PER_ROW]]
-                row += 1
-    elif discards:
-        labels = replace(labels, choose=text(language, "dame.family.discard"))
-        shown = action_menu(discards, "", table_id=table_id, round_no=round_no, labels=labels)
-        specs += [replace(s, row=s.row + row) for s in shown]
-        row += max(s.row for s in shown) + 1
-        if ANNOUNCE in likely and len(discards) <= MAX_OPTIONS and row < MAX_ROWS:
-            specs.append(_knock_select(table_id, round_no, discards, labels, row, language))
-    return specs
-
-
 def _meld_knock_button(
     table_id: int, round_no: int, action: str, labels: MenuText, row: int, language: str
 ) -> ButtonSpec:
     meld = action.split(THEN)[0]
-    cards = " ".join(pretty(word) for word in meld.split()[1:])
+    cards = render.label_all(meld.split()[1:], language)
     return ButtonSpec(
         play_id(table_id, round_no, action),
         text(language, "dame.menu.meld_and_knock", cards=cards),
@@ -325,11 +357,6 @@ def _meld_knock_button(
     )
 
 
-def _rows_left(likely: list[str], lay: SelectSpec | None) -> int:
-    """The rows left below the likely moves' buttons and the select of packs."""
-    return MAX_ROWS - -(-len(likely) // MAX_BUTTONS_PER_ROW) - (lay is not None)
-
-
 def _knock_select(
     table_id: int,
     round_no: int,
@@ -337,43 +364,38 @@ def _knock_select(
     labels: MenuText,
     row: int,
     language: str,
+    *,
+    again: bool,
 ) -> SelectSpec:
-    """The discards in a select (a big hand), and below them the same discards with the knock
-    (`announce;discard 7H`: "Knock and discard 7♥"), the turn's end in one choice. At most 25
-    discards (a select's options); the Knock button stays (to knock before laying)."""
+    """The discards with the knock (`announce;discard 7H`: "Knock and discard 7♥"), the turn's
+    end in one choice. At most 25 discards (a select's options). `again`: the knock made on
+    the previous turn holds now; this one is for the next turn."""
+    key = "dame.menu.knock_again_and_discard" if again else "dame.menu.knock_and_discard"
     options = tuple(
-        (
-            text(language, "dame.menu.knock_and_discard", card=pretty(d.split(" ")[1])),
-            f"{ANNOUNCE}{THEN}{d}",
-        )
+        (text(language, key, card=render.label(d.split(" ")[1], language)), f"{ANNOUNCE}{THEN}{d}")
         for d in discards
     )
     emojis = _or_none(tuple(labels.action_emoji(d) for d in discards))
-    placeholder = text(language, "dame.menu.knock_and_discard_choose")
+    placeholder = text(language, f"{key}_choose")
     return SelectSpec(select_id(table_id, round_no, ANNOUNCE), placeholder, options, row, emojis)
 
 
-def _knocks_with_discards(likely: list[str], discards: list[str], lay: bool) -> list[str]:
-    """With the knock offered, the turn's end as one click, "Knock and discard 7♥" below each
-    discard (`announce;discard 7H`): when they fit the rows left (a hand of a few cards, when
-    a knock is most likely), else none. The Knock button stays (to knock before laying)."""
-    if ANNOUNCE not in likely or not discards:
-        return []
-    others = -(-len(likely) // MAX_BUTTONS_PER_ROW) + int(lay)
-    discard_rows = -(-len(discards) // MAX_BUTTONS_PER_ROW)
-    if others + 2 * discard_rows > MAX_ROWS:
-        return []
-    return [f"{ANNOUNCE}{THEN}{discard}" for discard in discards]
-
-
 def _knock_button(
-    table_id: int, round_no: int, action: str, labels: MenuText, row: int, language: str
+    table_id: int,
+    round_no: int,
+    action: str,
+    labels: MenuText,
+    row: int,
+    language: str,
+    *,
+    again: bool,
 ) -> ButtonSpec:
     discard = action.split(THEN)[1]
     name = discard.split(" ")[1]
+    key = "dame.menu.knock_again_and_discard" if again else "dame.menu.knock_and_discard"
     return ButtonSpec(
         play_id(table_id, round_no, action),
-        text(language, "dame.menu.knock_and_discard", card=pretty(name)),
+        text(language, key, card=render.label(name, language)),
         "danger",
         row,
         labels.action_emoji(discard),
@@ -426,17 +448,50 @@ def _or_none(emojis: tuple[str | None, ...]) -> tuple[str | None, ...]:
 
 def _rank_label(rank: str, naturals: Sequence[str], wilds: int, language: str) -> str:
     """A new pack's option: the rank, the hand's cards of that rank and its wild cards."""
-    cards = render.label_all(naturals)
+    cards = render.label_all(naturals, language)
     if not wilds:
         return text(language, "dame.menu.rank_option", rank=rank, cards=cards)
     return text(language, "dame.menu.rank_option_wild", rank=rank, cards=cards, count=wilds)
 
 
+PICK_BUTTON_ROWS = 3  # below the pick's select, above the button back
+
+
+def pack_choices(view: DameView, rank: str, adding: bool) -> list[tuple[str, ...]]:
+    """The packs of `rank` the hand can lay (`adding`: add to the team's pack), each as the
+    card names it takes, up to the buttons a rank's step holds: every count of the hand's
+    naturals (the most valuable first, so a Q♠ is laid) with every count of its 2s and its
+    jokers, fewest wild cards first, then most naturals. Suits of a rank score alike, so these
+    are every pack that scores differently, in a hand with few wild cards."""
+    legal = view.legal
+    most = legal.max_lay if legal is not None else 0
+    groups = dict(render.hand_groups(view.hand))
+    naturals = sorted(
+        (render.name_of(c) for c in groups.get(rank, ())), key=lambda n: -card_value(card(n))
+    )
+    wilds = [render.name_of(c) for c in groups.get(render.WILD, ())]
+    twos = [n for n in wilds if card(n).rank == "2"]
+    jokers = [n for n in wilds if card(n).rank != "2"]
+    least = 1 if adding else PACK_MIN
+    fewest_naturals = 0 if adding else 1
+    choices: list[tuple[str, ...]] = []
+    for wild_count in range(len(wilds) + 1):
+        for count in range(len(naturals), fewest_naturals - 1, -1):
+            for joker_count in range(min(wild_count, len(jokers)) + 1):
+                two_count = wild_count - joker_count
+                if two_count > len(twos) or not least <= count + wild_count <= most:
+                    continue
+                choices.append((*naturals[:count], *twos[:two_count], *jokers[:joker_count]))
+    return choices[: PICK_BUTTON_ROWS * MAX_BUTTONS_PER_ROW]
+
+
 def _pick(
     table_id: int, round_no: int, view: DameView, prefix: str, rank: str, language: str
 ) -> list[ComponentSpec]:
-    """One select of the cards that may go in the `rank` pack, any number chosen at once (the
-    engine refuses a count the rules do not allow, with its reason), and a button back."""
+    """A rank's step: each pack of its cards the hand can lay as a button (a pack in three
+    clicks: the select, the rank, the button), above them one select of every card that may
+    go in the pack, any number chosen at once (the engine refuses a count the rules do not
+    allow, with its reason), and a button back."""
     picked = candidates(view, rank, language)
     options = tuple((label, value) for value, label in picked)
     emojis = _or_none(tuple(card_emoji(render.name_of(value)) for value, _ in picked))
@@ -444,7 +499,7 @@ def _pick(
     most = min(len(options), legal.max_lay if legal is not None else len(options))
     key = "dame.menu.pick_meld" if prefix == MELD else "dame.menu.pick_add"
     placeholder = text(language, key, rank=rank, least=PACK_MIN if prefix == MELD else 1, most=most)
-    return [
+    specs: list[ComponentSpec] = [
         SelectSpec(
             pick_id(table_id, round_no, prefix),
             placeholder,
@@ -453,6 +508,22 @@ def _pick(
             emojis,
             min_values=1,
             max_values=len(options),
-        ),
-        ButtonSpec(navigate_id(table_id, round_no, ""), text(language, "menu.back"), row=1),
+        )
     ]
+    labels = _labels(view, language)
+    adding = prefix != MELD
+    packs: list[str] = []
+    for names in pack_choices(view, rank, adding):
+        action = " ".join((ADD, rank, *names) if adding else (MELD, *names))
+        try:
+            play_id(table_id, round_no, action)
+        except ValueError:  # longer than a custom id may be: the select above lays it
+            continue
+        packs.append(action)
+    for index, action in enumerate(packs):
+        specs.append(_button(table_id, round_no, action, labels, 1 + index // MAX_BUTTONS_PER_ROW))
+    back_row = 1 + -(-len(packs) // MAX_BUTTONS_PER_ROW)
+    specs.append(
+        ButtonSpec(navigate_id(table_id, round_no, ""), text(language, "menu.back"), row=back_row)
+    )
+    return specs

@@ -12,6 +12,7 @@ from bot.games.dame import menu, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
 from bot.i18n import text
 from bot.pictures.layout import CardRow
+from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import fitting
 from bot.render.limits import FIELD_VALUE
 from bot.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -74,10 +75,14 @@ class DamePlugin(BasePlugin):
 
         return fitting(lines, FIELD_VALUE).split("\n")
 
+    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
+        names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
+        return render.round_end_rows(last.view, dict(last.detail), names, table.language)
+
     def private_lines(
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
-        return render.hand_lines(private.view, table.language)
+        return render.hand_lines(private.view, table.language, reveals)
 
     def hand_picture(
         self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
@@ -93,7 +98,7 @@ class DamePlugin(BasePlugin):
         return menu.components(private, prefix, table)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
-        return render.reveal_lines(reveals, table.language)
+        return []  # the card drawn is a line of the hand (`private_lines`): nothing hides it
 
     def action_labeler(self, view: DameView | None, table: TableContext) -> ActionLabel:
         return render.action_labeler(view, table.language)

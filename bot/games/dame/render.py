@@ -15,6 +15,7 @@ from typing import Any
 from bot.games.plugin import SeatLayout
 from bot.i18n import text
 from bot.pictures.layout import EMPTY, TALL, CardRow
+from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown, writing
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
@@ -40,13 +41,19 @@ def show_all(codes: Sequence[str]) -> str:
     return " ".join(show(c) for c in codes)
 
 
-def label(code: str) -> str:
-    """A card in a button or option label (plain text)."""
-    return pretty(name_of(code))
+def label(code: str, language: str) -> str:
+    """A card in a button or option label (plain text, its picture beside it as the emoji):
+    `7♠`; a joker in words, never the 🃏 emoji, which looks like another card than its
+    picture."""
+    name = name_of(code)
+    return text(language, "dame.joker") if name == JOKER else pretty(name)
 
 
-def label_all(codes: Sequence[str]) -> str:
-    return " ".join(label(c) for c in codes)
+def label_all(codes: Sequence[str], language: str) -> str:
+    return " ".join(label(c, language) for c in codes)
+
+
+JOKER = "JK"
 
 
 def is_wild(code: str) -> bool:
@@ -97,25 +104,34 @@ def seat_lines(
     return lines
 
 
-def pack_line(pack: PackView) -> str:
-    return _pack_line(pack, writing())
+def pack_line(pack: PackView, language: str) -> str:
+    """A pack in words: "**3** pack (7 cards, 80 points): 3♠ 3♥ … + *🃏*" (wild cards in
+    italics)."""
+    return _pack_line(pack, language, writing())
 
 
 @lru_cache(maxsize=4096)  # a team's packs, shown at every render of the table, seldom change
-def _pack_line(pack: PackView, _: object) -> str:
+def _pack_line(pack: PackView, language: str, _: object) -> str:
     naturals = [c for c in pack.cards if not is_wild(c)]
     wilds = [c for c in pack.cards if is_wild(c)]
     shown = show_all(naturals)
     if wilds:
         shown = f"{shown} + *{show_all(wilds)}*"
-    return f"**{pack.rank}** ×{len(pack.cards)}: {shown} · {pack.points}"
+    return text(
+        language,
+        "dame.pack_line",
+        rank=pack.rank,
+        count=len(pack.cards),
+        points=pack.points,
+        cards=shown,
+    )
 
 
 def pack_lines(view: DameView, team: int, language: str) -> str:
     packs = view.packs[team]
     if not packs:
         return text(language, "dame.no_packs")
-    return fitting(lambda: "\n".join(pack_line(p) for p in packs), FIELD_VALUE)
+    return fitting(lambda: "\n".join(pack_line(p, language) for p in packs), FIELD_VALUE)
 
 
 def team_title(
@@ -197,47 +213,83 @@ def round_end_lines(
     totals: Sequence[int],
     language: str,
 ) -> list[str]:
+    """Who went out, then per team: its points and total, its packs' points, each pack in
+    words (its cards are in the round-end picture), and each player's cards left in hand,
+    with what they cost, or why they cost nothing."""
     lines = []
     winner = detail.get("winner")
     if winner is not None and winner < len(names):
+        team = team_of(winner)
         lines.append(
             text(
                 language,
                 "dame.went_out",
                 name=names[winner],
-                team=team_name(team_of(winner), names),
+                team=team_places(team, language),
+                names=team_name(team, names),
             )
         )
     hands = detail.get("hands", [0] * len(view.hand_sizes))
     packs = detail.get("packs", list(view.points))
     winning = team_of(winner) if winner is not None else None
     for team, seats in enumerate(TEAMS):
-        # the winning team's cards left in hand cost nothing: said so, with no "−" before them
-        key = "dame.hand_left_free" if team == winning else "dame.hand_left"
-        left = ", ".join(
-            text(
-                language,
-                key,
-                name=names[s] if s < len(names) else "?",
-                count=view.hand_sizes[s],
-                cost=hands[s],
-            )
-            for s in seats
-        )
         lines.append(
             text(
                 language,
                 "dame.hand_result",
+                team=team_places(team, language),
                 names=team_name(team, names),
-                packs=packs[team],
-                left=left,
                 points=points[seats[0]] if seats[0] < len(points) else 0,
                 total=totals[seats[0]] if seats[0] < len(totals) else 0,
             )
         )
-        for pack in view.packs[team]:
-            lines.append(f"  {pack_line(pack)}")
+        lines.append(f"  {text(language, 'dame.hand_packs', packs=packs[team])}")
+        lines += (f"  · {pack_summary(pack, language)}" for pack in view.packs[team])
+        # the winning team's cards left in hand cost nothing: said so, and why
+        key = "dame.hand_left_free" if team == winning else "dame.hand_left"
+        for seat in seats:
+            if view.hand_sizes[seat]:
+                name = names[seat] if seat < len(names) else "?"
+                count = view.hand_sizes[seat]
+                said = text(language, key, name=name, count=count, cost=hands[seat])
+                lines.append(f"  {said}")
     return lines
+
+
+def pack_summary(pack: PackView, language: str) -> str:
+    """A pack in words without its cards: "3 pack: 7 cards, 80 points"."""
+    return text(
+        language, "dame.pack_summary", rank=pack.rank, count=len(pack.cards), points=pack.points
+    )
+
+
+def round_end_rows(
+    view: DameView, detail: Mapping[str, Any], names: Sequence[str], language: str
+) -> tuple[RoundEndRow, ...]:
+    """The round-end picture: each player's cards left in hand face up (what they cost, or
+    why nothing), then each team's packs (naturals, then wild cards, with their points)."""
+    winner = detail.get("winner")
+    winning = team_of(winner) if winner is not None else None
+    hands = detail.get("hands", [0] * len(view.hand_sizes))
+    rows = []
+    for seat in range(len(view.hand_sizes)):
+        if seat == winner:
+            note = text(language, "dame.picture.went_out")
+        elif team_of(seat) == winning:
+            note = text(language, "dame.picture.not_counted")
+        else:
+            note = f"−{hands[seat]}" if seat < len(hands) else ""
+        shown = view.shown_hands[seat] if seat < len(view.shown_hands) else ()
+        name = names[seat] if seat < len(names) else "?"
+        label = f"{name} · {text(language, PLACES[seat])}"
+        rows.append(RoundEndRow(label, tuple(map(name_of, shown)), None, None, note))
+    for team, packs in enumerate(view.packs):
+        for pack in packs:
+            cards = tuple(map(name_of, sorted(pack.cards, key=is_wild)))
+            label = f"{team_places(team, language)} · {pack.rank}"
+            note = text(language, "dame.picture.pack", points=pack.points)
+            rows.append(RoundEndRow(label, cards, None, None, note))
+    return tuple(rows)
 
 
 # -- "My cards" -----------------------------------------------------------------------------
@@ -261,13 +313,17 @@ def _hand_groups(hand: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ..
     return tuple((key, tuple(codes)) for key, codes in ordered)
 
 
-def hand_lines(view: DameView, language: str) -> list[str]:
-    """The hand by rank with counts, and on the viewer's turn the pile and whether the seat may
-    go out; cards as pictures unless a hand that large would pass the message's limit."""
-    return fitting(lambda: "\n".join(_hand_lines(view, language)), DESCRIPTION // 2).split("\n")
+def hand_lines(view: DameView, language: str, reveals: Sequence[Reveal] = ()) -> list[str]:
+    """The hand's size and points, the card just drawn, and on the viewer's turn the pile and
+    whether the seat may go out. The hand itself is the message's picture: written by rank
+    with counts only where card pictures are unavailable (cards as text), and then as text
+    when a hand that large would pass the message's limit."""
+    return fitting(lambda: "\n".join(_hand_lines(view, language, reveals)), DESCRIPTION // 2).split(
+        "\n"
+    )
 
 
-def _hand_lines(view: DameView, language: str) -> list[str]:
+def _hand_lines(view: DameView, language: str, reveals: Sequence[Reveal]) -> list[str]:
     lines = [
         text(
             language,
@@ -277,7 +333,11 @@ def _hand_lines(view: DameView, language: str) -> list[str]:
         )
     ]
     written = writing()
-    lines += (_group_line(key, codes, language, written) for key, codes in hand_groups(view.hand))
+    if card_emoji(None) is None:  # no card pictures: the hand in words, rank by rank
+        lines += (
+            _group_line(key, codes, language, written) for key, codes in hand_groups(view.hand)
+        )
+    lines += drawn_lines(reveals, language)
     if view.legal is not None:  # waiting, the message would keep an old pile
         lines.append(text(language, "dame.private_pile", pile=pile_text(view, language)))
         if view.legal.may_go_out:
@@ -293,7 +353,9 @@ def _group_line(key: str, codes: tuple[str, ...], language: str, _: object) -> s
     return f"`{rank:>4}` ×{len(codes)}: {' '.join(face(name_of(c)) for c in codes)}"
 
 
-def reveal_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
+def drawn_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
+    """The card the viewer just drew ("You drew 6♦."): it joins the hand, nothing hides it
+    again, so it is a line of the hand, not a card shown for a few seconds."""
     return [
         text(language, "dame.you_drew", card=show(r.data["card"]))
         for r in reveals
@@ -304,7 +366,7 @@ def reveal_lines(reveals: Sequence[Reveal], language: str) -> list[str]:
 # -- action labels --------------------------------------------------------------------------
 def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]:
     pile = len(view.discard) if view is not None else 0
-    top = label(view.discard[-1]) if view is not None and view.discard else NO_CARD
+    top = label(view.discard[-1], language) if view is not None and view.discard else NO_CARD
 
     def labelled(action: str) -> str:
         words = action.split()
@@ -312,19 +374,19 @@ def action_labeler(view: DameView | None, language: str) -> Callable[[str], str]
         if kind == "take":
             if not rest:
                 return text(language, "dame.action.take_onto", count=pile)
-            cards = " ".join(pretty(w) for w in rest)
+            cards = label_all(rest, language)
             return text(language, "dame.action.take", cards=cards, count=pile, top=top)
         if kind == "meld":
-            return text(language, "dame.action.meld", cards=" ".join(pretty(w) for w in rest))
+            return text(language, "dame.action.meld", cards=label_all(rest, language))
         if kind == "add" and rest:
             return text(
                 language,
                 "dame.action.add",
                 rank=rest[0],
-                cards=" ".join(pretty(w) for w in rest[1:]),
+                cards=label_all(rest[1:], language),
             )
         if kind == "discard" and rest:
-            return text(language, "dame.action.discard", card=pretty(rest[0]))
+            return text(language, "dame.action.discard", card=label(rest[0], language))
         if kind in ("draw", "announce"):
             return text(language, f"dame.action.{kind}")
         return action
@@ -352,14 +414,14 @@ def action_emoji(view: DameView | None) -> Callable[[str], str | None]:
 
 
 def piece_labeler(view: DameView | None, language: str) -> Callable[[str, str], str]:
-    def label(prefix: str, piece: str) -> str:
+    def piece_label(prefix: str, piece: str) -> str:
         if not prefix:
             return text(language, f"dame.family.{piece}")
         if prefix == "add":
             return text(language, "dame.menu.pack", rank=piece)
-        return pretty(piece)
+        return label(piece, language)
 
-    return label
+    return piece_label
 
 
 # -- pictures -----------------------------------------------------------------------------------

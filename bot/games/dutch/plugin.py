@@ -14,7 +14,7 @@ from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import MenuText
 from bot.render.cards import NO_CARD, shown
-from bot.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
+from bot.snapshots import FINISHED, LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dutch.views import DutchView
 
 NAME = "dutch"
@@ -95,7 +95,7 @@ class DutchPlugin(BasePlugin):
         if private.legal:
             # The peek is everyone's at once: nobody's "turn".
             return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None
-        if view.phase == "over":
+        if view.phase == "over" and table.snapshot.status != FINISHED:
             return text(table.language, "private.round_over")
         return super().private_status(private, table)  # not their turn
 

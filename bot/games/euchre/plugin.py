@@ -12,6 +12,7 @@ from bot.games.euchre import render
 from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableContext
 from bot.i18n import text
 from bot.pictures.layout import CardRow
+from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import card_emoji, shown
 from bot.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.euchre.scoring import EUCHRED, MARCH
@@ -130,14 +131,13 @@ class EuchrePlugin(BasePlugin):
                 )
             )
             lines.append(
-                " · ".join(
-                    text(
-                        language,
-                        "euchre.team_count",
-                        team=render.team_name(t, language),
-                        count=tricks[t],
-                    )
-                    for t in (0, 1)
+                text(
+                    language,
+                    "euchre.end.tricks",
+                    first=render.team_name(0, language),
+                    a=tricks[0],
+                    second=render.team_name(1, language),
+                    b=tricks[1],
                 )
             )
             outcome = detail.get("outcome")
@@ -161,8 +161,13 @@ class EuchrePlugin(BasePlugin):
                     points=points[makers],
                 )
             lines.append(words)
-        lines.append(render.score_line(totals, table.snapshot.target, language))
+        score = render.score_line(totals, table.snapshot.target, language)
+        lines.append(text(language, "euchre.end.score", score=score))
         return lines
+
+    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
+        names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
+        return render.round_end_rows(last.view, names, last.points, last.totals, table.language)
 
     def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
         view: EuchreView | None = private.view

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from bot.games.plugin import TableContext
 from bot.i18n import has_key, text
 from bot.pictures.layout import EMPTY, CardRow
+from bot.pictures.round_end import RoundEndRow
 from bot.render.cards import face, pretty, shown
 from bot.render.log import table_line
 from bot.snapshots import LogEntry
@@ -321,13 +322,13 @@ def hand_rows(view: EuchreView, language: str) -> tuple[CardRow, ...]:
 
 
 def table_rows(view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
-    """The table as a picture: the turned card while bidding; then each place with the card it
+    """The table as a picture: the turned card while it is up; then each place with the card it
     played to the trick (the last trick, with its winner, between two tricks; empty places
     before the first lead, so the picture never goes away while the hand is played)."""
     language = table.language
     names = [info.name for info in table.snapshot.seats]  # drawn: not markdown-escaped
     if view.trump is None:
-        if view.phase == OVER:
+        if view.phase != ORDER_UP:  # turned down (or thrown in): no longer on the table
             return ()
         return (CardRow(text(language, "euchre.field.turned"), (view.turned,)),)
     trick, note = view.trick, ""
@@ -342,3 +343,30 @@ def table_rows(view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
     cards = tuple(played.get(seat, EMPTY) for seat in seats)
     captions = tuple(text(language, PLACES[seat]) for seat in seats)  # each card by its place
     return (CardRow(text(language, "euchre.field.trick"), cards, note=note, captions=captions),)
+
+
+def round_end_rows(
+    view: EuchreView,
+    names: Sequence[str],
+    points: Sequence[int],
+    totals: Sequence[int],
+    language: str,
+) -> tuple[RoundEndRow, ...]:
+    """The round-end picture: each place's hand face up, as it played its cards trick after
+    trick (a hand is played out by the end, so the tricks show every hand), with its team's
+    points and total; a partner who sat out shows none. Nothing for a deal thrown in."""
+    if not view.tricks:
+        return ()
+    played: dict[int, list[str]] = {seat: [] for seat in range(4)}
+    for trick in view.tricks:
+        for seat, name in trick:
+            played[seat].append(name)
+    return tuple(
+        RoundEndRow(
+            f"{names[seat] if seat < len(names) else '?'} · {text(language, PLACES[seat])}",
+            tuple(played[seat]),
+            points[seat] if seat < len(points) else 0,
+            totals[seat] if seat < len(totals) else 0,
+        )
+        for seat in range(4)
+    )

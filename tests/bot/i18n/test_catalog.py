@@ -111,7 +111,7 @@ def test_every_message_reads_as_its_template_formatted_with_missing_fields_kept(
             fields = sorted(placeholders(template) - {"count"})
             for given in ({}, {f: f"<{f}>" for f in fields}, {f: 7 for f in fields[:1]}):
                 assert text(language, key, **given) == template.format_map(Kept(given)), key
-    assert text("en", "private.deadline") == "(time runs out {when})"
+    assert text("en", "table.deadline") == "(time runs out at {when})"
     assert text("en", "no.such.key", name="x") == "no.such.key"
 
 

@@ -71,6 +71,12 @@ class MidHand:
             assert not CARD_AS_TEXT.search(written), (message, written)
         player.pictures_shown()
         player.newest_in_view()
+        for message in (HAND, IN_PLAY):  # a 90-second turn: its time of day, not "2 minutes"
+            written = player.embed_text(message)
+            assert re.search(r"time runs out at \d", written), (message, written)
+            assert "minute" not in written, (message, written)
+        if self.game == "dame":  # the hand once, as its picture: no rows of text by rank
+            assert "×" not in player.embed_text(HAND)
         if self.readme:
             player.screenshot(f"{self.game}-mid-hand", height=self.height)
         self.seen = True
@@ -158,6 +164,10 @@ def test_one_person_plays_a_hand_of_euchre_against_three_bot_players(
         assert sum(a.startswith("p=play ") for a in actions) == 5, actions
         shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
         assert "Match over" in shown and "Rematch" in shown
+        assert re.search(r"Tricks: N–S \d, E–W \d", shown), shown
+        # the round-end picture of every hand as played, loaded from the message's file
+        assert alice.card_picture(ENDED)["width"] > 300
+        alice.screenshot("euchre-round-end")
         assert_nothing_leaked([alice])
 
 
@@ -260,7 +270,11 @@ def test_one_person_plays_a_hand_of_dame_de_pique_against_three_bot_players(
         packs = [custom_id for custom_id, _ in used if ":p=meld " in custom_id]
         assert packs, f"no pack was laid in one click: {used}"
         shown = round_end_shown(alice, "Alice", "Bot 1", "Bot 2", "Bot 3")
-        assert "went out" in shown
+        assert "went out" in shown and "×" not in shown  # packs in words: "9 pack: 3 cards"
+        assert "cards left in hand" in shown
+        # the round-end picture of every hand left and every pack, loaded from its file
+        assert alice.card_picture(ENDED)["width"] > 300
+        alice.screenshot("dame-round-end")
         assert_nothing_leaked([alice])
 
 

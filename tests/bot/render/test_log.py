@@ -61,3 +61,23 @@ def test_the_entries_remembered_are_the_latest_worded_and_no_more(
     kept = [found[0] for found in log._worded.values()]
     assert len(kept) == 3 and kept[-1] is entries[2]
     assert all(entry is not entries[0] and entry is not entries[1] for entry in kept)
+
+
+@pytest.mark.parametrize(
+    ("winners", "en", "fr"),
+    [
+        (
+            (1, 3),
+            "The match is over: Bot 1 and Bot 3 win.",
+            "La partie est finie : Bot 1 et Bot 3 gagnent.",
+        ),
+        ((0,), "The match is over: Ann wins.", "La partie est finie : Ann gagne."),
+    ],
+)
+def test_the_match_over_line_says_the_pair_won_in_the_plural_and_one_winner_in_the_singular(
+    winners: tuple[int, ...], en: str, fr: str
+) -> None:
+    over = LogEntry("match_over", None, {"winners": list(winners)}, "table")
+    names = ("Ann", "Bot 1", "Cat", "Bot 3")
+    assert table_line(over, names, "en") == en
+    assert table_line(over, names, "fr") == fr

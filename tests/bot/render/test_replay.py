@@ -14,7 +14,7 @@ from bot.service.policy import policy_for
 from games.contract import RoundSetup
 from games.registry import get_game
 from storage.history import FinishedHand
-from tests.bot.render.pictures import card_pictures
+from tests.bot.render.pictures import CARD_TEXT, card_pictures
 
 
 def finished(name: str, seed: int) -> FinishedHand:
@@ -75,3 +75,36 @@ def test_a_replay_shows_the_cards_in_the_viewers_deck() -> None:
     assert "<:ct4_" in four and "<:ct4_" not in two
     assert not any(f"<:ct1_{name}:" in four for name in FOUR_COLOUR_NAMES)
     assert any(f"<:ct1_{name}:" in two for name in FOUR_COLOUR_NAMES)
+
+
+def test_a_dame_replay_draws_every_card_of_both_decks_the_jokers_included_as_pictures() -> None:
+    """Dame plays two decks: a second copy of a card (`7S#1`, a joker `JK#2`) is drawn with
+    its card's picture like the first, never written as text (`7♠`, the 🃏 emoji)."""
+    hand = finished("dame", 9)
+    shown = Replayer().frame(hand, 0)
+    hands = shown.round.open_hands()
+    codes = [c.code for cards in hands.values() for c in cards]
+    assert any("#" in code for code in codes)  # second copies are dealt
+    with card_pictures():
+        embed = render_replay(shown, "en")
+    (field,) = [f for f in embed.fields if f.name == "Every hand, face up"]
+    assert "🃏" not in field.value and not CARD_TEXT.search(field.value), field.value
+
+
+def test_a_replay_marks_a_card_a_rule_showed_whatever_its_copy_or_rank() -> None:
+    """A Dame draw of a second copy (`7S#1`) or a 10 is a card shown to its drawer at that
+    step: listed, as its picture."""
+    hand = finished("dame", 9)
+    replayer = Replayer()
+    seen = []
+    for step in range(1, len(hand.record.actions) + 1):
+        f = replayer.frame(hand, step)
+        drawn = [str(e.data.get("card", "")) for e in f.private if e.kind == "draw"]
+        if any("#" in c or c.startswith("10") for c in drawn):
+            with card_pictures():
+                embed = render_replay(f, "en")
+            shown = [fl for fl in embed.fields if fl.name.startswith("Shown to")]
+            assert shown and "<:ct1_" in shown[0].value, (drawn, embed.fields)
+            seen.append(step)
+            break
+    assert seen

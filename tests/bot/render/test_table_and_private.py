@@ -255,23 +255,23 @@ def test_a_waiting_players_cards_say_nothing_another_players_move_changes(
     assert compared > 10
 
 
-def test_a_public_deadline_is_a_time_of_day_and_a_private_one_a_countdown() -> None:
-    """A Discord client writes a relative time ("in 1 minute", "dans 1 minute") in its
-    reader's language: in a public message, in the server's language, it made one sentence of
-    two languages ("(time runs out dans 1 minute)"). The table gives the time of day; the
-    player's own message, in their language, keeps the countdown."""
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_90_second_turn_shows_its_deadline_to_the_second_never_rounded_to_2_minutes(
+    language: str,
+) -> None:
+    """Discord words `<t:…:R>` in whole minutes past 60 s ("in 2 minutes" for 90 s): the
+    table message and My cards give the time of day to the second instead (`<t:…:T>`)."""
     round_ = new_round(n_seats=2, seed=3)
-    play(round_, 2)  # both peeked: a turn is on
-    seat = round_.public_view().turn
-    snapshot = replace(public(round_, n_seats=2), turn_deadline=9e9)
-    table = json.dumps(render_table(snapshot, "en").embed.to_dict())
-    assert "(time runs out at <t:9000000000:T>)" in table and ":R>" not in table
-    mine = replace(private(round_, seat), turn_deadline=9e9)
-    for language, words in (("en", "(time runs out <t:9000000000:R>)"), ("fr", "(fin du temps")):
-        shown = json.dumps(
-            render_private(mine, snapshot, language).embed.to_dict(), ensure_ascii=False
-        )
-        assert words in shown and "<t:9000000000:R>" in shown
-    over = replace(public(round_, n_seats=2, status=ROUND_OVER), next_round_at=9e9)
-    ended = json.dumps(render_table(over, "fr").embed.to_dict(), ensure_ascii=False)
-    assert "commence à <t:9000000000:T>" in ended and ":R>" not in ended
+    for peeker in (0, 1):
+        round_.apply(peeker, "peek 3 4")
+    deadline = 1_700_000_090.0
+    snapshot = replace(public(round_, n_seats=2), turn_deadline=deadline)
+    seat = round_.to_act()[0]
+    mine = replace(private(round_, seat), turn_deadline=deadline)
+    for rendered in (render_table(snapshot, language), render_private(mine, snapshot, language)):
+        said = json.dumps(rendered.embed.to_dict(), ensure_ascii=False)
+        assert "<t:1700000090:T>" in said and ":R>" not in said
+        assert {"en": "time runs out at <t:", "fr": "fin du temps à <t:"}[language] in said
+    over = replace(public(round_, n_seats=2, status=ROUND_OVER), next_round_at=deadline)
+    ended = json.dumps(render_table(over, language).embed.to_dict(), ensure_ascii=False)
+    assert "<t:1700000090:T>" in ended and ":R>" not in ended

@@ -68,6 +68,11 @@ def _check_views_leak_nothing(round_: DameRound) -> None:
     hidden_stock = {c.code for c in round_.stock}
     public = set(_strings(round_.public_view()))
     all_hands = {c.code for hand in round_.hands for c in hand}
+    if round_.finished:  # the hand is over: every hand face up, never the stock
+        shown = round_.public_view().shown_hands
+        assert [set(h) for h in shown] == [{c.code for c in h} for h in round_.hands]
+        assert not public & hidden_stock
+        return
     assert not public & (all_hands | hidden_stock)
     for seat in range(4):
         view = round_.view(seat)

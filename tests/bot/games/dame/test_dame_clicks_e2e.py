@@ -65,7 +65,7 @@ async def test_a_turn_that_lays_a_new_pack_is_three_clicks_on_three_buttons(
             text("en", "dame.action.discard", card="3♣"),
         ]
         table = message_text(harness.table_message(table_id))
-        assert f"**9** ×4: {show_all(['9S', '9H', '9D', '9C'])}" in table
+        assert f"**9** pack (4 cards, 20 points): {show_all(['9S', '9H', '9D', '9C'])}" in table
         assert bot.service.public_snapshot(table_id).to_act == (B,)
         checker.assert_clean()
 

@@ -116,5 +116,5 @@ async def test_a_restart_mid_hand_keeps_the_hand_and_old_buttons_work(
         assert hand is not None
         answer = await use(harness.fake, alice, hand)
         await harness.settle()
-        assert "×" in answer_text(harness.fake, answer)  # the hand, grouped by rank
+        assert "Your hand" in answer_text(harness.fake, answer)  # its picture: by rank
         checker.assert_clean()

@@ -66,14 +66,17 @@ async def test_a_stacked_hand_takes_the_pile_melds_a_wild_adds_knocks_and_goes_o
         assert took in table
         await play(D, "meld 8S 8H 2C")
         table = message_text(harness.table_message(table_id))
-        assert f"**8** ×3: {show_all(['8S', '8H'])} + *{show_all(['2C'])}*" in table
+        assert (
+            f"**8** pack (3 cards, 30 points): {show_all(['8S', '8H'])} + *{show_all(['2C'])}*"
+            in table
+        )
         await play(D, "discard 3S")
 
         await draw_and_discard(A)
         # B adds a natural 7 to the 7s that D, the partner, laid; then knocks.
         await draw_and_discard(B, "add 7 7C", "announce")
         table = message_text(harness.table_message(table_id))
-        assert f"**7** ×4: {show_all(['7H', '7D', '7S', '7C'])}" in table
+        assert f"**7** pack (4 cards, 20 points): {show_all(['7H', '7D', '7S', '7C'])}" in table
         assert knocked(harness, table_id, name[B])
         await draw_and_discard(C)
         await draw_and_discard(D)
@@ -146,7 +149,10 @@ async def test_a_pack_of_five_with_wild_cards_and_an_add_of_three_are_one_action
         await harness.play(seat[LAYER], table_id, "meld 9S 9H 9D 2C JK")
         assert harness.actions_played(table_id) == played + 1  # one action, five cards
         table = message_text(harness.table_message(table_id))
-        assert f"**9** ×5: {show_all(['9S', '9H', '9D'])} + *{show_all(['2C', 'JK'])}*" in table
+        wilds = show_all(["2C", "JK"])
+        assert (
+            f"**9** pack (5 cards, 85 points): {show_all(['9S', '9H', '9D'])} + *{wilds}*" in table
+        )
         laid = text("en", "dame.log.meld", cards=show_all(["9S", "9H", "9D", "2C", "JK"]))
         assert laid in table
         await harness.play(seat[LAYER], table_id, "discard 3C")
@@ -159,7 +165,9 @@ async def test_a_pack_of_five_with_wild_cards_and_an_add_of_three_are_one_action
         assert harness.actions_played(table_id) == played + 1  # one action, three cards
         table = message_text(harness.table_message(table_id))
         pack = show_all(["9S", "9H", "9D", "9S", "9C"])
-        assert f"**9** ×8: {pack} + *{show_all(['2C', 'JK', '2H'])}*" in table
+        assert (
+            f"**9** pack (8 cards, 115 points): {pack} + *{show_all(['2C', 'JK', '2H'])}*" in table
+        )
         added = text("en", "dame.log.add", cards=show_all(["9S", "9C", "2H"]), rank="9")
         assert added in table
         assert bot.service.public_snapshot(table_id).view.hand_sizes[PARTNER] == 11

@@ -102,7 +102,7 @@ def test_the_table_tells_the_take_in_words_and_shows_the_packs() -> None:
     within_discord_limits(rendered)
     text = _shown(rendered)
     assert "took the pile with 7♠ 7♥ on 7♦: 32 cards" in text
-    assert "**7** ×3: 7♠ 7♥ 7♦ · 15" in text  # Ben's team's new pack
+    assert "**7** pack (3 cards, 15 points): 7♠ 7♥ 7♦" in text  # Ben's team's new pack
     assert "42 cards" in text  # Ben's hand size, never its cards
     assert not set(CARD_TEXT.findall(text)) & (_pretty(round_.view(1).hand) - {"7♠", "7♥", "7♦"})
 
@@ -126,12 +126,31 @@ def test_the_end_of_a_hand_shows_packs_hands_left_and_points() -> None:
     for language in ("en", "fr"):
         rendered = render_table(public_snapshot(round_, events, status=ROUND_OVER), language)
         within_discord_limits(rendered)
-    text = _shown(render_table(public_snapshot(round_, events, status=ROUND_OVER), "en"))
-    assert "**Ben** went out" in text and "Ann 13 cards −" in text
-    # the winner's partner's cards cost nothing: never written as a deduction
-    assert "Dan 13 cards, not counted" in text and "Dan 13 cards −" not in text
+    rendered = render_table(public_snapshot(round_, events, status=ROUND_OVER), "en")
+    text = _shown(rendered)
+    assert "**Ben** went out: team E–W (Ben & Dan) wins the hand." in text
+    assert "Ann: 13 cards left in hand, −" in text
+    # the winner's partner's cards cost nothing: never written as a deduction, and said why
+    assert "Dan: 13 cards left in hand, not counted: the team went out" in text
+    assert "Dan: 13 cards left in hand, −" not in text
+    # each pack in words a player reads (its cards are in the picture), no "3 ×4: … · 20"
+    assert "3 pack: 4 cards, 20 points" in text and "×" not in text
     french = _shown(render_table(public_snapshot(round_, events, status=ROUND_OVER), "fr"))
-    assert "Dan 13 cartes, non comptées" in french
+    assert "Dan : 13 cartes restées en main, non comptées : l'équipe a fini" in french
+    assert "paquet de 3 : 4 cartes, 20 points" in french
+    # the round-end picture: every hand face up, then each team's packs
+    assert rendered.picture is not None
+    hands = [row.cards for row in rendered.picture.rows[:4]]
+    assert [sorted(h) for h in hands] == [sorted(c.name for c in hand) for hand in round_.hands]
+    notes = [row.note for row in rendered.picture.rows]
+    assert notes[1] == "went out" and notes[3] == "not counted" and notes[0].startswith("−")
+    packs = rendered.picture.rows[4:]
+    assert [row.name for row in packs] == ["E–W · 3", "E–W · 4", "E–W · 5", "E–W · 6"]
+    assert packs[0].note == "20 points" and len(packs[0].cards) == 4
+    drawn = cards_in(rendered.picture.png())
+    assert sorted(drawn) == sorted(
+        [c for h in hands for c in h] + [c for row in packs for c in row.cards]
+    )
 
 
 def test_every_legal_move_of_a_big_hand_is_reachable_in_steps_and_none_dropped() -> None:
@@ -194,12 +213,13 @@ def test_with_card_pictures_the_packs_the_pile_and_the_log_show_pictures() -> No
     assert not CARD_TEXT.search(embed), embed
     took = f"took the pile with {MARKUP['7S']} {MARKUP['7H']} on {MARKUP['7D']}: 32 cards"
     assert took in embed
-    assert f"**7** ×3: {MARKUP['7S']} {MARKUP['7H']} {MARKUP['7D']} · 15" in embed
+    assert f"**7** pack (3 cards, 15 points): {MARKUP['7S']} {MARKUP['7H']} {MARKUP['7D']}" in embed
     top = card(round_.public_view().discard[-1]).name
     assert f"{MARKUP[top]} on top" in embed
 
 
-def test_with_card_pictures_a_hand_of_forty_odd_cards_is_pictures_within_the_limits() -> None:
+def test_with_card_pictures_my_cards_shows_a_hand_of_forty_odd_cards_once_as_its_picture() -> None:
+    """The hand is the message's picture, by rank: no second copy of it in text rows."""
     round_, events = _round_with_a_big_take()
     hand = round_.view(1).hand
     with card_pictures():
@@ -208,13 +228,39 @@ def test_with_card_pictures_a_hand_of_forty_odd_cards_is_pictures_within_the_lim
         )
     within_discord_limits(rendered)
     description = rendered.embed.description or ""
-    assert not CARD_TEXT.search(description)
-    for code in hand:
-        assert MARKUP[card(code).name] in description
+    assert not CARD_TEXT.search(description) and "×" not in description
+    written = [name for name, markup in MARKUP.items() if markup in description]
+    assert written == []  # the pile is empty after the take: no card at all
+    assert rendered.cards is not None
+    assert sorted(c for row in rendered.cards.rows for c in row.cards) == sorted(
+        card(c).name for c in hand
+    )
     for component in rendered.components:  # labels are text; the picture is the emoji
         if isinstance(component, SelectSpec):
             assert "<:" not in " ".join(label for label, _ in component.options)
             assert component.emojis and all(component.emojis), component
+
+
+def test_a_card_drawn_in_dame_is_a_line_of_the_hand_and_nothing_says_it_hides_again() -> None:
+    """Nothing hides in Dame: "You drew 6♦." in the hand's lines, no "Just seen" field and
+    no "These cards hide again in 8 seconds"."""
+    round_ = stacked_round({1: TAKER_HAND}, stock="6D")
+    assert round_.to_act() == (1,)
+    events = list(round_.apply(1, "draw"))
+    reveals = snapshots.reveals_of(events, 1)
+    assert reveals
+    for language, drew in (("en", "You drew 6♦."), ("fr", "Vous avez pioché 6♦.")):
+        rendered = render_private(
+            snapshots.private(round_, 1),
+            public_snapshot(round_, events),
+            language,
+            reveals=reveals,
+            hide_at=1_700_000_008.0,
+        )
+        assert drew in (rendered.embed.description or "")
+        assert not rendered.embed.fields, rendered.embed.fields
+        assert "<t:" not in (rendered.embed.description or "").split(drew)[1].split("\n")[0]
+        assert "hide" not in json.dumps(rendered.embed.to_dict()).lower()
 
 
 def test_my_cards_pictures_the_hand_by_rank_and_the_table_the_packs_and_the_pile() -> None:
@@ -262,24 +308,24 @@ def test_a_pack_remembered_as_text_is_written_with_the_emojis_once_they_come() -
     # A team's pack is written once and remembered: under what its cards were written with
     # (text, or which pictures, in which deck), never served once that changed.
     pack = PackView("7", ("7S", "7H", "2C"), 25)
-    assert render.pack_line(pack) == "**7** ×3: 7♠ 7♥ + *2♣* · 25"
+    assert render.pack_line(pack, "en") == "**7** pack (3 cards, 25 points): 7♠ 7♥ + *2♣*"
     with card_pictures():
-        shown = render.pack_line(pack)
+        shown = render.pack_line(pack, "en")
         assert MARKUP["7S"] in shown and "7♠" not in shown
         with in_deck(FOUR_COLOURS):
-            assert FOUR_MARKUP["2C"] in render.pack_line(pack)  # the four-colour ♣
-        assert render.pack_line(pack) == shown
-    assert render.pack_line(pack) == "**7** ×3: 7♠ 7♥ + *2♣* · 25"
+            assert FOUR_MARKUP["2C"] in render.pack_line(pack, "en")  # the four-colour ♣
+        assert render.pack_line(pack, "en") == shown
+    assert render.pack_line(pack, "en") == "**7** pack (3 cards, 25 points): 7♠ 7♥ + *2♣*"
 
 
-def test_a_hand_remembered_as_text_is_written_with_the_emojis_once_they_come() -> None:
+def test_a_hand_written_as_text_without_pictures_is_not_written_with_them() -> None:
     # Each group of a hand is written once and remembered under what its cards were written
-    # with: the same hand with emojis available shows them, then text again without.
+    # with: the same hand with emojis available is the picture alone, then text again without.
     round_, _ = _round_with_a_big_take()
     view = round_.view(1)
     as_text = render.hand_lines(view, "en")
     assert CARD_TEXT.search("\n".join(as_text))
     with card_pictures():
         pictured = "\n".join(render.hand_lines(view, "en"))
-        assert any(markup in pictured for markup in MARKUP.values())
+        assert not any(MARKUP[card(c).name] in pictured for c in view.hand), pictured
     assert render.hand_lines(view, "en") == as_text

@@ -147,7 +147,7 @@ async def test_a_euchre_gives_the_defenders_two_points_in_french(
         await play_out(harness, table)
         end = table.field(harness, "fr", "table.round_over")
         assert f"**{bob}** a pris ♠ atout pour E–O." in end
-        assert "N–S : 5 · E–O : 0" in end
+        assert "Plis : N–S 5, E–O 0" in end
         assert "Euchrés ! N–S marque 2 points." in end
         assert "N–S 2 · E–O 0" in end
         checker.assert_clean()

@@ -30,6 +30,7 @@ from games.contract import RoundSetup
 from games.euchre import GAME
 from games.euchre.bots.policy import choose_action
 from games.euchre.deal import stack_deck
+from games.euchre.views import NAME_TRUMP
 from tests.bot.render import snapshots
 from tests.bot.render.pictures import CARD_TEXT, MARKUP, card_pictures
 
@@ -240,6 +241,12 @@ def test_the_end_of_a_hand_says_who_made_trump_tricks_and_points(
     expected = {"made": "made it", "march": "took all five", "euchred": "Euchred!"}[outcome]
     assert expected in text and "made ♣ trump for" in text
     assert f"N–S {result.points[0]} · E–W {result.points[1]} (to 10)" in text
+    # the tricks labelled, after who made trump and before what they scored and the score
+    tricks = result.detail["tricks"]
+    said = f"Tricks: N–S {tricks[0]}, E–W {tricks[1]}"
+    assert said in text and f"Plis : N–S {tricks[0]}, E–O {tricks[1]}" in table(snapshot, "fr")
+    assert text.index("made ♣ trump") < text.index(said) < text.index(expected)
+    assert text.index(expected) < text.index("Score: N–S")
     assert ("played alone" in text) == (words == "alone")  # said of a lone hand only
     french = table(snapshot, "fr")
     assert "atout pour" in french
@@ -369,6 +376,66 @@ def test_a_partner_sitting_out_is_not_told_their_turn_is_to_come() -> None:
     assert "Not your turn yet" not in cat
     ben = mine(round_, 1, public(round_, events)).embed.description
     assert "Not your turn yet" in ben  # waiting, with a turn to come
+
+
+def test_the_end_of_a_hand_pictures_every_hand_face_up_as_it_was_played() -> None:
+    """The round-end picture: each place's five cards in the order it played them, with its
+    team's points and total (a lone maker's partner, who sat out, shows none)."""
+    round_ = new_round()
+    events = apply(round_, "order alone") + play_out(round_)
+    last = ended(round_, (10, 4))
+    snapshot = public(round_, events, status=ROUND_OVER, last_round=last, totals=last.totals)
+    picture = render_table(snapshot, "en").picture
+    assert picture is not None
+    assert [row.name for row in picture.rows] == ["Ann · N", "Ben · E", "Cat · S", "Dan · W"]
+    played = {
+        seat: [c for trick in round_.public_view().tricks for s, c in trick if s == seat]
+        for seat in range(4)
+    }
+    assert [list(row.cards) for row in picture.rows] == [played[s] for s in range(4)]
+    assert [len(row.cards) for row in picture.rows] == [5, 5, 0, 5]  # Cat sat out
+    assert [row.points for row in picture.rows] == list(last.points)
+    assert sorted(cards_in(picture.png())) == sorted(c for s in range(4) for c in played[s])
+
+
+@pytest.mark.parametrize(
+    ("language", "over", "totals"),
+    [
+        ("en", "🏆 Match over. Winners: N–S (**Ann** & **Cat**)", "Final totals: N–S 10, E–W 4"),
+        (
+            "fr",
+            "🏆 Partie terminée. Gagnants : N–S (**Ann** & **Cat**)",
+            "Totaux finaux : N–S 10, E–O 4",
+        ),
+    ],
+)
+def test_my_cards_at_the_match_end_says_the_match_is_over_with_the_result(
+    language: str, over: str, totals: str
+) -> None:
+    """Not "The round is over.", as if another round were coming: the match, who won, the
+    final totals."""
+    round_ = new_round()
+    events = apply(round_, "order alone") + play_out(round_)
+    last = ended(round_, (10, 4))
+    snapshot = public(
+        round_, events, status=FINISHED, last_round=last, totals=last.totals, winners=(0, 2)
+    )
+    mine = render_private(snapshots.private(round_, 1), snapshot, language).embed.description
+    assert mine is not None and over in mine and totals in mine
+    assert "round is over" not in mine and "manche est finie" not in mine
+
+
+def test_the_turned_card_is_pictured_only_while_it_is_up() -> None:
+    """Everyone passed: the card is turned down. The table no longer pictures it large (its
+    field says it was turned down); the second round of bidding shows no picture."""
+    round_ = new_round()
+    up = render_table(public(round_, apply(round_, "pass")), "en")
+    assert up.cards is not None and up.cards.rows[0].cards == ("JC",)
+    events = apply(round_, "pass", "pass", "pass")
+    assert round_.public_view().phase == NAME_TRUMP
+    down = render_table(public(round_, events), "en")
+    assert down.cards is None and "image" not in down.embed.to_dict()
+    assert "turned down" in shown(down).lower()
 
 
 def _card_buttons(rendered: Any) -> list[str]:
