@@ -108,8 +108,9 @@ class Round(ABC, Generic[O, A, V]):
     # Does `recall` place cards that earlier private events showed (peeks at face-down cards)?
     recalls_sights: ClassVar[bool] = False
     # May a seat's only legal move be played for it, at its player's wish (`forced_move`)? Only
-    # where such a move decides nothing and shows the seat nothing (Euchre's card plays; not
-    # Dutch's start peek, which shows cards, nor Dame's draw, as its list is not every move).
+    # where such a move decides nothing and shows the seat nothing (a card play that must
+    # follow suit; not a peek, which shows cards, nor a move of a round whose list of moves
+    # is not every move).
     plays_forced_moves: ClassVar[bool] = False
 
     def __init__(self, options: O, setup: RoundSetup, deck: Sequence[Card]) -> None:
@@ -181,8 +182,8 @@ class Round(ABC, Generic[O, A, V]):
 
     def announcement_before(self, seat: int, action: A) -> A | None:
         """A move binding the seat to nothing that its player may ask to have announced for
-        them just before `action`, legal there (Dame de Pique's knock, before a discard, when
-        the hand could go out next turn); None (the default): none."""
+        them just before `action`, legal there (a warning that the hand could go out next
+        turn, made before the discard); None (the default): none."""
         return None
 
     def legal_notation(self, seat: int) -> tuple[str, ...]:

@@ -404,7 +404,7 @@ def test_the_end_of_a_hand_pictures_every_hand_face_up_as_it_was_played() -> Non
         ("en", "🏆 Match over. Winners: N–S (**Ann** & **Cat**)", "Final totals: N–S 10, E–W 4"),
         (
             "fr",
-            "🏆 Partie terminée. Gagnants : N–S (**Ann** & **Cat**)",
+            "🏆 Partie terminée. Victoire : N–S (**Ann** & **Cat**)",
             "Totaux finaux : N–S 10, E–O 4",
         ),
     ],
