@@ -164,5 +164,8 @@ def error_key(key: str, game: str | None = None) -> str:
 
 def error_text(language: str, key: str, **params: Any) -> str:
     """One short sentence for a refused click or command (`game`, among the params: the game
-    whose rule refused a move)."""
-    return text(language, error_key(key, params.get("game")), **params)
+    whose rule refused a move, or that the sentence names as `{game_name}`)."""
+    game = params.get("game")
+    if game is not None and "game_name" not in params:
+        params["game_name"] = text(language, f"{game}.name")
+    return text(language, error_key(key, game), **params)

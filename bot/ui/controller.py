@@ -242,6 +242,7 @@ class TableController:
             Verb.JOIN: lambda: self.service.join(table_id, player_of(interaction)),
             Verb.LEAVE: lambda: self.service.leave(table_id, user_id),
             Verb.ADD_BOT: lambda: self._add_bot(table_id, user_id),
+            Verb.FILL_BOTS: lambda: self._add_bot(table_id, user_id, every_free_seat=True),
             Verb.START: lambda: self.service.start(table_id, user_id),
             Verb.CANCEL: lambda: self.service.cancel(table_id, user_id),
             Verb.NEXT_ROUND: lambda: self.service.next_round(table_id, user_id),
@@ -285,12 +286,13 @@ class TableController:
             ephemeral=True,
         )
 
-    async def _add_bot(self, table_id: int, user_id: int) -> Any:
-        """A bot player named in the table's language ("Bot 2", "Robot 2"); the service
-        numbers it."""
+    async def _add_bot(self, table_id: int, user_id: int, every_free_seat: bool = False) -> Any:
+        """A bot player (at every free seat: `every_free_seat`) named in the table's language
+        ("Bot 2", "Robot 2"); the service numbers it."""
         snapshot = self.service.public_snapshot(table_id)
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
-        return await self.service.add_bot(
+        add = self.service.fill_with_bots if every_free_seat else self.service.add_bot
+        return await add(
             table_id, user_id, lambda number: text(language, "table.bot_name", number=number)
         )
 

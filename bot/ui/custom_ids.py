@@ -2,8 +2,8 @@
 
 `action` is one of
 - a table verb (`join`, `leave`, `leave!` (a confirmed leave), `start`, `cancel`, `addbot`,
-  `hand`, `next`, `rematch`; `seat` and `swap`, selects of the lobby whose chosen value is one
-  or two places);
+  `fillbots` (a bot at every free seat), `hand`, `next`, `rematch`; `seat` and `swap`,
+  selects of the lobby whose chosen value is one or two places);
 - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`); several moves
   of the same player joined by `;` (`p=swap 2;end`) are played in order, one click, each
   checked; a later one that is no longer offered then (the turn ended by itself) is left out;
@@ -32,6 +32,7 @@ class Verb(StrEnum):
     START = "start"
     CANCEL = "cancel"
     ADD_BOT = "addbot"
+    FILL_BOTS = "fillbots"  # a bot player at every free seat
     HAND = "hand"
     NEXT_ROUND = "next"
     REMATCH = "rematch"

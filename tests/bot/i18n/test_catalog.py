@@ -58,6 +58,21 @@ def test_engine_rules_fall_back_to_a_generic_sentence() -> None:
     assert error_text("fr", "not_your_turn") == "Ce n'est pas votre tour."
 
 
+def test_a_start_with_the_wrong_number_of_players_names_the_game_in_a_sentence() -> None:
+    """The refusal of a start reads as a person would say it, naming the game and, for a game
+    of four, the one button that seats bots in every empty place."""
+    assert error_text("en", "players_exactly", game="dame", count=4) == (
+        "Dame de Pique is played by exactly 4 players: press Fill with bot players to seat "
+        "bots in the empty places."
+    )
+    assert error_text("fr", "players_exactly", game="euchre", count=4).startswith(
+        "Euchre se joue à exactement 4 joueurs"
+    )
+    assert error_text("en", "players_between", game="dutch", min=2, max=10).startswith(
+        "Dutch is played by 2 to 10 players"
+    )
+
+
 def test_language_of_discord_locales() -> None:
     assert language_of("fr") == "fr"
     assert language_of("en-US") == "en"
