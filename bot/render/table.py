@@ -156,8 +156,8 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         inline=False,
     )
     _add_log(embed, table_text(snapshot, language))
-    # A full table offers no seat to take or fill; a game of a fixed number of seats (Euchre,
-    # Dame de Pique) needs every one taken, so the host fills the empty ones in one click.
+    # A full table offers no seat to take or fill; a game of a fixed number of seats needs
+    # every one taken, so the host fills the empty ones in one click.
     join = (_button(snapshot, Verb.JOIN, "button.join", "success", language),) if free else ()
     add_bots = (_button(snapshot, Verb.ADD_BOT, "button.add_bot", "secondary", language),)
     if free > 1 and snapshot.min_seats == snapshot.max_seats:

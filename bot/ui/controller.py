@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import logs
+from bot.games import plugin_for
 from bot.i18n import language_of, text
 from bot.render.actions import MAX_OPTIONS, ButtonSpec, under
 from bot.render.private import render_private
@@ -432,13 +433,18 @@ class TableController:
             )
         if private.round_no is not None and private.round_no != component.round_no:
             raise TableError("stale_button")
-        if prefix and not under(private.legal, prefix):
+        if prefix and not under(private.legal, prefix) and not self._stage_offered(private, prefix):
             # A step of a move since played (from another message) or never offered: nothing
             # to choose under it. Reveals waiting for the player are shown with their moves.
             if not private.reveals:
                 raise TableError("choice_gone")
             prefix = ""
         await self._show_private(interaction, component.table_id, private, private.reveals, prefix)
+
+    def _stage_offered(self, private: PrivateSnapshot, prefix: str) -> bool:
+        """A step the game's menu lays out before any legal move starts with it."""
+        snapshot = self.service.public_snapshot(private.table_id)
+        return plugin_for(snapshot.game).offers_stage(private, prefix, snapshot.options)
 
     async def _show_private(
         self,

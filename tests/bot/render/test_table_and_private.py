@@ -229,7 +229,12 @@ def test_private_buttons_are_the_seats_legal_actions_only() -> None:
     played = {
         parse(c.custom_id).text for c in mine.components if parse(c.custom_id).kind is Kind.PLAY
     }
-    assert played == {str(a) for a in round_.legal_actions(seat)}
+    # every legal move but the Dutch call, which "Call Dutch…" asks for first
+    assert played == {str(a) for a in round_.legal_actions(seat)} - {"dutch"}
+    steps = {
+        parse(c.custom_id).text for c in mine.components if parse(c.custom_id).kind is Kind.NAVIGATE
+    }
+    assert steps == {"dutch", ""}
 
 
 def test_ten_long_named_players_stay_within_discords_embed_limits() -> None:
