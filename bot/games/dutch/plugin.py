@@ -45,7 +45,8 @@ class DutchPlugin(BasePlugin):
         ]
 
     def status_line(self, view: DutchView, table: TableContext) -> str:
-        return render.status_line(view, table.names, table.language)
+        replay = table.snapshot.replay
+        return render.status_line(view, table.names, table.language, replay=replay)
 
     def notice_fields(self, view: DutchView, table: TableContext) -> list[Field]:
         call = render.dutch_call_line(view, table.names, table.language)
