@@ -233,6 +233,18 @@ class TableController:
             else:
                 await interaction.response.edit_message(content=words, embed=None, view=None)
             return
+        if verb is Verb.STOP_SURE:
+            can_manage = interaction.permissions.manage_guild
+            await within_deadline(
+                self.service.stop(table_id, user_id, can_manage),
+                lambda: interaction.response.defer(ephemeral=True),
+            )
+            words = text(language_of(interaction.locale), "reply.stopped", table_id=table_id)
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=words, embed=None, view=None)
+            else:
+                await interaction.response.edit_message(content=words, embed=None, view=None)
+            return
         places = _places(values) if verb in (Verb.SEAT, Verb.SWAP) else ()
         if places is None or len(places) != {Verb.SEAT: 1, Verb.SWAP: 2}.get(verb, 0):
             await refuse(interaction, "bad_button")  # a forged or empty choice
