@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.bot.local.browser import MINE, TABLE, Player, local_table
+from tests.bot.local.browser import HAND, MINE, TABLE, Player, local_table, pick
 
 LOBBY_BUTTONS = f"{TABLE} button[data-custom-id]"
 
@@ -56,3 +56,33 @@ def test_a_full_euchre_table_offers_no_join_to_a_newcomer(browser: Any, tmp_path
         bob.page.locator(TABLE).last.filter(has_text="Bot 3").wait_for()
         assert bob.table_button("join").count() == 0
         assert bob.table_button("addbot").count() == 0
+
+
+def test_calling_dutch_is_a_visible_button_that_asks_once(browser: Any, tmp_path: Path) -> None:
+    """Classic Dutch against a bot: the turn's first button is the draw; "Call Dutch…" asks
+    with the call's own button and Back, and Back leaves the turn as it was."""
+    with local_table(tmp_path, seed=1) as table:
+        alice = Player(browser, table, 1)
+        alice.command("dutch start", preset="classic")
+        alice.click(alice.wait_table_button("addbot"))
+        alice.click(alice.wait_table_button("start"))
+        alice.click(alice.wait_table_button("hand"))
+        alice.wait_for_turn_or_round_over()
+        peek = pick(alice.offered(), ("peek",))
+        assert peek is not None
+        alice.use(*peek)
+        # her turn's start, the call's moment (the bot may play first)
+        calling = f"{HAND}:has(button[data-custom-id$=':n=dutch'])"
+        alice.page.locator(calling).last.wait_for()
+        alice.settled()
+        mine = alice.page.locator(calling).last
+        first = mine.locator("button[data-custom-id]").first
+        assert "Draw" in first.inner_text()
+        alice.screenshot("dutch-call-offered")
+        alice.click(mine.locator("button[data-custom-id$=':n=dutch']"))
+        asking = alice.private()
+        sure = asking.locator("button[data-custom-id$=':p=dutch']")
+        assert "Yes, call Dutch" in sure.inner_text()
+        alice.screenshot("dutch-call-asks")
+        alice.click(asking.locator("button[data-custom-id$=':n=']").first)
+        assert alice.private().locator("button[data-custom-id$=':p=draw']").count() == 1
