@@ -1,9 +1,9 @@
 """The custom id scheme of every component: `ct:<table_id>:<round_no>:<action>`.
 
 `action` is one of
-- a table verb (`join`, `leave`, `leave!` (a confirmed leave), `start`, `cancel`, `addbot`,
-  `hand`, `next`, `rematch`; `seat` and `swap`, selects of the lobby whose chosen value is one
-  or two places);
+- a table verb (`join`, `leave`, `leave!` (a confirmed leave), `stop!` (a confirmed stop),
+  `start`, `cancel`, `addbot`, `fillbots` (a bot at every free seat), `hand`, `next`,
+  `rematch`; `seat` and `swap`, selects of the lobby whose chosen value is one or two places);
 - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`); several moves
   of the same player joined by `;` (`p=swap 2;end`) are one click, played whole or not at
   all: tried in order on a copy of the round first, a later one is left out only once the
@@ -31,9 +31,11 @@ class Verb(StrEnum):
     JOIN = "join"
     LEAVE = "leave"
     LEAVE_SURE = "leave!"  # the confirmation of a Leave during a match
+    STOP_SURE = "stop!"  # the confirmation of a stop command during a match
     START = "start"
     CANCEL = "cancel"
     ADD_BOT = "addbot"
+    FILL_BOTS = "fillbots"  # a bot player at every free seat
     HAND = "hand"
     NEXT_ROUND = "next"
     REMATCH = "rematch"

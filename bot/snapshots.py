@@ -99,6 +99,7 @@ class PublicSnapshot:
     turn_deadline: float | None  # clock time of the next timeout (None: no timer)
     next_round_at: float | None  # clock time the next round starts by itself
     version: int  # grows with every stored change (the glue may skip older snapshots)
+    replay: bool = False  # a finished hand replayed (/history): no button of the table to press
 
     @property
     def turn(self) -> int | None:

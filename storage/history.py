@@ -23,6 +23,9 @@ class HandSummary(BaseModel):
     points: list[int]  # per side
 
 
+CLOSED_STATUSES = frozenset({"finished", "abandoned", "broken"})  # a table no longer played
+
+
 class HistoryEntry(BaseModel):
     table_id: int
     match_no: int
@@ -33,6 +36,7 @@ class HistoryEntry(BaseModel):
     at: datetime  # when it finished, or its last finished hand for a match in play
     finished: bool
     won: bool | None  # None while in play
+    stopped: bool = False  # never finished: its table was stopped (or broke) mid-match
     final_totals: list[int]  # per side (the totals so far while in play)
     hands: list[HandSummary]
 
@@ -63,7 +67,7 @@ async def match_history(
         params.append(game)
     rows = await db.fetchall(
         "SELECT m.table_id, m.match_no, m.game, m.n_seats, m.finished_at, m.winners, "
-        "m.final_totals, m.seat_names, s.seat, "
+        "m.final_totals, m.seat_names, s.seat, t.status AS table_status, "
         "(SELECT MAX(r.finished_at) FROM rounds AS r WHERE r.table_id = m.table_id "
         "AND r.match_no = m.match_no AND r.finished_at IS NOT NULL AND r.points IS NOT NULL) "
         "AS last_hand "
@@ -98,6 +102,7 @@ async def match_history(
                 at=datetime.fromisoformat(row["finished_at"] or row["last_hand"]),
                 finished=finished,
                 won=(row["seat"] in winners) if finished else None,
+                stopped=not finished and row["table_status"] in CLOSED_STATUSES,
                 final_totals=totals,
                 hands=summaries,
             )

@@ -22,8 +22,11 @@ from discord.ext import commands
 
 from bot.i18n import text
 from bot.i18n.translator import command_text
+from bot.render.actions import ButtonSpec
 from bot.service.errors import TableError
+from bot.service.snapshots import PLAYING, ROUND_OVER
 from bot.ui.controller import player_of
+from bot.ui.custom_ids import Verb, verb_id
 from bot.ui.dynamic_items import build_view
 from bot.ui.replies import refuse, tell, user_language
 from bot.ui.timing import within_deadline
@@ -174,6 +177,24 @@ class GameCog(commands.GroupCog):
             await refuse(interaction, "no_table_here")
             return
         can_manage = interaction.permissions.manage_guild
+        snapshot = self.bot.service.public_snapshot(table_id)
+        if snapshot.status in (PLAYING, ROUND_OVER):
+            # A match in play ends for everyone at the table: asked once, as Leave is.
+            if interaction.user.id != snapshot.host_id and not can_manage:
+                await refuse(interaction, "not_allowed")
+                return
+            language = user_language(interaction)
+            sure = ButtonSpec(
+                verb_id(table_id, snapshot.round_no or 0, Verb.STOP_SURE),
+                text(language, "button.stop_sure"),
+                "danger",
+            )
+            await interaction.response.send_message(
+                text(language, "reply.stop_confirm", table_id=table_id),
+                view=build_view((sure,)),
+                ephemeral=True,
+            )
+            return
         try:
             await within_deadline(
                 self.bot.service.stop(table_id, interaction.user.id, can_manage),

@@ -79,7 +79,7 @@ def _entry_line(language: str, entry: HistoryEntry) -> str:
     if entry.finished:
         outcome = text(language, "history.won" if entry.won else "history.lost")
     else:
-        outcome = text(language, "history.in_play")
+        outcome = text(language, "history.stopped" if entry.stopped else "history.in_play")
     totals = " – ".join(
         str(t)
         for t in (
@@ -99,6 +99,7 @@ def _entry_line(language: str, entry: HistoryEntry) -> str:
         "history.entry",
         date=discord.utils.format_dt(entry.at, "d"),
         game=game_title(language, entry.game),
+        table_id=entry.table_id,
         with_whom=with_whom,
         against=", ".join(others) or "—",
         outcome=outcome,
@@ -136,10 +137,15 @@ def history_page(
                 break
             options.append(
                 discord.SelectOption(
-                    label=text(language, "history.hand_option", game=title, hand=hand.round_no + 1)[
-                        :100
-                    ],
-                    description=entry.at.strftime("%Y-%m-%d")[:100],
+                    label=text(
+                        language,
+                        "history.hand_option",
+                        game=title,
+                        table_id=entry.table_id,
+                        hand=hand.round_no + 1,
+                    )[:100],
+                    # the time too: two tables of a day read apart (UTC: no zone is known)
+                    description=entry.at.strftime("%Y-%m-%d %H:%M UTC")[:100],
                     value=f"{entry.table_id}:{hand.round_no}",
                 )
             )

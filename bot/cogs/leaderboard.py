@@ -11,7 +11,12 @@ from discord.ext import commands
 
 from bot.i18n import text
 from bot.i18n.translator import command_text
-from bot.render.stats import empty_leaderboard_embed, leaderboard_embed, stats_embed
+from bot.render.stats import (
+    MIN_MATCHES,
+    empty_leaderboard_embed,
+    leaderboard_embed,
+    stats_embed,
+)
 from bot.ui.replies import refuse
 from games.registry import game_names
 
@@ -19,7 +24,7 @@ if TYPE_CHECKING:
     from bot.app import CardTableBot
 
 LEADERBOARD_SIZE = 10
-MIN_MATCHES = 3
+
 MATCHES_READ = 100  # by /stats: the latest are listed, all count in the partners' records
 
 GAME_CHOICES = [

@@ -130,6 +130,11 @@ class BasePlugin:
     ) -> list[ComponentSpec] | None:
         return None  # the shared action menu lays out every move
 
+    def offers_stage(
+        self, private: PrivateSnapshot, prefix: str, options: Mapping[str, Any]
+    ) -> bool:
+        return False  # every stage of the menu is a prefix of a legal move
+
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
         return []
 

@@ -48,6 +48,8 @@ Members, and where they show:
 - `menu(private, prefix, table)`: the components of "My cards" at that menu step when the game
   lays them out itself (several cards chosen in one select, a pick: `m=`); `None`: the shared
   action menu built from the legal notations;
+- `offers_stage(private, prefix, options)`: whether `menu` lays out a step whose prefix is
+  not (yet) that of a legal move, such as a costly move's step that asks first; `False`;
 - `reveal_lines(seat, reveals, table)`: what a rule just showed the seat; `[]` if none;
 - `action_labeler(view, table)`, `piece_labeler(view, table)`: labels of a legal action in
   notation, and of one piece of an action chosen step by step;
@@ -175,6 +177,10 @@ class GamePlugin(Protocol):
     def menu(
         self, private: PrivateSnapshot, prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None: ...
+
+    def offers_stage(
+        self, private: PrivateSnapshot, prefix: str, options: Mapping[str, Any]
+    ) -> bool: ...
 
     def reveal_lines(
         self, seat: int, reveals: Sequence[Reveal], table: TableContext

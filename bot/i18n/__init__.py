@@ -126,10 +126,63 @@ def is_one(language: str, count: int) -> bool:
     return count in (0, 1) if language == "fr" else count == 1
 
 
+class _Missing:
+    """A parameter the caller did not give: written back as `{name}`, whatever its format."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __format__(self, spec: str) -> str:
+        return "{" + self.name + "}"
+
+
+class _PluralFormatter(string.Formatter):
+    """Formats `{name:one form|other form}`: the form the number takes in the language, its
+    `#` replaced by the number ("{wins:# win|# wins}" -> "1 win", "3 wins"; in French
+    "{wins:# victoire|# victoires}" -> "0 victoire")."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def get_value(self, key: int | str, args: Any, kwargs: Any) -> Any:
+        return kwargs[key] if key in kwargs else _Missing(str(key))
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if PLURAL_MARK not in format_spec or isinstance(value, _Missing):
+            return super().format_field(value, format_spec)
+        one, _, other = format_spec.partition(PLURAL_MARK)
+        singular = type(value) is int and is_one(self.language, value)
+        return (one if singular else other).replace(NUMBER_MARK, str(value))
+
+
+PLURAL_MARK = "|"  # between the singular and the plural form of a counted field
+NUMBER_MARK = "#"  # where the number goes in either form
+
+
+@cache  # bounded: one entry per template of the catalogs
+def has_plurals(template: str) -> bool:
+    """Does the template count something with `{name:one|other}` fields?"""
+    return any(
+        field and spec and PLURAL_MARK in spec
+        for _, field, spec, _ in string.Formatter().parse(template)
+    )
+
+
+def plural_forms(template: str) -> dict[str, tuple[str, str]]:
+    """The counted fields of a template: name -> (singular form, plural form)."""
+    forms: dict[str, tuple[str, str]] = {}
+    for _, field, spec, _ in string.Formatter().parse(template):
+        if field and spec and PLURAL_MARK in spec:
+            one, _, other = spec.partition(PLURAL_MARK)
+            forms[field] = (one, other)
+    return forms
+
+
 def text(language: str, key: str, **params: Any) -> str:
     """The message `key` in `language` (falling back to English, then to the key itself).
     With a `count` that takes the singular, the key's `.one` variant is used when it has one
-    ("1 card", "0 carte")."""
+    ("1 card", "0 carte"); a template with several numbers words each with its own
+    `{name:one form|other form}` field, the form taken as the language takes it."""
     if language not in LANGUAGES:
         language = DEFAULT_LANGUAGE
     words = catalog(language)
@@ -146,6 +199,8 @@ def text(language: str, key: str, **params: Any) -> str:
         return template
     if language == "fr" and _elidable(template):
         template = _elided(template, params)
+    if has_plurals(template):
+        return _PluralFormatter(language).vformat(template, (), params)
     try:
         return template.format_map(params)
     except KeyError:
@@ -201,5 +256,8 @@ def error_key(key: str, game: str | None = None) -> str:
 
 def error_text(language: str, key: str, **params: Any) -> str:
     """One short sentence for a refused click or command (`game`, among the params: the game
-    whose rule refused a move)."""
-    return text(language, error_key(key, params.get("game")), **params)
+    whose rule refused a move, or that the sentence names as `{game_name}`)."""
+    game = params.get("game")
+    if game is not None and "game_name" not in params:
+        params["game_name"] = text(language, f"{game}.name")
+    return text(language, error_key(key, game), **params)

@@ -160,6 +160,7 @@ def snapshot(f: Frame) -> PublicSnapshot:
         turn_deadline=None,
         next_round_at=None,
         version=f.step,
+        replay=True,
     )
 
 

@@ -12,8 +12,20 @@ from games.registry import get_game
 from storage.models import GuildSettings, LeaderboardRow, MatchSummary, PlayerStats
 from storage.privacy import FORMER_PLAYER
 
+# Where a player's place means something: the leaderboard's minimum number of matches.
+MIN_MATCHES = 3
+# The rating shown: openskill's ordinal (mu - 3 sigma, 0 for a newcomer, about 25-30 for
+# the best) on a scale people know from chess clubs, a newcomer at 1000 and a point of
+# ordinal worth 20 (a strong regular near 1500): "rating 0.0" read as nothing at all.
+RATING_BASE = 1000
+RATING_SCALE = 20
 RECENT_LINES = 5  # recent matches listed; the partners' records read every match given
 PARTNERS_SHOWN = 5
+
+
+def shown_rating(ordinal: float) -> str:
+    """The rating as a player reads it: the ordinal on a 1000-based scale, a whole number."""
+    return str(round(RATING_BASE + RATING_SCALE * ordinal))
 
 
 def game_title(language: str, game: str) -> str:
@@ -36,7 +48,7 @@ def leaderboard_embed(
             "leaderboard.row",
             rank=row.rank,
             name=escape(row.display_name),
-            rating=f"{row.rating:.1f}",
+            rating=shown_rating(row.rating),
             wins=row.wins,
             matches=row.matches,
             win_rate=f"{row.win_rate:.0%}",
@@ -71,7 +83,10 @@ def stats_embed(
         embed.description = text(language, "stats.none")
         return embed
     for game in stats.games:
-        rank = f"#{game.rank}" if game.rank is not None else "—"
+        if game.rank is not None and game.matches >= MIN_MATCHES:
+            rank = text(language, "stats.rank", rank=game.rank)
+        else:  # a place among players of one lost match tells nothing
+            rank = text(language, "stats.unranked", min_matches=MIN_MATCHES)
         lines = [
             text(
                 language,
@@ -81,7 +96,7 @@ def stats_embed(
                 losses=game.matches - game.wins,
                 win_rate=f"{game.win_rate:.0%}",
                 rounds=game.rounds,
-                rating=f"{game.rating:.1f}",
+                rating=shown_rating(game.rating),
                 rank=rank,
             )
         ]

@@ -139,6 +139,7 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         color=colors.LOBBY,
     )
     names = _names(snapshot)
+    free = snapshot.max_seats - len(snapshot.seats)
     if layout is not None:
         lines = _places(snapshot, layout, language)
     else:
@@ -146,7 +147,6 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
             f"{info.seat + 1}. {names[info.seat]} {seat_marks(snapshot, info)}".rstrip()
             for info in snapshot.seats
         ]
-        free = snapshot.max_seats - len(snapshot.seats)
         if free > 0:
             lines.append(text(language, "table.free_seats", count=free))
     add_field(
@@ -156,10 +156,17 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         inline=False,
     )
     _add_log(embed, table_text(snapshot, language))
+    # A full table offers no seat to take or fill; a game of a fixed number of seats needs
+    # every one taken, so the host fills the empty ones in one click.
+    join = (_button(snapshot, Verb.JOIN, "button.join", "success", language),) if free else ()
+    add_bots = (_button(snapshot, Verb.ADD_BOT, "button.add_bot", "secondary", language),)
+    if free > 1 and snapshot.min_seats == snapshot.max_seats:
+        fill = _button(snapshot, Verb.FILL_BOTS, "button.fill_bots", "secondary", language)
+        add_bots += (fill,)
     components = (
-        _button(snapshot, Verb.JOIN, "button.join", "success", language),
+        *join,
         _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
-        _button(snapshot, Verb.ADD_BOT, "button.add_bot", "secondary", language),
+        *(add_bots if free else ()),
         _button(snapshot, Verb.START, "button.start", "primary", language, row=1),
         _button(snapshot, Verb.CANCEL, "button.cancel", "danger", language, row=1),
     )

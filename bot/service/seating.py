@@ -258,6 +258,37 @@ class Seating:
             changed(table, notes, LogEntry("bot_added", seat, {"name": bot_name}, "table"))
         return published(table)
 
+    async def fill_with_bots(
+        self, table_id: int, user_id: int, name: Callable[[int], str] | None = None
+    ) -> PublicSnapshot:
+        """The host seats a bot player, numbered and named as by `add_bot`, at every free seat
+        of the lobby: one click for a solo table of a game of four."""
+        async with self.tables.locked(table_id) as (table, notes):
+            self.tables.need_lobby(table)
+            self.tables.need_host(table, user_id)
+            free = table.free_positions()
+            if not free:
+                raise TableError("table_full", max=table.game.max_seats)
+            number = sum(1 for s in table.seats if s.is_bot)
+            bots: list[LiveSeat] = []
+            for position in free:
+                number += 1
+                bot_name = name(number) if name is not None else f"Bot {number}"
+                bots.append(LiveSeat(None, bot_name, True, self.tables.now(), position=position))
+            for bot in bots:
+                table.place(bot)
+
+            def undo() -> None:
+                for bot in bots:
+                    table.seats.remove(bot)
+
+            await self.tables.save_seats(table, undo)
+            for bot in bots:
+                seat = table.seats.index(bot)
+                table.add_log(LogEntry("bot_added", seat, {"name": bot.name}, "table"))
+            changed(table, notes)
+        return published(table)
+
     async def remove_bot(self, table_id: int, user_id: int, seat: int) -> PublicSnapshot:
         async with self.tables.locked(table_id) as (table, notes):
             self.tables.need_lobby(table)
@@ -330,7 +361,7 @@ class Seating:
             self.tables.need_host(table, user_id)
             game = table.game
             if not game.min_seats <= len(table.seats) <= game.max_seats:
-                raise TableError("not_enough_players", min=game.min_seats, max=game.max_seats)
+                raise seat_count_refused(game)
             match = Match(game, table.options, len(table.seats))
             try:
                 await self.service.store.update_table(table.id, status="playing")
@@ -415,6 +446,14 @@ class Seating:
             table.pending_reveals.clear()
             changed(table, notes, LogEntry("rematch", seat, {}, "table"))
         return published(table)
+
+
+def seat_count_refused(game: Game[Any, Any, Any]) -> TableError:
+    """The refusal of a start with too few (or too many) players, naming the game: a game of
+    a fixed number of seats says so ("played by exactly 4 players"), another its range."""
+    if game.min_seats == game.max_seats:
+        return TableError("players_exactly", game=game.name, count=game.min_seats)
+    return TableError("players_between", game=game.name, min=game.min_seats, max=game.max_seats)
 
 
 def player_name(player: PlayerRef) -> dict[str, Any]:

@@ -230,6 +230,12 @@ class TableService:
         """The host fills a lobby seat with a bot player named `name(number)`."""
         return await self.seating.add_bot(table_id, user_id, name)
 
+    async def fill_with_bots(
+        self, table_id: int, user_id: int, name: Callable[[int], str] | None = None
+    ) -> PublicSnapshot:
+        """The host seats a bot player, named `name(number)`, at every free seat of the lobby."""
+        return await self.seating.fill_with_bots(table_id, user_id, name)
+
     async def remove_bot(self, table_id: int, user_id: int, seat: int) -> PublicSnapshot:
         return await self.seating.remove_bot(table_id, user_id, seat)
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import logs
+from bot.games import plugin_for
 from bot.i18n import language_of, text
 from bot.render.actions import MAX_OPTIONS, ButtonSpec, under
 from bot.render.private import render_private
@@ -231,6 +232,18 @@ class TableController:
             else:
                 await interaction.response.edit_message(content=words, embed=None, view=None)
             return
+        if verb is Verb.STOP_SURE:
+            can_manage = interaction.permissions.manage_guild
+            await within_deadline(
+                self.service.stop(table_id, user_id, can_manage),
+                lambda: interaction.response.defer(ephemeral=True),
+            )
+            words = text(language_of(interaction.locale), "reply.stopped", table_id=table_id)
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=words, embed=None, view=None)
+            else:
+                await interaction.response.edit_message(content=words, embed=None, view=None)
+            return
         places = _places(values) if verb in (Verb.SEAT, Verb.SWAP) else ()
         if places is None or len(places) != {Verb.SEAT: 1, Verb.SWAP: 2}.get(verb, 0):
             await refuse(interaction, "bad_button")  # a forged or empty choice
@@ -241,6 +254,7 @@ class TableController:
             Verb.JOIN: lambda: self.service.join(table_id, player_of(interaction)),
             Verb.LEAVE: lambda: self.service.leave(table_id, user_id),
             Verb.ADD_BOT: lambda: self._add_bot(table_id, user_id),
+            Verb.FILL_BOTS: lambda: self._add_bot(table_id, user_id, every_free_seat=True),
             Verb.START: lambda: self.service.start(table_id, user_id),
             Verb.CANCEL: lambda: self.service.cancel(table_id, user_id),
             Verb.NEXT_ROUND: lambda: self.service.next_round(table_id, user_id),
@@ -284,12 +298,13 @@ class TableController:
             ephemeral=True,
         )
 
-    async def _add_bot(self, table_id: int, user_id: int) -> Any:
-        """A bot player named in the table's language ("Bot 2", "Robot 2"); the service
-        numbers it."""
+    async def _add_bot(self, table_id: int, user_id: int, every_free_seat: bool = False) -> Any:
+        """A bot player (at every free seat: `every_free_seat`) named in the table's language
+        ("Bot 2", "Robot 2"); the service numbers it."""
         snapshot = self.service.public_snapshot(table_id)
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
-        return await self.service.add_bot(
+        add = self.service.fill_with_bots if every_free_seat else self.service.add_bot
+        return await add(
             table_id, user_id, lambda number: text(language, "table.bot_name", number=number)
         )
 
@@ -424,13 +439,18 @@ class TableController:
             )
         if private.round_no is not None and private.round_no != component.round_no:
             raise TableError("stale_button")
-        if prefix and not under(private.legal, prefix):
+        if prefix and not under(private.legal, prefix) and not self._stage_offered(private, prefix):
             # A step of a move since played (from another message) or never offered: nothing
             # to choose under it. Reveals waiting for the player are shown with their moves.
             if not private.reveals:
                 raise TableError("choice_gone")
             prefix = ""
         await self._show_private(interaction, component.table_id, private, private.reveals, prefix)
+
+    def _stage_offered(self, private: PrivateSnapshot, prefix: str) -> bool:
+        """A step the game's menu lays out before any legal move starts with it."""
+        snapshot = self.service.public_snapshot(private.table_id)
+        return plugin_for(snapshot.game).offers_stage(private, prefix, snapshot.options)
 
     async def _show_private(
         self,

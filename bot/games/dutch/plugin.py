@@ -4,15 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar
+from dataclasses import replace
+from typing import Any, ClassVar
 
 from bot.games.base import BasePlugin
-from bot.games.dutch import menu, powers, render
+from bot.games.dutch import calling, menu, powers, render
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
 from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
-from bot.render.actions import MenuText
+from bot.render.actions import MenuText, action_menu
 from bot.render.cards import NO_CARD, shown
 from bot.snapshots import FINISHED, LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dutch.views import DutchView
@@ -27,7 +28,7 @@ class DutchPlugin(BasePlugin):
     action_styles: ClassVar[Mapping[str, str]] = {
         "draw": "primary",
         "peek 3 4": "primary",
-        "dutch": "danger",
+        "dutch": "danger",  # only ever on the button that asks first (calling.py)
     }
 
     def seat_lines(self, view: DutchView, table: TableContext) -> list[str]:
@@ -44,7 +45,8 @@ class DutchPlugin(BasePlugin):
         ]
 
     def status_line(self, view: DutchView, table: TableContext) -> str:
-        return render.status_line(view, table.names, table.language)
+        replay = table.snapshot.replay
+        return render.status_line(view, table.names, table.language, replay=replay)
 
     def notice_fields(self, view: DutchView, table: TableContext) -> list[Field]:
         call = render.dutch_call_line(view, table.names, table.language)
@@ -108,8 +110,8 @@ class DutchPlugin(BasePlugin):
         """A Queen's, Jack's or 9's targets as buttons; the held card's moves that also end the
         turn (house rules); else the shared menu."""
         view = private.view
-        if view is None or (not prefix and view.phase not in (menu.DRAWN, powers.POWER)):
-            return None  # the shared action menu lays out every move
+        if view is None:
+            return None
         labels = MenuText(
             action_label=self.action_labeler(view, table),
             piece_label=self.piece_labeler(view, table),
@@ -117,9 +119,35 @@ class DutchPlugin(BasePlugin):
             back=text(table.language, "menu.back"),
             action_emoji=self.action_emoji(view, table),
         )
+        if prefix == calling.CALL:  # "Call Dutch…" asks once
+            return calling.stage(private, table, labels)
+        if not prefix and view.phase not in (menu.DRAWN, powers.POWER):
+            if calling.CALL not in private.legal:
+                return None  # the shared action menu lays out every move
+            moves = [a for a in private.legal if a != calling.CALL]
+            shared = action_menu(
+                moves,
+                "",
+                table_id=private.table_id,
+                round_no=private.round_no or 0,
+                labels=replace(labels, choose=self.menu_prompt(view, table) or labels.choose),
+                styles=self.action_styles,
+                buttons=self.button_families,
+            )
+            return calling.with_call_button(shared, private, table.language)
         if prefix or view.phase == powers.POWER:  # the cards of a power as buttons
             return powers.components(private, prefix, labels, table.language)
-        return menu.components(private, prefix, table, labels)
+        specs = menu.components(private, prefix, table, labels)
+        if specs is None or not calling.call_after_placing(private, table.snapshot.options):
+            return specs
+        return calling.with_call_button(specs, private, table.language)
+
+    def offers_stage(
+        self, private: PrivateSnapshot, prefix: str, options: Mapping[str, Any]
+    ) -> bool:
+        """ "Call Dutch…" opens a stage before the call is a legal move (house rules: while
+        the drawn card is still held)."""
+        return calling.offered(private, prefix, options)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
         return render.reveal_lines(seat, reveals, table.names, table.language)

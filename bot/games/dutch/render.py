@@ -75,11 +75,15 @@ def log_lines(entries: Sequence[LogEntry], names: Sequence[str], language: str) 
     )
 
 
-def status_line(view: DutchView, names: Sequence[str], language: str) -> str:
-    """What the table waits for: the peeks, or one seat's move (and its held card or power)."""
+def status_line(
+    view: DutchView, names: Sequence[str], language: str, *, replay: bool = False
+) -> str:
+    """What the table waits for: the peeks, or one seat's move (and its held card or power).
+    A replay names no button to press: its viewer has none."""
     if view.phase == "peek":
         waiting = [names[s] for s in range(view.n_seats) if not view.peeked[s]]
-        return text(language, "dutch.peek_phase", names=", ".join(waiting))
+        key = "dutch.peek_phase_replay" if replay else "dutch.peek_phase"
+        return text(language, key, names=", ".join(waiting))
     if view.turn is None:
         return ""
     name = names[view.turn]

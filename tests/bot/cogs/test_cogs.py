@@ -133,7 +133,7 @@ def test_leaderboard_rows_are_ranked_lines() -> None:
         )
     ]
     text = str(leaderboard_embed("fr", "dutch", "rating", rows, 3).to_dict())
-    assert "**1.** Ann\\\\_ — cote 12.3 · 4 victoires en 5 parties (80%)" in text
+    assert "**1.** Ann\\\\_ — cote 1247 · 4 victoires en 5 parties (80%)" in text
 
 
 def test_stats_show_each_game_and_recent_matches() -> None:
@@ -170,7 +170,7 @@ def test_stats_show_each_game_and_recent_matches() -> None:
         )
     ]
     text = str(stats_embed("en", "Ann", stats, recent).to_dict())
-    assert "3 matches: 1 won, 2 lost (33%), 9 rounds · rating 3.5 · rank #2" in text
+    assert "3 matches: 1 won, 2 lost (33%), 9 rounds · rating 1070 · rank #2" in text
     assert "🏆 Dutch: won with 12" in text
     assert "No finished match" in str(
         stats_embed("en", "Bob", PlayerStats(guild_id=1, user_id=2), []).to_dict()
@@ -214,7 +214,7 @@ def test_stats_of_a_team_game_show_the_partners_records_and_each_matchs_teams() 
     (game, latest) = embed["fields"]
     assert game["name"] == "Euchre"
     assert game["value"] == (
-        "3 matches: 2 won, 1 lost (67%), 0 rounds · rating 4.2 · rank —\n"
+        "3 matches: 2 won, 1 lost (67%), 0 rounds · rating 1084 · ranked after 3 matches\n"
         "Partners (won–lost, last 3 matches): **Cat** 1–1 · **Dan** 1–0"
     )
     lines = latest["value"].splitlines()

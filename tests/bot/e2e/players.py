@@ -137,10 +137,13 @@ def pick_at_random(
     Navigation (`n=`, e.g. back or refresh) only when nothing playable is offered."""
     playable = [c for c in options if c.notation is not None]
     common = [c for c in playable if (c.notation or "").split(" ")[0] not in rare]
-    if common and (len(common) == len(playable) or rng.random() < 0.8):
+    # A rare move may first be a step that asks for it ("Call Dutch…" opens the call's button).
+    asking = [c for c in options if c.notation is None and step_toward(c) in rare]
+    rare_moves = [c for c in playable if c not in common] + asking
+    if common and (not rare_moves or rng.random() < 0.8):
         return rng.choice(common)
-    if playable:
-        return rng.choice(playable)
+    if rare_moves:
+        return rng.choice(rare_moves)
     navigation = [c for c in options if c.action.startswith("n=") and c.action != "n="]
     return rng.choice(navigation) if navigation else None
 

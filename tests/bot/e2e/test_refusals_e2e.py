@@ -11,7 +11,7 @@ import pytest
 from bot.i18n import catalog
 from bot.service.snapshots import PLAYING, ROUND_OVER
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
-from tests.bot.e2e.players import answer_text, pick, use, verb_choice
+from tests.bot.e2e.players import answer_message, answer_text, pick, use, verb_choice
 
 
 async def test_a_click_by_someone_not_seated_gets_one_short_private_sentence(
@@ -133,10 +133,19 @@ async def test_the_host_cannot_be_overruled_but_a_manager_can_stop_a_table(
         await harness.settle()
         assert_one_short_private_sentence(refused)
         assert bot.service.public_snapshot(table_id).status == PLAYING
-        stopped = await harness.fake.slash(admin, "dutch stop")
-        await stopped.wait_answered()
+        asked = await harness.fake.slash(admin, "dutch stop")
+        await asked.wait_answered()
         await harness.settle()
-        assert_one_short_private_sentence(stopped)
+        # a match in play: asked once, and nothing stopped until the answer
+        assert "ends for everyone" in answer_text(harness.fake, asked)
+        assert bot.service.public_snapshot(table_id).status == PLAYING
+        message = answer_message(harness.fake, asked)
+        assert message is not None
+        sure = verb_choice(message, "stop!")
+        assert sure is not None and sure.label == "Stop the match for everyone"
+        stopped = await use(harness.fake, admin, sure)
+        await harness.settle()
+        assert "was stopped" in answer_text(harness.fake, stopped)
         assert table_id not in harness.table_ids()
         final = await harness.stored_table_message(table_id)
         assert not final["components"], "a stopped table keeps no buttons"

@@ -9,8 +9,10 @@ from bot.i18n import (
     catalog,
     error_key,
     error_text,
+    has_plurals,
     language_of,
     placeholders,
+    plural_forms,
     text,
 )
 
@@ -56,6 +58,21 @@ def test_engine_rules_fall_back_to_a_generic_sentence() -> None:
     assert error_key("illegal:some_future_rule") == "error.illegal"
     assert error_key("no_such_key_anywhere") == "error.unknown"
     assert error_text("fr", "not_your_turn") == "Ce n'est pas votre tour."
+
+
+def test_a_start_with_the_wrong_number_of_players_names_the_game_in_a_sentence() -> None:
+    """The refusal of a start reads as a person would say it, naming the game and, for a game
+    of four, the one button that seats bots in every empty place."""
+    assert error_text("en", "players_exactly", game="dame", count=4) == (
+        "Dame de Pique is played by exactly 4 players: press Fill with bot players to seat "
+        "bots in the empty places."
+    )
+    assert error_text("fr", "players_exactly", game="euchre", count=4).startswith(
+        "Euchre se joue à exactement 4 joueurs"
+    )
+    assert error_text("en", "players_between", game="dutch", min=2, max=10).startswith(
+        "Dutch is played by 2 to 10 players"
+    )
 
 
 def test_language_of_discord_locales() -> None:
@@ -108,6 +125,8 @@ def test_every_message_reads_as_its_template_formatted_with_missing_fields_kept(
 
     for language in LANGUAGES:
         for key, template in catalog(language).items():
+            if has_plurals(template):
+                continue  # counted fields: test_each_number_of_a_message_takes_its_own_plural
             fields = sorted(placeholders(template) - {"count"})
             for given in ({}, {f: f"<{f}>" for f in fields}, {f: 7 for f in fields[:1]}):
                 assert text(language, key, **given) == template.format_map(Kept(given)), key
@@ -164,3 +183,48 @@ def test_no_french_text_agrees_an_adjective_with_a_players_gender() -> None:
         if (found := AGREES_WITH_A_PLAYER.search(template))
     }
     assert agreeing == {}
+
+
+def test_each_number_of_a_message_takes_its_own_plural() -> None:
+    """Several numbers in one message each take the form their language gives them: French
+    treats 0 and 1 as singular, English only 1 ("0 wins in 1 match", "0 victoire en 1
+    partie")."""
+    assert (
+        text(
+            "en",
+            "leaderboard.row",
+            rank=1,
+            name="Ann",
+            rating="980",
+            wins=0,
+            matches=1,
+            win_rate="0%",
+        )
+        == "**1.** Ann — rating 980 · 0 wins in 1 match (0%)"
+    )
+    assert (
+        text(
+            "fr",
+            "leaderboard.row",
+            rank=1,
+            name="Ann",
+            rating="980",
+            wins=0,
+            matches=1,
+            win_rate="0%",
+        )
+        == "**1.** Ann — cote 980 · 0 victoire en 1 partie (0%)"
+    )
+    assert text("en", "privacy.matches", count=1, hands=3, servers=1, seats=1) == (
+        "1 finished match (3 hands) in 1 server; 1 seat taken at tables."
+    )
+    assert text("en", "leaderboard.row", rank=2).startswith("**2.** {name}")  # missing: kept
+
+
+def test_a_counted_field_has_both_forms_in_every_language() -> None:
+    for language in LANGUAGES:
+        for key, template in catalog(language).items():
+            for field, (one, other) in plural_forms(template).items():
+                assert one and other, (language, key, field)
+                english = catalog("en")[key]
+                assert field in plural_forms(english), (language, key, field)

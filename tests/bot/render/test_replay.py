@@ -108,3 +108,17 @@ def test_a_replay_marks_a_card_a_rule_showed_whatever_its_copy_or_rank() -> None
             seen.append(step)
             break
     assert seen
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_dutch_replay_tells_the_viewer_to_press_no_button_it_lacks(language: str) -> None:
+    """The peeks of a replayed hand: the live table says to press My cards, a replay has no
+    such button, so at no step does it name one."""
+    hand = finished("dutch", 9)
+    replayer = Replayer()
+    button = {"en": "My cards", "fr": "Mes cartes"}[language]
+    for step in range(len(hand.record.actions) + 1):
+        shown = json.dumps(render_replay(replayer.frame(hand, step), language).to_dict())
+        assert button not in shown, step
+    first = json.dumps(render_replay(replayer.frame(hand, 0), "en").to_dict())
+    assert "Everyone peeks at two cards. Waiting for" in first

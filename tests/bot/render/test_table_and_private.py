@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bot.games import plugin_for
+from bot.render.actions import ButtonSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
 from bot.service.snapshots import CLOSED, FINISHED, LOBBY, ROUND_OVER
@@ -22,6 +23,7 @@ from tests.bot.render.snapshots import (
     public,
     reveals_of,
     round_end,
+    seats,
 )
 
 CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
@@ -125,6 +127,36 @@ def test_lobby_message_lists_players_and_offers_the_lobby_buttons() -> None:
     assert all(parse(c.custom_id).table_id == 12 for c in rendered.components)
 
 
+@pytest.mark.parametrize("game", ["euchre", "dame"])
+def test_a_lobby_of_a_game_of_four_offers_fill_with_bot_players_while_two_seats_are_free(
+    game: str,
+) -> None:
+    def verbs(seated: int) -> list[Verb | None]:
+        rendered = render_table(public(None, game=game, n_seats=seated, status=LOBBY), "en")
+        return [parse(c.custom_id).verb for c in rendered.components if isinstance(c, ButtonSpec)]
+
+    assert verbs(1) == [
+        Verb.JOIN,
+        Verb.LEAVE,
+        Verb.ADD_BOT,
+        Verb.FILL_BOTS,
+        Verb.START,
+        Verb.CANCEL,
+    ]
+    rendered = render_table(public(None, game=game, n_seats=1, status=LOBBY), "en")
+    assert "Fill with bot players" in [getattr(c, "label", "") for c in rendered.components]
+    assert verbs(3) == [Verb.JOIN, Verb.LEAVE, Verb.ADD_BOT, Verb.START, Verb.CANCEL]
+
+
+@pytest.mark.parametrize(("game", "max_seats"), [("euchre", 4), ("dame", 4), ("dutch", 10)])
+def test_a_full_lobby_offers_neither_join_nor_add_bot_player(game: str, max_seats: int) -> None:
+    names = [f"P{i}" for i in range(max_seats)]
+    full = public(None, game=game, seated=seats(max_seats, names), status=LOBBY)
+    rendered = render_table(full, "en")
+    verbs = [parse(c.custom_id).verb for c in rendered.components if isinstance(c, ButtonSpec)]
+    assert verbs == [Verb.LEAVE, Verb.START, Verb.CANCEL]
+
+
 def test_round_in_play_shows_card_backs_discard_stock_turn_and_my_cards() -> None:
     round_ = new_round(n_seats=3, seed=5)
     events = play(round_, 6, seed=5)
@@ -197,7 +229,12 @@ def test_private_buttons_are_the_seats_legal_actions_only() -> None:
     played = {
         parse(c.custom_id).text for c in mine.components if parse(c.custom_id).kind is Kind.PLAY
     }
-    assert played == {str(a) for a in round_.legal_actions(seat)}
+    # every legal move but the Dutch call, which "Call Dutch…" asks for first
+    assert played == {str(a) for a in round_.legal_actions(seat)} - {"dutch"}
+    steps = {
+        parse(c.custom_id).text for c in mine.components if parse(c.custom_id).kind is Kind.NAVIGATE
+    }
+    assert steps == {"dutch", ""}
 
 
 def test_ten_long_named_players_stay_within_discords_embed_limits() -> None:

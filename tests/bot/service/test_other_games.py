@@ -24,7 +24,8 @@ async def test_a_team_game_runs_to_the_end_with_bot_partners(
     await service.join(table.table_id, BOB)
     with pytest.raises(TableError) as refused:
         await service.start(table.table_id, ANN.user_id)
-    assert refused.value.key == "not_enough_players"
+    assert refused.value.key == "players_exactly"
+    assert refused.value.params == {"game": game, "count": 4}
     await service.add_bot(table.table_id, ANN.user_id)
     await service.add_bot(table.table_id, ANN.user_id)
     await service.start(table.table_id, ANN.user_id)

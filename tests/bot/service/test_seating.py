@@ -98,8 +98,8 @@ async def test_only_the_host_starts_and_only_with_enough_players(service: TableS
     table_id = await open_dutch(service, [ANN], start=False)
     with pytest.raises(TableError) as refused:
         await service.start(table_id, ANN.user_id)
-    assert refused.value.key == "not_enough_players"
-    assert refused.value.params == {"min": 2, "max": 10}
+    assert refused.value.key == "players_between"
+    assert refused.value.params == {"game": "dutch", "min": 2, "max": 10}
     await service.join(table_id, BOB)
     with pytest.raises(TableError) as refused:
         await service.start(table_id, BOB.user_id)
@@ -218,3 +218,47 @@ async def test_a_seat_change_the_store_refuses_is_undone_in_memory(
         await service.leave(table_id, CAT.user_id)
     assert not service.public_snapshot(table_id).seats[2].left
     assert [s.left_at for s in await store.get_seats(table_id)] == [None, None, None]
+
+
+@pytest.mark.parametrize("game", ["euchre", "dame"])
+async def test_fill_with_bots_seats_a_bot_at_every_free_place_in_one_click(
+    service: TableService, store: Store, game: str
+) -> None:
+    """A solo table of a game of four: the host's one click takes the three empty places,
+    numbered after any bot already seated, and the match can start."""
+    table = await service.open_table(GUILD, CHANNEL, ANN, game)
+    await service.add_bot(table.table_id, ANN.user_id)
+    snapshot = await service.fill_with_bots(
+        table.table_id, ANN.user_id, lambda number: f"Robot {number}"
+    )
+    assert [s.name for s in snapshot.seats] == ["Ann", "Bot 1", "Robot 2", "Robot 3"]
+    assert [s.display_name for s in await store.get_seats(table.table_id)] == [
+        "Ann",
+        "Bot 1",
+        "Robot 2",
+        "Robot 3",
+    ]
+    with pytest.raises(TableError) as refused:
+        await service.fill_with_bots(table.table_id, ANN.user_id)
+    assert refused.value.key == "table_full"
+    assert (await service.start(table.table_id, ANN.user_id)).status == PLAYING
+
+
+async def test_only_the_host_fills_the_lobby_with_bots(service: TableService) -> None:
+    table = await service.open_table(GUILD, CHANNEL, ANN, "euchre")
+    await service.join(table.table_id, BOB)
+    with pytest.raises(TableError) as refused:
+        await service.fill_with_bots(table.table_id, BOB.user_id)
+    assert refused.value.key == "not_host"
+    assert len(service.public_snapshot(table.table_id).seats) == 2
+
+
+async def test_a_store_failure_while_filling_with_bots_seats_none(
+    service: TableService, store: Store
+) -> None:
+    table = await service.open_table(GUILD, CHANNEL, ANN, "dame")
+    service.store = FailingStore(store, "save_seats")  # type: ignore[assignment]
+    with pytest.raises(TableError) as refused:
+        await service.fill_with_bots(table.table_id, ANN.user_id)
+    assert refused.value.key == "store_failed"
+    assert [s.name for s in service.public_snapshot(table.table_id).seats] == ["Ann"]
