@@ -5,6 +5,7 @@ totals past the target play another hand, the next hand decides, and `/stats` an
 from __future__ import annotations
 
 from bot.i18n import text
+from bot.render.stats import MIN_MATCHES, shown_rating
 from bot.service.snapshots import FINISHED, ROUND_OVER
 from tests.bot.e2e.harness import BotUnderTest
 from tests.bot.e2e.players import message_text
@@ -50,8 +51,8 @@ async def test_a_tie_past_the_target_plays_on_and_the_winners_are_ranked(
             losses=0,
             win_rate="100%",
             rounds=2,
-            rating=f"{mine.rating:.1f}",
-            rank=f"#{mine.rank}",
+            rating=shown_rating(mine.rating),
+            rank=text("en", "stats.unranked", min_matches=MIN_MATCHES),
         )
         assert f"{text('en', 'dame.name')}\n{line}" in shown
         assert f"with {names[0]}: won 220" in shown and f"against {names[1]} & {names[3]}" in shown
@@ -65,4 +66,6 @@ async def test_a_tie_past_the_target_plays_on_and_the_winners_are_ranked(
         rating = {row.display_name: row.rating for row in rows}
         assert rating[names[0]] == rating[names[2]] > rating[names[1]] == rating[names[3]]
         for row in rows:
-            assert f"{row.rating:.1f}" in shown and row.wins == int(row.display_name in names[::2])
+            assert f"rating {shown_rating(row.rating)} " in shown and row.wins == int(
+                row.display_name in names[::2]
+            )

@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 
 from bot.render.cards import face
+from bot.render.stats import shown_rating
 from bot.service.snapshots import FINISHED, PLAYING
 from bot.ui.custom_ids import play_id
 from games.cards import cards
@@ -169,7 +170,7 @@ async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sen
         (mine,) = (await bot.store.player_stats(harness.fake.guild_id, users[0].id)).games
         assert fields["Euchre"] == (
             f"1 match: {int(won)} won, {1 - int(won)} lost ({int(won):.0%}), "
-            f"{mine.rounds} rounds · rating {mine.rating:.1f} · rank #{mine.rank}\n"
+            f"{mine.rounds} rounds · rating {shown_rating(mine.rating)} · ranked after 3 matches\n"
             f"Partners (won–lost, last match): **{partner}** {int(won)}–{1 - int(won)}"
         )
         result = "won" if won else "lost"
