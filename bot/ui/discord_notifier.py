@@ -19,7 +19,7 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,7 @@ from bot.service.priority import background
 from bot.service.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.dynamic_items import build_view
-from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
+from bot.ui.pacer import CLICKED, EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
 from bot.ui.pictures import drawn_in_thread
 from storage.models import TurnMention
 
@@ -98,11 +98,19 @@ class DiscordNotifier:
         self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # table id -> clicks being answered by an edit of the table message itself
+        self._answering: dict[int, int] = {}
 
     # -- TableNotifier ------------------------------------------------------------------
     async def table_changed(self, table_id: int) -> None:
         self._moved_up(table_id, ChannelPacer.changed)
-        self.coalescer.mark(table_id)
+        # A table being played is edited without the coalescing delay: its players' "My
+        # cards" follow every move at once, and a table message a second behind them showed
+        # a card already taken. A burst still makes one edit per edit under way, and the
+        # channel's pacer keeps the edits within Discord's limit. A click answered by an edit
+        # of the table message itself needs none: the delayed edit finds it sent.
+        at_once = self.pacer.class_of(table_id) == CLICKED and table_id not in self._answering
+        self.coalescer.mark(table_id, at_once=at_once)
         self.bot.tables.follower.table_changed(table_id)  # open "My cards" messages follow
         if table_id not in self._ping_pending and self._ping_may_change(table_id):
             self._ping_pending.add(table_id)
@@ -247,6 +255,18 @@ class DiscordNotifier:
         """Someone clicked at this table (the controller says so at every click): its
         messages go first in its channel, before tables only changed or refreshed."""
         self._moved_up(table_id, ChannelPacer.clicked)
+
+    @contextlib.contextmanager
+    def answering_on_message(self, table_id: int) -> Iterator[None]:
+        """A click whose answer edits the table message itself (join, add a bot): the changes
+        it makes wait the coalescing delay, so the answer, not a second edit, shows them."""
+        self._answering[table_id] = self._answering.get(table_id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._answering.pop(table_id) - 1
+            if left:
+                self._answering[table_id] = left
 
     async def round_started(self, table_id: int) -> None:
         """A new message each round: Discord limits edits of messages older than an hour.

@@ -302,3 +302,50 @@ async def test_a_change_within_the_mentioned_turn_starts_no_mention_pass(
     user_id = bot.service.public_snapshot(table_id).seats[after].user_id
     (_, second) = mentions()
     assert f"<@{user_id}>" in second["content"]
+
+
+async def test_a_clicked_table_s_move_is_edited_without_the_coalescing_delay(
+    bot: CardTableBot,
+) -> None:
+    """A player's "My cards" follows each move at once: the table message of a table being
+    played must not lag a coalescing delay behind it (it showed a card already taken)."""
+    table_id = await lobby(bot)
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    for user in (HOST, 201):
+        await bot.service.act(table_id, user, 0, "peek 3 4")
+    await bot.notifier.drain()
+    delays: list[float] = []
+
+    async def noted(seconds: float) -> None:
+        delays.append(seconds)
+
+    bot.notifier.coalescer._sleep = noted
+    snapshot = bot.service.public_snapshot(table_id)
+    player = snapshot.seats[snapshot.to_act[0]].user_id
+    assert player is not None
+    await bot.service.act(table_id, player, 0, "draw")  # nobody clicked: a timer, say
+    await bot.notifier.drain()
+    assert delays == [0.2]
+    bot.notifier.clicked(table_id)
+    await bot.service.act(table_id, player, 0, "discard")
+    await bot.notifier.drain()
+    assert delays == [0.2]
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    assert "discarded" in str(channel.edits[-1][1]["embed"].to_dict())
+
+
+async def test_a_click_answered_on_the_table_message_is_not_edited_twice(
+    bot: CardTableBot,
+) -> None:
+    """Joining answers with the table message itself: no second edit shows the same."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    bot.notifier.clicked(table_id)
+    with bot.notifier.answering_on_message(table_id):
+        await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    rendered = await bot.notifier.render(table_id)
+    assert rendered is not None
+    bot.notifier.note_sent(table_id, rendered)  # what the click's answer does
+    await bot.notifier.drain()
+    assert channel.edits == []
