@@ -10,6 +10,8 @@ from bot.games.dutch import render as dutch
 from bot.render import log
 from bot.render.log import table_line
 from bot.service.snapshots import LogEntry
+from bot.service.table import LiveTable
+from games.registry import get_game
 from tests.bot.render.pictures import MARKUP, card_pictures
 
 
@@ -50,3 +52,24 @@ def test_the_entries_remembered_are_the_latest_worded_and_no_more(
     kept = [found[0] for found in log._worded.values()]
     assert len(kept) == 3 and kept[-1] is entries[2]
     assert all(entry is not entries[0] and entry is not entries[1] for entry in kept)
+
+
+def test_a_turn_of_many_clicks_shows_as_one_whole_line_in_last_actions() -> None:
+    """A player's turn in several clicks (drew, laid, knocked, discarded) followed by three
+    bot players' turns: the log keeps the turn whole, never its tail ("knocked; discarded")."""
+    game = get_game("dame")
+    table = LiveTable(1, 1, 1, game, None, game.options(), 1, [])
+    names = ("Alice", "Bot 1", "Bot 2", "Bot 3")
+    turn = [
+        ("drew", {}),
+        ("meld", {"cards": ["5H", "5S", "5C"]}),
+        ("announce", {}),
+        ("discard", {"card": "AH"}),
+    ]
+    for _ in range(5):  # rounds of turns: the log is trimmed at every entry of a turn
+        for seat in range(4):
+            for kind, data in turn if seat == 0 else turn[:1] + turn[-1:]:
+                table.add_log(LogEntry(kind, seat, data))
+                lines = log_lines(tuple(table.log), names, "en")
+                assert all(line.split(": ", 1)[1].startswith("drew") for line in lines)
+    assert "**Alice**: drew; laid 5♥ 5♠ 5♣; knocked; discarded A♥" in lines
