@@ -18,7 +18,7 @@ from games.contract import Game, Options, Round, RoundResult
 from games.match import Match
 
 # Public log entries kept per table: room for the table message's last lines when every one
-# of them is a turn of several moves (a Dame turn: drew, laid, added, knocked, discarded).
+# of them is a turn of several moves (drew, laid, added, knocked, discarded).
 LOG_LENGTH = 32
 
 
