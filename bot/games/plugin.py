@@ -165,6 +165,10 @@ class GamePlugin(Protocol):
 
     def waiting_key(self, view: Any) -> Hashable: ...
 
+    # A phase in which every seat acts at once (a first peek at one's cards): nobody's turn,
+    # so the one seat left to act is not mentioned as if it were.
+    def everyone_at_once(self, view: Any) -> bool: ...
+
     def menu_prompt(self, view: Any, table: TableContext) -> str | None: ...
 
     def menu(

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games import plugin_for
 from bot.i18n import text
 from bot.render.table import RenderedMessage, render_table
 from bot.service.clock import Clock, SystemClock
@@ -50,8 +51,11 @@ REMINDER_LIFETIME = 120.0  # seconds a turn reminder stays in the channel
 
 
 def turn_of(snapshot: PublicSnapshot) -> tuple[int, int] | None:
-    """(seat, round) when one human, present seat is to play; else None."""
+    """(seat, round) when one human, present seat is to play; else None (a phase everyone
+    plays at once is nobody's turn, even when one seat is left to play it)."""
     if snapshot.status != PLAYING or len(snapshot.to_act) != 1 or snapshot.round_no is None:
+        return None
+    if plugin_for(snapshot.game).everyone_at_once(snapshot.view):
         return None
     seat = snapshot.to_act[0]
     info = snapshot.seats[seat] if seat < len(snapshot.seats) else None

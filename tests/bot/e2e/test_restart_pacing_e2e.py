@@ -94,7 +94,7 @@ async def test_a_restart_mentions_no_turn_again_and_deletes_the_mentions_posted_
             await harness.seat_players(people[2], [people[3]]),
         ]
         for table_id in tables:  # both peek: then one player's turn, mentioned
-            while len(bot.service.public_snapshot(table_id).to_act) > 1:
+            while bot.service.public_snapshot(table_id).view.phase == "peek":
                 seat = bot.service.public_snapshot(table_id).to_act[0]
                 await harness.act(harness.user_of_seat(table_id, seat), table_id)
         await harness.settle()

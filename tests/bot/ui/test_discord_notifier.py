@@ -285,7 +285,7 @@ async def test_a_change_within_the_mentioned_turn_starts_no_mention_pass(
     def mentions() -> list[dict[str, Any]]:
         return [s for s in channel.sent if s["content"] and "turn" in s["content"]]
 
-    while len(turn()) != 1:  # everyone peeks at once: nobody's turn yet
+    while bot.service.public_snapshot(table_id).view.phase == "peek":  # nobody's turn yet
         await play(turn()[0])
     await bot.notifier.drain()
     (seat,) = turn()
@@ -349,3 +349,22 @@ async def test_a_click_answered_on_the_table_message_is_not_edited_twice(
     bot.notifier.note_sent(table_id, rendered)  # what the click's answer does
     await bot.notifier.drain()
     assert channel.edits == []
+
+
+async def test_no_turn_is_mentioned_while_everyone_peeks_at_once(bot: CardTableBot) -> None:
+    """The Dutch peek is everyone's at once: the player left to peek is not told it is their
+    turn; the first turn after the peek is mentioned."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    await bot.service.act(table_id, HOST, 0, "peek 3 4")
+    await bot.notifier.drain()
+    assert bot.service.public_snapshot(table_id).to_act == (1,)  # only the guest peeks now
+    assert [s for s in channel.sent if s["content"]] == []
+    await bot.service.act(table_id, 201, 0, "peek 3 4")
+    await bot.notifier.drain()
+    snapshot = bot.service.public_snapshot(table_id)
+    (seat,) = snapshot.to_act
+    (mention,) = [s["content"] for s in channel.sent if s["content"]]
+    assert mention == f"<@{snapshot.seats[seat].user_id}>, your turn at table #{table_id}."
