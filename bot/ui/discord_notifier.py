@@ -286,9 +286,9 @@ class DiscordNotifier:
             snapshot = self.bot.service.public_snapshot(table_id)
         except TableError:
             return
-        if seat >= len(snapshot.seats) or snapshot.seats[seat].user_id is None:
+        user_id = snapshot.seats[seat].user_id if seat < len(snapshot.seats) else None
+        if user_id is None:
             return
-        user_id = snapshot.seats[seat].user_id
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
         location = await self.bot.locations.get(table_id)
         channel = self.bot.get_partial_messageable(location.post_channel_id)
@@ -300,9 +300,12 @@ class DiscordNotifier:
             if not still:
                 turn.edited = False
                 return
+            # "press My cards" to a player whose My cards is open (and follows) misleads
+            opened = self.bot.tables.follower.has_open_hand(table_id, user_id)
+            key = "table.reminder_open" if opened else "table.reminder"
             try:
                 await channel.send(
-                    text(language, "table.reminder", mention=f"<@{user_id}>", table_id=table_id),
+                    text(language, key, mention=f"<@{user_id}>", table_id=table_id),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                     delete_after=REMINDER_LIFETIME,
                 )

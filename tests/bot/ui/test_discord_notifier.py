@@ -368,3 +368,37 @@ async def test_no_turn_is_mentioned_while_everyone_peeks_at_once(bot: CardTableB
     (seat,) = snapshot.to_act
     (mention,) = [s["content"] for s in channel.sent if s["content"]]
     assert mention == f"<@{snapshot.seats[seat].user_id}>, your turn at table #{table_id}."
+
+
+def hand_interaction(user_id: int) -> Any:
+    """The interaction of a player's "My cards" message (edits of it are not looked at)."""
+
+    async def nothing(**_: Any) -> Any:
+        return SimpleNamespace(id=9_000 + user_id, edit=nothing, delete=nothing)
+
+    return SimpleNamespace(
+        id=8_000 + user_id,
+        user=SimpleNamespace(id=user_id),
+        edit_original_response=nothing,
+        delete_original_response=nothing,
+        followup=SimpleNamespace(send=nothing),
+    )
+
+
+async def test_a_turn_reminder_says_press_my_cards_only_to_a_player_whose_hand_is_not_open(
+    bot: CardTableBot,
+) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    await bot.notifier.turn_reminder(table_id, 0)
+    await bot.notifier.drain()
+    assert channel.sent[-1]["content"].endswith("press **My cards**.")
+    private = await bot.service.private_view(table_id, HOST)
+    bot.tables.follower.note(hand_interaction(HOST), 1, private, "en")
+    await bot.notifier.turn_reminder(table_id, 0)
+    await bot.notifier.drain()
+    reminder = channel.sent[-1]["content"]
+    assert f"<@{HOST}>" in reminder and "press" not in reminder
+    assert reminder.endswith("it is in your **My cards** message.")
