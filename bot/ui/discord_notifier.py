@@ -273,9 +273,12 @@ class DiscordNotifier:
                 self._answering[table_id] = left
 
     async def round_started(self, table_id: int) -> None:
-        """A new message each round: Discord limits edits of messages older than an hour.
-        Runs in the background: the service awaits its notifier before answering a click."""
-        self._spawn(self._repost_locked(table_id))
+        """A channel holds one live message per table: the lobby's message becomes the first
+        round's, and each round is shown in the same message (its end stays in it, with the
+        Next round button, until the next round starts). A message Discord no longer lets the
+        bot edit (older than an hour) is posted anew and the old one deleted (`_repost`)."""
+        self._moved_up(table_id, ChannelPacer.changed)
+        self.coalescer.mark(table_id, at_once=True)
         self.bot.tables.follower.table_changed(table_id)
 
     async def turn_reminder(self, table_id: int, seat: int) -> None:
@@ -428,6 +431,11 @@ class DiscordNotifier:
         # The cards in play go with the text, in one edit (drawn off the loop, once each).
         cards = await self.bot.pictures.complete(location.message_id, rendered)
         files = {} if cards.attachments is None else {"attachments": cards.attachments}
+        pictured = self._pictured.get(table_id)
+        if rendered.picture is None and pictured is not None and pictured[0] == location.message_id:
+            # The round-end picture is all the message carries: the next round drops it.
+            files = {"attachments": cards.attachments or []}
+            del self._pictured[table_id]
         try:
             await message.edit(embed=cards.embed, view=build_view(rendered.components), **files)
         except discord.HTTPException as error:
@@ -444,7 +452,9 @@ class DiscordNotifier:
             # The table shows the round's end at once; its picture follows when drawn.
             self._note_pictured(table_id, location.message_id, rendered)
             channel_id = location.post_channel_id
-            self._spawn(self._attach_picture(table_id, channel_id, message, rendered))
+            self._spawn(
+                self._attach_picture(table_id, channel_id, message, location.message_id, rendered)
+            )
         self._sent[table_id] = fingerprint
         return True
 
@@ -453,12 +463,17 @@ class DiscordNotifier:
         table_id: int,
         channel_id: int,
         message: discord.PartialMessage,
+        message_id: int,
         rendered: RenderedMessage,
     ) -> None:
         files = await self._picture_files(table_id, None, rendered)
         if files:
             try:
-                async with self.pacer.turn(channel_id, table_id):  # an edit like any other
+                async with self.pacer.turn(channel_id, table_id) as turn:  # an edit like others
+                    assert rendered.picture is not None
+                    if self._pictured.get(table_id) != (message_id, rendered.picture.filename):
+                        turn.edited = False  # the next round shows on the message already
+                        return
                     await message.edit(attachments=files)
             except discord.HTTPException as error:
                 log.warning("could not attach the round picture of table %s: %s", table_id, error)
@@ -486,7 +501,6 @@ class DiscordNotifier:
     async def _repost(self, table_id: int) -> None:
         location = await self.bot.locations.get(table_id)
         old = location.message_id
-        shown = self._last.get(table_id)  # what the old message shows (before `post` renders)
         try:
             await self.post(table_id, location.post_channel_id)
         except discord.HTTPException as error:
@@ -495,28 +509,11 @@ class DiscordNotifier:
             log.warning("could not post the message of table %s: %s", table_id, error)
             return
         if old is not None:
-            # The previous message keeps its content (last round's scores) without buttons.
+            # One live message per table: the old one (too old to edit, say) goes.
             channel = self.bot.get_partial_messageable(location.post_channel_id)
-            # Its countdown to the next round is over: "starts 3 seconds ago" would be wrong.
-            embed = {}
-            if shown is not None and shown.next_round_at is not None:
-                language = await self.bot.guild_settings.public_language(shown.guild_id)
-                ended = render_table(replace(shown, next_round_at=None), language)
-                embed = {"embed": ended.embed}
-            # Too old or gone: never mind, its buttons are refused as stale anyway.
-            with contextlib.suppress(discord.HTTPException):
-                async with self.pacer.turn(location.post_channel_id, table_id):
-                    await channel.get_partial_message(old).edit(view=None, **embed)
-
-    async def _repost_locked(self, table_id: int) -> None:
-        lock = self._lock(table_id)
-        if lock is None:
-            return
-        async with lock:
-            if self._closed(table_id):
-                return
-            self.coalescer.forget(table_id)
-            await self._repost(table_id)
+            with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
+                async with self.posts.turn(location.post_channel_id, table_id):
+                    await channel.get_partial_message(old).delete()
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         # what a change shows others is background work: the click's answer goes first

@@ -16,9 +16,10 @@ import pytest
 from bot.app import CardTableBot
 from bot.service import PlayerRef, TableError
 from bot.service.priority import in_background
+from bot.service.snapshots import ROUND_OVER
 from bot.ui.coalescer import RetryLater
 from tests.bot.bots import offline_bot
-from tests.bot.service.conftest import StallingStore
+from tests.bot.service.conftest import StallingStore, end_round_quickly
 
 GUILD, CHANNEL, HOST = 1, 10, 101
 
@@ -125,11 +126,13 @@ async def test_a_message_too_old_to_edit_is_posted_anew(bot: CardTableBot) -> No
     location = await bot.locations.get(table_id)
     assert location.message_id == channel.sent[-1]["id"] != first
     assert (await bot.store.get_table(table_id)).message_id == location.message_id
+    assert channel.deleted == [first]  # one live message per table
 
 
-async def test_each_round_gets_a_new_message_and_the_old_one_loses_its_buttons(
+async def test_the_lobby_message_becomes_the_table_message_and_every_round_shows_in_it(
     bot: CardTableBot,
 ) -> None:
+    """One live message per table: no message is posted at the start or at a new round."""
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
     await bot.service.join(table_id, PlayerRef(201, "Guest"))
@@ -137,9 +140,17 @@ async def test_each_round_gets_a_new_message_and_the_old_one_loses_its_buttons(
     lobby_message = (await bot.locations.get(table_id)).message_id
     await bot.service.start(table_id, HOST)
     await bot.notifier.drain()
-    assert len(channel.sent) == 2
-    assert (lobby_message, {"view": None}) in channel.edits
-    assert (await bot.locations.get(table_id)).message_id == channel.sent[-1]["id"]
+    await end_round_quickly(bot.service, table_id)
+    await bot.notifier.drain()
+    assert bot.service.public_snapshot(table_id).status == ROUND_OVER
+    await bot.service.next_round(table_id, HOST)
+    await bot.notifier.drain()
+    assert bot.service.public_snapshot(table_id).round_no == 1
+    assert [sent["id"] for sent in channel.sent if sent["content"] is None] == [lobby_message]
+    assert (await bot.locations.get(table_id)).message_id == lobby_message
+    assert {message_id for message_id, _ in channel.edits} == {lobby_message}
+    assert "Round 2" in str(channel.edits[-1][1]["embed"].to_dict())
+    assert lobby_message not in channel.deleted
 
 
 async def test_a_turn_reminder_mentions_only_that_player(bot: CardTableBot) -> None:
