@@ -96,6 +96,8 @@ class DiscordNotifier:
         # table id -> the mention of the turn now played (kept in the store too)
         self._pings: dict[int, TurnMention] = {}
         self._ping_pending: set[int] = set()
+        # table id -> the turn (seat, round) its player's own click started: not mentioned
+        self._seen_turns: dict[int, tuple[int, int]] = {}
         self._ping_locks: dict[int, asyncio.Lock] = {}
         # table id -> (message id, file name) of the round-end picture that message carries
         self._pictured: dict[int, tuple[int, str]] = {}
@@ -133,6 +135,9 @@ class DiscordNotifier:
             wanted = turn_of(self.bot.service.public_snapshot(table_id))
         except TableError:
             return True  # the pass forgets the table
+        seen = self._seen_turns.get(table_id)
+        if seen is not None:
+            return wanted != seen  # that turn is over: the pass forgets it, mentions the next
         current = self._pings.get(table_id)
         return wanted != (None if current is None else (current.seat, current.round_no))
 
@@ -159,21 +164,29 @@ class DiscordNotifier:
                 snapshot = self.bot.service.public_snapshot(table_id)
             except TableError:
                 self._ping_locks.pop(table_id, None)
+                self._seen_turns.pop(table_id, None)
                 return
             wanted = turn_of(snapshot)
+            if self._seen_turns.get(table_id, wanted) != wanted:
+                del self._seen_turns[table_id]  # the turn a player's own click started is over
             current = self._pings.get(table_id)
             if current is not None and (current.seat, current.round_no) == wanted:
                 return
+            user_id = None
+            if wanted is not None:
+                user_id = snapshot.seats[wanted[0]].user_id
+                if user_id is not None and self.bot.tables.follower.is_answering(table_id, user_id):
+                    # The player's own click started their turn: its answer shows them their
+                    # moves where they look, and a mention would land below it.
+                    self._seen_turns[table_id] = wanted
             if current is not None:
                 del self._pings[table_id]
                 await self._delete_ping(current)
-            if wanted is None:
+            if wanted is None or user_id is None or self._seen_turns.get(table_id) == wanted:
                 return
             settings = await self.bot.guild_settings.get(snapshot.guild_id)
             if not settings.turn_pings:
                 return
-            user_id = snapshot.seats[wanted[0]].user_id
-            assert user_id is not None
             language = await self.bot.guild_settings.public_language(snapshot.guild_id)
             location = await self.bot.locations.get(table_id)
             channel_id = location.post_channel_id
@@ -248,6 +261,7 @@ class DiscordNotifier:
         """A table that could not be restored: its mention goes (it will never be played)."""
         mention = self._pings.pop(table_id, None)
         self._ping_locks.pop(table_id, None)
+        self._seen_turns.pop(table_id, None)
         if mention is not None:
             self._spawn(self._delete_ping(mention))
 
@@ -321,6 +335,7 @@ class DiscordNotifier:
     async def _close(self, table_id: int) -> None:
         ping = self._pings.pop(table_id, None)
         self._ping_locks.pop(table_id, None)
+        self._seen_turns.pop(table_id, None)
         if ping is not None:
             self._spawn(self._delete_ping(ping))  # in its turn; the closing edit goes on
         async with self._locks.setdefault(table_id, asyncio.Lock()):
@@ -352,7 +367,7 @@ class DiscordNotifier:
         return {
             "sent": len(self._sent),
             "pictured": len(self._pictured),
-            "pings": len(self._pings) + len(self._ping_locks),
+            "pings": len(self._pings) + len(self._ping_locks) + len(self._seen_turns),
             "followed": self.bot.tables.follower.tracked(),
             "last": len(self._last),
             "locks": len(self._locks),

@@ -155,6 +155,10 @@ class HandFollower:
         followed = self._followed.get(table_id, {}).get(user_id)
         return followed is not None and self.bot.clock.now() - followed.since <= TOKEN_LIFETIME
 
+    def is_answering(self, table_id: int, user_id: int) -> bool:
+        """Is a click of this player at this table being answered now?"""
+        return (table_id, user_id) in self._answering
+
     def _hide_at(self, followed: Followed, table_id: int, until: float | None) -> None:
         """The message shows cards a rule showed its player until `until`: redraw it then."""
         followed.reveals_until = until

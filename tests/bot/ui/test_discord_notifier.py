@@ -413,3 +413,41 @@ async def test_a_turn_reminder_says_press_my_cards_only_to_a_player_whose_hand_i
     reminder = channel.sent[-1]["content"]
     assert f"<@{HOST}>" in reminder and "press" not in reminder
     assert reminder.endswith("it is in your **My cards** message.")
+
+
+async def test_a_turn_its_own_player_s_click_started_is_not_mentioned_below_their_hand(
+    bot: CardTableBot,
+) -> None:
+    """The last to peek is the first to play: their click's answer shows their moves where
+    they look, and a mention posted after it would land below their hand. Nobody else's
+    turn loses its mention."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    snapshot = bot.service.public_snapshot(table_id)
+    seat = snapshot.view.first_player
+    first = snapshot.seats[seat].user_id
+    other = 201 if first == HOST else HOST
+    assert first is not None
+    await bot.service.act(table_id, other, 0, "peek 3 4")
+    with bot.tables.follower.answering(table_id, first):
+        await bot.service.act(table_id, first, 0, "peek 3 4")
+        await bot.notifier.drain()
+    assert bot.service.public_snapshot(table_id).to_act == (seat,)
+    assert [s for s in channel.sent if s["content"]] == []
+
+    async def whole_turn(user_id: int) -> None:
+        turn = bot.service.public_snapshot(table_id).to_act
+        while bot.service.public_snapshot(table_id).to_act == turn:
+            legal = (await bot.service.private_view(table_id, user_id)).legal
+            move = next((m for m in ("draw", "discard", "skip") if m in legal), legal[0])
+            await bot.service.act(table_id, user_id, 0, move)
+
+    await whole_turn(first)
+    await bot.notifier.drain()
+    (mention,) = [s["content"] for s in channel.sent if s["content"]]
+    assert mention.startswith(f"<@{other}>, your turn")
+    await whole_turn(other)
+    await bot.notifier.drain()
+    assert [s["content"] for s in channel.sent if s["content"]][-1].startswith(f"<@{first}>")
