@@ -451,3 +451,27 @@ async def test_a_turn_its_own_player_s_click_started_is_not_mentioned_below_thei
     await whole_turn(other)
     await bot.notifier.drain()
     assert [s["content"] for s in channel.sent if s["content"]][-1].startswith(f"<@{first}>")
+
+
+async def test_the_next_round_drops_the_round_end_picture_from_the_one_message(
+    bot: CardTableBot,
+) -> None:
+    """The round's end is shown with its picture in the table's one message; the next round,
+    shown in the same message, no longer carries it (cards as text: nothing replaces it)."""
+    bot.pictures.enabled = False
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    await end_round_quickly(bot.service, table_id)
+    await bot.notifier.drain()
+    message_id = (await bot.locations.get(table_id)).message_id
+    (attached,) = [kw["attachments"] for _, kw in channel.edits if kw.get("attachments")]
+    assert [f.filename for f in attached] == [bot.notifier._pictured[table_id][1]]
+    edits_before = len(channel.edits)
+    await bot.service.next_round(table_id, HOST)
+    await bot.notifier.drain()
+    (next_round,) = channel.edits[edits_before:]
+    assert next_round[0] == message_id
+    assert next_round[1]["attachments"] == []
+    assert "image" not in next_round[1]["embed"].to_dict()
