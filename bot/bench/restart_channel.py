@@ -70,7 +70,7 @@ async def seed_tables(fake: LocalDiscord, database: Path, count: int) -> Seeded:
         ).table_id
         await service.join(template, PlayerRef(host.user_id + 1, "Q"))
         await service.start(template, host.user_id)
-        while len(service.public_snapshot(template).to_act) > 1:  # both peek but the last
+        while service.public_snapshot(template).view.phase == "peek":  # both peek
             snapshot = service.public_snapshot(template)
             user = snapshot.seats[snapshot.to_act[0]].user_id
             assert user is not None and snapshot.round_no is not None

@@ -119,6 +119,9 @@ class BasePlugin:
     def waiting_key(self, view: Any) -> Hashable:
         return None  # a waiting player's "My cards" shows nothing of the others' moves
 
+    def everyone_at_once(self, view: Any) -> bool:
+        return False  # every phase is one seat's turn at a time
+
     def menu_prompt(self, view: Any, table: TableContext) -> str | None:
         return None
 

@@ -17,7 +17,9 @@ from games.cards import Card
 from games.contract import Game, Options, Round, RoundResult
 from games.match import Match
 
-LOG_LENGTH = 12  # public log lines kept per table
+# Public log entries kept per table: room for the table message's last lines when every one
+# of them is a turn of several moves (drew, laid, added, knocked, discarded).
+LOG_LENGTH = 32
 
 
 @dataclass(slots=True)
@@ -64,7 +66,7 @@ class LiveTable:
     round_scored: bool = False  # the current round's result is added to the match and stored
     match_stored: bool = False  # the finished match's winners and stats are stored
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    log: deque[LogEntry] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
+    log: deque[LogEntry] = field(default_factory=deque)  # trimmed by whole turns: add_log
     pending_reveals: dict[int, list[Reveal]] = field(default_factory=dict)
     waiting_since: dict[int, float] = field(default_factory=dict)  # seat -> clock time
     reminded: set[int] = field(default_factory=set)
@@ -151,7 +153,15 @@ class LiveTable:
         return tuple(totals)
 
     def add_log(self, entry: LogEntry) -> None:
+        """Keep `entry` and the last LOG_LENGTH entries or fewer, never the tail of a seat's
+        run of moves: the log words such a run as one line ("Alice: drew; laid …; knocked;
+        discarded A♥"), and a line missing its first moves misleads."""
         self.log.append(entry)
+        if len(self.log) <= LOG_LENGTH:
+            return
+        dropped = self.log.popleft()
+        while self.log and _same_run(dropped, self.log[0]):
+            self.log.popleft()
 
     def cancel_timer(self) -> None:
         if self.timer is not None:
@@ -159,3 +169,12 @@ class LiveTable:
         self.timer = None
         self.timer_due = None
         self.timer_token += 1
+
+
+def _same_run(before: LogEntry, after: LogEntry) -> bool:
+    """Two entries in a row that are one seat's moves (the log words them on one line)."""
+    return (
+        before.source == after.source == "engine"
+        and before.seat is not None
+        and before.seat == after.seat
+    )

@@ -2,9 +2,11 @@
 
 `mark(table_id)` sets the table's dirty flag and, unless one is pending, starts a task that
 waits `delay` seconds and then edits the message once. A change during the edit sets the flag
-again, so the message always converges to the latest state. An edit that Discord refuses for
-now (`RetryLater`: rate limited, server error) is retried after a back-off; any other error is
-logged and dropped (the next change tries again).
+again, so the message always converges to the latest state. `mark(table_id, at_once=True)`
+(a table being played: its players' own messages follow at once) skips the wait, cutting one
+under way short: the changes made while an edit is out still make one edit after it. An
+edit that Discord refuses for now (`RetryLater`: rate limited, server error) is retried after
+a back-off; any other error is logged and dropped (the next change tries again).
 """
 
 from __future__ import annotations
@@ -46,11 +48,20 @@ class EditCoalescer:
         self._sleep = sleep
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._at_once: set[int] = set()  # tables whose next edit waits no coalescing delay
+        self._resting: set[int] = set()  # tables whose task waits its coalescing delay now
 
-    def mark(self, table_id: int) -> None:
-        """This table changed: edit its message soon (once, however many marks come)."""
+    def mark(self, table_id: int, *, at_once: bool = False) -> None:
+        """This table changed: edit its message soon (once, however many marks come), or, with
+        `at_once`, as soon as the edit under way (if any) is done."""
         self._dirty.add(table_id)
-        if table_id not in self._tasks:
+        if at_once:
+            self._at_once.add(table_id)
+        task = self._tasks.get(table_id)
+        if task is not None and at_once and table_id in self._resting:
+            task.cancel()  # only waiting out its delay: nothing sent yet, nothing lost
+            task = None
+        if task is None:
             # background work: a click's own answer goes first (bot/service/priority.py)
             task = asyncio.get_running_loop().create_task(self._run(table_id), context=background())
             self._tasks[table_id] = task
@@ -69,6 +80,7 @@ class EditCoalescer:
     def forget(self, table_id: int) -> None:
         """Drop the pending edit of this table (its message was re-posted or closed)."""
         self._dirty.discard(table_id)
+        self._at_once.discard(table_id)
         task = self._tasks.pop(table_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
@@ -85,7 +97,7 @@ class EditCoalescer:
     async def _run(self, table_id: int) -> None:
         backoff = self._retry_delay
         try:
-            await self._sleep(self._delay)
+            await self._rest(table_id)
             while table_id in self._dirty:
                 self._dirty.discard(table_id)
                 try:
@@ -101,7 +113,20 @@ class EditCoalescer:
                     continue
                 backoff = self._retry_delay
                 if table_id in self._dirty:
-                    await self._sleep(self._delay)
+                    await self._rest(table_id)
         finally:
             if self._tasks.get(table_id) is asyncio.current_task():
                 del self._tasks[table_id]
+                self._at_once.discard(table_id)
+
+    async def _rest(self, table_id: int) -> None:
+        """The coalescing delay before an edit, unless the table's changes are wanted at once
+        (a mark `at_once` meanwhile cancels the task here and starts one that does not rest)."""
+        if table_id in self._at_once:
+            self._at_once.discard(table_id)
+            return
+        self._resting.add(table_id)
+        try:
+            await self._sleep(self._delay)
+        finally:
+            self._resting.discard(table_id)

@@ -261,7 +261,11 @@ class TableController:
             Verb.REMATCH: lambda: self.service.rematch(table_id, user_id),
         }
         assert verb is not None
-        await within_deadline(calls[verb](), interaction.response.defer)
+        if verb in ROUND_CHANGING:
+            await within_deadline(calls[verb](), interaction.response.defer)
+        else:
+            with self.bot.notifier.answering_on_message(table_id):
+                await within_deadline(calls[verb](), interaction.response.defer)
         if verb in ROUND_CHANGING:
             # The notifier re-posts or edits the table message; just acknowledge the click.
             if not interaction.response.is_done():

@@ -19,12 +19,13 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games import plugin_for
 from bot.i18n import text
 from bot.render.table import RenderedMessage, render_table
 from bot.service.clock import Clock, SystemClock
@@ -33,7 +34,7 @@ from bot.service.priority import background
 from bot.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.dynamic_items import build_view
-from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
+from bot.ui.pacer import CLICKED, EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
 from bot.ui.pictures import drawn_in_thread
 from storage.models import TurnMention
 
@@ -50,8 +51,11 @@ REMINDER_LIFETIME = 120.0  # seconds a turn reminder stays in the channel
 
 
 def turn_of(snapshot: PublicSnapshot) -> tuple[int, int] | None:
-    """(seat, round) when one human, present seat is to play; else None."""
+    """(seat, round) when one human, present seat is to play; else None (a phase everyone
+    plays at once is nobody's turn, even when one seat is left to play it)."""
     if snapshot.status != PLAYING or len(snapshot.to_act) != 1 or snapshot.round_no is None:
+        return None
+    if plugin_for(snapshot.game).everyone_at_once(snapshot.view):
         return None
     seat = snapshot.to_act[0]
     info = snapshot.seats[seat] if seat < len(snapshot.seats) else None
@@ -92,17 +96,27 @@ class DiscordNotifier:
         # table id -> the mention of the turn now played (kept in the store too)
         self._pings: dict[int, TurnMention] = {}
         self._ping_pending: set[int] = set()
+        # table id -> the turn (seat, round) its player's own click started: not mentioned
+        self._seen_turns: dict[int, tuple[int, int]] = {}
         self._ping_locks: dict[int, asyncio.Lock] = {}
         # table id -> (message id, file name) of the round-end picture that message carries
         self._pictured: dict[int, tuple[int, str]] = {}
         self._last: dict[int, PublicSnapshot] = {}  # table id -> the snapshot last rendered
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # table id -> clicks being answered by an edit of the table message itself
+        self._answering: dict[int, int] = {}
 
     # -- TableNotifier ------------------------------------------------------------------
     async def table_changed(self, table_id: int) -> None:
         self._moved_up(table_id, ChannelPacer.changed)
-        self.coalescer.mark(table_id)
+        # A table being played is edited without the coalescing delay: its players' "My
+        # cards" follow every move at once, and a table message a second behind them showed
+        # a card already taken. A burst still makes one edit per edit under way, and the
+        # channel's pacer keeps the edits within Discord's limit. A click answered by an edit
+        # of the table message itself needs none: the delayed edit finds it sent.
+        at_once = self.pacer.class_of(table_id) == CLICKED and table_id not in self._answering
+        self.coalescer.mark(table_id, at_once=at_once)
         self.bot.tables.follower.table_changed(table_id)  # open "My cards" messages follow
         if table_id not in self._ping_pending and self._ping_may_change(table_id):
             self._ping_pending.add(table_id)
@@ -121,6 +135,9 @@ class DiscordNotifier:
             wanted = turn_of(self.bot.service.public_snapshot(table_id))
         except TableError:
             return True  # the pass forgets the table
+        seen = self._seen_turns.get(table_id)
+        if seen is not None:
+            return wanted != seen  # that turn is over: the pass forgets it, mentions the next
         current = self._pings.get(table_id)
         return wanted != (None if current is None else (current.seat, current.round_no))
 
@@ -147,21 +164,29 @@ class DiscordNotifier:
                 snapshot = self.bot.service.public_snapshot(table_id)
             except TableError:
                 self._ping_locks.pop(table_id, None)
+                self._seen_turns.pop(table_id, None)
                 return
             wanted = turn_of(snapshot)
+            if self._seen_turns.get(table_id, wanted) != wanted:
+                del self._seen_turns[table_id]  # the turn a player's own click started is over
             current = self._pings.get(table_id)
             if current is not None and (current.seat, current.round_no) == wanted:
                 return
+            user_id = None
+            if wanted is not None:
+                user_id = snapshot.seats[wanted[0]].user_id
+                if user_id is not None and self.bot.tables.follower.is_answering(table_id, user_id):
+                    # The player's own click started their turn: its answer shows them their
+                    # moves where they look, and a mention would land below it.
+                    self._seen_turns[table_id] = wanted
             if current is not None:
                 del self._pings[table_id]
                 await self._delete_ping(current)
-            if wanted is None:
+            if wanted is None or user_id is None or self._seen_turns.get(table_id) == wanted:
                 return
             settings = await self.bot.guild_settings.get(snapshot.guild_id)
             if not settings.turn_pings:
                 return
-            user_id = snapshot.seats[wanted[0]].user_id
-            assert user_id is not None
             language = await self.bot.guild_settings.public_language(snapshot.guild_id)
             location = await self.bot.locations.get(table_id)
             channel_id = location.post_channel_id
@@ -236,6 +261,7 @@ class DiscordNotifier:
         """A table that could not be restored: its mention goes (it will never be played)."""
         mention = self._pings.pop(table_id, None)
         self._ping_locks.pop(table_id, None)
+        self._seen_turns.pop(table_id, None)
         if mention is not None:
             self._spawn(self._delete_ping(mention))
 
@@ -248,10 +274,25 @@ class DiscordNotifier:
         messages go first in its channel, before tables only changed or refreshed."""
         self._moved_up(table_id, ChannelPacer.clicked)
 
+    @contextlib.contextmanager
+    def answering_on_message(self, table_id: int) -> Iterator[None]:
+        """A click whose answer edits the table message itself (join, add a bot): the changes
+        it makes wait the coalescing delay, so the answer, not a second edit, shows them."""
+        self._answering[table_id] = self._answering.get(table_id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._answering.pop(table_id) - 1
+            if left:
+                self._answering[table_id] = left
+
     async def round_started(self, table_id: int) -> None:
-        """A new message each round: Discord limits edits of messages older than an hour.
-        Runs in the background: the service awaits its notifier before answering a click."""
-        self._spawn(self._repost_locked(table_id))
+        """A channel holds one live message per table: the lobby's message becomes the first
+        round's, and each round is shown in the same message (its end stays in it, with the
+        Next round button, until the next round starts). A message Discord no longer lets the
+        bot edit (older than an hour) is posted anew and the old one deleted (`_repost`)."""
+        self._moved_up(table_id, ChannelPacer.changed)
+        self.coalescer.mark(table_id, at_once=True)
         self.bot.tables.follower.table_changed(table_id)
 
     async def turn_reminder(self, table_id: int, seat: int) -> None:
@@ -262,9 +303,9 @@ class DiscordNotifier:
             snapshot = self.bot.service.public_snapshot(table_id)
         except TableError:
             return
-        if seat >= len(snapshot.seats) or snapshot.seats[seat].user_id is None:
+        user_id = snapshot.seats[seat].user_id if seat < len(snapshot.seats) else None
+        if user_id is None:
             return
-        user_id = snapshot.seats[seat].user_id
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
         location = await self.bot.locations.get(table_id)
         channel = self.bot.get_partial_messageable(location.post_channel_id)
@@ -276,9 +317,12 @@ class DiscordNotifier:
             if not still:
                 turn.edited = False
                 return
+            # "press My cards" to a player whose My cards is open (and follows) misleads
+            opened = self.bot.tables.follower.has_open_hand(table_id, user_id)
+            key = "table.reminder_open" if opened else "table.reminder"
             try:
                 await channel.send(
-                    text(language, "table.reminder", mention=f"<@{user_id}>", table_id=table_id),
+                    text(language, key, mention=f"<@{user_id}>", table_id=table_id),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                     delete_after=REMINDER_LIFETIME,
                 )
@@ -291,6 +335,7 @@ class DiscordNotifier:
     async def _close(self, table_id: int) -> None:
         ping = self._pings.pop(table_id, None)
         self._ping_locks.pop(table_id, None)
+        self._seen_turns.pop(table_id, None)
         if ping is not None:
             self._spawn(self._delete_ping(ping))  # in its turn; the closing edit goes on
         async with self._locks.setdefault(table_id, asyncio.Lock()):
@@ -322,7 +367,7 @@ class DiscordNotifier:
         return {
             "sent": len(self._sent),
             "pictured": len(self._pictured),
-            "pings": len(self._pings) + len(self._ping_locks),
+            "pings": len(self._pings) + len(self._ping_locks) + len(self._seen_turns),
             "followed": self.bot.tables.follower.tracked(),
             "last": len(self._last),
             "locks": len(self._locks),
@@ -401,6 +446,11 @@ class DiscordNotifier:
         # The cards in play go with the text, in one edit (drawn off the loop, once each).
         cards = await self.bot.pictures.complete(location.message_id, rendered)
         files = {} if cards.attachments is None else {"attachments": cards.attachments}
+        pictured = self._pictured.get(table_id)
+        if rendered.picture is None and pictured is not None and pictured[0] == location.message_id:
+            # The round-end picture is all the message carries: the next round drops it.
+            files = {"attachments": cards.attachments or []}
+            del self._pictured[table_id]
         try:
             await message.edit(embed=cards.embed, view=build_view(rendered.components), **files)
         except discord.HTTPException as error:
@@ -417,7 +467,9 @@ class DiscordNotifier:
             # The table shows the round's end at once; its picture follows when drawn.
             self._note_pictured(table_id, location.message_id, rendered)
             channel_id = location.post_channel_id
-            self._spawn(self._attach_picture(table_id, channel_id, message, rendered))
+            self._spawn(
+                self._attach_picture(table_id, channel_id, message, location.message_id, rendered)
+            )
         self._sent[table_id] = fingerprint
         return True
 
@@ -426,12 +478,17 @@ class DiscordNotifier:
         table_id: int,
         channel_id: int,
         message: discord.PartialMessage,
+        message_id: int,
         rendered: RenderedMessage,
     ) -> None:
         files = await self._picture_files(table_id, None, rendered)
         if files:
             try:
-                async with self.pacer.turn(channel_id, table_id):  # an edit like any other
+                async with self.pacer.turn(channel_id, table_id) as turn:  # an edit like others
+                    assert rendered.picture is not None
+                    if self._pictured.get(table_id) != (message_id, rendered.picture.filename):
+                        turn.edited = False  # the next round shows on the message already
+                        return
                     await message.edit(attachments=files)
             except discord.HTTPException as error:
                 log.warning("could not attach the round picture of table %s: %s", table_id, error)
@@ -459,7 +516,6 @@ class DiscordNotifier:
     async def _repost(self, table_id: int) -> None:
         location = await self.bot.locations.get(table_id)
         old = location.message_id
-        shown = self._last.get(table_id)  # what the old message shows (before `post` renders)
         try:
             await self.post(table_id, location.post_channel_id)
         except discord.HTTPException as error:
@@ -468,28 +524,11 @@ class DiscordNotifier:
             log.warning("could not post the message of table %s: %s", table_id, error)
             return
         if old is not None:
-            # The previous message keeps its content (last round's scores) without buttons.
+            # One live message per table: the old one (too old to edit, say) goes.
             channel = self.bot.get_partial_messageable(location.post_channel_id)
-            # Its countdown to the next round is over: "starts 3 seconds ago" would be wrong.
-            embed = {}
-            if shown is not None and shown.next_round_at is not None:
-                language = await self.bot.guild_settings.public_language(shown.guild_id)
-                ended = render_table(replace(shown, next_round_at=None), language)
-                embed = {"embed": ended.embed}
-            # Too old or gone: never mind, its buttons are refused as stale anyway.
-            with contextlib.suppress(discord.HTTPException):
-                async with self.pacer.turn(location.post_channel_id, table_id):
-                    await channel.get_partial_message(old).edit(view=None, **embed)
-
-    async def _repost_locked(self, table_id: int) -> None:
-        lock = self._lock(table_id)
-        if lock is None:
-            return
-        async with lock:
-            if self._closed(table_id):
-                return
-            self.coalescer.forget(table_id)
-            await self._repost(table_id)
+            with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
+                async with self.posts.turn(location.post_channel_id, table_id):
+                    await channel.get_partial_message(old).delete()
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         # what a change shows others is background work: the click's answer goes first

@@ -167,6 +167,15 @@ class HandFollower:
         followed = self._followed.get(table_id, {}).get(user_id)
         return followed is not None and followed.interaction.id == interaction_id
 
+    def has_open_hand(self, table_id: int, user_id: int) -> bool:
+        """Has the player a "My cards" message of this table that still follows the game?"""
+        followed = self._followed.get(table_id, {}).get(user_id)
+        return followed is not None and self.bot.clock.now() - followed.since <= TOKEN_LIFETIME
+
+    def is_answering(self, table_id: int, user_id: int) -> bool:
+        """Is a click of this player at this table being answered now?"""
+        return (table_id, user_id) in self._answering
+
     def _hide_at(self, followed: Followed, table_id: int, until: float | None) -> None:
         """The message shows cards a rule showed its player until `until`: redraw it then."""
         followed.reveals_until = until

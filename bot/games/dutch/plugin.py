@@ -101,6 +101,9 @@ class DutchPlugin(BasePlugin):
             return text(table.language, "private.round_over")
         return super().private_status(private, table)  # not their turn
 
+    def everyone_at_once(self, view: DutchView) -> bool:
+        return view.phase == "peek"  # each player peeks at two cards, all at once
+
     def menu_prompt(self, view: DutchView, table: TableContext) -> str | None:
         return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None
 

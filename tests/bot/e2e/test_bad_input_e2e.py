@@ -102,14 +102,15 @@ async def test_clicks_whose_id_is_not_on_their_message_are_answered(
         await harness.press(alice, table_id, "start")
         first_round = harness.table_message(table_id)
         hand = verb_choice(first_round, "hand")
-        assert hand is not None and int(first_round["id"]) != int(lobby["id"])
+        # one live message per table: the lobby's, now showing the round (and then the next)
+        assert hand is not None and int(first_round["id"]) == int(lobby["id"])
         await harness.play_round(table_id)
         await harness.next_round(table_id)
-        assert int(harness.table_message(table_id)["id"]) != int(first_round["id"])
+        assert int(harness.table_message(table_id)["id"]) == int(first_round["id"])
         round_no = bot.service.public_snapshot(table_id).round_no
         late = [
-            (dave, int(lobby["id"]), join.custom_id),  # the lobby message lost its buttons
-            (alice, int(first_round["id"]), hand.custom_id),  # so did the old round's
+            (dave, int(lobby["id"]), join.custom_id),  # the lobby's buttons are gone
+            (alice, int(first_round["id"]), hand.custom_id),  # so are the old round's
             (alice, int(first_round["id"]), f"ct:{table_id}:{round_no}:hand\nx"),
             (alice, int(first_round["id"]), ""),
             (alice, int(first_round["id"]), "ct:" + "9" * 200),

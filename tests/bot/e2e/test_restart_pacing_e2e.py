@@ -93,9 +93,11 @@ async def test_a_restart_mentions_no_turn_again_and_deletes_the_mentions_posted_
             await harness.seat_players(people[0], [people[1]]),
             await harness.seat_players(people[2], [people[3]]),
         ]
-        for table_id in tables:  # both peek: then one player's turn, mentioned
-            while len(bot.service.public_snapshot(table_id).to_act) > 1:
-                seat = bot.service.public_snapshot(table_id).to_act[0]
+        # both peek, the first to play first: the other's click starts that turn, mentioned
+        # (a turn its own player's click starts is shown by its answer, not mentioned)
+        for table_id in tables:
+            view = bot.service.public_snapshot(table_id).view
+            for seat in sorted(range(view.n_seats), key=lambda s: s != view.first_player):
                 await harness.act(harness.user_of_seat(table_id, seat), table_id)
         await harness.settle()
         turns = [turn_of(bot.service.public_snapshot(table_id)) for table_id in tables]

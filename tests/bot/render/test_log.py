@@ -10,6 +10,8 @@ from bot.games.dutch import render as dutch
 from bot.render import log
 from bot.render.log import table_line
 from bot.service.snapshots import LogEntry
+from bot.service.table import LiveTable
+from games.registry import get_game
 from tests.bot.render.pictures import MARKUP, card_pictures
 
 
@@ -81,3 +83,24 @@ def test_the_match_over_line_says_the_pair_won_in_the_plural_and_one_winner_in_t
     names = ("Ann", "Bot 1", "Cat", "Bot 3")
     assert table_line(over, names, "en") == en
     assert table_line(over, names, "fr") == fr
+
+
+def test_a_turn_of_many_clicks_shows_as_one_whole_line_in_last_actions() -> None:
+    """A player's turn in several clicks (drew, laid, knocked, discarded) followed by three
+    bot players' turns: the log keeps the turn whole, never its tail ("knocked; discarded")."""
+    game = get_game("dame")
+    table = LiveTable(1, 1, 1, game, None, game.options(), 1, [])
+    names = ("Alice", "Bot 1", "Bot 2", "Bot 3")
+    turn = [
+        ("drew", {}),
+        ("meld", {"cards": ["5H", "5S", "5C"]}),
+        ("announce", {}),
+        ("discard", {"card": "AH"}),
+    ]
+    for _ in range(5):  # rounds of turns: the log is trimmed at every entry of a turn
+        for seat in range(4):
+            for kind, data in turn if seat == 0 else turn[:1] + turn[-1:]:
+                table.add_log(LogEntry(kind, seat, data))
+                lines = log_lines(tuple(table.log), names, "en")
+                assert all(line.split(": ", 1)[1].startswith("drew") for line in lines)
+    assert "**Alice**: drew; laid 5♥ 5♠ 5♣; knocked; discarded A♥" in lines

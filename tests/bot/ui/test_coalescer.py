@@ -131,3 +131,37 @@ async def test_a_table_edit_is_background_work_even_when_a_click_marks_it() -> N
     coalescer.mark(3)
     await coalescer.drain()
     assert seen == [True]
+
+
+async def test_a_table_marked_at_once_is_edited_without_the_coalescing_delay() -> None:
+    editor, sleep = FakeEditor(), FakeSleep()
+    coalescer = EditCoalescer(editor, delay=1.0, sleep=sleep)
+    coalescer.mark(6, at_once=True)
+    await coalescer.drain()
+    assert editor.edits == [6]
+    assert sleep.delays == []
+
+
+async def test_a_mark_at_once_cuts_a_coalescing_delay_under_way_short() -> None:
+    """A table waiting out its delay (a timer changed it) is clicked: its edit goes now."""
+    resting, never = asyncio.Event(), asyncio.Event()
+    edited = asyncio.Event()
+
+    async def held(seconds: float) -> None:
+        resting.set()
+        await never.wait()
+
+    class NotingEditor(FakeEditor):
+        async def __call__(self, table_id: int) -> None:
+            await super().__call__(table_id)
+            edited.set()
+
+    editor = NotingEditor()
+    coalescer = EditCoalescer(editor, delay=1.0, sleep=held)
+    coalescer.mark(7)
+    await resting.wait()
+    coalescer.mark(7, at_once=True)
+    await edited.wait()
+    await coalescer.drain()
+    assert editor.edits == [7]
+    assert not never.is_set()

@@ -16,9 +16,10 @@ import pytest
 from bot.app import CardTableBot
 from bot.service import PlayerRef, TableError
 from bot.service.priority import in_background
+from bot.service.snapshots import ROUND_OVER
 from bot.ui.coalescer import RetryLater
 from tests.bot.bots import offline_bot
-from tests.bot.service.conftest import StallingStore
+from tests.bot.service.conftest import StallingStore, end_round_quickly
 
 GUILD, CHANNEL, HOST = 1, 10, 101
 
@@ -125,11 +126,13 @@ async def test_a_message_too_old_to_edit_is_posted_anew(bot: CardTableBot) -> No
     location = await bot.locations.get(table_id)
     assert location.message_id == channel.sent[-1]["id"] != first
     assert (await bot.store.get_table(table_id)).message_id == location.message_id
+    assert channel.deleted == [first]  # one live message per table
 
 
-async def test_each_round_gets_a_new_message_and_the_old_one_loses_its_buttons(
+async def test_the_lobby_message_becomes_the_table_message_and_every_round_shows_in_it(
     bot: CardTableBot,
 ) -> None:
+    """One live message per table: no message is posted at the start or at a new round."""
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
     await bot.service.join(table_id, PlayerRef(201, "Guest"))
@@ -137,9 +140,17 @@ async def test_each_round_gets_a_new_message_and_the_old_one_loses_its_buttons(
     lobby_message = (await bot.locations.get(table_id)).message_id
     await bot.service.start(table_id, HOST)
     await bot.notifier.drain()
-    assert len(channel.sent) == 2
-    assert (lobby_message, {"view": None}) in channel.edits
-    assert (await bot.locations.get(table_id)).message_id == channel.sent[-1]["id"]
+    await end_round_quickly(bot.service, table_id)
+    await bot.notifier.drain()
+    assert bot.service.public_snapshot(table_id).status == ROUND_OVER
+    await bot.service.next_round(table_id, HOST)
+    await bot.notifier.drain()
+    assert bot.service.public_snapshot(table_id).round_no == 1
+    assert [sent["id"] for sent in channel.sent if sent["content"] is None] == [lobby_message]
+    assert (await bot.locations.get(table_id)).message_id == lobby_message
+    assert {message_id for message_id, _ in channel.edits} == {lobby_message}
+    assert "Round 2" in str(channel.edits[-1][1]["embed"].to_dict())
+    assert lobby_message not in channel.deleted
 
 
 async def test_a_turn_reminder_mentions_only_that_player(bot: CardTableBot) -> None:
@@ -285,7 +296,7 @@ async def test_a_change_within_the_mentioned_turn_starts_no_mention_pass(
     def mentions() -> list[dict[str, Any]]:
         return [s for s in channel.sent if s["content"] and "turn" in s["content"]]
 
-    while len(turn()) != 1:  # everyone peeks at once: nobody's turn yet
+    while bot.service.public_snapshot(table_id).view.phase == "peek":  # nobody's turn yet
         await play(turn()[0])
     await bot.notifier.drain()
     (seat,) = turn()
@@ -302,3 +313,165 @@ async def test_a_change_within_the_mentioned_turn_starts_no_mention_pass(
     user_id = bot.service.public_snapshot(table_id).seats[after].user_id
     (_, second) = mentions()
     assert f"<@{user_id}>" in second["content"]
+
+
+async def test_a_clicked_table_s_move_is_edited_without_the_coalescing_delay(
+    bot: CardTableBot,
+) -> None:
+    """A player's "My cards" follows each move at once: the table message of a table being
+    played must not lag a coalescing delay behind it (it showed a card already taken)."""
+    table_id = await lobby(bot)
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    for user in (HOST, 201):
+        await bot.service.act(table_id, user, 0, "peek 3 4")
+    await bot.notifier.drain()
+    delays: list[float] = []
+
+    async def noted(seconds: float) -> None:
+        delays.append(seconds)
+
+    bot.notifier.coalescer._sleep = noted
+    snapshot = bot.service.public_snapshot(table_id)
+    player = snapshot.seats[snapshot.to_act[0]].user_id
+    assert player is not None
+    await bot.service.act(table_id, player, 0, "draw")  # nobody clicked: a timer, say
+    await bot.notifier.drain()
+    assert delays == [0.2]
+    bot.notifier.clicked(table_id)
+    await bot.service.act(table_id, player, 0, "discard")
+    await bot.notifier.drain()
+    assert delays == [0.2]
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    assert "discarded" in str(channel.edits[-1][1]["embed"].to_dict())
+
+
+async def test_a_click_answered_on_the_table_message_is_not_edited_twice(
+    bot: CardTableBot,
+) -> None:
+    """Joining answers with the table message itself: no second edit shows the same."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    bot.notifier.clicked(table_id)
+    with bot.notifier.answering_on_message(table_id):
+        await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    rendered = await bot.notifier.render(table_id)
+    assert rendered is not None
+    bot.notifier.note_sent(table_id, rendered)  # what the click's answer does
+    await bot.notifier.drain()
+    assert channel.edits == []
+
+
+async def test_no_turn_is_mentioned_while_everyone_peeks_at_once(bot: CardTableBot) -> None:
+    """The Dutch peek is everyone's at once: the player left to peek is not told it is their
+    turn; the first turn after the peek is mentioned."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    await bot.service.act(table_id, HOST, 0, "peek 3 4")
+    await bot.notifier.drain()
+    assert bot.service.public_snapshot(table_id).to_act == (1,)  # only the guest peeks now
+    assert [s for s in channel.sent if s["content"]] == []
+    await bot.service.act(table_id, 201, 0, "peek 3 4")
+    await bot.notifier.drain()
+    snapshot = bot.service.public_snapshot(table_id)
+    (seat,) = snapshot.to_act
+    (mention,) = [s["content"] for s in channel.sent if s["content"]]
+    assert mention == f"<@{snapshot.seats[seat].user_id}>, your turn at table #{table_id}."
+
+
+def hand_interaction(user_id: int) -> Any:
+    """The interaction of a player's "My cards" message (edits of it are not looked at)."""
+
+    async def nothing(**_: Any) -> Any:
+        return SimpleNamespace(id=9_000 + user_id, edit=nothing, delete=nothing)
+
+    return SimpleNamespace(
+        id=8_000 + user_id,
+        user=SimpleNamespace(id=user_id),
+        edit_original_response=nothing,
+        delete_original_response=nothing,
+        followup=SimpleNamespace(send=nothing),
+    )
+
+
+async def test_a_turn_reminder_says_press_my_cards_only_to_a_player_whose_hand_is_not_open(
+    bot: CardTableBot,
+) -> None:
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    await bot.notifier.turn_reminder(table_id, 0)
+    await bot.notifier.drain()
+    assert channel.sent[-1]["content"].endswith("press **My cards**.")
+    private = await bot.service.private_view(table_id, HOST)
+    bot.tables.follower.note(hand_interaction(HOST), 1, private, "en")
+    await bot.notifier.turn_reminder(table_id, 0)
+    await bot.notifier.drain()
+    reminder = channel.sent[-1]["content"]
+    assert f"<@{HOST}>" in reminder and "press" not in reminder
+    assert reminder.endswith("it is in your **My cards** message.")
+
+
+async def test_a_turn_its_own_player_s_click_started_is_not_mentioned_below_their_hand(
+    bot: CardTableBot,
+) -> None:
+    """The last to peek is the first to play: their click's answer shows their moves where
+    they look, and a mention posted after it would land below their hand. Nobody else's
+    turn loses its mention."""
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    snapshot = bot.service.public_snapshot(table_id)
+    seat = snapshot.view.first_player
+    first = snapshot.seats[seat].user_id
+    other = 201 if first == HOST else HOST
+    assert first is not None
+    await bot.service.act(table_id, other, 0, "peek 3 4")
+    with bot.tables.follower.answering(table_id, first):
+        await bot.service.act(table_id, first, 0, "peek 3 4")
+        await bot.notifier.drain()
+    assert bot.service.public_snapshot(table_id).to_act == (seat,)
+    assert [s for s in channel.sent if s["content"]] == []
+
+    async def whole_turn(user_id: int) -> None:
+        turn = bot.service.public_snapshot(table_id).to_act
+        while bot.service.public_snapshot(table_id).to_act == turn:
+            legal = (await bot.service.private_view(table_id, user_id)).legal
+            move = next((m for m in ("draw", "discard", "skip") if m in legal), legal[0])
+            await bot.service.act(table_id, user_id, 0, move)
+
+    await whole_turn(first)
+    await bot.notifier.drain()
+    (mention,) = [s["content"] for s in channel.sent if s["content"]]
+    assert mention.startswith(f"<@{other}>, your turn")
+    await whole_turn(other)
+    await bot.notifier.drain()
+    assert [s["content"] for s in channel.sent if s["content"]][-1].startswith(f"<@{first}>")
+
+
+async def test_the_next_round_drops_the_round_end_picture_from_the_one_message(
+    bot: CardTableBot,
+) -> None:
+    """The round's end is shown with its picture in the table's one message; the next round,
+    shown in the same message, no longer carries it (cards as text: nothing replaces it)."""
+    bot.pictures.enabled = False
+    table_id = await lobby(bot)
+    channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
+    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.start(table_id, HOST)
+    await end_round_quickly(bot.service, table_id)
+    await bot.notifier.drain()
+    message_id = (await bot.locations.get(table_id)).message_id
+    (attached,) = [kw["attachments"] for _, kw in channel.edits if kw.get("attachments")]
+    assert [f.filename for f in attached] == [bot.notifier._pictured[table_id][1]]
+    edits_before = len(channel.edits)
+    await bot.service.next_round(table_id, HOST)
+    await bot.notifier.drain()
+    (next_round,) = channel.edits[edits_before:]
+    assert next_round[0] == message_id
+    assert next_round[1]["attachments"] == []
+    assert "image" not in next_round[1]["embed"].to_dict()

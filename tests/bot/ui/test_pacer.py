@@ -295,7 +295,7 @@ async def test_turn_mentions_are_paced_in_their_channel_and_a_turn_over_is_not_m
         await bot.service.start(table_id, host.user_id)
         tables.append(table_id)
     for table_id in tables:  # everyone peeks, then one player's turn starts at every table
-        while len(bot.service.public_snapshot(table_id).to_act) > 1:
+        while bot.service.public_snapshot(table_id).view.phase == "peek":
             await act_first(bot, table_id)
     await run_ready()
     last = tables[-1]
