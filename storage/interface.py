@@ -4,12 +4,14 @@ would implement the same protocol, and the bot would not change."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from games.contract import Game, RoundRecord, RoundResult
 from games.match import MatchState
 from storage.models import (
     ActiveTableEntry,
+    ClosedSeason,
     GuildSettings,
     LeaderboardOrder,
     LeaderboardRow,
@@ -64,7 +66,11 @@ class StoreInterface(Protocol):
         self, table_id: int, round_no: int, result: RoundResult, totals_after: list[int]
     ) -> None: ...
     async def finish_match(
-        self, table_id: int, winners_seats: list[int], final_totals: list[int]
+        self,
+        table_id: int,
+        winners_seats: list[int],
+        final_totals: list[int],
+        at: datetime | None = None,
     ) -> None: ...
     async def load_round(self, table_id: int, round_no: int) -> RoundRecord: ...
     async def load_match(self, table_id: int) -> MatchState | None: ...
@@ -99,7 +105,10 @@ class StoreInterface(Protocol):
         order: LeaderboardOrder = "rating",
         limit: int = 10,
         min_matches: int = 3,
+        season: str | None = None,
     ) -> list[LeaderboardRow]: ...
+    async def seasons_played(self, guild_id: int) -> list[str]: ...
+    async def close_ended_seasons(self, now: datetime) -> list[ClosedSeason]: ...
     async def player_stats(
         self, guild_id: int, user_id: int, game: str | None = None
     ) -> PlayerStats: ...
