@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
+
+import discord
 
 from bot.service.snapshots import FINISHED
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
@@ -67,6 +70,15 @@ async def test_a_season_rolls_over_on_time_is_announced_once_and_its_final_board
         _, shown = await harness.ask(carol, "leaderboard", game="dutch", season="2023-11")
         assert heading(shown) == "Final board of the season November 2023"
         assert board_text(shown) == november
+        # what Discord offers as a member types in `season:` (the cog's autocomplete)
+        cog = bot.get_cog("LeaderboardCog")
+        typing = SimpleNamespace(guild_id=harness.fake.guild_id, locale=discord.Locale.french)
+        offered = await cog.season_names(typing, "")  # type: ignore[union-attr]
+        assert [(c.name, c.value) for c in offered] == [
+            ("décembre 2023 (saison en cours)", "2023-12"),
+            ("novembre 2023", "2023-11"),
+            ("Depuis toujours", "all"),
+        ]
         _, shown = await harness.ask(carol, "leaderboard", game="dutch", season="all")
         assert heading(shown) == "All time"
         assert await bot.store.leaderboard(harness.fake.guild_id, "dutch") == all_time_before
