@@ -40,6 +40,7 @@ from bot.i18n import text
 from bot.i18n.translator import CatalogTranslator
 from bot.metrics import BotReadings, HealthCheck, OperationsServer
 from bot.render.cards import use_pictures
+from bot.seasons import SeasonRollover
 from bot.service import priority
 from bot.service.choices import PlayerChoices
 from bot.service.clock import Clock, SystemClock
@@ -151,6 +152,8 @@ class CardTableBot(commands.Bot):
         self.backups: BackupSchedule | None = None
         self._left_guilds: set[int] = set()
         self._retention_task: asyncio.Task[None] | None = None
+        self.seasons = SeasonRollover(self)
+        self._seasons_task: asyncio.Task[None] | None = None
         self.health = HealthCheck()
         self.identify_spacing = reconnect.IdentifySpacing()
         self.operations: OperationsServer | None = None
@@ -235,6 +238,8 @@ class CardTableBot(commands.Bot):
         self._start_backups()
         self._left_guilds = await self._store.guilds_left()
         self._retention_task = asyncio.create_task(self._forget_old_guilds(), name="retention")
+        # seasons over while the bot was away closed and announced, then a timer per boundary
+        self._seasons_task = asyncio.create_task(self.seasons.start(), name="seasons")
         self._store.on_commit = self.telemetry.commit
         self.telemetry.watch_gc()
         if self.settings.metrics_port is not None:
@@ -403,6 +408,12 @@ class CardTableBot(commands.Bot):
             self._upkeep = None
         if self.backups is not None:
             await self.backups.stop()
+        self.seasons.close()
+        if self._seasons_task is not None:
+            self._seasons_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._seasons_task
+            self._seasons_task = None
         if self._retention_task is not None:
             self._retention_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

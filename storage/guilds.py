@@ -44,6 +44,8 @@ async def get_guild_settings(db: Database, guild_id: int) -> GuildSettings:
         "turn_pings": bool(row["turn_pings"]),
         "max_tables_channel": row["max_tables_channel"],
         "max_tables_server": row["max_tables_server"],
+        "season": row["season"] or "off",
+        "season_channel": row["season_channel"],
     }
     try:
         stored["default_presets"] = loads(row["default_presets"])
@@ -66,15 +68,15 @@ async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
         await conn.execute(
             "INSERT INTO guild_settings (guild_id, language, default_presets, turn_seconds, "
             "reveal_seconds, use_threads, bots, turn_pings, max_tables_channel, "
-            "max_tables_server, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "max_tables_server, season, season_channel, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
             "default_presets = excluded.default_presets, "
             "turn_seconds = excluded.turn_seconds, reveal_seconds = excluded.reveal_seconds, "
             "use_threads = excluded.use_threads, bots = excluded.bots, "
             "turn_pings = excluded.turn_pings, max_tables_channel = excluded.max_tables_channel, "
-            "max_tables_server = excluded.max_tables_server, "
-            "updated_at = excluded.updated_at",
+            "max_tables_server = excluded.max_tables_server, season = excluded.season, "
+            "season_channel = excluded.season_channel, updated_at = excluded.updated_at",
             (
                 settings.guild_id,
                 settings.language,
@@ -86,6 +88,8 @@ async def save_guild_settings(db: Database, settings: GuildSettings) -> None:
                 int(settings.turn_pings),
                 settings.max_tables_channel,
                 settings.max_tables_server,
+                settings.season,
+                settings.season_channel,
                 db.stamp(),
             ),
         )

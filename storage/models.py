@@ -16,6 +16,8 @@ from games.registry import game_names, get_game
 TableStatus = Literal["lobby", "playing", "finished", "abandoned", "broken"]
 Language = Literal["en", "fr"]
 LeaderboardOrder = Literal["rating", "wins", "win_rate"]
+# how a guild runs its leaderboards in seasons (storage/seasons.py)
+SeasonKind = Literal["off", "monthly", "quarterly"]
 Deck = Literal["two", "four"]  # red ♥ ♦ and black ♠ ♣; or ♦ blue and ♣ green too
 
 
@@ -39,6 +41,8 @@ class GuildSettings(BaseModel):
     # the most tables open at once (lobby, in play, between rounds) in a channel, in the server
     max_tables_channel: int = Field(default=5, ge=1, le=50)
     max_tables_server: int = Field(default=50, ge=1, le=500)
+    season: SeasonKind = "off"  # leaderboards in seasons: "monthly", "quarterly" or none
+    season_channel: int | None = None  # where a season's final board is announced (None: not)
 
     @field_validator("default_presets")
     @classmethod
@@ -151,6 +155,14 @@ class LoadedTables(BaseModel):
 
     tables: list[ActiveTable] = []
     broken: list[tuple[int, str]] = []  # (table id, reason); these are now marked 'broken'
+
+
+class ClosedSeason(BaseModel):
+    """A season one call closed: that caller announces it (no other call ever will)."""
+
+    guild_id: int
+    season: str  # "2026-12" (monthly) or "2026-Q4" (quarterly)
+    channel_id: int | None  # where the guild wants its seasons announced (None: nowhere)
 
 
 class LeaderboardRow(BaseModel):

@@ -94,10 +94,10 @@ class UserData(BaseModel):
         )
 
 
-# Other tables that keep a user's id in `user_id` (per-player preferences, announcements…):
+# Other tables that keep a user's id in `user_id` (per-player preferences, season boards…):
 # each is exported whole and its rows deleted when the user is forgotten. The test that forgets a
 # user scans every column of every table, so a table added without being listed here fails it.
-USER_ROW_TABLES: tuple[str, ...] = ("player_preferences",)
+USER_ROW_TABLES: tuple[str, ...] = ("player_preferences", "season_stats")
 
 
 async def user_data(db: Database, user_id: int) -> UserData:
@@ -229,7 +229,7 @@ async def _forget_names_in_matches(
 
 async def forget_guild(db: Database, guild_id: int) -> int:
     """Delete everything kept about one guild (its settings, tables, matches, rounds, actions,
-    statistics); returns how many tables went."""
+    statistics, seasons); returns how many tables went."""
     async with db.transaction() as conn:
         ids = [
             row["id"]
@@ -251,6 +251,8 @@ async def forget_guild(db: Database, guild_id: int) -> int:
                 await conn.execute(f"DELETE FROM {table} WHERE table_id = ?", (table_id,))
         await conn.execute("DELETE FROM tables WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM player_stats WHERE guild_id = ?", (guild_id,))
+        await conn.execute("DELETE FROM season_stats WHERE guild_id = ?", (guild_id,))
+        await conn.execute("DELETE FROM seasons WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM match_players WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM guild_privacy WHERE guild_id = ?", (guild_id,))

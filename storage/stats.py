@@ -9,6 +9,7 @@ from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import GameStats, LeaderboardOrder, LeaderboardRow, MatchSummary, PlayerStats
 from storage.ratings import Skill, rate, side_ranks
+from storage.seasons import rate_in_season
 from storage.sql import Database
 
 ORDERS: dict[str, str] = {
@@ -24,7 +25,10 @@ async def finish_match(
     table_id: int,
     winners_seats: list[int],
     final_totals: list[int],
+    at: datetime | None = None,
 ) -> None:
+    """Store a match's end: its result, each human's statistics and all-time rating, and,
+    when the guild runs seasons, their rating in the season open at `at` (default: now)."""
     match = await db.fetchone(
         "SELECT m.match_no, m.game, m.n_seats, t.guild_id FROM matches AS m "
         "JOIN tables AS t ON t.id = m.table_id "
@@ -144,6 +148,25 @@ async def finish_match(
                     now,
                 ),
             )
+        await rate_in_season(
+            conn,
+            guild_id=guild_id,
+            game=game_name,
+            at=at or db.now(),
+            stamp=now,
+            sides=rated_sides,
+            ranks=ranks,
+            players=[
+                (
+                    user_id,
+                    name,
+                    seat in winners_seats,
+                    rounds,
+                    final_totals[game.side_of(seat, n_seats)],
+                )
+                for seat, (user_id, name) in humans.items()
+            ],
+        )
 
 
 STAT_COLUMNS = "user_id, display_name, matches, wins, rounds, points, rating, mu, sigma"
@@ -156,14 +179,21 @@ async def leaderboard(
     order: LeaderboardOrder,
     limit: int,
     min_matches: int,
+    season: str | None = None,
 ) -> list[LeaderboardRow]:
+    """A game's board in the guild: all time, or one season's as stored (a past season's is
+    its final board)."""
     if order not in ORDERS:
         raise StoreError(f"unknown leaderboard order {order!r} (rating, wins or win_rate).")
     minimum = max(min_matches, 1) if order == "win_rate" else 1
+    if season is None:
+        source, params = "player_stats WHERE", (guild_id, game)
+    else:
+        source, params = "season_stats WHERE season = ? AND", (season, guild_id, game)
     rows = await db.fetchall(
-        f"SELECT {STAT_COLUMNS} FROM player_stats "
-        f"WHERE guild_id = ? AND game = ? AND matches >= ? ORDER BY {ORDERS[order]} LIMIT ?",
-        (guild_id, game, minimum, max(limit, 0)),
+        f"SELECT {STAT_COLUMNS} FROM {source} guild_id = ? AND game = ? AND matches >= ? "
+        f"ORDER BY {ORDERS[order]} LIMIT ?",
+        (*params, minimum, max(limit, 0)),
     )
     return [
         LeaderboardRow(rank=position, **as_dict(row)) for position, row in enumerate(rows, start=1)

@@ -22,6 +22,7 @@ from storage import (
     privacy,
     recovery,
     rounds,
+    seasons,
     stats,
     tables,
 )
@@ -31,6 +32,7 @@ from storage.errors import StoreError
 from storage.interface import GamesResolver
 from storage.models import (
     ActiveTableEntry,
+    ClosedSeason,
     GuildSettings,
     LeaderboardOrder,
     LeaderboardRow,
@@ -255,10 +257,15 @@ class Store:
         await self._rounds.finish_round(table_id, round_no, result, totals_after)
 
     async def finish_match(
-        self, table_id: int, winners_seats: list[int], final_totals: list[int]
+        self,
+        table_id: int,
+        winners_seats: list[int],
+        final_totals: list[int],
+        at: datetime | None = None,
     ) -> None:
-        """Close the table's current match and update the players' statistics and ratings."""
-        await stats.finish_match(self._db, self._games, table_id, winners_seats, final_totals)
+        """Close the table's current match and update the players' statistics and ratings
+        (all time, and in the guild's season open at `at`, default now, if it runs seasons)."""
+        await stats.finish_match(self._db, self._games, table_id, winners_seats, final_totals, at)
 
     async def load_round(self, table_id: int, round_no: int) -> RoundRecord:
         """A stored round as its record, actions included (finished or not)."""
@@ -425,9 +432,20 @@ class Store:
         order: LeaderboardOrder = "rating",
         limit: int = 10,
         min_matches: int = 3,
+        season: str | None = None,
     ) -> list[LeaderboardRow]:
-        """`min_matches` applies to the win-rate board (a rating already weighs certainty)."""
-        return await stats.leaderboard(self._db, guild_id, game, order, limit, min_matches)
+        """`min_matches` applies to the win-rate board (a rating already weighs certainty);
+        `season`: that season's board as stored (None: all time)."""
+        return await stats.leaderboard(self._db, guild_id, game, order, limit, min_matches, season)
+
+    async def seasons_played(self, guild_id: int) -> list[str]:
+        """The seasons the guild played in (`2026-12`, `2026-Q4`), newest first."""
+        return await seasons.seasons_played(self._db, guild_id)
+
+    async def close_ended_seasons(self, now: datetime) -> list[ClosedSeason]:
+        """Close the seasons over at `now` (or no longer run); each is returned by one call
+        only, whose caller announces it."""
+        return await seasons.close_ended_seasons(self._db, now)
 
     async def player_stats(
         self, guild_id: int, user_id: int, game: str | None = None

@@ -11,14 +11,16 @@ from discord.ext import commands
 
 from bot.i18n import text
 from bot.i18n.translator import command_text
+from bot.render.seasons import ALL_TIME, season_name, with_season_line
 from bot.render.stats import (
     MIN_MATCHES,
     empty_leaderboard_embed,
     leaderboard_embed,
     stats_embed,
 )
-from bot.ui.replies import refuse
+from bot.ui.replies import refuse, user_language
 from games.registry import game_names
+from storage.seasons import season_at
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -50,34 +52,83 @@ class LeaderboardCog(commands.Cog):
     @app_commands.describe(
         game=command_text("The game (every ranked game by default)", "cmd.leaderboard.game"),
         order=command_text("Rank by rating, wins or win rate", "cmd.leaderboard.order"),
+        season=command_text(
+            "Which season: this one by default, a past one, or all time", "cmd.leaderboard.season"
+        ),
     )
     @app_commands.rename(
-        game=command_text("game", "cmd.param.game"), order=command_text("order", "cmd.param.order")
+        game=command_text("game", "cmd.param.game"),
+        order=command_text("order", "cmd.param.order"),
+        season=command_text("season", "cmd.param.season"),
     )
     @app_commands.choices(game=GAME_CHOICES, order=ORDER_CHOICES)
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str | None = None, order: str = "rating"
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        order: str = "rating",
+        season: str | None = None,
     ) -> None:
-        """One game's board; without a game, the board of every game someone is ranked in."""
+        """One game's board; without a game, the board of every game someone is ranked in.
+        With seasons on, the current season's unless `season` names a past one or all time."""
         guild_id = interaction.guild_id
         if guild_id is None:
             await refuse(interaction, "guild_only")
+            return
+        current = await self._current_season(guild_id)
+        shown = current if season is None else None if season == ALL_TIME else season
+        played = await self.bot.store.seasons_played(guild_id) if shown != current else []
+        if shown is not None and shown != current and shown not in played:
+            await refuse(interaction, "season_unknown", season=season)
             return
         await interaction.response.defer(thinking=True)
         language = await self.bot.guild_settings.public_language(guild_id)
         embeds = []
         for name in (game,) if game is not None else game_names():
             rows = await self.bot.store.leaderboard(
-                guild_id, name, order=order, limit=LEADERBOARD_SIZE, min_matches=MIN_MATCHES
+                guild_id,
+                name,
+                order=order,
+                limit=LEADERBOARD_SIZE,
+                min_matches=MIN_MATCHES,
+                season=shown,
             )
             if rows or game is not None:
-                embeds.append(leaderboard_embed(language, name, order, rows, MIN_MATCHES))
+                embed = leaderboard_embed(language, name, order, rows, MIN_MATCHES)
+                if current is not None or season is not None:  # seasons: say which board
+                    with_season_line(embed, language, shown, final=shown != current)
+                embeds.append(embed)
         if not embeds:
             embeds.append(empty_leaderboard_embed(language, MIN_MATCHES))
         if len(embeds) == 1:
             await interaction.followup.send(embed=embeds[0])
         else:
             await interaction.followup.send(embeds=embeds)
+
+    async def _current_season(self, guild_id: int) -> str | None:
+        """The season open now on the bot's clock (None: the server runs no seasons)."""
+        kind = (await self.bot.guild_settings.get(guild_id)).season
+        period = season_at(kind, self.bot.seasons.now())
+        return period.key if period is not None else None
+
+    @leaderboard.autocomplete("season")
+    async def season_names(self, interaction: discord.Interaction, typed: str) -> list[Choice[str]]:
+        """This season, the past ones the server played (latest first), and all time."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return []
+        language = user_language(interaction)
+        current = await self._current_season(guild_id)
+        choices = []
+        if current is not None:
+            name = text(language, "leaderboard.this_season", season=season_name(language, current))
+            choices.append(Choice(name=name, value=current))
+        for played in await self.bot.store.seasons_played(guild_id):
+            if played != current:
+                choices.append(Choice(name=season_name(language, played), value=played))
+        choices.append(Choice(name=text(language, "leaderboard.all_time"), value=ALL_TIME))
+        wanted = typed.casefold()
+        return [c for c in choices if wanted in c.name.casefold() or wanted in c.value][:25]
 
     @app_commands.command(
         name=command_text("stats", "cmd.stats"),

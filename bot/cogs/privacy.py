@@ -49,12 +49,19 @@ def summary(language: str, data: UserData) -> str:
             seats=len(data.seats),
         ),
         text(language, "privacy.ratings", count=len(data.ratings)),
+        *_season_line(language, data),
         text(language, "privacy.names", names=", ".join(data.names) or "—"),
         *_deck_line(language, data),
         text(language, "privacy.file"),
         text(language, "privacy.how_to_forget"),
     ]
     return "\n".join(lines)
+
+
+def _season_line(language: str, data: UserData) -> list[str]:
+    """Their places on season boards, if the servers they played in run seasons."""
+    places = len(data.extra.get("season_stats", []))
+    return [text(language, "privacy.season_places", count=places)] if places else []
 
 
 def _deck_line(language: str, data: UserData) -> list[str]:

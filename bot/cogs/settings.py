@@ -27,6 +27,19 @@ LANGUAGE_CHOICES = [
     Choice(name=command_text("Server locale", "settings.language.auto"), value="auto"),
 ]
 
+SEASON_CHOICES = [
+    Choice(name=command_text(english, f"settings.season_choice.{value}"), value=value)
+    for english, value in (("Off", "off"), ("Monthly", "monthly"), ("Quarterly", "quarterly"))
+]
+# a season's winners are announced in the channel /settings is used in, or nowhere
+SEASON_CHANNEL_CHOICES = [
+    Choice(name=command_text("This channel", "settings.season_channel_choice.here"), value="here"),
+    Choice(
+        name=command_text("Nowhere (no announcement)", "settings.season_channel_choice.none"),
+        value="none",
+    ),
+]
+
 
 def preset_choices() -> list[Choice[str]]:
     """Every game's presets, named "<game>: <preset>" and valued `<game>:<preset>`."""
@@ -85,6 +98,13 @@ class SettingsCog(commands.Cog):
         retention_days=command_text(
             "Days this server's data is kept after the bot leaves it", "cmd.settings.retention_days"
         ),
+        season=command_text(
+            "Leaderboards in seasons: off, monthly or quarterly", "cmd.settings.season"
+        ),
+        season_channel=command_text(
+            "Announce each season's winners in this channel, or nowhere",
+            "cmd.settings.season_channel",
+        ),
     )
     @app_commands.rename(
         language=command_text("language", "cmd.param.language"),
@@ -97,8 +117,16 @@ class SettingsCog(commands.Cog):
         tables_per_channel=command_text("tables_per_channel", "cmd.param.tables_per_channel"),
         tables_per_server=command_text("tables_per_server", "cmd.param.tables_per_server"),
         retention_days=command_text("retention_days", "cmd.param.retention_days"),
+        season=command_text("season", "cmd.param.season"),
+        season_channel=command_text("season_channel", "cmd.param.season_channel"),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, preset=preset_choices(), bots=BOTS_CHOICES)
+    @app_commands.choices(
+        language=LANGUAGE_CHOICES,
+        preset=preset_choices(),
+        bots=BOTS_CHOICES,
+        season=SEASON_CHOICES,
+        season_channel=SEASON_CHANNEL_CHOICES,
+    )
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -112,6 +140,8 @@ class SettingsCog(commands.Cog):
         tables_per_channel: app_commands.Range[int, 1, 50] | None = None,
         tables_per_server: app_commands.Range[int, 1, 500] | None = None,
         retention_days: app_commands.Range[int, 0, 365] | None = None,
+        season: str | None = None,
+        season_channel: str | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -130,6 +160,8 @@ class SettingsCog(commands.Cog):
                 tables_per_channel,
                 tables_per_server,
                 retention_days,
+                season,
+                season_channel,
             )
         )
         if changing and not interaction.permissions.manage_guild:  # anyone may look
@@ -153,6 +185,10 @@ class SettingsCog(commands.Cog):
             changes["max_tables_channel"] = tables_per_channel
         if tables_per_server is not None:
             changes["max_tables_server"] = tables_per_server
+        if season is not None:
+            changes["season"] = season
+        if season_channel is not None:
+            changes["season_channel"] = interaction.channel_id if season_channel == "here" else None
         if preset is not None:
             chosen = game_of_preset(preset)
             if chosen is None:
@@ -167,6 +203,8 @@ class SettingsCog(commands.Cog):
                 await refuse(interaction, "bad_setting")
                 return
             await self.bot.guild_settings.save(updated)
+            if updated.season != current.season:  # the season under way ends now
+                await self.bot.seasons.catch_up()
             current = updated
         if retention_days is not None:
             await self.bot.store.set_retention_days(guild_id, retention_days)

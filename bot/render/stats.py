@@ -8,6 +8,7 @@ from bot.games import plugin_names
 from bot.i18n import text
 from bot.render import colors
 from bot.render.names import escape
+from bot.render.seasons import season_setting
 from games.registry import get_game
 from storage.models import GuildSettings, LeaderboardRow, MatchSummary, PlayerStats
 from storage.privacy import FORMER_PLAYER
@@ -224,6 +225,9 @@ def settings_embed(
         for game, preset in sorted(chosen_presets.items())
     ]
     embed.add_field(name=text(language, "settings.default_preset"), value="\n".join(presets) or "—")
+    embed.add_field(
+        name=text(language, "settings.season"), value=season_setting(language, settings)
+    )
     if retention_days is not None:
         embed.add_field(
             name=text(language, "settings.retention_days"),

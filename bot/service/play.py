@@ -10,6 +10,7 @@ import logging
 import pickle
 import random
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.service import snapshot_builder
@@ -359,8 +360,13 @@ class Play:
     async def finish_match(self, table: LiveTable, match: Match) -> None:
         try:
             if not table.match_stored:
+                # the season a match counts in is the one open on the service's clock, the
+                # clock that also rolls the seasons over (bot/seasons.py)
                 await self.service.store.finish_match(
-                    table.id, list(match.winner_seats()), list(match.totals)
+                    table.id,
+                    list(match.winner_seats()),
+                    list(match.totals),
+                    at=datetime.fromtimestamp(self.service.clock.now(), UTC),
                 )
                 table.match_stored = True
             await self.service.store.update_table(table.id, status="finished")

@@ -62,6 +62,8 @@ async def others_records(store: Store, guild_id: int = 1) -> dict[str, Any]:
 async def test_forgetting_a_user_leaves_their_id_and_name_nowhere_and_others_whole(
     store: Store, location: Location
 ) -> None:
+    settings = await store.get_guild_settings(1)  # seasons on: a season's board keeps them too
+    await store.save_guild_settings(settings.model_copy(update={"season": "monthly"}))
     await finished_match(store, (ZOE, MAX), seed=1)
     await finished_match(store, (MAX, ZOE), seed=5)
     await finished_match(store, (MAX, KIM), seed=9)
@@ -102,6 +104,8 @@ async def test_a_user_seated_at_a_table_in_play_is_not_forgotten(store: Store) -
 
 
 async def test_a_users_data_lists_their_matches_hands_ratings_and_names(store: Store) -> None:
+    settings = await store.get_guild_settings(1)
+    await store.save_guild_settings(settings.model_copy(update={"season": "quarterly"}))
     table = await finished_match(store, (ZOE, MAX), seed=1)
     data = await store.user_data(ZOE)
     assert data.user_id == ZOE and data.names == [ZOE_NAME]
@@ -110,6 +114,8 @@ async def test_a_users_data_lists_their_matches_hands_ratings_and_names(store: S
     assert match.table_id == table.id and match.players == [ZOE_NAME, f"player {MAX}"]
     assert len(match.round_points) == table.match.round_no >= 1
     assert [rating.game for rating in data.ratings] == ["toy"]
+    [season] = data.extra["season_stats"]  # their place in the season's board
+    assert (season["game"], season["matches"], season["display_name"]) == ("toy", 1, ZOE_NAME)
     assert [seat.seat for seat in data.seats] == [0]
     assert (await store.user_data(424242)).empty
 

@@ -23,6 +23,8 @@ async def test_a_player_sees_their_data_then_is_forgotten_and_the_others_keep_th
 ) -> None:
     alice, bob, carol = players(harness.fake)
     async with harness.running() as bot:
+        # with seasons on, the season's board keeps them too: shown, then forgotten as well
+        await harness.ask(harness.fake.admin, "settings", season="monthly")
         table_id = await harness.seat_players(alice, [bob, carol], target=10)
         await harness.play_to_the_end(table_id)
         bob_before = await bot.store.player_stats(harness.fake.guild_id, bob.id)
@@ -30,6 +32,7 @@ async def test_a_player_sees_their_data_then_is_forgotten_and_the_others_keep_th
         shown, _ = await harness.ask(alice, "privacy show")
         text = answer_text(harness.fake, shown)
         assert "1 finished match" in text and "alice" in text.lower()
+        assert "1 place on a season board" in text
         message = answer_message(harness.fake, shown)
         assert message is not None
         (attachment,) = message["attachments"]
@@ -37,6 +40,7 @@ async def test_a_player_sees_their_data_then_is_forgotten_and_the_others_keep_th
         assert data["user_id"] == alice.id and [m["table_id"] for m in data["matches"]] == [
             table_id
         ]
+        assert [row["user_id"] for row in data["extra"]["season_stats"]] == [alice.id]
         assert all(r.ephemeral for r in shown.requests if r.shows_message)
 
         asked, _ = await harness.ask(alice, "privacy forget")
