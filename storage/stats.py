@@ -186,6 +186,7 @@ async def leaderboard(
     if order not in ORDERS:
         raise StoreError(f"unknown leaderboard order {order!r} (rating, wins or win_rate).")
     minimum = max(min_matches, 1) if order == "win_rate" else 1
+    params: tuple[object, ...]
     if season is None:
         source, params = "player_stats WHERE", (guild_id, game)
     else:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.custom_ids import THEN, navigate_id, play_id
 from bot.games.plugin import TableContext
 from bot.i18n import text
 from bot.render.actions import (
@@ -25,8 +26,7 @@ from bot.render.actions import (
     MenuText,
     verb,
 )
-from bot.service.snapshots import PrivateSnapshot
-from bot.ui.custom_ids import THEN, navigate_id, play_id
+from bot.snapshots import PrivateSnapshot
 
 CALL = "dutch"  # the engine's notation of the call, and the stage that asks for it
 DRAWN = "drawn"
