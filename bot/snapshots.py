@@ -1,14 +1,19 @@
 """What the service hands out: immutable snapshots holding engine *views*, never engine state.
 
 A leaf module: plug-ins and renderers import these types without loading the service (its
-process pool, its store); it imports nothing of the bot.
+process pool, its store); it imports nothing of the bot. A snapshot that carries a view is
+generic over its type (`PrivateSnapshot[EuchreView]`), so a plug-in reads its own game's view
+typed; the shared code, which serves every game, leaves it unnamed (`Any`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+# The engine view a snapshot carries (`games.<game>.views`): read-only, so covariant.
+ViewT_co = TypeVar("ViewT_co", covariant=True)
 
 # Public table statuses (PublicSnapshot.status).
 LOBBY = "lobby"  # seating; the host may start
@@ -62,7 +67,7 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundEnd:
+class RoundEnd(Generic[ViewT_co]):
     """The last finished round: every card face up (the engine's public view of a finished
     round), the points of this round and the totals after it, per seat."""
 
@@ -70,7 +75,7 @@ class RoundEnd:
     points: tuple[int, ...]
     totals: tuple[int, ...]
     detail: Mapping[str, Any]
-    view: Any
+    view: ViewT_co
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +122,7 @@ TableSnapshot = PublicSnapshot  # open_table returns the lobby's public snapshot
 
 
 @dataclass(frozen=True, slots=True)
-class PrivateSnapshot:
+class PrivateSnapshot(Generic[ViewT_co]):
     """What one seated player may see: the engine's view for the seat, its legal actions in
     notation, and reveals not yet shown to it (from moves made while it was away)."""
 
@@ -125,7 +130,7 @@ class PrivateSnapshot:
     seat: int
     round_no: int | None
     status: str
-    view: Any | None  # the engine's view(seat); None outside a round
+    view: ViewT_co | None  # the engine's view(seat); None outside a round
     legal: tuple[str, ...]
     reveals: tuple[Reveal, ...]
     away: bool
@@ -141,6 +146,14 @@ class PrivateSnapshot:
     @property
     def my_turn(self) -> bool:
         return bool(self.legal)
+
+    @property
+    def round_view(self) -> ViewT_co:
+        """The seat's view, for what is only drawn in a round (the frame shows no hand outside
+        one): a snapshot without a view there is a bug, said as such."""
+        if self.view is None:
+            raise ValueError(f"table {self.table_id}: seat {self.seat} has no view outside a round")
+        return self.view
 
 
 @dataclass(frozen=True, slots=True)

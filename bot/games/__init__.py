@@ -15,15 +15,15 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bot.games.plugin import GamePlugin
 
 
 @cache
-def _discovered() -> dict[str, GamePlugin]:
-    found: dict[str, GamePlugin] = {}
+def _discovered() -> dict[str, GamePlugin[Any]]:
+    found: dict[str, GamePlugin[Any]] = {}
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not module.ispkg:
             continue
@@ -37,12 +37,12 @@ def _discovered() -> dict[str, GamePlugin]:
     return found
 
 
-def plugins() -> tuple[GamePlugin, ...]:
+def plugins() -> tuple[GamePlugin[Any], ...]:
     """Every game of the bot, ordered by name."""
     return tuple(_discovered().values())
 
 
-def plugin_for(name: str) -> GamePlugin:
+def plugin_for(name: str) -> GamePlugin[Any]:
     """The plug-in of a game by its engine name (KeyError if the bot has none)."""
     try:
         return _discovered()[name]

@@ -4,69 +4,19 @@ The shared code owns the frame of every message (the table message's title, lobb
 log field, winners and totals, buttons and custom ids; the "My cards" title, turn line and
 action menu; the slash command group's handlers). A plug-in fills that frame with its game's
 words, from the engine's *views* only (the snapshots never hold a round), so what a plug-in
-renders can never hold a card its viewer may not see.
+renders can never hold a card its viewer may not see. Each member is documented once, on
+`GamePlugin` below; `bot.games.base.BasePlugin` gives each a default.
 
-Each method gets a `TableContext`: the public snapshot of the table, the viewer's language and
-the seat names (escaped for markdown) and marks (host, bot, away, left), so a plug-in needs no
-other shared module to word a line. Texts come from the translation catalogs (`bot.i18n.text`);
-a plug-in keeps its own keys in `bot/games/<game>/i18n/{en,fr}.json`.
-
-Members, and where they show:
-- `name`: the engine's name in `games.registry` (stored tables, `/leaderboard game:`);
-- `seat_layout`: seat names and teams of a fixed-size game (lobby seat choice and swaps);
-  `None`: seats numbered 1, 2, … in join order;
-- `command_group(bot)`: the `/<game>` slash command group (`bot.cogs.game.game_commands`);
-- `lobby_goal(target, language)`: the lobby's sentence on how the match is won, its target
-  included, in the game's words (points, hands, rounds: the game says);
-- `seat_lines(view, table)`: the table message's description in a round, a line a seat;
-- `piece_fields(view, table)`: inline fields beside the seats (discard, stock, trump, …);
-- `status_line(view, table)`: what the table waits for; the frame adds the turn timer;
-- `notice_fields(view, table)`: full-width fields after the status (a call to end the round, …);
-- `log_lines(entries, table)`: the public log in words, oldest first, table events included
-  (`bot.render.log` has the shared wording of table events and a burst helper);
-- `round_end_lines(last, table)`: the summary of the round that just ended;
-- `round_end_picture(last, table)`: the rows of the round-end picture (each player's name,
-  cards face up as the round's *public* end view shows them, points and total, or a note
-  instead: a pack's points); `()`: none;
-- `private_lines(private, table, reveals)`: the hand in "My cards" (the seat's own view, with
-  the reveals of this answer laid over it); while the viewer waits, nothing another player's
-  move changes (a trick, a pile, whose turn it is): a waiting player's message is not redrawn
-  until their own moment changes, and would keep it stale;
-- `hand_picture(private, table, reveals)`: "My cards" as rows of a picture
-  (`bot.pictures.layout.CardRow`), laid out as the game holds the hand (with this answer's
-  reveals face up); `()`: no picture;
-- `table_picture(view, table)`: what is on the table as rows of a picture; `()`: none;
-- `private_status(private, table)`: the status line of "My cards"; `None` when it is simply
-  the viewer's turn (the frame says "Your turn" with the timer);
-- `waiting_key(view)`: what of the table a waiting player's "My cards" shows that other
-  players' moves change (a trump once made, which also orders the hand), from the
-  seat's view or the public one alike; the follower redraws a waiting player's message when
-  it changes. `None` (the default): nothing;
-- `menu_prompt(view, table)`: the placeholder of the action selects; `None`: "Choose…";
-- `actions_in_order(private)`: the seat's legal notations in the order its menu lays them out
-  (the cards as the hand's picture shows them); the default: the engine's order;
-- `menu(private, prefix, table)`: the components of "My cards" at that menu step when the game
-  lays them out itself (several cards chosen in one select, a pick: `m=`); `None`: the shared
-  action menu built from the legal notations;
-- `offers_stage(private, prefix, options)`: whether `menu` lays out a step whose prefix is
-  not (yet) that of a legal move, such as a costly move's step that asks first; `False`;
-- `reveal_lines(seat, reveals, table)`: what a rule just showed the seat; `[]` if none;
-- `action_labeler(view, table)`, `piece_labeler(view, table)`: labels of a legal action in
-  notation, and of one piece of an action chosen step by step;
-- `action_emoji(view, table)`: the card picture (`bot.render.cards.card_emoji`) a legal
-  action's button or option shows, e.g. the discard it takes; `None`: no picture;
-- `action_styles`: button colours of single actions (`{"draw": "primary"}`);
-- `button_families`: action families always laid out as buttons (`{"play"}`), not a select;
-- `rules_text(preset, language)`: the `/<game> rules` answer, (title, body).
-
-Plug-ins are found by `bot.games.plugin_for(name)` (see `bot/games/__init__.py`).
+The protocol is generic over its game's view type (`GamePlugin[EuchreView]`): a plug-in's
+methods read their own view typed. The shared code serves every game through
+`bot.games.plugin_for(name)`, a `GamePlugin[Any]`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
@@ -75,6 +25,11 @@ from bot.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, Rou
 
 if TYPE_CHECKING:
     from discord.ext import commands
+
+    from bot.app import CardTableBot
+
+# The game's engine view a plug-in reads (`games.<game>.views`); only ever taken in.
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 
 __all__ = [
     "ActionLabel",
@@ -128,72 +83,158 @@ class SeatLayout:
         return next(i for i, team in enumerate(self.teams) if seat in team)
 
 
-class GamePlugin(Protocol):
-    """A game's presence in the bot. Every method is pure: views and texts in, texts out."""
+class GamePlugin(Protocol[ViewT_contra]):
+    """A game's presence in the bot. Every method is pure: views and texts in, texts out.
 
-    name: str
-    seat_layout: SeatLayout | None
-    action_styles: Mapping[str, str]
-    button_families: Collection[str]
+    Each method gets a `TableContext`: the public snapshot of the table, the viewer's language
+    and the seat names (escaped for markdown) and marks, so a plug-in needs no other shared
+    module to word a line. Texts come from the translation catalogs (`bot.i18n.text`); a
+    plug-in keeps its own keys in `bot/games/<game>/i18n/{en,fr}.json`.
+    """
 
-    def command_group(self, bot: Any) -> commands.Cog:
+    @property
+    def name(self) -> str:
+        """The engine's name in `games.registry` (stored tables, `/leaderboard game:`)."""
+        ...
+
+    @property
+    def seat_layout(self) -> SeatLayout | None:
+        """Seat names and teams of a fixed-size game (lobby seat choice and swaps); `None`:
+        seats numbered 1, 2, … in join order."""
+        ...
+
+    @property
+    def action_styles(self) -> Mapping[str, str]:
+        """Button colours of single actions (`{"draw": "primary"}`)."""
+        ...
+
+    @property
+    def button_families(self) -> Collection[str]:
+        """Action families always laid out as buttons (`{"play"}`), never in a select."""
+        ...
+
+    def command_group(self, bot: CardTableBot) -> commands.Cog:
         """The `/<game>` slash command group (a `bot.cogs.game.GameCog` subclass instance)."""
         ...
 
-    def lobby_goal(self, target: int, language: str) -> str: ...
+    def lobby_goal(self, target: int, language: str) -> str:
+        """The lobby's sentence on how the match is won, its target included, in the game's
+        words (points, hands, rounds: the game says)."""
+        ...
 
-    def seat_lines(self, view: Any, table: TableContext) -> list[str]: ...
+    def seat_lines(self, view: ViewT_contra, table: TableContext) -> list[str]:
+        """The table message's description in a round, a line a seat."""
+        ...
 
-    def piece_fields(self, view: Any, table: TableContext) -> list[Field]: ...
+    def piece_fields(self, view: ViewT_contra, table: TableContext) -> list[Field]:
+        """Inline fields beside the seats (discard, stock, trump, …)."""
+        ...
 
-    def status_line(self, view: Any, table: TableContext) -> str: ...
+    def status_line(self, view: ViewT_contra, table: TableContext) -> str:
+        """What the table waits for; the frame adds the turn timer."""
+        ...
 
-    def notice_fields(self, view: Any, table: TableContext) -> list[Field]: ...
+    def notice_fields(self, view: ViewT_contra, table: TableContext) -> list[Field]:
+        """Full-width fields after the status (a call to end the round, …)."""
+        ...
 
-    def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]: ...
+    def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
+        """The public log in words, oldest first, table events included (`bot.render.log` has
+        the shared wording of table events and a burst helper)."""
+        ...
 
-    def round_end_lines(self, last: RoundEnd, table: TableContext) -> list[str]: ...
+    def round_end_lines(self, last: RoundEnd[ViewT_contra], table: TableContext) -> list[str]:
+        """The summary of the round that just ended."""
+        ...
 
-    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]: ...
+    def round_end_picture(
+        self, last: RoundEnd[ViewT_contra], table: TableContext
+    ) -> tuple[RoundEndRow, ...]:
+        """The rows of the round-end picture: each player's name, cards face up as the round's
+        *public* end view shows them, points and total (or a note instead: a pack's points);
+        `()`: none."""
+        ...
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
-    ) -> list[str]: ...
+        self, private: PrivateSnapshot[ViewT_contra], table: TableContext, reveals: Sequence[Reveal]
+    ) -> list[str]:
+        """The hand in "My cards": the seat's own view, with the reveals of this answer laid
+        over it. While the viewer waits, nothing another player's move changes (a trick, a
+        pile, whose turn it is): a waiting player's message is not redrawn until their own
+        moment changes, and would keep it stale."""
+        ...
 
     def hand_picture(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
-    ) -> tuple[CardRow, ...]: ...
+        self, private: PrivateSnapshot[ViewT_contra], table: TableContext, reveals: Sequence[Reveal]
+    ) -> tuple[CardRow, ...]:
+        """ "My cards" as rows of a picture (`bot.pictures.layout.CardRow`), laid out as the
+        game holds the hand (with this answer's reveals face up); `()`: no picture."""
+        ...
 
-    def table_picture(self, view: Any, table: TableContext) -> tuple[CardRow, ...]: ...
+    def table_picture(self, view: ViewT_contra, table: TableContext) -> tuple[CardRow, ...]:
+        """What is on the table as rows of a picture; `()`: none."""
+        ...
 
-    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None: ...
+    def private_status(
+        self, private: PrivateSnapshot[ViewT_contra], table: TableContext
+    ) -> str | None:
+        """The status line of "My cards"; `None` when it is simply the viewer's turn (the frame
+        says "Your turn" with the timer)."""
+        ...
 
-    def waiting_key(self, view: Any) -> Hashable: ...
+    def waiting_key(self, view: ViewT_contra) -> Hashable:
+        """What of the table a waiting player's "My cards" shows that other players' moves
+        change (a trump once made, which also orders the hand), from the seat's view or the
+        public one alike: the follower redraws a waiting player's message when it changes.
+        `None`: nothing."""
+        ...
 
-    # A phase in which every seat acts at once (a first peek at one's cards): nobody's turn,
-    # so the one seat left to act is not mentioned as if it were.
-    def everyone_at_once(self, view: Any) -> bool: ...
+    def everyone_at_once(self, view: ViewT_contra) -> bool:
+        """Whether the phase is every seat's at once (a first peek at one's cards): nobody's
+        turn, so the one seat left to act is not mentioned as if it were."""
+        ...
 
-    def menu_prompt(self, view: Any, table: TableContext) -> str | None: ...
+    def menu_prompt(self, view: ViewT_contra, table: TableContext) -> str | None:
+        """The placeholder of the action selects; `None`: "Choose…"."""
+        ...
 
-    def actions_in_order(self, private: PrivateSnapshot) -> Sequence[str]: ...
+    def actions_in_order(self, private: PrivateSnapshot[ViewT_contra]) -> Sequence[str]:
+        """The seat's legal notations in the order its menu lays them out (the cards as the
+        hand's picture shows them)."""
+        ...
 
     def menu(
-        self, private: PrivateSnapshot, prefix: str, table: TableContext
-    ) -> list[ComponentSpec] | None: ...
+        self, private: PrivateSnapshot[ViewT_contra], prefix: str, table: TableContext
+    ) -> list[ComponentSpec] | None:
+        """The components of "My cards" at that menu step when the game lays them out itself
+        (several cards chosen in one select, a pick: `m=`); `None`: the shared action menu
+        built from the legal notations."""
+        ...
 
     def offers_stage(
-        self, private: PrivateSnapshot, prefix: str, options: Mapping[str, Any]
-    ) -> bool: ...
+        self, private: PrivateSnapshot[ViewT_contra], prefix: str, options: Mapping[str, Any]
+    ) -> bool:
+        """Whether `menu` lays out a step whose prefix is not (yet) that of a legal move, such
+        as a costly move's step that asks first."""
+        ...
 
-    def reveal_lines(
-        self, seat: int, reveals: Sequence[Reveal], table: TableContext
-    ) -> list[str]: ...
+    def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
+        """What a rule just showed the seat; `[]` if none."""
+        ...
 
-    def action_labeler(self, view: Any, table: TableContext) -> ActionLabel: ...
+    def action_labeler(self, view: ViewT_contra, table: TableContext) -> ActionLabel:
+        """The label of a legal action in notation."""
+        ...
 
-    def piece_labeler(self, view: Any, table: TableContext) -> PieceLabel: ...
+    def piece_labeler(self, view: ViewT_contra, table: TableContext) -> PieceLabel:
+        """The label of one piece of an action chosen step by step."""
+        ...
 
-    def action_emoji(self, view: Any, table: TableContext) -> Callable[[str], str | None]: ...
+    def action_emoji(self, view: ViewT_contra, table: TableContext) -> Callable[[str], str | None]:
+        """The card picture (`bot.render.cards.card_emoji`) a legal action's button or option
+        shows, e.g. the discard it takes; `None`: no picture."""
+        ...
 
-    def rules_text(self, preset: str, language: str) -> tuple[str, str]: ...
+    def rules_text(self, preset: str, language: str) -> tuple[str, str]:
+        """The `/<game> rules` answer: (title, body)."""
+        ...

@@ -3,5 +3,8 @@
 from __future__ import annotations
 
 from bot.games.dame.plugin import DamePlugin
+from bot.games.plugin import GamePlugin
+from games.dame.views import DameView
 
-PLUGIN = DamePlugin()
+# Annotated so that the type checker holds the plug-in to the protocol, for its view type.
+PLUGIN: GamePlugin[DameView] = DamePlugin()

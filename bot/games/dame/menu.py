@@ -74,10 +74,10 @@ def add_step(rank: str) -> str:
 
 
 def components(
-    private: PrivateSnapshot, prefix: str, table: TableContext
+    private: PrivateSnapshot[DameView], prefix: str, table: TableContext
 ) -> list[ComponentSpec] | None:
     """The components of "My cards" at `prefix` on the player's turn (None: the shared menu)."""
-    view: DameView | None = private.view
+    view = private.view
     if view is None or view.legal is None or not private.legal:
         return None
     legal = view.legal
@@ -192,7 +192,7 @@ def _button(table_id: int, round_no: int, action: str, labels: MenuText, row: in
 
 
 def _drawing(
-    private: PrivateSnapshot, view: DameView, prefix: str, round_no: int, language: str
+    private: PrivateSnapshot[DameView], view: DameView, prefix: str, round_no: int, language: str
 ) -> list[ComponentSpec] | None:
     """Draw and the likely take as buttons, any other take in a select."""
     if prefix:
@@ -213,7 +213,11 @@ def _drawing(
 
 
 def _top(
-    private: PrivateSnapshot, view: DameView, legal: PlayOptions, round_no: int, language: str
+    private: PrivateSnapshot[DameView],
+    view: DameView,
+    legal: PlayOptions,
+    round_no: int,
+    language: str,
 ) -> list[ComponentSpec]:
     """The turn laid out so the likely moves are found at once: the packs the hand lays whole
     as buttons, one select of every other pack, then the discards the player most likely
@@ -403,7 +407,7 @@ def _knock_button(
 
 
 def _lay_select(
-    private: PrivateSnapshot,
+    private: PrivateSnapshot[DameView],
     view: DameView,
     legal: PlayOptions,
     round_no: int,

@@ -22,7 +22,7 @@ from games.dame.views import DameView
 NAME = "dame"
 
 
-class DamePlugin(BasePlugin):
+class DamePlugin(BasePlugin[DameView]):
     name = NAME
     target_range = (50, 10_000)
     # Two partnerships facing each other: North+South, East+West.
@@ -60,7 +60,7 @@ class DamePlugin(BasePlugin):
     def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table.names, table.language)
 
-    def round_end_lines(self, last: RoundEnd, table: TableContext) -> list[str]:
+    def round_end_lines(self, last: RoundEnd[DameView], table: TableContext) -> list[str]:
         def lines() -> str:
             return "\n".join(
                 render.round_end_lines(
@@ -75,25 +75,27 @@ class DamePlugin(BasePlugin):
 
         return fitting(lines, FIELD_VALUE).split("\n")
 
-    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
+    def round_end_picture(
+        self, last: RoundEnd[DameView], table: TableContext
+    ) -> tuple[RoundEndRow, ...]:
         names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
         return render.round_end_rows(last.view, dict(last.detail), names, table.language)
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot[DameView], table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
-        return render.hand_lines(private.view, table.language, reveals)
+        return render.hand_lines(private.round_view, table.language, reveals)
 
     def hand_picture(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot[DameView], table: TableContext, reveals: Sequence[Reveal]
     ) -> tuple[CardRow, ...]:
-        return render.hand_rows(private.view, table.language)
+        return render.hand_rows(private.round_view, table.language)
 
     def table_picture(self, view: DameView, table: TableContext) -> tuple[CardRow, ...]:
         return render.table_rows(view, table.language)
 
     def menu(
-        self, private: PrivateSnapshot, prefix: str, table: TableContext
+        self, private: PrivateSnapshot[DameView], prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
         return menu.components(private, prefix, table)
 

@@ -3,5 +3,8 @@
 from __future__ import annotations
 
 from bot.games.dutch.plugin import DutchPlugin
+from bot.games.plugin import GamePlugin
+from games.dutch.views import DutchView
 
-PLUGIN = DutchPlugin()
+# Annotated so that the type checker holds the plug-in to the protocol, for its view type.
+PLUGIN: GamePlugin[DutchView] = DutchPlugin()

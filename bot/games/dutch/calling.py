@@ -27,13 +27,14 @@ from bot.render.actions import (
     verb,
 )
 from bot.snapshots import PrivateSnapshot
+from games.dutch.views import DutchView
 
 CALL = "dutch"  # the engine's notation of the call, and the stage that asks for it
 DRAWN = "drawn"
 PLACED = ("swap", "discard")  # the moves that place the held card
 
 
-def call_after_placing(private: PrivateSnapshot, options: Mapping[str, Any]) -> bool:
+def call_after_placing(private: PrivateSnapshot[DutchView], options: Mapping[str, Any]) -> bool:
     """May this player call Dutch once the card they hold is placed (house rules: the call
     ends a turn, and nobody has called yet)?"""
     view = private.view
@@ -46,13 +47,13 @@ def call_after_placing(private: PrivateSnapshot, options: Mapping[str, Any]) -> 
     )
 
 
-def offered(private: PrivateSnapshot, prefix: str, options: Mapping[str, Any]) -> bool:
+def offered(private: PrivateSnapshot[DutchView], prefix: str, options: Mapping[str, Any]) -> bool:
     """Is `prefix` the stage `dutch`, and one this player can open now?"""
     return prefix == CALL and (CALL in private.legal or call_after_placing(private, options))
 
 
 def with_call_button(
-    specs: list[ComponentSpec], private: PrivateSnapshot, language: str
+    specs: list[ComponentSpec], private: PrivateSnapshot[DutchView], language: str
 ) -> list[ComponentSpec] | None:
     """`specs` (the moves but the call) and "Call Dutch…" on the row below them (None: the
     message has no row left, and the shared menu lays the moves out)."""
@@ -64,7 +65,7 @@ def with_call_button(
 
 
 def stage(
-    private: PrivateSnapshot, table: TableContext, labels: MenuText
+    private: PrivateSnapshot[DutchView], table: TableContext, labels: MenuText
 ) -> list[ComponentSpec] | None:
     """The stage that asks: the call's own button(s), then Back (None: nothing to call now)."""
     language = table.language

@@ -21,7 +21,7 @@ from games.dutch.views import DutchView
 NAME = "dutch"
 
 
-class DutchPlugin(BasePlugin):
+class DutchPlugin(BasePlugin[DutchView]):
     name = NAME
     target_range = (10, 1000)
     # Button colours of single actions: the usual move stands out, calling Dutch warns.
@@ -55,21 +55,23 @@ class DutchPlugin(BasePlugin):
     def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table.names, table.language)
 
-    def round_end_lines(self, last: RoundEnd, table: TableContext) -> list[str]:
+    def round_end_lines(self, last: RoundEnd[DutchView], table: TableContext) -> list[str]:
         return render.round_end_lines(
             last.view, table.names, last.points, last.totals, table.language
         )
 
-    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
+    def round_end_picture(
+        self, last: RoundEnd[DutchView], table: TableContext
+    ) -> tuple[RoundEndRow, ...]:
         names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
         return render.picture_rows(last.view, names, last.points, last.totals)
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot[DutchView], table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
         """The grid is the *public* one with this seat's reveals laid over it (shown once);
         the held card comes from the seat's own view."""
-        view: DutchView = private.view
+        view = private.round_view
         public = table.snapshot.view
         base = public if public is not None else view
         grid = render.overlay(base.grids[private.seat], private.seat, reveals)
@@ -79,9 +81,9 @@ class DutchPlugin(BasePlugin):
         return lines
 
     def hand_picture(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot[DutchView], table: TableContext, reveals: Sequence[Reveal]
     ) -> tuple[CardRow, ...]:
-        view: DutchView = private.view
+        view = private.round_view
         public = table.snapshot.view
         base = public if public is not None else view
         grid = render.overlay(base.grids[private.seat], private.seat, reveals)
@@ -92,8 +94,10 @@ class DutchPlugin(BasePlugin):
         names = [info.name for info in table.snapshot.seats]  # drawn: not markdown-escaped
         return render.table_rows(view, names, table.language)
 
-    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
-        view: DutchView = private.view
+    def private_status(
+        self, private: PrivateSnapshot[DutchView], table: TableContext
+    ) -> str | None:
+        view = private.round_view
         if private.legal:
             # The peek is everyone's at once: nobody's "turn".
             return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None
@@ -108,7 +112,7 @@ class DutchPlugin(BasePlugin):
         return text(table.language, "dutch.private.peek_pick") if view.phase == "peek" else None
 
     def menu(
-        self, private: PrivateSnapshot, prefix: str, table: TableContext
+        self, private: PrivateSnapshot[DutchView], prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
         """A Queen's, Jack's or 9's targets as buttons; the held card's moves that also end the
         turn (house rules); else the shared menu."""
@@ -146,7 +150,7 @@ class DutchPlugin(BasePlugin):
         return calling.with_call_button(specs, private, table.language)
 
     def offers_stage(
-        self, private: PrivateSnapshot, prefix: str, options: Mapping[str, Any]
+        self, private: PrivateSnapshot[DutchView], prefix: str, options: Mapping[str, Any]
     ) -> bool:
         """ "Call Dutch…" opens a stage before the call is a legal move (house rules: while
         the drawn card is still held)."""

@@ -37,10 +37,10 @@ DRAWN = "drawn"
 
 
 def components(
-    private: PrivateSnapshot, prefix: str, labels: MenuText, language: str
+    private: PrivateSnapshot[DutchView], prefix: str, labels: MenuText, language: str
 ) -> list[ComponentSpec] | None:
     """The power's buttons at `prefix` ("" or `jack N`), or None: the shared menu's selects."""
-    view: DutchView | None = private.view
+    view = private.view
     if view is None:
         return None
     if prefix:
@@ -63,11 +63,11 @@ def components(
 
 
 def step_buttons(
-    private: PrivateSnapshot, swaps: Sequence[str], row: int, language: str
+    private: PrivateSnapshot[DutchView], swaps: Sequence[str], row: int, language: str
 ) -> list[ComponentSpec] | None:
     """A row of the first pieces of a Jack's or a 9's swaps (`jack 2 1:3`: "Swap your card 2…"; a 9
     also "Give the 9…"), each opening the step of the other card (`n=jack 2`); None past five."""
-    view: DutchView | None = private.view
+    view = private.view
     pieces: list[str] = []
     for action in swaps:
         piece = " ".join(action.split()[:2])
@@ -88,10 +88,12 @@ def step_buttons(
     return specs
 
 
-def stage(private: PrivateSnapshot, prefix: str, labels: MenuText) -> list[ComponentSpec] | None:
+def stage(
+    private: PrivateSnapshot[DutchView], prefix: str, labels: MenuText
+) -> list[ComponentSpec] | None:
     """The other card of a Jack's or a 9's swap (`jack 2`, `nine drawn`): a row of buttons per
     player, each the whole swap, and Back; None (the shared select) when they do not fit."""
-    view: DutchView | None = private.view
+    view = private.view
     words = prefix.split()
     if view is None or len(words) != 2 or words[0] not in SWAPS:
         return None

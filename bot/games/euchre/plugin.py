@@ -21,7 +21,7 @@ from games.euchre.views import NAME_TRUMP, ORDER_UP, OVER, EuchreView
 NAME = "euchre"
 
 
-class EuchrePlugin(BasePlugin):
+class EuchrePlugin(BasePlugin[EuchreView]):
     name = NAME
     target_range = (1, 50)
     seat_layout = SeatLayout(labels=render.PLACES, teams=render.TEAMS)
@@ -105,7 +105,7 @@ class EuchrePlugin(BasePlugin):
     def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table)
 
-    def round_end_lines(self, last: RoundEnd, table: TableContext) -> list[str]:
+    def round_end_lines(self, last: RoundEnd[EuchreView], table: TableContext) -> list[str]:
         """Who made trump, tricks per team, the points in words, the totals."""
         language = table.language
         detail = last.detail
@@ -165,12 +165,16 @@ class EuchrePlugin(BasePlugin):
         lines.append(text(language, "euchre.end.score", score=score))
         return lines
 
-    def round_end_picture(self, last: RoundEnd, table: TableContext) -> tuple[RoundEndRow, ...]:
+    def round_end_picture(
+        self, last: RoundEnd[EuchreView], table: TableContext
+    ) -> tuple[RoundEndRow, ...]:
         names = [info.name for info in table.snapshot.seats]  # drawn, so not markdown-escaped
         return render.round_end_rows(last.view, names, last.points, last.totals, table.language)
 
-    def private_status(self, private: PrivateSnapshot, table: TableContext) -> str | None:
-        view: EuchreView | None = private.view
+    def private_status(
+        self, private: PrivateSnapshot[EuchreView], table: TableContext
+    ) -> str | None:
+        view = private.view
         if view is not None and view.sitting_out == private.seat and view.phase != OVER:
             return ""  # no turn this hand: the line above says they sit out
         return super().private_status(private, table)
@@ -181,9 +185,9 @@ class EuchrePlugin(BasePlugin):
         return (view.trump, view.phase == NAME_TRUMP, view.sitting_out, view.farmers_redeals)
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot[EuchreView], table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
-        view: EuchreView = private.view
+        view = private.round_view
         language = table.language
         lines = []
         if view.sitting_out == private.seat:
@@ -203,17 +207,17 @@ class EuchrePlugin(BasePlugin):
             lines.append(text(language, "euchre.on_table", plays=render.trick_line(view, table)))
         return lines
 
-    def actions_in_order(self, private: PrivateSnapshot) -> Sequence[str]:
+    def actions_in_order(self, private: PrivateSnapshot[EuchreView]) -> Sequence[str]:
         """The card buttons in the order of the hand's picture, left to right."""
-        view: EuchreView | None = private.view
+        view = private.view
         if view is None or not view.hand:
             return private.legal
         return render.in_hand_order(private.legal, view.hand, view.trump)
 
     def hand_picture(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot[EuchreView], table: TableContext, reveals: Sequence[Reveal]
     ) -> tuple[CardRow, ...]:
-        return render.hand_rows(private.view, table.language)
+        return render.hand_rows(private.round_view, table.language)
 
     def table_picture(self, view: EuchreView, table: TableContext) -> tuple[CardRow, ...]:
         return render.table_rows(view, table)

@@ -11,14 +11,15 @@ from bot.games.plugin import TableContext
 from bot.i18n import text
 from bot.render.cards import shown
 from bot.snapshots import PrivateSnapshot, Reveal
+from tests.games.toygame import ToyView
 
 
-class ToyPlugin(BasePlugin):
+class ToyPlugin(BasePlugin[ToyView]):
     name = "toy"
     action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary"}
 
     def private_lines(
-        self, private: PrivateSnapshot, table: TableContext, reveals: Sequence[Reveal]
+        self, private: PrivateSnapshot[ToyView], table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
-        cards = " ".join(shown(card) for card in private.view.own)
+        cards = " ".join(shown(card) for card in private.round_view.own)
         return [text(table.language, "toy.hand", cards=cards or "—")]
