@@ -13,7 +13,7 @@ import math
 import secrets
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import aiohttp
 import discord
@@ -446,6 +446,21 @@ async def compact_history(store: Store, pause: float = 0.5) -> None:
         log.error("compacting the history stopped: %s", error)
 
 
+class BotOptions(TypedDict, total=False):
+    """What a test or a tool may set of a `CardTableBot` (see `CardTableBot.__init__`)."""
+
+    seed_source: Callable[[], int] | None
+    edit_delay: float
+    channel_edits: tuple[int, float]
+    pacing_clock: Clock | None
+    guild_ready_timeout: float
+    sync_commands: bool
+    owner_tools: bool
+    policy_runner: PolicyRunner | None
+    card_pictures: bool
+    hand_pictures: bool
+
+
 class ShardedCardTableBot(CardTableBot, commands.AutoShardedBot):
     """The bot connecting the shards SHARD_IDS of SHARD_COUNT (discord.py's AutoShardedBot):
     Discord sends it the events of those shards' guilds only, and its store owns their tables."""
@@ -455,7 +470,7 @@ def create_bot(
     settings: Settings,
     store: Store | None = None,
     clock: Clock | None = None,
-    **options: object,
+    **options: Unpack[BotOptions],
 ) -> CardTableBot:
     """A bot ready to `start(token)`; with SHARD_COUNT set, one connecting its shards. Tests
     pass their own store, clock, a short `guild_ready_timeout`, `edit_delay`, `channel_edits`
@@ -465,14 +480,14 @@ def create_bot(
     reconnect.install()  # back within seconds of Discord's gateway, not minutes
     partition = settings.partition
     if partition is None:
-        return CardTableBot(settings, store=store, clock=clock, **options)  # type: ignore[arg-type]
+        return CardTableBot(settings, store=store, clock=clock, **options)
     return ShardedCardTableBot(
         settings,
         store=store,
         clock=clock,
         shard_count=partition.count,
         shard_ids=list(partition.ids),
-        **options,  # type: ignore[arg-type]
+        **options,
     )
 
 

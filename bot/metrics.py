@@ -209,7 +209,7 @@ def registry_for(
 
     registry = CollectorRegistry()
     ProcessCollector(registry=registry)  # memory (resident, virtual), CPU, open files
-    registry.register(TelemetryCollector(telemetry, readings, health))  # type: ignore[arg-type]
+    registry.register(TelemetryCollector(telemetry, readings, health))
     return registry
 
 
@@ -244,7 +244,7 @@ class OperationsServer:
         site = web.TCPSite(self._runner, self._host, self.port)
         await site.start()
         if self.port == 0:
-            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            self.port = self._runner.addresses[0][1]  # the port the system chose
         await self.health.probe(self._write_probe, self._worker_ping)
         self._probing = asyncio.create_task(self._probe_forever(), name="health-probe")
         log.info("metrics at http://%s:%s/metrics, health at /health", self._host, self.port)

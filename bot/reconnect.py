@@ -77,5 +77,5 @@ class IdentifySpacing:
 
 def install() -> None:
     """discord.py's reconnecting loops draw their waits from `ReconnectBackoff` from now on."""
-    discord.client.ExponentialBackoff = ReconnectBackoff  # type: ignore[attr-defined,misc]
-    discord.shard.ExponentialBackoff = ReconnectBackoff  # type: ignore[attr-defined,misc]
+    discord.client.ExponentialBackoff = ReconnectBackoff  # type: ignore[assignment,misc]
+    discord.shard.ExponentialBackoff = ReconnectBackoff  # type: ignore[assignment,misc]

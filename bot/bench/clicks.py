@@ -328,9 +328,11 @@ def time_record_action(store: Store, timed: Callable[[], Timed], measuring: Any)
     """Measure the durable write inside each click, to tell the store's share of the tail."""
     record = store.record_action
 
-    async def timed_record(table_id: int, round_no: int, seq: int, seat: int, text: str) -> None:
+    async def timed_record(
+        table_id: int, round_no: int, seq: int, seat: int, notation: str
+    ) -> None:
         started = time.perf_counter()
-        await record(table_id, round_no, seq, seat, text)
+        await record(table_id, round_no, seq, seat, notation)
         if measuring():
             timed().store_waits.append(time.perf_counter() - started)
 

@@ -25,7 +25,7 @@ import json
 import random
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import count
@@ -195,7 +195,7 @@ async def _play(
         await clock.advance(1)
 
 
-def fastest(renders: list[Render], repeats: int) -> float:
+def fastest(renders: Sequence[Render], repeats: int) -> float:
     """µs of CPU per render and payload: the fastest of `repeats` passes (the others were
     slowed by what else runs on the machine)."""
     if not renders:

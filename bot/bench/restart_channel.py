@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pydantic import SecretStr
+
 from bot.bench.latency import latency_line
 from bot.local.server import LocalDiscord, running_client, running_local_discord
 from bot.service import FakeClock, NullNotifier, PlayerRef, TableService
@@ -70,7 +72,7 @@ async def seed_tables(fake: LocalDiscord, database: Path, count: int) -> Seeded:
         ).table_id
         await service.join(template, PlayerRef(host.user_id + 1, "Q"))
         await service.start(template, host.user_id)
-        while service.public_snapshot(template).view.phase == "peek":  # both peek
+        while (view := service.public_snapshot(template).view) is not None and view.phase == "peek":
             snapshot = service.public_snapshot(template)
             user = snapshot.seats[snapshot.to_act[0]].user_id
             assert user is not None and snapshot.round_no is not None
@@ -179,7 +181,7 @@ async def run(
         fake.limit_channel_posts(posts=EDITS, per=per)
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
-            DISCORD_TOKEN="fake-token",
+            DISCORD_TOKEN=SecretStr("fake-token"),
             DATABASE_PATH=database,
             DEV_GUILD_ID=fake.guild_id,
         )
@@ -243,7 +245,7 @@ async def _shows(bot: CardTableBot, fake: LocalDiscord, table_id: int) -> bool:
     """The table's message shows what the bot would render now."""
     rendered = await bot.notifier.render(table_id)
     location = await bot.locations.get(table_id)
-    message = fake.messages.get(location.message_id)
+    message = None if location.message_id is None else fake.messages.get(location.message_id)
     return (
         rendered is not None
         and message is not None

@@ -43,7 +43,7 @@ def played_hand(game_name: str, seed: int, level: str = "simple") -> RoundRecord
     while not round_.finished:
         seat = round_.to_act()[0]
         round_.apply(seat, policy.choose(round_, seat, rng, budget=0.02))
-    return round_.record()  # type: ignore[no-any-return]
+    return round_.record()
 
 
 MOVE_EVERY = 0.2  # seconds between two bot moves asked while a review runs

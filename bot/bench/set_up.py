@@ -189,10 +189,10 @@ async def open_tables(
                 bench.tables[table.table_id] = table
         bench.unplayed = set(bench.tables)
         bench.played.clear()
-        tables = list(bench.tables.values())
-        for first in range(0, len(tables), SET_UP_BATCH):
-            batch = tables[first : first + SET_UP_BATCH]
-            await asyncio.gather(*(service.start(t.table_id, t.host_id) for t in batch))
+        seated = list(bench.tables.values())
+        for first in range(0, len(seated), SET_UP_BATCH):
+            starting = seated[first : first + SET_UP_BATCH]
+            await asyncio.gather(*(service.start(t.table_id, t.host_id) for t in starting))
         hoarded = [t for t in bench.tables.values() if t.chooser][:grown]
         await asyncio.gather(*(grow_hand(bench, table) for table in hoarded))
     finally:

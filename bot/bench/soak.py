@@ -34,6 +34,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from pydantic import SecretStr
+
 from bot.app import CardTableBot, create_bot
 from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableError
 from bot.service.runner import InlinePolicyRunner
@@ -110,7 +112,7 @@ class SoakReport:
 
 async def start_bot(path: Path, clock: FakeClock, channel: SoakChannel) -> CardTableBot:
     store = await Store.open(path, synchronous="NORMAL")
-    settings = Settings(_env_file=None, DISCORD_TOKEN="soak")  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, DISCORD_TOKEN=SecretStr("soak"))  # type: ignore[call-arg]
     bot = create_bot(
         settings,
         store=store,
@@ -126,7 +128,7 @@ async def start_bot(path: Path, clock: FakeClock, channel: SoakChannel) -> CardT
         # `python -m bot.bench`, and their caches are bounded by count
         card_pictures=False,
     )
-    bot.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign]
+    bot.get_partial_messageable = lambda channel_id, **_: channel  # type: ignore[method-assign,assignment]
     await bot.setup_hook()
     return bot
 

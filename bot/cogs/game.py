@@ -13,7 +13,7 @@ text is the one Discord shows by default.
 # the commands built below, and the target range is a value known only when they are built.
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 1440
+THREAD_ARCHIVE_MINUTES: Final = 1440
 
 
 def _cmd(game: str, key: str) -> app_commands.locale_str:
@@ -112,9 +112,10 @@ class GameCog(commands.GroupCog):
             message_id = message.id
         else:
             response = await interaction.response.send_message(embed=rendered.embed, view=view)
-            message_id = response.message_id
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
+            sent_id = response.message_id
+            message_id = (
+                sent_id if sent_id is not None else (await interaction.original_response()).id
+            )
         await self.bot.locations.set_message(table_id, message_id)
         self.bot.notifier.note_sent(table_id, rendered)
 

@@ -33,7 +33,7 @@ from bot.render.help import (
     render_game_help,
     render_help,
 )
-from bot.ui.replies import refuse, say, user_language
+from bot.ui.replies import refuse, say, selected_values, user_language
 from storage.models import GuildSettings
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ class HelpPageMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP
         return cls()
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        values = selected_values(interaction)
         cog = interaction.client.get_cog(HelpCog.__cog_name__)
         if not isinstance(cog, HelpCog) or len(values) != 1:
             await say(interaction, text(user_language(interaction), "error.bad_button"))

@@ -28,7 +28,7 @@ from bot.render.replay import Replayer, render_replay
 from bot.render.stats import game_title
 from bot.service.pool_terms import TIMED_OUT, ChoreFailed
 from bot.service.reviews import review_in_workers
-from bot.ui.replies import say, user_language
+from bot.ui.replies import say, selected_values, user_language
 from games.records import HandRecord, write_machine, write_text
 from games.registry import game_names, get_game
 from games.review import Review, review_from_json, review_to_json
@@ -55,11 +55,11 @@ GAME_CHOICES = [
 
 
 def _bot(interaction: discord.Interaction[Any]) -> CardTableBot:
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client
 
 
 def _cog(interaction: discord.Interaction[Any]) -> HistoryCog | None:
-    cog = interaction.client.get_cog("history")  # type: ignore[attr-defined]
+    cog = interaction.client.get_cog("history")
     return cog if isinstance(cog, HistoryCog) else None
 
 
@@ -129,7 +129,7 @@ def history_page(
     key = game or "-"
     view.add_item(HistoryButton(user_id, key, page - 1, "prev", label="◀", disabled=page == 0))
     view.add_item(HistoryButton(user_id, key, page + 1, "next", label="▶", disabled=not more))
-    options = []
+    options: list[discord.SelectOption] = []
     for entry in entries:
         title = game_title(language, entry.game)
         for hand in entry.hands:
@@ -211,7 +211,7 @@ class HandChooser(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"his
         return cls()
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        values = selected_values(interaction)
         cog = _cog(interaction)
         try:
             table_id, round_no = (int(part) for part in str(values[0]).split(":"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
@@ -20,6 +20,7 @@ from bot.render.stats import (
 )
 from bot.ui.replies import refuse, user_language
 from games.registry import game_names
+from storage.models import LeaderboardOrder
 from storage.seasons import season_at
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ class LeaderboardCog(commands.Cog):
             rows = await self.bot.store.leaderboard(
                 guild_id,
                 name,
-                order=order,
+                # Discord offers only ORDER_CHOICES; the store refuses any other value.
+                order=cast(LeaderboardOrder, order),
                 limit=LEADERBOARD_SIZE,
                 min_matches=MIN_MATCHES,
                 season=shown,

@@ -13,7 +13,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from bot.local.faults import RestFaults
 from bot.local.guard import same_secret
@@ -135,13 +135,14 @@ async def _read_payload(request: web.Request) -> Any:
         reader = await request.multipart()
         payload: dict[str, Any] = {"attachments_uploaded": []}
         async for part in reader:
-            name = getattr(part, "name", None)
-            if name == "payload_json":
-                payload.update(json.loads(await part.text()))  # type: ignore[union-attr]
+            if not isinstance(part, BodyPartReader):
+                continue  # discord.py sends no multipart nested in a part
+            if part.name == "payload_json":
+                payload.update(json.loads(await part.text()))
             else:
-                filename = getattr(part, "filename", name)
+                filename = part.filename
                 payload["attachments_uploaded"].append(filename)
-                uploaded = bytes(await part.read())  # type: ignore[union-attr]
+                uploaded = bytes(await part.read())
                 payload.setdefault("files", {})[filename] = uploaded
         return payload
     text = await request.text()

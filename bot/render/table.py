@@ -159,7 +159,9 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     # A full table offers no seat to take or fill; a game of a fixed number of seats needs
     # every one taken, so the host fills the empty ones in one click.
     join = (_button(snapshot, Verb.JOIN, "button.join", "success", language),) if free else ()
-    add_bots = (_button(snapshot, Verb.ADD_BOT, "button.add_bot", "secondary", language),)
+    add_bots: tuple[ButtonSpec, ...] = (
+        _button(snapshot, Verb.ADD_BOT, "button.add_bot", "secondary", language),
+    )
     if free > 1 and snapshot.min_seats == snapshot.max_seats:
         fill = _button(snapshot, Verb.FILL_BOTS, "button.fill_bots", "secondary", language)
         add_bots += (fill,)

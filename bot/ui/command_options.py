@@ -21,6 +21,11 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
+from discord.app_commands.translator import (
+    ChoiceTranslationContext,
+    ParameterTranslationContext,
+    TranslationContextTypes,
+)
 
 from bot import logs
 from bot.i18n import language_of, text
@@ -183,13 +188,17 @@ class CheckedCommandTree(app_commands.CommandTree[Any]):
         client shows them."""
         parameter = problem.parameter
         name = parameter.locale_name or app_commands.locale_str(parameter.display_name)
-        where = TranslationContext(TranslationContextLocation.parameter_name, parameter)
+        where: ParameterTranslationContext = TranslationContext(
+            TranslationContextLocation.parameter_name, parameter
+        )
         parts: dict[str, Any] = {"option": f"`{await self._translated(name, locale, where)}`"}
         parts.update(problem.params)
         if problem.kind == "choice":
             names = []
             for choice in parameter.choices[:MAX_CHOICES_LISTED]:
-                at = TranslationContext(TranslationContextLocation.choice_name, choice)
+                at: ChoiceTranslationContext = TranslationContext(
+                    TranslationContextLocation.choice_name, choice
+                )
                 names.append(await self._translated(_choice_name(choice), locale, at))
             parts["choices"] = ", ".join(names)
         language = language_of(locale)
@@ -199,7 +208,10 @@ class CheckedCommandTree(app_commands.CommandTree[Any]):
         return sentence
 
     async def _translated(
-        self, string: app_commands.locale_str, locale: discord.Locale, context: Any
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: TranslationContextTypes,
     ) -> str:
         translator = self.translator
         if translator is not None:

@@ -13,7 +13,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,6 +31,7 @@ from bot.snapshots import (
     ActResult,
     PlayerRef,
     PrivateSnapshot,
+    PublicSnapshot,
     Reveal,
 )
 from bot.ui.command_options import bind_interaction
@@ -56,6 +57,7 @@ from storage.models import GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
+    from bot.service.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +87,7 @@ class TableController:
         )
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.service
 
     # -- entry point of every component -------------------------------------------------
@@ -214,6 +216,7 @@ class TableController:
         values: tuple[str, ...] = (),
     ) -> None:
         table_id, verb = component.table_id, component.verb
+        assert verb is not None  # a verb's custom id always names it
         user_id = interaction.user.id
         if verb is Verb.HAND:
             await self.show_hand(interaction, table_id)
@@ -248,7 +251,7 @@ class TableController:
         if places is None or len(places) != {Verb.SEAT: 1, Verb.SWAP: 2}.get(verb, 0):
             await refuse(interaction, "bad_button")  # a forged or empty choice
             return
-        calls: dict[Verb, Any] = {
+        calls: dict[Verb, Callable[[], Awaitable[object]]] = {
             Verb.SEAT: lambda: self.service.join(table_id, player_of(interaction), places[0]),
             Verb.SWAP: lambda: self.service.swap_seats(table_id, user_id, *places),
             Verb.JOIN: lambda: self.service.join(table_id, player_of(interaction)),
@@ -260,7 +263,6 @@ class TableController:
             Verb.NEXT_ROUND: lambda: self.service.next_round(table_id, user_id),
             Verb.REMATCH: lambda: self.service.rematch(table_id, user_id),
         }
-        assert verb is not None
         if verb in ROUND_CHANGING:
             await within_deadline(calls[verb](), interaction.response.defer)
         else:
@@ -302,7 +304,9 @@ class TableController:
             ephemeral=True,
         )
 
-    async def _add_bot(self, table_id: int, user_id: int, every_free_seat: bool = False) -> Any:
+    async def _add_bot(
+        self, table_id: int, user_id: int, every_free_seat: bool = False
+    ) -> PublicSnapshot:
         """A bot player (at every free seat: `every_free_seat`) named in the table's language
         ("Bot 2", "Robot 2"); the service numbers it."""
         snapshot = self.service.public_snapshot(table_id)
@@ -569,7 +573,7 @@ class TableController:
         deck = self.bot.decks.of(interaction.user.id)
         rendered = render_private(private, public, language, deck=deck)  # an older one: all hidden
         cards = await self.bot.pictures.complete(key, rendered)
-        files = {} if cards.attachments is None else {"attachments": cards.attachments}
+        files = cards.edit_files()
         try:
             await interaction.edit_original_response(
                 embed=cards.embed, view=build_view(rendered.components), **files
@@ -623,7 +627,7 @@ async def _update(
     """Edit the message the clicked component is on (after a deferral, through the token),
     with its hand's picture as `cards` says (None: the message keeps the files it has)."""
     view = build_view(rendered.components)
-    files = {} if cards.attachments is None else {"attachments": cards.attachments}
+    files = cards.edit_files()
     if interaction.response.is_done():
         await interaction.edit_original_response(embed=cards.embed, view=view, **files)
     else:

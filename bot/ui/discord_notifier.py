@@ -35,7 +35,7 @@ from bot.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.dynamic_items import build_view
 from bot.ui.pacer import CLICKED, EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
-from bot.ui.pictures import drawn_in_thread
+from bot.ui.pictures import EditFiles, drawn_in_thread
 from storage.models import TurnMention
 
 if TYPE_CHECKING:
@@ -445,11 +445,11 @@ class DiscordNotifier:
         message = channel.get_partial_message(location.message_id)
         # The cards in play go with the text, in one edit (drawn off the loop, once each).
         cards = await self.bot.pictures.complete(location.message_id, rendered)
-        files = {} if cards.attachments is None else {"attachments": cards.attachments}
+        files = cards.edit_files()
         pictured = self._pictured.get(table_id)
         if rendered.picture is None and pictured is not None and pictured[0] == location.message_id:
             # The round-end picture is all the message carries: the next round drops it.
-            files = {"attachments": cards.attachments or []}
+            files = EditFiles(attachments=cards.attachments or [])
             del self._pictured[table_id]
         try:
             await message.edit(embed=cards.embed, view=build_view(rendered.components), **files)

@@ -134,7 +134,8 @@ class DrawingProcess:
         self._idle = idle
         mine, theirs = socket.socketpair()
         try:
-            self._process = forkserver_context().Process(
+            # a ForkServerContext, typed as its base class (which lacks `Process`) in bot/service
+            self._process = forkserver_context().Process(  # type: ignore[attr-defined]
                 target=serve,
                 args=(theirs, os.getpid(), niceness),
                 name="card-pictures",

@@ -101,7 +101,7 @@ class TableItem(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = tuple(self.item.values) if isinstance(self.item, Select) else ()
-        bot: CardTableBot = interaction.client  # type: ignore[assignment]
+        bot: CardTableBot = interaction.client
         await bot.tables.on_component(interaction, self.custom_id, values)
 
 

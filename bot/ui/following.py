@@ -319,7 +319,7 @@ class HandFollower:
         self._hide_at(followed, table_id, hide_at)
         try:
             cards = await self.bot.pictures.complete(followed.message_key, rendered)
-            files = {} if cards.attachments is None else {"attachments": cards.attachments}
+            files = cards.edit_files()
             view = build_view(rendered.components)
             if followed.message is not None:
                 await followed.message.edit(embed=cards.embed, view=view, **files)

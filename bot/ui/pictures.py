@@ -33,7 +33,7 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 import discord
 
@@ -50,6 +50,12 @@ NICENESS = 10  # the drawing processes' and threads' scheduling priority: below 
 CARRIED = 20_000  # messages whose picture is remembered (one per table and per open hand)
 
 
+class EditFiles(TypedDict, total=False):
+    """The files argument of a message edit; left out, the message keeps the files it has."""
+
+    attachments: list[discord.File]
+
+
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """What one edit of a message sends: the embed, and the files (None: keep those it has)."""
@@ -57,6 +63,10 @@ class Prepared:
     embed: discord.Embed
     attachments: list[discord.File] | None
     waiting: CardPicture | None = None  # drawn after the answer, then edited in
+
+    def edit_files(self) -> EditFiles:
+        """`attachments=` for the edit that sends these files, or nothing to keep the old ones."""
+        return {} if self.attachments is None else {"attachments": self.attachments}
 
 
 class CardPictures:
@@ -304,7 +314,7 @@ async def in_drawing_process(draw: Callable[..., T], *args: Any) -> T:
     """`draw(*args)` (a module's function, its arguments plain data) in a drawing process;
     where processes cannot be started, in a drawing thread."""
     try:
-        return await drawing_processes().run(draw, *args)  # type: ignore[no-any-return]
+        return await drawing_processes().run(draw, *args)
     except CannotStart as error:
         log.warning("card pictures drawn in threads: no drawing process (%s)", error)
         loop = asyncio.get_running_loop()

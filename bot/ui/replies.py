@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -21,6 +22,13 @@ def interaction_gone(error: discord.HTTPException) -> bool:
 
 def user_language(interaction: discord.Interaction[Any]) -> str:
     return language_of(interaction.locale)
+
+
+def selected_values(interaction: discord.Interaction[Any]) -> list[object]:
+    """The values a select's click chose, as Discord sent them (`[]`: none, or no select)."""
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values")
+    return list(values) if isinstance(values, list) else []
 
 
 async def say(interaction: discord.Interaction[Any], message: str) -> None:
