@@ -1,9 +1,9 @@
 """Compact rounds: once a round takes no more actions, its log becomes one compressed record.
 
-An action row costs ~90 bytes with its index entry; a finished Dutch round of ~60 actions is
-~5 KB in `actions` and ~0.3 KB as one zlib-compressed JSON record in `rounds.log`. The record
-keeps everything the rows held (seq, seat, notation, and the time as milliseconds after the
-round's start), so a compacted round replays and reports exactly as before.
+A finished round's action rows, with their index entries, take over ten times the room of one
+zlib-compressed JSON record in `rounds.log` (docs/performance.md). The record keeps everything
+the rows held (seq, seat, notation, and the time as milliseconds after the round's start), so a
+compacted round replays and reports exactly as before.
 
 Rounds are compacted when they finish (`finish_round`) and when their table stops playing with
 the round unfinished (`update_table` to a closed status), inside those transactions. Rounds

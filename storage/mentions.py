@@ -2,13 +2,13 @@
 most, kept while that turn lasts so that a restarted bot deletes it when the turn is played
 and does not mention the same turn again.
 
-Every turn that passes from one human to another forgets a mention and keeps a new one: at
-1,000 clicks a second that is 2,000 writes a second. Each in a transaction of its own, they
-queued for the store's lock by the thousand (with 10,000 tables a click's own action waited
-behind them for over a minute). So they are group-committed (`MentionWriter`): the writes
-queued meanwhile go in one transaction, as three statements at most that leave each table's
-mention as the writes in their order would, and each caller returns once it has committed. On
-SQLite that transaction is one trip to the connection's thread (`Database.write_batch`).
+Every turn that passes from one human to another forgets a mention and keeps a new one: at 1,000
+clicks a second that is 2,000 writes a second. Each in a transaction of its own, they queued for
+the store's lock by the thousand, and a click's own action waited behind them
+(docs/performance.md). So they are group-committed (`MentionWriter`): the writes queued
+meanwhile go in one transaction, as three statements at most that leave each table's mention as
+the writes in their order would, and each caller returns once it has committed. On SQLite that
+transaction is one trip to the connection's thread (`Database.write_batch`).
 """
 
 from __future__ import annotations

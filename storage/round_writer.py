@@ -1,14 +1,13 @@
 """Group commit for round starts and ends.
 
-A round starts and ends at every deal. At a thousand tables of bots that is about 25
-transactions a second (measured), each taking the store's lock for a trip to the database (on
+A round starts and ends at every deal. At a thousand tables of bots that is tens of transactions
+a second (docs/performance.md), each taking the store's lock for a trip to the database (on
 SQLite, a trip to its thread that waits for the busy event loop's turns and the interpreter's
-lock), and tables dealt together end together: their transactions queued for the lock in
-waves of up to a second, and every click's action waited behind them. So the starts and ends
-that arrive while one batch commits go together in the next: one transaction, each caller
-told once it has committed. On SQLite it is sent at once when the lock is free
-(`Database.one_trip_now`), holding no lock while it waits for its trip; else it takes the lock
-(`Database.one_trip`).
+lock), and tables dealt together end together: their transactions queued for the lock in waves,
+and every click's action waited behind them. So the starts and ends that arrive while one batch
+commits go together in the next: one transaction, each caller told once it has committed. On
+SQLite it is sent at once when the lock is free (`Database.one_trip_now`), holding no lock while
+it waits for its trip; else it takes the lock (`Database.one_trip`).
 
 Each start or end keeps its own checks (the table exists, no round is open, the round is open)
 and a refused one fails alone: its checks run before it writes anything, so the batch goes on

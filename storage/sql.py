@@ -84,8 +84,8 @@ class Database(Protocol):
         Writes sent so are committed in the order sent, each whole before the next. On SQLite
         a write sent so costs one turn of the event loop less, and waits for no other: a
         group-committed writer holding the lock across its trip made every other writer wait
-        for the loop turns of that trip (at 1,000 tables of bots, a click's action waited
-        16 ms at p50 and 50 ms at p90 for the turn mentions' batches). PostgreSQL: always
+        for the loop turns of that trip (a click's action behind the turn mentions' batches:
+        docs/performance.md). PostgreSQL: always
         False (its writes go through the lock)."""
         ...
 

@@ -60,38 +60,13 @@ core (`taskset -c 0 python -m bot.bench --tables 10000 --bot-tables 0 --seconds 
 cores, 1,000 tables of bots (a third each game) with their humans at a 5 s pace: click p99 <
 25 ms, bots' moves after a click p99 < 1 s, no fallback (`python -m bot.bench --tables 0
 --bot-tables 1000`). `--short` runs a few tables for a couple of seconds (the test suite).
-Measured on a quiet 2-core machine, `taskset -c 0 python -m bot.bench --tables 10000
---bot-tables 0 --seconds 15 --no-pictures --store-dir /dev/shm`: 0.95-1.01 ms of CPU per
-click answered in the window, all 1,000 clicks/s answered (1.47 ms and 679/s before the
-collector's free freezes, the one-trip rounds and the render caches): one core keeps up with
-1,000 clicks/s, with no room to spare, so latency swings from run to run: p50 212-235 ms, p99
-698-782 ms in two runs, against 886 ms and 1.73 s in a run between them of the store before its
-writes went at once (an earlier quiet run gave 112 and 434 ms). Later, on a faster day of the
-same machine, with the round starts and ends group-committed and the priority loop's slice of
-0.5 ms (two runs): 0.98-1.00 ms a click at 98-100% of the core, p50 5.2-6.3 ms, p99 11.2-16.2
-ms, max 15-32 ms: within the targets, on the same edge.
-At 1,000 tables of bots on 2 cores (`--tables 0 --bot-tables 1000 --seconds 60 --warmup 40
---store-dir /dev/shm`, quiet, nine runs): clicks 1.1-2.6 ms at p50 and 8.2-18.6 ms at p99; the
-bots' moves after a click 44-134 ms at p99 (Euchre 49-129 ms); none played simply; the worker
-24-33% busy at 1.4-1.8 ms of CPU a Euchre decision; this process at 49-71% of a core, 2.5-3.5
-ms a click (click p99 follows it: on a slower day of the same machine, eight runs at 3.4-4.6 ms
-a click gave 13-35 ms at p99). At 2,000 tables (one run): clicks 11.6 ms at p99, the bots'
-moves 98 ms, this process at 75% of a core (1.9 ms a click: the store's group commits grow
-with the load).
-The same bench on the code of before the round starts and ends were group-committed,
-the Euchre search dropped the moves clearly behind, the priority loop's slice went from 2 to
-0.5 ms and the action log let a second batch queue behind the first (two runs, the slower
-day): clicks 13-26 ms at p50 and 147-196 ms at p99, the bots' moves 1.11-1.35 s at p99. With
-every wait the same (`--bot-think-spread 0`) the tables, all started at once, keep clicking in
-step, and the bot's process meets a wave of 400-2,600 background callbacks every 11 s, which no
-real server sees (three runs: clicks 22-25 ms at p99, the bots' moves 0.83-1.03 s, Euchre's
-decisions queued in the worker by each wave; with `--workers 2`, one run: 35 ms and 0.58 s).
-`--plain-loop` (asyncio's own loop) compares the loop:
-under contention (load 4-8) the priority loop took clicks from 0.5-0.9 s to 40-60 ms at p50.
-At 10,000 tables the first clicks ask for tens of thousands of card pictures (each table's and
-each open hand's): drawn at 20-100 ms each on a loaded 2-core machine, they starved the event
-loop for minutes and turns timed out; `--no-pictures` measures the rest (cards as text), and
-`--store-dir /dev/shm` keeps a busy disk's fsync out of the set-up's minutes.
+`--plain-loop` runs asyncio's own loop instead of the priority loop, to compare them.
+`--no-pictures` leaves the pictures out (cards as text): at 10,000 tables the first clicks ask for
+tens of thousands of card pictures, which starve the event loop of a small machine for
+minutes; `--store-dir /dev/shm` keeps a busy disk's fsync out of the set-up's minutes.
+
+The figures measured with it, each with its date, machine and command, are in
+docs/performance.md.
 """
 
 from __future__ import annotations

@@ -10,10 +10,9 @@ process, the others waiting in the order asked.
 `concurrent.futures.ProcessPoolExecutor`, which drew before, hands every drawing over through
 two threads of the bot's process (a manager and a queue feeder) and wakes the manager through a
 pipe under a lock: three threads taking the interpreter's lock in turn for every picture, the
-event loop's thread waiting for them each time it submitted one (at 1,000 tables of bots its
-submit and the wake-up were about 4% of the event loop, and its threads' share of the lock on
-top). Here the event loop writes the job to the socket and reads the answer when it is
-readable: no thread of the bot's process takes part.
+event loop's thread waiting for them each time it submitted one (a measured share of the event
+loop at 1,000 tables of bots: docs/performance.md). Here the event loop writes the job to the
+socket and reads the answer when it is readable: no thread of the bot's process takes part.
 
 A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
 pool did, and is replaced by a new one at the next drawing. Every drawing has a deadline, as

@@ -8,10 +8,10 @@ dynamic item class whose template matches.
 
 `build_view` does not build a `TableItem` per component to send: the payload of a view is
 written straight from the rendered specs (`ComponentsView`), as discord.py's items would write
-it (tested against them). Building discord.py's items took a fifth of a click's CPU (0.18 ms
-for a menu of four selects, 0.04 ms here); a view without item objects changes nothing for a
-click: discord.py routes every click to `TableItem` by its template, registered once at start
-(`CardTableBot.setup_hook`), never through a stored view.
+it (tested against them). Building discord.py's items took a large share of a click's CPU,
+several times what writing the payload here takes (docs/performance.md); a view without item
+objects changes nothing for a click: discord.py routes every click to `TableItem` by its
+template, registered once at start (`CardTableBot.setup_hook`), never through a stored view.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ class HandFollower:
         # the cards in view by a rule: the controller's (shared with its answers), else own
         self._reveals = reveals or RevealHolds(bot.clock, lambda *a: bot.service.recall(*a))
         # table id -> user id -> their message: a change looks at its own table's only (a
-        # scan of every followed message took milliseconds per change at 10,000 tables)
+        # scan of every followed message grows with the tables: docs/performance.md)
         self._followed: dict[int, dict[int, Followed]] = {}
         self._pending: set[int] = set()  # tables with a follow pass scheduled
         # (table id, user id) -> their clicks being answered now (gone once answered)

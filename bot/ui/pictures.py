@@ -3,10 +3,10 @@ message (`RenderedMessage.cards`).
 
 A picture is drawn with Pillow in a process of its own (two, at a lower priority than the
 bot's), never on the event loop nor in a thread of the bot's process (a drawing thread's share
-of the interpreter's lock made the event loop wait for it: at 1,000 busy tables half the bot
-process's CPU went to drawing, and every click waited behind it), and kept by its
-file name (which names its content) in a bounded cache: a picture drawn once is reused by every
-message that shows it. A message already carrying the picture it should show keeps it (the
+of the interpreter's lock made the event loop wait for it: with many busy tables drawing took
+much of the bot process's CPU, and every click waited behind it: docs/performance.md), and kept
+by its file name (which names its content) in a bounded cache: a picture drawn once is reused by
+every message that shows it. A message already carrying the picture it should show keeps it (the
 edit sends no file); only a changed picture is uploaded.
 
 No message waits for its picture longer than `DRAW_SECONDS` from asking (a hung drawing

@@ -8,8 +8,8 @@ What it weighs, each time it is asked for one action (it keeps no memory between
   one card, a draw and a lay or a discard suffice: such a knock ends the hand about half the
   time, one with two cards or more about one time in twenty). Then this may be the seat's last
   turn: it lays every card it can (wild cards included) and discards its most costly card.
-  (Counting every knock as danger, whatever the knocker's hand, won 69% of the matches against
-  the simple bot, which knocks at six cards; only one-card knockers, 76%.)
+  (Counting every knock as danger, whatever the knocker's hand, won fewer matches against the
+  simple bot, which knocks at six cards: docs/performance.md.)
 - **The take**: a take always lays the top card with two naturals; the rest of the pile comes
   into the hand. It pays when the points it lets the seat lay at once outweigh the cards it
   leaves in the hand, weighted by the danger of being caught with them.
@@ -22,8 +22,8 @@ What it weighs, each time it is asked for one action (it keeps no memory between
 - **Knocking**: on every turn, before the discard. A knock costs nothing (it binds to nothing:
   a player who knocked need not go out) and it is what lets the next turn lay the last cards;
   going out as soon as the cards allow ends the hand while the opponents still hold theirs.
-  (Knocking only when every kept card could be laid next turn won 56% of the matches against
-  the simple bot; knocking every turn, 68%.)
+  (Knocking only when every kept card could be laid next turn won far fewer matches against
+  the simple bot: docs/performance.md.)
 
 Tried against the simple bot and left out, as no change showed over 2,000 to 4,000 matches:
 spending wild cards from eight cards (or at once), other weights of the pile and of held

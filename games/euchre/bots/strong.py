@@ -50,8 +50,9 @@ from games.euchre.round import EuchreRound
 from games.euchre.views import DEALER_DISCARD, NAME_TRUMP, ORDER_UP, PLAYING, EuchreView
 
 DEFAULT_BUDGET = 0.12  # wall seconds per decision at most (a cap; the sequential test ends sooner)
-MIN_SAMPLES = 32  # at least this many deals per decision, whatever the budget: on 8 the two
-# search bots won 43.5% of matches against two simple bots, on 32 66% (README)
+# At least this many deals per decision, whatever the budget: with fewer the search bots lost
+# to the simple bots (docs/performance.md, games/euchre/README.md).
+MIN_SAMPLES = 32
 _BID = BID
 _ALONE = ALONE
 
