@@ -21,6 +21,7 @@ from tests.bot.local.browser import (
     TABLE,
     LocalTable,
     Player,
+    action_of,
     assert_nothing_leaked,
     local_table,
     pick,
@@ -28,6 +29,20 @@ from tests.bot.local.browser import (
 
 # Call Dutch as soon as it is allowed, else draw and discard: a round ends in a few turns.
 QUICK_ROUND = ("dutch", "draw", "discard")
+CALL_STEP = "n=dutch"  # "Call Dutch…": the call asks first, then is a button of its own
+
+
+def quick_move(player: Player) -> tuple[str, str] | None:
+    """The player's move of a quick round: the call as soon as it is offered (through the
+    step that asks first), else a draw or a discard; None when they have no move."""
+    offered = player.offered()
+    call = [item for item in offered if action_of(*item) == CALL_STEP]
+    if call:
+        player.use(*call[0])
+        offered = player.offered()
+    return pick(offered, QUICK_ROUND)
+
+
 CAROL_TO_ACT = re.compile("\u25b6\ufe0f? ?Carol")  # the table's turn marker on her line
 
 
@@ -44,7 +59,7 @@ def play_until_round_over(
             return moves
         acted = False
         for player in players:
-            choice = pick(player.offered(), QUICK_ROUND)
+            choice = quick_move(player)
             if choice is not None:
                 player.use(*choice)
                 moves += 1
