@@ -71,9 +71,10 @@ async def test_dame_turns_laying_a_pack_take_three_clicks_and_euchre_turns_at_mo
     assert dame.by_kind["one pack"] and max(dame.by_kind["one pack"]) <= 3
     knocks = dame.by_kind["one pack, knock"]
     assert max(knocks) <= 4 and 2 * sum(c <= 3 for c in knocks) >= len(knocks)
-    for (game, _), tally in results.items():
-        if game == "euchre":
-            assert tally.unreached == 0 and max(tally.clicks) <= 2
+    euchre = [tally for (game, _), tally in results.items() if game == "euchre"]
+    assert euchre  # the claim on Euchre's turns is checked, on each of its presets
+    for tally in euchre:
+        assert tally.unreached == 0 and max(tally.clicks) <= 2
 
 
 async def test_a_usual_dutch_turn_takes_two_clicks_and_a_queen_or_jack_turn_at_most_four() -> None:

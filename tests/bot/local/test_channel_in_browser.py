@@ -34,9 +34,10 @@ def last_actions(player: Player) -> list[str]:
     return [line for line in value.splitlines() if line.strip()]
 
 
-def turns_shown_whole(player: Player, seen: list[str]) -> None:
+def turns_shown_whole(player: Player, seen: list[str], ordered: list[list[str]]) -> None:
     """Every line of a seat's moves starts where its turn starts (never its tail alone), and
-    a mention of the player's turn is above their hand, never below it."""
+    a mention of the player's turn is above their hand, never below it (each channel where
+    both show is kept in `ordered`: the caller makes sure the order was looked at)."""
     for line in last_actions(player):
         found = re.match(r"(Alice|Bot \d): (.*)", line)
         if found:
@@ -50,6 +51,7 @@ def turns_shown_whole(player: Player, seen: list[str]) -> None:
         assert max(i for i, kind in enumerate(order) if kind == "mention") < max(
             i for i, kind in enumerate(order) if kind == "hand"
         ), order
+        ordered.append(order)
 
 
 def test_a_table_keeps_one_message_and_tells_each_turn_whole(browser: Any, tmp_path: Path) -> None:
@@ -68,14 +70,16 @@ def test_a_table_keeps_one_message_and_tells_each_turn_whole(browser: Any, tmp_p
         assert alice.page.locator(IN_PLAY).last.get_attribute("data-message-id") == lobby
         alice.click(alice.wait_table_button("hand"))
         whole: list[str] = []
+        ordered: list[list[str]] = []
         used = play_against_bots(
             alice,
             ("meld", "add", "draw", "discard"),
-            after_move=lambda _: turns_shown_whole(alice, whole),
+            after_move=lambda _: turns_shown_whole(alice, whole, ordered),
             keep=lambda item: not item[1].endswith("."),
         )
         assert any(action_of(*move).startswith("p=meld ") for move in used), used
         assert any(line.startswith("Alice: drew") and "; " in line for line in whole), whole
+        assert ordered  # a mention and the hand were in the channel together: their order seen
         alice.page.locator(ENDED).last.wait_for()
         assert alice.page.locator(TABLE_MESSAGE).count() == 1  # the round's end, in it
         alice.screenshot("one-message-round-end")

@@ -70,7 +70,7 @@ async def test_the_values_a_client_offers_pass(bot: CardTableBot) -> None:
 async def test_every_declared_domain_of_every_command_is_enforced(bot: CardTableBot) -> None:
     """Whatever commands exist (every game's group included): a value outside what an option
     declares is refused, and its declared extremes pass."""
-    checked = 0
+    checked = bounds = 0
     for found in every_command(bot):
         for parameter in found.parameters:
             name = parameter.display_name
@@ -83,11 +83,14 @@ async def test_every_declared_domain_of_every_command_is_enforced(bot: CardTable
                 if low is not None:
                     assert option_problem(found, {name: int(low) - 1}) is not None
                     assert option_problem(found, {name: int(low)}) is None
+                    bounds += 1
                 if high is not None:
                     assert option_problem(found, {name: int(high) + 1}) is not None
+                    bounds += 1
                 assert option_problem(found, {name: "1"}) is not None
                 checked += 1
     assert checked >= 8
+    assert bounds >= 6  # each game's `target` at least: its lowest and highest are enforced
 
 
 async def test_a_refusal_names_the_option_and_its_choices_in_the_users_language(

@@ -95,6 +95,7 @@ def test_each_rank_step_picks_any_number_of_its_naturals_and_wild_cards_at_once(
     legal = view.legal
     assert legal is not None
     rng = random.Random(3)
+    assert legal.meld_ranks and legal.add_ranks  # both kinds of step are checked below
     steps = [(meld_step(r), r, "meld") for r in legal.meld_ranks]
     steps += [(add_step(r), r, add_step(r)) for r in legal.add_ranks]
     for step, rank, prefix in steps:

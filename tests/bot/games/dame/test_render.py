@@ -235,10 +235,11 @@ def test_with_card_pictures_my_cards_shows_a_hand_of_forty_odd_cards_once_as_its
     assert sorted(c for row in rendered.cards.rows for c in row.cards) == sorted(
         card(c).name for c in hand
     )
-    for component in rendered.components:  # labels are text; the picture is the emoji
-        if isinstance(component, SelectSpec):
-            assert "<:" not in " ".join(label for label, _ in component.options)
-            assert component.emojis and all(component.emojis), component
+    selects = [c for c in rendered.components if isinstance(c, SelectSpec)]
+    assert selects  # the claim is about the selects' options: there are some
+    for select in selects:  # labels are text; the picture is the emoji
+        assert "<:" not in " ".join(label for label, _ in select.options)
+        assert select.emojis and all(select.emojis), select
 
 
 def test_a_card_drawn_in_dame_is_a_line_of_the_hand_and_nothing_says_it_hides_again() -> None:
