@@ -40,6 +40,9 @@ async def run(steps: list[tuple[str, int, int, int, int]]) -> None:
                 await service.join(table.table_id, person)
             await service.start(table.table_id, PEOPLE[0].user_id)
             table_id = table.table_id
+            # in play: the comparison of whose turn it is (only while playing) is made here
+            assert service.public_snapshot(table_id).status == PLAYING
+            await assert_memory_equals_disk(service, store, table_id)
             for kind, who, offset, pick, seconds in steps:
                 person = [*PEOPLE, OUTSIDER][who]
                 snapshot = service.public_snapshot(table_id)
