@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, SeatLayout, TableContext
 from bot.i18n import has_key, text
@@ -144,7 +144,7 @@ class BasePlugin(Generic[ViewT]):
         return None  # the shared action menu lays out every move
 
     def offers_stage(
-        self, private: PrivateSnapshot[ViewT], prefix: str, options: Mapping[str, Any]
+        self, private: PrivateSnapshot[ViewT], prefix: str, options: Mapping[str, object]
     ) -> bool:
         return False  # every stage of the menu is a prefix of a legal move
 

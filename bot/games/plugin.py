@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
@@ -212,7 +212,7 @@ class GamePlugin(Protocol[ViewT_contra]):
         ...
 
     def offers_stage(
-        self, private: PrivateSnapshot[ViewT_contra], prefix: str, options: Mapping[str, Any]
+        self, private: PrivateSnapshot[ViewT_contra], prefix: str, options: Mapping[str, object]
     ) -> bool:
         """Whether `menu` lays out a step whose prefix is not (yet) that of a legal move, such
         as a costly move's step that asks first."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from bot.custom_ids import THEN, navigate_id, play_id
 from bot.games.plugin import TableContext
@@ -34,7 +33,7 @@ DRAWN = "drawn"
 PLACED = ("swap", "discard")  # the moves that place the held card
 
 
-def call_after_placing(private: PrivateSnapshot[DutchView], options: Mapping[str, Any]) -> bool:
+def call_after_placing(private: PrivateSnapshot[DutchView], options: Mapping[str, object]) -> bool:
     """May this player call Dutch once the card they hold is placed (house rules: the call
     ends a turn, and nobody has called yet)?"""
     view = private.view
@@ -47,7 +46,9 @@ def call_after_placing(private: PrivateSnapshot[DutchView], options: Mapping[str
     )
 
 
-def offered(private: PrivateSnapshot[DutchView], prefix: str, options: Mapping[str, Any]) -> bool:
+def offered(
+    private: PrivateSnapshot[DutchView], prefix: str, options: Mapping[str, object]
+) -> bool:
     """Is `prefix` the stage `dutch`, and one this player can open now?"""
     return prefix == CALL and (CALL in private.legal or call_after_placing(private, options))
 

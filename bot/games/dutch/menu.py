@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from bot.custom_ids import THEN, play_id, select_id
 from bot.games.dutch import powers
@@ -42,12 +41,12 @@ PLACED = ("swap", "discard")  # the moves that place the held card
 KEEP_OPEN = "placed"  # the custom id of the select of those moves without the end
 
 
-def turn_goes_on(options: Mapping[str, Any]) -> bool:
+def turn_goes_on(options: Mapping[str, object]) -> bool:
     """Does a discard leave choices before the turn ends (matching, a Dutch call at the end)?"""
     return bool(options.get("matching_discards")) or options.get("dutch_call") == "end_of_turn"
 
 
-def opens_a_power(view: DutchView, options: Mapping[str, Any]) -> bool:
+def opens_a_power(view: DutchView, options: Mapping[str, object]) -> bool:
     """Does discarding the held card open its power (a Queen or Jack drawn from the stock, a
     joker being no Jack)? Then the turn goes on with the power, not to its end."""
     rank = view.held[:-1] if view.held and view.held != JOKER else ""

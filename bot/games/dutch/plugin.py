@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from bot.games.base import BasePlugin
 from bot.games.dutch import calling, menu, powers, render
@@ -150,7 +150,7 @@ class DutchPlugin(BasePlugin[DutchView]):
         return calling.with_call_button(specs, private, table.language)
 
     def offers_stage(
-        self, private: PrivateSnapshot[DutchView], prefix: str, options: Mapping[str, Any]
+        self, private: PrivateSnapshot[DutchView], prefix: str, options: Mapping[str, object]
     ) -> bool:
         """ "Call Dutch…" opens a stage before the call is a legal move (house rules: while
         the drawn card is still held)."""
