@@ -178,7 +178,7 @@ def plural_forms(template: str) -> dict[str, tuple[str, str]]:
     return forms
 
 
-def text(language: str, key: str, **params: Any) -> str:
+def text(language: str, key: str, **params: object) -> str:
     """The message `key` in `language` (falling back to English, then to the key itself).
     With a `count` that takes the singular, the key's `.one` variant is used when it has one
     ("1 card", "0 carte"); a template with several numbers words each with its own
