@@ -4,6 +4,7 @@ click's answer never waits for one."""
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import signal
 from concurrent.futures.process import BrokenProcessPool
@@ -204,3 +205,12 @@ async def test_a_table_message_waits_no_longer_than_the_deadline_for_a_hung_draw
         assert pictures.late == 1 and pictures.draws == 0
     finally:
         processes.close()  # the stopped ones are killed
+
+
+def test_an_edit_sends_files_only_when_there_are_new_ones() -> None:
+    """`attachments=` replaces a message's files: left out, the message keeps its picture."""
+    embed = discord.Embed(title="t")
+    assert ui_pictures.Prepared(embed, None).edit_files() == {}
+    files = [discord.File(io.BytesIO(b"png"), filename="cards.png")]
+    assert ui_pictures.Prepared(embed, files).edit_files() == {"attachments": files}
+    assert ui_pictures.Prepared(embed, []).edit_files() == {"attachments": []}  # drops them
