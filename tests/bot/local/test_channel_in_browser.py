@@ -34,23 +34,31 @@ def last_actions(player: Player) -> list[str]:
     return [line for line in value.splitlines() if line.strip()]
 
 
+# Each message of the channel: Alice's hand, a mention of a turn, or another message.
+MESSAGE_KINDS = """() => [...document.querySelectorAll('article.message')].map(node =>
+    node.classList.contains('ephemeral') ? 'hand'
+    : node.innerText.includes('your turn at table') ? 'mention' : 'other')"""
+
+
 def turns_shown_whole(player: Player, seen: list[str], ordered: list[list[str]]) -> None:
     """Every line of a seat's moves starts where its turn starts (never its tail alone), and
-    a mention of the player's turn is above their hand, never below it (each channel where
-    both show is kept in `ordered`: the caller makes sure the order was looked at)."""
+    a mention of the player's turn ends up above their hand: the hand moves to the bottom
+    once the mention is out, so the page is waited on for that, not read at one moment (each
+    channel where both show is kept in `ordered`: the caller makes sure it was looked at)."""
     for line in last_actions(player):
         found = re.match(r"(Alice|Bot \d): (.*)", line)
         if found:
             assert found.group(2).startswith(TURN_OPENERS), line
             seen.append(line)
-    order = player.page.locator("article.message").evaluate_all(
-        """nodes => nodes.map(node => node.classList.contains('ephemeral') ? 'hand'
-            : node.innerText.includes('your turn at table') ? 'mention' : 'other')"""
+    player.page.wait_for_function(
+        f"""() => {{
+            const kinds = ({MESSAGE_KINDS})();
+            return !kinds.includes('mention') || !kinds.includes('hand')
+                || kinds.lastIndexOf('mention') < kinds.lastIndexOf('hand');
+        }}"""
     )
+    order: list[str] = player.page.evaluate(MESSAGE_KINDS)
     if "mention" in order and "hand" in order:
-        assert max(i for i, kind in enumerate(order) if kind == "mention") < max(
-            i for i, kind in enumerate(order) if kind == "hand"
-        ), order
         ordered.append(order)
 
 
