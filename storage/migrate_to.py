@@ -41,9 +41,12 @@ TABLES = (
     "actions",
     "player_stats",
     "match_players",
+    "seasons",
+    "season_stats",
     "player_preferences",
     "turn_mentions",
     "hand_reviews",
+    "table_logs",
 )
 NOT_COPIED = ("schema_version", "health")
 IDENTITIES = (("tables", "id"), ("rounds", "id"))  # sequences to move past the copied ids

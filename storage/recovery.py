@@ -1,6 +1,8 @@
 """Rebuilding active tables after a restart: every lobby and running table is read in a few
 bulk queries, its match restored (Match.restore) and its open round replayed through its engine
-(Game.replay). A table that cannot be rebuilt is marked broken with the reason; the others load."""
+(Game.replay), with the log it showed as kept (storage/table_logs.py). A table that cannot be
+rebuilt is marked broken with the reason; the others load. A damaged kept log breaks nothing:
+the table loads without it, told why (`ActiveTable.kept_log_error`)."""
 
 from __future__ import annotations
 
@@ -11,11 +13,12 @@ from typing import Any
 from games.contract import Event, RoundRecord
 from games.errors import IllegalAction
 from games.match import Match, MatchState
+from storage import table_logs
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, loads, seat_from_row, table_from_row
 from storage.compaction import decode_log
 from storage.errors import StoreError
 from storage.interface import GamesResolver
-from storage.models import ActiveTable, ActiveTableEntry, LoadedTables
+from storage.models import ActiveTable, ActiveTableEntry, LoadedTables, TableLog
 from storage.partition import Partition
 from storage.sql import Database
 
@@ -156,6 +159,13 @@ async def load_active_tables(
             "(SELECT MAX(r2.round_no) FROM rounds AS r2 WHERE r2.table_id = r.table_id)"
         )
     }
+    kept_logs = {
+        row["table_id"]: row
+        for row in await db.fetchall(
+            "SELECT l.table_id, l.round_no, l.actions, l.entries FROM table_logs AS l "
+            f"JOIN tables AS t ON t.id = l.table_id WHERE {where}"
+        )
+    }
 
     loaded = LoadedTables()
     for row in tables:
@@ -192,6 +202,10 @@ async def load_active_tables(
                 await _last_round(db, resolve, loaded.tables[-1], done)
         except Exception as error:  # any failure to rebuild makes this one table broken
             loaded.broken.append((table_id, _reason(row["game"], error)))
+            continue
+        kept = kept_logs.get(table_id)
+        if kept is not None:
+            loaded.tables[-1].kept_log, loaded.tables[-1].kept_log_error = _kept_log(kept)
     if loaded.broken:
         await _mark_broken(db, loaded.broken)
     return loaded
@@ -218,6 +232,14 @@ async def _last_round(db: Database, resolve: GamesResolver, active: ActiveTable,
         return
     active.last_round_no = row["round_no"]
     active.log = list(log)
+
+
+def _kept_log(row: Any) -> tuple[TableLog | None, str | None]:
+    """The table's kept log, or why it cannot be read (the table loads without it)."""
+    try:
+        return table_logs.parse(row["round_no"], row["actions"], row["entries"]), None
+    except (ValueError, TypeError) as error:  # pydantic's ValidationError is a ValueError
+        return None, f"{type(error).__name__}: {error}"[:300]
 
 
 def _rebuild(
@@ -252,3 +274,4 @@ async def _mark_broken(db: Database, broken: list[tuple[int, str]]) -> None:
             "UPDATE tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
             [(reason, now, table_id) for table_id, reason in broken],
         )
+        await conn.executemany(table_logs.DELETE, [(table_id,) for table_id, _ in broken])
