@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -21,7 +22,8 @@ import pytest
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.table_log import kept
 from storage import Store
-from tests.storage.conftest import Location
+from tests.bot.service.conftest import ANN, BOB, open_dutch, peek_all, user_at
+from tests.storage.conftest import Location, raw_sql
 
 ROOT = Path(__file__).resolve().parents[3]
 CHILD_SECONDS = 100  # a child that never reaches its moment has failed (it would hang)
@@ -109,3 +111,60 @@ async def test_a_kill_after_a_match_end_a_rematch_and_a_new_round_keeps_their_li
         assert kind in said
     assert said.index("match_over") < said.index("rematch") < said.index("started")
     assert await restored_log(location, table_id) == shown
+
+
+async def played_a_little(location: Location) -> tuple[int, list[Any]]:
+    """A Dutch table of Ann and Bob one click into its first round, the service then closed:
+    the log it showed (its lobby's lines, the start, the round's)."""
+    store = await Store.open(location)
+    seeds = count(7)
+    service = TableService(store, FakeClock(), RecordingNotifier(), seeds.__next__)
+    try:
+        table_id = await open_dutch(service, [ANN, BOB])
+        await peek_all(service, table_id)
+        before = service.public_snapshot(table_id)
+        await service.act(table_id, user_at(before, before.to_act[0]), 0, "draw")
+        log = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
+    finally:
+        await service.close()
+        await store.close()
+    return table_id, log
+
+
+def this_round(log: list[Any]) -> list[Any]:
+    """What a restore without a kept log rebuilds: the round's start and its lines."""
+    return log[len(log) - 1 - kinds(log)[::-1].index("round_started") :]
+
+
+async def test_a_table_stored_before_logs_were_kept_restores_with_its_round_s_lines(
+    location: Location,
+) -> None:
+    table_id, shown = await played_a_little(location)
+    # the database as a V14 bot left it: no kept log
+    await raw_sql(location, "DROP TABLE table_logs")
+    await raw_sql(location, "DELETE FROM schema_version WHERE version = 15")
+    restored = await restored_log(location, table_id)
+    assert restored == this_round(shown) != shown  # the lobby's lines were not kept then
+    async with await Store.open(location) as store:
+        assert store.schema_version >= 15
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("entries", "[{no json"),
+        ("entries", '[{"kind": 5, "source": "elsewhere"}]'),
+        ("round_no", 7),  # not the table's round: its later actions cannot be told
+    ],
+)
+async def test_a_damaged_kept_log_restores_the_table_with_its_round_s_lines_and_a_warning(
+    location: Location, caplog: pytest.LogCaptureFixture, column: str, value: object
+) -> None:
+    table_id, shown = await played_a_little(location)
+    await raw_sql(
+        location, f"UPDATE table_logs SET {column} = ? WHERE table_id = ?", (value, table_id)
+    )
+    with caplog.at_level(logging.WARNING, logger="bot.service.restore"):
+        restored = await restored_log(location, table_id)
+    assert restored == this_round(shown)
+    assert any(f"table {table_id}: its kept log" in r.getMessage() for r in caplog.records)
