@@ -52,7 +52,11 @@ def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
         params["names"] = listed(winners, language)
         if len(winners) == 1:  # "Alice wins"; a pair: "Bot 1 and Bot 3 win"
             key = "log.table.match_over_by_one"
-    return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
+    said = text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
+    former = text(language, "player.former")
+    if entry.data.get("name") == FORMER_PLAYER and said.startswith(former):
+        return said[:1].upper() + said[1:]  # "A former player left."
+    return said
 
 
 def _person(name: str, language: str) -> str:

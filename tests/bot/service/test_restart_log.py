@@ -10,19 +10,28 @@ import asyncio
 import json
 import logging
 import os
+import random
 import signal
 import subprocess
 import sys
 from itertools import count
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.table_log import kept
 from storage import Store
-from tests.bot.service.conftest import ANN, BOB, open_dutch, peek_all, user_at
+from tests.bot.service.conftest import (
+    ANN,
+    BOB,
+    FailingStore,
+    click_any,
+    open_dutch,
+    peek_all,
+    user_at,
+)
 from tests.storage.conftest import Location, raw_sql
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -168,3 +177,30 @@ async def test_a_damaged_kept_log_restores_the_table_with_its_round_s_lines_and_
         restored = await restored_log(location, table_id)
     assert restored == this_round(shown)
     assert any(f"table {table_id}: its kept log" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_line_the_store_failed_to_keep_is_shown_and_kept_by_the_table_s_next_change(
+    store: Store, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A timeout's line is kept alone (no other write carries it): if that write fails, the
+    line is shown all the same (a log line never undoes a move) and kept at the next change."""
+    failing = FailingStore(store, "save_table_log")
+    clock = FakeClock()
+    seeds = count(7)
+    service = TableService(cast(Store, failing), clock, RecordingNotifier(), seeds.__next__)
+    try:
+        table_id = await open_dutch(service, [ANN, BOB])
+        deadline = service.public_snapshot(table_id).turn_deadline
+        assert deadline is not None
+        with caplog.at_level(logging.WARNING, logger="bot.service.tables"):
+            await clock.advance(deadline - clock.now() + 1)  # the peeks time out
+            await service.settle(table_id)
+        assert "timeout" in [e.kind for e in service.public_snapshot(table_id).log]
+        assert any("log not kept" in r.getMessage() for r in caplog.records)
+        failing.failing.clear()
+        await click_any(service, table_id, random.Random(1))  # the next change keeps it
+        shown = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
+    finally:
+        await service.close()
+        await store.close()
+    assert await restored_log(db_path, table_id) == shown
