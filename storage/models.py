@@ -152,6 +152,9 @@ class ActiveTable(BaseModel):
     # damaged row: `kept_log_error` then says what was wrong with it)
     kept_log: TableLog | None = None
     kept_log_error: str | None = None
+    # the public events of the actions of `round` (between rounds: `last_round`) after those
+    # `kept_log` holds, when it was taken in that round: the lines to add to it
+    kept_later: list[Event] = []
 
 
 @dataclass(frozen=True, slots=True)

@@ -170,9 +170,12 @@ async def load_active_tables(
     loaded = LoadedTables()
     for row in tables:
         table_id = row["id"]
+        kept_row = kept_logs.get(table_id)
+        kept, kept_error = _kept_log(kept_row) if kept_row is not None else (None, None)
         try:
             table = table_from_row(row)
             log: deque[Event] = deque(maxlen=LOG_KEPT)
+            later: list[Event] = []
             match, round_, round_no = _rebuild(
                 resolve,
                 table.game,
@@ -181,6 +184,7 @@ async def load_active_tables(
                 open_rounds.get(table_id),
                 actions[table_id],
                 log,
+                (kept, later),
             )
             loaded.tables.append(
                 ActiveTable(
@@ -190,6 +194,9 @@ async def load_active_tables(
                     round=round_,
                     round_no=round_no,
                     log=list(log),
+                    kept_log=kept,
+                    kept_log_error=kept_error,
+                    kept_later=later,
                 )
             )
             done = finished_rounds.get(table_id)
@@ -202,10 +209,6 @@ async def load_active_tables(
                 await _last_round(db, resolve, loaded.tables[-1], done)
         except Exception as error:  # any failure to rebuild makes this one table broken
             loaded.broken.append((table_id, _reason(row["game"], error)))
-            continue
-        kept = kept_logs.get(table_id)
-        if kept is not None:
-            loaded.tables[-1].kept_log, loaded.tables[-1].kept_log_error = _kept_log(kept)
     if loaded.broken:
         await _mark_broken(db, loaded.broken)
     return loaded
@@ -226,12 +229,39 @@ async def _last_round(db: Database, resolve: GamesResolver, active: ActiveTable,
     """The round a table between two rounds just finished, for what its message shows; a
     round that no longer replays only leaves the message without it (the table plays on)."""
     log: deque[Event] = deque(maxlen=LOG_KEPT)
+    later: list[Event] = []
     try:
-        active.last_round = resolve(row["game"]).replay(await _round_record(db, row), log)
+        record = await _round_record(db, row)
+        active.last_round = _replay(
+            resolve(row["game"]), record, log, _after(active.kept_log, row), later
+        )
     except (IllegalAction, ValueError, StoreError):
         return
     active.last_round_no = row["round_no"]
     active.log = list(log)
+    active.kept_later = later
+
+
+def _after(kept: TableLog | None, round_row: Any) -> int | None:
+    """The actions of this round the kept log holds (None: it was not taken in this round)."""
+    if kept is None or kept.round_no != round_row["round_no"]:
+        return None
+    return kept.actions
+
+
+def _replay(
+    game: Any, record: RoundRecord, log: deque[Event], after: int | None, later: list[Event]
+) -> Any:
+    """`game.replay(record, log)`, the public events of the actions after the first `after`
+    also in `later` (the lines a kept log taken then does not hold): one replay for both."""
+    if after is None or after >= len(record.actions):
+        return game.replay(record, log)
+    round_ = game.replay(record.model_copy(update={"actions": record.actions[:after]}), log)
+    for seat, notation in record.actions[after:]:
+        public = [event for event in round_.apply(seat, notation) if event.to is None]
+        log.extend(public)
+        later.extend(public)
+    return round_
 
 
 def _kept_log(row: Any) -> tuple[TableLog | None, str | None]:
@@ -250,12 +280,15 @@ def _rebuild(
     round_row: Any,
     actions: list[tuple[int, str]],
     log: deque[Event],
+    kept: tuple[TableLog | None, list[Event]],
 ) -> tuple[Match | None, Any, int | None]:
     game = resolve(game_name)
     match = Match.restore(game, _match_state(match_row, points)) if match_row else None
     if round_row is None:
         return match, None, None
-    round_ = resolve(round_row["game"]).replay(_record(round_row, actions), log)
+    kept_log, later = kept
+    record = _record(round_row, actions)
+    round_ = _replay(resolve(round_row["game"]), record, log, _after(kept_log, round_row), later)
     return match, round_, round_row["round_no"]
 
 

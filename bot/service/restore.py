@@ -312,7 +312,7 @@ class Restore:
         if active.table.status == LOBBY or (kept.round_no is None and round_ is None):
             pass  # no action since it was kept
         elif round_ is not None and kept.round_no == number and kept.actions <= len(round_.history):
-            later = table_log.later_entries(table, round_, kept.actions)
+            later = [log_entry(event) for event in active.kept_later]
         else:
             log.warning(
                 "table %s: its kept log (round %s, %s actions) is not of its round %s: rebuilt",

@@ -3,22 +3,20 @@
 The store keeps the log as it stood at the last table-level line (a join, a round's start or
 end, a timeout…), written in the transaction that already stores that change, and the round
 and the number of its actions it holds (`storage.TableLog`); the engine's lines of the actions
-stored since are rebuilt from them (`later_entries`), so a click writes nothing more. A table
-marks its log unsaved when it gets a table-level line (`LiveTable.add_log`); the writes that
-carry it clear the mark, and the table's lock keeps whatever is still unsaved before it shows
-it (`bot/service/locks.py`).
+stored since come from the same replay that rebuilds the round at a restart
+(`ActiveTable.kept_later`), so a click writes nothing more. A table marks its log unsaved when
+it gets a table-level line (`LiveTable.add_log`); the writes that carry it clear the mark, and
+the table's lock keeps whatever is still unsaved before it shows it (`bot/service/locks.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, TypeAdapter
 
 from bot.service.snapshots import LOBBY, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveTable
-from games.contract import Round
 from storage.models import TableLog
 
 ACTIVE_STATES = (LOBBY, PLAYING, ROUND_OVER)  # a table that restores (a finished one does not)
@@ -69,20 +67,3 @@ def entries(log: TableLog) -> list[LogEntry]:
         LogEntry(e.kind, e.seat, e.data, e.source, tuple(e.users))
         for e in _KEPT_ENTRIES.validate_python(log.entries)
     ]
-
-
-def later_entries(table: LiveTable, round_: Round[Any, Any, Any], after: int) -> list[LogEntry]:
-    """The public lines of this round's actions after the first `after`: replayed from its
-    record (the lines each action made, as `Play.apply` logged them)."""
-    record = round_.record()
-    if after >= len(record.actions):
-        return []
-    replayed = table.game.replay(record.model_copy(update={"actions": record.actions[:after]}))
-    lines: list[LogEntry] = []
-    for seat, notation in record.actions[after:]:
-        lines.extend(_public(replayed.apply(seat, notation)))
-    return lines
-
-
-def _public(events: Iterable[Any]) -> Iterable[LogEntry]:
-    return (LogEntry(e.kind, e.seat, dict(e.data), "engine") for e in events if e.to is None)
