@@ -90,7 +90,7 @@ def kinds(log: list[Any]) -> list[str]:
     return [entry["kind"] for entry in log]
 
 
-@pytest.mark.parametrize("game", ["dame", "dutch"])
+@pytest.mark.parametrize("game", ["dame", "dutch"])  # Euchre's forced card plays itself first
 async def test_a_kill_mid_round_restores_the_log_with_its_timeout_line(
     location: Location, tmp_path: Path, game: str
 ) -> None:
@@ -99,7 +99,7 @@ async def test_a_kill_mid_round_restores_the_log_with_its_timeout_line(
     assert await restored_log(location, table_id) == shown
 
 
-@pytest.mark.parametrize("game", ["dame", "dutch"])
+@pytest.mark.parametrize("game", ["dame", "dutch", "euchre"])
 async def test_a_kill_at_a_round_s_end_before_next_round_restores_the_same_log_and_back(
     location: Location, tmp_path: Path, game: str
 ) -> None:
@@ -108,12 +108,12 @@ async def test_a_kill_at_a_round_s_end_before_next_round_restores_the_same_log_a
     assert await restored_log(location, table_id) == shown
 
 
-@pytest.mark.parametrize("game", ["dame", "dutch"])
+@pytest.mark.parametrize("game", ["dame", "dutch", "euchre"])
 async def test_a_kill_after_a_match_end_a_rematch_and_a_new_round_keeps_their_lines(
     location: Location, tmp_path: Path, game: str
 ) -> None:
-    """The issue's case: the lines before the current round (the previous match's end, the
-    rematch, the new match's start) were lost, only the current round's rebuilt."""
+    """The case restarts got wrong: the lines before the current round (the previous match's
+    end, the rematch, the new match's start) were lost, only the current round's rebuilt."""
     table_id, shown = await killed_at(location, game, "rematch", tmp_path)
     said = kinds(shown)
     for kind in ("match_over", "rematch", "started", "round_started"):
