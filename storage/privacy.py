@@ -149,6 +149,8 @@ async def user_data(db: Database, user_id: int) -> UserData:
     for table in USER_ROW_TABLES:
         rows = await db.fetchall(f"SELECT * FROM {table} WHERE user_id = ?", (user_id,))
         extra[table] = [as_dict(r) for r in rows]
+    # the lines naming them in the logs kept for a restart (tables in play: who joined, left)
+    extra["table_logs"] = await table_logs.lines_naming(db, user_id)
     names = sorted(
         {row["display_name"] for row in seats} | {row["display_name"] for row in ratings}
     )

@@ -79,6 +79,31 @@ def forget_user(entries: list[dict[str, Any]], user_id: int, former: str) -> boo
     return found
 
 
+def _readable(text: str) -> list[dict[str, Any]] | None:
+    """A row's entries, or None if they no longer read as a log."""
+    try:
+        entries = loads(text)
+    except ValueError:
+        return None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        return None
+    return entries
+
+
+async def lines_naming(db: Database, user_id: int) -> list[dict[str, Any]]:
+    """The kept lines that name this user, each with its table (their `/privacy` download)."""
+    rows = await db.fetchall(
+        "SELECT table_id, entries FROM table_logs WHERE entries LIKE ? ORDER BY table_id",
+        (f"%{user_id}%",),
+    )
+    return [
+        {"table_id": table_id, **entry}
+        for table_id, text in rows
+        for entry in _readable(text) or []
+        if isinstance(entry.get("users"), list) and user_id in entry["users"]
+    ]
+
+
 async def forget_user_in(conn: Connection, user_id: int, former: str) -> None:
     """Inside `privacy.forget_user`'s transaction: the user's names and id leave every kept
     log. The ids are written in the JSON text, so a LIKE finds the few rows to read (a number
@@ -88,11 +113,8 @@ async def forget_user_in(conn: Connection, user_id: int, former: str) -> None:
         "SELECT table_id, entries FROM table_logs WHERE entries LIKE ?", (f"%{user_id}%",)
     )
     for table_id, text in rows:
-        try:
-            entries = loads(text)
-            if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-                raise ValueError("not a list of entries")
-        except ValueError:
+        entries = _readable(text)
+        if entries is None:
             await conn.execute(DELETE, (table_id,))
             continue
         if forget_user(entries, user_id, former):

@@ -128,7 +128,12 @@ async def test_forgetting_a_user_scrubs_their_names_from_kept_logs_and_keeps_the
     ]
     seats = [SeatRecord(seat=0, user_id=MAX, display_name="Max")]
     await store.save_seats(table.id, seats, log=TableLog(entries=entries))
-    assert str(ZOE) in str(await raw_sql(location, "SELECT entries FROM table_logs"))
+    named = (await store.user_data(ZOE)).extra["table_logs"]  # their download lists them
+    assert [(line["table_id"], line["kind"]) for line in named] == [
+        (table.id, "joined"),
+        (table.id, "seats_swapped"),
+        (table.id, "left"),
+    ]
 
     await store.forget_user(ZOE)
     [(text,)] = await raw_sql(location, "SELECT entries FROM table_logs")
@@ -143,3 +148,4 @@ async def test_forgetting_a_user_scrubs_their_names_from_kept_logs_and_keeps_the
         {"stock": ZOE % 1000},
     ]
     assert [e.get("users") for e in log.entries] == [[None], [None, MAX], [None], [MAX], None]
+    assert (await store.user_data(ZOE)).empty
