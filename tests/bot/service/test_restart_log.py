@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.service import FakeClock, RecordingNotifier, TableService
+from bot.service import FakeClock, RecordingNotifier, TableError, TableService
 from bot.service.table_log import kept
 from storage import Store
 from tests.bot.service.conftest import (
@@ -200,6 +200,47 @@ async def test_a_line_the_store_failed_to_keep_is_shown_and_kept_by_the_table_s_
         failing.failing.clear()
         await click_any(service, table_id, random.Random(1))  # the next change keeps it
         shown = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
+    finally:
+        await service.close()
+        await store.close()
+    assert await restored_log(db_path, table_id) == shown
+
+
+async def test_a_join_the_store_refuses_adds_no_line_and_a_restart_shows_none(
+    store: Store, db_path: Path
+) -> None:
+    failing = FailingStore(store)
+    service = TableService(
+        cast(Store, failing), FakeClock(), RecordingNotifier(), count(7).__next__
+    )
+    try:
+        table_id = (await service.open_table(1, 10, ANN, "dutch")).table_id
+        failing.failing.add("save_seats")
+        with pytest.raises(TableError):
+            await service.join(table_id, BOB)
+        shown = [kept(e) for e in service.public_snapshot(table_id).log]
+        assert kinds(shown) == ["opened"]
+    finally:
+        await service.close()
+        await store.close()
+    assert await restored_log(db_path, table_id) == shown
+
+
+async def test_a_round_the_store_refuses_to_deal_leaves_the_start_s_line_kept_alone(
+    store: Store, db_path: Path
+) -> None:
+    """The match's start is stored, its first round's is not: the log says the match starts
+    (kept alone at the lock's release), not that a round does."""
+    failing = FailingStore(store, "start_round")
+    service = TableService(
+        cast(Store, failing), FakeClock(), RecordingNotifier(), count(7).__next__
+    )
+    try:
+        table_id = await open_dutch(service, [ANN, BOB], start=False)
+        with pytest.raises(TableError):
+            await service.start(table_id, ANN.user_id)
+        shown = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
+        assert kinds(shown)[-1] == "started"
     finally:
         await service.close()
         await store.close()
