@@ -21,6 +21,7 @@ from typing import Any, cast
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableError, TableService
+from bot.service.followup import RETRY_SECONDS
 from bot.service.table_log import kept
 from storage import Store
 from tests.bot.service.conftest import (
@@ -28,6 +29,7 @@ from tests.bot.service.conftest import (
     BOB,
     FailingStore,
     click_any,
+    end_round_quickly,
     open_dutch,
     peek_all,
     user_at,
@@ -241,6 +243,27 @@ async def test_a_round_the_store_refuses_to_deal_leaves_the_start_s_line_kept_al
             await service.start(table_id, ANN.user_id)
         shown = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
         assert kinds(shown)[-1] == "started"
+    finally:
+        await service.close()
+        await store.close()
+    assert await restored_log(db_path, table_id) == shown
+
+
+async def test_a_round_end_the_store_refuses_is_said_once_when_it_is_stored(
+    store: Store, db_path: Path
+) -> None:
+    failing = FailingStore(store, "finish_round")
+    clock = FakeClock()
+    service = TableService(cast(Store, failing), clock, RecordingNotifier(), count(7).__next__)
+    try:
+        table_id = await open_dutch(service, [ANN, BOB])
+        await end_round_quickly(service, table_id)  # its end is refused, tried again later
+        assert "round_over" not in kinds([kept(e) for e in service.public_snapshot(table_id).log])
+        failing.failing.clear()
+        await clock.advance(RETRY_SECONDS)
+        await service.settle(table_id)
+        shown = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
+        assert kinds(shown).count("round_over") == 1 and kinds(shown)[-1] == "round_over"
     finally:
         await service.close()
         await store.close()
