@@ -41,11 +41,11 @@ TABLES = (
     "actions",
     "player_stats",
     "match_players",
-    "seasons",
-    "season_stats",
     "player_preferences",
     "turn_mentions",
     "hand_reviews",
+    "seasons",
+    "season_stats",
     "table_logs",
 )
 NOT_COPIED = ("schema_version", "health")
