@@ -36,12 +36,15 @@ class LogEntry:
     """One line of the table's public log, structured so the glue renders it per language.
     `source` is `engine` (a public engine event: kind/seat/data as the engine made them) or
     `table` (joined, left, bot_added, started, timeout, away, back, round_started, round_over,
-    match_over, stopped, …)."""
+    match_over, stopped, …). `users`: the Discord ids of the members whose names the entry
+    carries (its `name`, or each of its `names`, in order; None for a bot), so the kept log
+    forgets them when they ask (`/privacy forget`)."""
 
     kind: str
     seat: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
     source: str = "engine"
+    users: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ TABLES = (
     "hand_reviews",
     "seasons",
     "season_stats",
+    "table_logs",
 )
 NOT_COPIED = ("schema_version", "health")
 IDENTITIES = (("tables", "id"), ("rounds", "id"))  # sequences to move past the copied ids

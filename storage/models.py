@@ -123,6 +123,17 @@ class TurnMention(BaseModel):
     round_no: int = Field(ge=0)
 
 
+class TableLog(BaseModel):
+    """A table's public log as kept (storage/table_logs.py): its entries as they stood when
+    written (JSON-ready dicts, oldest first), taken after the first `actions` actions of the
+    table's round `round_no` (None: no round yet): the engine's lines of the later actions of
+    that round are rebuilt from them."""
+
+    entries: list[dict[str, Any]]
+    round_no: int | None = Field(default=None, ge=0)
+    actions: int = Field(default=0, ge=0)
+
+
 class ActiveTable(BaseModel):
     """A lobby or running table rebuilt at start: the match restored and the round replayed."""
 
@@ -137,6 +148,13 @@ class ActiveTable(BaseModel):
     # between two rounds: the round just finished, replayed (`log` then holds its events)
     last_round: Round[Any, Any, Any] | None = None
     last_round_no: int | None = None
+    # the log the table showed, as kept (None: none kept, a table stored before V15, or a
+    # damaged row: `kept_log_error` then says what was wrong with it)
+    kept_log: TableLog | None = None
+    kept_log_error: str | None = None
+    # the public events of the actions of `round` (between rounds: `last_round`) after those
+    # `kept_log` holds, when it was taken in that round: the lines to add to it
+    kept_later: list[Event] = []
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from storage import table_logs
 from storage.codec import as_dict, dumps, loads
 from storage.errors import StoreError
 from storage.sql import Connection, Database
@@ -148,6 +149,8 @@ async def user_data(db: Database, user_id: int) -> UserData:
     for table in USER_ROW_TABLES:
         rows = await db.fetchall(f"SELECT * FROM {table} WHERE user_id = ?", (user_id,))
         extra[table] = [as_dict(r) for r in rows]
+    # the lines naming them in the logs kept for a restart (tables in play: who joined, left)
+    extra["table_logs"] = await table_logs.lines_naming(db, user_id)
     names = sorted(
         {row["display_name"] for row in seats} | {row["display_name"] for row in ratings}
     )
@@ -200,6 +203,8 @@ async def forget_user(db: Database, user_id: int) -> UserData:
         )
         await conn.execute("UPDATE tables SET host_id = ? WHERE host_id = ?", (FORMER_ID, user_id))
         await conn.execute("DELETE FROM player_stats WHERE user_id = ?", (user_id,))
+        # the lines naming them in the kept logs of tables in play (who joined and left)
+        await table_logs.forget_user_in(conn, user_id, FORMER_PLAYER)
         for table in USER_ROW_TABLES:
             await conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
     return kept
@@ -247,6 +252,7 @@ async def forget_guild(db: Database, guild_id: int) -> int:
                 "matches",
                 "seats",
                 "turn_mentions",
+                "table_logs",
             ):
                 await conn.execute(f"DELETE FROM {table} WHERE table_id = ?", (table_id,))
         await conn.execute("DELETE FROM tables WHERE guild_id = ?", (guild_id,))

@@ -1,6 +1,8 @@
 """Rebuilding active tables after a restart: every lobby and running table is read in a few
 bulk queries, its match restored (Match.restore) and its open round replayed through its engine
-(Game.replay). A table that cannot be rebuilt is marked broken with the reason; the others load."""
+(Game.replay), with the log it showed as kept (storage/table_logs.py). A table that cannot be
+rebuilt is marked broken with the reason; the others load. A damaged kept log breaks nothing:
+the table loads without it, told why (`ActiveTable.kept_log_error`)."""
 
 from __future__ import annotations
 
@@ -11,11 +13,12 @@ from typing import Any
 from games.contract import Event, RoundRecord
 from games.errors import IllegalAction
 from games.match import Match, MatchState
+from storage import table_logs
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, loads, seat_from_row, table_from_row
 from storage.compaction import decode_log
 from storage.errors import StoreError
 from storage.interface import GamesResolver
-from storage.models import ActiveTable, ActiveTableEntry, LoadedTables
+from storage.models import ActiveTable, ActiveTableEntry, LoadedTables, TableLog
 from storage.partition import Partition
 from storage.sql import Database
 
@@ -156,13 +159,23 @@ async def load_active_tables(
             "(SELECT MAX(r2.round_no) FROM rounds AS r2 WHERE r2.table_id = r.table_id)"
         )
     }
+    kept_logs = {
+        row["table_id"]: row
+        for row in await db.fetchall(
+            "SELECT l.table_id, l.round_no, l.actions, l.entries FROM table_logs AS l "
+            f"JOIN tables AS t ON t.id = l.table_id WHERE {where}"
+        )
+    }
 
     loaded = LoadedTables()
     for row in tables:
         table_id = row["id"]
+        kept_row = kept_logs.get(table_id)
+        kept, kept_error = _kept_log(kept_row) if kept_row is not None else (None, None)
         try:
             table = table_from_row(row)
             log: deque[Event] = deque(maxlen=LOG_KEPT)
+            later: list[Event] = []
             match, round_, round_no = _rebuild(
                 resolve,
                 table.game,
@@ -171,6 +184,7 @@ async def load_active_tables(
                 open_rounds.get(table_id),
                 actions[table_id],
                 log,
+                (kept, later),
             )
             loaded.tables.append(
                 ActiveTable(
@@ -180,6 +194,9 @@ async def load_active_tables(
                     round=round_,
                     round_no=round_no,
                     log=list(log),
+                    kept_log=kept,
+                    kept_log_error=kept_error,
+                    kept_later=later,
                 )
             )
             done = finished_rounds.get(table_id)
@@ -212,12 +229,47 @@ async def _last_round(db: Database, resolve: GamesResolver, active: ActiveTable,
     """The round a table between two rounds just finished, for what its message shows; a
     round that no longer replays only leaves the message without it (the table plays on)."""
     log: deque[Event] = deque(maxlen=LOG_KEPT)
+    later: list[Event] = []
     try:
-        active.last_round = resolve(row["game"]).replay(await _round_record(db, row), log)
+        record = await _round_record(db, row)
+        active.last_round = _replay(
+            resolve(row["game"]), record, log, _after(active.kept_log, row), later
+        )
     except (IllegalAction, ValueError, StoreError):
         return
     active.last_round_no = row["round_no"]
     active.log = list(log)
+    active.kept_later = later
+
+
+def _after(kept: TableLog | None, round_row: Any) -> int | None:
+    """The actions of this round the kept log holds (None: it was not taken in this round)."""
+    if kept is None or kept.round_no != round_row["round_no"]:
+        return None
+    return kept.actions
+
+
+def _replay(
+    game: Any, record: RoundRecord, log: deque[Event], after: int | None, later: list[Event]
+) -> Any:
+    """`game.replay(record, log)`, the public events of the actions after the first `after`
+    also in `later` (the lines a kept log taken then does not hold): one replay for both."""
+    if after is None or after >= len(record.actions):
+        return game.replay(record, log)
+    round_ = game.replay(record.model_copy(update={"actions": record.actions[:after]}), log)
+    for seat, notation in record.actions[after:]:
+        public = [event for event in round_.apply(seat, notation) if event.to is None]
+        log.extend(public)
+        later.extend(public)
+    return round_
+
+
+def _kept_log(row: Any) -> tuple[TableLog | None, str | None]:
+    """The table's kept log, or why it cannot be read (the table loads without it)."""
+    try:
+        return table_logs.parse(row["round_no"], row["actions"], row["entries"]), None
+    except (ValueError, TypeError) as error:  # pydantic's ValidationError is a ValueError
+        return None, f"{type(error).__name__}: {error}"[:300]
 
 
 def _rebuild(
@@ -228,12 +280,15 @@ def _rebuild(
     round_row: Any,
     actions: list[tuple[int, str]],
     log: deque[Event],
+    kept: tuple[TableLog | None, list[Event]],
 ) -> tuple[Match | None, Any, int | None]:
     game = resolve(game_name)
     match = Match.restore(game, _match_state(match_row, points)) if match_row else None
     if round_row is None:
         return match, None, None
-    round_ = resolve(round_row["game"]).replay(_record(round_row, actions), log)
+    kept_log, later = kept
+    record = _record(round_row, actions)
+    round_ = _replay(resolve(round_row["game"]), record, log, _after(kept_log, round_row), later)
     return match, round_, round_row["round_no"]
 
 
@@ -252,3 +307,4 @@ async def _mark_broken(db: Database, broken: list[tuple[int, str]]) -> None:
             "UPDATE tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
             [(reason, now, table_id) for table_id, reason in broken],
         )
+        await conn.executemany(table_logs.DELETE, [(table_id,) for table_id, _ in broken])

@@ -9,6 +9,10 @@ commits go together in the next: one transaction, each caller told once it has c
 SQLite it is sent at once when the lock is free (`Database.one_trip_now`), holding no lock while
 it waits for its trip; else it takes the lock (`Database.one_trip`).
 
+A start or an end may carry the table's log (`TableLog`, with the line saying the round starts
+or is over): the logs of a batch's written starts and ends are kept by one more statement at
+the batch's end, in its transaction (storage/table_logs.py).
+
 Each start or end keeps its own checks (the table exists, no round is open, the round is open)
 and a refused one fails alone: its checks run before it writes anything, so the batch goes on
 without it. Any other failure rolls the whole batch back; its starts and ends are then tried
@@ -24,10 +28,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from games.contract import RoundRecord, RoundResult
+from storage import table_logs
 from storage.action_log import OpenRounds, RoundKey
 from storage.codec import dumps
 from storage.compaction import encode_log
 from storage.errors import StoreError, StoreUnavailable, as_store_error
+from storage.models import TableLog
 from storage.sql import Connection, Database
 
 MAX_BATCH = 256  # starts and ends per transaction: a bounded wait for the callers of a wave
@@ -52,11 +58,16 @@ END_READ = (
 class RoundStart:
     """A new round's row (returns its round number at the table and its id)."""
 
-    __slots__ = ("record", "table_id")
+    __slots__ = ("log", "record", "table_id")
 
-    def __init__(self, table_id: int, record: RoundRecord) -> None:
+    def __init__(self, table_id: int, record: RoundRecord, log: TableLog | None) -> None:
         self.table_id = table_id
         self.record = record
+        self.log = log  # taken in the new round, before its first action
+
+    def kept_log(self, written: Any) -> tuple[int, TableLog, int | None] | None:
+        """The table's log to keep once this start is written (its round now numbered)."""
+        return None if self.log is None else (self.table_id, self.log, int(written[0]))
 
     async def write(self, conn: Connection, db: Database, rounds: OpenRounds) -> Any:
         table_id, record = self.table_id, self.record
@@ -101,12 +112,22 @@ class RoundStart:
 class RoundEnd:
     """A round's result and the match totals after it; its log is compacted."""
 
-    __slots__ = ("key", "result", "totals_after")
+    __slots__ = ("key", "log", "result", "totals_after")
 
-    def __init__(self, key: RoundKey, result: RoundResult, totals_after: list[int]) -> None:
+    def __init__(
+        self,
+        key: RoundKey,
+        result: RoundResult,
+        totals_after: list[int],
+        log: TableLog | None,
+    ) -> None:
         self.key = key
         self.result = result
         self.totals_after = totals_after
+        self.log = log
+
+    def kept_log(self, written: Any) -> tuple[int, TableLog, int | None] | None:
+        return None if self.log is None else (self.key[0], self.log, self.key[1])
 
     async def write(self, conn: Connection, db: Database, rounds: OpenRounds) -> Any:
         table_id, round_no = self.key
@@ -161,17 +182,24 @@ class RoundWriter:
     def start(self) -> None:
         self._context = contextvars.copy_context()
 
-    async def start_round(self, table_id: int, record: RoundRecord) -> int:
+    async def start_round(
+        self, table_id: int, record: RoundRecord, log: TableLog | None = None
+    ) -> int:
         if record.actions:
             raise StoreError(
                 "start_round takes a round with no action yet; record them one by one."
             )
-        return int(await self._submit(RoundStart(table_id, record)))
+        return int(await self._submit(RoundStart(table_id, record, log)))
 
     async def finish_round(
-        self, table_id: int, round_no: int, result: RoundResult, totals_after: list[int]
+        self,
+        table_id: int,
+        round_no: int,
+        result: RoundResult,
+        totals_after: list[int],
+        log: TableLog | None = None,
     ) -> None:
-        await self._submit(RoundEnd((table_id, round_no), result, totals_after))
+        await self._submit(RoundEnd((table_id, round_no), result, totals_after, log))
 
     def _submit(self, write: RoundWrite) -> asyncio.Future[Any]:
         if self._closing:
@@ -224,11 +252,19 @@ class RoundWriter:
 
         async def body(conn: Connection) -> Outcomes:
             outcomes: Outcomes = []
+            logs = []
             for write, _ in batch:
                 try:
-                    outcomes.append((True, await write.write(conn, db, rounds)))
+                    written = await write.write(conn, db, rounds)
                 except StoreError as refused:  # checked before it wrote anything
                     outcomes.append((False, refused))
+                    continue
+                outcomes.append((True, written))
+                kept = write.kept_log(written)
+                if kept is not None:
+                    logs.append(kept)
+            if logs:  # one statement for the batch's logs
+                await conn.executemany(table_logs.UPSERT, table_logs.rows_for(logs))
             return outcomes
 
         try:

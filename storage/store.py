@@ -24,6 +24,7 @@ from storage import (
     rounds,
     seasons,
     stats,
+    table_logs,
     tables,
 )
 from storage.action_log import ActionWriter, OpenRounds
@@ -41,6 +42,7 @@ from storage.models import (
     PlayerPreferences,
     PlayerStats,
     SeatRecord,
+    TableLog,
     TableRecord,
     TableStatus,
     TurnMention,
@@ -214,11 +216,17 @@ class Store:
             self._open_rounds.drop_table(table_id)
 
     async def save_seats(
-        self, table_id: int, seats: list[SeatRecord], *, status: TableStatus | None = None
+        self,
+        table_id: int,
+        seats: list[SeatRecord],
+        *,
+        status: TableStatus | None = None,
+        log: TableLog | None = None,
     ) -> None:
         """Replace the table's seat list (kept in the given order, left players included);
-        with `status`, the table's status changes in the same transaction."""
-        await tables.save_seats(self._db, table_id, seats, status)
+        with `status`, the table's status changes in the same transaction, and with `log`
+        the table's log is kept in it too (not for a status that ends the table)."""
+        await tables.save_seats(self._db, table_id, seats, status, log)
         if status is not None:
             self._status_set(table_id, status)
 
@@ -230,10 +238,14 @@ class Store:
         """Begin a (new) match at this table; returns its number at the table (0, 1, …)."""
         return await rounds.start_match(self._db, table_id, state)
 
-    async def start_round(self, table_id: int, record: RoundRecord) -> int:
+    async def start_round(
+        self, table_id: int, record: RoundRecord, *, log: TableLog | None = None
+    ) -> int:
         """Store a new round's options, seats, dealer and deck order; returns the store's round
-        number at this table (0, 1, … across matches), the one record_action takes."""
-        return await self._rounds.start_round(table_id, record)
+        number at this table (0, 1, … across matches), the one record_action takes. `log`:
+        the table's log as the round starts, kept in the same transaction (taken in the new
+        round, whatever its `round_no` says: the store numbers the round)."""
+        return await self._rounds.start_round(table_id, record, log)
 
     async def record_action(
         self, table_id: int, round_no: int, seq: int, seat: int, notation: str
@@ -250,11 +262,22 @@ class Store:
         observe(time.perf_counter() - started)
 
     async def finish_round(
-        self, table_id: int, round_no: int, result: RoundResult, totals_after: list[int]
+        self,
+        table_id: int,
+        round_no: int,
+        result: RoundResult,
+        totals_after: list[int],
+        *,
+        log: TableLog | None = None,
     ) -> None:
         """Store the round's result and the match totals after it; the round takes no more
-        actions."""
-        await self._rounds.finish_round(table_id, round_no, result, totals_after)
+        actions. `log`: the table's log as the round ends, kept in the same transaction."""
+        await self._rounds.finish_round(table_id, round_no, result, totals_after, log)
+
+    async def save_table_log(self, table_id: int, log: TableLog) -> None:
+        """Keep the table's public log as it stands (a line that came with no other write:
+        a timeout, a player back); a restart shows it again (`ActiveTable.kept_log`)."""
+        await table_logs.save(self._db, table_id, log)
 
     async def finish_match(
         self,

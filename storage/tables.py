@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
+from storage import table_logs
 from storage.codec import SEAT_COLUMNS, TABLE_COLUMNS, dumps, seat_from_row, table_from_row
 from storage.compaction import compact_unfinished
 from storage.errors import StoreError
-from storage.models import SeatRecord, TableRecord, TableStatus
+from storage.models import SeatRecord, TableLog, TableRecord, TableStatus
 from storage.sql import Connection, Database
 
 STATUSES: tuple[str, ...] = get_args(TableStatus)
@@ -65,13 +66,19 @@ async def _update_in(
         raise StoreError(f"there is no table {table_id}.")
     if changes.get("status") not in (None, "lobby", "playing"):
         await compact_unfinished(conn, table_id)
+        await conn.execute(table_logs.DELETE, (table_id,))  # only active tables restore
 
 
 async def save_seats(
-    db: Database, table_id: int, seats: list[SeatRecord], status: str | None = None
+    db: Database,
+    table_id: int,
+    seats: list[SeatRecord],
+    status: str | None = None,
+    log: TableLog | None = None,
 ) -> None:
     """Replace the seat list, and set the status in the same transaction when given (a
-    rematch reopens the lobby with its new seats: both are stored, or neither)."""
+    rematch reopens the lobby with its new seats: both are stored, or neither); `log`, the
+    table's log with the line saying so, is kept in it too."""
     async with db.transaction() as conn:
         await require_table(conn, table_id)
         if status is not None:
@@ -94,6 +101,8 @@ async def save_seats(
                 for position, s in enumerate(seats)
             ],
         )
+        if log is not None and status in (None, "lobby", "playing"):
+            await table_logs.write_in(conn, table_id, log)
 
 
 async def get_seats(db: Database, table_id: int) -> list[SeatRecord]:

@@ -15,8 +15,10 @@ from bot.i18n import has_key, text
 from bot.render.cards import writing
 from bot.render.names import escape
 from bot.snapshots import LogEntry
+from storage.privacy import FORMER_PLAYER
 
 Phrase = Callable[[LogEntry, Sequence[str], str], "str | None"]  # entry, names, language
+SWAPPED = " ↔ "  # between the names of the seats the host swapped
 
 
 # Entries worded lately, by identity: (the entry, what it was worded under, its words). The
@@ -38,7 +40,9 @@ def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
     params = dict(entry.data)
     for key in ("name", "names"):
         if isinstance(params.get(key), str):
-            params[key] = escape(params[key])
+            params[key] = _person(params[key], language)
+    if isinstance(params.get("names"), list):  # seats swapped: "Ann ↔ Bob"
+        params["names"] = SWAPPED.join(_person(str(name), language) for name in params["names"])
     if "name" not in params:
         seat = entry.seat
         params["name"] = names[seat] if seat is not None and 0 <= seat < len(names) else "?"
@@ -48,7 +52,17 @@ def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
         params["names"] = listed(winners, language)
         if len(winners) == 1:  # "Alice wins"; a pair: "Bot 1 and Bot 3 win"
             key = "log.table.match_over_by_one"
-    return text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
+    said = text(language, key if has_key(key) else "log.unknown", kind=entry.kind, **params)
+    former = text(language, "player.former")
+    if entry.data.get("name") == FORMER_PLAYER and said.startswith(former):
+        return said[:1].upper() + said[1:]  # "A former player left."
+    return said
+
+
+def _person(name: str, language: str) -> str:
+    """A name an entry carries, escaped; "a former player" once they asked to be forgotten
+    (`/privacy forget` scrubs the names in the logs kept for a restart)."""
+    return escape(name) if name != FORMER_PLAYER else text(language, "player.former")
 
 
 def listed(words: Sequence[str], language: str) -> str:

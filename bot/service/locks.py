@@ -28,8 +28,9 @@ Notice = tuple[str, int, int | None]  # (notifier method, table id, seat)
 
 class TableLock:
     """`async with service.tables.locked(id) as (table, notes)`: hold the table's lock; on
-    release publish the table's snapshot (every change made under the lock is stored or rolled
-    back by then), then send the collected notices. A change nobody announced (a rollback) is
+    release keep the table's log lines no other write kept (`Tables.save_log`), publish the
+    table's snapshot (every change made under the lock is stored or rolled back by then), then
+    send the collected notices. A change nobody announced (a rollback) is
     announced too, so the table message is re-rendered from what is stored."""
 
     def __init__(
@@ -71,12 +72,15 @@ class TableLock:
             table.lock.release()
             return
         before = table.published
-        publish(table)
-        changed = ("table_changed", table.id, None)
-        moved = before is not None and before.version != table.version
-        if moved and not table.closed and changed not in self.notes:
-            self.notes.append(changed)
-        table.lock.release()
+        try:
+            await self.service.tables.save_log(table)
+        finally:  # cancelled meanwhile: the lock is released all the same
+            publish(table)
+            changed = ("table_changed", table.id, None)
+            moved = before is not None and before.version != table.version
+            if moved and not table.closed and changed not in self.notes:
+                self.notes.append(changed)
+            table.lock.release()
         await notify(self.service, self.notes)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.service import snapshot_builder
+from bot.service import snapshot_builder, table_log
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, TableLock, changed, published, store_failed
@@ -291,11 +291,17 @@ class Play:
             round_ = match.new_round(deck=deck, seed=None if deck is not None else seed)
         except (IllegalAction, ValueError) as error:
             raise TableError("bad_deck", message=str(error)) from error
+        log_before = table.log_state()
+        table.add_log(LogEntry("round_started", None, {"round": match.round_no + 1}, "table"))
         try:
             settings = await self.service.store.get_guild_settings(table.guild_id)
-            round_no = await self.service.store.start_round(table.id, round_.record())
+            round_no = await self.service.store.start_round(
+                table.id, round_.record(), log=table_log.table_log(table, before_round=True)
+            )
         except Exception as error:
+            table.restore_log(log_before)
             raise store_failed(error) from error
+        table.log_unsaved = False
         table.turn_seconds = float(settings.turn_seconds)
         table.cancel_timer()
         table.round = round_
@@ -308,7 +314,6 @@ class Play:
         table.waiting_since.clear()
         table.reminded.clear()
         table.rng = random.Random(seed)
-        table.add_log(LogEntry("round_started", None, {"round": match.round_no + 1}, "table"))
         notes.append(("round_started", table.id, None))
         await self.run_table(table, notes)
         changed(table, notes)
@@ -326,21 +331,30 @@ class Play:
         if not table.round_scored:
             before = match.state()
             match.add_round(result)
-            try:
-                await self.service.store.finish_round(
-                    table.id, table.round_no, result, list(match.totals)
-                )
-            except Exception as error:
-                table.match = Match.restore(table.game, before)
-                log.error("table %s: round end not stored: %s", table.id, error)
-                raise store_failed(error) from error
-            table.round_scored = True
+            # the round's end as the table shows it, kept with its result (a restart shows it)
+            log_before, last_before = table.log_state(), table.last_round
             shown = table.show_round_end(table.round_no, round_, result)
             table.add_log(
                 LogEntry(
                     "round_over", None, {"points": shown.points, "totals": shown.totals}, "table"
                 )
             )
+            try:
+                await self.service.store.finish_round(
+                    table.id,
+                    table.round_no,
+                    result,
+                    list(match.totals),
+                    log=table_log.table_log(table),
+                )
+            except Exception as error:
+                table.match = Match.restore(table.game, before)
+                table.restore_log(log_before)
+                table.last_round = last_before
+                log.error("table %s: round end not stored: %s", table.id, error)
+                raise store_failed(error) from error
+            table.round_scored = True
+            table.log_unsaved = False
         if match.finished:
             await self.finish_match(table, match)
             table.status = FINISHED
@@ -380,7 +394,7 @@ class Play:
         timed out or away (and the table log says so if they were away)."""
         player = table.seats[seat]
         if player.away:
-            table.add_log(LogEntry("back", seat, {"name": player.name}, "table"))
+            table.add_log(LogEntry("back", seat, {"name": player.name}, "table", (player.user_id,)))
         player.away = False
         player.timeouts = 0
         table.waiting_since.pop(seat, None)

@@ -14,17 +14,19 @@ import contextlib
 import itertools
 import logging
 import random
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.service import table_log
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, logged_error_id, publish
 from bot.service.play import log_entry
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL
 from bot.service.seating import preset_name
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry
+from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveSeat, LiveTable
 from storage.errors import StoreUnavailable
 from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
@@ -271,18 +273,59 @@ class Restore:
         elif table.status == ROUND_OVER:
             self.service.timers.arm_next_round(table)
 
-    def _round_end(self, table: LiveTable, active: ActiveTable) -> None:
+    def _round_end(self, table: LiveTable, active: ActiveTable, *, log_kept: bool) -> None:
         """Between two rounds: the round just finished and the log that ended with it, as
-        the table showed them (`Play.end_round` made them the same way)."""
+        the table showed them (`Play.end_round` made them the same way); the log only if it
+        was not kept."""
         round_, match = active.last_round, active.match
         assert round_ is not None and match is not None and active.last_round_no is not None
         shown = table.show_round_end(active.last_round_no, round_, round_.result())
+        if log_kept:
+            return
         table.add_log(LogEntry("round_started", None, {"round": match.round_no}, "table"))
         for event in active.log:
             table.add_log(log_entry(event))
         table.add_log(
             LogEntry("round_over", None, {"points": shown.points, "totals": shown.totals}, "table")
         )
+
+    @staticmethod
+    def _kept_log(table: LiveTable, active: ActiveTable) -> bool:
+        """Put back the log the table showed: as the store kept it, then the engine's lines of
+        the actions stored after it (bot/service/table_log.py). False, the log left empty,
+        when none was kept (a table stored before V15) or the one kept cannot be used (a
+        damaged row, logged): the caller then rebuilds the current round's lines."""
+        kept, error = active.kept_log, active.kept_log_error
+        if kept is None:
+            if error is not None:
+                log.warning("table %s: its kept log is damaged (%s): rebuilt", table.id, error)
+            return False
+        try:
+            entries = table_log.entries(kept)
+        except ValueError as damaged:
+            log.warning("table %s: its kept log is damaged (%s): rebuilt", table.id, damaged)
+            return False
+        round_, number = active.round, active.round_no
+        if round_ is None:  # between two rounds: the one just finished
+            round_, number = active.last_round, active.last_round_no
+        later: list[LogEntry] = []
+        if active.table.status == LOBBY or (kept.round_no is None and round_ is None):
+            pass  # no action since it was kept
+        elif round_ is not None and kept.round_no == number and kept.actions <= len(round_.history):
+            later = [log_entry(event) for event in active.kept_later]
+        else:
+            log.warning(
+                "table %s: its kept log (round %s, %s actions) is not of its round %s: rebuilt",
+                table.id,
+                kept.round_no,
+                kept.actions,
+                number,
+            )
+            return False
+        table.log = deque(entries)
+        for entry in later:
+            table.add_log(entry)
+        return True
 
     def _rebuild(self, active: ActiveTable, settings: GuildSettings) -> LiveTable:
         record = active.table
@@ -306,6 +349,7 @@ class Restore:
             turn_seconds=float(settings.turn_seconds),
             bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
         )
+        log_kept = self._kept_log(table, active)
         if record.status == "playing" and active.match is not None:
             table.match = active.match
             table.round_scored = active.round is None
@@ -313,18 +357,19 @@ class Restore:
                 table.round = active.round
                 table.round_no = active.round_no
                 table.status = PLAYING
-                # the log as it was: the round's start, then its public events
-                number = active.match.round_no + 1
-                table.add_log(LogEntry("round_started", None, {"round": number}, "table"))
-                for event in active.log:
-                    table.add_log(log_entry(event))
+                if not log_kept:  # as it was rebuilt before logs were kept: this round's
+                    number = active.match.round_no + 1
+                    table.add_log(LogEntry("round_started", None, {"round": number}, "table"))
+                    for event in active.log:
+                        table.add_log(log_entry(event))
                 table.rng = random.Random(f"{record.id}:{active.round_no}:{len(seats)}")
             else:
                 table.status = ROUND_OVER
                 # the round just finished, as `Play.end_round` leaves it: its buttons' number
                 table.round_no = active.last_round_no
                 if active.last_round is not None and active.last_round_no is not None:
-                    self._round_end(table, active)
+                    self._round_end(table, active, log_kept=log_kept)
+        table.log_unsaved = False  # as kept, or rebuilt from what is stored
         humans = table.human_ids()
         if table.host_id not in humans and humans:
             table.host_id = humans[0]  # the store keeps the first host; a new one is re-derived

@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.service import table_log
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed, publish, published, store_failed
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION
@@ -122,7 +123,11 @@ class Seating:
                 turn_seconds=float(settings.turn_seconds),
                 bots=bots,
             )
-            await self.service.store.save_seats(table.id, self.tables.seat_records(table))
+            table.add_log(LogEntry("opened", 0, {"name": host.name}, "table", (host.user_id,)))
+            await self.service.store.save_seats(
+                table.id, self.tables.seat_records(table), log=table_log.table_log(table)
+            )
+            table.log_unsaved = False
         except TableError:
             self.tables.release(guild_id, host.user_id, -1)
             raise
@@ -132,7 +137,6 @@ class Seating:
         self.tables.release(guild_id, host.user_id, -1)
         self.tables.seated[(guild_id, host.user_id)] = table.id
         self._note_opened(guild_id, host.user_id)
-        table.add_log(LogEntry("opened", 0, {"name": host.name}, "table"))
         table.version += 1
         publish(table)
         self.tables.live[table.id] = table
@@ -174,9 +178,11 @@ class Seating:
             if b is not None:
                 table.seats[b].position = first
             table.settle_positions()
-            await self.tables.save_seats(table, undo)
-            names = " ↔ ".join(seat.name for seat in moved)
-            changed(table, notes, LogEntry("seats_swapped", None, {"names": names}, "table"))
+            names = [seat.name for seat in moved]  # worded "Ann ↔ Bob" (bot/render/log.py)
+            users = tuple(seat.user_id for seat in moved)
+            swapped = LogEntry("seats_swapped", None, {"names": names}, "table", users)
+            await self.tables.save_seats(table, undo, swapped)
+            changed(table, notes)
         return published(table)
 
     async def _take_position(
@@ -198,8 +204,9 @@ class Seating:
         seat = table.seats[mine]
         seat.position = position
         table.settle_positions()
-        await self.tables.save_seats(table, undo)
-        changed(table, notes, LogEntry("moved", None, {"name": seat.name}, "table"))
+        moved = LogEntry("moved", None, {"name": seat.name}, "table", (seat.user_id,))
+        await self.tables.save_seats(table, undo, moved)
+        changed(table, notes)
 
     async def _sit(
         self, table: LiveTable, notes: list[Notice], player: PlayerRef, position: int
@@ -212,9 +219,10 @@ class Seating:
             table.seats.remove(seat)
             self.tables.release(table.guild_id, player.user_id, table.id)
 
-        await self.tables.save_seats(table, undo)
         index = table.seats.index(seat)
-        changed(table, notes, LogEntry("joined", index, player_name(player), "table"))
+        joined = LogEntry("joined", index, player_name(player), "table", (player.user_id,))
+        await self.tables.save_seats(table, undo, joined)
+        changed(table, notes)
 
     @staticmethod
     def _free_position(table: LiveTable) -> int:
@@ -253,9 +261,10 @@ class Seating:
             bot_name = name(number) if name is not None else f"Bot {number}"
             bot = LiveSeat(None, bot_name, True, self.tables.now(), position=position)
             table.place(bot)
-            await self.tables.save_seats(table, lambda: table.seats.remove(bot))
             seat = table.seats.index(bot)
-            changed(table, notes, LogEntry("bot_added", seat, {"name": bot_name}, "table"))
+            added = LogEntry("bot_added", seat, {"name": bot_name}, "table")
+            await self.tables.save_seats(table, lambda: table.seats.remove(bot), added)
+            changed(table, notes)
         return published(table)
 
     async def fill_with_bots(
@@ -282,10 +291,11 @@ class Seating:
                 for bot in bots:
                     table.seats.remove(bot)
 
-            await self.tables.save_seats(table, undo)
-            for bot in bots:
-                seat = table.seats.index(bot)
-                table.add_log(LogEntry("bot_added", seat, {"name": bot.name}, "table"))
+            added = [
+                LogEntry("bot_added", table.seats.index(bot), {"name": bot.name}, "table")
+                for bot in bots
+            ]
+            await self.tables.save_seats(table, undo, *added)
             changed(table, notes)
         return published(table)
 
@@ -303,8 +313,9 @@ class Seating:
                 table.seats.insert(seat, removed)
                 undo()
 
-            await self.tables.save_seats(table, put_back)
-            changed(table, notes, LogEntry("bot_removed", seat, {"name": removed.name}, "table"))
+            gone = LogEntry("bot_removed", seat, {"name": removed.name}, "table")
+            await self.tables.save_seats(table, put_back, gone)
+            changed(table, notes)
         return published(table)
 
     async def leave(self, table_id: int, user_id: int) -> PublicSnapshot:
@@ -327,32 +338,42 @@ class Seating:
                     positions_back()
                     table.host_id = old_host
 
-                await self.tables.save_seats(table, undo)
+                left = LogEntry("left", seat, {"name": player.name}, "table", (user_id,))
+                abandoned = not table.human_ids()  # closed: its kept log goes with it
+                await self.tables.save_seats(table, undo, *(() if abandoned else (left,)))
                 self.tables.release(table.guild_id, user_id, table.id)
-                if not table.human_ids():
+                if abandoned:
                     await self.tables.close(
                         table, notes, "abandoned", LogEntry("left", seat, {}, "table")
                     )
                 else:
-                    changed(table, notes, LogEntry("left", seat, {"name": player.name}, "table"))
+                    changed(table, notes)
             elif table.status in (PLAYING, ROUND_OVER):
                 player.left_at = self.tables.now()
-                await self.tables.save_seats(table, lambda: setattr(player, "left_at", None))
+                left = LogEntry("left", seat, {"name": player.name}, "table", (user_id,))
+                abandoned = not any(
+                    s.user_id is not None and s.left_at is None for s in table.seats
+                )
+                await self.tables.save_seats(
+                    table,
+                    lambda: setattr(player, "left_at", None),
+                    *(() if abandoned else (left,)),
+                )
                 self.tables.release(table.guild_id, user_id, table.id)
-                if not any(s.user_id is not None and s.left_at is None for s in table.seats):
+                if abandoned:
                     await self.tables.close(
                         table, notes, "abandoned", LogEntry("left", seat, {}, "table")
                     )
                 else:
                     if table.host_id == user_id:
                         table.host_id = table.human_ids()[0]
-                    table.add_log(LogEntry("left", seat, {"name": player.name}, "table"))
                     await self.service.play.run_table(table, notes)
                     changed(table, notes)
             else:  # FINISHED: out of a rematch
                 player.left_at = self.tables.now()
-                await self.tables.save_seats(table, lambda: setattr(player, "left_at", None))
-                changed(table, notes, LogEntry("left", seat, {"name": player.name}, "table"))
+                left = LogEntry("left", seat, {"name": player.name}, "table", (user_id,))
+                await self.tables.save_seats(table, lambda: setattr(player, "left_at", None), left)
+                changed(table, notes)
         return published(table)
 
     async def start(self, table_id: int, user_id: int) -> PublicSnapshot:
@@ -425,16 +446,23 @@ class Seating:
             table.settle_positions()
             if table.host_id not in table.human_ids():
                 table.host_id = user_id
-            try:
+            log_before = table.log_state()
+            table.add_log(LogEntry("rematch", seat, {}, "table"))
+            try:  # the log kept from here on is the lobby's (no round): all of it, as shown
                 await self.service.store.save_seats(
-                    table.id, self.tables.seat_records(table), status="lobby"
+                    table.id,
+                    self.tables.seat_records(table),
+                    status="lobby",
+                    log=table_log.table_log(table, before_round=True),
                 )
             except Exception as error:
                 for s in kept:
                     if s.user_id is not None:
                         self.tables.release(table.guild_id, s.user_id, table.id)
                 table.seats, table.host_id = old
+                table.restore_log(log_before)
                 raise store_failed(error) from error
+            table.log_unsaved = False
             table.cancel_timer()
             table.status = LOBBY
             table.match = None
@@ -444,7 +472,7 @@ class Seating:
             table.winners = ()
             table.next_round_at = None
             table.pending_reveals.clear()
-            changed(table, notes, LogEntry("rematch", seat, {}, "table"))
+            changed(table, notes)
         return published(table)
 
 

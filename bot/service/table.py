@@ -67,6 +67,9 @@ class LiveTable:
     match_stored: bool = False  # the finished match's winners and stats are stored
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     log: deque[LogEntry] = field(default_factory=deque)  # trimmed by whole turns: add_log
+    # a table-level line not kept in the store yet (bot/service/table_log.py): the engine's
+    # lines are rebuilt from the stored actions, the table's are not
+    log_unsaved: bool = False
     pending_reveals: dict[int, list[Reveal]] = field(default_factory=dict)
     waiting_since: dict[int, float] = field(default_factory=dict)  # seat -> clock time
     reminded: set[int] = field(default_factory=set)
@@ -157,11 +160,22 @@ class LiveTable:
         run of moves: the log words such a run as one line ("Alice: drew; laid …; knocked;
         discarded A♥"), and a line missing its first moves misleads."""
         self.log.append(entry)
+        if entry.source != "engine":
+            self.log_unsaved = True
         if len(self.log) <= LOG_LENGTH:
             return
         dropped = self.log.popleft()
         while self.log and _same_run(dropped, self.log[0]):
             self.log.popleft()
+
+    def log_state(self) -> tuple[list[LogEntry], bool]:
+        """The log as it is, to put back (`restore_log`) if the write of a change fails."""
+        return list(self.log), self.log_unsaved
+
+    def restore_log(self, state: tuple[list[LogEntry], bool]) -> None:
+        entries, unsaved = state
+        self.log = deque(entries)
+        self.log_unsaved = unsaved
 
     def cancel_timer(self) -> None:
         if self.timer is not None:

@@ -4,12 +4,14 @@ seats, and drops a table from memory, however it leaves."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from bot.service import table_log
 from bot.service.errors import TableError
 from bot.service.locks import Notice, TableLock, store_failed
 from bot.service.long_lived import LongLived
@@ -20,6 +22,8 @@ from storage.models import SeatRecord
 
 if TYPE_CHECKING:
     from bot.service.service import TableService
+
+log = logging.getLogger(__name__)
 
 
 class Tables:
@@ -102,15 +106,44 @@ class Tables:
         return seat
 
     # -- storing seats and closing -------------------------------------------------------
-    async def save_seats(self, table: LiveTable, undo: Callable[[], object]) -> None:
-        """Store the seats after a change in memory; if the store fails, undo the change (so
-        memory equals disk) and refuse the click."""
+    async def save_seats(
+        self,
+        table: LiveTable,
+        undo: Callable[[], object],
+        *entries: LogEntry,
+    ) -> None:
+        """Store the seats after a change in memory, with the log's `entries` saying so (kept
+        in the same transaction while the table restores: a restart shows them); if the store
+        fails, undo the change and the entries (so memory equals disk) and refuse the click."""
+        before = table.log_state()
+        for entry in entries:
+            table.add_log(entry)
+        active = table.status in table_log.ACTIVE_STATES  # a finished table's log is not kept
         try:
-            await self.service.store.save_seats(table.id, self.seat_records(table))
+            await self.service.store.save_seats(
+                table.id,
+                self.seat_records(table),
+                log=table_log.table_log(table) if active else None,
+            )
         except Exception as error:
             undo()
+            table.restore_log(before)
             table.version += 1  # re-rendered when the lock is released
             raise store_failed(error) from error
+        table.log_unsaved = table.log_unsaved and not active
+
+    async def save_log(self, table: LiveTable) -> None:
+        """Keep the table's log if a line of its own is not kept yet (a timeout, a player
+        back: lines no other write carries), before the lock shows it. A failure is logged:
+        the line stays shown, and the next write of the table keeps it."""
+        if not table.log_unsaved or table.closed or table.status not in table_log.ACTIVE_STATES:
+            return
+        try:
+            await self.service.store.save_table_log(table.id, table_log.table_log(table))
+        except Exception as error:  # a log line never undoes a stored move
+            log.warning("table %s: log not kept: %r", table.id, error)
+            return
+        table.log_unsaved = False
 
     @staticmethod
     def seat_records(table: LiveTable) -> list[SeatRecord]:

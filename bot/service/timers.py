@@ -167,10 +167,11 @@ class Timers:
         table.waiting_since.pop(seat, None)
         table.reminded.discard(seat)
         player.timeouts += 1
-        table.add_log(LogEntry("timeout", seat, {"name": player.name}, "table"))
+        named = (player.user_id,)
+        table.add_log(LogEntry("timeout", seat, {"name": player.name}, "table", named))
         if player.timeouts >= AWAY_AFTER_TIMEOUTS and not player.away:
             player.away = True
-            table.add_log(LogEntry("away", seat, {"name": player.name}, "table"))
+            table.add_log(LogEntry("away", seat, {"name": player.name}, "table", named))
 
     async def on_next_round_timer(self, table_id: int, token: int) -> None:
         table = self.tables.live.get(table_id)

@@ -104,3 +104,14 @@ def test_a_turn_of_many_clicks_shows_as_one_whole_line_in_last_actions() -> None
                 lines = log_lines(tuple(table.log), names, "en")
                 assert all(line.split(": ", 1)[1].startswith("drew") for line in lines)
     assert "**Alice**: drew; laid 5♥ 5♠ 5♣; knocked; discarded A♥" in lines
+
+
+def test_the_host_s_swap_names_both_players_and_a_forgotten_one_as_a_former_player() -> None:
+    """A kept log scrubbed by /privacy forget holds an empty name where theirs was."""
+    swapped = LogEntry("seats_swapped", data={"names": ["Ann", "Bob"]}, source="table")
+    assert table_line(swapped, ("Ann", "Bob"), "en") == "The host swapped seats: Ann ↔ Bob."
+    scrubbed = LogEntry("seats_swapped", data={"names": ["", "Bob"]}, source="table")
+    assert table_line(scrubbed, ("Bob",), "en") == "The host swapped seats: a former player ↔ Bob."
+    left = LogEntry("left", seat=0, data={"name": ""}, source="table")
+    assert table_line(left, ("Bob",), "en") == "A former player left."
+    assert table_line(left, ("Bob",), "fr").startswith("Un ancien joueur")
