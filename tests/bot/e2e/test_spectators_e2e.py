@@ -209,3 +209,36 @@ async def test_a_spectators_option_that_is_not_offered_is_refused_in_one_sentenc
         await harness.settle()
         assert_one_short_private_sentence(asked)
         assert bot.service.table_ids() == []
+
+
+async def test_a_restart_forgets_watchers_keeps_the_option_and_shows_hands_from_the_next_turn(
+    harness: BotUnderTest,
+) -> None:
+    """Watchers live in memory: after a restart they click Watch again. A round rebuilt in
+    the middle of a turn (Alice drew) shows no hand until that turn is over: the hands now
+    hold the card she drew, and what they were at the turn's start is not kept."""
+    alice, erin = harness.fake.user("alice"), harness.fake.user("erin")
+    rng = random.Random("restart")
+    harness.choose = lambda offered: pick_at_random(offered, rng, rare=("announce",))
+    async with harness.running() as bot:
+        table_id = await harness.start_with_bots(alice, "dame", 3, target=60, spectators="hands")
+        await _watch(harness, erin, table_id)
+        assert bot.service.public_snapshot(table_id).watchers == 1
+        while 0 not in bot.service.public_snapshot(table_id).to_act:
+            await harness.step(table_id)
+        await harness.play(alice, table_id, "draw")
+        assert 0 in bot.service.public_snapshot(table_id).to_act  # her turn goes on
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        snapshot = bot.service.public_snapshot(table_id)
+        assert snapshot.spectators == "hands" and snapshot.watchers == 0
+        watching = await _watch(harness, erin, table_id, locale="fr")
+        (first,) = _payloads(watching)
+        assert text("fr", "watch.hands_later") in first
+        assert text("fr", "watch.hand_of", name="Alice") not in first
+        while 0 in bot.service.public_snapshot(table_id).to_act:
+            await harness.step(table_id)
+        await harness.settle()
+        hand_of_alice = text("fr", "watch.hand_of", name="Alice")
+        assert any(hand_of_alice in payload for payload in _payloads(watching))
+        checker.assert_clean()
