@@ -165,6 +165,7 @@ class GameCog(commands.GroupCog):
         language = user_language(interaction)
         title, body = self.plugin.rules_text(preset or _default_preset(self.game), language)
         embed = discord.Embed(title=title, description=body)
+        embed.set_footer(text=text(language, "rules.spectators"))  # a table option, any game
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def leave_table(self, interaction: discord.Interaction) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.custom_ids import Verb
+from bot.custom_ids import Verb, verb_id
 from bot.i18n import text
 from bot.local.records import LocalInteraction
 from bot.local.server import running_local_discord
@@ -197,6 +197,34 @@ async def test_the_lobby_says_what_watchers_will_see(harness: BotUnderTest) -> N
             "inline": False,
         } in fields
         assert verb_choice(harness.table_message(table_id), Verb.WATCH.value) is None
+
+
+async def test_a_watch_click_on_a_lobby_is_told_there_is_no_match_to_watch(
+    harness: BotUnderTest,
+) -> None:
+    """A lobby offers no Watch button; a click that reaches it anyway (a forged id) gets one
+    sentence, and nobody watches."""
+    alice, erin = harness.fake.user("alice"), harness.fake.user("erin")
+    async with harness.running() as bot:
+        table_id = await harness.open_table(alice, game="dutch")
+        message = harness.table_message(table_id)
+        custom_id = verb_id(table_id, 0, Verb.WATCH)
+        clicked = await harness.fake.click(erin, int(message["id"]), custom_id, forged=True)
+        await clicked.wait_answered()
+        assert assert_one_short_private_sentence(clicked) == text("en", "error.watch_not_in_play")
+        assert bot.service.public_snapshot(table_id).watchers == 0
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_the_rules_say_what_watchers_see(harness: BotUnderTest, locale: str) -> None:
+    alice = harness.fake.user("alice")
+    language = "fr" if locale == "fr" else "en"
+    async with harness.running():
+        asked = await harness.fake.slash(alice, "euchre rules", locale=locale)
+        await asked.wait_answered()
+        assert text(language, "rules.spectators") in json.dumps(
+            answer_message(harness.fake, asked), ensure_ascii=False
+        )
 
 
 async def test_a_spectators_option_that_is_not_offered_is_refused_in_one_sentence(
