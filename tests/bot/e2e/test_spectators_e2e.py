@@ -17,8 +17,8 @@ from bot.custom_ids import Verb, verb_id
 from bot.i18n import text
 from bot.local.records import LocalInteraction
 from bot.local.server import running_local_discord
-from bot.service.snapshots import FINISHED, PLAYING
-from bot.service.watching import MAX_WATCHERS
+from bot.service.snapshots import FINISHED, PLAYING, WatcherSnapshot
+from bot.service.watching import MAX_WATCHERS, Watching
 from tests.bot.e2e.harness import EIGHT, BotUnderTest, assert_one_short_private_sentence, players
 from tests.bot.e2e.players import answer_message, pick_at_random, use, verb_choice
 
@@ -270,3 +270,29 @@ async def test_a_restart_forgets_watchers_keeps_the_option_and_shows_hands_from_
         hand_of_alice = text("fr", "watch.hand_of", name="Alice")
         assert any(hand_of_alice in payload for payload in _payloads(watching))
         checker.assert_clean()
+
+
+async def test_the_leak_checker_catches_a_watcher_shown_a_card_drawn_during_the_turn(
+    harness: BotUnderTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checker itself: a service that showed watchers the hands as they are now (a card
+    drawn this turn included) instead of as at the turn's start is caught."""
+
+    def hands_now(table: Any) -> WatcherSnapshot:
+        public = table.published
+        hands = None
+        if table.status == PLAYING and table.round is not None:
+            hands = {seat: tuple(cards) for seat, cards in table.round.open_hands().items()}
+        return WatcherSnapshot(public=public, hands=hands, version=public.version)
+
+    monkeypatch.setattr(Watching, "_snapshot", staticmethod(hands_now))
+    alice, erin = harness.fake.user("alice"), harness.fake.user("erin")
+    rng = random.Random("leak")
+    harness.choose = lambda offered: pick_at_random(offered, rng, rare=("announce",))
+    async with harness.running():
+        checker = harness.leak_checker()
+        table_id = await harness.start_with_bots(alice, "dame", 3, target=60, spectators="hands")
+        await _watch(harness, erin, table_id)
+        await harness.play_to_the_end(table_id, max_moves=3_000)
+        leaks = [leak for leak in checker.leaks if leak.request.interaction is not None]
+        assert leaks and all(leak.request.interaction.user.id == erin.id for leak in leaks)
