@@ -289,8 +289,15 @@ class HandFollower:
     async def _follow(self, table_id: int) -> None:
         await asyncio.sleep(0)  # let the rest of a burst of changes land first
         self._pending.discard(table_id)
-        for user_id, followed in list(self._followed.get(table_id, {}).items()):
-            await self._refresh((table_id, user_id), followed)
+        here = list(self._followed.get(table_id, {}).items())
+        # the players' hands first, one by one, then the watchers' messages all at once: a
+        # hand never waits behind the edits of a table's watchers (25 at most)
+        for user_id, followed in here:
+            if not followed.watching:
+                await self._refresh((table_id, user_id), followed)
+        watchers = [self._refresh((table_id, u), f) for u, f in here if f.watching]
+        if watchers:
+            await asyncio.gather(*watchers)
 
     async def _refresh(self, key: tuple[int, int], followed: Followed) -> None:
         table_id, user_id = key
