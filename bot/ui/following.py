@@ -35,8 +35,9 @@ view, and no re-post of an older view is left behind showing cards that never hi
 
 A watcher's message (the Watch button of a member seated nowhere at the table) is followed
 the same way, through its interaction while the token lives: re-rendered in place from the
-watcher's view (`TableService.watcher_view`) whenever the published table moved, never moved
-to the bottom (a watcher has no turn), and dropped once they no longer watch.
+watcher's view (`TableService.watcher_view`) whenever the published table moved, after the
+players' hands (all watchers at once), never moved to the bottom (a watcher has no turn), and
+dropped once they no longer watch.
 """
 
 from __future__ import annotations
