@@ -3,7 +3,8 @@
 `action` is one of
 - a table verb (`join`, `leave`, `leave!` (a confirmed leave), `stop!` (a confirmed stop),
   `start`, `cancel`, `addbot`, `fillbots` (a bot at every free seat), `hand`, `next`,
-  `rematch`; `seat` and `swap`, selects of the lobby whose chosen value is one or two places);
+  `rematch`, `watch` (a member seated nowhere follows the table); `seat` and `swap`,
+  selects of the lobby whose chosen value is one or two places);
 - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`); several moves
   of the same player joined by `;` (`p=swap 2;end`) are one click, played whole or not at
   all: tried in order on a copy of the round first, a later one is left out only once the
@@ -41,6 +42,7 @@ class Verb(StrEnum):
     REMATCH = "rematch"
     SEAT = "seat"  # a select: the chosen value is the place to sit at
     SWAP = "swap"  # the host's select: the chosen value is two places, "0 2"
+    WATCH = "watch"  # a member seated nowhere at the table follows it (a watcher)
 
 
 class Kind(StrEnum):

@@ -108,6 +108,8 @@ class PublicSnapshot:
     next_round_at: float | None  # clock time the next round starts by itself
     version: int  # grows with every stored change (the glue may skip older snapshots)
     replay: bool = False  # a finished hand replayed (/history): no button of the table to press
+    watchers: int = 0  # members watching the table (its Watch button)
+    spectators: str = "public"  # what watchers see: "public" (the table) or "hands" too
 
     @property
     def turn(self) -> int | None:
@@ -157,6 +159,21 @@ class PrivateSnapshot(Generic[ViewT_co]):
         if self.view is None:
             raise ValueError(f"table {self.table_id}: seat {self.seat} has no view outside a round")
         return self.view
+
+
+@dataclass(frozen=True, slots=True)
+class WatcherSnapshot:
+    """What a member watching the table, seated nowhere at it, sees: the public table and,
+    where the table shows them, every seat's cards as at the start of the current turn (the
+    engine's `SpectatorView`; None outside a round, or while they are not known yet)."""
+
+    public: PublicSnapshot
+    hands: Mapping[int, tuple[Any, ...]] | None  # seat -> its cards (games.cards.Card)
+    version: int  # the table's version it was built at
+
+    @property
+    def table_id(self) -> int:
+        return self.public.table_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,18 @@ class RoundResult:
     detail: Mapping[str, Any] = field(default_factory=dict)  # per-game breakdown, JSON-ready
 
 
+@dataclass(frozen=True, slots=True)
+class SpectatorView(Generic[V]):
+    """What someone watching the table, seated nowhere at it, may see: the public view, and
+    in a game shown with its hands, every seat's cards as they were at the start of the
+    current turn (`Round.spectator_view`)."""
+
+    public: V
+    # seat -> its cards face up, as at the last turn boundary; None: no hands shown (not
+    # asked for, or not known yet: a round rebuilt mid-turn knows them from its next turn)
+    hands: Mapping[int, tuple[Card, ...]] | None = None
+
+
 class RoundRecord(BaseModel):
     """A round as stored: enough to rebuild it exactly by replay."""
 
@@ -122,6 +134,10 @@ class Round(ABC, Generic[O, A, V]):
         # or a tuple naming what else): bounded by the viewers and kinds one state has, and
         # emptied by `apply` at every action.
         self._memo: dict[Hashable, Any] = {}
+        # For watchers (`keep_turn_hands`): every seat's cards as at the last turn boundary
+        # (None: not kept, or not known since the round was rebuilt mid-turn).
+        self._keeps_turn_hands = False
+        self._turn_hands: dict[int, tuple[Card, ...]] | None = None
 
     # -- the contract -------------------------------------------------------------------
     @abstractmethod
@@ -172,6 +188,25 @@ class Round(ABC, Generic[O, A, V]):
         (or the game keeps no such sight: the default, with `recalls_sights` False)."""
         return [None] * len(seen)
 
+    def keep_turn_hands(self) -> None:
+        """Keep, from now on, every seat's cards as they are at each turn boundary (any change
+        of the seats to act: a turn, a trick's card, a bid), for watchers shown the hands one
+        turn late. Asked before the first action, the deal is such a boundary; asked of a
+        round rebuilt mid-turn, the hands are known from the next boundary only (what they
+        were at the start of this turn is gone, and the cards now may hold one drawn since)."""
+        self._keeps_turn_hands = True
+        self._turn_hands = self._hands_now() if not self.history else None
+
+    def spectator_view(self, with_hands: bool) -> SpectatorView[V]:
+        """What a watcher sees: the public view, and with `with_hands` (a table that shows
+        them) each seat's cards as at the start of the current turn, never a card drawn or
+        moved since (None until `keep_turn_hands` knows them)."""
+        hands = self._turn_hands if with_hands and self._keeps_turn_hands else None
+        return SpectatorView(self.public_view(), None if hands is None else dict(hands))
+
+    def _hands_now(self) -> dict[int, tuple[Card, ...]]:
+        return {seat: tuple(cards) for seat, cards in self.open_hands().items()}
+
     def forced_move(self, seat: int) -> str | None:
         """The seat's only legal move (notation), when the game lets it be played for the seat
         (`plays_forced_moves`) and the list holds every legal move; else None."""
@@ -209,9 +244,13 @@ class Round(ABC, Generic[O, A, V]):
         unchanged) for an illegal action or unparsable notation."""
         parsed: A = self.game.parse_action(action) if isinstance(action, str) else action
         self.check(seat, parsed)
+        keeping = self._keeps_turn_hands
+        to_act_before = self.to_act() if keeping else ()
         self._memo.clear()  # the state is about to change: what it showed is gone
         events = self._apply(seat, parsed)
         self.history.append((seat, parsed))
+        if keeping and self.to_act() != to_act_before:  # a turn boundary: watchers see this
+            self._turn_hands = self._hands_now()
         return events
 
     def __getstate__(self) -> dict[str, Any]:
@@ -228,7 +267,8 @@ class Round(ABC, Generic[O, A, V]):
 
     def open_hands(self) -> dict[int, list[Card]]:
         """Every seat's cards now, face up: for replays of a hand that is over, where nothing
-        is hidden any more (never for a hand in play). The default is none."""
+        is hidden any more, and, kept at each turn boundary, for watchers of a table shown
+        with its hands (`keep_turn_hands`); never shown to a seat. The default is none."""
         return {}
 
     def record(self) -> RoundRecord:

@@ -1,6 +1,7 @@
-"""The slash command group every game gets: `/<game> start [preset] [target]`, `rules [preset]`,
-`leave`, `stop`. One base cog (`GameCog`) holds the handlers; `game_commands(...)` builds a
-game's subclass with its name, presets and target range, so a plug-in writes one line.
+"""The slash command group every game gets: `/<game> start [preset] [target] [bots]
+[spectators]`, `rules [preset]`, `leave`, `stop`. One base cog (`GameCog`) holds the
+handlers; `game_commands(...)` builds a game's subclass with its name, presets and target
+range, so a plug-in writes one line.
 
 Command texts come from the catalogs by key (`<game>.cmd`, `<game>.cmd.desc`,
 `<game>.cmd.start`, `.start.desc`, `.start.preset`, `.start.target`, `<game>.cmd.rules`,
@@ -51,6 +52,11 @@ BOTS_CHOICES = [
     Choice(name=command_text("strong", "bots.strong"), value="strong"),
     Choice(name=command_text("simple", "bots.simple"), value="simple"),
 ]
+# what members who watch the match see (bot/service/watching.py); the first is the default
+SPECTATORS_CHOICES = [
+    Choice(name=command_text("the table only", "spectators.public"), value="public"),
+    Choice(name=command_text("the hands too, one turn late", "spectators.hands"), value="hands"),
+]
 
 
 def preset_choices(game: str) -> list[Choice[str]]:
@@ -80,6 +86,7 @@ class GameCog(commands.GroupCog):
         preset: str | None,
         target: int | None,
         bots: str | None = None,
+        spectators: str | None = None,
     ) -> None:
         guild_id, channel = interaction.guild_id, interaction.channel
         if guild_id is None or channel is None:
@@ -93,7 +100,14 @@ class GameCog(commands.GroupCog):
             self.bot.service.may_open(guild_id, channel.id, interaction.user.id, settings)
             snapshot = await within_deadline(
                 self.bot.service.open_table(
-                    guild_id, channel.id, player_of(interaction), self.game, preset, target, bots
+                    guild_id,
+                    channel.id,
+                    player_of(interaction),
+                    self.game,
+                    preset,
+                    target,
+                    bots,
+                    spectators,
                 ),
                 lambda: interaction.response.defer(thinking=True),
             )
@@ -152,6 +166,7 @@ class GameCog(commands.GroupCog):
         language = user_language(interaction)
         title, body = self.plugin.rules_text(preset or _default_preset(self.game), language)
         embed = discord.Embed(title=title, description=body)
+        embed.set_footer(text=text(language, "rules.spectators"))  # a table option, any game
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def leave_table(self, interaction: discord.Interaction) -> None:
@@ -249,21 +264,24 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
             preset=_cmd(game, ".start.preset"),
             target=_cmd(game, ".start.target"),
             bots=command_text("How the bot players play", "cmd.start.bots"),
+            spectators=command_text("What members who watch the match see", "cmd.start.spectators"),
         )
         @app_commands.rename(
             preset=command_text("preset", "cmd.param.preset"),
             target=command_text("target", "cmd.param.target"),
             bots=command_text("bots", "cmd.param.bots"),
+            spectators=command_text("spectators", "cmd.param.spectators"),
         )
-        @app_commands.choices(preset=presets, bots=BOTS_CHOICES)
+        @app_commands.choices(preset=presets, bots=BOTS_CHOICES, spectators=SPECTATORS_CHOICES)
         async def start(
             self,
             interaction: discord.Interaction,
             preset: str | None = None,
             target: app_commands.Range[int, min_target, max_target] | None = None,
             bots: str | None = None,
+            spectators: str | None = None,
         ) -> None:
-            await self.open_table(interaction, preset, target, bots)
+            await self.open_table(interaction, preset, target, bots, spectators)
 
         @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
         @app_commands.describe(preset=_cmd(game, ".rules.preset"))
@@ -301,19 +319,22 @@ def _commands_of_one_rule_set(
         @app_commands.describe(
             target=_cmd(game, ".start.target"),
             bots=command_text("How the bot players play", "cmd.start.bots"),
+            spectators=command_text("What members who watch the match see", "cmd.start.spectators"),
         )
         @app_commands.rename(
             target=command_text("target", "cmd.param.target"),
             bots=command_text("bots", "cmd.param.bots"),
+            spectators=command_text("spectators", "cmd.param.spectators"),
         )
-        @app_commands.choices(bots=BOTS_CHOICES)
+        @app_commands.choices(bots=BOTS_CHOICES, spectators=SPECTATORS_CHOICES)
         async def start(
             self,
             interaction: discord.Interaction,
             target: app_commands.Range[int, min_target, max_target] | None = None,
             bots: str | None = None,
+            spectators: str | None = None,
         ) -> None:
-            await self.open_table(interaction, None, target, bots)
+            await self.open_table(interaction, None, target, bots, spectators)
 
         @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
         async def rules(self, interaction: discord.Interaction) -> None:

@@ -155,6 +155,9 @@ def _lobby(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         "\n".join(lines),
         inline=False,
     )
+    # what members who watch the match will see (the table option `spectators`)
+    watching = text(language, f"table.spectators.{snapshot.spectators}")
+    add_field(embed, text(language, "table.spectators"), watching, inline=False)
     _add_log(embed, table_text(snapshot, language))
     # A full table offers no seat to take or fill; a game of a fixed number of seats needs
     # every one taken, so the host fills the empty ones in one click.
@@ -280,11 +283,19 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     else:
         describe(embed, text(language, "table.in_play"))
     _add_log(embed, table, plugin)
+    _add_watchers(embed, snapshot, language)
     components = (
         _button(snapshot, Verb.HAND, "button.hand", "primary", language),
         _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
+        _button(snapshot, Verb.WATCH, "button.watch", "secondary", language),
     )
     return RenderedMessage(embed, components, cards=cards)
+
+
+def _add_watchers(embed: discord.Embed, snapshot: PublicSnapshot, language: str) -> None:
+    """How many members watch the table (nothing while nobody does)."""
+    if snapshot.watchers:
+        embed.set_footer(text=text(language, "table.watchers", count=snapshot.watchers))
 
 
 def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
@@ -326,8 +337,10 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         components = (
             _button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),
             _button(snapshot, Verb.HAND, "button.hand", "secondary", language),
+            _button(snapshot, Verb.WATCH, "button.watch", "secondary", language),
         )
     _add_log(embed, table, plugin)
+    _add_watchers(embed, snapshot, language)
     return RenderedMessage(embed, components, picture)
 
 

@@ -30,6 +30,7 @@ from bot.service.snapshots import (
     Reveal,
 )
 from bot.service.table import LiveTable
+from bot.service.watching import keep_watched_hands
 from games.contract import Event, Round
 from games.errors import IllegalAction
 from games.match import Match
@@ -217,6 +218,7 @@ class Play:
             table.round = table.game.replay(
                 record.model_copy(update={"actions": record.actions[:-1]})
             )
+            keep_watched_hands(table)
             table.version += 1  # re-rendered when the lock is released
             log.warning("table %s: action not stored, rolled back: %s", table.id, error)
             raise store_failed(error) from error
@@ -305,6 +307,7 @@ class Play:
         table.turn_seconds = float(settings.turn_seconds)
         table.cancel_timer()
         table.round = round_
+        keep_watched_hands(table)
         table.round_no = round_no
         table.round_scored = False
         table.status = PLAYING

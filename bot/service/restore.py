@@ -28,6 +28,12 @@ from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL
 from bot.service.seating import preset_name
 from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveSeat, LiveTable
+from bot.service.watching import (
+    DEFAULT_SPECTATORS,
+    SPECTATOR_MODES,
+    SPECTATORS_OPTION,
+    keep_watched_hands,
+)
 from storage.errors import StoreUnavailable
 from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
 
@@ -332,6 +338,7 @@ class Restore:
         game = self.tables.game(record.game)
         stored = dict(record.options)
         bots = stored.pop(BOTS_OPTION, DEFAULT_BOT_LEVEL)  # tables opened before the option
+        spectators = stored.pop(SPECTATORS_OPTION, DEFAULT_SPECTATORS)  # (the same)
         options = game.options_model.model_validate(stored)
         seats = [
             LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at, position=s.seat)
@@ -348,6 +355,7 @@ class Restore:
             seats=seats,
             turn_seconds=float(settings.turn_seconds),
             bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
+            spectators=spectators if spectators in SPECTATOR_MODES else DEFAULT_SPECTATORS,
         )
         log_kept = self._kept_log(table, active)
         if record.status == "playing" and active.match is not None:
@@ -355,6 +363,7 @@ class Restore:
             table.round_scored = active.round is None
             if active.round is not None:
                 table.round = active.round
+                keep_watched_hands(table)  # known from the next turn: rebuilt mid-turn
                 table.round_no = active.round_no
                 table.status = PLAYING
                 if not log_kept:  # as it was rebuilt before logs were kept: this round's

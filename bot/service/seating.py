@@ -23,6 +23,7 @@ from bot.service.snapshots import (
     TableSnapshot,
 )
 from bot.service.table import LiveSeat, LiveTable
+from bot.service.watching import DEFAULT_SPECTATORS, SPECTATOR_MODES, SPECTATORS_OPTION
 from games.contract import Game, Options
 from games.match import Match
 from storage.models import GuildSettings
@@ -96,18 +97,26 @@ class Seating:
         preset: str | None = None,
         target: int | None = None,
         bots: str | None = None,
+        spectators: str | None = None,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
-        bot players play."""
+        bot players play; `spectators` (`public` or `hands`; None: `public`) what watchers see."""
         game_obj = self.tables.game(game)
         options = self.tables.options(game_obj, preset, target)
         if bots is not None and bots not in BOT_LEVELS:
             raise TableError("bad_option", message=f"bots must be one of {BOT_LEVELS}")
+        spectators = spectators or DEFAULT_SPECTATORS
+        if spectators not in SPECTATOR_MODES:
+            raise TableError("bad_option", message=f"spectators must be one of {SPECTATOR_MODES}")
         self.tables.reserve(guild_id, host.user_id, -1)
         try:
             settings = await self.service.store.get_guild_settings(guild_id)
             bots = bots or settings.bots
-            stored_options = {**options.model_dump(mode="json"), BOTS_OPTION: bots}
+            stored_options = {
+                **options.model_dump(mode="json"),
+                BOTS_OPTION: bots,
+                SPECTATORS_OPTION: spectators,
+            }
             record = await self.service.store.create_table(
                 guild_id, channel_id, game, stored_options, host.user_id
             )
@@ -122,6 +131,7 @@ class Seating:
                 seats=[LiveSeat(host.user_id, host.name, False, self.tables.now(), position=0)],
                 turn_seconds=float(settings.turn_seconds),
                 bots=bots,
+                spectators=spectators,
             )
             table.add_log(LogEntry("opened", 0, {"name": host.name}, "table", (host.user_id,)))
             await self.service.store.save_seats(
@@ -214,6 +224,7 @@ class Seating:
         self.tables.reserve(table.guild_id, player.user_id, table.id)
         seat = LiveSeat(player.user_id, player.name, False, self.tables.now(), position=position)
         table.place(seat)
+        table.watchers.pop(player.user_id, None)  # seated: no longer a watcher
 
         def undo() -> None:
             table.seats.remove(seat)

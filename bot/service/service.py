@@ -44,10 +44,12 @@ from bot.service.snapshots import (
     PublicSnapshot,
     Reveal,
     TableSnapshot,
+    WatcherSnapshot,
 )
 from bot.service.table import LiveTable
 from bot.service.tables import Tables
 from bot.service.timers import Timers
+from bot.service.watching import Watching
 from games.cards import Card
 from games.contract import Game
 from games.registry import get_game
@@ -95,6 +97,7 @@ class TableService:
         # for the real bot (bot/app.py), so a searching bot never holds up the event loop
         self.bots = FollowUp(self, policy_runner or InlinePolicyRunner())
         self.restoring = Restore(self)
+        self.watching = Watching(self)
 
     @property
     def policy_runner(self) -> PolicyRunner:
@@ -200,10 +203,14 @@ class TableService:
         preset: str | None = None,
         target: int | None = None,
         bots: str | None = None,
+        spectators: str | None = None,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
-        bot players play."""
-        return await self.seating.open_table(guild_id, channel_id, host, game, preset, target, bots)
+        bot players play; `spectators` (`public`, the default, or `hands`) what its watchers
+        see."""
+        return await self.seating.open_table(
+            guild_id, channel_id, host, game, preset, target, bots, spectators
+        )
 
     def may_open(
         self, guild_id: int, channel_id: int, user_id: int, settings: GuildSettings
@@ -284,6 +291,14 @@ class TableService:
 
     async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
         return await self.play.next_round(table_id, user_id)
+
+    async def watch(self, table_id: int, user_id: int) -> WatcherSnapshot:
+        """The Watch button: a member seated nowhere at this table follows it (watching.py)."""
+        return await self.watching.watch(table_id, user_id)
+
+    async def watcher_view(self, table_id: int, user_id: int) -> WatcherSnapshot | None:
+        """What a watcher's open message shows (None: they no longer watch)."""
+        return await self.watching.watcher_view(table_id, user_id)
 
     async def settle(self, table_id: int | None = None) -> None:
         """Wait until the bot moves owed at this table (every table: None) are played."""

@@ -21,6 +21,7 @@ from bot.snapshots import (
     RoundEnd,
     SeatInfo,
     TableSnapshot,
+    WatcherSnapshot,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "RoundEnd",
     "SeatInfo",
     "TableSnapshot",
+    "WatcherSnapshot",
 ]

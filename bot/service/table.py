@@ -60,6 +60,9 @@ class LiveTable:
     status: str = LOBBY
     turn_seconds: float = 90.0
     bots: str = "strong"  # how bot players play: "simple" or "strong" (bot/service/policy.py)
+    spectators: str = "public"  # what watchers see: "public" or "hands" (service/watching.py)
+    # members watching (user ids, in the order they came): none seated here this match
+    watchers: dict[int, None] = field(default_factory=dict)
     match: Match | None = None
     round: Round[Any, Any, Any] | None = None
     round_no: int | None = None  # the store's number of the current round

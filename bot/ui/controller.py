@@ -24,6 +24,7 @@ from bot.i18n import language_of, text
 from bot.render.actions import MAX_OPTIONS, ButtonSpec, under
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage
+from bot.render.watching import render_watcher
 from bot.service.errors import TableError
 from bot.snapshots import (
     PLAYING,
@@ -221,6 +222,9 @@ class TableController:
         if verb is Verb.HAND:
             await self.show_hand(interaction, table_id)
             return
+        if verb is Verb.WATCH:
+            await self.watch(interaction, table_id)
+            return
         if verb is Verb.LEAVE and self._in_match(table_id, user_id):
             await self._confirm_leave(interaction, component)
             return
@@ -343,6 +347,33 @@ class TableController:
         pictures.posted(key, rendered, cards)
         self._picture_after(interaction, key, cards)
         self._rendered(key, interaction, private, language, hide_at, shown)
+
+    async def watch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """Watch: a fresh ephemeral message showing the table as a watcher sees it, which the
+        follower keeps current while its token lives (as a player's "My cards")."""
+        watched = await within_deadline(
+            self.service.watch(table_id, interaction.user.id),
+            lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        )
+        language = language_of(interaction.locale)
+        rendered = render_watcher(watched, language)
+        view = build_view(rendered.components)
+        pictures = self.bot.pictures
+        cards = pictures.answer(None, rendered)
+        files = cards.attachments or []
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(
+                embed=cards.embed, view=view, ephemeral=True, wait=True, files=files
+            )
+            key = sent.id
+        else:
+            response = await interaction.response.send_message(
+                embed=cards.embed, view=view, ephemeral=True, files=files
+            )
+            key = response.message_id or interaction.id
+        pictures.posted(key, rendered, cards)
+        self._picture_after(interaction, key, cards)
+        self.follower.note_watcher(interaction, key, watched, language)
 
     async def _play(
         self, interaction: discord.Interaction[Any], component: ComponentId, notation: str

@@ -32,6 +32,12 @@ newer message of the player (a click's answer) is theirs; a message posted just 
 came is deleted, and so is a hand moved to the bottom once a newer "My cards" of the player
 replaces it. So each player has one current "My cards" per table, drawn from the newest
 view, and no re-post of an older view is left behind showing cards that never hide.
+
+A watcher's message (the Watch button of a member seated nowhere at the table) is followed
+the same way, through its interaction while the token lives: re-rendered in place from the
+watcher's view (`TableService.watcher_view`) whenever the published table moved, after the
+players' hands (all watchers at once), never moved to the bottom (a watcher has no turn), and
+dropped once they no longer watch.
 """
 
 from __future__ import annotations
@@ -48,8 +54,9 @@ import discord
 from bot.games import plugin_for
 from bot.render.actions import under
 from bot.render.private import render_private
+from bot.render.watching import render_watcher
 from bot.service.errors import TableError
-from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
+from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal, WatcherSnapshot
 from bot.ui.dynamic_items import build_view
 from bot.ui.reveals import RevealHolds
 
@@ -99,6 +106,7 @@ class Followed:
     message: discord.WebhookMessage | None = None
     moving: bool = False  # it is being moved to the bottom: passes leave it to the move
     posted: bool = False  # it is a hand this follower moved to the bottom (it deletes it)
+    watching: bool = False  # a watcher's message (the Watch button), not a player's hand
     # the menu step it shows ("" the top): a redraw keeps it while it is still offered, so a
     # card hiding does not take a player out of the step they opened
     prefix: str = ""
@@ -168,6 +176,25 @@ class HandFollower:
         # turn passing to this player) found the message not yet followed, so look once more
         # (in the table's next pass: one for a burst of changes and answers).
         self.table_changed(private.table_id)
+
+    def note_watcher(
+        self,
+        interaction: discord.Interaction[Any],
+        message_key: int,
+        watched: WatcherSnapshot,
+        language: str,
+    ) -> None:
+        """A member's watcher message was just rendered (their Watch click): it follows the
+        table from here, re-rendered in place at every published change while its token
+        lives, and dropped once they no longer watch (they sat down)."""
+        public = watched.public
+        moment: Moment = (public.round_no, public.status, (), None)
+        followed = Followed(
+            interaction, message_key, language, self.bot.clock.now(), moment, watching=True
+        )
+        followed.version = watched.version
+        self._followed.setdefault(watched.table_id, {})[interaction.user.id] = followed
+        self.table_changed(watched.table_id)  # a change while it was being sent
 
     def follows(self, table_id: int, user_id: int, interaction_id: int) -> bool:
         """Is the message this interaction made the player's newest, followed one?"""
@@ -239,6 +266,10 @@ class HandFollower:
                 return True
             if (table_id, user_id) in self._answering or followed.moving:
                 continue  # its answer (its move) shows it; a pass follows it
+            if followed.watching:
+                if public.version != followed.version:
+                    return True
+                continue
             until = followed.reveals_until
             if until is not None and now >= until:
                 return True
@@ -259,8 +290,15 @@ class HandFollower:
     async def _follow(self, table_id: int) -> None:
         await asyncio.sleep(0)  # let the rest of a burst of changes land first
         self._pending.discard(table_id)
-        for user_id, followed in list(self._followed.get(table_id, {}).items()):
-            await self._refresh((table_id, user_id), followed)
+        here = list(self._followed.get(table_id, {}).items())
+        # the players' hands first, one by one, then the watchers' messages all at once: a
+        # hand never waits behind the edits of a table's watchers (25 at most)
+        for user_id, followed in here:
+            if not followed.watching:
+                await self._refresh((table_id, user_id), followed)
+        watchers = [self._refresh((table_id, u), f) for u, f in here if f.watching]
+        if watchers:
+            await asyncio.gather(*watchers)
 
     async def _refresh(self, key: tuple[int, int], followed: Followed) -> None:
         table_id, user_id = key
@@ -269,6 +307,9 @@ class HandFollower:
             return
         if key in self._answering or followed.moving:
             return  # the answer (the move) shows it; a pass follows it
+        if followed.watching:
+            await self._refresh_watcher(key, followed)
+            return
         until = followed.reveals_until
         hiding = until is not None and self.bot.clock.now() >= until  # a card must hide now
         moving = self._sights_may_move(table_id, user_id, followed)
@@ -339,6 +380,32 @@ class HandFollower:
                 )
         except discord.HTTPException as error:
             log.info("stopped following a private message of table %s: %s", table_id, error)
+            self._drop(key, followed)
+
+    async def _refresh_watcher(self, key: tuple[int, int], followed: Followed) -> None:
+        """A watcher's message, re-rendered from the table as published now if it changed
+        (it shows the table, so every stored change may change it)."""
+        table_id, user_id = key
+        try:
+            if self.bot.service.public_snapshot(table_id).version == followed.version:
+                return
+            watched = await self.bot.service.watcher_view(table_id, user_id)
+        except TableError:
+            self._drop(key, followed)
+            return
+        if watched is None:  # they sat down, or no longer watch: the message stays as it is
+            self._drop(key, followed)
+            return
+        followed.version = watched.version
+        rendered = render_watcher(watched, followed.language)
+        try:
+            cards = await self.bot.pictures.complete(followed.message_key, rendered)
+            files = {} if cards.attachments is None else {"attachments": cards.attachments}
+            await followed.interaction.edit_original_response(
+                embed=cards.embed, view=build_view(rendered.components), **files
+            )
+        except discord.HTTPException as error:
+            log.info("stopped following a watcher's message of table %s: %s", table_id, error)
             self._drop(key, followed)
 
     @staticmethod

@@ -83,6 +83,9 @@ class BotUnderTest:
         # Pictures of hands and tables cost CPU at each change: drawn where a test asks
         # (tests/bot/e2e/test_pictures_e2e.py, test_privacy_e2e.py), else cards as emojis only.
         self.hand_pictures = False
+        # (table, round) -> the seats to act when last looked at, and every card seen in a
+        # hand at a change of them: what a watcher of a table shown with its hands may see
+        self._turn_hands: dict[tuple[int, int | None], tuple[tuple[int, ...], frozenset[str]]] = {}
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[CardTableBot]:
@@ -439,7 +442,10 @@ class BotUnderTest:
 
     # -- what may be seen -----------------------------------------------------------------
     def exposure(self) -> Exposure:
-        """Card faces the public table shows now, and each seated user's own view."""
+        """Card faces the public table shows now, each seated user's own view, and what each
+        watcher may see: nothing more than the public table, or, at a table shown with its
+        hands, the cards held at a change of the seats to act this test saw itself (its own
+        record of the turns, not the engine's: a card drawn during the turn is not in it)."""
         if self.bot is None or self.bot._service is None:
             return Exposure()
         service = self.bot.service
@@ -455,7 +461,23 @@ class BotUnderTest:
                 seen = card_faces(table.round.view(seat))
                 seen |= card_faces(table.pending_reveals.get(seat, []))
                 private[info.user_id] = frozenset(seen)
+            held = self._held_at_turns(table_id, table)
+            for watcher in table.watchers:
+                private[watcher] = private.get(watcher, frozenset()) | held
         return Exposure(frozenset(public), private)
+
+    def _held_at_turns(self, table_id: int, table: Any) -> frozenset[str]:
+        """At a table shown with its hands, the cards held at every change of the seats to
+        act this round, as this test saw them (nothing at a table shown without hands)."""
+        if table.spectators != "hands" or table.round is None:
+            return frozenset()
+        key = (table_id, table.round_no)
+        to_act = tuple(table.round.to_act())
+        last = self._turn_hands.get(key)
+        if last is None or last[0] != to_act:
+            held = card_faces(table.round.open_hands())
+            self._turn_hands[key] = (to_act, (last[1] if last else frozenset()) | held)
+        return self._turn_hands[key][1]
 
     def leak_checker(self) -> LeakChecker:
         """A checker on every payload from now on. It also looks at the game each time the

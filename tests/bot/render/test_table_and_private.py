@@ -195,7 +195,8 @@ def test_round_over_shows_every_card_the_points_and_next_round() -> None:
     rendered = render_table(snapshot, "fr")
     every = {c.pretty for grid in round_.grids for c in grid if c is not None and c.name != "JK"}
     assert every <= shown_cards(rendered)
-    assert [parse(c.custom_id).verb for c in rendered.components] == [Verb.NEXT_ROUND, Verb.HAND]
+    verbs = [parse(c.custom_id).verb for c in rendered.components]
+    assert verbs == [Verb.NEXT_ROUND, Verb.HAND, Verb.WATCH]
     assert "Manche suivante" in rendered.components[0].label
 
 

@@ -398,3 +398,19 @@ async def test_a_hand_moved_to_the_bottom_is_drawn_from_the_view_after_the_menti
     assert any(move.startswith("discard") for move in legal)
     assert any("discard" in custom_id for custom_id in posted)
     assert len(table.deleted) == 1  # the message it replaces, once
+
+
+async def test_a_players_hand_is_redrawn_before_the_tables_watchers_messages(table: Table) -> None:
+    """Watchers' messages follow the table too, but after the players' hands: a player's hand
+    never waits behind the edits of the table's watchers (here, one who came before them)."""
+    player = table.to_act()
+    users = table.follower._followed[table.table_id]
+    del users[player]  # the player's message is followed again after the watcher's
+    watched = await table.service.watch(table.table_id, 999)
+    table.follower.note_watcher(table.interaction(999), 999, watched, "en")
+    table.answered(await table.service.private_view(table.table_id, player), player)
+    await table.settle()
+    table.edits.clear()
+    await table.draw(player)  # from another message: theirs and the watcher's change
+    await table.settle()
+    assert table.edits == [player, 999]
