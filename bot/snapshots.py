@@ -100,6 +100,7 @@ class PublicSnapshot:
     next_round_at: float | None  # clock time the next round starts by itself
     version: int  # grows with every stored change (the glue may skip older snapshots)
     replay: bool = False  # a finished hand replayed (/history): no button of the table to press
+    coach: bool = False  # a practice table with a coach: hints, reviews, unrated
 
     @property
     def turn(self) -> int | None:

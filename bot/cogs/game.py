@@ -47,6 +47,7 @@ def _cmd(game: str, key: str) -> app_commands.locale_str:
     return command_text(text("en", full), full)
 
 
+COACH_DESCRIPTION = "A practice table: hints and reviews of your play, unrated"
 BOTS_CHOICES = [
     Choice(name=command_text("strong", "bots.strong"), value="strong"),
     Choice(name=command_text("simple", "bots.simple"), value="simple"),
@@ -80,6 +81,7 @@ class GameCog(commands.GroupCog):
         preset: str | None,
         target: int | None,
         bots: str | None = None,
+        coach: bool = False,
     ) -> None:
         guild_id, channel = interaction.guild_id, interaction.channel
         if guild_id is None or channel is None:
@@ -93,7 +95,14 @@ class GameCog(commands.GroupCog):
             self.bot.service.may_open(guild_id, channel.id, interaction.user.id, settings)
             snapshot = await within_deadline(
                 self.bot.service.open_table(
-                    guild_id, channel.id, player_of(interaction), self.game, preset, target, bots
+                    guild_id,
+                    channel.id,
+                    player_of(interaction),
+                    self.game,
+                    preset,
+                    target,
+                    bots,
+                    coach=coach,
                 ),
                 lambda: interaction.response.defer(thinking=True),
             )
@@ -248,11 +257,13 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
             preset=_cmd(game, ".start.preset"),
             target=_cmd(game, ".start.target"),
             bots=command_text("How the bot players play", "cmd.start.bots"),
+            coach=command_text(COACH_DESCRIPTION, "cmd.start.coach"),
         )
         @app_commands.rename(
             preset=command_text("preset", "cmd.param.preset"),
             target=command_text("target", "cmd.param.target"),
             bots=command_text("bots", "cmd.param.bots"),
+            coach=command_text("coach", "cmd.param.coach"),
         )
         @app_commands.choices(preset=presets, bots=BOTS_CHOICES)
         async def start(
@@ -261,8 +272,9 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
             preset: str | None = None,
             target: app_commands.Range[int, min_target, max_target] | None = None,
             bots: str | None = None,
+            coach: bool = False,
         ) -> None:
-            await self.open_table(interaction, preset, target, bots)
+            await self.open_table(interaction, preset, target, bots, coach)
 
         @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
         @app_commands.describe(preset=_cmd(game, ".rules.preset"))
@@ -300,10 +312,12 @@ def _commands_of_one_rule_set(
         @app_commands.describe(
             target=_cmd(game, ".start.target"),
             bots=command_text("How the bot players play", "cmd.start.bots"),
+            coach=command_text(COACH_DESCRIPTION, "cmd.start.coach"),
         )
         @app_commands.rename(
             target=command_text("target", "cmd.param.target"),
             bots=command_text("bots", "cmd.param.bots"),
+            coach=command_text("coach", "cmd.param.coach"),
         )
         @app_commands.choices(bots=BOTS_CHOICES)
         async def start(
@@ -311,8 +325,9 @@ def _commands_of_one_rule_set(
             interaction: discord.Interaction,
             target: app_commands.Range[int, min_target, max_target] | None = None,
             bots: str | None = None,
+            coach: bool = False,
         ) -> None:
-            await self.open_table(interaction, None, target, bots)
+            await self.open_table(interaction, None, target, bots, coach)
 
         @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
         async def rules(self, interaction: discord.Interaction) -> None:

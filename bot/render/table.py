@@ -91,13 +91,17 @@ def seat_marks(snapshot: PublicSnapshot, info: SeatInfo) -> str:
 
 def _title(snapshot: PublicSnapshot, language: str) -> str:
     """The game, its rules (unless it has one rule set, or the options are changed ones) and
-    the table's number."""
+    the table's number; a practice table with a coach says it is one, and unrated."""
     game = text(language, f"{snapshot.game}.name")
     preset = snapshot.preset
     if not preset or len(get_game(snapshot.game).presets) < 2:
-        return text(language, "table.title_plain", game=game, table_id=snapshot.table_id)
-    preset_name = text(language, f"{snapshot.game}.preset.{preset}")
-    return text(language, "table.title", game=game, preset=preset_name, table_id=snapshot.table_id)
+        title = text(language, "table.title_plain", game=game, table_id=snapshot.table_id)
+    else:
+        preset_name = text(language, f"{snapshot.game}.preset.{preset}")
+        title = text(
+            language, "table.title", game=game, preset=preset_name, table_id=snapshot.table_id
+        )
+    return text(language, "table.title_coached", title=title) if snapshot.coach else title
 
 
 def _button(

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.service.coach import COACH_OPTION, coached
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, logged_error_id, publish
@@ -289,6 +290,8 @@ class Restore:
         game = self.tables.game(record.game)
         stored = dict(record.options)
         bots = stored.pop(BOTS_OPTION, DEFAULT_BOT_LEVEL)  # tables opened before the option
+        coach = coached(stored)
+        stored.pop(COACH_OPTION, None)
         options = game.options_model.model_validate(stored)
         seats = [
             LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at, position=s.seat)
@@ -305,6 +308,7 @@ class Restore:
             seats=seats,
             turn_seconds=float(settings.turn_seconds),
             bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
+            coach=coach,
         )
         if record.status == "playing" and active.match is not None:
             table.match = active.match

@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.service.coach import COACH_OPTION
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed, publish, published, store_failed
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION
@@ -95,9 +96,11 @@ class Seating:
         preset: str | None = None,
         target: int | None = None,
         bots: str | None = None,
+        *,
+        coach: bool = False,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
-        bot players play."""
+        bot players play; `coach`: a practice table (bot/service/coach.py)."""
         game_obj = self.tables.game(game)
         options = self.tables.options(game_obj, preset, target)
         if bots is not None and bots not in BOT_LEVELS:
@@ -107,6 +110,8 @@ class Seating:
             settings = await self.service.store.get_guild_settings(guild_id)
             bots = bots or settings.bots
             stored_options = {**options.model_dump(mode="json"), BOTS_OPTION: bots}
+            if coach:
+                stored_options[COACH_OPTION] = True
             record = await self.service.store.create_table(
                 guild_id, channel_id, game, stored_options, host.user_id
             )
@@ -121,6 +126,7 @@ class Seating:
                 seats=[LiveSeat(host.user_id, host.name, False, self.tables.now(), position=0)],
                 turn_seconds=float(settings.turn_seconds),
                 bots=bots,
+                coach=coach,
             )
             await self.service.store.save_seats(table.id, self.tables.seat_records(table))
         except TableError:

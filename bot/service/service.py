@@ -200,10 +200,14 @@ class TableService:
         preset: str | None = None,
         target: int | None = None,
         bots: str | None = None,
+        *,
+        coach: bool = False,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
-        bot players play."""
-        return await self.seating.open_table(guild_id, channel_id, host, game, preset, target, bots)
+        bot players play; `coach`: a practice table with hints and reviews, unrated."""
+        return await self.seating.open_table(
+            guild_id, channel_id, host, game, preset, target, bots, coach=coach
+        )
 
     def may_open(
         self, guild_id: int, channel_id: int, user_id: int, settings: GuildSettings

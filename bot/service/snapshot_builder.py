@@ -45,6 +45,7 @@ def public_snapshot(table: LiveTable) -> PublicSnapshot:
         turn_deadline=table.timer_due if playing and table.waiting_since else None,
         next_round_at=table.next_round_at if table.status == ROUND_OVER else None,
         version=table.version,
+        coach=table.coach,
     )
 
 

@@ -60,6 +60,7 @@ class LiveTable:
     status: str = LOBBY
     turn_seconds: float = 90.0
     bots: str = "strong"  # how bot players play: "simple" or "strong" (bot/service/policy.py)
+    coach: bool = False  # a practice table: hints, reviews after each hand, unrated
     match: Match | None = None
     round: Round[Any, Any, Any] | None = None
     round_no: int | None = None  # the store's number of the current round
