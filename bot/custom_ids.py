@@ -37,6 +37,7 @@ class Verb(StrEnum):
     ADD_BOT = "addbot"
     FILL_BOTS = "fillbots"  # a bot player at every free seat
     HAND = "hand"
+    HINT = "hint"  # a coached table's "My cards": the strong bot's move now, and why
     NEXT_ROUND = "next"
     REMATCH = "rematch"
     SEAT = "seat"  # a select: the chosen value is the place to sit at

@@ -43,8 +43,8 @@ class Frame:
     round: Round[Any, Any, Any]
     log: tuple[LogEntry, ...]
     private: tuple[Event, ...]  # what a rule showed a player at this step
-    # at the hand's last step, per seat, the last cards its hand held (a Euchre hand is empty
-    # once the last trick is played; a Dame hand once it went out): what it ended with
+    # at the hand's last step, per seat, the last cards its hand held (a hand is empty once
+    # its last card is played, or once it went out): what it ended with
     held_last: dict[int, list[Card]] = field(default_factory=dict)
 
     @property

@@ -33,6 +33,7 @@ from bot.snapshots import (
     PrivateSnapshot,
     Reveal,
 )
+from bot.ui.coaching import answer_hint
 from bot.ui.command_options import bind_interaction
 from bot.ui.custom_ids import (
     THEN,
@@ -217,6 +218,9 @@ class TableController:
         user_id = interaction.user.id
         if verb is Verb.HAND:
             await self.show_hand(interaction, table_id)
+            return
+        if verb is Verb.HINT:
+            await answer_hint(self, interaction, component)
             return
         if verb is Verb.LEAVE and self._in_match(table_id, user_id):
             await self._confirm_leave(interaction, component)

@@ -7,8 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from bot.render.table import render_table
-from bot.service import FakeClock, RecordingNotifier, TableService
+from bot.service import FakeClock, RecordingNotifier, TableError, TableService
+from bot.snapshots import PlayerRef
 from storage import Store
 from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD
 from tests.bot.service.test_match import play_match
@@ -65,3 +68,67 @@ async def test_a_coached_match_is_kept_for_history_and_changes_no_rating(
         assert (await store.player_stats(GUILD, player.user_id, "dutch")).games == []
         (played,) = await store.recent_matches(GUILD, player.user_id)
         assert played.rating_before == played.rating_after
+
+
+async def coached_euchre(service: TableService) -> int:
+    """A coached Euchre table, Ann with three bot players, started, bots settled."""
+    lobby = await service.open_table(GUILD, CHANNEL, ANN, "euchre", coach=True)
+    await service.fill_with_bots(lobby.table_id, ANN.user_id)
+    await service.start(lobby.table_id, ANN.user_id)
+    await service.settle(lobby.table_id)
+    return lobby.table_id
+
+
+async def test_a_hint_is_the_strong_bots_move_for_the_players_seat_now(
+    service: TableService,
+) -> None:
+    table_id = await coached_euchre(service)
+    public = service.public_snapshot(table_id)
+    seat = public.seat_of(ANN.user_id)
+    assert seat is not None and public.turn == seat  # the bots wait for Ann
+    hinted_seat, hint = await service.hint(table_id, ANN.user_id, public.round_no or 0)
+    assert hinted_seat == seat
+    round_ = service._table(table_id).round
+    assert round_ is not None
+    assert hint.move in [str(move) for move in round_.legal_actions(seat)]
+    assert hint.reason is not None
+
+
+@pytest.mark.parametrize(
+    ("who", "when", "refusal"),
+    [
+        (BOB, "now", "not_seated"),
+        (ANN, "earlier", "stale_button"),
+    ],
+)
+async def test_a_hint_is_refused_to_someone_not_seated_or_for_an_earlier_round(
+    service: TableService, who: PlayerRef, when: str, refusal: str
+) -> None:
+    table_id = await coached_euchre(service)
+    round_no = service.public_snapshot(table_id).round_no or 0
+    with pytest.raises(TableError) as refused:
+        await service.hint(table_id, who.user_id, round_no + (1 if when == "earlier" else 0))
+    assert refused.value.key == refusal
+
+
+async def test_a_hint_is_refused_when_it_is_not_the_players_turn(service: TableService) -> None:
+    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", coach=True)
+    await service.join(snapshot.table_id, BOB)
+    await service.start(snapshot.table_id, ANN.user_id)
+    await service.act(snapshot.table_id, ANN.user_id, 0, "peek 3 4")
+    await service.act(snapshot.table_id, BOB.user_id, 0, "peek 3 4")
+    public = service.public_snapshot(snapshot.table_id)
+    waiting = next(p for p in (ANN, BOB) if public.seat_of(p.user_id) != public.turn)
+    with pytest.raises(TableError) as refused:
+        await service.hint(snapshot.table_id, waiting.user_id, public.round_no or 0)
+    assert refused.value.key == "not_your_turn"
+
+
+async def test_a_table_without_a_coach_gives_no_hint(service: TableService) -> None:
+    lobby = await service.open_table(GUILD, CHANNEL, ANN, "euchre")
+    await service.fill_with_bots(lobby.table_id, ANN.user_id)
+    await service.start(lobby.table_id, ANN.user_id)
+    await service.settle(lobby.table_id)
+    with pytest.raises(TableError) as refused:
+        await service.hint(lobby.table_id, ANN.user_id, 0)
+    assert refused.value.key == "coach.not_coached"
