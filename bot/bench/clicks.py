@@ -125,7 +125,7 @@ from bot.service import (
     TableService,
     priority,
 )
-from bot.service.pool_terms import SEARCHED
+from bot.service.pool_terms import SEARCHED, ChoreFailed
 from bot.service.runner import ProcessPolicyRunner
 from bot.ui.pictures import DRAWERS
 from games.registry import game_names, get_game
@@ -184,6 +184,10 @@ class Bench:
         self.timed = Timed()  # clicks at the tables of four humans
         self.bot_timed = Timed()  # the human's clicks at the tables of bot players
         self.follows: dict[str, list[float]] = {}  # game -> click to the bots' last move
+        # `--hints`: the human of a table of bots asks the coach's hint before each click
+        self.hints = False
+        self.hint_times: dict[str, list[float]] = {}  # game -> asked to answered, in the window
+        self.hint_refusals = 0
         self.rng = random.Random(1)
         self.in_flight: set[asyncio.Task[None]] = set()
         self.measure_from = float("inf")  # clicks arriving from then on are measured
@@ -292,6 +296,8 @@ class Bench:
             click = self.next_click(table)
             if click is None:  # not the human's turn yet (a timer's move pending)
                 continue
+            if self.hints and click.verb == "act":
+                await self.ask_hint(table, click)
             arrival = time.perf_counter()
             await self.answer(click, arrival, self.bot_timed)
             if service.bots_pending(table.table_id):
@@ -299,6 +305,18 @@ class Bench:
                 if self.measured(arrival):
                     follows = self.follows.setdefault(table.game, [])
                     follows.append(time.perf_counter() - arrival)
+
+    async def ask_hint(self, table: Table, click: Click) -> None:
+        """The coach's hint before the click, timed from asking to its answer (the worker's
+        search included); a refusal (the turn gone by meanwhile) is counted apart."""
+        asked = time.perf_counter()
+        try:
+            await self.service.hint(table.table_id, click.user_id, click.round_no or 0)
+        except (TableError, ChoreFailed):
+            self.hint_refusals += 1
+            return
+        if self.measured(asked):
+            self.hint_times.setdefault(table.game, []).append(time.perf_counter() - asked)
 
     async def offer(self, rate: float) -> None:
         """Issue clicks at `rate` per second until the window ends (open loop)."""
@@ -376,6 +394,7 @@ class Level:
     bots: str = "strong"
     workers: int | None = None
     pictures: bool = True
+    hints: bool = False  # the tables of bots are coached, their humans ask a hint every turn
 
 
 def count_timeouts(service: TableService, bench: Bench) -> None:
@@ -420,6 +439,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
         service = TableService(store, clock, notifier, lambda: next(seeds), policy_runner=runner)
         notifier.service = service
         bench = Bench(service, notifier, level.think, level.bot_think, level.bot_think_spread)
+        bench.hints = level.hints
         time_record_action(store, lambda: bench.timed, lambda: bench.measuring)
         count_timeouts(service, bench)
         players: list[asyncio.Task[None]] = []
@@ -434,6 +454,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
                 level.grown,
                 level.bot_tables,
                 level.bots,
+                coach=level.hints,
             )
             seated = time.perf_counter() - set_up
             bench.phase = WARM_UP
@@ -583,6 +604,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.bots,
             args.workers,
             not args.no_pictures,
+            args.hints,
         )
         await run_level(level, args.store_dir)
 
@@ -663,6 +685,12 @@ def main(argv: list[str] | None = None) -> None:
         help="asyncio's own event loop, every callback in arrival order, instead of the bot's "
         "(bot moves after clicks, bot/service/priority.py): what the priority brings is the "
         "difference",
+    )
+    parser.add_argument(
+        "--hints",
+        action="store_true",
+        help="the tables of bots are coached and their human asks the coach's hint before "
+        "every move (the hint's p50/p99 are printed; the clicks' show what hints cost them)",
     )
     parser.add_argument(
         "--short", action="store_true", help="a few tables for a few seconds (the test suite)"
