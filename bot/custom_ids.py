@@ -94,6 +94,12 @@ def verb_id(table_id: int, round_no: int, verb: Verb) -> str:
     return _custom_id(table_id, round_no, verb.value)
 
 
+def review_id(table_id: int, round_no: int) -> str:
+    """The "Review my play" button of a finished hand (the store's round number), answered
+    by `/history`'s review (`bot.cogs.history.ReviewButton`) for the one who clicks."""
+    return f"rpr:{table_id}:{round_no}"
+
+
 def play_id(table_id: int, round_no: int, notation: str) -> str:
     return _custom_id(table_id, round_no, PLAY + notation)
 

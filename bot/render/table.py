@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.custom_ids import Verb, verb_id
+from bot.custom_ids import Verb, review_id, verb_id
 from bot.games import plugin_for
 from bot.games.plugin import Field, GamePlugin, SeatLayout, TableContext
 from bot.i18n import text
@@ -329,6 +329,9 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
             _button(snapshot, Verb.NEXT_ROUND, "button.next_round", "primary", language),
             _button(snapshot, Verb.HAND, "button.hand", "secondary", language),
         )
+    if snapshot.coach and last is not None:  # a practice table offers each player a review
+        review = review_id(snapshot.table_id, last.round_no)
+        components += (ButtonSpec(review, text(language, "replay.review"), "success"),)
     _add_log(embed, table, plugin)
     return RenderedMessage(embed, components, picture)
 

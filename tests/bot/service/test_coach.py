@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.render.table import render_table
-from bot.service import FakeClock, RecordingNotifier, TableError, TableService
+from bot.service import ROUND_OVER, FakeClock, RecordingNotifier, TableError, TableService
 from bot.snapshots import PlayerRef
 from storage import Store
-from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD, end_round_quickly
 from tests.bot.service.test_match import play_match
 
 
@@ -132,3 +132,28 @@ async def test_a_table_without_a_coach_gives_no_hint(service: TableService) -> N
     with pytest.raises(TableError) as refused:
         await service.hint(lobby.table_id, ANN.user_id, 0)
     assert refused.value.key == "coach.not_coached"
+
+
+@pytest.mark.parametrize("coach", [True, False])
+async def test_after_each_hand_a_coached_table_offers_each_player_the_review_of_their_play(
+    service: TableService, store: Store, coach: bool
+) -> None:
+    """The round's end on the table message carries /history's "Review my play" button for
+    that hand (each player who clicks it gets the review of their own seat, costly moves
+    listed); a table without a coach does not."""
+    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", coach=coach)
+    await service.join(snapshot.table_id, BOB)
+    await service.start(snapshot.table_id, ANN.user_id)
+    await end_round_quickly(service, snapshot.table_id)
+    over = service.public_snapshot(snapshot.table_id)
+    assert over.status == ROUND_OVER and over.last_round is not None
+    buttons = render_table(over, "fr").components
+    offered = [b for b in buttons if b.custom_id.startswith("rpr:")]
+    if not coach:
+        assert not offered
+        return
+    (button,) = offered
+    assert button.custom_id == f"rpr:{snapshot.table_id}:{over.last_round.round_no}"
+    assert button.label == "Analyser mon jeu"
+    hand = await store.finished_hand(snapshot.table_id, over.last_round.round_no)
+    assert hand.record.actions  # the hand the button names is stored, finished
