@@ -184,8 +184,8 @@ class Bench:
         self.timed = Timed()  # clicks at the tables of four humans
         self.bot_timed = Timed()  # the human's clicks at the tables of bot players
         self.follows: dict[str, list[float]] = {}  # game -> click to the bots' last move
-        # `--hints`: the human of a table of bots asks the coach's hint before each click
-        self.hints = False
+        # `--hints`: the share of the moves of a table of bots' human asked a hint first
+        self.hints = 0.0
         self.hint_times: dict[str, list[float]] = {}  # game -> asked to answered, in the window
         self.hint_refusals = 0
         self.rng = random.Random(1)
@@ -296,7 +296,7 @@ class Bench:
             click = self.next_click(table)
             if click is None:  # not the human's turn yet (a timer's move pending)
                 continue
-            if self.hints and click.verb == "act":
+            if self.hints and click.verb == "act" and self.rng.random() < self.hints:
                 await self.ask_hint(table, click)
             arrival = time.perf_counter()
             await self.answer(click, arrival, self.bot_timed)
@@ -394,7 +394,7 @@ class Level:
     bots: str = "strong"
     workers: int | None = None
     pictures: bool = True
-    hints: bool = False  # the tables of bots are coached, their humans ask a hint every turn
+    hints: float = 0.0  # the tables of bots are coached: the share of moves asked a hint first
 
 
 def count_timeouts(service: TableService, bench: Bench) -> None:
@@ -454,7 +454,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
                 level.grown,
                 level.bot_tables,
                 level.bots,
-                coach=level.hints,
+                coach=level.hints > 0,
             )
             seated = time.perf_counter() - set_up
             bench.phase = WARM_UP
@@ -688,9 +688,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--hints",
-        action="store_true",
+        type=float,
+        default=0.0,
         help="the tables of bots are coached and their human asks the coach's hint before "
-        "every move (the hint's p50/p99 are printed; the clicks' show what hints cost them)",
+        "this share of their moves (1: every move); the hint's p50/p99 are printed, the "
+        "clicks' show what hints cost them",
     )
     parser.add_argument(
         "--short", action="store_true", help="a few tables for a few seconds (the test suite)"

@@ -27,7 +27,7 @@ def coached(stored_options: Mapping[str, Any]) -> bool:
     return stored_options.get(COACH_OPTION) is True
 
 
-HINT_BUDGET = 0.25  # seconds of the strong bot's search for a hint (a review piece's at most)
+HINT_BUDGET = 0.12  # seconds of the strong bot's search for a hint, as for its own moves
 
 
 async def hint_for(

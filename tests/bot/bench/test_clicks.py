@@ -77,7 +77,7 @@ def test_the_short_run_reports_both_kinds_of_tables(capsys: pytest.CaptureFixtur
 def test_the_short_run_with_hints_times_the_coachs_hints(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    main(["--short", "--hints", "--tables", "0"])
+    main(["--short", "--hints", "1", "--tables", "0"])
     out = capsys.readouterr().out
     (header,) = [line for line in out.splitlines() if line.strip().startswith("hints")]
     assert "asked" in header and "p99 ms" in header

@@ -11,7 +11,7 @@ from typing import Any
 from tests.bot.local.browser import MINE, Player, local_table
 from tests.bot.local.test_games_in_browser import open_table_with_bots
 
-HINT = f"{MINE}:has-text(\"Coach's hint\")"
+HINT = f'{MINE}:has-text("Coach\'s hint")'
 PATIENCE_MS = 60_000  # a step may wait long on a loaded machine; a passing run never waits
 
 
