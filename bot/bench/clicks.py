@@ -112,6 +112,7 @@ from typing import Any
 
 from bot.bench.clicks_report import report, report_bots
 from bot.bench.discord_path import LANGUAGE, BenchNotifier, payload
+from bot.bench.hints import HINTS_HELP, ask_hint
 from bot.bench.latency import percentile
 from bot.bench.set_up import BIG_HAND, PLAYERS_PER_TABLE, HeldClock, Table, open_tables
 from bot.render.private import render_private
@@ -125,7 +126,7 @@ from bot.service import (
     TableService,
     priority,
 )
-from bot.service.pool_terms import SEARCHED, ChoreFailed
+from bot.service.pool_terms import SEARCHED
 from bot.service.runner import ProcessPolicyRunner
 from bot.ui.pictures import DRAWERS
 from games.registry import game_names, get_game
@@ -184,8 +185,7 @@ class Bench:
         self.timed = Timed()  # clicks at the tables of four humans
         self.bot_timed = Timed()  # the human's clicks at the tables of bot players
         self.follows: dict[str, list[float]] = {}  # game -> click to the bots' last move
-        # `--hints`: the share of the moves of a table of bots' human asked a hint first
-        self.hints = 0.0
+        self.hints = 0.0  # `--hints`: the share of the moves of a bot table's human (hints.py)
         self.hint_times: dict[str, list[float]] = {}  # game -> asked to answered, in the window
         self.hint_refusals = 0
         self.rng = random.Random(1)
@@ -297,7 +297,7 @@ class Bench:
             if click is None:  # not the human's turn yet (a timer's move pending)
                 continue
             if self.hints and click.verb == "act" and self.rng.random() < self.hints:
-                await self.ask_hint(table, click)
+                await ask_hint(self, table.table_id, table.game, click.user_id, click.round_no)
             arrival = time.perf_counter()
             await self.answer(click, arrival, self.bot_timed)
             if service.bots_pending(table.table_id):
@@ -305,18 +305,6 @@ class Bench:
                 if self.measured(arrival):
                     follows = self.follows.setdefault(table.game, [])
                     follows.append(time.perf_counter() - arrival)
-
-    async def ask_hint(self, table: Table, click: Click) -> None:
-        """The coach's hint before the click, timed from asking to its answer (the worker's
-        search included); a refusal (the turn gone by meanwhile) is counted apart."""
-        asked = time.perf_counter()
-        try:
-            await self.service.hint(table.table_id, click.user_id, click.round_no or 0)
-        except (TableError, ChoreFailed):
-            self.hint_refusals += 1
-            return
-        if self.measured(asked):
-            self.hint_times.setdefault(table.game, []).append(time.perf_counter() - asked)
 
     async def offer(self, rate: float) -> None:
         """Issue clicks at `rate` per second until the window ends (open loop)."""
@@ -686,14 +674,7 @@ def main(argv: list[str] | None = None) -> None:
         "(bot moves after clicks, bot/service/priority.py): what the priority brings is the "
         "difference",
     )
-    parser.add_argument(
-        "--hints",
-        type=float,
-        default=0.0,
-        help="the tables of bots are coached and their human asks the coach's hint before "
-        "this share of their moves (1: every move); the hint's p50/p99 are printed, the "
-        "clicks' show what hints cost them",
-    )
+    parser.add_argument("--hints", type=float, default=0.0, help=HINTS_HELP)
     parser.add_argument(
         "--short", action="store_true", help="a few tables for a few seconds (the test suite)"
     )

@@ -52,7 +52,8 @@ async def hint_for(
         if seat not in round_.to_act():
             raise TableError("not_your_turn")
         record, moves = round_.record(), len(round_.history)
-    answer = await service.policy_runner.chore(HintStep(record, seat, seed), HINT_BUDGET)
+    hint = HintStep(record, seat, seed)  # a person waits: before the bots' next moves
+    answer = await service.policy_runner.chore(hint, HINT_BUDGET, urgent=True)
     found = hint_from_json(json.loads(answer))
     table = service._table(table_id)
     now = table.round
