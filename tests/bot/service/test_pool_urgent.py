@@ -25,9 +25,7 @@ def a_round(seed: str) -> Round[Any, Any, Any]:
 async def test_an_urgent_chore_goes_before_the_bot_moves_waiting() -> None:
     pool, (worker,) = ready_pool(1, FakeClock(), pipeline=2)
     rounds = [a_round(f"table {t}") for t in range(6)]
-    moves = [
-        pool.think(r, SEAT, "strong", random.Random(t), table=t) for t, r in enumerate(rounds)
-    ]
+    moves = [pool.think(r, SEAT, "strong", random.Random(t), table=t) for t, r in enumerate(rounds)]
     sent = len(worker.jobs)
     assert sent and pool.waiting()  # some sent to the worker, the others wait in the pool
     hint = pool.chore(Sum((4, 5)), HINT, urgent=True)
