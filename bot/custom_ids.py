@@ -38,6 +38,7 @@ class Verb(StrEnum):
     ADD_BOT = "addbot"
     FILL_BOTS = "fillbots"  # a bot player at every free seat
     HAND = "hand"
+    HINT = "hint"  # a coached table's "My cards": the strong bot's move now, and why
     NEXT_ROUND = "next"
     REMATCH = "rematch"
     SEAT = "seat"  # a select: the chosen value is the place to sit at
@@ -93,6 +94,12 @@ def _custom_id(table_id: int, round_no: int, action: str) -> str:
 # carries one (a frozen dataclass made and formatted per id was a percent of a click).
 def verb_id(table_id: int, round_no: int, verb: Verb) -> str:
     return _custom_id(table_id, round_no, verb.value)
+
+
+def review_id(table_id: int, round_no: int) -> str:
+    """The "Review my play" button of a finished hand (the store's round number), answered
+    by `/history`'s review (`bot.cogs.history.ReviewButton`) for the one who clicks."""
+    return f"rpr:{table_id}:{round_no}"
 
 
 def play_id(table_id: int, round_no: int, notation: str) -> str:

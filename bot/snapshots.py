@@ -110,6 +110,7 @@ class PublicSnapshot:
     replay: bool = False  # a finished hand replayed (/history): no button of the table to press
     watchers: int = 0  # members watching the table (its Watch button)
     spectators: str = "public"  # what watchers see: "public" (the table) or "hands" too
+    coach: bool = False  # a practice table with a coach: hints, reviews, unrated
 
     @property
     def turn(self) -> int | None:

@@ -10,7 +10,7 @@ from storage.interface import GamesResolver
 from storage.models import GameStats, LeaderboardOrder, LeaderboardRow, MatchSummary, PlayerStats
 from storage.ratings import Skill, rate, side_ranks
 from storage.seasons import rate_in_season
-from storage.sql import Database
+from storage.sql import Connection, Database
 
 ORDERS: dict[str, str] = {
     "rating": "rating DESC, wins DESC, matches DESC, user_id",
@@ -26,9 +26,14 @@ async def finish_match(
     winners_seats: list[int],
     final_totals: list[int],
     at: datetime | None = None,
+    *,
+    rated: bool = True,
 ) -> None:
     """Store a match's end: its result, each human's statistics and all-time rating, and,
-    when the guild runs seasons, their rating in the season open at `at` (default: now)."""
+    when the guild runs seasons, their rating in the season open at `at` (default: now).
+
+    An unrated match (a practice table with a coach) is stored for the players' history only:
+    no statistic, leaderboard, rating or season changes."""
     match = await db.fetchone(
         "SELECT m.match_no, m.game, m.n_seats, t.guild_id FROM matches AS m "
         "JOIN tables AS t ON t.id = m.table_id "
@@ -94,7 +99,7 @@ async def finish_match(
             )
             skills = {row[0]: Skill(row[1], row[2]) for row in rows}
         rated_sides = [[humans[s][0] for s in side if s in humans] for side in sides]
-        new_skills = rate(rated_sides, ranks, skills)
+        new_skills = rate(rated_sides, ranks, skills) if rated else {}
         await conn.execute(
             "UPDATE matches SET finished_at = ?, winners = ?, final_totals = ?, seat_names = ? "
             "WHERE table_id = ? AND match_no = ?",
@@ -105,31 +110,14 @@ async def finish_match(
             won = seat in winners_seats
             before = skills.get(user_id, Skill())
             after = new_skills.get(user_id, before)
-            await conn.execute(
-                "INSERT INTO player_stats (guild_id, game, user_id, display_name, matches, wins, "
-                "rounds, points, mu, sigma, rating, updated_at) "
-                "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
-                "display_name = excluded.display_name, matches = player_stats.matches + 1, "
-                "wins = player_stats.wins + excluded.wins, "
-                "rounds = player_stats.rounds + excluded.rounds, "
-                "points = player_stats.points + excluded.points, mu = excluded.mu, "
-                "sigma = excluded.sigma, "
-                "rating = excluded.rating, updated_at = excluded.updated_at",
-                (
-                    guild_id,
-                    game_name,
-                    user_id,
-                    name,
-                    int(won),
-                    rounds,
-                    final_totals[side],
-                    after.mu,
-                    after.sigma,
-                    after.ordinal,
+            if rated:
+                await _count_in_stats(
+                    conn,
+                    (guild_id, game_name, user_id, name),
+                    (won, rounds, final_totals[side]),
+                    after,
                     now,
-                ),
-            )
+                )
             await conn.execute(
                 "INSERT INTO match_players (table_id, match_no, seat, guild_id, game, user_id, "
                 "won, total, rating_before, rating_after, finished_at) "
@@ -148,6 +136,8 @@ async def finish_match(
                     now,
                 ),
             )
+        if not rated:
+            return
         await rate_in_season(
             conn,
             guild_id=guild_id,
@@ -167,6 +157,44 @@ async def finish_match(
                 for seat, (user_id, name) in humans.items()
             ],
         )
+
+
+async def _count_in_stats(
+    conn: Connection,
+    who: tuple[int, str, int, str],
+    result: tuple[bool, int, int],
+    after: Skill,
+    now: str,
+) -> None:
+    """Add one rated match to a player's all-time statistics: `who` is (guild, game, user,
+    name), `result` (won, rounds, the side's total)."""
+    guild_id, game_name, user_id, name = who
+    won, rounds, total = result
+    await conn.execute(
+        "INSERT INTO player_stats (guild_id, game, user_id, display_name, matches, wins, "
+        "rounds, points, mu, sigma, rating, updated_at) "
+        "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+        "display_name = excluded.display_name, matches = player_stats.matches + 1, "
+        "wins = player_stats.wins + excluded.wins, "
+        "rounds = player_stats.rounds + excluded.rounds, "
+        "points = player_stats.points + excluded.points, mu = excluded.mu, "
+        "sigma = excluded.sigma, "
+        "rating = excluded.rating, updated_at = excluded.updated_at",
+        (
+            guild_id,
+            game_name,
+            user_id,
+            name,
+            int(won),
+            rounds,
+            total,
+            after.mu,
+            after.sigma,
+            after.ordinal,
+            now,
+        ),
+    )
 
 
 STAT_COLUMNS = "user_id, display_name, matches, wins, rounds, points, rating, mu, sigma"

@@ -285,10 +285,15 @@ class Store:
         winners_seats: list[int],
         final_totals: list[int],
         at: datetime | None = None,
+        *,
+        rated: bool = True,
     ) -> None:
         """Close the table's current match and update the players' statistics and ratings
-        (all time, and in the guild's season open at `at`, default now, if it runs seasons)."""
-        await stats.finish_match(self._db, self._games, table_id, winners_seats, final_totals, at)
+        (all time, and in the guild's season open at `at`, default now, if it runs seasons);
+        an unrated match (a coached practice table) is closed for the history alone."""
+        await stats.finish_match(
+            self._db, self._games, table_id, winners_seats, final_totals, at, rated=rated
+        )
 
     async def load_round(self, table_id: int, round_no: int) -> RoundRecord:
         """A stored round as its record, actions included (finished or not)."""

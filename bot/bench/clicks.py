@@ -87,6 +87,7 @@ from typing import Any
 
 from bot.bench.clicks_report import report, report_bots
 from bot.bench.discord_path import LANGUAGE, BenchNotifier, payload
+from bot.bench.hints import HINTS_HELP, ask_hint
 from bot.bench.latency import percentile
 from bot.bench.set_up import BIG_HAND, PLAYERS_PER_TABLE, HeldClock, Table, open_tables
 from bot.render.private import render_private
@@ -159,6 +160,9 @@ class Bench:
         self.timed = Timed()  # clicks at the tables of four humans
         self.bot_timed = Timed()  # the human's clicks at the tables of bot players
         self.follows: dict[str, list[float]] = {}  # game -> click to the bots' last move
+        self.hints = 0.0  # `--hints`: the share of the moves of a bot table's human (hints.py)
+        self.hint_times: dict[str, list[float]] = {}  # game -> asked to answered, in the window
+        self.hint_refusals = 0
         self.rng = random.Random(1)
         self.in_flight: set[asyncio.Task[None]] = set()
         self.measure_from = float("inf")  # clicks arriving from then on are measured
@@ -267,6 +271,8 @@ class Bench:
             click = self.next_click(table)
             if click is None:  # not the human's turn yet (a timer's move pending)
                 continue
+            if self.hints and click.verb == "act" and self.rng.random() < self.hints:
+                await ask_hint(self, table.table_id, table.game, click.user_id, click.round_no)
             arrival = time.perf_counter()
             await self.answer(click, arrival, self.bot_timed)
             if service.bots_pending(table.table_id):
@@ -353,6 +359,7 @@ class Level:
     bots: str = "strong"
     workers: int | None = None
     pictures: bool = True
+    hints: float = 0.0  # the tables of bots are coached: the share of moves asked a hint first
 
 
 def count_timeouts(service: TableService, bench: Bench) -> None:
@@ -397,6 +404,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
         service = TableService(store, clock, notifier, lambda: next(seeds), policy_runner=runner)
         notifier.service = service
         bench = Bench(service, notifier, level.think, level.bot_think, level.bot_think_spread)
+        bench.hints = level.hints
         time_record_action(store, lambda: bench.timed, lambda: bench.measuring)
         count_timeouts(service, bench)
         players: list[asyncio.Task[None]] = []
@@ -411,6 +419,7 @@ async def run_level(level: Level, store_dir: Path | None) -> list[str]:
                 level.grown,
                 level.bot_tables,
                 level.bots,
+                coach=level.hints > 0,
             )
             seated = time.perf_counter() - set_up
             bench.phase = WARM_UP
@@ -560,6 +569,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.bots,
             args.workers,
             not args.no_pictures,
+            args.hints,
         )
         await run_level(level, args.store_dir)
 
@@ -641,6 +651,7 @@ def main(argv: list[str] | None = None) -> None:
         "(bot moves after clicks, bot/service/priority.py): what the priority brings is the "
         "difference",
     )
+    parser.add_argument("--hints", type=float, default=0.0, help=HINTS_HELP)
     parser.add_argument(
         "--short", action="store_true", help="a few tables for a few seconds (the test suite)"
     )

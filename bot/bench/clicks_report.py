@@ -72,6 +72,19 @@ def report_bots(
     lines += _latency_rows(
         [(name, sorted(bench.follows[name])) for name in sorted(bench.follows, key=_group_order)]
     )
+    if bench.hints:  # the coach's hints the humans asked before their clicks
+        hints = sorted(x for values in bench.hint_times.values() for x in values)
+        lines.append(
+            f"  {'hints':<12} {'asked':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+            f"  ({bench.hint_refusals} refused in the whole run)"
+        )
+        lines += _latency_rows([("all", hints)])
+        lines += _latency_rows(
+            [
+                (name, sorted(bench.hint_times[name]))
+                for name in sorted(bench.hint_times, key=_group_order)
+            ]
+        )
     lines.append(f"  {'decisions':<12} {'searched':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     lines += _latency_rows(
         [(name, sorted(waits[name])) for name in sorted(waits, key=_group_order)]

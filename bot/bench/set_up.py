@@ -144,13 +144,14 @@ async def open_tables(
     grown: int,
     bot_tables: int = 0,
     bots: str = "strong",
+    coach: bool = False,
 ) -> None:
     """Seat every table first (`count` of four humans, `bot_tables` of one human and three
-    bot players, games in turn), then start them all in one pass. `grown` of the hoarders'
-    tables are then played until the hoarder holds `BIG_HAND` cards, and every table of
-    humans gets its first click ready. Every table is then unplayed until its first click
-    (`Bench.played`). The notifier is quiet all along (nothing of the set-up is measured);
-    the players' "My cards" messages are followed from the end of it."""
+    bot players, games in turn, coached with `coach`), then start them all in one pass.
+    `grown` of the hoarders' tables are then played until the hoarder holds `BIG_HAND` cards,
+    and every table of humans gets its first click ready. Every table is then unplayed until
+    its first click (`Bench.played`). The notifier is quiet all along (nothing of the set-up
+    is measured); the players' "My cards" messages are followed from the end of it."""
     service = bench.service
 
     async def humans(t: int, chooser: dict[int, Chooser]) -> Table:
@@ -164,7 +165,7 @@ async def open_tables(
     async def with_bots(t: int) -> Table:
         game = games[t % len(games)]
         human = PlayerRef(BOT_TABLE_USERS + t, f"B{t}")
-        snapshot = await service.open_table(2, 10 + t % 20, human, game, bots=bots)
+        snapshot = await service.open_table(2, 10 + t % 20, human, game, bots=bots, coach=coach)
         for _ in range(PLAYERS_PER_TABLE - 1):
             await service.add_bot(snapshot.table_id, human.user_id)
         return Table(snapshot.table_id, game, human.user_id, {}, True)

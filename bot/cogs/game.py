@@ -48,6 +48,7 @@ def _cmd(game: str, key: str) -> app_commands.locale_str:
     return command_text(text("en", full), full)
 
 
+COACH_DESCRIPTION = "A practice table: hints and reviews of your play, unrated"
 BOTS_CHOICES = [
     Choice(name=command_text("strong", "bots.strong"), value="strong"),
     Choice(name=command_text("simple", "bots.simple"), value="simple"),
@@ -87,6 +88,7 @@ class GameCog(commands.GroupCog):
         target: int | None,
         bots: str | None = None,
         spectators: str | None = None,
+        coach: bool = False,
     ) -> None:
         guild_id, channel = interaction.guild_id, interaction.channel
         if guild_id is None or channel is None:
@@ -108,6 +110,7 @@ class GameCog(commands.GroupCog):
                     target,
                     bots,
                     spectators,
+                    coach=coach,
                 ),
                 lambda: interaction.response.defer(thinking=True),
             )
@@ -265,12 +268,14 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
             target=_cmd(game, ".start.target"),
             bots=command_text("How the bot players play", "cmd.start.bots"),
             spectators=command_text("What members who watch the match see", "cmd.start.spectators"),
+            coach=command_text(COACH_DESCRIPTION, "cmd.start.coach"),
         )
         @app_commands.rename(
             preset=command_text("preset", "cmd.param.preset"),
             target=command_text("target", "cmd.param.target"),
             bots=command_text("bots", "cmd.param.bots"),
             spectators=command_text("spectators", "cmd.param.spectators"),
+            coach=command_text("coach", "cmd.param.coach"),
         )
         @app_commands.choices(preset=presets, bots=BOTS_CHOICES, spectators=SPECTATORS_CHOICES)
         async def start(
@@ -280,8 +285,9 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
             target: app_commands.Range[int, min_target, max_target] | None = None,
             bots: str | None = None,
             spectators: str | None = None,
+            coach: bool = False,
         ) -> None:
-            await self.open_table(interaction, preset, target, bots, spectators)
+            await self.open_table(interaction, preset, target, bots, spectators, coach)
 
         @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
         @app_commands.describe(preset=_cmd(game, ".rules.preset"))
@@ -320,11 +326,13 @@ def _commands_of_one_rule_set(
             target=_cmd(game, ".start.target"),
             bots=command_text("How the bot players play", "cmd.start.bots"),
             spectators=command_text("What members who watch the match see", "cmd.start.spectators"),
+            coach=command_text(COACH_DESCRIPTION, "cmd.start.coach"),
         )
         @app_commands.rename(
             target=command_text("target", "cmd.param.target"),
             bots=command_text("bots", "cmd.param.bots"),
             spectators=command_text("spectators", "cmd.param.spectators"),
+            coach=command_text("coach", "cmd.param.coach"),
         )
         @app_commands.choices(bots=BOTS_CHOICES, spectators=SPECTATORS_CHOICES)
         async def start(
@@ -333,8 +341,9 @@ def _commands_of_one_rule_set(
             target: app_commands.Range[int, min_target, max_target] | None = None,
             bots: str | None = None,
             spectators: str | None = None,
+            coach: bool = False,
         ) -> None:
-            await self.open_table(interaction, None, target, bots, spectators)
+            await self.open_table(interaction, None, target, bots, spectators, coach)
 
         @app_commands.command(name=_cmd(game, ".rules"), description=_cmd(game, ".rules.desc"))
         async def rules(self, interaction: discord.Interaction) -> None:

@@ -25,13 +25,14 @@ from bot.i18n.translator import command_text
 from bot.render import colors
 from bot.render.names import escape
 from bot.render.replay import Replayer, render_replay
+from bot.render.review import review_text
 from bot.render.stats import game_title
 from bot.service.pool_terms import TIMED_OUT, ChoreFailed
 from bot.service.reviews import review_in_workers
 from bot.ui.replies import say, selected_values, user_language
 from games.records import HandRecord, write_machine, write_text
 from games.registry import game_names, get_game
-from games.review import Review, review_from_json, review_to_json
+from games.review import review_from_json, review_to_json
 from storage.errors import StoreError
 from storage.history import FinishedHand, HistoryEntry
 from storage.privacy import FORMER_PLAYER
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE = 5  # matches per page
-REVIEW_LINES = 12  # costly decisions listed in a review's answer
 REVIEW_PROGRESS_EVERY = 1.0  # seconds between two edits of the review's progress line
 # bot.service.reviews.review_in_workers's keywords (tests ask for a quick one)
 REVIEW_OPTIONS: dict[str, Any] = {}
@@ -336,49 +336,6 @@ class ReviewButton(
         )
 
 
-def review_text(language: str, hand: FinishedHand, review: Review) -> str:
-    """The review as the player reads it: accuracy, counts, the costly decisions."""
-    game = get_game(hand.record.game)
-    accuracy = f"{review.accuracy:g}"
-    lines = [
-        "**"
-        + text(
-            language,
-            "review.title",
-            game=game_title(language, game.name),
-            hand=hand.round_no + 1,
-            accuracy=accuracy,
-        )
-        + "**",
-        text(
-            language,
-            "review.summary",
-            decisions=len(review.decisions),
-            inaccuracies=review.count("inaccuracy"),
-            mistakes=review.count("mistake"),
-            blunders=review.count("blunder"),
-        ),
-    ]
-    costly = [d for d in review.decisions if d.grade]
-    for decision in costly[:REVIEW_LINES]:
-        lines.append(
-            text(
-                language,
-                "review.line",
-                action=decision.index + 1,
-                played=decision.played,
-                best=decision.best,
-                grade=text(language, f"review.grade.{decision.grade}"),
-                cost=f"{decision.cost:.2f}",
-            )
-        )
-    if len(costly) > REVIEW_LINES:
-        lines.append(text(language, "review.more", count=len(costly) - REVIEW_LINES))
-    if not costly:
-        lines.append(text(language, "review.clean"))
-    return "\n".join(lines)
-
-
 STEPS_ROW, HANDS_ROW = 0, 1  # the steps on one row; the other hands and the records below
 
 
@@ -575,7 +532,7 @@ class HistoryCog(commands.Cog, name="history"):
             return
         stored = await self.bot.store.hand_review(table_id, round_no, seat)
         if stored is not None:
-            answer = review_text(language, hand, review_from_json(stored))
+            answer = review_text(language, hand, review_from_json(stored), replayer=self.replayer)
             await interaction.response.send_message(answer, ephemeral=True)
             return
         key = (table_id, round_no, seat)
@@ -632,4 +589,6 @@ class HistoryCog(commands.Cog, name="history"):
         await self.bot.store.save_hand_review(
             hand.table_id, hand.round_no, seat, review_to_json(review)
         )
-        await interaction.edit_original_response(content=review_text(language, hand, review))
+        await interaction.edit_original_response(
+            content=review_text(language, hand, review, replayer=self.replayer)
+        )

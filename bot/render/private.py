@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import discord
 
-from bot.custom_ids import navigate_id
+from bot.custom_ids import Verb, navigate_id, verb_id
 from bot.games import plugin_for
 from bot.i18n import has_key, text
 from bot.pictures.cards import TWO_COLOURS, Deck
 from bot.render import colors
-from bot.render.actions import MAX_ROWS, ButtonSpec, MenuText, action_menu
+from bot.render.actions import (
+    MAX_BUTTONS_PER_ROW,
+    MAX_ROWS,
+    ButtonSpec,
+    ComponentSpec,
+    MenuText,
+    action_menu,
+)
 from bot.render.cards import in_deck
 from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text, with_cards
@@ -116,4 +123,23 @@ def _render(
             refresh = navigate_id(private.table_id, private.round_no or 0, "")
             label = text(language, "menu.refresh")
             components.append(ButtonSpec(refresh, label, "secondary", next_row))
+        if public.coach and private.my_turn:  # a practice table: the coach's hint
+            row = _row_with_room(components)
+            if row is not None:
+                hint = verb_id(private.table_id, private.round_no or 0, Verb.HINT)
+                components.append(ButtonSpec(hint, text(language, "menu.hint"), "success", row))
     return RenderedMessage(embed, tuple(components), cards=cards)
+
+
+def _row_with_room(components: list[ComponentSpec]) -> int | None:
+    """The last row of buttons with room for one more (a select fills its row), else a new
+    row if one is left; None: the message is full."""
+    rows: dict[int, list[ComponentSpec]] = {}
+    for component in components:
+        rows.setdefault(component.row, []).append(component)
+    for row in sorted(rows, reverse=True):
+        laid = rows[row]
+        if all(isinstance(c, ButtonSpec) for c in laid) and len(laid) < MAX_BUTTONS_PER_ROW:
+            return row
+    free = max(rows, default=-1) + 1
+    return free if free < MAX_ROWS else None

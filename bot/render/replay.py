@@ -12,7 +12,7 @@ from __future__ import annotations
 import pickle
 import re
 from collections import OrderedDict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -25,6 +25,7 @@ from bot.render.names import escape
 from bot.render.stats import game_title
 from bot.render.table import render_table
 from bot.snapshots import PLAYING, ROUND_OVER, LogEntry, PublicSnapshot, RoundEnd, SeatInfo
+from games.cards import Card
 from games.contract import Event, Round
 from games.registry import get_game
 from storage.history import FinishedHand
@@ -42,6 +43,9 @@ class Frame:
     round: Round[Any, Any, Any]
     log: tuple[LogEntry, ...]
     private: tuple[Event, ...]  # what a rule showed a player at this step
+    # at the hand's last step, per seat, the last cards its hand held (a hand is empty once
+    # its last card is played, or once it went out): what it ended with
+    held_last: dict[int, list[Card]] = field(default_factory=dict)
 
     @property
     def steps(self) -> int:
@@ -65,6 +69,7 @@ class Replayer:
         self._points: OrderedDict[tuple[int, int], list[tuple[bytes, tuple[LogEntry, ...]]]] = (
             OrderedDict()
         )
+        self._held_last: dict[tuple[int, int], dict[int, list[Card]]] = {}
 
     def _checkpoints(self, hand: FinishedHand) -> list[tuple[bytes, tuple[LogEntry, ...]]]:
         key = (hand.table_id, hand.round_no)
@@ -76,13 +81,17 @@ class Replayer:
         round_ = get_game(record.game).replay(record.model_copy(update={"actions": []}))
         log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
         found = [(pickle.dumps(round_), ())]
+        held_last = {s: cards for s, cards in round_.open_hands().items() if cards}
         for index, (seat, notation) in enumerate(record.actions, start=1):
             _public(round_.apply(seat, notation), log)
+            held_last.update((s, cards) for s, cards in round_.open_hands().items() if cards)
             if index % self.EVERY == 0:
                 found.append((pickle.dumps(round_), tuple(log)))
         self._points[key] = found
+        self._held_last[key] = held_last
         if len(self._points) > self._hands:
-            self._points.popitem(last=False)
+            gone, _ = self._points.popitem(last=False)
+            self._held_last.pop(gone, None)
         return found
 
     def frame(self, hand: FinishedHand, step: int) -> Frame:
@@ -99,7 +108,10 @@ class Replayer:
             _public(events, log)
             if index == step:
                 private = tuple(e for e in events if e.to is not None)
-        return Frame(hand, step, round_, tuple(log), private)
+        held_last = self._held_last.get((hand.table_id, hand.round_no), {})
+        if step < len(record.actions) or not round_.finished:
+            held_last = {}
+        return Frame(hand, step, round_, tuple(log), private, held_last)
 
 
 def _public(events: list[Event], log: deque[LogEntry]) -> None:
@@ -202,11 +214,19 @@ def _render(f: Frame, language: str) -> discord.Embed:
     hands = f.round.open_hands()
     if hands:
 
+        def held(seat: int, cards: list[Card]) -> str:
+            # by name: a second copy (`7S#1`, `JK#2`) has its card's picture too
+            if cards:
+                return " ".join(shown(c.name) for c in cards)
+            last = f.held_last.get(seat)  # the hand is over: what an emptied hand ended with
+            if last:
+                played = " ".join(shown(c.name) for c in last)
+                return text(language, "replay.held_last", cards=played)
+            return "—"
+
         def listed() -> str:
             return "\n".join(
-                f"**{names[s] if s < len(names) else s}** "
-                # by name: a second copy (`7S#1`, `JK#2`) has its card's picture too
-                + (" ".join(shown(c.name) for c in cards) or "—")
+                f"**{names[s] if s < len(names) else s}** {held(s, cards)}"
                 for s, cards in sorted(hands.items())
             )
 

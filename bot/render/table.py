@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.custom_ids import Verb, verb_id
+from bot.custom_ids import Verb, review_id, verb_id
 from bot.games import plugin_for
 from bot.games.plugin import Field, GamePlugin, SeatLayout, TableContext
 from bot.i18n import text
@@ -91,13 +91,17 @@ def seat_marks(snapshot: PublicSnapshot, info: SeatInfo) -> str:
 
 def _title(snapshot: PublicSnapshot, language: str) -> str:
     """The game, its rules (unless it has one rule set, or the options are changed ones) and
-    the table's number."""
+    the table's number; a practice table with a coach says it is one, and unrated."""
     game = text(language, f"{snapshot.game}.name")
     preset = snapshot.preset
     if not preset or len(get_game(snapshot.game).presets) < 2:
-        return text(language, "table.title_plain", game=game, table_id=snapshot.table_id)
-    preset_name = text(language, f"{snapshot.game}.preset.{preset}")
-    return text(language, "table.title", game=game, preset=preset_name, table_id=snapshot.table_id)
+        title = text(language, "table.title_plain", game=game, table_id=snapshot.table_id)
+    else:
+        preset_name = text(language, f"{snapshot.game}.preset.{preset}")
+        title = text(
+            language, "table.title", game=game, preset=preset_name, table_id=snapshot.table_id
+        )
+    return text(language, "table.title_coached", title=title) if snapshot.coach else title
 
 
 def _button(
@@ -339,6 +343,9 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
             _button(snapshot, Verb.HAND, "button.hand", "secondary", language),
             _button(snapshot, Verb.WATCH, "button.watch", "secondary", language),
         )
+    if snapshot.coach and last is not None:  # a practice table offers each player a review
+        review = review_id(snapshot.table_id, last.round_no)
+        components += (ButtonSpec(review, text(language, "replay.review"), "success"),)
     _add_log(embed, table, plugin)
     _add_watchers(embed, snapshot, language)
     return RenderedMessage(embed, components, picture)

@@ -384,6 +384,7 @@ class Play:
                     list(match.winner_seats()),
                     list(match.totals),
                     at=datetime.fromtimestamp(self.service.clock.now(), UTC),
+                    rated=not table.coach,  # a practice table counts in no rating
                 )
                 table.match_stored = True
             await self.service.store.update_table(table.id, status="finished")

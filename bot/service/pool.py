@@ -49,10 +49,12 @@
   `MIN_BUDGET` (~190 decisions per worker), or every worker is stuck.
 - **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
   a queue of its own and is taken only when no bot decision waits, by a worker with no
-  decision sent, and never by the last such worker of a pool of more than one; a chore is sent
-  with its time budget (a short one: a bot decision asked meanwhile waits for it at most that
-  long). A chore that no worker took within `CHORE_WAIT`, or still running `hang` seconds past
-  its budget (its worker is replaced), or whose worker died, fails with `ChoreFailed`.
+  decision sent, and never by the last such worker of a pool of more than one; an urgent chore
+  (a person waits for it: a coach's hint) goes first, on the next worker free, the last too. A
+  chore is sent with its time budget (a short one: a bot decision asked meanwhile waits for it
+  at most that long). A chore that no worker took within `CHORE_WAIT`, or still running `hang`
+  seconds past its budget (its worker is replaced), or whose worker died, fails with
+  `ChoreFailed`.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
 a factory (`bot.service.worker.ProcessWorker` for the bot; tests give their own): the pool is
@@ -72,7 +74,16 @@ from typing import Any
 
 from bot.service.clock import Clock, TimerHandle
 from bot.service.policy import SeatPolicy, policy_for
-from bot.service.pool_slots import Decision, Held, PendingChore, Slot
+from bot.service.pool_slots import (
+    Decision,
+    Held,
+    PendingChore,
+    Slot,
+    cancel_timer,
+    settle_future,
+    time_share,
+    worker_pid,
+)
 from bot.service.pool_terms import (
     DEADLINE,
     ERROR,
@@ -210,13 +221,13 @@ class DecisionPool:
             self.stats.here[round_.game.name] += 1
             if self._observer is not None:
                 self._observer.decision(round_.game.name, 0.0, HERE)
-            _settle(future, lambda: _decided_here(policy, round_, seat, seed))
+            settle_future(future, lambda: _decided_here(policy, round_, seat, seed))
             return future
         if self._overloaded():
             self.stats.fallbacks[OVERLOAD] += 1
             if self._observer is not None:
                 self._observer.decision(round_.game.name, 0.0, OVERLOAD)
-            _settle(future, lambda: _simple(round_, seat, seed))
+            settle_future(future, lambda: _simple(round_, seat, seed))
             return future
         job = Job(self._ids, b"", seat, level, seed)
         now = self._clock.now()
@@ -241,7 +252,7 @@ class DecisionPool:
         if not able:
             return True  # every worker is stuck (or failing to start)
         others = self._waiting + sum(len(s.sent) + (s.chore is not None) for s in able)
-        return _share(self.deadline - ANSWER_MARGIN, others / len(able)) < MIN_BUDGET
+        return time_share(self.deadline - ANSWER_MARGIN, others / len(able)) < MIN_BUDGET
 
     def waiting(self) -> int:
         """Decisions queued, not yet sent to a worker."""
@@ -255,7 +266,7 @@ class DecisionPool:
                 break
             decision = self._next()
             if decision.future.done():  # its follow-up was cancelled
-                _cancel(decision.timer)
+                cancel_timer(decision.timer)
                 continue
             now = self._clock.now()
             left = decision.due - now - ANSWER_MARGIN
@@ -264,7 +275,7 @@ class DecisionPool:
                 continue
             able = sum(1 for s in self._slots if not s.stuck)
             aim = decision.asked + self.aim - now
-            budget = max(MIN_BUDGET, _share(aim, len(slot.sent) + self._waiting / able))
+            budget = max(MIN_BUDGET, time_share(aim, len(slot.sent) + self._waiting / able))
             job = self._job_for(slot, decision, budget, left)
             if job is None:  # its round moved on, and its worker does not keep it
                 self._drop_stale(decision)
@@ -314,7 +325,7 @@ class DecisionPool:
     def _drop_stale(self, decision: Decision) -> None:
         """A decision whose round moved on before a worker could be sent it: it ends with
         `Stale` (the follow-up drops a move decided for a state gone by, quietly)."""
-        _cancel(decision.timer)
+        cancel_timer(decision.timer)
         self.stats.stale += 1
         if not decision.future.done():
             decision.future.set_exception(Stale(decision.key))
@@ -324,6 +335,8 @@ class DecisionPool:
         chore, with the fewest decisions sent (fewer than `pipeline`); of those, one that
         keeps the table's round (sent the actions since, not the whole round)."""
         best: Slot | None = None
+        if self._chores and self._chores[0].urgent:
+            return None  # a person waits (an urgent chore): the next worker free is theirs
         for slot in self._slots:
             if not slot.ready or slot.stuck or slot.chore is not None:
                 continue
@@ -387,7 +400,7 @@ class DecisionPool:
 
     def _fall_back(self, decision: Decision, reason: str) -> None:
         """Play the simple policy's move for the round as it was asked."""
-        _cancel(decision.timer)
+        cancel_timer(decision.timer)
         self._unqueue(decision)
         if decision.future.done():
             return
@@ -395,7 +408,7 @@ class DecisionPool:
         if self._observer is not None:
             spent = self._clock.now() - decision.asked
             self._observer.decision(decision.game.name, spent, reason)
-        _settle(decision.future, lambda: _as_asked(decision))
+        settle_future(decision.future, lambda: _as_asked(decision))
 
     def _on_answer(self, slot: Slot, answer: Answer) -> None:
         if slot not in self._slots:  # replaced: what it was sent is played already
@@ -404,12 +417,12 @@ class DecisionPool:
             self._on_chore_answer(slot, slot.chore, answer)
             return
         if not slot.sent or answer.job != slot.sent[0].job.id:
-            log.warning("bot worker %s answered a decision it was not asked for", _pid(slot))
+            log.warning("bot worker %s answered a decision it was not asked for", worker_pid(slot))
             self._replace(slot, GARBAGE)
             return
         decision = slot.sent.popleft()
         decision.slot = None
-        _cancel(slot.timer)
+        cancel_timer(slot.timer)
         slot.timer = None
         slot.stuck = False
         now = self._clock.now()
@@ -418,7 +431,7 @@ class DecisionPool:
             self._watch(slot)  # its deadline passed while it waited in the worker
         if answer.skipped or answer.misfit:
             if answer.misfit:  # a bug: the worker dropped the round it kept for the table
-                log.error("bot worker %s: %s", _pid(slot), answer.error)
+                log.error("bot worker %s: %s", worker_pid(slot), answer.error)
                 held = slot.kept.get(decision.key)
                 if held is not None and held.token == decision.token:
                     slot.kept.drop(decision.key)  # as the worker did (a later one stays)
@@ -441,10 +454,12 @@ class DecisionPool:
             try:
                 action = decision.game.parse_action(answer.notation or "")
             except Exception:
-                log.warning("bot worker %s answered %r: not a move", _pid(slot), answer.notation)
+                log.warning(
+                    "bot worker %s answered %r: not a move", worker_pid(slot), answer.notation
+                )
                 self._fall_back(decision, GARBAGE)
             else:
-                _cancel(decision.timer)
+                cancel_timer(decision.timer)
                 decision.future.set_result(action)
                 if self._observer is not None:
                     spent = self._clock.now() - decision.asked
@@ -453,33 +468,37 @@ class DecisionPool:
         self._dispatch()
 
     # -- chores -----------------------------------------------------------------------
-    def chore(self, task: Any, budget: float | None) -> asyncio.Future[str]:
-        """Run `task.run(budget)` (a picklable object) in a worker, after every bot decision
-        waiting (module doc); the future gives its result as JSON text, or `ChoreFailed`."""
+    def chore(
+        self, task: Any, budget: float | None, *, urgent: bool = False
+    ) -> asyncio.Future[str]:
+        """Run `task.run(budget)` (picklable) in a worker after the bot decisions waiting
+        (`urgent`: before them); the future gives its result as JSON text, or `ChoreFailed`."""
         self.warm()
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._ids += 1
-        pickled = pickle.dumps(task, pickle.HIGHEST_PROTOCOL)
-        chore = PendingChore(Job(self._ids, pickled, -1, "", 0, budget, kind=CHORE), future)
+        job = Job(self._ids, pickle.dumps(task, pickle.HIGHEST_PROTOCOL), -1, "", 0, budget, CHORE)
+        chore = PendingChore(job, future, urgent=urgent)
         chore.timer = self._clock.call_later(CHORE_WAIT, lambda: self._on_chore_late(chore))
-        self._chores.append(chore)
+        at = sum(c.urgent for c in self._chores) if urgent else len(self._chores)
+        self._chores.insert(at, chore)  # the urgent first, each kind in its order
         self._dispatch()
         return future
 
     def _dispatch_chores(self) -> None:
-        """Hand chores to idle workers while no decision waits, one worker kept free."""
-        while self._chores and not self._queues:
+        """Hand chores to idle workers while no decision waits, one worker kept free (an
+        urgent chore: at once, on the last free worker too)."""
+        while self._chores and (self._chores[0].urgent or not self._queues):
             idle = [s for s in self._slots if s.idle()]
-            if not idle or (self.size > 1 and len(idle) == 1):
+            if not idle or (self.size > 1 and len(idle) == 1 and not self._chores[0].urgent):
                 return
             slot, chore = idle[0], self._chores.popleft()
             if chore.future.done():  # its review was given up
-                _cancel(chore.timer)
+                cancel_timer(chore.timer)
                 continue
             if slot.worker is None:
                 return
             slot.chore = chore
-            _cancel(chore.timer)
+            cancel_timer(chore.timer)
             limit = (chore.job.budget or 0.0) + self.hang
             chore.timer = self._clock.call_later(limit, lambda c=chore: self._on_chore_late(c))
             slot.worker.send(chore.job)
@@ -487,13 +506,13 @@ class DecisionPool:
     async def _on_chore_late(self, chore: PendingChore) -> None:
         slot = next((s for s in self._slots if s.chore is chore), None)
         if slot is not None:
-            log.warning("bot worker %s stuck on a chore: replaced", _pid(slot))
+            log.warning("bot worker %s stuck on a chore: replaced", worker_pid(slot))
             self._replace(slot, TIMED_OUT)
         else:
             self._chore_failed(chore, TIMED_OUT)
 
     def _chore_failed(self, chore: PendingChore, reason: str) -> None:
-        _cancel(chore.timer)
+        cancel_timer(chore.timer)
         if chore in self._chores:
             self._chores.remove(chore)
         if not chore.future.done():
@@ -501,9 +520,9 @@ class DecisionPool:
 
     def _on_chore_answer(self, slot: Slot, chore: PendingChore, answer: Answer) -> None:
         slot.chore = None
-        _cancel(chore.timer)
+        cancel_timer(chore.timer)
         if answer.error is not None:
-            log.error("a chore failed in bot worker %s: %s", _pid(slot), answer.error)
+            log.error("a chore failed in bot worker %s: %s", worker_pid(slot), answer.error)
             self._chore_failed(chore, ERROR)
         elif not chore.future.done():
             chore.future.set_result(answer.notation or "null")
@@ -520,7 +539,7 @@ class DecisionPool:
         except Exception:
             log.exception("bot worker could not start")
             self._slots.remove(slot)
-            _cancel(slot.timer)
+            cancel_timer(slot.timer)
             self._failures += 1
             self._restart_later()
 
@@ -529,31 +548,33 @@ class DecisionPool:
             return
         slot.ready = True
         self._failures = 0
-        _cancel(slot.timer)
+        cancel_timer(slot.timer)
         slot.timer = None
         self._wake()
         self._dispatch()
 
     async def _on_no_start(self, slot: Slot) -> None:
         if slot in self._slots and not slot.ready:
-            log.warning("bot worker %s not ready after %ss: replaced", _pid(slot), START_SECONDS)
+            log.warning(
+                "bot worker %s not ready after %ss: replaced", worker_pid(slot), START_SECONDS
+            )
             self._replace(slot, HUNG)
 
     async def _on_stuck(self, slot: Slot, decision: Decision) -> None:
         if slot in self._slots and slot.sent and slot.sent[0] is decision:
-            log.warning("bot worker %s stuck on a decision: replaced", _pid(slot))
+            log.warning("bot worker %s stuck on a decision: replaced", worker_pid(slot))
             self._replace(slot, HUNG)
 
     def _on_lost(self, slot: Slot, reason: str) -> None:
         """The worker is gone by itself (already killed by its handle)."""
         if slot not in self._slots:
             return
-        log.warning("bot worker %s %s: replaced", _pid(slot), reason)
+        log.warning("bot worker %s %s: replaced", worker_pid(slot), reason)
         self._replace(slot, reason, killed=True)
 
     def _replace(self, slot: Slot, reason: str, *, killed: bool = False) -> None:
         self._slots.remove(slot)
-        _cancel(slot.timer)
+        cancel_timer(slot.timer)
         if slot.worker is not None:
             if not killed:
                 slot.worker.kill()
@@ -625,7 +646,7 @@ class DecisionPool:
         self._restarts.clear()
         slots, self._slots = self._slots, []
         for slot in slots:
-            _cancel(slot.timer)
+            cancel_timer(slot.timer)
             if slot.worker is not None:
                 slot.worker.kill()
         for slot in slots:
@@ -635,16 +656,16 @@ class DecisionPool:
             self._retired.popleft().reap()
         for slot in slots:
             for decision in slot.sent:
-                _cancel(decision.timer)
+                cancel_timer(decision.timer)
                 decision.future.cancel()
             slot.sent.clear()
         for queue in self._queues.values():
             for decision in queue:
-                _cancel(decision.timer)
+                cancel_timer(decision.timer)
                 decision.future.cancel()
         self._queues.clear()
         for chore in [*self._chores, *(s.chore for s in slots if s.chore is not None)]:
-            _cancel(chore.timer)
+            cancel_timer(chore.timer)
             chore.future.cancel()
         self._chores.clear()
         self._waiting = 0
@@ -660,12 +681,6 @@ def _decided_here(policy: SeatPolicy, round_: Round[Any, Any, Any], seat: int, s
         return _simple(round_, seat, seed)
 
 
-def _share(left: float, others: float) -> float:
-    """A decision's share of `left` seconds with the `others` decisions per worker that must
-    fit in them too (those sent to its worker before it, and those waiting behind it)."""
-    return left / (1.0 + others)
-
-
 def _as_asked(decision: Decision) -> Any:
     """The simple policy's move for the state the decision was asked for: the round as
     pickled then (not kept), or the round itself if it has not moved on; else `Stale`."""
@@ -679,22 +694,3 @@ def _as_asked(decision: Decision) -> Any:
 
 def _simple(round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
     return policy_for(round_.game, "simple").choose(round_, seat, random.Random(seed))
-
-
-def _settle(future: asyncio.Future[Any], choose: Callable[[], Any]) -> None:
-    if future.done():
-        return
-    try:
-        future.set_result(choose())
-    except Exception as error:  # raised where it is awaited: the follow-up logs it
-        future.set_exception(error)
-
-
-def _cancel(timer: TimerHandle | None) -> None:
-    if timer is not None:
-        timer.cancel()
-
-
-def _pid(slot: Slot) -> int | str:
-    pid = slot.worker.pid if slot.worker is not None else None
-    return pid if pid is not None else "?"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,9 @@ class PendingChore:
     job: Job
     future: asyncio.Future[str]
     timer: TimerHandle | None = None  # not taken in time, then not answered in time
+    # a person waits for it (a coach's hint): it goes before the bots' next moves, on the
+    # first worker free, the last one too
+    urgent: bool = False
 
 
 @dataclass(eq=False, slots=True)
@@ -63,3 +66,28 @@ class Slot:
 
     def idle(self) -> bool:
         return self.ready and not self.sent and self.chore is None
+
+
+def time_share(left: float, others: float) -> float:
+    """A decision's share of `left` seconds with the `others` decisions per worker that must
+    fit in them too (those sent to its worker before it, and those waiting behind it)."""
+    return left / (1.0 + others)
+
+
+def cancel_timer(timer: TimerHandle | None) -> None:
+    if timer is not None:
+        timer.cancel()
+
+
+def worker_pid(slot: Slot) -> int | str:
+    pid = slot.worker.pid if slot.worker is not None else None
+    return pid if pid is not None else "?"
+
+
+def settle_future(future: asyncio.Future[Any], choose: Callable[[], Any]) -> None:
+    if future.done():
+        return
+    try:
+        future.set_result(choose())
+    except Exception as error:  # raised where it is awaited: the follow-up logs it
+        future.set_exception(error)

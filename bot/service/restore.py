@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.service import table_log
+from bot.service.coach import COACH_OPTION, coached
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, logged_error_id, publish
@@ -339,6 +340,8 @@ class Restore:
         stored = dict(record.options)
         bots = stored.pop(BOTS_OPTION, DEFAULT_BOT_LEVEL)  # tables opened before the option
         spectators = stored.pop(SPECTATORS_OPTION, DEFAULT_SPECTATORS)  # (the same)
+        coach = coached(stored)
+        stored.pop(COACH_OPTION, None)
         options = game.options_model.model_validate(stored)
         seats = [
             LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at, position=s.seat)
@@ -356,6 +359,7 @@ class Restore:
             turn_seconds=float(settings.turn_seconds),
             bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
             spectators=spectators if spectators in SPECTATOR_MODES else DEFAULT_SPECTATORS,
+            coach=coach,
         )
         log_kept = self._kept_log(table, active)
         if record.status == "playing" and active.match is not None:

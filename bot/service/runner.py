@@ -58,9 +58,10 @@ class PolicyRunner(Protocol):
         is: a runner shares its workers fairly between tables."""
         ...
 
-    def chore(self, task: Any, budget: float | None) -> Awaitable[str]:
+    def chore(self, task: Any, budget: float | None, *, urgent: bool = False) -> Awaitable[str]:
         """Run `task.run(budget)` (a picklable object) where bot decisions run, after the bots'
-        moves waiting: its result as JSON text, or `bot.service.pool.ChoreFailed`."""
+        moves waiting (`urgent`: a person waits for it, before them): its result as JSON text,
+        or `bot.service.pool.ChoreFailed`."""
         ...
 
     def close(self) -> None: ...
@@ -88,7 +89,7 @@ class InlinePolicyRunner:
     ) -> Any:
         return await self.think(round_, seat, level, rng)
 
-    def chore(self, task: Any, budget: float | None) -> Awaitable[str]:
+    def chore(self, task: Any, budget: float | None, *, urgent: bool = False) -> Awaitable[str]:
         """Run at once, in this process (tests, benchmarks), as a worker would."""
         done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         try:

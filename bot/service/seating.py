@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.service import table_log
+from bot.service.coach import COACH_OPTION
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed, publish, published, store_failed
 from bot.service.policy import BOT_LEVELS, BOTS_OPTION
@@ -98,9 +99,12 @@ class Seating:
         target: int | None = None,
         bots: str | None = None,
         spectators: str | None = None,
+        *,
+        coach: bool = False,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
-        bot players play; `spectators` (`public` or `hands`; None: `public`) what watchers see."""
+        bot players play; `spectators` (`public` or `hands`; None: `public`) what watchers see;
+        `coach`: a practice table (bot/service/coach.py)."""
         game_obj = self.tables.game(game)
         options = self.tables.options(game_obj, preset, target)
         if bots is not None and bots not in BOT_LEVELS:
@@ -117,6 +121,8 @@ class Seating:
                 BOTS_OPTION: bots,
                 SPECTATORS_OPTION: spectators,
             }
+            if coach:
+                stored_options[COACH_OPTION] = True
             record = await self.service.store.create_table(
                 guild_id, channel_id, game, stored_options, host.user_id
             )
@@ -132,6 +138,7 @@ class Seating:
                 turn_seconds=float(settings.turn_seconds),
                 bots=bots,
                 spectators=spectators,
+                coach=coach,
             )
             table.add_log(LogEntry("opened", 0, {"name": host.name}, "table", (host.user_id,)))
             await self.service.store.save_seats(

@@ -21,12 +21,14 @@ back, so a state whose write is pending (or failed) is never shown.
 from __future__ import annotations
 
 import random
+import secrets
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from bot.service.choices import PlayerChoices
 from bot.service.clock import Clock
+from bot.service.coach import hint_for
 from bot.service.followup import FollowUp
 from bot.service.locks import published
 from bot.service.notifier import TableNotifier
@@ -51,6 +53,7 @@ from bot.service.tables import Tables
 from bot.service.timers import Timers
 from bot.service.watching import Watching
 from games.cards import Card
+from games.coach import Hint
 from games.contract import Game
 from games.registry import get_game
 
@@ -204,12 +207,14 @@ class TableService:
         target: int | None = None,
         bots: str | None = None,
         spectators: str | None = None,
+        *,
+        coach: bool = False,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
         bot players play; `spectators` (`public`, the default, or `hands`) what its watchers
-        see."""
+        see; `coach`: a practice table with hints and reviews, unrated."""
         return await self.seating.open_table(
-            guild_id, channel_id, host, game, preset, target, bots, spectators
+            guild_id, channel_id, host, game, preset, target, bots, spectators, coach=coach
         )
 
     def may_open(
@@ -274,6 +279,10 @@ class TableService:
         """One click (`then`: the same player's next moves, played with it as a whole or
         not at all: `play.whole`). Stored before this returns and before anyone is notified."""
         return await self.play.act(table_id, user_id, round_no, notation, then)
+
+    async def hint(self, table_id: int, user_id: int, round_no: int) -> tuple[int, Hint]:
+        """A coached table's hint for the user's seat now: (seat, hint) (bot/service/coach.py)."""
+        return await hint_for(self, table_id, user_id, round_no, secrets.randbits(32))
 
     async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot:
         """The "My cards" button (shows reveals once; brings an away seat back)."""

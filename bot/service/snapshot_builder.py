@@ -47,6 +47,7 @@ def public_snapshot(table: LiveTable) -> PublicSnapshot:
         version=table.version,
         watchers=len(table.watchers),
         spectators=table.spectators,
+        coach=table.coach,
     )
 
 

@@ -63,6 +63,7 @@ class LiveTable:
     spectators: str = "public"  # what watchers see: "public" or "hands" (service/watching.py)
     # members watching (user ids, in the order they came): none seated here this match
     watchers: dict[int, None] = field(default_factory=dict)
+    coach: bool = False  # a practice table: hints, reviews after each hand, unrated
     match: Match | None = None
     round: Round[Any, Any, Any] | None = None
     round_no: int | None = None  # the store's number of the current round

@@ -35,6 +35,7 @@ from bot.snapshots import (
     PublicSnapshot,
     Reveal,
 )
+from bot.ui.coaching import answer_hint
 from bot.ui.command_options import bind_interaction
 from bot.ui.custom_ids import (
     THEN,
@@ -224,6 +225,9 @@ class TableController:
             return
         if verb is Verb.WATCH:
             await self.watch(interaction, table_id)
+            return
+        if verb is Verb.HINT:
+            await answer_hint(self, interaction, component)
             return
         if verb is Verb.LEAVE and self._in_match(table_id, user_id):
             await self._confirm_leave(interaction, component)

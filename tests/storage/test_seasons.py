@@ -24,7 +24,13 @@ async def run_seasons(store: Store, kind: str = "monthly", *, guild_id: int = 1)
 
 
 async def match_at(
-    store: Store, at: datetime, winner: int, loser: int, *, guild_id: int = 1
+    store: Store,
+    at: datetime,
+    winner: int,
+    loser: int,
+    *,
+    guild_id: int = 1,
+    rated: bool = True,
 ) -> None:
     """A finished two-player toy match, the winner in seat 0, ended at `at`."""
     table = await store.create_table(guild_id, 9, TOY.name, {}, host_id=winner)
@@ -36,7 +42,7 @@ async def match_at(
         ],
     )
     await store.start_match(table.id, Match(TOY, TOY.options(), 2).state())
-    await store.finish_match(table.id, [0], [5, 30], at=at)
+    await store.finish_match(table.id, [0], [5, 30], at=at, rated=rated)
 
 
 def test_a_month_starts_at_midnight_utc_on_the_first_and_a_quarter_every_three_months() -> None:

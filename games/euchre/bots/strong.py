@@ -340,6 +340,9 @@ class Decision:
     action: EuchreAction
     carried: int = 0
     sampled: int = 0
+    # the mean result (the side's points minus the other side's) of each move still played
+    # out at the end, best first: what a coach's hint explains (`games.euchre.bots.explain`)
+    means: tuple[tuple[str, float], ...] = ()
 
 
 def choose_action(
@@ -419,6 +422,7 @@ def search(
         else None
     )
     totals = [0] * k
+    played = [0] * k  # deals each move was played out on (a move dropped stops counting)
     squares = [[0] * k for _ in range(k)]  # sums of squared paired differences (i < j: [i][j])
     deadline = None if budget is None else time.perf_counter() + budget
     samples = carried_ = 0
@@ -457,6 +461,7 @@ def search(
             _card_values(hands, table, racing_cards, discard, values)
         for n, i in enumerate(racing):
             totals[i] += values[n]
+            played[i] += 1
         if sequential:
             for a, b, row, j in pairs:
                 d = values[a] - values[b]
@@ -470,4 +475,7 @@ def search(
         if testing and _race(samples, alive, totals, squares) and samples >= MIN_SEQUENTIAL:
             break
     best = max(alive, key=lambda i: (totals[i], -i))
-    return Decision(legal[best], carried_, samples - carried_)
+    mean = [totals[i] / played[i] if played[i] else float("-inf") for i in range(k)]
+    ranked = sorted((i for i in range(k) if played[i]), key=lambda i: (i != best, -mean[i], i))
+    means = tuple((str(legal[i]), mean[i]) for i in ranked)
+    return Decision(legal[best], carried_, samples - carried_, means)

@@ -71,6 +71,19 @@ def test_the_short_run_reports_both_kinds_of_tables(capsys: pytest.CaptureFixtur
     for line in ("human clicks", "bots moved", "bot decisions/s", "played by the simple policy"):
         assert line in out
     assert "turns timed out: 0 in the window, 0 in the warm-up, 0 in the set-up" in out
+    assert "hints" not in out  # asked only with --hints
+
+
+def test_the_short_run_with_hints_times_the_coachs_hints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["--short", "--hints", "1", "--tables", "0"])
+    out = capsys.readouterr().out
+    (header,) = [line for line in out.splitlines() if line.strip().startswith("hints")]
+    assert "asked" in header and "p99 ms" in header
+    rows = out.splitlines()[out.splitlines().index(header) + 1 :]
+    asked = int(rows[0].split()[1])  # the "all" row: hints answered in the window
+    assert rows[0].split()[0] == "all" and asked > 0
 
 
 async def test_the_bench_draws_the_pictures_the_bot_draws_off_the_click(bench: Bench) -> None:

@@ -12,7 +12,7 @@ def _parameters(game: str) -> dict[str, list[str]]:
 
 def test_a_game_of_one_rule_set_has_no_preset_option() -> None:
     assert _parameters("dame") == {
-        "start": ["target", "bots", "spectators"],
+        "start": ["target", "bots", "spectators", "coach"],
         "rules": [],
         "leave": [],
         "stop": [],
@@ -21,5 +21,5 @@ def test_a_game_of_one_rule_set_has_no_preset_option() -> None:
 
 def test_a_game_of_several_rule_sets_offers_them() -> None:
     commands = _parameters("dutch")
-    assert commands["start"] == ["preset", "target", "bots", "spectators"]
+    assert commands["start"] == ["preset", "target", "bots", "spectators", "coach"]
     assert commands["rules"] == ["preset"]

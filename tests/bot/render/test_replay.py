@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.i18n import text
 from bot.pictures.cards import FOUR_COLOUR_NAMES, FOUR_COLOURS
 from bot.render.replay import Replayer, frame, render_replay
 from bot.service.policy import policy_for
@@ -122,3 +123,37 @@ def test_a_dutch_replay_tells_the_viewer_to_press_no_button_it_lacks(language: s
         assert button not in shown, step
     first = json.dumps(render_replay(replayer.frame(hand, 0), "en").to_dict())
     assert "Everyone peeks at two cards. Waiting for" in first
+
+
+@pytest.mark.parametrize("name", ["euchre", "dame"])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_at_a_replays_last_action_every_hand_shows_what_it_held_at_the_end(
+    name: str, language: str
+) -> None:
+    """Euchre hands are empty once the last trick is played, a Dame hand once it went out:
+    the last step still shows each its last cards (marked as played last), never "—"."""
+    hand = finished(name, 9)
+    last = Replayer().frame(hand, len(hand.record.actions))
+    assert any(not cards for cards in last.round.open_hands().values())  # an emptied hand
+    embed = render_replay(last, language)
+    (field,) = [f for f in embed.fields if f.name == text(language, "replay.hands")]
+    rows = field.value.splitlines()
+    assert len(rows) == hand.record.n_seats
+    for row in rows:
+        assert "—" not in row and CARD_TEXT.search(row), row
+    marked = text(language, "replay.held_last", cards="")
+    assert any(marked in row for row in rows)
+
+
+def test_before_the_last_action_no_hand_is_marked_as_played_last() -> None:
+    hand = finished("euchre", 9)
+    replayer = Replayer()
+    marked = text("en", "replay.held_last", cards="")
+    for step in range(len(hand.record.actions)):
+        assert not replayer.frame(hand, step).held_last
+        (field,) = [
+            f
+            for f in render_replay(replayer.frame(hand, step), "en").fields
+            if f.name == "Every hand, face up"
+        ]
+        assert marked not in field.value
