@@ -11,7 +11,8 @@ Decisions (docs/tournaments.md says why):
   of four grouped by standing, Swiss only;
 - an entrant who signed up but did not check in is a no-show: with `no_show="bot"` a bot player
   plays their seat all along (the results count for them); with `"forfeit"` they are out;
-- a shared win is half a win; in elimination it sends the better seed through.
+- a shared win is half a win; in elimination it sends the better seed through, and so does a
+  table nobody won (every player of it a no-show, or its match stopped): both sides lose.
 """
 
 from __future__ import annotations
@@ -136,18 +137,18 @@ class Tournament:
         return next((e for e in self.entrants if e.user_id == user_id), None)
 
     def sign_up(self, user_id: int, name: str, most: int) -> Entrant:
-        if self.status not in (SIGNUP, CHECKIN):
+        if self.status != SIGNUP:
             raise TournamentError("signup_closed")
         if self.entrant(user_id) is not None:
             raise TournamentError("already_signed_up")
         if len(self.entrants) >= most:
             raise TournamentError("event_full", most=most)
-        entrant = Entrant(user_id, name, checked_in=self.status == CHECKIN)
+        entrant = Entrant(user_id, name)
         self.entrants.append(entrant)
         return entrant
 
     def withdraw(self, user_id: int) -> None:
-        if self.status not in (SIGNUP, CHECKIN):
+        if self.status not in (SIGNUP, CHECKIN):  # before the start, a no-show is better not
             raise TournamentError("signup_closed")
         entrant = self.entrant(user_id)
         if entrant is None:
@@ -274,8 +275,8 @@ class Tournament:
         table = self.table(round_no, number)
         if table.done:
             raise TournamentError("already_recorded")
-        winners = tuple(sorted(set(winning_sides)))
-        if not winners or not all(0 <= w < len(table.sides) for w in winners):
+        winners = tuple(sorted(set(winning_sides)))  # none: a table nobody won (both lost)
+        if not all(0 <= w < len(table.sides) for w in winners):
             raise TournamentError("bad_result")
         table.winning_sides = winners
         round_ = self.rounds[round_no - 1]
@@ -291,8 +292,9 @@ class Tournament:
         through = list(round_.byes)
         for table in round_.tables:
             assert table.winning_sides is not None
-            # a shared win sends the better seed (the lower unit number) through
-            winner = min(u for w in table.winning_sides for u in table.sides[w])
+            # a shared win (or none) sends the better seed (the lower unit number) through
+            sides = table.winning_sides or range(len(table.sides))
+            winner = min(u for w in sides for u in table.sides[w])
             through.append(winner)
         return through
 
@@ -330,7 +332,8 @@ class Tournament:
         order: list[int] = []
         for table in final.tables:
             assert table.winning_sides is not None
-            winner = min(u for w in table.winning_sides for u in table.sides[w])
+            sides = table.winning_sides or range(len(table.sides))
+            winner = min(u for w in sides for u in table.sides[w])
             order.append(winner)
             order += [u for side in table.sides for u in side if u != winner]
         if len(self.rounds) > 1:

@@ -66,6 +66,7 @@ async def test_open_events_are_listed_and_a_withdrawal_is_kept(store: Store) -> 
     entrant = stored.event.sign_up(21, "Zoé", 64)
     await store.tournaments.add_entrant(second, entrant)
     await store.tournaments.add_entrant(second, stored.event.sign_up(22, "Yan", 64))
+    stored.event.withdraw(21)
     await store.tournaments.remove_entrant(second, 21)
     stored.event.open_checkin()
     await store.tournaments.save_status(second, stored.event)

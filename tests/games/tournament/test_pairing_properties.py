@@ -112,9 +112,10 @@ def test_an_elimination_bracket_is_a_power_of_two_with_byes_on_the_top_seeds(
 @given(st.integers(2, 33), st.integers(0, 1000))
 def test_an_elimination_ends_with_one_champion_after_log2_rounds(count: int, seed: int) -> None:
     event = Tournament(Format(ELIMINATION, 2, 1))
-    event.open_checkin()
     for user in range(count):
         event.sign_up(user, f"p{user}", 1000)
+    event.open_checkin()
+    event.check_in(0)
     event.start(seed)
     rng = random.Random(seed)
     while event.status != FINISHED:
@@ -133,9 +134,11 @@ def test_rotating_partners_sit_four_to_a_table_and_sit_out_at_most_once(
     count: int, rounds: int, seed: int
 ) -> None:
     event = Tournament(Format(SWISS, 4, rounds, partners=ROTATING))
+    for user in range(count):
+        event.sign_up(user, f"p{user}", 1000)
     event.open_checkin()
     for user in range(count):
-        event.sign_up(user, f"p{user}", 1000)  # signing up during check-in checks in
+        event.check_in(user)
     event.start(seed)
     rng = random.Random(seed)
     while event.status != FINISHED:

@@ -3,7 +3,14 @@ shared win is half a win; the podium of an elimination follows its bracket."""
 
 from __future__ import annotations
 
-from games.tournament.event import ELIMINATION, FINISHED, SWISS, Format, Tournament
+from games.tournament.event import (
+    ELIMINATION,
+    FINISHED,
+    SWISS,
+    Format,
+    Tournament,
+    TournamentError,
+)
 from games.tournament.standings import Game, standings
 
 
@@ -43,9 +50,10 @@ def test_sonneborn_berger_breaks_an_equal_buchholz() -> None:
 
 def test_an_elimination_podium_is_the_final_then_the_better_semi_final_loser() -> None:
     event = Tournament(Format(ELIMINATION, 2, 1))
-    event.open_checkin()
     for user in range(4):
         event.sign_up(user, f"p{user}", 10)
+    event.open_checkin()
+    event.check_in(0)
     event.start(1)
     semis = event.next_round()  # 0-3 and 1-2 (seeds in bracket order)
     assert [t.sides for t in semis.tables] == [((0,), (3,)), ((1,), (2,))]
@@ -61,12 +69,53 @@ def test_an_elimination_podium_is_the_final_then_the_better_semi_final_loser() -
 
 def test_a_swiss_bye_counts_as_a_win_once_its_round_is_over() -> None:
     event = Tournament(Format(SWISS, 2, 2))
-    event.open_checkin()
     for user in range(3):
         event.sign_up(user, f"p{user}", 10)
+    event.open_checkin()
+    event.check_in(0)
     event.start(1)
     first = event.next_round()
     (bye,) = first.byes
     assert next(r for r in event.standings() if r.unit == bye).points == 0
     event.record(1, 1, [0])
     assert next(r for r in event.standings() if r.unit == bye).points == 2
+
+
+def test_sign_up_closes_when_check_in_opens_and_only_entrants_check_in() -> None:
+    event = Tournament(Format(SWISS, 2, 2))
+    event.sign_up(1, "a", 2)
+    event.sign_up(2, "b", 2)
+    refused = []
+    for action in (
+        lambda: event.sign_up(3, "c", 2),  # full
+        lambda: event.sign_up(1, "a", 5),  # twice
+        lambda: event.check_in(1),  # not open yet
+    ):
+        try:
+            action()
+        except TournamentError as error:
+            refused.append(error.rule)
+    assert refused == ["event_full", "already_signed_up", "checkin_not_open"]
+    event.open_checkin()
+    for action in (lambda: event.sign_up(3, "c", 5), lambda: event.check_in(9)):
+        try:
+            action()
+        except TournamentError as error:
+            refused.append(error.rule)
+    assert refused[3:] == ["signup_closed", "not_signed_up"]
+    event.check_in(1)
+    event.start(3)
+    assert event.absent() == {2}  # a bot plays the no-show's seat (the default)
+
+
+def test_a_table_nobody_won_counts_as_a_loss_for_both() -> None:
+    event = Tournament(Format(SWISS, 2, 1))
+    for user in range(2):
+        event.sign_up(user, f"p{user}", 10)
+    event.open_checkin()
+    event.check_in(0)
+    event.start(1)
+    event.next_round()
+    event.record(1, 1, [])
+    assert [r.points for r in event.standings()] == [0, 0]
+    assert event.status == FINISHED
