@@ -296,7 +296,7 @@ class Play:
             round_no = await self.service.store.start_round(table.id, round_.record())
         except Exception as error:
             raise store_failed(error) from error
-        table.turn_seconds = float(settings.turn_seconds)
+        table.turn_seconds = table.turn_override or float(settings.turn_seconds)
         table.cancel_timer()
         table.round = round_
         table.round_no = round_no
@@ -346,6 +346,7 @@ class Play:
             table.status = FINISHED
             table.winners = match.winner_seats()
             table.add_log(LogEntry("match_over", None, {"winners": table.winners}, "table"))
+            notes.append(("match_over", table.id, None))  # stored: its listeners may read it
             for user_id in table.human_ids():
                 self.tables.release(table.guild_id, user_id, table.id)
             self.service.timers.arm(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed, publish, published, store_failed
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION
+from bot.service.policy import BOT_LEVELS, BOTS_OPTION, TURN_OPTION
 from bot.service.snapshots import (
     FINISHED,
     LOBBY,
@@ -95,9 +95,10 @@ class Seating:
         preset: str | None = None,
         target: int | None = None,
         bots: str | None = None,
+        turn_seconds: int | None = None,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
-        bot players play."""
+        bot players play; `turn_seconds` its own turn timer (None: the guild's)."""
         game_obj = self.tables.game(game)
         options = self.tables.options(game_obj, preset, target)
         if bots is not None and bots not in BOT_LEVELS:
@@ -107,6 +108,8 @@ class Seating:
             settings = await self.service.store.get_guild_settings(guild_id)
             bots = bots or settings.bots
             stored_options = {**options.model_dump(mode="json"), BOTS_OPTION: bots}
+            if turn_seconds is not None:
+                stored_options[TURN_OPTION] = turn_seconds
             record = await self.service.store.create_table(
                 guild_id, channel_id, game, stored_options, host.user_id
             )
@@ -119,7 +122,8 @@ class Seating:
                 options=options,
                 host_id=host.user_id,
                 seats=[LiveSeat(host.user_id, host.name, False, self.tables.now(), position=0)],
-                turn_seconds=float(settings.turn_seconds),
+                turn_seconds=float(turn_seconds or settings.turn_seconds),
+                turn_override=float(turn_seconds) if turn_seconds else None,
                 bots=bots,
             )
             await self.service.store.save_seats(table.id, self.tables.seat_records(table))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from bot.service.choices import PlayerChoices
@@ -95,6 +95,9 @@ class TableService:
         # for the real bot (bot/app.py), so a searching bot never holds up the event loop
         self.bots = FollowUp(self, policy_runner or InlinePolicyRunner())
         self.restoring = Restore(self)
+        # told once a table's match is over and stored, after the table's lock is released
+        # (bot/tournaments.py reads the result there)
+        self.match_listeners: list[Callable[[int], Awaitable[None]]] = []
 
     @property
     def policy_runner(self) -> PolicyRunner:
@@ -200,10 +203,13 @@ class TableService:
         preset: str | None = None,
         target: int | None = None,
         bots: str | None = None,
+        turn_seconds: int | None = None,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
-        bot players play."""
-        return await self.seating.open_table(guild_id, channel_id, host, game, preset, target, bots)
+        bot players play; `turn_seconds` the table's own turn timer (None: the guild's)."""
+        return await self.seating.open_table(
+            guild_id, channel_id, host, game, preset, target, bots, turn_seconds
+        )
 
     def may_open(
         self, guild_id: int, channel_id: int, user_id: int, settings: GuildSettings

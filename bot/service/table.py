@@ -59,6 +59,7 @@ class LiveTable:
     seats: list[LiveSeat]
     status: str = LOBBY
     turn_seconds: float = 90.0
+    turn_override: float | None = None  # the table's own timer (a tournament's), else the guild's
     bots: str = "strong"  # how bot players play: "simple" or "strong" (bot/service/policy.py)
     match: Match | None = None
     round: Round[Any, Any, Any] | None = None
