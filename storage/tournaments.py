@@ -297,6 +297,21 @@ async def tournament_of_table(db: Database, table_id: int) -> tuple[int, int, in
     return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
 
+async def table_outcome(db: Database, table_id: int) -> tuple[str, list[int] | None]:
+    """A bot table's status and, once its first match is over, that match's winning seats
+    (a tournament table plays one match; a rematch after it is not the tournament's)."""
+    row = await db.fetchone("SELECT status FROM tables WHERE id = ?", (table_id,))
+    if row is None:
+        raise StoreError(f"there is no table {table_id}.")
+    match = await db.fetchone(
+        "SELECT winners FROM matches WHERE table_id = ? AND finished_at IS NOT NULL "
+        "ORDER BY match_no LIMIT 1",
+        (table_id,),
+    )
+    winners = None if match is None else [int(seat) for seat in loads(match["winners"]) or []]
+    return str(row["status"]), winners
+
+
 class TournamentStore:
     """The store's tournament calls (`Store.tournaments`), on its database."""
 
@@ -350,3 +365,6 @@ class TournamentStore:
 
     async def of_table(self, table_id: int) -> tuple[int, int, int] | None:
         return await tournament_of_table(self._db, table_id)
+
+    async def table_outcome(self, table_id: int) -> tuple[str, list[int] | None]:
+        return await table_outcome(self._db, table_id)
