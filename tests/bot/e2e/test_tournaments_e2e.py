@@ -145,3 +145,113 @@ async def test_a_swiss_tournament_of_dutch_runs_to_its_podium_across_a_restart(
             for t in r.tables
         ]
         assert len(met) == len(set(met)) == 4
+
+
+async def sign_up_and_check_in(
+    harness: BotUnderTest, tournament_id: int, users: list[LocalUser], *, start_in: int
+) -> None:
+    """Everyone signs up, then checks in; the clock is moved to the start."""
+    message_id = int(tournament_message(harness, tournament_id)["id"])
+    for user in users:
+        await click(harness, user, message_id, f"tn:{tournament_id}:signup")
+    await harness.clock.advance((start_in - 1) * MINUTE)
+    await harness.settle()
+    for user in users:
+        await click(harness, user, message_id, f"tn:{tournament_id}:checkin")
+    await harness.clock.advance(MINUTE)
+
+
+async def play_rounds(harness: BotUnderTest, tournament_id: int, rounds: int) -> None:
+    """Play every table of `rounds` rounds (each person plays what the simple bot would)."""
+    for _ in range(rounds):
+        tables = await until_round_tables(harness, tournament_id)
+        assert tables, "a round opened"
+        for table_id in tables:
+            await harness.play_to_the_end(table_id, as_the_bot=True)
+    await harness.live.tournaments.idle()
+    await harness.settle()
+
+
+async def test_a_round_robin_meets_everyone_once_and_a_restart_keeps_the_table_timer(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    users = [harness.fake.user(n) for n in EIGHT[:3]]
+    async with harness.running():
+        tournament_id = await create(
+            harness, game="dutch", format="round_robin", start_in=2, checkin=1, target=10, timer=45
+        )
+        await sign_up_and_check_in(harness, tournament_id, users, start_in=2)
+        await play_rounds(harness, tournament_id, 1)
+        (table_id,) = await until_round_tables(harness, tournament_id)
+    async with harness.running() as bot:  # a restart with round 2 in play
+        await bot.tournaments.resumed.wait()
+        assert bot.service._table(table_id).turn_seconds == 45  # the event's, not the server's
+        await play_rounds(harness, tournament_id, 2)
+        stored = await bot.store.tournaments.load(tournament_id)
+        assert stored.event.status == FINISHED and len(stored.event.rounds) == 3
+        met = [
+            frozenset(u for s in t.sides for u in s) for r in stored.event.rounds for t in r.tables
+        ]
+        assert sorted(map(sorted, met)) == [[0, 1], [0, 2], [1, 2]]
+        assert sorted(b for r in stored.event.rounds for b in r.byes) == [0, 1, 2]
+        assert "is over! 🥇" in "\n".join(texts(harness))
+
+
+async def test_an_elimination_of_euchre_by_fixed_teams_ends_with_its_final(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    users = [harness.fake.user(n) for n in EIGHT]
+    async with harness.running():
+        tournament_id = await create(
+            harness, game="euchre", format="elimination", start_in=2, checkin=1, target=3
+        )
+        await sign_up_and_check_in(harness, tournament_id, users, start_in=2)
+        semis = await until_round_tables(harness, tournament_id)
+        assert len(semis) == 2
+        for table_id in semis:  # partners sit opposite: a team at places 0 and 2
+            seats = harness.live.service.public_snapshot(table_id).seats
+            stored = harness.live.tournaments.events[tournament_id]
+            table = next(t for t in stored.event.current().tables if t.table_id == table_id)
+            team = set(stored.event.units[table.sides[0][0]])
+            assert {seats[0].user_id, seats[2].user_id} == team
+        await harness.play_to_the_end(semis[0], as_the_bot=True)
+    async with harness.running() as bot:
+        await bot.tournaments.resumed.wait()
+        await harness.play_to_the_end(semis[1], as_the_bot=True)
+        await play_rounds(harness, tournament_id, 1)  # the final
+        stored = await bot.store.tournaments.load(tournament_id)
+        assert stored.event.status == FINISHED and len(stored.event.rounds) == 2
+        champion, runner_up, _ = stored.event.podium()
+        final = stored.event.rounds[-1].tables[0]
+        assert {champion, runner_up} == {u for side in final.sides for u in side}
+        podium_line = next(t for t in texts(harness) if "is over!" in t)
+        assert " & ".join(stored.event.names(champion)) in podium_line
+
+
+async def test_rotating_partners_change_partner_each_round_in_french(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    users = [harness.fake.user(n) for n in EIGHT[:5]]
+    async with harness.running():
+        await harness.ask(harness.fake.admin, "settings", language="fr")
+        tournament_id = await create(
+            harness,
+            game="euchre",
+            partners="rotating",
+            rounds=2,
+            start_in=2,
+            checkin=1,
+            target=3,
+        )
+        await sign_up_and_check_in(harness, tournament_id, users, start_in=2)
+        await play_rounds(harness, tournament_id, 2)
+        stored = await harness.live.store.tournaments.load(tournament_id)
+        assert stored.event.status == FINISHED
+        partners = [frozenset(s) for r in stored.event.rounds for t in r.tables for s in t.sides]
+        assert len(partners) == len(set(partners)) == 4  # nobody has the same partner twice
+        assert len({b for r in stored.event.rounds for b in r.byes}) == 2  # byes at most once
+        every = "\n".join(texts(harness))
+        assert "classement après la manche 2" in every and "est terminé ! 🥇" in every
