@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 # Caps (README, docs/tournaments.md): events open at once in one server, players in one event.
 MOST_EVENTS_PER_SERVER = 3
 MOST_PLAYERS = 256
+MESSAGE_CHARACTERS = 2_000  # Discord's limit on a message's content
 RETRY_SECONDS = 30.0  # a step the store or Discord refused is tried again this soon
 THREAD_ARCHIVE_MINUTES = 1440
 STYLES = {
@@ -61,6 +62,19 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "secondary": discord.ButtonStyle.secondary,
 }
+
+
+def mention_lines(user_ids: list[int]) -> list[str]:
+    """The users' mentions in as few messages as Discord's 2,000 characters allow (256
+    players' mentions are some 5,900 characters)."""
+    lines: list[str] = []
+    for user_id in user_ids:
+        mention = f"<@{user_id}>"
+        if lines and len(lines[-1]) + 1 + len(mention) <= MESSAGE_CHARACTERS:
+            lines[-1] += f" {mention}"
+        else:
+            lines.append(mention)
+    return lines
 
 
 def embed_of(message: TournamentMessage) -> discord.Embed:
@@ -283,13 +297,15 @@ class TournamentRunner:
             await self.bot.store.tournaments.save_status(stored.id, event)
             await self.refresh(stored)
             language = await self.language(stored)
-            mentions = " ".join(f"<@{e.user_id}>" for e in event.entrants)
             await self._say(
                 stored,
-                text(language, "tournament.checkin_open", title=title(language, stored))
-                + (f"\n{mentions}" if mentions else ""),
-                allowed_mentions=discord.AllowedMentions(users=True),
+                text(language, "tournament.checkin_open", title=title(language, stored)),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
+            for mentions in mention_lines([e.user_id for e in event.entrants]):
+                await self._say(
+                    stored, mentions, allowed_mentions=discord.AllowedMentions(users=True)
+                )
         if event.status == CHECKIN:
             if now < stored.starts_at:
                 self._arm(stored.id, stored.starts_at - now)

@@ -255,3 +255,12 @@ async def test_rotating_partners_change_partner_each_round_in_french(
         assert len({b for r in stored.event.rounds for b in r.byes}) == 2  # byes at most once
         every = "\n".join(texts(harness))
         assert "classement après la manche 2" in every and "est terminé ! 🥇" in every
+
+
+def test_the_mentions_of_a_full_event_fit_discords_messages() -> None:
+    from bot.tournaments import MESSAGE_CHARACTERS, MOST_PLAYERS, mention_lines
+
+    ids = [10**18 + n for n in range(MOST_PLAYERS)]
+    lines = mention_lines(ids)
+    assert all(len(line) <= MESSAGE_CHARACTERS for line in lines) and len(lines) > 1
+    assert " ".join(lines).split() == [f"<@{i}>" for i in ids]  # each once, in order
