@@ -46,6 +46,11 @@ class SeasonRollover:
         await self._tick()
         self.caught_up.set()
 
+    @property
+    def armed(self) -> bool:
+        """Whether the timer of the next season's start is set (one for the whole bot)."""
+        return self._timer is not None
+
     def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()

@@ -44,6 +44,8 @@ TABLES = (
     "player_preferences",
     "turn_mentions",
     "hand_reviews",
+    "seasons",
+    "season_stats",
 )
 NOT_COPIED = ("schema_version", "health")
 IDENTITIES = (("tables", "id"), ("rounds", "id"))  # sequences to move past the copied ids

@@ -96,7 +96,9 @@ def per_table_sizes(bot: CardTableBot) -> dict[str, int]:
     }
     clock = bot.clock
     if isinstance(clock, FakeClock):
-        sizes["clock.timers"] = clock.pending()
+        # the season rollover's one timer is the bot's, not a table's
+        bot_wide = int(bot.seasons.armed)
+        sizes["clock.timers"] = clock.pending() - bot_wide
     return sizes
 
 

@@ -472,7 +472,7 @@ class TableController:
         cards = self.bot.pictures.answer(key, rendered)
         await _update(interaction, rendered, cards)
         self._picture_after(interaction, key, cards)
-        self._rendered(key, interaction, private, language, hide_at, shown)
+        self._rendered(key, interaction, private, language, hide_at, shown, prefix)
 
     def _picture_after(
         self, interaction: discord.Interaction[Any], key: int, cards: Prepared
@@ -535,11 +535,13 @@ class TableController:
         language: str,
         hide_at: float | None,
         shown: tuple[Reveal, ...],
+        prefix: str = "",
     ) -> None:
         """A private message was (re-)rendered: a pending hide of it is now moot, and the new
         content's reveals, if any, get their own hide. From now on it follows the game (the
-        follower hides the reveals of the player's newest message; this, of an older one)."""
-        self.follower.note(interaction, key, private, language, hide_at, shown)
+        follower hides the reveals of the player's newest message; this, of an older one),
+        at the menu step `prefix` it shows."""
+        self.follower.note(interaction, key, private, language, hide_at, shown, prefix)
         self._pending_hides.pop(key, None)
         if hide_at is None:
             return

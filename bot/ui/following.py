@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games import plugin_for
+from bot.render.actions import under
 from bot.render.private import render_private
 from bot.service.errors import TableError
 from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
@@ -98,6 +99,9 @@ class Followed:
     message: discord.WebhookMessage | None = None
     moving: bool = False  # it is being moved to the bottom: passes leave it to the move
     posted: bool = False  # it is a hand this follower moved to the bottom (it deletes it)
+    # the menu step it shows ("" the top): a redraw keeps it while it is still offered, so a
+    # card hiding does not take a player out of the step they opened
+    prefix: str = ""
 
 
 class HandFollower:
@@ -132,10 +136,12 @@ class HandFollower:
         language: str,
         reveals_until: float | None = None,
         shown: tuple[Reveal, ...] | None = None,
+        prefix: str = "",
     ) -> None:
         """The player's message was just rendered (by their own click): follow it from here.
         `reveals_until`: when the first card it shows by a rule hides (None: it shows none);
-        `shown`: the cards a rule showed it lays over the hand (None: not known)."""
+        `shown`: the cards a rule showed it lays over the hand (None: not known); `prefix`:
+        the menu step it shows."""
         users = self._followed.setdefault(private.table_id, {})
         followed = users.get(interaction.user.id)
         if followed is not None and followed.interaction.id == interaction.id:
@@ -156,6 +162,7 @@ class HandFollower:
         # still published and builds no view for it (a view of unknown version is looked at)
         followed.version = private.version
         followed.shown = shown
+        followed.prefix = prefix
         self._hide_at(followed, private.table_id, reveals_until)
         # The answer was drawn from a view taken before it was sent: a move meanwhile (the
         # turn passing to this player) found the message not yet followed, so look once more
@@ -308,12 +315,15 @@ class HandFollower:
         if same and shown == followed.shown:
             return  # the cards it shows by a rule lie where it shows them
         followed.shown = shown
+        if followed.prefix and not self._still_offered(private, public, followed.prefix):
+            followed.prefix = ""  # the step's moves went by: the top of the menu
         rendered = render_private(
             private,
             public,
             followed.language,
             reveals=shown,
             hide_at=hide_at,
+            prefix=followed.prefix,
             deck=self.bot.decks.of(user_id),
         )
         self._hide_at(followed, table_id, hide_at)
@@ -330,6 +340,14 @@ class HandFollower:
         except discord.HTTPException as error:
             log.info("stopped following a private message of table %s: %s", table_id, error)
             self._drop(key, followed)
+
+    @staticmethod
+    def _still_offered(private: PrivateSnapshot, public: PublicSnapshot, prefix: str) -> bool:
+        """Does the menu step `prefix` still lead somewhere (as the controller checks a
+        click on it)?"""
+        if under(private.legal, prefix):
+            return True
+        return plugin_for(public.game).offers_stage(private, prefix, public.options)
 
     def _current(self, key: tuple[int, int], followed: Followed) -> bool:
         """Is this message still the player's newest, with no click of theirs being answered
@@ -374,6 +392,7 @@ class HandFollower:
             return
         followed.version, followed.moment = public.version, moment_of(private)
         followed.shown = shown
+        followed.prefix = ""  # a new turn's hand opens at the top of its menu
         rendered = render_private(
             private,
             public,

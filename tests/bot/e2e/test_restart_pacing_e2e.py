@@ -53,7 +53,10 @@ async def test_after_a_restart_moves_at_two_tables_show_within_seconds_among_a_t
     async with harness.running() as bot:
         await fake.settle(quiet=0.05)
         before = mentions(fake)
-        for step in range(6):  # a move at one table, then at the other
+        # a move at one table, then at the other: both peeks, then Dutch called (Call
+        # Dutch…, then the call): a turn its own player's peek started is not mentioned, the
+        # one the call passes on is
+        for step in range(8):
             table_id = played[step % 2]
             turn = bot.service.public_snapshot(table_id).to_act[0]
             moved_at = harness.clock.now()

@@ -184,3 +184,33 @@ async def test_a_peeked_card_a_nine_gives_away_stays_in_view_in_its_new_grid(
         assert f"{name}" in words and given in faces
         await _still_in_view_then_hidden(harness, table_id, alice, seen)
         checker.assert_clean()
+
+
+async def test_a_menu_step_the_player_opened_stays_open_when_the_peeked_cards_hide(
+    harness: BotUnderTest,
+) -> None:
+    """Hiding the peeked cards redraws the followed "My cards": it keeps the step the player
+    opened there (Call Dutch…, its call and Back), not the top of the menu."""
+    alice = harness.fake.user("alice")
+    async with harness.running():
+        table_id = await _table_of_bots(harness, alice, "classic")
+        seen = await _click(harness, table_id, alice, _peek(harness, table_id))
+        await harness.settle()
+        snapshot = harness.live.service.public_snapshot(table_id)
+        assert snapshot.seat_of(alice.id) in snapshot.to_act  # her turn, the peek in view
+        await harness.act_toward(alice, table_id, "dutch")
+        await harness.settle()
+        round_no = snapshot.round_no or 0
+
+        def offered() -> set[str]:
+            return {c.action for c in harness.private_choices(alice, round_no)}
+
+        assert "p=dutch" in offered() and "p=draw" not in offered()
+        faces, words = _shown(harness, alice)
+        assert seen <= faces and SEEN in words
+        settings = await harness.live.guild_settings.get(harness.fake.guild_id)
+        await harness.clock.advance(settings.reveal_seconds)
+        await harness.settle()
+        faces, words = _shown(harness, alice)
+        assert SEEN not in words  # the cards hid: the message was redrawn
+        assert "p=dutch" in offered() and "p=draw" not in offered()
