@@ -46,9 +46,13 @@ TABLES = (
     "hand_reviews",
     "seasons",
     "season_stats",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_tables",
 )
 NOT_COPIED = ("schema_version", "health")
-IDENTITIES = (("tables", "id"), ("rounds", "id"))  # sequences to move past the copied ids
+IDENTITIES = (("tables", "id"), ("rounds", "id"), ("tournaments", "id"))  # sequences to move past the copied ids
 CHUNK = 5000
 DEFAULT_PATH = "data/cardtable.sqlite3"
 AFTER_COPY = "do not use the PostgreSQL database: empty it (or create another) before trying again"
