@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.local.records import LocalUser
+from bot.tournaments import MOST_EVENTS_PER_SERVER
 from games.tournament.event import FINISHED, RUNNING
 from tests.bot.e2e.harness import EIGHT, BotUnderTest, assert_one_short_private_sentence
 
@@ -264,3 +265,57 @@ def test_the_mentions_of_a_full_event_fit_discords_messages() -> None:
     lines = mention_lines(ids)
     assert all(len(line) <= MESSAGE_CHARACTERS for line in lines) and len(lines) > 1
     assert " ".join(lines).split() == [f"<@{i}>" for i in ids]  # each once, in order
+
+
+async def test_caps_a_cancel_and_too_few_players_each_say_one_sentence(
+    eight_players: BotUnderTest,
+) -> None:
+    harness = eight_players
+    alice, bob = (harness.fake.user(n) for n in EIGHT[:2])
+    async with harness.running() as bot:
+        first = await create(harness, game="dutch", start_in=5, checkin=1)
+        for _ in range(MOST_EVENTS_PER_SERVER - 1):
+            await create(harness, game="dame", start_in=5, checkin=1)
+        refused = await harness.fake.slash(harness.fake.admin, "tournament create", game="dutch")
+        await refused.wait_answered()
+        assert f"already runs {MOST_EVENTS_PER_SERVER} tournaments" in (
+            assert_one_short_private_sentence(refused)
+        )
+        late = await harness.fake.slash(
+            harness.fake.admin, "tournament create", game="euchre", start_in=5, checkin=5
+        )
+        await late.wait_answered()
+        assert "Check-in must end" in assert_one_short_private_sentence(late)
+
+        message_id = int(tournament_message(harness, first)["id"])
+        await click(harness, alice, message_id, f"tn:{first}:signup")
+        not_yours = await harness.fake.slash(bob, "tournament cancel", tournament=first)
+        await not_yours.wait_answered()
+        assert "Manage Server" in assert_one_short_private_sentence(not_yours)
+        cancelled = await harness.fake.slash(
+            harness.fake.admin, "tournament cancel", tournament=first
+        )
+        await cancelled.wait_answered()
+        await harness.settle()
+        assert f"#{first} is cancelled" in assert_one_short_private_sentence(cancelled)
+        assert first not in bot.tournaments.events  # no longer open
+        message = harness.fake.message(message_id)
+        assert "Cancelled." in message["embeds"][0]["description"]
+        assert not message.get("components")  # its buttons are gone
+        gone = await click(harness, bob, message_id, f"tn:{first}:signup", stale=True)
+        assert "out of date" in gone or "no such tournament" in gone
+
+        # the second event: one player only checks in, so it cannot start
+        second = sorted(bot.tournaments.events)[0]
+        second_message = int(tournament_message(harness, second)["id"])
+        await click(harness, alice, second_message, f"tn:{second}:signup")
+        await harness.clock.advance(4 * MINUTE)
+        await harness.settle()
+        await click(harness, alice, second_message, f"tn:{second}:checkin")
+        await harness.clock.advance(MINUTE)
+        await bot.tournaments.idle()
+        await harness.settle()
+        assert second not in bot.tournaments.events
+        assert any("cancelled: fewer than 4 players" in t for t in texts(harness))
+        _, asked = await harness.ask(bob, "tournament show", tournament=second)
+        assert "Cancelled." in asked["embeds"][0]["description"]
