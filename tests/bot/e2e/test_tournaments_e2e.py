@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.local.records import LocalUser
 from bot.tournaments import MOST_EVENTS_PER_SERVER
 from games.tournament.event import FINISHED, RUNNING
+from storage.errors import StoreError
 from tests.bot.e2e.harness import EIGHT, BotUnderTest, assert_one_short_private_sentence
 
 MINUTE = 60.0
@@ -319,3 +322,39 @@ async def test_caps_a_cancel_and_too_few_players_each_say_one_sentence(
         assert any("cancelled: fewer than 4 players" in t for t in texts(harness))
         _, asked = await harness.ask(bob, "tournament show", tournament=second)
         assert "Cancelled." in asked["embeds"][0]["description"]
+
+
+async def test_a_stop_while_a_table_is_being_seated_resumes_seating_it(
+    eight_players: BotUnderTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops between opening a table (stored, its host seated) and seating the
+    others: the restart seats them and starts it, and the event goes on to its end."""
+    harness = eight_players
+    users = [harness.fake.user(n) for n in EIGHT[:2]]
+    async with harness.running() as bot:
+        tournament_id = await create(
+            harness, game="dutch", rounds=1, start_in=2, checkin=1, target=10
+        )
+
+        async def stopped(*_: object, **__: object) -> None:
+            raise StoreError("the process stops here")
+
+        monkeypatch.setattr(bot.service, "join", stopped)
+        await sign_up_and_check_in(harness, tournament_id, users, start_in=2)
+        await bot.tournaments.idle()
+        await harness.settle()
+        (table,) = bot.tournaments.events[tournament_id].event.rounds[0].tables
+        assert table.table_id is not None
+        lobby = bot.service.public_snapshot(table.table_id)
+        assert lobby.status == "lobby" and len(lobby.seats) == 1
+    monkeypatch.undo()
+    async with harness.running() as bot:
+        await bot.tournaments.resumed.wait()
+        snapshot = bot.service.public_snapshot(table.table_id)
+        assert snapshot.status == "playing"
+        assert {s.user_id for s in snapshot.seats} == {u.id for u in users}
+        await harness.play_to_the_end(table.table_id, as_the_bot=True)
+        await bot.tournaments.idle()
+        await harness.settle()
+        stored = await bot.store.tournaments.load(tournament_id)
+        assert stored.event.status == FINISHED
