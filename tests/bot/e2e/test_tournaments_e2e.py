@@ -289,6 +289,13 @@ async def test_caps_a_cancel_and_too_few_players_each_say_one_sentence(
         )
         await late.wait_answered()
         assert "Check-in must end" in assert_one_short_private_sentence(late)
+        unknown = await harness.fake.slash(
+            harness.fake.admin, "tournament create", game="dutch", preset="nope", locale="fr"
+        )
+        await unknown.wait_answered()
+        assert assert_one_short_private_sentence(unknown) == (
+            "Le jeu Dutch n'a pas de règles nommées nope."
+        )
 
         message_id = int(tournament_message(harness, first)["id"])
         await click(harness, alice, message_id, f"tn:{first}:signup")
