@@ -41,11 +41,11 @@ def swiss(
     met: Iterable[Iterable[int]],
     had_bye: Iterable[int],
 ) -> RoundPairing:
-    """A Swiss round: units of equal or near points meet, nobody meets an opponent again
-    while any pairing avoids it, and a bye (odd count) goes to the lowest-ranked unit that has
-    not had one. Solved as one maximum-weight perfect matching whose weights rank, in this
-    order: fewest rematches, a bye to someone who never had one, then the smallest score gaps
-    (the bye to the lowest score)."""
+    """A Swiss round: units of equal or near points meet, a bye (odd count) goes to the
+    lowest-ranked unit that has not had one, and nobody meets an opponent again while any
+    pairing avoids it. Solved as one maximum-weight perfect matching whose weights rank, in
+    this order: a bye only to someone who never had one (while anyone has not), the fewest
+    rematches, then the smallest score gaps (the bye to the lowest score)."""
     if len(units) < 2:
         return RoundPairing((), tuple(units))
     played = {_key(pair) for pair in met}
@@ -55,9 +55,9 @@ def swiss(
     # each term dwarfs every sum of the ones below it, so the matching ranks them in order
     n = len(units)
     gap_scale = n  # above the tie term of a bye (the later signed-up sits out on equal points)
-    bye_scale = gap_scale * (top * top + 1) * n + n
-    rematch_scale = bye_scale * 2 * n
-    base = rematch_scale * n * 4
+    rematch_scale = gap_scale * (top * top + 1) * n + n
+    bye_scale = rematch_scale * 2 * n  # a second bye is worse than any number of rematches
+    base = bye_scale * n * 4
     order = {unit: index for index, unit in enumerate(units)}
     for a, b in combinations(units, 2):
         gap = points.get(a, 0) - points.get(b, 0)
