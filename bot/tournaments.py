@@ -390,12 +390,28 @@ class TournamentRunner:
         return self.bot.service.table_of_user(stored.guild_id, user_id) is None
 
     async def _open(self, stored: StoredTournament, round_: Round, table: Table) -> None:
+        if table.place is not None and table.place != stored.channel_id:
+            found = await self._lobby_in(table.place)
+            if found is not None:  # opened before a stop, never noted: it is this table
+                table.table_id = found
+                await self.bot.store.tournaments.set_table(
+                    stored.id, round_.number, table.number, found
+                )
+                await self.bot.locations.set_thread(found, table.place)
+                await self._seat_and_start(stored, round_, table, table.place)
+                return
         seats = self._seats(stored, table)
         humans = [(p, u, n) for p, u, n in seats if self._present(stored, u)]
         if not humans:  # no one to play it: both sides lose (stored before it counts)
             await self._record(stored, round_, table, ())
             return
-        where = await self._thread(stored, round_, table)
+        if table.place is None:  # the thread first, kept: a restart finds its table there
+            place = await self._thread(stored, round_, table)
+            await self.bot.store.tournaments.set_place(
+                stored.id, round_.number, table.number, place
+            )
+            table.place = place
+        where = table.place
         _, host_id, host_name = humans[0]
         snapshot = await self.bot.service.open_table(
             stored.guild_id,
@@ -414,6 +430,14 @@ class TournamentRunner:
         if where != stored.channel_id:
             await self.bot.locations.set_thread(snapshot.table_id, where)
         await self._seat_and_start(stored, round_, table, where)
+
+    async def _lobby_in(self, place: int) -> int | None:
+        """The bot's table waiting in its lobby in this thread, if any."""
+        for table_id in self.bot.service.tables_in_channel(place):
+            await self.bot.service.ready(table_id)
+            if self.bot.service.public_snapshot(table_id).status == LOBBY:
+                return table_id
+        return None
 
     async def _thread(self, stored: StoredTournament, round_: Round, table: Table) -> int:
         """A thread of the event's channel for the table (the channel itself if none)."""

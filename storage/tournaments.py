@@ -141,7 +141,7 @@ async def _built(db: Database, row: Any) -> StoredTournament:
         (tournament_id,),
     )
     tables = await db.fetchall(
-        "SELECT round_no, table_no, sides, table_id, winning_sides FROM tournament_tables "
+        "SELECT round_no, table_no, sides, table_id, winning_sides, place FROM tournament_tables "
         "WHERE tournament_id = ? ORDER BY round_no, table_no",
         (tournament_id,),
     )
@@ -154,6 +154,7 @@ async def _built(db: Database, row: Any) -> StoredTournament:
                 tuple(tuple(side) for side in loads(t["sides"])),
                 None if winners is None else tuple(winners),
                 None if t["table_id"] is None else int(t["table_id"]),
+                None if t["place"] is None else int(t["place"]),
             )
         )
     event = Tournament(
@@ -270,6 +271,19 @@ async def set_table(
         )
 
 
+async def set_place(
+    db: Database, tournament_id: int, round_no: int, table_no: int, place: int
+) -> None:
+    """Where the table will be played (its thread), kept before the bot's table is opened
+    there, so a restart in between finds that table again rather than opening another."""
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE tournament_tables SET place = ? WHERE tournament_id = ? AND round_no = ? "
+            "AND table_no = ?",
+            (place, tournament_id, round_no, table_no),
+        )
+
+
 async def record_result(
     db: Database,
     tournament_id: int,
@@ -352,6 +366,9 @@ class TournamentStore:
         self, tournament_id: int, round_no: int, table_no: int, table_id: int
     ) -> None:
         await set_table(self._db, tournament_id, round_no, table_no, table_id)
+
+    async def set_place(self, tournament_id: int, round_no: int, table_no: int, place: int) -> None:
+        await set_place(self._db, tournament_id, round_no, table_no, place)
 
     async def record_result(
         self,

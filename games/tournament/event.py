@@ -98,12 +98,14 @@ class Entrant:
 @dataclass(slots=True)
 class Table:
     """One table of a round: its sides (each a tuple of units; partners share a side) and, once
-    its match is over, the sides that won. `table_id` is the bot's table playing it."""
+    its match is over, the sides that won. `place` is where it is played (the bot's thread or
+    channel, kept before the table is opened), `table_id` the bot's table playing it."""
 
     number: int
     sides: tuple[tuple[int, ...], ...]
     winning_sides: tuple[int, ...] | None = None
     table_id: int | None = None
+    place: int | None = None
 
     @property
     def done(self) -> bool:

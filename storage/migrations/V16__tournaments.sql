@@ -46,6 +46,7 @@ CREATE TABLE tournament_tables (
     round_no      INTEGER NOT NULL,
     table_no      INTEGER NOT NULL,
     sides         TEXT NOT NULL,
+    place         INTEGER,  -- the thread (or channel) the table is played in, kept first
     table_id      INTEGER,
     winning_sides TEXT,
     PRIMARY KEY (tournament_id, round_no, table_no)

@@ -42,6 +42,7 @@ CREATE TABLE tournament_tables (
     round_no      INTEGER NOT NULL,
     table_no      INTEGER NOT NULL,
     sides         TEXT NOT NULL,
+    place         BIGINT,
     table_id      BIGINT,
     winning_sides TEXT,
     PRIMARY KEY (tournament_id, round_no, table_no)

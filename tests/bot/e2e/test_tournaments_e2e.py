@@ -365,3 +365,40 @@ async def test_a_stop_while_a_table_is_being_seated_resumes_seating_it(
         await harness.settle()
         stored = await bot.store.tournaments.load(tournament_id)
         assert stored.event.status == FINISHED
+
+
+async def test_a_stop_between_opening_a_table_and_noting_it_finds_that_table_again(
+    eight_players: BotUnderTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops right after the table service opened a table (its host seated in the
+    lobby, in the table's thread) and before the event noted which table it was: the restart
+    finds that lobby in the thread, seats the other player and starts it; no second table."""
+    harness = eight_players
+    users = [harness.fake.user(n) for n in EIGHT[:2]]
+    async with harness.running() as bot:
+        tournament_id = await create(
+            harness, game="dutch", rounds=1, start_in=2, checkin=1, target=10
+        )
+
+        async def stopped(*_: object, **__: object) -> None:
+            raise StoreError("the process stops here")
+
+        monkeypatch.setattr(bot.store.tournaments.__class__, "set_table", stopped)
+        await sign_up_and_check_in(harness, tournament_id, users, start_in=2)
+        await bot.tournaments.idle()
+        await harness.settle()
+        (table,) = bot.tournaments.events[tournament_id].event.rounds[0].tables
+        assert table.place is not None and table.place != harness.fake.channel_id
+        (lobby,) = bot.service.tables_in_channel(table.place)
+        assert bot.service.public_snapshot(lobby).status == "lobby"
+    monkeypatch.undo()
+    async with harness.running() as bot:
+        await bot.tournaments.resumed.wait()
+        await harness.settle()
+        assert bot.service.tables_in_channel(table.place) == [lobby]  # the same one
+        snapshot = bot.service.public_snapshot(lobby)
+        assert snapshot.status == "playing" and not any(s.is_bot for s in snapshot.seats)
+        await harness.play_to_the_end(lobby, as_the_bot=True)
+        await bot.tournaments.idle()
+        await harness.settle()
+        assert (await bot.store.tournaments.load(tournament_id)).event.status == FINISHED
