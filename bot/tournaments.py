@@ -500,7 +500,17 @@ class TournamentRunner:
                 lambda _, name=name: text(language, "tournament.bot_for", name=name),
             )
         await service.start(table_id, host_id)
+        await self._show_table(stored, round_, table, where)
+
+    async def _show_table(
+        self, stored: StoredTournament, round_: Round, table: Table, where: int
+    ) -> None:
+        """Post the table's message in its thread and mention its players there."""
+        assert table.table_id is not None
+        table_id = table.table_id
+        language = await self.language(stored)
         await self.bot.notifier.post(table_id, where)
+        seats = self._seats(stored, table)
         people = " ".join(f"<@{u}>" for _, u, _ in seats if self._present_at(table_id, u))
         line = text(
             language,
@@ -521,13 +531,17 @@ class TournamentRunner:
         return any(s.user_id == user_id for s in snapshot.seats)
 
     async def _resume_table(self, stored: StoredTournament, round_: Round, table: Table) -> None:
-        """After a restart: a lobby is seated and started; a match over is read."""
+        """After a restart: a lobby is seated and started, a match started but never shown
+        is posted, a match over is read."""
         assert table.table_id is not None
         if self.bot.service.has_table(table.table_id):
             await self.bot.service.ready(table.table_id)
+            where = self.bot.service.public_snapshot(table.table_id).channel_id
             if self.bot.service.public_snapshot(table.table_id).status == LOBBY:
-                where = self.bot.service.public_snapshot(table.table_id).channel_id
                 await self._seat_and_start(stored, round_, table, where)
+                return
+            if (await self.bot.locations.get(table.table_id)).message_id is None:
+                await self._show_table(stored, round_, table, where)
                 return
         await self._read_result(stored, round_, table)
 

@@ -402,3 +402,39 @@ async def test_a_stop_between_opening_a_table_and_noting_it_finds_that_table_aga
         await bot.tournaments.idle()
         await harness.settle()
         assert (await bot.store.tournaments.load(tournament_id)).event.status == FINISHED
+
+
+async def test_a_stop_before_a_started_table_is_posted_posts_it_at_the_restart(
+    eight_players: BotUnderTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops after starting a table's match and before posting its message: the
+    restart posts it in the table's thread and mentions its players, and it is played."""
+    harness = eight_players
+    users = [harness.fake.user(n) for n in EIGHT[:2]]
+    async with harness.running() as bot:
+        tournament_id = await create(
+            harness, game="dutch", rounds=1, start_in=2, checkin=1, target=10
+        )
+
+        async def stopped(*_: object, **__: object) -> None:
+            raise StoreError("the process stops here")
+
+        monkeypatch.setattr(bot.notifier, "post", stopped)
+        await sign_up_and_check_in(harness, tournament_id, users, start_in=2)
+        await bot.tournaments.idle()
+        await harness.settle()
+        (table,) = bot.tournaments.events[tournament_id].event.rounds[0].tables
+        assert table.table_id is not None and table.place is not None
+        assert bot.service.public_snapshot(table.table_id).status == "playing"
+        assert (await bot.locations.get(table.table_id)).message_id is None
+    monkeypatch.undo()
+    async with harness.running() as bot:
+        await bot.tournaments.resumed.wait()
+        await harness.settle()
+        assert (await bot.locations.get(table.table_id)).message_id is not None
+        said = [m["content"] for m in harness.fake.channel_messages(table.place)]
+        assert any(f"<@{users[0].id}>" in (c or "") for c in said)
+        await harness.play_to_the_end(table.table_id, as_the_bot=True)
+        await bot.tournaments.idle()
+        await harness.settle()
+        assert (await bot.store.tournaments.load(tournament_id)).event.status == FINISHED
