@@ -331,6 +331,8 @@ class TournamentRunner:
             await self.refresh(stored)
         if event.status == RUNNING:
             await self._run_round(stored)
+        elif event.status == FINISHED and event.rounds:  # its end not all announced yet
+            await self._round_over(stored, event.rounds[-1])
         if event.status in (FINISHED, CANCELLED):
             self._forget(stored.id)
 
@@ -339,6 +341,9 @@ class TournamentRunner:
         tables whose match ended unseen; the round's end moves the event on."""
         event = stored.event
         current = event.current()
+        if current is not None and current.done and stored.announced < current.number:
+            await self._round_over(stored, current)  # its standings, cut off by a stop
+            return
         if current is None or current.done:
             current = event.next_round()
             await self.bot.store.tournaments.save_round(stored.id, event, current)
@@ -598,19 +603,33 @@ class TournamentRunner:
             raise
 
     async def _round_over(self, stored: StoredTournament, round_: Round) -> None:
-        """Standings after the round; the podium at the end, else the next round."""
+        """Standings after the round; the podium at the end, else the next round. Each is
+        posted, then counted in the store (a stop in between posts it again at the restart:
+        twice rather than never)."""
         language = await self.language(stored)
-        shown = standings(language, stored, round_.number)
-        channel = self.bot.get_partial_messageable(stored.channel_id)
-        await channel.send(embed=embed_of(shown), allowed_mentions=discord.AllowedMentions.none())
-        if stored.event.status == FINISHED:
-            await self.refresh(stored)
-            await self._say(
-                stored, podium(language, stored), allowed_mentions=discord.AllowedMentions.none()
+        if stored.announced < round_.number:
+            shown = standings(language, stored, round_.number)
+            channel = self.bot.get_partial_messageable(stored.channel_id)
+            await channel.send(
+                embed=embed_of(shown), allowed_mentions=discord.AllowedMentions.none()
             )
+            await self._announced(stored, round_.number)
+        if stored.event.status == FINISHED:
+            if stored.announced <= round_.number:
+                await self.refresh(stored)
+                await self._say(
+                    stored,
+                    podium(language, stored),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                await self._announced(stored, round_.number + 1)
             self._forget(stored.id)
             return
         await self._run_round(stored)
+
+    async def _announced(self, stored: StoredTournament, count: int) -> None:
+        await self.bot.store.tournaments.set_announced(stored.id, count)
+        stored.announced = count
 
     # -- results -----------------------------------------------------------------------------
     async def match_over(self, table_id: int) -> None:

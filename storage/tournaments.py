@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.tournament.event import (
     CHECKIN,
+    FINISHED,
     NO_SHOW_BOT,
     RUNNING,
     SIGNUP,
@@ -64,6 +65,7 @@ class StoredTournament:
     signup_closes_at: float
     starts_at: float
     event: Tournament
+    announced: int = 0  # the rounds whose standings are posted; one more: the podium too
 
 
 async def create_tournament(
@@ -112,9 +114,13 @@ async def load_tournament(db: Database, tournament_id: int) -> StoredTournament:
 
 
 async def open_tournaments(db: Database) -> list[StoredTournament]:
-    """Every event not over (signing up, checking in, running), oldest first."""
+    """Every event not over (signing up, checking in, running), and every finished one
+    whose podium is not posted yet, oldest first."""
     rows = await db.fetchall(
-        "SELECT * FROM tournaments WHERE status IN (?, ?, ?) ORDER BY id", OPEN_STATUSES
+        "SELECT * FROM tournaments WHERE status IN (?, ?, ?) OR (status = ? AND announced <= "
+        "(SELECT COUNT(*) FROM tournament_rounds AS r WHERE r.tournament_id = tournaments.id)) "
+        "ORDER BY id",
+        (*OPEN_STATUSES, FINISHED),
     )
     return [await _built(db, row) for row in rows]
 
@@ -180,6 +186,7 @@ async def _built(db: Database, row: Any) -> StoredTournament:
         signup_closes_at=float(row["signup_closes_at"]),
         starts_at=float(row["starts_at"]),
         event=event,
+        announced=int(row["announced"]),
     )
 
 
@@ -284,6 +291,14 @@ async def set_place(
         )
 
 
+async def set_announced(db: Database, tournament_id: int, announced: int) -> None:
+    """How many of the event's end messages are posted (standings per round, then podium)."""
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE tournaments SET announced = ? WHERE id = ?", (announced, tournament_id)
+        )
+
+
 async def record_result(
     db: Database,
     tournament_id: int,
@@ -366,6 +381,9 @@ class TournamentStore:
         self, tournament_id: int, round_no: int, table_no: int, table_id: int
     ) -> None:
         await set_table(self._db, tournament_id, round_no, table_no, table_id)
+
+    async def set_announced(self, tournament_id: int, announced: int) -> None:
+        await set_announced(self._db, tournament_id, announced)
 
     async def set_place(self, tournament_id: int, round_no: int, table_no: int, place: int) -> None:
         await set_place(self._db, tournament_id, round_no, table_no, place)

@@ -3,7 +3,9 @@
 -- stored here before the bot announces it, so a restart resumes an event where it was.
 -- Times are the service clock's seconds since the epoch. `units` is the JSON list of the
 -- user ids of each unit (a player, or a fixed team), set at the start; `bracket` the
--- elimination bracket's units in order (null: an empty slot).
+-- elimination bracket's units in order (null: an empty slot). `announced` counts the messages
+-- of the event's end posted so far: the standings of rounds 1..n, then the podium (n + 1), so
+-- an announcement a stop cut off is posted at the restart.
 
 CREATE TABLE tournaments (
     id               INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -20,6 +22,7 @@ CREATE TABLE tournaments (
     starts_at        REAL NOT NULL,
     units            TEXT NOT NULL DEFAULT '[]',
     bracket          TEXT NOT NULL DEFAULT '[]',
+    announced        INTEGER NOT NULL DEFAULT 0,
     created_at       TEXT NOT NULL,
     updated_at       TEXT NOT NULL
 );

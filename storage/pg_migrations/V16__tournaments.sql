@@ -16,6 +16,7 @@ CREATE TABLE tournaments (
     starts_at        DOUBLE PRECISION NOT NULL,
     units            TEXT NOT NULL DEFAULT '[]',
     bracket          TEXT NOT NULL DEFAULT '[]',
+    announced        INTEGER NOT NULL DEFAULT 0,
     created_at       TEXT NOT NULL,
     updated_at       TEXT NOT NULL
 );

@@ -56,6 +56,11 @@ async def test_an_event_stored_at_each_step_reads_back_as_it_was(store: Store) -
         await store.tournaments.record_result(tournament_id, event, 2, table.number, [1])
     assert event.status == FINISHED
     assert (await store.tournaments.load(tournament_id)).event == event
+    # finished, its end not announced yet: still listed, so a restart posts it
+    assert [t.id for t in await store.tournaments.open_ones()] == [tournament_id]
+    await store.tournaments.set_announced(tournament_id, 2)  # both rounds' standings
+    assert [t.announced for t in await store.tournaments.open_ones()] == [2]
+    await store.tournaments.set_announced(tournament_id, 3)  # and the podium
     assert await store.tournaments.open_ones() == []
 
 

@@ -438,3 +438,37 @@ async def test_a_stop_before_a_started_table_is_posted_posts_it_at_the_restart(
         await bot.tournaments.idle()
         await harness.settle()
         assert (await bot.store.tournaments.load(tournament_id)).event.status == FINISHED
+
+
+async def test_a_podium_a_stop_cut_off_is_posted_at_the_restart(
+    eight_players: BotUnderTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last result is stored and the bot stops before the end is announced: the restart
+    posts the last standings and the podium, once."""
+    harness = eight_players
+    users = [harness.fake.user(n) for n in EIGHT[:2]]
+    async with harness.running() as bot:
+        tournament_id = await create(
+            harness, game="dutch", rounds=1, start_in=2, checkin=1, target=10
+        )
+        await sign_up_and_check_in(harness, tournament_id, users, start_in=2)
+        (table_id,) = await until_round_tables(harness, tournament_id)
+
+        async def stopped(*_: object, **__: object) -> None:
+            raise StoreError("the process stops here")
+
+        runner = bot.tournaments
+        monkeypatch.setattr(runner, "_round_over", stopped)
+        await harness.play_to_the_end(table_id, as_the_bot=True)
+        await runner.idle()
+        await harness.settle()
+        assert (await bot.store.tournaments.load(tournament_id)).event.status == FINISHED
+        assert not any("is over!" in t for t in texts(harness))
+    monkeypatch.undo()
+    for _ in range(2):  # started, then restarted: announced by the first start only
+        async with harness.running() as bot:
+            await bot.tournaments.resumed.wait()
+            await harness.settle()
+            every = texts(harness)
+            assert sum("is over! 🥇" in t for t in every) == 1
+            assert sum("standings after round 1" in t for t in every) == 1
