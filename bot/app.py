@@ -35,6 +35,7 @@ from bot.cogs.history import (
 from bot.cogs.leaderboard import LeaderboardCog
 from bot.cogs.privacy import ForgetButton, PrivacyCog
 from bot.cogs.settings import SettingsCog
+from bot.cogs.tournament import TournamentButton, TournamentCog
 from bot.games import plugins
 from bot.i18n import text
 from bot.i18n.translator import CatalogTranslator
@@ -49,6 +50,7 @@ from bot.service.service import TableService
 from bot.settings import Settings
 from bot.stopping import stop_on_signals
 from bot.telemetry import Telemetry
+from bot.tournaments import TournamentRunner
 from bot.ui.command_options import CheckedCommandTree
 from bot.ui.controller import TableController
 from bot.ui.decks import PlayerDecks
@@ -154,6 +156,8 @@ class CardTableBot(commands.Bot):
         self._retention_task: asyncio.Task[None] | None = None
         self.seasons = SeasonRollover(self)
         self._seasons_task: asyncio.Task[None] | None = None
+        self.tournaments = TournamentRunner(self)
+        self._tournaments_task: asyncio.Task[None] | None = None
         self.health = HealthCheck()
         self.identify_spacing = reconnect.IdentifySpacing()
         self.operations: OperationsServer | None = None
@@ -198,6 +202,8 @@ class CardTableBot(commands.Bot):
             choices=self.choices,
         )
         self._locations = TableLocations(self._store, self._service.has_table)
+        # a tournament table's result is read once its match is stored (bot/tournaments.py)
+        self._service.match_listeners.append(self.tournaments.match_over)
         self.add_dynamic_items(
             TableItem,
             ForgetButton,
@@ -207,6 +213,7 @@ class CardTableBot(commands.Bot):
             ReplayButton,
             RecordsButton,
             ReviewButton,
+            TournamentButton,
         )
         await self.tree.set_translator(CatalogTranslator())
         game_cogs = [plugin.command_group(self) for plugin in plugins()]
@@ -216,6 +223,7 @@ class CardTableBot(commands.Bot):
             HistoryCog(self),
             PrivacyCog(self),
             DeckCog(self),
+            TournamentCog(self),
             HelpCog(self),
         )
         for cog in (*game_cogs, *shared):
@@ -240,6 +248,8 @@ class CardTableBot(commands.Bot):
         self._retention_task = asyncio.create_task(self._forget_old_guilds(), name="retention")
         # seasons over while the bot was away closed and announced, then a timer per boundary
         self._seasons_task = asyncio.create_task(self.seasons.start(), name="seasons")
+        # open tournaments resumed where they were, once their tables are restored
+        self._tournaments_task = asyncio.create_task(self.tournaments.start(), name="tournaments")
         self._store.on_commit = self.telemetry.commit
         self.telemetry.watch_gc()
         if self.settings.metrics_port is not None:
@@ -408,6 +418,12 @@ class CardTableBot(commands.Bot):
             self._upkeep = None
         if self.backups is not None:
             await self.backups.stop()
+        self.tournaments.close()
+        if self._tournaments_task is not None:
+            self._tournaments_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._tournaments_task
+            self._tournaments_task = None
         self.seasons.close()
         if self._seasons_task is not None:
             self._seasons_task.cancel()

@@ -148,3 +148,18 @@ def parse(custom_id: str) -> ComponentId:
     ):
         raise BadCustomId(f"malformed moves {rest!r}")
     return ComponentId(table_id, round_no, kind, text=rest)
+
+
+# -- tournaments -----------------------------------------------------------------------------
+# `tn:<tournament_id>:<action>`, the buttons of a tournament's message (bot/tournaments.py):
+# a prefix of their own, so the table items never see them.
+TOURNAMENT_PREFIX = "tn"
+TOURNAMENT_ACTIONS = ("signup", "withdraw", "checkin")
+TOURNAMENT_TEMPLATE = r"tn:(?P<tournament>[0-9]{1,19}):(?P<action>signup|withdraw|checkin)"
+
+
+def tournament_button_id(tournament_id: int, action: str) -> str:
+    """A tournament button's custom id (`action` among TOURNAMENT_ACTIONS)."""
+    if action not in TOURNAMENT_ACTIONS:
+        raise ValueError(f"not a tournament action: {action!r}")
+    return f"{TOURNAMENT_PREFIX}:{tournament_id}:{action}"

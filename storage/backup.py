@@ -91,7 +91,7 @@ def check_backup(path: Path) -> list[str]:
         return [f"{path} cannot be read: {error}"]
     finally:
         conn.close()
-    latest = len(available_migrations())
+    latest = available_migrations()[-1].version
     if not isinstance(version, int) or version > latest:
         return [f"{path} has schema version {version}, newer than this code's {latest}"]
     return []

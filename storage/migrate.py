@@ -55,16 +55,40 @@ def statements(sql: str) -> list[str]:
 
 
 def available_migrations(package: str = SQLITE_MIGRATIONS) -> list[Migration]:
-    """Every migration shipped with the code for one backend, by version (1, 2, … no gap)."""
+    """Every migration shipped with the code for one backend, by version (1, 2, …; a gap is
+    allowed: parallel branches claim numbers ahead, and a version that lands after a higher
+    one is applied then, see `pending`)."""
     found = []
     for entry in resources.files(package).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
     found.sort(key=lambda m: m.version)
-    if [m.version for m in found] != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..n: {[m.version for m in found]}")
+    versions = [m.version for m in found]
+    if not versions or versions[0] != 1 or len(set(versions)) != len(versions):
+        raise RuntimeError(f"migrations must be numbered from 1, once each: {versions}")
     return found
+
+
+def pending(
+    migrations: list[Migration], version: int, applied: set[int], target: int
+) -> list[Migration]:
+    """The migrations to apply, in order: those up to `target` above the database's version,
+    and any lower one it has not applied (a version that landed after a higher one)."""
+    return [
+        m
+        for m in migrations
+        if m.version <= target and (m.version > version or (applied and m.version not in applied))
+    ]
+
+
+async def applied_versions(db: aiosqlite.Connection) -> set[int]:
+    """The versions recorded in the file (empty for a new file)."""
+    try:
+        async with db.execute(f"SELECT version FROM {VERSION_TABLE}") as cursor:
+            return {int(row[0]) for row in await cursor.fetchall()}
+    except sqlite3.OperationalError:  # no such table: a new file
+        return set()
 
 
 def latest_version() -> int:
@@ -122,14 +146,14 @@ async def migrate(db: aiosqlite.Connection, path: str, *, target: int | None = N
     target = latest if target is None else target
     version = await current_version(db, path)
     check_not_newer(path, "DATABASE_PATH", version, latest)
-    pending = [m for m in migrations if version < m.version <= target]
+    to_apply = pending(migrations, version, await applied_versions(db), target)
     # A copy of a big file takes seconds (about 2 s per GB), so it is made only when a
     # migration will change the file: a release whose migrations are no-ops here starts at once.
-    if version > 0 and any(migration.writes for migration in pending):
+    if version > 0 and any(migration.writes for migration in to_apply):
         await _backup(db, path, version)
-    for migration in pending:
+    for migration in to_apply:
         await _apply(db, path, migration)
-        version = migration.version
+        version = max(version, migration.version)
     return version
 
 

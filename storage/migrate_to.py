@@ -47,9 +47,14 @@ TABLES = (
     "seasons",
     "season_stats",
     "table_logs",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_tables",
 )
 NOT_COPIED = ("schema_version", "health")
-IDENTITIES = (("tables", "id"), ("rounds", "id"))  # sequences to move past the copied ids
+# sequences to move past the copied ids
+IDENTITIES = (("tables", "id"), ("rounds", "id"), ("tournaments", "id"))
 CHUNK = 5000
 DEFAULT_PATH = "data/cardtable.sqlite3"
 AFTER_COPY = "do not use the PostgreSQL database: empty it (or create another) before trying again"

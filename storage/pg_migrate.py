@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import asyncpg
 
 from storage.errors import StoreError
-from storage.migrate import VERSION_TABLE, Migration, check_not_newer, check_ours
+from storage.migrate import VERSION_TABLE, Migration, check_not_newer, check_ours, pending
 from storage.migrate import available_migrations as _available
 
 PG_MIGRATIONS = "storage.pg_migrations"
@@ -57,10 +57,13 @@ async def migrate(conn: asyncpg.Connection, name: str, *, target: int | None = N
     try:
         version = await current_version(conn, name)
         check_not_newer(f"the PostgreSQL database {name}", SETTING, version, latest)
-        for migration in migrations:
-            if version < migration.version <= target:
-                await _apply(conn, name, migration)
-                version = migration.version
+        applied: set[int] = set()
+        if version > 0:
+            rows = await conn.fetch(f"SELECT version FROM {VERSION_TABLE}")
+            applied = {int(row[0]) for row in rows}
+        for migration in pending(migrations, version, applied, target):
+            await _apply(conn, name, migration)
+            version = max(version, migration.version)
         return version
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)

@@ -98,7 +98,7 @@ class UserData(BaseModel):
 # Other tables that keep a user's id in `user_id` (per-player preferences, season boards…):
 # each is exported whole and its rows deleted when the user is forgotten. The test that forgets a
 # user scans every column of every table, so a table added without being listed here fails it.
-USER_ROW_TABLES: tuple[str, ...] = ("player_preferences", "season_stats")
+USER_ROW_TABLES: tuple[str, ...] = ("player_preferences", "season_stats", "tournament_entrants")
 
 
 async def user_data(db: Database, user_id: int) -> UserData:
@@ -202,6 +202,9 @@ async def forget_user(db: Database, user_id: int) -> UserData:
             "UPDATE match_players SET user_id = ? WHERE user_id = ?", (FORMER_ID, user_id)
         )
         await conn.execute("UPDATE tables SET host_id = ? WHERE host_id = ?", (FORMER_ID, user_id))
+        await conn.execute(
+            "UPDATE tournaments SET created_by = ? WHERE created_by = ?", (FORMER_ID, user_id)
+        )
         await conn.execute("DELETE FROM player_stats WHERE user_id = ?", (user_id,))
         # the lines naming them in the kept logs of tables in play (who joined and left)
         await table_logs.forget_user_in(conn, user_id, FORMER_PLAYER)
@@ -259,6 +262,13 @@ async def forget_guild(db: Database, guild_id: int) -> int:
         await conn.execute("DELETE FROM player_stats WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM season_stats WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM seasons WHERE guild_id = ?", (guild_id,))
+        for table in ("tournament_tables", "tournament_rounds", "tournament_entrants"):
+            await conn.execute(
+                f"DELETE FROM {table} WHERE tournament_id IN "
+                "(SELECT id FROM tournaments WHERE guild_id = ?)",
+                (guild_id,),
+            )
+        await conn.execute("DELETE FROM tournaments WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM match_players WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
         await conn.execute("DELETE FROM guild_privacy WHERE guild_id = ?", (guild_id,))

@@ -26,6 +26,7 @@ from storage import (
     stats,
     table_logs,
     tables,
+    tournaments,
 )
 from storage.action_log import ActionWriter, OpenRounds
 from storage.database import INTEGRITY_CHECK_DELAY, Synchronous, open_database
@@ -151,6 +152,11 @@ class Store:
     def location(self) -> str:
         """The SQLite file's path, or the PostgreSQL URL without its password."""
         return self._db.name
+
+    @property
+    def tournaments(self) -> tournaments.TournamentStore:
+        """Tournaments: events, entrants, rounds and their tables (storage/tournaments.py)."""
+        return tournaments.TournamentStore(self._db)
 
     @property
     def schema_version(self) -> int:

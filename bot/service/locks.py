@@ -124,6 +124,9 @@ async def notify(service: TableService, notes: list[Notice]) -> None:
             if kind == "turn_reminder":
                 assert seat is not None
                 await service.notifier.turn_reminder(table_id, seat)
+            elif kind == "match_over":  # not the notifier's: the service's listeners (tournaments)
+                for listener in service.match_listeners:
+                    await listener(table_id)
             else:
                 await getattr(service.notifier, kind)(table_id)
         except Exception:  # the glue's trouble must never undo or block a stored change

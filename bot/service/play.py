@@ -304,7 +304,7 @@ class Play:
             table.restore_log(log_before)
             raise store_failed(error) from error
         table.log_unsaved = False
-        table.turn_seconds = float(settings.turn_seconds)
+        table.turn_seconds = table.turn_override or float(settings.turn_seconds)
         table.cancel_timer()
         table.round = round_
         keep_watched_hands(table)
@@ -363,6 +363,7 @@ class Play:
             table.status = FINISHED
             table.winners = match.winner_seats()
             table.add_log(LogEntry("match_over", None, {"winners": table.winners}, "table"))
+            notes.append(("match_over", table.id, None))  # stored: its listeners may read it
             for user_id in table.human_ids():
                 self.tables.release(table.guild_id, user_id, table.id)
             self.service.timers.arm(

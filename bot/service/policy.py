@@ -27,6 +27,8 @@ BotLevel = Literal["simple", "strong"]
 BOT_LEVELS: tuple[str, ...] = get_args(BotLevel)
 DEFAULT_BOT_LEVEL: BotLevel = "strong"
 BOTS_OPTION = "bots"  # the table option's key, stored beside the game's options
+# a table's own turn timer (a tournament's), stored beside them too; absent: the guild's
+TURN_OPTION = "turn_seconds"
 
 
 class SeatPolicy:

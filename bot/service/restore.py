@@ -25,7 +25,7 @@ from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, logged_error_id, publish
 from bot.service.play import log_entry
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL
+from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, TURN_OPTION
 from bot.service.seating import preset_name
 from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveSeat, LiveTable
@@ -342,6 +342,7 @@ class Restore:
         spectators = stored.pop(SPECTATORS_OPTION, DEFAULT_SPECTATORS)  # (the same)
         coach = coached(stored)
         stored.pop(COACH_OPTION, None)
+        turn_override = stored.pop(TURN_OPTION, None)
         options = game.options_model.model_validate(stored)
         seats = [
             LiveSeat(s.user_id, s.display_name, s.is_bot, s.joined_at, s.left_at, position=s.seat)
@@ -356,7 +357,8 @@ class Restore:
             options=options,
             host_id=record.host_id,
             seats=seats,
-            turn_seconds=float(settings.turn_seconds),
+            turn_seconds=float(turn_override or settings.turn_seconds),
+            turn_override=float(turn_override) if turn_override else None,
             bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
             spectators=spectators if spectators in SPECTATOR_MODES else DEFAULT_SPECTATORS,
             coach=coach,

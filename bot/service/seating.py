@@ -12,7 +12,7 @@ from bot.service import table_log
 from bot.service.coach import COACH_OPTION
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed, publish, published, store_failed
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION
+from bot.service.policy import BOT_LEVELS, BOTS_OPTION, TURN_OPTION
 from bot.service.snapshots import (
     FINISHED,
     LOBBY,
@@ -101,10 +101,12 @@ class Seating:
         spectators: str | None = None,
         *,
         coach: bool = False,
+        turn_seconds: int | None = None,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
         bot players play; `spectators` (`public` or `hands`; None: `public`) what watchers see;
-        `coach`: a practice table (bot/service/coach.py)."""
+        `coach`: a practice table (bot/service/coach.py); `turn_seconds` its own turn timer
+        (None: the guild's)."""
         game_obj = self.tables.game(game)
         options = self.tables.options(game_obj, preset, target)
         if bots is not None and bots not in BOT_LEVELS:
@@ -123,6 +125,8 @@ class Seating:
             }
             if coach:
                 stored_options[COACH_OPTION] = True
+            if turn_seconds is not None:
+                stored_options[TURN_OPTION] = turn_seconds
             record = await self.service.store.create_table(
                 guild_id, channel_id, game, stored_options, host.user_id
             )
@@ -135,7 +139,8 @@ class Seating:
                 options=options,
                 host_id=host.user_id,
                 seats=[LiveSeat(host.user_id, host.name, False, self.tables.now(), position=0)],
-                turn_seconds=float(settings.turn_seconds),
+                turn_seconds=float(turn_seconds or settings.turn_seconds),
+                turn_override=float(turn_seconds) if turn_seconds else None,
                 bots=bots,
                 spectators=spectators,
                 coach=coach,

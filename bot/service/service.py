@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from bot.service.choices import PlayerChoices
@@ -101,6 +101,9 @@ class TableService:
         self.bots = FollowUp(self, policy_runner or InlinePolicyRunner())
         self.restoring = Restore(self)
         self.watching = Watching(self)
+        # told once a table's match is over and stored, after the table's lock is released
+        # (bot/tournaments.py reads the result there)
+        self.match_listeners: list[Callable[[int], Awaitable[None]]] = []
 
     @property
     def policy_runner(self) -> PolicyRunner:
@@ -209,12 +212,23 @@ class TableService:
         spectators: str | None = None,
         *,
         coach: bool = False,
+        turn_seconds: int | None = None,
     ) -> TableSnapshot:
         """Open a table; `bots` (`simple` or `strong`; None: the guild's default) is how its
         bot players play; `spectators` (`public`, the default, or `hands`) what its watchers
-        see; `coach`: a practice table with hints and reviews, unrated."""
+        see; `coach`: a practice table with hints and reviews, unrated; `turn_seconds` the
+        table's own turn timer (None: the guild's)."""
         return await self.seating.open_table(
-            guild_id, channel_id, host, game, preset, target, bots, spectators, coach=coach
+            guild_id,
+            channel_id,
+            host,
+            game,
+            preset,
+            target,
+            bots,
+            spectators,
+            coach=coach,
+            turn_seconds=turn_seconds,
         )
 
     def may_open(

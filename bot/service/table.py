@@ -59,6 +59,7 @@ class LiveTable:
     seats: list[LiveSeat]
     status: str = LOBBY
     turn_seconds: float = 90.0
+    turn_override: float | None = None  # the table's own timer (a tournament's), else the guild's
     bots: str = "strong"  # how bot players play: "simple" or "strong" (bot/service/policy.py)
     spectators: str = "public"  # what watchers see: "public" or "hands" (service/watching.py)
     # members watching (user ids, in the order they came): none seated here this match

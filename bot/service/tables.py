@@ -169,6 +169,8 @@ class Tables:
                 raise store_failed(error) from error
         table.add_log(entry)
         self.forget(table, notes)
+        if status == "abandoned" and table.match is not None:
+            notes.append(("match_over", table.id, None))  # stopped unfinished: nobody won it
 
     def forget(self, table: LiveTable, notes: list[Notice]) -> None:
         """The table leaves memory (closed, stopped, abandoned or expired): nothing of it stays

@@ -45,10 +45,10 @@ log = logging.getLogger(__name__)
 
 class TableItem(
     DynamicItem[Item[Any]],
-    template=r"(?s)(?!(?:privacy|hist|rp|rpf|rpr|help):)(?P<custom_id>.+)",
+    template=r"(?s)(?!(?:privacy|hist|rp|rpf|rpr|help|tn):)(?P<custom_id>.+)",
 ):
     # (?s): an id with a newline is one too (forged); it must reach the controller's answer.
-    # `privacy:`, `hist:`, `rp:`, `rpf:`, `rpr:` and `help:` ids belong to other items
+    # `privacy:`, `hist:`, `rp:`, `rpf:`, `rpr:`, `help:` and `tn:` ids belong to other items
     # (bot/cogs/privacy.py, bot/cogs/history.py, bot/cogs/help.py).
     def __init__(self, item: Item[Any], *, row: int | None = None) -> None:
         super().__init__(item, row=row)

@@ -19,10 +19,19 @@ async def applied_versions(location: Location) -> list[tuple[int, str, str]]:
     return [(int(v), str(n), str(a)) for v, n, a in rows]
 
 
-def test_migrations_are_numbered_from_one_without_gaps() -> None:
+def test_migrations_are_numbered_from_one_each_once() -> None:
     versions = [m.version for m in available_migrations()]
-    assert versions == list(range(1, len(versions) + 1))
+    assert versions[0] == 1 and versions == sorted(set(versions))
     assert latest_version() == versions[-1] >= 2
+
+
+def test_a_version_that_lands_after_a_higher_one_is_still_applied() -> None:
+    """Branches claim numbers ahead (V16 landed before V15): a database at V16 without V15
+    gets V15 at its next start, and nothing it has is applied again."""
+    shipped = [Migration(v, f"m{v}", "SELECT 1;") for v in (1, 2, 3, 5)]
+    assert [m.version for m in migrate_module.pending(shipped, 5, {1, 2, 5}, 5)] == [3]
+    assert [m.version for m in migrate_module.pending(shipped, 2, {1, 2}, 5)] == [3, 5]
+    assert [m.version for m in migrate_module.pending(shipped, 0, set(), 2)] == [1, 2]
 
 
 def test_both_backends_ship_the_same_migrations() -> None:
@@ -116,12 +125,14 @@ async def test_a_failing_migration_is_rolled_back_whole(
         pass
     runner = pg_migrate if is_database_url(location) else migrate_module
     shipped = runner.available_migrations()
-    broken = Migration(len(shipped) + 1, "broken", "CREATE TABLE half (a INTEGER);\nSELEC oops;")
+    broken = Migration(
+        shipped[-1].version + 1, "broken", "CREATE TABLE half (a INTEGER);\nSELEC oops;"
+    )
     monkeypatch.setattr(runner, "available_migrations", lambda *_: [*shipped, broken])
     with pytest.raises(StoreError, match=rf"migration V{broken.version} \(broken\) failed"):
         await Store.open(location, games_resolver=resolve_toy)
     assert "half" not in await table_names(location)
-    assert max(v for v, _, _ in await applied_versions(location)) == len(shipped)
+    assert max(v for v, _, _ in await applied_versions(location)) == shipped[-1].version
     monkeypatch.undo()
     async with await Store.open(location, games_resolver=resolve_toy) as store:
-        assert store.schema_version == len(shipped)
+        assert store.schema_version == shipped[-1].version

@@ -73,3 +73,14 @@ def test_the_render_bench_finds_the_same_payloads_again_and_names_one_that_chang
         renders.main(["--short", "--compare", str(saved)])
     printed = capsys.readouterr().out
     assert "1 renders differ" in printed and "render 0 (dame table message, en) differs" in printed
+
+
+def test_the_tournament_bench_short_mode_times_the_step_between_rounds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bot.bench import tournament
+
+    tournament.main(["--short"])
+    printed = capsys.readouterr().out
+    assert "16 players, 2 rounds, 16 tables" in printed
+    assert "last match to next round's tables" in printed and "is over! 🥇" in printed
