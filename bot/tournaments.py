@@ -16,7 +16,8 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -56,7 +57,7 @@ MOST_EVENTS_PER_SERVER = 3
 MOST_PLAYERS = 256
 MESSAGE_CHARACTERS = 2_000  # Discord's limit on a message's content
 RETRY_SECONDS = 30.0  # a step the store or Discord refused is tried again this soon
-THREAD_ARCHIVE_MINUTES = 1440
+THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "success": discord.ButtonStyle.success,
@@ -499,11 +500,7 @@ class TournamentRunner:
                 await service.join(table_id, PlayerRef(user_id, name), position if fixed else None)
         absent = [name for _, user_id, name in seats if not self._present_at(table_id, user_id)]
         for name in absent:
-            await service.add_bot(
-                table_id,
-                host_id,
-                lambda _, name=name: text(language, "tournament.bot_for", name=name),
-            )
+            await service.add_bot(table_id, host_id, _bot_name(language, name))
         await service.start(table_id, host_id)
         await self._show_table(stored, round_, table, where)
 
@@ -671,3 +668,8 @@ class TournamentRunner:
 
 
 __all__ = ["CHECKIN", "MOST_EVENTS_PER_SERVER", "MOST_PLAYERS", "TournamentRunner"]
+
+
+def _bot_name(language: str, name: str) -> Callable[[int], str]:
+    """The name of the bot player seated for an absent entrant, whatever its number."""
+    return lambda _: text(language, "tournament.bot_for", name=name)

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pydantic import SecretStr
+
 from bot.bench.latency import latency_line
 from bot.local.server import LocalDiscord, running_client, running_local_discord
 from bot.service.clock import FakeClock
@@ -108,7 +110,7 @@ async def run(players: int, rounds: int, database: Path) -> Report:
         clock = FakeClock()
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
-            DISCORD_TOKEN="fake-token",
+            DISCORD_TOKEN=SecretStr("fake-token"),
             DATABASE_PATH=database,
             DEV_GUILD_ID=fake.guild_id,
         )

@@ -202,7 +202,11 @@ class TournamentCog(
             return
         public = await self.bot.guild_settings.public_language(guild_id)
         shown = announcement(public, stored, MOST_PLAYERS)
-        await interaction.response.send_message(embed=embed_of(shown), view=view_of(shown))
+        view = view_of(shown)
+        if view is None:
+            await interaction.response.send_message(embed=embed_of(shown))
+        else:
+            await interaction.response.send_message(embed=embed_of(shown), view=view)
         message = await interaction.original_response()
         stored.message_id = message.id
         try:

@@ -400,7 +400,7 @@ class HandFollower:
         rendered = render_watcher(watched, followed.language)
         try:
             cards = await self.bot.pictures.complete(followed.message_key, rendered)
-            files = {} if cards.attachments is None else {"attachments": cards.attachments}
+            files = cards.edit_files()
             await followed.interaction.edit_original_response(
                 embed=cards.embed, view=build_view(rendered.components), **files
             )
