@@ -15,6 +15,10 @@ from typing import Any, Generic, TypeVar
 # The engine view a snapshot carries (`games.<game>.views`): read-only, so covariant.
 ViewT_co = TypeVar("ViewT_co", covariant=True)
 
+# The name a forgotten player's stored entries carry (`storage.privacy` writes the same; a
+# test holds them equal): renderers word it "a former player".
+FORMER_PLAYER = ""
+
 # Public table statuses (PublicSnapshot.status).
 LOBBY = "lobby"  # seating; the host may start
 PLAYING = "playing"  # a round is in progress

@@ -14,8 +14,7 @@ from typing import cast
 from bot.i18n import has_key, text
 from bot.render.cards import writing
 from bot.render.names import escape
-from bot.snapshots import LogEntry
-from storage.privacy import FORMER_PLAYER
+from bot.snapshots import FORMER_PLAYER, LogEntry
 
 Phrase = Callable[[LogEntry, Sequence[str], str], "str | None"]  # entry, names, language
 SWAPPED = " ↔ "  # between the names of the seats the host swapped

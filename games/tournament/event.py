@@ -5,7 +5,7 @@ methods, each of which checks the transition first and raises `TournamentError` 
 `rule` key the bot translates) without changing anything when it is refused.
 
 Decisions (docs/tournaments.md says why):
-- a game of two to six (Dutch) is played heads-up: tables of 2, so pairings are classical;
+- a game without partners is played heads-up: tables of 2, so pairings are classical;
 - a partnership game (four seats) is played by fixed teams of two, drawn at the start from the
   entrants present and paired as units, or by rotating partners: individual standings, tables
   of four grouped by standing, Swiss only;

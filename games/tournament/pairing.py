@@ -2,7 +2,8 @@
 round robin (the circle method) and a single-elimination bracket (seeded, byes to the top
 seeds), plus groups of four for rotating partners.
 
-A *unit* is what is paired: a player (Dutch, rotating partners) or a fixed team, named by an
+A *unit* is what is paired: a player (a game without partners, or rotating partners) or a
+fixed team, named by an
 int (its seed: 0 is the first to sign up). Points are integers in half points: a win 2, a
 shared win 1, a loss 0, a bye 2.
 """
@@ -161,7 +162,8 @@ def rotating_groups(
     partnered: Iterable[Iterable[int]],
     had_bye: Iterable[int],
 ) -> RoundPairing:
-    """A round of rotating partners (progressive Euchre, Dame): tables of four by standing,
+    """A round of rotating partners (a partnership game's progressive night): tables of four
+    by standing,
     each table's two partnerships chosen so nobody has the same partner again while the
     table allows it; the count beyond a multiple of four sit out (a bye), the lowest-ranked
     who never had one first. A table is (a, b, c, d): a and c partners, b and d partners

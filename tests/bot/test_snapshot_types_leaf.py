@@ -38,3 +38,10 @@ def test_importing_snapshot_types_loads_neither_service_nor_pool(module: str) ->
 def test_snapshot_leaf_imports_nothing_of_the_bot() -> None:
     loaded = modules_loaded_by("bot.snapshots")
     assert [name for name in loaded if name.startswith("bot.")] == ["bot.snapshots"]
+
+
+def test_the_former_players_name_is_the_one_the_store_writes() -> None:
+    from bot.snapshots import FORMER_PLAYER
+    from storage.privacy import FORMER_PLAYER as STORED
+
+    assert FORMER_PLAYER == STORED
