@@ -27,7 +27,15 @@ from bot.local.records import (
 )
 from bot.local.server import LocalDiscord
 from bot.ui.custom_ids import BadCustomId, parse
-from tests.bot.e2e.players import SELECT, Choice, answer_message, choices, pick, verb_choice
+from tests.bot.e2e.players import (
+    SELECT,
+    Choice,
+    answer_message,
+    choices,
+    pick,
+    step_toward,
+    verb_choice,
+)
 
 WAIT = 30.0  # seconds: a bound on any one wait, so a stuck game fails instead of hanging
 # A bot process's start (imports, worker processes, the store, the gateway) on a machine whose
@@ -196,10 +204,7 @@ class Person:
             round_no = self.round_of(table)
             if round_no != self.round_no:
                 self.round_no, self.moves_this_round = round_no, 0
-            choice = pick(
-                [c for c in self.offered(round_no) if c.notation is not None],
-                self.preference(self),
-            )
+            choice = self._choose(round_no)
             if choice is not None and not self.reopen:
                 await self._move(choice)
             elif self.host and verb_choice(table, "next") is not None:
@@ -215,10 +220,7 @@ class Person:
     async def _first_click_after_restart(self) -> None:
         """A button of a message the killed process made: their own message's move if it
         offers one, else the table message's My cards."""
-        choice = pick(
-            [c for c in self.offered(self.round_of(self.table())) if c.notation is not None],
-            self.preference(self),
-        )
+        choice = self._choose(self.round_of(self.table()))
         if choice is not None:
             interaction = await self._move(choice)
             verb = "move"
@@ -227,6 +229,16 @@ class Person:
             verb = "hand"
         if interaction is not None and interaction.message_id in self.crowd.made_before_restart:
             self.crowd.old_buttons_answered.append((self.table_id, self.user.name, verb))
+
+    def _choose(self, round_no: int | None) -> Choice | None:
+        """The offered move the preference ranks first, or the step that asks for it (Call
+        Dutch… opens the call's own button); never another menu step."""
+        offered = self.offered(round_no)
+        moves = [c for c in offered if c.notation is not None]
+        choice = pick(offered, self.preference(self))
+        if choice is None or choice.notation is not None:
+            return choice
+        return choice if step_toward(choice) in self.preference(self) else pick(moves, ())
 
     async def _wait_for_change(self, scene: str) -> None:
         private = self.fake.messages.get(self.private or 0) or {}
@@ -257,8 +269,10 @@ class Person:
             self.reopen = True  # refused (one sentence): look at the cards again
             return interaction
         self.private, self.reopen = choice.message_id, False
+        if choice.notation is None:
+            return interaction  # a step that asks for the move (its button comes next)
         located = table_of(choice)
-        assert located is not None and choice.notation is not None
+        assert located is not None
         if choice.component_type == SELECT and self._was_menu_step(choice):
             return interaction
         self.moves_this_round += 1
