@@ -334,22 +334,7 @@ class TableController:
         rendered, language, hide_at, shown = await self._render_private(
             interaction, table_id, private, private.reveals
         )
-        view = build_view(rendered.components)
-        pictures = self.bot.pictures
-        cards = pictures.answer(None, rendered)  # the hand's picture now if drawn, else after
-        files = cards.attachments or []
-        if interaction.response.is_done():
-            sent = await interaction.followup.send(
-                embed=cards.embed, view=view, ephemeral=True, wait=True, files=files
-            )
-            key = sent.id
-        else:
-            response = await interaction.response.send_message(
-                embed=cards.embed, view=view, ephemeral=True, files=files
-            )
-            key = response.message_id or interaction.id
-        pictures.posted(key, rendered, cards)
-        self._picture_after(interaction, key, cards)
+        key = await self._post_ephemeral(interaction, rendered)
         self._rendered(key, interaction, private, language, hide_at, shown)
 
     async def watch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -361,6 +346,14 @@ class TableController:
         )
         language = language_of(interaction.locale)
         rendered = render_watcher(watched, language)
+        key = await self._post_ephemeral(interaction, rendered)
+        self.follower.note_watcher(interaction, key, watched, language)
+
+    async def _post_ephemeral(
+        self, interaction: discord.Interaction[Any], rendered: RenderedMessage
+    ) -> int:
+        """A new message only the clicker sees (an answer, or a follow-up once deferred), its
+        picture now if drawn, else after, in place: the message's key for the follower."""
         view = build_view(rendered.components)
         pictures = self.bot.pictures
         cards = pictures.answer(None, rendered)
@@ -377,7 +370,7 @@ class TableController:
             key = response.message_id or interaction.id
         pictures.posted(key, rendered, cards)
         self._picture_after(interaction, key, cards)
-        self.follower.note_watcher(interaction, key, watched, language)
+        return key
 
     async def _play(
         self, interaction: discord.Interaction[Any], component: ComponentId, notation: str
