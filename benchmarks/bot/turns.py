@@ -9,12 +9,6 @@ as the controller plays a click: nothing is played that the menus do not offer. 
 option that plays two moves (`announce;discard 7H`) is counted when the player wanted both and
 it costs fewer clicks than the two moves apart (the second as the menus offer it then).
 
-A click is what a player's hand does: a button is 1 click; a select is 2 (open it, choose);
-a pick (several cards ticked in one select) is 2 plus 1 per card (open, tick each, close). An
-interaction is what reaches the bot (a button, a choice, a pick): 1 each. Opening "My cards"
-is not counted: the message follows the game from turn to turn. A turn is a player's moves
-until another player is to act (Dutch's start peek is a turn of its own).
-
 A move that is a player's only legal one is played for them by the service after its short
 moment (the players' `auto_play` choice, on unless `--no-auto-play`): its turn costs no click.
 With `--auto-knock` the players leave Dame de Pique's knock to the service (made before their
@@ -67,7 +61,12 @@ MISSING = 1_000  # the clicks of a move the menus do not offer (never cheaper)
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """How a move is reached on the menus: the notation they send, clicks and interactions."""
+    """How a move is reached on the menus: the notation they send, clicks and interactions.
+
+    A click is what a player's hand does: a button is 1 click; a select is 2 (open it, choose);
+    a pick (several cards ticked in one select) is 2 plus 1 per card (open, tick each, close).
+    An interaction is what reaches the bot (a button, a choice, a pick): 1 each. Opening "My
+    cards" is not counted: the message follows the game from turn to turn."""
 
     notation: str  # the first move's, as the menus send it
     clicks: int
@@ -186,6 +185,9 @@ class Tally:
 
 @dataclass
 class Turn:
+    """A player's moves until another player is to act (Dutch's start peek is a turn of its
+    own), with the clicks and interactions they took."""
+
     seat: int
     clicks: int = 0
     interactions: int = 0

@@ -1,29 +1,15 @@
 """Euchre bot strength: `python -m benchmarks.strength euchre [--matches N] [--jobs N]`.
 
 Plays whole matches to 10 (`standard` preset), two search bots (games.euchre.bots.strong) against
-two simple bots (games.euchre.bots.policy), once for each version of the search bot, on the same
-matches (same seeds, seats and dealers), and prints each version's match win rate with its
-Wilson 95% interval and the CPU time its bots spent per decision (every decision of theirs,
-forced ones included). The versions:
-- `first`: the first search bot: every legal move tried on a fixed number of sampled deals
-  (`--samples`, 40), with no shortcut;
-- `sequential`: no search when nothing is to decide, a sequential test stops the sampling;
-- `inferred`: today's bot at its table defaults: as `sequential`, deals drawn within what the
-  bids make likely (`bids`);
-- `reused`: as `inferred`, and the deals of the hand's earlier decisions carried to the next
-  ones (`reuse`);
-- `minimal`: as `inferred`, stopped at `MIN_SAMPLES` (32) deals: what the smallest budget
-  gives, as the bot workers' pool gives under load (it shares the time between the decisions
-  waiting: `bot.service.pool`).
-Each without the wall-time cap (so the run is reproducible). Each line also prints the deals
-its bot took per searched decision: sampled afresh, and carried from an earlier decision.
-`--mixed` adds, for each version, a team of one search bot and one simple bot.
-The search team sits at seats 0+2 in even matches and 1+3 in odd ones, and the first dealer
-turns with the match number, so neither seat order nor the deal favours a side. Matches run in
-`--jobs` processes. `--timing N` instead times N search decisions at the table's defaults
-(wall-time cap included) in this process and prints the percentiles. `--positions N` instead
-has every version decide at the same positions of N hands (in this process, in turn), and
-prints each one's CPU and deals (sampled, carried) per decision: a comparison that the
+two simple bots (games.euchre.bots.policy), once for each version of the search bot (`versions`)
+on the same matches (same seeds, seats and dealers), each without the wall-time cap so the run
+is reproducible, and prints each version's match win rate with its Wilson 95% interval, the CPU
+time its bots spent per decision (forced ones included) and the deals per searched decision
+(sampled afresh, carried from an earlier decision). The search team sits at 0+2 in even
+matches and 1+3 in odd ones, and the first dealer turns with the match number, so neither
+seat order nor the deal favours a side. `--mixed` adds a team of one search bot and one simple
+bot; `--timing N` instead times N decisions at the table's defaults; `--positions N` instead
+has every version decide at the same positions of N hands, in turn: a comparison the
 machine's load does not skew.
 """
 
@@ -46,7 +32,18 @@ TARGET = 10
 
 
 def versions(samples: int) -> dict[str, dict[str, Any]]:
-    """The search bot's versions, as keyword arguments of strong.choose_action."""
+    """The search bot's versions, as keyword arguments of strong.choose_action:
+
+    - `first`: every legal move tried on a fixed number of sampled deals (`--samples`), with no
+      shortcut;
+    - `sequential`: no search when nothing is to decide, a sequential test stops the sampling;
+    - `inferred`: today's bot at its table defaults: as `sequential`, deals drawn within what
+      the bids make likely;
+    - `reused`: as `inferred`, and the deals of the hand's earlier decisions carried to the
+      next ones;
+    - `minimal`: as `inferred`, stopped at `MIN_SAMPLES` deals: what the smallest budget gives,
+      as the bot workers' pool gives under load.
+    """
     return {
         "first": {"budget": None, "max_samples": samples, "sequential": False, "bids": False},
         "sequential": {"budget": None, "bids": False, "reuse": False},
