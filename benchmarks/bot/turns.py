@@ -14,12 +14,8 @@ moment (the players' `auto_play` choice, on unless `--no-auto-play`): its turn c
 With `--auto-knock` the players leave Dame de Pique's knock to the service (made before their
 discard when the cards they keep could go out next turn) and never click it.
 
-Prints, per game and preset, the turns played and clicks per turn (mean, median, 90th
-percentile, max), interactions per turn and clicks per round; for Dame de Pique also the
-turns that lay exactly one pack (a new pack or a take, no add); then the same by kind of turn
-(`turn_kind`: Dame's one pack with or without a knock, Dutch's plain turns, those with a match
-or a card's power, Euchre's plays, its cards played by themselves and its bids). `--short`
-(run by the test suite) plays one round of each; the default twenty.
+Prints clicks per turn per game and preset, then by kind of turn (`report`). `--short` (run by
+the test suite) plays one round of each; the default twenty.
 """
 
 from __future__ import annotations
@@ -401,6 +397,11 @@ async def run(
 
 
 def report(results: dict[tuple[str, str], Tally], rounds: int) -> None:
+    """Per game and preset, the turns played and clicks per turn (mean, median, 90th
+    percentile, max), interactions per turn and clicks per round; for Dame de Pique also the
+    turns that lay exactly one pack (a new pack or a take, no add); then the same by kind of
+    turn (`turn_kind`: Dame's one pack with or without a knock, Dutch's plain turns, those with
+    a match or a card's power, Euchre's plays, its cards played by themselves and its bids)."""
     print(f"clicks per turn through the menus, {rounds} round(s) of strong bots' choices:")
     for (game, preset), tally in results.items():
         interactions = statistics.fmean(tally.interactions) if tally.interactions else 0.0
