@@ -18,7 +18,7 @@ Commands = dict[str, set[str]]  # "dutch start" -> its options
 
 
 def _table(header: str) -> list[str]:
-    """The first cells of the README table that opens with `header`."""
+    """The rows of the README table that opens with `header`, each its cells joined by " | "."""
     lines = README.read_text(encoding="utf-8").splitlines()
     start = lines.index(header)
     cells = []
