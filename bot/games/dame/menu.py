@@ -87,7 +87,7 @@ def candidates(view: DameView, rank: str, language: str = "en") -> list[tuple[st
     """The cards in hand that may go in a `rank` pack, naturals first (the hand's order): (value,
     label). A value names the card (`7S`: its lowest copy in hand) or, for a further copy, that
     copy (`7S#1`), so every card is one option and the values are distinct; a further copy
-    reads "a second 7♠" ("a third 🃏": four jokers)."""
+    reads "a second 7♠" ("a third joker": four jokers)."""
     picked: list[tuple[str, str]] = []
     copies: dict[str, int] = {}
     for code in view.hand:
