@@ -50,11 +50,13 @@ from bot.ui.custom_ids import (
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.dynamic_items import build_view, is_routed
 from bot.ui.following import HandFollower
+from bot.ui.lessons import LessonGuide
 from bot.ui.pictures import Prepared
 from bot.ui.replies import interaction_gone, refuse
 from bot.ui.reveals import RevealHolds
 from bot.ui.timing import within_deadline
 from games.errors import IllegalAction
+from games.lesson import Step
 from storage.models import GuildSettings
 
 if TYPE_CHECKING:
@@ -87,6 +89,7 @@ class TableController:
         self.follower = HandFollower(
             bot, self._spawn, self.reveals, before_moving=bot.notifier.mentions_sent
         )
+        self.lessons = LessonGuide(bot)  # guided hands: `/<game> learn` (bot/ui/lessons.py)
 
     @property
     def service(self) -> TableService:
@@ -375,11 +378,16 @@ class TableController:
     async def _play(
         self, interaction: discord.Interaction[Any], component: ComponentId, notation: str
     ) -> None:
+        lesson_step = await self.lessons.refused(interaction, component.table_id, notation)
+        if lesson_step is True:
+            return  # a lesson's wrong move: answered with why, nothing played
         result = await within_deadline(
             self._act(component.table_id, interaction.user.id, component.round_no, notation),
             interaction.response.defer,
         )
         await self._show_private(interaction, component.table_id, result.private, result.reveals)
+        if isinstance(lesson_step, Step):
+            await self.lessons.played(component.table_id, lesson_step)
 
     async def _act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
         """Play the click's moves in order (`swap 2;end`: one click, two moves) as a whole or

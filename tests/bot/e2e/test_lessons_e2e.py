@@ -1,0 +1,54 @@
+"""`/<game> learn` through the real bot (issue #40 §2): the guided hand opens in a private
+thread only the learner is added to, the lesson's lines come in order, every wrong move a step
+answers is explained (and nothing played), a forged illegal move gets the rule and the step's
+reminder, the lesson's moves are played through the table's own buttons, in English and in
+French; the table is coached, so unrated."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.lesson import lesson_of
+from tests.bot.e2e.harness import BotUnderTest, players
+from tests.bot.e2e.lessons import (
+    Learner,
+    expected_lines,
+    lesson_lines,
+    take_the_lesson,
+)
+
+PRIVATE_THREAD = 12
+
+# a move each game's engine refuses at every step of its lesson, clicked as a forged button
+ILLEGAL = {"dutch": "swap 7"}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("game", sorted(ILLEGAL))
+async def test_the_guided_hand_through_the_real_bot(
+    harness: BotUnderTest, game: str, language: str
+) -> None:
+    lesson = lesson_of(game)
+    assert lesson is not None
+    alice, _bob, _ = players(harness.fake)
+    learner = Learner(harness, alice, language)
+    async with harness.running() as bot:
+        opened = await learner.learn(game)
+        (table_id,) = harness.table_ids()
+        location = await bot.locations.get(table_id)
+        thread_id = location.thread_id
+        assert thread_id is not None
+        (asked,) = [r for r in harness.fake.requests if r.route.endswith("/threads")]
+        assert asked.payload["type"] == PRIVATE_THREAD and asked.payload["invitable"] is False
+        (answer,) = [r for r in opened.requests if r.shows_message]
+        assert answer.ephemeral
+        assert f"<#{thread_id}>" in str(answer.payload.get("content") or answer.payload)
+        public = bot.service.public_snapshot(table_id)
+        assert public.coach  # a practice table: unrated
+        assert public.seats[0].user_id == alice.id
+
+        await take_the_lesson(harness, learner, table_id, lesson, ILLEGAL[game])
+        await harness.settle()
+
+        assert lesson_lines(harness, thread_id) == expected_lines(lesson, language)
+        assert await bot.store.leaderboard(public.guild_id, game) == []
