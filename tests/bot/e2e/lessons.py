@@ -29,8 +29,14 @@ class Learner:
         self.locale = LOCALES[language]
 
     async def learn(self, game: str) -> LocalInteraction:
+        """`/<game> learn`: answered once the lesson is open (its last answer names the
+        thread), or refused."""
         answered = await self.fake.slash(self.user, f"{game} learn", locale=self.locale)
         await answered.wait_answered()
+        await self.fake.wait_for(
+            lambda: any(_words(r.payload) for r in answered.requests if r.shows_message),
+            what="the lesson's answer",
+        )
         await self.harness.settle()
         return answered
 
@@ -95,6 +101,11 @@ class Learner:
         await interaction.wait_answered()
         await self.harness.settle()
         return interaction
+
+
+def _words(payload: Any) -> str:
+    data = payload.get("data", payload) if isinstance(payload, dict) else {}
+    return str(data.get("content") or "") if isinstance(data, dict) else ""
 
 
 def private_reply(interaction: LocalInteraction) -> str:
