@@ -37,8 +37,9 @@ Kind = Literal["expected", "wrong", "illegal", "off_script"]
 @dataclass(frozen=True, slots=True)
 class Step:
     """One move of the script: who plays it, in notation. A learner's step has `say`, the key
-    (under `<game>.lesson.`) of the line shown before it; `wrong` maps a move's first word
-    (`take`, `swap`, `skip`) to the key of the answer to that legal move (else `<say>.wrong`)."""
+    (under `<game>.lesson.`) of the line shown before it; `wrong` maps a move (`discard QS`), or
+    its first word (`take`, `swap`, `skip`), to the key of the answer to that legal move (else
+    `<say>.wrong`)."""
 
     seat: int
     move: str
@@ -128,11 +129,28 @@ class Lesson:
             round_.check(seat, action)
         except IllegalAction as refused:
             return Verdict(ILLEGAL, key=step.say, rule=refused.rule, step=step)
-        if str(action) == step.move:
+        if str(action) == str(game.parse_action(step.move)):
             return Verdict(EXPECTED, key=step.say, step=step)
         first_word = str(action).split(" ", 1)[0]
-        key = step.wrong.get(first_word, f"{step.say}.wrong")
+        key = step.wrong.get(str(action)) or step.wrong.get(first_word) or f"{step.say}.wrong"
         return Verdict(WRONG, key=key, step=step)
+
+    def judge_all(
+        self, round_: Round[Any, Any, Any], seat: int, notations: Sequence[str]
+    ) -> Verdict:
+        """The learner tries several moves in one click (`announce;discard 5C`): the verdict
+        of the first that is not the lesson's, else `expected` with the last one's step. The
+        later moves are judged on a copy of the round with the earlier ones played."""
+        verdict = self.judge(round_, seat, notations[0])
+        if verdict.kind != EXPECTED or len(notations) == 1:
+            return verdict
+        copy = get_game(self.game).replay(round_.record())
+        for index in range(1, len(notations)):
+            copy.apply(seat, notations[index - 1])
+            verdict = self.judge(copy, seat, notations[index])
+            if verdict.kind != EXPECTED:
+                return verdict
+        return verdict
 
     def new_round(self) -> Round[Any, Any, Any]:
         """The lesson's round as a table deals it (the host's seat 0 dealing first)."""

@@ -8,6 +8,7 @@ a restarted bot knows its lessons again."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.service.locks import TableLock
@@ -30,10 +31,12 @@ def lesson_at(service: TableService, table_id: int) -> Lesson | None:
 
 
 async def judge_move(
-    service: TableService, table_id: int, user_id: int, notation: str
+    service: TableService, table_id: int, user_id: int, notation: str | Sequence[str]
 ) -> Verdict | None:
-    """What the lesson says of the user's move `notation` now (None: no lesson here, or no
-    round in play: the service's own checks answer)."""
+    """What the lesson says of the user's move `notation` now, or of several moves played in
+    order by one click (None: no lesson here, or no round in play: the service's own checks
+    answer)."""
+    notations = [notation] if isinstance(notation, str) else list(notation)
     async with TableLock(service, None, table_id=table_id, read_only=True) as (table, _notes):
         if table.bots != LESSON_LEVEL:
             return None
@@ -42,4 +45,4 @@ async def judge_move(
         round_ = table.round
         if lesson is None or round_ is None or round_.finished:
             return None
-        return lesson.judge(round_, seat, notation)
+        return lesson.judge_all(round_, seat, notations)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot.i18n import error_text, language_of, text
+from bot.i18n import error_text, has_key, language_of, text
 from bot.service.errors import TableError
 from bot.service.lessons import judge_move, lesson_at
 from bot.service.policy import LESSON_LEVEL
@@ -129,8 +129,7 @@ class LessonGuide:
         it plays (None: no lesson here, or nothing the lesson has to say)."""
         if lesson_at(self.bot.service, table_id) is None:
             return None
-        first = moves(notation)[0]
-        verdict = await judge_move(self.bot.service, table_id, interaction.user.id, first)
+        verdict = await judge_move(self.bot.service, table_id, interaction.user.id, moves(notation))
         if verdict is None or verdict.step is None:
             return None
         game = self.bot.service.game_of(table_id).name
@@ -138,12 +137,16 @@ class LessonGuide:
         self._languages[table_id] = language
         if verdict.kind == EXPECTED:
             return verdict.step
+        then = text(language, f"{game}.lesson.{verdict.step.say}.do")
         if verdict.kind == WRONG:
-            await say(interaction, text(language, f"{game}.lesson.{verdict.key}"))
+            key = f"{game}.lesson.{verdict.key}"
+            # a move the game does not list (any pack, in some games) may have no line of its own
+            why = text(language, key) if has_key(key) else None
+            await say(interaction, why or text(language, "lesson.other_move", then=then))
             return True
         assert verdict.kind == ILLEGAL
         why = error_text(language, f"illegal:{verdict.rule}", game=game)
-        await say(interaction, f"{why} {text(language, f'{game}.lesson.{verdict.step.say}.do')}")
+        await say(interaction, f"{why} {then}")
         return True
 
     async def played(self, table_id: int, step: Step) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.custom_ids import Verb
-from bot.i18n import error_text, text
+from bot.custom_ids import Verb, moves
+from bot.i18n import error_text, has_key, text
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from games.errors import IllegalAction
 from games.lesson import LEARNER, Lesson, Step
@@ -77,10 +77,16 @@ class Learner:
             offered = [
                 c for c in choices(self.fake.message(message_id)) if f":{round_no}:" in c.custom_id
             ]
-            choice = toward(notation)(offered)
+            # a move the menu offers only with the next one (`announce;discard 5C`) is
+            # played with the first such
+            choice = toward(notation)(offered) or next(
+                (c for c in offered if (c.notation or "").startswith(f"{notation};")), None
+            )
             assert choice is not None, f"{notation!r} is not offered: {offered}"
             interaction = await self.click(choice)
-            if choice.notation == notation or choice.values:
+            if choice.notation is not None and notation in moves(choice.notation):
+                return interaction
+            if choice.values:
                 return interaction
             shown = answer_message(self.fake, interaction)
             assert shown is not None
@@ -88,9 +94,14 @@ class Learner:
         raise AssertionError(f"{notation!r} is not reached in {MENU_DEPTH} menu steps")
 
     async def forge(self, table_id: int, notation: str) -> LocalInteraction:
-        """A click playing `notation` from the learner's own message, whatever it offers."""
-        round_no = self.harness.live.service.public_snapshot(table_id).round_no
-        message_id = await self.my_cards(table_id)
+        """A click playing `notation` from a private message of the learner's that offers
+        nothing (their `/<game> rules`: a "My cards" may have no row left for it)."""
+        snapshot = self.harness.live.service.public_snapshot(table_id)
+        rules = await self.fake.slash(self.user, f"{snapshot.game} rules", locale=self.locale)
+        await rules.wait_answered()
+        shown = answer_message(self.fake, rules)
+        assert shown is not None
+        message_id, round_no = int(shown["id"]), snapshot.round_no
         interaction = await self.fake.click(
             self.user,
             message_id,
@@ -122,11 +133,16 @@ def wrong_moves(lesson: Lesson, step: Step, legal: list[str]) -> dict[str, str]:
     the step answers with its general `<say>.wrong` line if any is legal: move -> text key."""
     found: dict[str, str] = {}
     for word, key in step.wrong.items():
-        move = next((m for m in legal if m.split(" ", 1)[0] == word and m != step.move), None)
+        move = next((m for m in legal if word in (m, m.split(" ", 1)[0]) and m != step.move), None)
         if move is not None:
             found[move] = key
     other = next(
-        (m for m in legal if m != step.move and m.split(" ", 1)[0] not in step.wrong), None
+        (
+            m
+            for m in legal
+            if m != step.move and m not in step.wrong and m.split(" ", 1)[0] not in step.wrong
+        ),
+        None,
     )
     if other is not None:
         found[other] = f"{step.say}.wrong"
@@ -139,15 +155,25 @@ async def take_the_lesson(
     """Each of the learner's steps: every wrong move answered (nothing played), the forged
     `illegal` move answered with the engine's reason and the step's reminder, then the move."""
     service, game = harness.live.service, lesson.game
-    for step in lesson.seat_steps(LEARNER):
+    while True:
         table = service._table(table_id)
-        assert table.round is not None
+        if table.round is None or table.round.finished:
+            break
+        step = lesson.learner_step(table.round.history)
+        assert step is not None, "the lesson's hand goes on after its script"
         legal = table.round.legal_notation(LEARNER)
-        assert step.move in legal, f"{step.move!r} is not legal now: {legal}"
+        table.round.check(LEARNER, table.round.game.parse_action(step.move))
         played = len(table.round.history)
         for move, key in wrong_moves(lesson, step, legal).items():
             reply = private_reply(await learner.try_move(table_id, move))
-            assert reply == text(learner.language, f"{game}.lesson.{key}"), move
+            then = text(learner.language, f"{game}.lesson.{step.say}.do")
+            own = f"{game}.lesson.{key}"
+            shown = (
+                text(learner.language, own)
+                if has_key(own)
+                else text(learner.language, "lesson.other_move", then=then)
+            )
+            assert reply == shown, move
             assert len(service._table(table_id).round.history) == played  # type: ignore[union-attr]
         rule = _refusal_rule(table.round, illegal)
         reply = private_reply(await learner.forge(table_id, illegal))
@@ -155,9 +181,10 @@ async def take_the_lesson(
         assert reply == f"{why} {text(learner.language, f'{game}.lesson.{step.say}.do')}"
         assert len(service._table(table_id).round.history) == played  # type: ignore[union-attr]
         await learner.try_move(table_id, step.move)
-        now = service._table(table_id)
-        if now.round is not None and not now.round.finished:
-            assert (LEARNER, step.move) in [(s, str(a)) for s, a in now.round.history[played:]]
+        now = service._table(table_id).round
+        assert now is not None and len(now.history) > played, f"{step.move!r} was not played"
+        assert now.history[played][0] == LEARNER
+        assert str(now.history[played][1]) == str(now.game.parse_action(step.move))
 
 
 def _refusal_rule(round_: Any, notation: str) -> str:

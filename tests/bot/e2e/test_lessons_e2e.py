@@ -20,7 +20,7 @@ from tests.bot.e2e.lessons import (
 PRIVATE_THREAD = 12
 
 # a move each game's engine refuses at every step of its lesson, clicked as a forged button
-ILLEGAL = {"dutch": "swap 7", "euchre": "play 9H"}
+ILLEGAL = {"dame": "discard 7S", "dutch": "swap 7", "euchre": "play 9H"}
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
