@@ -56,7 +56,6 @@ from bot.ui.replies import interaction_gone, refuse
 from bot.ui.reveals import RevealHolds
 from bot.ui.timing import within_deadline
 from games.errors import IllegalAction
-from games.lesson import Step
 from storage.models import GuildSettings
 
 if TYPE_CHECKING:
@@ -378,16 +377,16 @@ class TableController:
     async def _play(
         self, interaction: discord.Interaction[Any], component: ComponentId, notation: str
     ) -> None:
-        lesson_step = await self.lessons.refused(interaction, component.table_id, notation)
-        if lesson_step is True:
+        lesson = await self.lessons.judge(interaction, component.table_id, notation)
+        if lesson.answered:
             return  # a lesson's wrong move: answered with why, nothing played
         result = await within_deadline(
             self._act(component.table_id, interaction.user.id, component.round_no, notation),
             interaction.response.defer,
         )
         await self._show_private(interaction, component.table_id, result.private, result.reveals)
-        if isinstance(lesson_step, Step):
-            await self.lessons.played(component.table_id, lesson_step)
+        if lesson.step is not None:
+            await self.lessons.played(component.table_id, lesson.step)
 
     async def _act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
         """Play the click's moves in order (`swap 2;end`: one click, two moves) as a whole or

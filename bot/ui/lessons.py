@@ -8,12 +8,13 @@ unrated. It lives in a private thread only the learner is added to, so the table
 to scroll back through; a wrong move is answered to the learner alone (ephemeral), in one or
 two sentences, and nothing is played, so they try again.
 
-The learner plays through the table's own buttons and the controller: `refused` is asked
+The learner plays through the table's own buttons and the controller: `judge` is asked
 before every move a click plays, `played` after one the lesson expected."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -38,6 +39,18 @@ log = logging.getLogger(__name__)
 LESSON_TURN_SECONDS: Final = 900
 THREAD_ARCHIVE_MINUTES: Final = 60
 LINE_MARK: Final = "📘"
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """What a lesson made of a click: `answered` (a wrong or illegal move, told why: play
+    nothing), else the lesson's `step` it plays (None: not a lesson table)."""
+
+    answered: bool
+    step: Step | None = None
+
+
+NOT_A_LESSON: Final = Judged(answered=False)
 
 
 class LessonGuide:
@@ -121,33 +134,34 @@ class LessonGuide:
         await say(interaction, text(language, "lesson.opened", where=f"<#{thread.id}>"))
 
     # -- the learner's moves -------------------------------------------------------------
-    async def refused(
+    async def judge(
         self, interaction: discord.Interaction[Any], table_id: int, notation: str
-    ) -> Step | None | bool:
-        """Before a click plays `notation` at a lesson table: True when the lesson answered it
-        (a wrong or illegal move: why, to the learner alone, nothing played); else the step
-        it plays (None: no lesson here, or nothing the lesson has to say)."""
+    ) -> Judged:
+        """Before a click plays `notation` (one move or several): at a lesson table, a wrong
+        or illegal move is answered here with why, to the learner alone, and nothing is to
+        be played; the lesson's move is let through with its step."""
         if lesson_at(self.bot.service, table_id) is None:
-            return None
+            return NOT_A_LESSON
+        self._listen()  # a lesson restored after a restart: its end still gets its line
         verdict = await judge_move(self.bot.service, table_id, interaction.user.id, moves(notation))
         if verdict is None or verdict.step is None:
-            return None
+            return NOT_A_LESSON
         game = self.bot.service.game_of(table_id).name
         language = language_of(interaction.locale)
         self._languages[table_id] = language
         if verdict.kind == EXPECTED:
-            return verdict.step
+            return Judged(answered=False, step=verdict.step)
         then = text(language, f"{game}.lesson.{verdict.step.say}.do")
         if verdict.kind == WRONG:
             key = f"{game}.lesson.{verdict.key}"
             # a move the game does not list (any pack, in some games) may have no line of its own
             why = text(language, key) if has_key(key) else None
             await say(interaction, why or text(language, "lesson.other_move", then=then))
-            return True
+            return Judged(answered=True)
         assert verdict.kind == ILLEGAL
         why = error_text(language, f"illegal:{verdict.rule}", game=game)
         await say(interaction, f"{why} {then}")
-        return True
+        return Judged(answered=True)
 
     async def played(self, table_id: int, step: Step) -> None:
         """The learner played the lesson's move `step`: the line of their next one."""

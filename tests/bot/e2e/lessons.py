@@ -150,12 +150,19 @@ def wrong_moves(lesson: Lesson, step: Step, legal: list[str]) -> dict[str, str]:
 
 
 async def take_the_lesson(
-    harness: BotUnderTest, learner: Learner, table_id: int, lesson: Lesson, illegal: str
+    harness: BotUnderTest,
+    learner: Learner,
+    table_id: int,
+    lesson: Lesson,
+    illegal: str,
+    *,
+    steps: int | None = None,
 ) -> None:
-    """Each of the learner's steps: every wrong move answered (nothing played), the forged
-    `illegal` move answered with the engine's reason and the step's reminder, then the move."""
+    """Each of the learner's steps (the first `steps` of those left, None: all): every wrong
+    move answered (nothing played), the forged `illegal` move answered with the engine's
+    reason and the step's reminder, then the move."""
     service, game = harness.live.service, lesson.game
-    while True:
+    for _ in range(steps if steps is not None else len(lesson.steps)):
         table = service._table(table_id)
         if table.round is None or table.round.finished:
             break

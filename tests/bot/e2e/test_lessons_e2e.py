@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.lesson import lesson_of
+from bot.snapshots import FINISHED
+from games.lesson import LEARNER, lesson_of
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.lessons import (
     Learner,
@@ -49,6 +50,30 @@ async def test_the_guided_hand_through_the_real_bot(
 
         await take_the_lesson(harness, learner, table_id, lesson, ILLEGAL[game])
         await harness.settle()
+        assert bot.service.public_snapshot(table_id).status == FINISHED  # one hand, one match
 
         assert lesson_lines(harness, thread_id) == expected_lines(lesson, language)
         assert await bot.store.leaderboard(public.guild_id, game) == []
+
+
+async def test_a_guided_hand_goes_on_after_a_restart(harness: BotUnderTest) -> None:
+    """The lesson is stored with its table (its bots' level): a restarted bot still judges
+    the learner's moves, plays the bots' script and closes the lesson with its last line."""
+    lesson = lesson_of("dutch")
+    assert lesson is not None
+    alice, _bob, _ = players(harness.fake)
+    learner = Learner(harness, alice, "en")
+    async with harness.running() as bot:
+        await learner.learn("dutch")
+        (table_id,) = harness.table_ids()
+        await take_the_lesson(harness, learner, table_id, lesson, ILLEGAL["dutch"], steps=2)
+        thread_id = (await bot.locations.get(table_id)).thread_id
+        assert thread_id is not None
+    async with harness.running() as bot:
+        await bot.service.ready(table_id)
+        await harness.settle()
+        await take_the_lesson(harness, learner, table_id, lesson, ILLEGAL["dutch"])
+        await harness.settle()
+        assert bot.service.public_snapshot(table_id).status == FINISHED
+        assert lesson_lines(harness, thread_id) == expected_lines(lesson, "en")
+        assert len(lesson.seat_steps(LEARNER)) > 2
