@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from bot.service.locks import TableLock
 from bot.service.policy import LESSON_LEVEL
 from bot.service.tables import Tables
-from games.lesson import Lesson, Verdict, lesson_of
+from games.lesson import Lesson, Step, Verdict, lesson_of
 
 if TYPE_CHECKING:
     from bot.service.service import TableService
@@ -46,3 +46,17 @@ async def judge_move(
         if lesson is None or round_ is None or round_.finished:
             return None
         return lesson.judge_all(round_, seat, notations)
+
+
+async def learner_step(service: TableService, table_id: int, user_id: int) -> Step | None:
+    """The user's next move in the lesson played at this table (None: no lesson here, no round
+    in play, or nothing left for them in the script)."""
+    async with TableLock(service, None, table_id=table_id, read_only=True) as (table, _notes):
+        if table.bots != LESSON_LEVEL:
+            return None
+        lesson = lesson_of(table.game)
+        seat = Tables.need_seat(table, user_id)
+        round_ = table.round
+        if lesson is None or round_ is None or round_.finished:
+            return None
+        return lesson.next_step(round_.history, seat)

@@ -229,7 +229,8 @@ class TableController:
             await self.watch(interaction, table_id)
             return
         if verb is Verb.HINT:
-            await answer_hint(self, interaction, component)
+            if not await self.lessons.hint(interaction, table_id):  # a lesson's own move
+                await answer_hint(self, interaction, component)
             return
         if verb is Verb.LEAVE and self._in_match(table_id, user_id):
             await self._confirm_leave(interaction, component)

@@ -21,7 +21,7 @@ import discord
 
 from bot.i18n import error_text, has_key, language_of, text
 from bot.service.errors import TableError
-from bot.service.lessons import judge_move, lesson_at
+from bot.service.lessons import judge_move, learner_step, lesson_at
 from bot.service.policy import LESSON_LEVEL
 from bot.service.snapshots import PlayerRef
 from bot.ui.custom_ids import moves
@@ -162,6 +162,21 @@ class LessonGuide:
         why = error_text(language, f"illegal:{verdict.rule}", game=game)
         await say(interaction, f"{why} {then}")
         return Judged(answered=True)
+
+    async def hint(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
+        """The Hint button at a lesson table (coached, so it has one): the lesson's own next
+        move, never a search's, which could tell the learner something else. False: not a
+        lesson table (the coach answers)."""
+        if lesson_at(self.bot.service, table_id) is None:
+            return False
+        step = await learner_step(self.bot.service, table_id, interaction.user.id)
+        if step is None or step.say is None:
+            return False
+        game = self.bot.service.game_of(table_id).name
+        language = language_of(interaction.locale)
+        then = text(language, f"{game}.lesson.{step.say}.do")
+        await say(interaction, text(language, "lesson.hint", then=then))
+        return True
 
     async def played(self, table_id: int, step: Step) -> None:
         """The learner played the lesson's move `step`: the line of their next one."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.custom_ids import Verb
+from bot.i18n import text
 from bot.snapshots import FINISHED
 from games.lesson import LEARNER, lesson_of
 from tests.bot.e2e.harness import BotUnderTest, players
@@ -15,8 +17,10 @@ from tests.bot.e2e.lessons import (
     Learner,
     expected_lines,
     lesson_lines,
+    private_reply,
     take_the_lesson,
 )
+from tests.bot.e2e.players import choices
 
 PRIVATE_THREAD = 12
 
@@ -77,3 +81,27 @@ async def test_a_guided_hand_goes_on_after_a_restart(harness: BotUnderTest) -> N
         assert bot.service.public_snapshot(table_id).status == FINISHED
         assert lesson_lines(harness, thread_id) == expected_lines(lesson, "en")
         assert len(lesson.seat_steps(LEARNER)) > 2
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_the_hint_at_a_guided_hand_is_the_lessons_next_move(
+    harness: BotUnderTest, language: str
+) -> None:
+    """A lesson table is coached, so "My cards" has a Hint button: it answers with the
+    lesson's own next move, never a search's move that could tell the learner otherwise."""
+    lesson = lesson_of("dutch")
+    assert lesson is not None
+    alice, _bob, _ = players(harness.fake)
+    learner = Learner(harness, alice, language)
+    async with harness.running():
+        await learner.learn("dutch")
+        (table_id,) = harness.table_ids()
+        message_id = await learner.my_cards(table_id)
+        (hint,) = [
+            c
+            for c in choices(harness.fake.message(message_id))
+            if c.custom_id.endswith(f":{Verb.HINT.value}")
+        ]
+        answered = await learner.click(hint)
+        then = text(language, "dutch.lesson.peek.do")
+        assert private_reply(answered) == text(language, "lesson.hint", then=then)
