@@ -12,7 +12,7 @@ from bot.custom_ids import Verb
 from bot.i18n import text
 from bot.snapshots import FINISHED
 from games.lesson import LEARNER, lesson_of
-from tests.bot.e2e.harness import BotUnderTest, players
+from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
 from tests.bot.e2e.lessons import (
     Learner,
     expected_lines,
@@ -105,3 +105,20 @@ async def test_the_hint_at_a_guided_hand_is_the_lessons_next_move(
         answered = await learner.click(hint)
         then = text(language, "dutch.lesson.peek.do")
         assert private_reply(answered) == text(language, "lesson.hint", then=then)
+
+
+async def test_a_guided_hand_asked_for_inside_a_thread_is_refused_in_one_sentence(
+    harness: BotUnderTest,
+) -> None:
+    """A private thread opens from a text channel only: asked for inside a thread (here,
+    another learner's lesson), the guided hand is refused with one sentence, no table opened."""
+    alice, bob, _ = players(harness.fake)
+    async with harness.running() as bot:
+        await Learner(harness, bob, "en").learn("dutch")
+        (table_id,) = harness.table_ids()
+        thread_id = (await bot.locations.get(table_id)).thread_id
+        refused = await harness.fake.slash(alice, "dutch learn", channel_id=thread_id)
+        await refused.wait_answered()
+        await harness.settle()
+        assert assert_one_short_private_sentence(refused) == text("en", "error.lesson.no_thread")
+        assert harness.table_ids() == [table_id]
