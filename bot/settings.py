@@ -87,6 +87,7 @@ class Settings(BaseSettings):
     # Developer Portal); DISCORD_CLIENT_SECRET exchanges a player's sign-in code for who they are.
     activity_enabled: bool = Field(default=False, alias="ACTIVITY_ENABLED")
     activity_port: int = Field(default=8766, ge=1, le=65535, alias="ACTIVITY_PORT")
+    activity_host: str = Field(default="127.0.0.1", alias="ACTIVITY_HOST")
     activity_public_url: str | None = Field(default=None, alias="ACTIVITY_PUBLIC_URL")
     discord_client_secret: SecretStr | None = Field(
         default=None, alias="DISCORD_CLIENT_SECRET", repr=False

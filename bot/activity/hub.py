@@ -43,6 +43,8 @@ class ActivityHub:
         self.pages: dict[int, set[Page]] = {}
         # called with (page, frame) after each frame is sent (tests check what pages saw)
         self.listeners: list[Callable[[Page, dict[str, Any]], None]] = []
+        self._pushing: dict[int, asyncio.Task[None]] = {}  # table id -> its push running
+        self._again: set[int] = set()  # tables changed again while their push ran
 
     def open(self, page: Page) -> None:
         self.pages.setdefault(page.table_id, set()).add(page)
@@ -64,6 +66,37 @@ class ActivityHub:
             await page.send(built)
         for listener in self.listeners:
             listener(page, built)
+
+    def changed(self, table_id: int) -> None:
+        """The table changed: push its pages a fresh frame in the background, at most one
+        push per table at a time (changes during one are covered by one more after it), so
+        the service's caller never waits on the pages."""
+        if table_id not in self.pages:
+            return
+        if table_id in self._pushing:
+            self._again.add(table_id)
+            return
+        self._pushing[table_id] = asyncio.create_task(self._pushes(table_id))
+
+    async def _pushes(self, table_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(table_id)
+                await self.push(table_id)
+                if table_id not in self._again:
+                    return
+        finally:
+            del self._pushing[table_id]
+
+    async def idle(self) -> None:
+        """Wait until no push is running (tests, and closing)."""
+        while self._pushing:
+            await asyncio.gather(*self._pushing.values(), return_exceptions=True)
+
+    async def close_all(self) -> None:
+        for task in list(self._pushing.values()):
+            task.cancel()
+        await self.idle()
 
     async def push(self, table_id: int) -> None:
         """A fresh frame to every open page of the table, each built for its viewer."""
@@ -89,16 +122,16 @@ class ActivityNotifier:
         self.hub = hub
 
     async def table_changed(self, table_id: int) -> None:
-        await self.hub.push(table_id)
+        self.hub.changed(table_id)
 
     async def round_started(self, table_id: int) -> None:
-        await self.hub.push(table_id)
+        self.hub.changed(table_id)
 
     async def turn_reminder(self, table_id: int, seat: int) -> None:
         return None  # the page shows whose turn it is at every frame
 
     async def table_closed(self, table_id: int) -> None:
-        await self.hub.push(table_id)
+        self.hub.changed(table_id)
 
 
 class CompositeNotifier:

@@ -232,5 +232,6 @@ async def rig(tmp_path: Path) -> AsyncIterator[ActivityRig]:
             await page.close()
         await client.close()
         await service.close()
+        await hub.close_all()
         await store.close()
         await fake.stop()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
 from tests.bot.activity.conftest import CHANNEL, GUILD, ActivityRig, PageClient
 
@@ -162,3 +164,19 @@ async def test_a_code_discord_refuses_gets_no_token_and_no_page(rig: ActivityRig
     assert answer.status == 401
     socket = await rig.client.get("/ws?table=1&token=made-up")
     assert socket.status == 401
+
+
+@pytest.mark.parametrize(
+    ("game", "names", "target"),
+    [("euchre", ("alice", "bob"), 3), ("dame", ("alice", "bob", "carol", "dave"), 150)],
+)
+async def test_a_match_of_every_game_played_from_pages_leaks_no_card(
+    rig: ActivityRig, game: str, names: tuple[str, ...], target: int
+) -> None:
+    table_id = await open_table(rig, game, names, target=target)
+    pages = {rig.player(n).user_id: await rig.open_page(n, table_id) for n in names}
+    watcher = await rig.open_page("erin", table_id)
+    await play_match(rig, table_id, pages, seed=2)
+    assert watcher.latest["me"] is None
+    assert watcher.latest["table"]["status"] == FINISHED
+    rig.leaks.assert_clean()
