@@ -8,6 +8,7 @@ table, and answers each move it sends: the mover's frame, or one sentence in the
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -21,13 +22,21 @@ from bot.activity.hub import ActivityHub, Page
 from bot.activity.identity import DiscordIdentity, NotIdentified
 from bot.activity.tables import Move
 from bot.i18n import error_text
+from bot.pictures.cards import BACK, face_png
 from bot.service.errors import TableError
+from games.cards import RANKS, SUITS
+from storage.models import GuildSettings
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 1024  # bytes: a move is far shorter
+# how long the page shows a card a rule showed its player (a guild's default)
+REVEAL_SECONDS = float(GuildSettings.model_fields["reveal_seconds"].default)
+# the pictures the page draws cards with: every face, the joker and the back
+CARD_NAMES = frozenset({f"{rank}{suit}" for rank in RANKS for suit in SUITS} | {"JK", BACK})
 HUB_KEY = web.AppKey("hub", ActivityHub)
+CLIENT_ID_KEY = web.AppKey("client_id", str)
 IDENTITY_KEY = web.AppKey("identity", DiscordIdentity)
 SESSION_KEY = web.AppKey("session", aiohttp.ClientSession)
 
@@ -37,6 +46,8 @@ def create_app(hub: ActivityHub, identity: DiscordIdentity) -> web.Application:
     app = web.Application(client_max_size=4096)
     app[HUB_KEY] = hub
     app[IDENTITY_KEY] = identity
+    app.router.add_get("/api/config", _config)
+    app.router.add_get("/cards/{name}.png", _card)
     app.cleanup_ctx.append(_client_session)
     app.router.add_get("/", _page)
     app.router.add_post("/api/token", _token)
@@ -53,6 +64,21 @@ async def _client_session(app: web.Application) -> Any:
 
 async def _page(_request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html")
+
+
+async def _config(request: web.Request) -> web.Response:
+    """What the page needs before signing in: the application's id (the SDK's client id)."""
+    return web.json_response({"client_id": request.app[IDENTITY_KEY].client_id})
+
+
+async def _card(request: web.Request) -> web.Response:
+    """One card's picture, as the bot draws it in its messages (drawn once, then kept)."""
+    name = request.match_info["name"]
+    if name not in CARD_NAMES:
+        raise web.HTTPNotFound(text="no such card")
+    picture = await asyncio.to_thread(face_png, name)
+    headers = {"Cache-Control": "public, max-age=86400"}
+    return web.Response(body=picture, content_type="image/png", headers=headers)
 
 
 async def _token(request: web.Request) -> web.Response:
@@ -72,16 +98,22 @@ async def _token(request: web.Request) -> web.Response:
 
 async def _socket(request: web.Request) -> web.StreamResponse:
     token = request.query.get("token", "")
+    hub = request.app[HUB_KEY]
     try:
-        table_id = int(request.query.get("table", ""))
         viewer = await request.app[IDENTITY_KEY].viewer(request.app[SESSION_KEY], token)
+        if "channel" in request.query:  # inside Discord: the table of the Activity's channel
+            found = hub.tables.table_in_channel(int(request.query["channel"]), viewer.user_id)
+            table_id = found if found is not None else 0
+        else:
+            table_id = int(request.query.get("table", ""))
     except (ValueError, NotIdentified, aiohttp.ClientError):
         raise web.HTTPUnauthorized(text="who are you, and which table?") from None
-    hub = request.app[HUB_KEY]
     socket = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
     await socket.prepare(request)
     page = Page(table_id, viewer.user_id, viewer.language, socket.send_json)
+    hello = {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
     try:
+        await socket.send_json(hello)
         hub.open(page)  # before the first frame: a change meanwhile is pushed after it
         await hub.deliver(page, await hub.tables.opening_frame(table_id, viewer.user_id))
         async for message in socket:

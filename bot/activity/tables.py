@@ -56,6 +56,15 @@ class ActivityTables:
     def __init__(self, service: TableService) -> None:
         self.service = service
 
+    def table_in_channel(self, channel_id: int, user_id: int) -> int | None:
+        """The table an Activity opened in this channel shows: the one the user sits at, else
+        the newest (None: the channel has none)."""
+        found = [t for t in self.service.tables_in_channel(channel_id) if self.service.loaded(t)]
+        for table_id in reversed(found):
+            if self.service.public_snapshot(table_id).seat_of(user_id) is not None:
+                return table_id
+        return found[-1] if found else None
+
     async def public(self, table_id: int) -> PublicSnapshot:
         await self.service.ready(table_id)  # loaded first if the bot just restarted
         return self.service.public_snapshot(table_id)

@@ -180,3 +180,36 @@ async def test_a_match_of_every_game_played_from_pages_leaks_no_card(
     assert watcher.latest["me"] is None
     assert watcher.latest["table"]["status"] == FINISHED
     rig.leaks.assert_clean()
+
+
+async def test_the_page_and_card_pictures_are_served_and_an_unknown_card_is_not(
+    rig: ActivityRig,
+) -> None:
+    page = await rig.client.get("/")
+    assert page.status == 200 and "/static/app.js" in await page.text()
+    for name in ("QS", "10H", "JK", "back"):
+        picture = await rig.client.get(f"/cards/{name}.png")
+        assert picture.status == 200 and (await picture.read()).startswith(b"\x89PNG")
+    assert (await rig.client.get("/cards/ZZ.png")).status == 404
+    config = await (await rig.client.get("/api/config")).json()
+    assert config == {"client_id": str(rig.fake.application_id)}
+
+
+async def test_a_page_is_greeted_in_its_viewers_language(rig: ActivityRig) -> None:
+    table_id = await open_table(rig, "dutch", ("alice", "bob"))
+    rig.fake.oauth.locales[rig.fake.user("carol").id] = "fr"
+    carol = await rig.open_page("carol", table_id)
+    assert carol.messages[0]["type"] == "hello" and carol.messages[0]["language"] == "fr"
+
+
+async def test_a_page_opened_from_a_channel_shows_the_viewers_table_there(
+    rig: ActivityRig,
+) -> None:
+    first = await open_table(rig, "dutch", ("alice", "bob"))
+    await open_table(rig, "dutch", ("carol", "dave"))
+    token = await rig.sign_in(rig.fake.user("alice"))
+    socket = await rig.client.ws_connect(f"/ws?channel={CHANNEL}&token={token}")
+    page = PageClient(socket)
+    rig.pages.append(page)
+    await page.wait(lambda p: bool(p.frames))
+    assert page.latest["table"]["table"] == first and page.latest["me"] is not None
