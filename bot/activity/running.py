@@ -25,11 +25,11 @@ class ActivityServer:
     def __init__(self, service: TableService, identity: DiscordIdentity) -> None:
         self.hub = ActivityHub(ActivityTables(service))
         self.notifier = ActivityNotifier(self.hub)
-        self._app = create_app(self.hub, identity)
+        self.app = create_app(self.hub, identity)
         self._runner: web.AppRunner | None = None
 
     async def start(self, host: str, port: int) -> None:
-        self._runner = web.AppRunner(self._app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
         log.info("the Activity's page listens on http://%s:%s", host, port)
