@@ -10,7 +10,9 @@ from typing import Any
 import aiohttp
 
 from bot.local.records import LocalUser
+from bot.ui.custom_ids import Verb
 from tests.bot.e2e.harness import BotUnderTest, players
+from tests.bot.e2e.players import verb_choice
 from tests.bot.local.browser import free_port
 
 WAIT = 10.0
@@ -64,3 +66,28 @@ async def test_a_move_in_the_activity_shows_in_the_table_message_and_a_click_in_
         version = bot.service.public_snapshot(table_id).version
         assert (await _frame(page, version))["table"]["version"] == version
         await page.close()
+
+
+async def test_open_the_table_launches_the_activity_for_the_clicker(
+    harness: BotUnderTest,
+) -> None:
+    harness.more_settings = {
+        "ACTIVITY_ENABLED": True,
+        "ACTIVITY_PORT": free_port(),
+        "DISCORD_CLIENT_SECRET": harness.fake.oauth.client_secret,
+    }
+    async with harness.running():
+        alice, bob, carol = players(harness.fake)
+        table_id = await harness.seat_players(alice, [bob])
+        clicked = await harness.press(carol, table_id, Verb.ACTIVITY.value)
+        assert clicked.launched_activity
+        assert not [r for r in clicked.requests if r.shows_message]  # nothing else to read
+
+
+async def test_without_the_activity_the_table_message_offers_no_open_the_table(
+    harness: BotUnderTest,
+) -> None:
+    async with harness.running():
+        alice, bob, _carol = players(harness.fake)
+        table_id = await harness.seat_players(alice, [bob])
+        assert verb_choice(harness.table_message(table_id), Verb.ACTIVITY.value) is None
