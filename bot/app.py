@@ -452,9 +452,16 @@ class CardTableBot(commands.Bot):
             str(self.application_id),
             secret.get_secret_value() if secret is not None else "",
         )
-        self.activity_server = ActivityServer(self.service, identity)
-        notifier.notifiers.append(self.activity_server.notifier)
-        await self.activity_server.start(self.settings.activity_host, self.settings.activity_port)
+        server = ActivityServer(self.service, identity)
+        host, port = self.settings.activity_host, self.settings.activity_port
+        try:
+            await server.start(host, port)
+        except OSError as error:  # the port is taken: the table messages work without it
+            log.warning("the Activity is off: it cannot listen on %s:%s (%s)", host, port, error)
+            await server.close()
+            return
+        self.activity_server = server
+        notifier.notifiers.append(server.notifier)
 
     async def close(self) -> None:
         if self.activity_server is not None:

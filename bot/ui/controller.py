@@ -229,7 +229,7 @@ class TableController:
             await self.watch(interaction, table_id)
             return
         if verb is Verb.ACTIVITY:
-            if not self.bot.settings.activity_enabled:
+            if self.bot.activity_server is None:
                 raise TableError("bad_button")  # an old message, from before it was turned off
             await interaction.response.launch_activity()
             return

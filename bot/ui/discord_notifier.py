@@ -393,7 +393,7 @@ class DiscordNotifier:
             self._last[table_id] = snapshot
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
         rendered = render_table(snapshot, language)
-        if self.bot.settings.activity_enabled and snapshot.status in (PLAYING, ROUND_OVER):
+        if self.bot.activity_server is not None and snapshot.status in (PLAYING, ROUND_OVER):
             rendered = with_activity_button(rendered, snapshot, language)
         return rendered
 

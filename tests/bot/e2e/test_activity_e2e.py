@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import socket
 from typing import Any
 
 import aiohttp
@@ -91,3 +92,21 @@ async def test_without_the_activity_the_table_message_offers_no_open_the_table(
         alice, bob, _carol = players(harness.fake)
         table_id = await harness.seat_players(alice, [bob])
         assert verb_choice(harness.table_message(table_id), Verb.ACTIVITY.value) is None
+
+
+async def test_the_activity_on_a_taken_port_is_off_and_the_tables_play_on(
+    harness: BotUnderTest,
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        harness.more_settings = {
+            "ACTIVITY_ENABLED": True,
+            "ACTIVITY_PORT": taken.getsockname()[1],
+            "DISCORD_CLIENT_SECRET": harness.fake.oauth.client_secret,
+        }
+        async with harness.running() as bot:
+            alice, bob, _carol = players(harness.fake)
+            table_id = await harness.seat_players(alice, [bob])
+            assert bot.activity_server is None
+            assert verb_choice(harness.table_message(table_id), Verb.ACTIVITY.value) is None
