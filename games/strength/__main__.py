@@ -1,5 +1,6 @@
 """`python -m games.strength GAME [options]`: run that game's strength script
-(games/strength/<game>.py; `--help` lists its options)."""
+(games/strength/<game>.py; `--help` lists its options); `python -m games.strength gap GAME`
+measures a strong bot against a deeper search (games/strength/gap.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from games.registry import game_names
 GAMES = tuple(
     sorted(m.name for m in pkgutil.iter_modules(games.strength.__path__) if m.name in game_names())
 )
+SCRIPTS = ("gap",)  # scripts of no single game
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in GAMES:
-        print(f"usage: python -m games.strength {{{'|'.join(GAMES)}}} [--help]", file=sys.stderr)
+    if not argv or argv[0] not in (*GAMES, *SCRIPTS):
+        names = "|".join((*GAMES, *SCRIPTS))
+        print(f"usage: python -m games.strength {{{names}}} [--help]", file=sys.stderr)
         return 2
     module = importlib.import_module(f"games.strength.{argv[0]}")
     module.main(argv[1:])
