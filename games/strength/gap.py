@@ -12,8 +12,9 @@ plays better.
 
 The reference's budget is CPU seconds per decision: `--factor` times the strong bot's mean CPU
 per decision, measured first in this process on `--calibrate` hands (or `--budget` seconds);
-`--rollouts` gives it a number of rollouts instead (deterministic). `--short` is a moment's run
-(the test suite's).
+`--rollouts` gives it a number of rollouts instead (deterministic). Every `--every` deals the
+figure so far goes to stderr, so a long run may be stopped. `--short` is a moment's run (the
+test suite's).
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--rollouts", type=int, default=None)
     parser.add_argument("--calibrate", type=int, default=40, help="hands timing the strong bot")
     parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--every", type=int, default=10, help="deals between progress lines")
     parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)
     if args.short:
@@ -166,17 +168,25 @@ def main(argv: list[str]) -> None:
     work = partial(
         play_deal, game=args.game, budget=budget, rollouts=args.rollouts, preset=args.preset
     )
-    deals = run_parallel(work, range(args.deals), args.jobs)
+    deals: list[tuple[Play, Play]] = []
+    for first in range(0, args.deals, args.every):
+        chunk = range(first, min(args.deals, first + args.every))
+        deals += run_parallel(work, chunk, args.jobs)
+        if len(deals) < args.deals:  # the figure so far: a long run may be stopped at any time
+            print(f"  so far: {_figure(deals, started)}", file=sys.stderr, flush=True)
+    print(f"  reference minus strong: {_figure(deals, started)}")
+
+
+def _figure(deals: list[tuple[Play, Play]], started: float) -> str:
     gaps = [(a.advantage + b.advantage) / 2 for a, b in deals]
     mean, half = mean_interval(gaps)
     plays = [p for pair in deals for p in pair]
-    ref_cpu = sum(p.reference_cpu for p in plays) / max(
-        1, sum(p.reference_decisions for p in plays)
-    )
-    print(
-        f"  reference minus strong: {mean:+.2f} ± {half:.2f} points per hand (95% interval, "
-        f"{len(gaps)} deals, {len(plays)} hands); reference CPU {ref_cpu * 1000:.2f} ms per "
-        f"decision; {time.perf_counter() - started:.0f} s"
+    decisions = sum(p.reference_decisions for p in plays)
+    ref_cpu = sum(p.reference_cpu for p in plays) / max(1, decisions)
+    return (
+        f"{mean:+.2f} ± {half:.2f} points per hand (95% interval, {len(gaps)} deals, "
+        f"{len(plays)} hands); reference CPU {ref_cpu * 1000:.2f} ms per decision; "
+        f"{time.perf_counter() - started:.0f} s"
     )
 
 
