@@ -34,7 +34,7 @@ Value = Callable[[AnyRound, int], float]
 
 ROLLOUT_CAP = 5000  # actions played out at most per rollout (a guard: a round ends far sooner)
 MIN_WORLDS = 2  # worlds per surviving move in each halving round, at least
-SWITCH_Z = 1.0  # standard errors by which a move must beat the strong bot's to be chosen
+SWITCH_Z = 2.0  # standard errors by which a move must beat the strong bot's to be chosen
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ at (a peek, a Queen, a 7, a swap of their own card, a failed match shown to all)
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from games.dutch.actions import DutchAction
 from games.dutch.bots import strong
 from games.dutch.game import GAME
 from games.dutch.knowledge import _CACHE, Knowledge, knowledge_of
+from games.dutch.options import card_value
 from games.dutch.round import PEEK, DutchRound
 from games.reference import Searched, search
 
@@ -45,6 +47,7 @@ class Information:
     stock: int
     turns: int
     seen_by: tuple[frozenset[Place], ...]
+    kept: tuple[tuple[Place, int], ...]  # places holding a card their owner chose to keep
 
 
 def information(round_: DutchRound, seat: int) -> Information:
@@ -52,6 +55,7 @@ def information(round_: DutchRound, seat: int) -> Information:
     view = round_.view(seat)
     knowledge = knowledge_of(round_, seat)
     slots = tuple(tuple(s.slot for s in grid if not s.empty) for grid in view.grids)
+    seen_by, kept = _places_seen(round_, seat)
     return Information(
         seat=seat,
         known=tuple(sorted(knowledge.cards.items())),
@@ -61,18 +65,46 @@ def information(round_: DutchRound, seat: int) -> Information:
         discard=tuple(c.name for c in round_.discard),  # every card in it was shown face up
         stock=view.stock,
         turns=knowledge.turns,
-        seen_by=_places_seen(round_, seat),
+        seen_by=seen_by,
+        kept=kept,
     )
 
 
-def _places_seen(round_: DutchRound, seat: int) -> tuple[frozenset[Place], ...]:
-    """Per seat, the places `seat` saw it look at (and may still know), from the events `seat`
-    witnessed: peeks, Queens, 7s, own swaps, cards shown to all, carried along exchanges."""
+def _places_seen(
+    round_: DutchRound, seat: int
+) -> tuple[tuple[frozenset[Place], ...], tuple[tuple[Place, int], ...]]:
+    """From the events `seat` witnessed: per seat, the places `seat` saw it look at (and may
+    still know: peeks, Queens, 7s, own swaps, cards shown to all, carried along exchanges); and
+    the places where another seat swapped in a card it drew unseen by `seat`, with the most
+    that card is likely worth: a player keeps a drawn card in a slot it knows when it is worth
+    less than the card it replaces (shown face up), in a slot it does not know when it is below
+    the deck's mean value."""
     places: list[set[Place]] = [set() for _ in range(round_.n)]
+    values = {c.name: card_value(c, round_.options) for c in GAME.deck(round_.options)}
+    below_mean = math.floor(sum(values.values()) / len(values) - 0.5)
+    bounds: dict[Place, int] = {}
+    holder_saw = False  # did `seat` see the card the turn player holds?
     for event in round_.events:
         if not (event.to is None or seat in event.to):
             continue
         kind, data, who = event.kind, event.data, event.seat
+        if kind in ("turn", "draw", "discard"):
+            holder_saw = False
+        elif kind in ("drawn", "take"):
+            holder_saw = True
+        if kind == "swap" and who is not None:
+            place = (who, data["slot"])
+            bounds.pop(place, None)
+            if who != seat and not holder_saw:
+                knew = place in places[who]
+                bounds[place] = values[data["card"]] if knew else below_mean
+            holder_saw = False
+        if kind in ("jack", "nine") and who is not None and data["slot"] is not None:
+            _move_bounds(bounds, (who, data["slot"]), (data["seat"], data["target_slot"]))
+        elif kind in ("nine", "match", "penalty") and who is not None:
+            bounds.pop(
+                (data["seat"], data["target_slot"]) if kind == "nine" else (who, data["slot"]), None
+            )
         if kind == "peek" and who is not None:
             places[who].update((who, s) for s in data["slots"])
         elif kind == "look" and who is not None:
@@ -96,7 +128,15 @@ def _places_seen(round_: DutchRound, seat: int) -> tuple[frozenset[Place], ...]:
         elif kind == "penalty" and who is not None:
             for known in places:
                 known.discard((who, data["slot"]))
-    return tuple(frozenset(p) for p in places)
+    return tuple(frozenset(p) for p in places), tuple(sorted(bounds.items()))
+
+
+def _move_bounds(bounds: dict[Place, int], a: Place, b: Place) -> None:
+    first, second = bounds.pop(a, None), bounds.pop(b, None)
+    if first is not None:
+        bounds[b] = first
+    if second is not None:
+        bounds[a] = second
 
 
 def _exchange(places: list[set[Place]], a: Place, b: Place) -> None:
@@ -127,6 +167,13 @@ def world(round_: DutchRound, info: Information, rng: random.Random) -> DutchRou
     placed = {place: take(name) for place, name in info.known}
     unseen = sorted((c for cards in left.values() for c in cards), key=lambda c: c.code)
     rng.shuffle(unseen)
+    # a kept card first, among the unseen cards within its bound (the tightest bound first)
+    for place, bound in sorted(info.kept, key=lambda kept: kept[1]):
+        if place in placed:
+            continue
+        fits = [i for i, c in enumerate(unseen) if card_value(c, round_.options) <= bound]
+        if fits:
+            placed[place] = unseen.pop(fits[-1])
     for s, slots in enumerate(info.slots):
         grid: list[Card | None] = [None] * len(copy.grids[s])
         for slot in slots:
