@@ -25,7 +25,7 @@ from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, logged_error_id, publish
 from bot.service.play import log_entry
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, TURN_OPTION
+from bot.service.policy import BOTS_OPTION, DEFAULT_BOT_LEVEL, TABLE_BOT_LEVELS, TURN_OPTION
 from bot.service.seating import preset_name
 from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveSeat, LiveTable
@@ -359,7 +359,7 @@ class Restore:
             seats=seats,
             turn_seconds=float(turn_override or settings.turn_seconds),
             turn_override=float(turn_override) if turn_override else None,
-            bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
+            bots=bots if bots in TABLE_BOT_LEVELS else DEFAULT_BOT_LEVEL,
             spectators=spectators if spectators in SPECTATOR_MODES else DEFAULT_SPECTATORS,
             coach=coach,
         )

@@ -12,7 +12,7 @@ from bot.service import table_log
 from bot.service.coach import COACH_OPTION
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed, publish, published, store_failed
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION, TURN_OPTION
+from bot.service.policy import BOT_LEVELS, BOTS_OPTION, TABLE_BOT_LEVELS, TURN_OPTION
 from bot.service.snapshots import (
     FINISHED,
     LOBBY,
@@ -109,7 +109,7 @@ class Seating:
         (None: the guild's)."""
         game_obj = self.tables.game(game)
         options = self.tables.options(game_obj, preset, target)
-        if bots is not None and bots not in BOT_LEVELS:
+        if bots is not None and bots not in TABLE_BOT_LEVELS:
             raise TableError("bad_option", message=f"bots must be one of {BOT_LEVELS}")
         spectators = spectators or DEFAULT_SPECTATORS
         if spectators not in SPECTATOR_MODES:

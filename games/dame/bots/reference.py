@@ -1,5 +1,5 @@
 """A Dame de Pique player that searches far deeper than the strong one: the reference the
-strength script measures the strong bot against (`python -m games.strength gap`), and the
+strength script measures the strong bot against (`python -m benchmarks.strength gap`), and the
 coach's deeper analyser (`analyse`).
 
 `choose_action(round, seat, rng, budget=…)` gathers what the seat may know (`information`: its

@@ -1,5 +1,5 @@
 """A Dutch player that searches far deeper than the strong one: the reference the strength
-script measures the strong player against (`python -m games.strength gap`), and the coach's
+script measures the strong player against (`python -m benchmarks.strength gap`), and the coach's
 deeper analyser (`analyse`).
 
 `choose_action(round, seat, rng, budget=…)` gathers what the seat knows (`information`: its
