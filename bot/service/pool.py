@@ -49,12 +49,20 @@
   `MIN_BUDGET` (~190 decisions per worker), or every worker is stuck.
 - **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
   a queue of its own and is taken only when no bot decision waits, by a worker with no
-  decision sent, and never by the last such worker of a pool of more than one; an urgent chore
-  (a person waits for it: a coach's hint) goes first, on the next worker free, the last too. A
-  chore is sent with its time budget (a short one: a bot decision asked meanwhile waits for it
-  at most that long). A chore that no worker took within `CHORE_WAIT`, or still running `hang`
-  seconds past its budget (its worker is replaced), or whose worker died, fails with
-  `ChoreFailed`.
+  decision sent, and never by the last such worker of a pool of more than one. A chore is sent
+  with its time budget (a short one: a bot decision asked meanwhile waits for it at most that
+  long). A chore that no worker took within `CHORE_WAIT`, or still running `hang` seconds past
+  its budget (its worker is replaced), or whose worker died, fails with `ChoreFailed`.
+- **Hints go among the moves, and yield to the late ones.** An urgent chore (a person waits for
+  it: a coach's hint) is sent into a worker's pipeline like a decision, behind the decisions
+  already sent and before those waiting in the pool, so no worker stops to wait for it (a
+  worker emptied of its decisions for a hint, then sent nothing until it answered, sat idle
+  for two of the event loop's turns per hint, and the bots' moves waited). It waits instead
+  while a decision waiting in the pool is near its deadline (it could not have the `aim` after
+  the hint's whole budget), unless it has waited a whole `deadline` itself. At most
+  `HINTS_SENT` are in the workers at once, all in one worker, so the bots' decisions lose at
+  most that many hint searches' time, and the other workers none. A hint whose person stopped
+  waiting (its future cancelled) before it was sent is never sent.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
 a factory (`bot.service.worker.ProcessWorker` for the bot; tests give their own): the pool is
@@ -126,6 +134,7 @@ ANSWER_MARGIN = 0.05  # of a decision's time, kept for sending the round and the
 RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
 CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
+HINTS_SENT = 2  # urgent chores in the workers at once, at most, all in one worker (module doc)
 
 
 class _Events:
@@ -161,9 +170,10 @@ class DecisionPool:
         pipeline: int = PIPELINE,
         aim: float = AIM_SECONDS,
         keep: int = KEEP,
+        hints: int = HINTS_SENT,
         observer: PoolObserver | None = None,
     ) -> None:
-        if workers < 1 or pipeline < 1:
+        if workers < 1 or pipeline < 1 or hints < 1:
             raise ValueError("a pool needs at least one worker, sent one decision at a time")
         self.size = workers
         self.deadline = deadline
@@ -171,6 +181,7 @@ class DecisionPool:
         self.pipeline = pipeline
         self.aim = aim
         self.keep = keep  # rounds a worker keeps, by table (the workers' own bound)
+        self.hints = hints  # urgent chores sent at once, at most (`HINTS_SENT`)
         self.stats = PoolStats()
         self._factory = factory
         self._clock = clock
@@ -184,6 +195,7 @@ class DecisionPool:
         self._observer = observer
         self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
         self._chores: deque[PendingChore] = deque()  # waiting for a worker no decision needs
+        self._hints: deque[PendingChore] = deque()  # urgent chores, waiting to be sent
         self._tokens = 0  # the last number given to a round sent whole
 
     # -- asking -----------------------------------------------------------------------
@@ -260,7 +272,11 @@ class DecisionPool:
 
     # -- scheduling -------------------------------------------------------------------
     def _dispatch(self) -> None:
-        while self._queues:
+        while True:
+            if self._hints and self._send_hint():
+                continue
+            if not self._queues:
+                break
             slot = self._open_slot(next(iter(self._queues)))
             if slot is None or slot.worker is None:
                 break
@@ -335,8 +351,6 @@ class DecisionPool:
         chore, with the fewest decisions sent (fewer than `pipeline`); of those, one that
         keeps the table's round (sent the actions since, not the whole round)."""
         best: Slot | None = None
-        if self._chores and self._chores[0].urgent:
-            return None  # a person waits (an urgent chore): the next worker free is theirs
         for slot in self._slots:
             if not slot.ready or slot.stuck or slot.chore is not None:
                 continue
@@ -421,14 +435,19 @@ class DecisionPool:
             self._replace(slot, GARBAGE)
             return
         decision = slot.sent.popleft()
-        decision.slot = None
         cancel_timer(slot.timer)
         slot.timer = None
         slot.stuck = False
         now = self._clock.now()
         slot.began = now  # the next one sent, if any, begins now
-        if slot.sent and slot.sent[0].future.done():
+        following = slot.sent[0] if slot.sent else None
+        if isinstance(following, Decision) and following.future.done():
             self._watch(slot)  # its deadline passed while it waited in the worker
+        if isinstance(decision, PendingChore):  # a hint, sent among the decisions
+            slot.hints -= 1
+            self._chore_answered(slot, decision, answer)
+            return
+        decision.slot = None
         if answer.skipped or answer.misfit:
             if answer.misfit:  # a bug: the worker dropped the round it kept for the table
                 log.error("bot worker %s: %s", worker_pid(slot), answer.error)
@@ -477,19 +496,70 @@ class DecisionPool:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._ids += 1
         job = Job(self._ids, pickle.dumps(task, pickle.HIGHEST_PROTOCOL), -1, "", 0, budget, CHORE)
-        chore = PendingChore(job, future, urgent=urgent)
+        chore = PendingChore(job, future, urgent=urgent, asked=self._clock.now())
         chore.timer = self._clock.call_later(CHORE_WAIT, lambda: self._on_chore_late(chore))
-        at = sum(c.urgent for c in self._chores) if urgent else len(self._chores)
-        self._chores.insert(at, chore)  # the urgent first, each kind in its order
+        (self._hints if urgent else self._chores).append(chore)
         self._dispatch()
         return future
 
+    def _send_hint(self) -> bool:
+        """Send the first urgent chore waiting into a worker's pipeline, if it may go now (the
+        module's doc); True if it left the line (sent, or its person stopped waiting)."""
+        hint = self._hints[0]
+        if hint.future.done():  # nobody waits for it any more: never sent
+            self._hints.popleft()
+            cancel_timer(hint.timer)
+            return True
+        if sum(s.hints for s in self._slots) >= self.hints:
+            return False
+        now = self._clock.now()
+        budget = hint.job.budget or 0.0
+        if now - hint.asked < self.deadline and self._pressed(now, budget):
+            return False
+        slot = self._hint_slot()
+        if slot is None or slot.worker is None:
+            return False
+        self._hints.popleft()
+        if not slot.sent:
+            slot.began = now
+        slot.sent.append(hint)
+        slot.hints += 1
+        cancel_timer(hint.timer)  # it begins within a deadline (the decisions before it end)
+        limit = self.deadline + budget + self.hang
+        hint.timer = self._clock.call_later(limit, lambda: self._on_chore_late(hint))
+        slot.worker.send(hint.job)
+        return True
+
+    def _pressed(self, now: float, budget: float) -> bool:
+        """Is a decision waiting in the pool so near its deadline that, sent after a hint
+        searching `budget` seconds, it could not have the `aim`? (Each table's oldest decision
+        is the first of its queue; every decision has the same deadline.)"""
+        return any(
+            queue[0].due - now - ANSWER_MARGIN < budget + self.aim
+            for queue in self._queues.values()
+        )
+
+    def _hint_slot(self) -> Slot | None:
+        """The worker to send a hint to: the one with hints sent already, when one has (one
+        worker at a time runs hints), else the one with the fewest jobs sent; it must be
+        ready, not stuck, running no chore, its pipeline not full. None: wait."""
+        holding = [s for s in self._slots if s.hints]
+        best: Slot | None = None
+        for slot in holding or self._slots:
+            if not slot.ready or slot.stuck or slot.chore is not None:
+                continue
+            if len(slot.sent) >= self.pipeline:
+                continue
+            if best is None or len(slot.sent) < len(best.sent):
+                best = slot
+        return best
+
     def _dispatch_chores(self) -> None:
-        """Hand chores to idle workers while no decision waits, one worker kept free (an
-        urgent chore: at once, on the last free worker too)."""
-        while self._chores and (self._chores[0].urgent or not self._queues):
+        """Hand chores to idle workers while no decision and no hint waits, one worker kept
+        free."""
+        while self._chores and not self._queues and not self._hints:
             idle = [s for s in self._slots if s.idle()]
-            if not idle or (self.size > 1 and len(idle) == 1 and not self._chores[0].urgent):
+            if not idle or (self.size > 1 and len(idle) == 1):
                 return
             slot, chore = idle[0], self._chores.popleft()
             if chore.future.done():  # its review was given up
@@ -504,7 +574,7 @@ class DecisionPool:
             slot.worker.send(chore.job)
 
     async def _on_chore_late(self, chore: PendingChore) -> None:
-        slot = next((s for s in self._slots if s.chore is chore), None)
+        slot = next((s for s in self._slots if s.chore is chore or chore in s.sent), None)
         if slot is not None:
             log.warning("bot worker %s stuck on a chore: replaced", worker_pid(slot))
             self._replace(slot, TIMED_OUT)
@@ -513,13 +583,17 @@ class DecisionPool:
 
     def _chore_failed(self, chore: PendingChore, reason: str) -> None:
         cancel_timer(chore.timer)
-        if chore in self._chores:
-            self._chores.remove(chore)
+        for line in (self._chores, self._hints):
+            if chore in line:
+                line.remove(chore)
         if not chore.future.done():
             chore.future.set_exception(ChoreFailed(reason))
 
     def _on_chore_answer(self, slot: Slot, chore: PendingChore, answer: Answer) -> None:
         slot.chore = None
+        self._chore_answered(slot, chore, answer)
+
+    def _chore_answered(self, slot: Slot, chore: PendingChore, answer: Answer) -> None:
         cancel_timer(chore.timer)
         if answer.error is not None:
             log.error("a chore failed in bot worker %s: %s", worker_pid(slot), answer.error)
@@ -584,9 +658,13 @@ class DecisionPool:
             self._observer.worker_restarted()
         while slot.sent:  # every decision sent to it, under way or waiting in it
             decision = slot.sent.popleft()
+            if isinstance(decision, PendingChore):  # a hint
+                self._chore_failed(decision, reason)
+                continue
             decision.slot = None
             if not decision.future.done():
                 self._fall_back(decision, reason)
+        slot.hints = 0
         if slot.chore is not None:
             self._chore_failed(slot.chore, reason)
         if not slot.ready:
@@ -664,10 +742,12 @@ class DecisionPool:
                 cancel_timer(decision.timer)
                 decision.future.cancel()
         self._queues.clear()
-        for chore in [*self._chores, *(s.chore for s in slots if s.chore is not None)]:
+        running = [s.chore for s in slots if s.chore is not None]
+        for chore in [*self._chores, *self._hints, *running]:
             cancel_timer(chore.timer)
             chore.future.cancel()
         self._chores.clear()
+        self._hints.clear()
         self._waiting = 0
         self._failures = 0
 

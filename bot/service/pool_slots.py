@@ -46,9 +46,10 @@ class PendingChore:
     job: Job
     future: asyncio.Future[str]
     timer: TimerHandle | None = None  # not taken in time, then not answered in time
-    # a person waits for it (a coach's hint): it goes before the bots' next moves, on the
-    # first worker free, the last one too
+    # a person waits for it (a coach's hint): it is sent among the bot decisions, in a
+    # worker's pipeline, before the decisions waiting unless one is near its deadline
     urgent: bool = False
+    asked: float = 0.0  # on the pool's clock (an urgent chore waits a deadline at most)
 
 
 @dataclass(eq=False, slots=True)
@@ -57,11 +58,13 @@ class Slot:
 
     worker: Worker | None = None
     ready: bool = False
-    sent: deque[Decision] = field(default_factory=deque)  # in order: the first is under way
+    # in order, the first under way: bot decisions, and urgent chores among them (hints)
+    sent: deque[Decision | PendingChore] = field(default_factory=deque)
     began: float = 0.0  # when the first of `sent` began (sent, or its previous one answered)
     stuck: bool = False  # the deadline of the decision under way passed: nothing more is sent
     timer: TimerHandle | None = None  # the start or the stuck watchdog
     chore: PendingChore | None = None  # the chore it is running (never with a decision)
+    hints: int = 0  # urgent chores among `sent`
     kept: Kept[Held] = field(default_factory=lambda: Kept(KEEP))  # its rounds, mirrored
 
     def idle(self) -> bool:
