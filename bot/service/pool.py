@@ -59,7 +59,9 @@
   worker emptied of its decisions for a hint, then sent nothing until it answered, sat idle
   for two of the event loop's turns per hint, and the bots' moves waited). It waits instead
   while a decision waiting in the pool is near its deadline (it could not have the `aim` after
-  the hint's whole budget), unless it has waited a whole `deadline` itself. At most
+  the hint's whole budget), unless it has waited `HINT_WAIT` itself (half a deadline: with
+  its search, the person has their answer within a second even when every decision is late,
+  and it costs the bots its search's time only). At most
   `HINTS_SENT` are in the workers at once, all in one worker, so the bots' decisions lose at
   most that many hint searches' time, and the other workers none. A hint whose person stopped
   waiting (its future cancelled) before it was sent is never sent.
@@ -135,6 +137,7 @@ RETIRED = 32  # killed workers kept to be reaped at close (older ones are long g
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
 CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
 HINTS_SENT = 2  # urgent chores in the workers at once, at most, all in one worker (module doc)
+HINT_WAIT = 0.5  # seconds an urgent chore yields to late decisions, at most (module doc)
 
 
 class _Events:
@@ -171,6 +174,7 @@ class DecisionPool:
         aim: float = AIM_SECONDS,
         keep: int = KEEP,
         hints: int = HINTS_SENT,
+        hint_wait: float = HINT_WAIT,
         observer: PoolObserver | None = None,
     ) -> None:
         if workers < 1 or pipeline < 1 or hints < 1:
@@ -182,6 +186,7 @@ class DecisionPool:
         self.aim = aim
         self.keep = keep  # rounds a worker keeps, by table (the workers' own bound)
         self.hints = hints  # urgent chores sent at once, at most (`HINTS_SENT`)
+        self.hint_wait = hint_wait  # seconds one yields to late decisions, at most
         self.stats = PoolStats()
         self._factory = factory
         self._clock = clock
@@ -514,7 +519,7 @@ class DecisionPool:
             return False
         now = self._clock.now()
         budget = hint.job.budget or 0.0
-        if now - hint.asked < self.deadline and self._pressed(now, budget):
+        if now - hint.asked < self.hint_wait and self._pressed(now, budget):
             return False
         slot = self._hint_slot()
         if slot is None or slot.worker is None:

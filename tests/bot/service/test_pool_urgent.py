@@ -1,8 +1,8 @@
 """Urgent chores in the pool of bot workers (a coach's hint: a person waits for it): one joins
 a worker's pipeline among the bot decisions, before those waiting unless one is near its
-deadline, and before a review's pieces, on the last free worker of the pool too; at most two
-are in the workers at once, in one worker; the bots' moves go on meanwhile. Fake workers on a
-fake clock."""
+deadline (for half a deadline at most), and before a review's pieces, on the last free worker
+of the pool too; at most two are in the workers at once, in one worker; the bots' moves go on
+meanwhile. Fake workers on a fake clock."""
 
 from __future__ import annotations
 
@@ -113,19 +113,20 @@ async def test_a_hint_with_time_to_spare_goes_before_a_young_decision() -> None:
     pool.close()
 
 
-async def test_a_hint_that_waited_a_whole_deadline_goes_before_late_decisions() -> None:
+async def test_a_hint_that_waited_half_a_deadline_goes_before_late_decisions() -> None:
     clock = FakeClock()
-    pool, (worker,) = ready_pool(1, clock, pipeline=1, deadline=60.0)
+    pool, (worker,) = ready_pool(1, clock, pipeline=1)
+    assert pool.hint_wait == pool.deadline / 2
     busy = pool.think(a_round("first"), SEAT, "strong", random.Random(1), table=1)
+    late = [
+        pool.think(a_round(f"late {t}"), SEAT, "strong", random.Random(t), table=t) for t in (2, 3)
+    ]
+    await clock.advance(0.15)
     hint = pool.chore(Sum((4, 5)), HINT, urgent=True)
-    await clock.advance(0.1)
-    late = [pool.think(a_round("late 2"), SEAT, "strong", random.Random(2), table=2)]
-    await clock.advance(0.1)
-    late.append(pool.think(a_round("late 3"), SEAT, "strong", random.Random(3), table=3))
-    await clock.advance(pool.deadline - 0.4)  # both decisions are near their deadline now
+    await clock.advance(0.45)  # both decisions are near their deadline now
     worker.answer()
     assert [job.kind for job in worker.jobs] == [MOVE, MOVE]  # the first of them
-    await clock.advance(0.25)  # the hint has waited a whole deadline
+    await clock.advance(0.1)  # and the hint has waited more than half a deadline
     worker.answer()
     assert [job.kind for job in worker.jobs] == [MOVE, MOVE, CHORE]  # before the other
     answer_next_chore(worker)
@@ -133,6 +134,7 @@ async def test_a_hint_that_waited_a_whole_deadline_goes_before_late_decisions() 
     worker.answer()
     await busy
     assert all(move.done() for move in late)
+    assert not pool.stats.fallbacks
     pool.close()
 
 
