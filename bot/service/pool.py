@@ -61,10 +61,12 @@
   while a decision waiting in the pool is near its deadline (it could not have the `aim` after
   the hint's whole budget), unless it has waited `HINT_WAIT` itself (half a deadline: with
   its search, the person has their answer within a second even when every decision is late,
-  and it costs the bots its search's time only). At most
-  `HINTS_SENT` are in the workers at once, all in one worker, so the bots' decisions lose at
-  most that many hint searches' time, and the other workers none. A hint whose person stopped
-  waiting (its future cancelled) before it was sent is never sent.
+  and it costs the bots its search's time only). At most `HINTS_SENT` (half a pipeline) are
+  in the workers at once, all in one worker, so the bots' decisions lose at most that many
+  hint searches' time (a hint searches as a bot's move does), and the other workers none;
+  fewer would leave the hints waiting for each other behind the decisions sent when many
+  people ask at once. A hint whose person stopped waiting (its future cancelled) before it
+  was sent is never sent.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
 a factory (`bot.service.worker.ProcessWorker` for the bot; tests give their own): the pool is
@@ -136,7 +138,7 @@ ANSWER_MARGIN = 0.05  # of a decision's time, kept for sending the round and the
 RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
 CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
-HINTS_SENT = 2  # urgent chores in the workers at once, at most, all in one worker (module doc)
+HINTS_SENT = 8  # urgent chores in the workers at once, at most, all in one worker (module doc)
 HINT_WAIT = 0.5  # seconds an urgent chore yields to late decisions, at most (module doc)
 
 

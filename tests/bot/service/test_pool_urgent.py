@@ -1,8 +1,8 @@
 """Urgent chores in the pool of bot workers (a coach's hint: a person waits for it): one joins
 a worker's pipeline among the bot decisions, before those waiting unless one is near its
 deadline (for half a deadline at most), and before a review's pieces, on the last free worker
-of the pool too; at most two are in the workers at once, in one worker; the bots' moves go on
-meanwhile. Fake workers on a fake clock."""
+of the pool too; a bounded number are in the workers at once, in one worker; the bots' moves
+go on meanwhile. Fake workers on a fake clock."""
 
 from __future__ import annotations
 
@@ -138,9 +138,8 @@ async def test_a_hint_that_waited_half_a_deadline_goes_before_late_decisions() -
     pool.close()
 
 
-async def test_at_most_two_hints_are_in_the_workers_all_in_one() -> None:
-    pool, (first, second) = ready_pool(2, FakeClock())
-    assert pool.hints == 2
+async def test_hints_in_the_workers_are_bounded_and_all_in_one() -> None:
+    pool, (first, second) = ready_pool(2, FakeClock(), hints=2)
     hints = [pool.chore(Sum((i,)), HINT, urgent=True) for i in range(3)]
     assert [[job.kind for job in w.jobs] for w in (first, second)] == [[CHORE, CHORE], []]
     move = pool.think(a_round("bots"), SEAT, "strong", random.Random(1), table=1)
