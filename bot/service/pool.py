@@ -65,8 +65,10 @@
   in the workers at once, all in one worker, so the bots' decisions lose at most that many
   hint searches' time (a hint searches as a bot's move does), and the other workers none;
   fewer would leave the hints waiting for each other behind the decisions sent when many
-  people ask at once. A hint whose person stopped waiting (its future cancelled) before it
-  was sent is never sent.
+  people ask at once. A hint searches no longer than a bot decision sent in its place would
+  (its budget, at most its share of the `aim`): under load a hint's full search took several
+  decisions' time from the bots. A hint whose person stopped waiting (its future cancelled)
+  before it was sent is never sent.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
 a factory (`bot.service.worker.ProcessWorker` for the bot; tests give their own): the pool is
@@ -519,12 +521,14 @@ class DecisionPool:
             return True
         if sum(s.hints for s in self._slots) >= self.hints:
             return False
-        now = self._clock.now()
-        budget = hint.job.budget or 0.0
-        if now - hint.asked < self.hint_wait and self._pressed(now, budget):
-            return False
         slot = self._hint_slot()
         if slot is None or slot.worker is None:
+            return False
+        now = self._clock.now()
+        able = sum(1 for s in self._slots if not s.stuck)
+        share = max(MIN_BUDGET, time_share(self.aim, len(slot.sent) + self._waiting / able))
+        budget = share if hint.job.budget is None else min(hint.job.budget, share)
+        if now - hint.asked < self.hint_wait and self._pressed(now, budget):
             return False
         self._hints.popleft()
         if not slot.sent:
@@ -534,7 +538,7 @@ class DecisionPool:
         cancel_timer(hint.timer)  # it begins within a deadline (the decisions before it end)
         limit = self.deadline + budget + self.hang
         hint.timer = self._clock.call_later(limit, lambda: self._on_chore_late(hint))
-        slot.worker.send(hint.job)
+        slot.worker.send(hint.job._replace(budget=budget))
         return True
 
     def _pressed(self, now: float, budget: float) -> bool:

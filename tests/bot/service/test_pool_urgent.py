@@ -14,6 +14,7 @@ import pytest
 
 from bot.service import FakeClock
 from bot.service.pool import ANSWER_MARGIN
+from bot.service.pool_slots import time_share
 from bot.service.pool_terms import DIED, ChoreFailed
 from bot.service.reviews import SLICE
 from bot.service.worker import CHORE, MOVE
@@ -121,12 +122,12 @@ async def test_a_hint_that_waited_half_a_deadline_goes_before_late_decisions() -
     late = [
         pool.think(a_round(f"late {t}"), SEAT, "strong", random.Random(t), table=t) for t in (2, 3)
     ]
-    await clock.advance(0.15)
+    await clock.advance(0.2)
     hint = pool.chore(Sum((4, 5)), HINT, urgent=True)
-    await clock.advance(0.45)  # both decisions are near their deadline now
+    await clock.advance(0.47)  # both decisions are near their deadline now
     worker.answer()
     assert [job.kind for job in worker.jobs] == [MOVE, MOVE]  # the first of them
-    await clock.advance(0.1)  # and the hint has waited more than half a deadline
+    await clock.advance(0.05)  # and the hint has waited more than half a deadline
     worker.answer()
     assert [job.kind for job in worker.jobs] == [MOVE, MOVE, CHORE]  # before the other
     answer_next_chore(worker)
@@ -151,6 +152,30 @@ async def test_hints_in_the_workers_are_bounded_and_all_in_one() -> None:
     second.answer()
     assert [await h for h in hints] == ["3", "3", "3"]
     await move
+    pool.close()
+
+
+async def test_a_hint_searches_no_longer_than_a_bot_decision_sent_in_its_place() -> None:
+    pool, (worker,) = ready_pool(1, FakeClock())
+    first = pool.chore(Sum((1,)), HINT, urgent=True)
+    assert worker.jobs[-1].budget == HINT  # an idle worker: the hint's own budget
+    answer_next_chore(worker)
+    rounds = [a_round(f"table {t}") for t in range(40)]
+    moves = [pool.think(r, SEAT, "strong", random.Random(t), table=t) for t, r in enumerate(rounds)]
+    sent, waiting = len(worker.jobs) - 1, pool.waiting()
+    assert sent == pool.pipeline and waiting == 40 - pool.pipeline
+    hint = pool.chore(Sum((2,)), HINT, urgent=True)  # it waits for a place in the pipeline
+    worker.answer()
+    share = time_share(pool.aim, pool.pipeline - 1 + waiting)  # as a decision sent there
+    assert worker.jobs[-1].kind == CHORE and worker.jobs[-1].budget == pytest.approx(share)
+    assert share < HINT
+    while worker.busy:
+        if worker.jobs[worker.answered].kind == CHORE:
+            answer_next_chore(worker)
+        else:
+            worker.answer()
+    assert await first == await hint == "3"
+    assert all(m.done() for m in moves)
     pool.close()
 
 
