@@ -53,22 +53,10 @@
   with its time budget (a short one: a bot decision asked meanwhile waits for it at most that
   long). A chore that no worker took within `CHORE_WAIT`, or still running `hang` seconds past
   its budget (its worker is replaced), or whose worker died, fails with `ChoreFailed`.
-- **Hints go among the moves, and yield to the late ones.** An urgent chore (a person waits for
-  it: a coach's hint) is sent into a worker's pipeline like a decision, behind the decisions
-  already sent and before those waiting in the pool, so no worker stops to wait for it (a
-  worker emptied of its decisions for a hint, then sent nothing until it answered, sat idle
-  for two of the event loop's turns per hint, and the bots' moves waited). It waits instead
-  while a decision waiting in the pool is near its deadline (it could not have the `aim` after
-  the hint's whole budget), unless it has waited `HINT_WAIT` itself (half a deadline: with
-  its search, the person has their answer within a second even when every decision is late,
-  and it costs the bots its search's time only). At most `HINTS_SENT` (half a pipeline) are
-  in the workers at once, all in one worker, so the bots' decisions lose at most that many
-  hint searches' time (a hint searches as a bot's move does), and the other workers none;
-  fewer would leave the hints waiting for each other behind the decisions sent when many
-  people ask at once. A hint searches no longer than a bot decision sent in its place would
-  (its budget, at most its share of the `aim`): under load a hint's full search took several
-  decisions' time from the bots. A hint whose person stopped waiting (its future cancelled)
-  before it was sent is never sent.
+- **Hints go among the moves, and yield to the late ones** (`bot.service.pool_hints`): an
+  urgent chore (a person waits for it: a coach's hint) is sent into a worker's pipeline like a
+  decision, before those waiting unless one is near its deadline, a few at a time, in one
+  worker, searching no longer than a decision sent in its place.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
 a factory (`bot.service.worker.ProcessWorker` for the bot; tests give their own): the pool is
@@ -87,14 +75,20 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from bot.service.clock import Clock, TimerHandle
-from bot.service.policy import SeatPolicy, policy_for
+from bot.service.policy import policy_for
+from bot.service.pool_hints import HINT_WAIT, HINTS_SENT, HintLine
 from bot.service.pool_slots import (
+    ANSWER_MARGIN,
     Decision,
     Held,
     PendingChore,
     Slot,
+    SlotEvents,
+    as_asked,
     cancel_timer,
+    decided_here,
     settle_future,
+    simple_move,
     time_share,
     worker_pid,
 )
@@ -123,7 +117,6 @@ from bot.service.worker import (
     Kept,
     Worker,
     WorkerEvents,
-    choose_from,
 )
 from games.contract import Round
 
@@ -136,31 +129,9 @@ HANG_SECONDS = 5.0  # a worker still on one decision this long after taking it i
 START_SECONDS = 60.0  # a worker not ready this long after its start is replaced
 PIPELINE = 16  # decisions sent to a worker at most before it answers (module doc)
 AIM_SECONDS = 0.25  # asked -> answered, aimed at: the budgets share this (module doc)
-ANSWER_MARGIN = 0.05  # of a decision's time, kept for sending the round and the answer
 RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
 CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
-HINTS_SENT = 8  # urgent chores in the workers at once, at most, all in one worker (module doc)
-HINT_WAIT = 0.5  # seconds an urgent chore yields to late decisions, at most (module doc)
-
-
-class _Events:
-    """What one slot's worker reports, handed to the pool with the slot."""
-
-    __slots__ = ("_pool", "_slot")
-
-    def __init__(self, pool: DecisionPool, slot: Slot) -> None:
-        self._pool = pool
-        self._slot = slot
-
-    def ready(self) -> None:
-        self._pool._on_ready(self._slot)
-
-    def answered(self, answer: Answer) -> None:
-        self._pool._on_answer(self._slot, answer)
-
-    def lost(self, reason: str) -> None:
-        self._pool._on_lost(self._slot, reason)
 
 
 class DecisionPool:
@@ -181,7 +152,7 @@ class DecisionPool:
         hint_wait: float = HINT_WAIT,
         observer: PoolObserver | None = None,
     ) -> None:
-        if workers < 1 or pipeline < 1 or hints < 1:
+        if workers < 1 or pipeline < 1:
             raise ValueError("a pool needs at least one worker, sent one decision at a time")
         self.size = workers
         self.deadline = deadline
@@ -189,8 +160,6 @@ class DecisionPool:
         self.pipeline = pipeline
         self.aim = aim
         self.keep = keep  # rounds a worker keeps, by table (the workers' own bound)
-        self.hints = hints  # urgent chores sent at once, at most (`HINTS_SENT`)
-        self.hint_wait = hint_wait  # seconds one yields to late decisions, at most
         self.stats = PoolStats()
         self._factory = factory
         self._clock = clock
@@ -204,7 +173,8 @@ class DecisionPool:
         self._observer = observer
         self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
         self._chores: deque[PendingChore] = deque()  # waiting for a worker no decision needs
-        self._hints: deque[PendingChore] = deque()  # urgent chores, waiting to be sent
+        self._hint_line = HintLine(hints, hint_wait)  # urgent chores, waiting to be sent
+        self._hints = self._hint_line.waiting
         self._tokens = 0  # the last number given to a round sent whole
 
     # -- asking -----------------------------------------------------------------------
@@ -242,13 +212,13 @@ class DecisionPool:
             self.stats.here[round_.game.name] += 1
             if self._observer is not None:
                 self._observer.decision(round_.game.name, 0.0, HERE)
-            settle_future(future, lambda: _decided_here(policy, round_, seat, seed))
+            settle_future(future, lambda: decided_here(policy, round_, seat, seed))
             return future
         if self._overloaded():
             self.stats.fallbacks[OVERLOAD] += 1
             if self._observer is not None:
                 self._observer.decision(round_.game.name, 0.0, OVERLOAD)
-            settle_future(future, lambda: _simple(round_, seat, seed))
+            settle_future(future, lambda: simple_move(round_, seat, seed))
             return future
         job = Job(self._ids, b"", seat, level, seed)
         now = self._clock.now()
@@ -431,7 +401,7 @@ class DecisionPool:
         if self._observer is not None:
             spent = self._clock.now() - decision.asked
             self._observer.decision(decision.game.name, spent, reason)
-        settle_future(decision.future, lambda: _as_asked(decision))
+        settle_future(decision.future, lambda: as_asked(decision))
 
     def _on_answer(self, slot: Slot, answer: Answer) -> None:
         if slot not in self._slots:  # replaced: what it was sent is played already
@@ -512,25 +482,15 @@ class DecisionPool:
         return future
 
     def _send_hint(self) -> bool:
-        """Send the first urgent chore waiting into a worker's pipeline, if it may go now (the
-        module's doc); True if it left the line (sent, or its person stopped waiting)."""
-        hint = self._hints[0]
-        if hint.future.done():  # nobody waits for it any more: never sent
-            self._hints.popleft()
-            cancel_timer(hint.timer)
-            return True
-        if sum(s.hints for s in self._slots) >= self.hints:
-            return False
-        slot = self._hint_slot()
-        if slot is None or slot.worker is None:
-            return False
+        """Send the first urgent chore waiting into a worker's pipeline if it may go now
+        (`bot.service.pool_hints`); True if one was sent."""
         now = self._clock.now()
-        able = sum(1 for s in self._slots if not s.stuck)
-        share = max(MIN_BUDGET, time_share(self.aim, len(slot.sent) + self._waiting / able))
-        budget = share if hint.job.budget is None else min(hint.job.budget, share)
-        if now - hint.asked < self.hint_wait and self._pressed(now, budget):
+        where = self._hint_line.place(
+            self._slots, self._queues, self._waiting, now, aim=self.aim, pipeline=self.pipeline
+        )
+        if where is None or where[0].worker is None:
             return False
-        self._hints.popleft()
+        (slot, budget), hint = where, self._hints.popleft()
         if not slot.sent:
             slot.began = now
         slot.sent.append(hint)
@@ -540,30 +500,6 @@ class DecisionPool:
         hint.timer = self._clock.call_later(limit, lambda: self._on_chore_late(hint))
         slot.worker.send(hint.job._replace(budget=budget))
         return True
-
-    def _pressed(self, now: float, budget: float) -> bool:
-        """Is a decision waiting in the pool so near its deadline that, sent after a hint
-        searching `budget` seconds, it could not have the `aim`? (Each table's oldest decision
-        is the first of its queue; every decision has the same deadline.)"""
-        return any(
-            queue[0].due - now - ANSWER_MARGIN < budget + self.aim
-            for queue in self._queues.values()
-        )
-
-    def _hint_slot(self) -> Slot | None:
-        """The worker to send a hint to: the one with hints sent already, when one has (one
-        worker at a time runs hints), else the one with the fewest jobs sent; it must be
-        ready, not stuck, running no chore, its pipeline not full. None: wait."""
-        holding = [s for s in self._slots if s.hints]
-        best: Slot | None = None
-        for slot in holding or self._slots:
-            if not slot.ready or slot.stuck or slot.chore is not None:
-                continue
-            if len(slot.sent) >= self.pipeline:
-                continue
-            if best is None or len(slot.sent) < len(best.sent):
-                best = slot
-        return best
 
     def _dispatch_chores(self) -> None:
         """Hand chores to idle workers while no decision and no hint waits, one worker kept
@@ -620,7 +556,8 @@ class DecisionPool:
         self._slots.append(slot)
         slot.timer = self._clock.call_later(START_SECONDS, lambda: self._on_no_start(slot))
         try:
-            slot.worker = self._factory(_Events(self, slot))
+            events = SlotEvents(slot, self._on_ready, self._on_answer, self._on_lost)
+            slot.worker = self._factory(events)
         except Exception:
             log.exception("bot worker could not start")
             self._slots.remove(slot)
@@ -761,27 +698,3 @@ class DecisionPool:
         self._hints.clear()
         self._waiting = 0
         self._failures = 0
-
-
-def _decided_here(policy: SeatPolicy, round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
-    """A heuristic's move, as a worker would decide it; the simple policy's if it fails."""
-    try:
-        return policy.choose(round_, seat, random.Random(seed))
-    except Exception:
-        log.exception("%s bot failed for seat %s; played simply", round_.game.name, seat)
-        return _simple(round_, seat, seed)
-
-
-def _as_asked(decision: Decision) -> Any:
-    """The simple policy's move for the state the decision was asked for: the round as
-    pickled then (not kept), or the round itself if it has not moved on; else `Stale`."""
-    job = decision.job
-    if decision.pickled is not None:
-        return choose_from(decision.pickled, job.seat, "simple", job.seed)
-    if len(decision.round.history) != decision.length:
-        raise Stale(decision.key)  # a rollback makes a new round: the same one only grows
-    return _simple(decision.round, job.seat, job.seed)
-
-
-def _simple(round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
-    return policy_for(round_.game, "simple").choose(round_, seat, random.Random(seed))

@@ -14,6 +14,7 @@ import pytest
 
 from bot.service import FakeClock
 from bot.service.pool import ANSWER_MARGIN
+from bot.service.pool_hints import HINT_WAIT
 from bot.service.pool_slots import time_share
 from bot.service.pool_terms import DIED, ChoreFailed
 from bot.service.reviews import SLICE
@@ -117,7 +118,7 @@ async def test_a_hint_with_time_to_spare_goes_before_a_young_decision() -> None:
 async def test_a_hint_that_waited_half_a_deadline_goes_before_late_decisions() -> None:
     clock = FakeClock()
     pool, (worker,) = ready_pool(1, clock, pipeline=1)
-    assert pool.hint_wait == pool.deadline / 2
+    assert pool.deadline / 2 == HINT_WAIT
     busy = pool.think(a_round("first"), SEAT, "strong", random.Random(1), table=1)
     late = [
         pool.think(a_round(f"late {t}"), SEAT, "strong", random.Random(t), table=t) for t in (2, 3)
