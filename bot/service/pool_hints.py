@@ -12,11 +12,11 @@ budget.
   within a second even when every decision is late, and it costs the bots its search's time
   only).
 - **Bounded.** At most `HINTS_SENT` (half a pipeline) are in the workers at once, all in one
-  worker, so the bots' decisions lose at most that many hint searches' time, and the other
-  workers none; fewer would leave the hints waiting for each other behind the decisions sent
-  when many people ask at once. A hint searches no longer than a bot decision sent in its place
-  would (its budget, at most its share of the `aim`): under load a hint's full search took
-  several decisions' time from the bots.
+  worker (another only while that one is stuck), so the bots' decisions lose at most that many
+  hint searches' time, and the other workers none; fewer would leave the hints waiting for
+  each other behind the decisions sent when many people ask at once. A hint searches no longer
+  than a bot decision sent in its place would (its budget, at most its share of the `aim`):
+  under load a hint's full search took several decisions' time from the bots.
 - **Dropped when nobody waits.** A hint whose person stopped waiting (its future cancelled)
   before it was sent is never sent.
 """
@@ -86,10 +86,10 @@ def _pressed(queues: Mapping[Hashable, deque[Decision]], now: float, need: float
 
 
 def _worker_for_hints(slots: list[Slot], pipeline: int) -> Slot | None:
-    """The one with hints sent already, when one has (one worker at a time runs hints), else
-    the one with the fewest jobs sent; it must be ready, not stuck, running no chore, its
-    pipeline not full. None: wait."""
-    holding = [s for s in slots if s.hints]
+    """The one with hints sent already, when one has and is not stuck (one worker at a time
+    runs hints), else the one with the fewest jobs sent; it must be ready, not stuck, running
+    no chore, its pipeline not full. None: wait."""
+    holding = [s for s in slots if s.hints and not s.stuck]
     best: Slot | None = None
     for slot in holding or slots:
         if not slot.ready or slot.stuck or slot.chore is not None or len(slot.sent) >= pipeline:

@@ -156,6 +156,25 @@ async def test_hints_in_the_workers_are_bounded_and_all_in_one() -> None:
     pool.close()
 
 
+async def test_hints_go_to_another_worker_while_the_one_holding_hints_is_stuck() -> None:
+    clock = FakeClock()
+    pool, (first, second) = ready_pool(2, clock)
+    slow = pool.think(a_round("slow"), SEAT, "strong", random.Random(1), table=1)
+    quick = pool.think(a_round("quick"), SEAT, "strong", random.Random(2), table=2)
+    held = pool.chore(Sum((1,)), HINT, urgent=True)
+    assert [[job.kind for job in w.jobs] for w in (first, second)] == [[MOVE, CHORE], [MOVE]]
+    second.answer()
+    await quick
+    await clock.advance(pool.deadline)  # the first worker is stuck on its decision now
+    assert slow.done()
+    hint = pool.chore(Sum((2,)), HINT, urgent=True)
+    assert [job.kind for job in second.jobs] == [MOVE, CHORE]  # not behind the stuck one
+    answer_next_chore(second)
+    assert await hint == "3"
+    assert not held.done()
+    pool.close()
+
+
 async def test_a_hint_searches_no_longer_than_a_bot_decision_sent_in_its_place() -> None:
     pool, (worker,) = ready_pool(1, FakeClock())
     first = pool.chore(Sum((1,)), HINT, urgent=True)
