@@ -21,6 +21,7 @@ import yarl
 from discord.ext import commands
 
 from bot import logs, reconnect
+from bot.clock import Clock, SystemClock
 from bot.cogs.admin import AdminCog
 from bot.cogs.deck import DeckCog
 from bot.cogs.help import HelpCog, HelpPageMenu
@@ -41,11 +42,10 @@ from bot.i18n import text
 from bot.i18n.translator import CatalogTranslator
 from bot.metrics import BotReadings, HealthCheck, OperationsServer
 from bot.render.cards import use_pictures
+from bot.runtime import priority
+from bot.runtime.runner import PolicyRunner, ProcessPolicyRunner
 from bot.seasons import SeasonRollover
-from bot.service import priority
 from bot.service.choices import PlayerChoices
-from bot.service.clock import Clock, SystemClock
-from bot.service.runner import PolicyRunner, ProcessPolicyRunner
 from bot.service.service import TableService
 from bot.settings import Settings
 from bot.stopping import stop_on_signals

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.clock import TimerHandle
 from bot.i18n import text
 from bot.render.tournaments import (
     EMBED_COLOUR,
@@ -30,7 +31,6 @@ from bot.render.tournaments import (
     standings,
     title,
 )
-from bot.service.clock import TimerHandle
 from bot.service.errors import TableError
 from bot.service.snapshots import LOBBY, PlayerRef
 from games.tournament.event import (

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from bot.bench.latency import latency_line
+from bot.runtime.runner import ProcessPolicyRunner
 from bot.service import (
     FINISHED,
     PLAYING,
@@ -31,7 +32,6 @@ from bot.service import (
     SystemClock,
     TableService,
 )
-from bot.service.runner import ProcessPolicyRunner
 from storage import Store
 
 GAME = "euchre"

@@ -52,7 +52,7 @@ simple policy played instead (by reason: `overload`, `deadline`, ...) and the sh
 window the workers spent deciding (wall time, as they report it); the turns that timed out
 in the set-up (none: the clock is held), the warm-up and the window, and apart from them the
 seats of the humans' tables handed to bots after two timeouts, when the window opens and at
-its end; and what the service's occasional full collection (`bot/service/long_lived.py`) costs
+its end; and what the service's occasional full collection (`bot/runtime/long_lived.py`) costs
 with that many tables.
 
 Targets: at 10,000 tables of humans and 1,000 clicks/s, p99 < 25 ms and max < 100 ms on one
@@ -92,6 +92,9 @@ from bot.bench.latency import percentile
 from bot.bench.set_up import BIG_HAND, PLAYERS_PER_TABLE, HeldClock, Table, open_tables
 from bot.render.private import render_private
 from bot.render.table import render_table
+from bot.runtime import priority
+from bot.runtime.pool_terms import SEARCHED
+from bot.runtime.runner import ProcessPolicyRunner
 from bot.service import (
     FINISHED,
     PLAYING,
@@ -99,10 +102,7 @@ from bot.service import (
     SystemClock,
     TableError,
     TableService,
-    priority,
 )
-from bot.service.pool_terms import SEARCHED
-from bot.service.runner import ProcessPolicyRunner
 from bot.ui.pictures import DRAWERS
 from games.registry import game_names, get_game
 from storage import Store
@@ -496,7 +496,7 @@ def away_seats(bench: Bench) -> int:
 
 
 def time_full_collection() -> float:
-    """What `bot.service.long_lived`'s occasional full collection costs with these tables."""
+    """What `bot.runtime.long_lived`'s occasional full collection costs with these tables."""
     started = time.perf_counter()
     gc.unfreeze()
     gc.collect()
@@ -648,7 +648,7 @@ def main(argv: list[str] | None = None) -> None:
         "--plain-loop",
         action="store_true",
         help="asyncio's own event loop, every callback in arrival order, instead of the bot's "
-        "(bot moves after clicks, bot/service/priority.py): what the priority brings is the "
+        "(bot moves after clicks, bot/runtime/priority.py): what the priority brings is the "
         "difference",
     )
     parser.add_argument("--hints", type=float, default=0.0, help=HINTS_HELP)

@@ -18,8 +18,8 @@ from bot.i18n import text
 from bot.pictures.cards import Deck
 from bot.pictures.layout import CardPicture, CardRow, rows_png
 from bot.render.table import RenderedMessage, render_table
+from bot.runtime.priority import background
 from bot.service import PrivateSnapshot, SystemClock, TableError, TableService
-from bot.service.priority import background
 from bot.ui.coalescer import EditCoalescer
 from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import digest, turn_of

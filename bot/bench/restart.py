@@ -102,8 +102,8 @@ async def build(path: Path, tables: int, history_gb: float, finished: int = 60) 
 
 async def measure(path: Path, rate: float) -> None:
     imported = time.perf_counter()
+    from bot.runtime.runner import ProcessPolicyRunner
     from bot.service import NullNotifier, SystemClock, TableService
-    from bot.service.runner import ProcessPolicyRunner
     from storage import Store
 
     imports = time.perf_counter() - imported

@@ -172,7 +172,7 @@ async def run(
     tables: int, moves: int, think: float, per: float, database: Path, edit_delay: float = 1.0
 ) -> Report:
     from bot.app import create_bot
-    from bot.service.runner import InlinePolicyRunner
+    from bot.runtime.runner import InlinePolicyRunner
     from bot.settings import Settings
 
     async with running_local_discord() as fake:

@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.clock import Clock, TimerCallback, TimerHandle, sleep_by_timer
 from bot.service import PlayerRef
-from bot.service.clock import Clock, TimerCallback, TimerHandle, sleep_by_timer
 from games.contract import Round
 from games.dame.round import DameRound
 

@@ -37,8 +37,8 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.app import CardTableBot, create_bot
+from bot.runtime.runner import InlinePolicyRunner
 from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableError
-from bot.service.runner import InlinePolicyRunner
 from bot.settings import Settings
 from storage import Store
 

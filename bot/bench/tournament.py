@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from pydantic import SecretStr
 
 from bot.bench.latency import latency_line
+from bot.clock import FakeClock
 from bot.local.server import LocalDiscord, running_client, running_local_discord
-from bot.service.clock import FakeClock
 from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ async def round_open(bot: CardTableBot, tournament_id: int, number: int) -> bool
 
 async def run(players: int, rounds: int, database: Path) -> Report:
     from bot.app import create_bot
-    from bot.service.runner import InlinePolicyRunner
+    from bot.runtime.runner import InlinePolicyRunner
     from bot.settings import Settings
 
     names = tuple(f"p{n:03d}" for n in range(players))

@@ -46,10 +46,10 @@ from typing import Any
 from bot.custom_ids import Kind, moves, parse
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.render.private import render_private
+from bot.runtime.policy import policy_for
 from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableService
 from bot.service.choices import PlayerChoices
 from bot.service.notifier import NullNotifier
-from bot.service.policy import policy_for
 from bot.service.timers import AUTO_PLAY_SECONDS
 from games.registry import game_names, get_game
 from storage import PlayerPreferences, Store

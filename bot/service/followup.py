@@ -22,14 +22,14 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.runtime.priority import background
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed
-from bot.service.priority import background
 from bot.service.snapshots import PLAYING
 from bot.service.table import LiveTable
 
 if TYPE_CHECKING:
-    from bot.service.runner import PolicyRunner
+    from bot.runtime.runner import PolicyRunner
     from bot.service.service import TableService
     from games.contract import Round
 
@@ -160,7 +160,7 @@ class FollowUp:
         table; a table not listed yet, being restored, is followed up once listed)."""
         if table.id in self.following or self.tables.live.get(table.id) is not table:
             return
-        # background work: a click anywhere goes first (bot/service/priority.py)
+        # background work: a click anywhere goes first (bot/runtime/priority.py)
         self.following[table.id] = asyncio.get_running_loop().create_task(
             self._follow(table), name=f"table-{table.id}-bots", context=background()
         )

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.runtime.policy import policy_for
 from bot.service import snapshot_builder, table_log
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, TableLock, changed, published, store_failed
-from bot.service.policy import policy_for
 from bot.service.snapshots import (
     FINISHED,
     LOBBY,

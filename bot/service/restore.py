@@ -19,13 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.runtime.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, TURN_OPTION
 from bot.service import table_log
 from bot.service.coach import COACH_OPTION, coached
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
 from bot.service.locks import Notice, logged_error_id, publish
 from bot.service.play import log_entry
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, TURN_OPTION
 from bot.service.seating import preset_name
 from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
 from bot.service.table import LiveSeat, LiveTable

@@ -8,11 +8,11 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.runtime.policy import BOT_LEVELS, BOTS_OPTION, TURN_OPTION
 from bot.service import table_log
 from bot.service.coach import COACH_OPTION
 from bot.service.errors import TableError
 from bot.service.locks import Notice, changed, publish, published, store_failed
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION, TURN_OPTION
 from bot.service.snapshots import (
     FINISHED,
     LOBBY,

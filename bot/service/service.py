@@ -26,17 +26,17 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from bot.clock import Clock
+from bot.runtime.policy import policy_for
+from bot.runtime.priority import ForegroundCalls
+from bot.runtime.runner import InlinePolicyRunner, PolicyRunner
 from bot.service.choices import PlayerChoices
-from bot.service.clock import Clock
 from bot.service.coach import hint_for
 from bot.service.followup import FollowUp
 from bot.service.locks import published
 from bot.service.notifier import TableNotifier
 from bot.service.play import Play
-from bot.service.policy import policy_for
-from bot.service.priority import ForegroundCalls
 from bot.service.restore import RESTORE_BATCH, OnLoaded, Restore, RestoreReport
-from bot.service.runner import InlinePolicyRunner, PolicyRunner
 from bot.service.seating import Seating
 from bot.service.snapshots import (
     PLAYING,
@@ -81,7 +81,7 @@ class TableService:
         choices: PlayerChoices | None = None,
     ) -> None:
         # the bots' store calls run in the foreground: none holds the store's lock while it
-        # waits behind bot work (bot/service/priority.py); a move's write is only queued
+        # waits behind bot work (bot/runtime/priority.py); a move's write is only queued
         self.store = cast("Store", ForegroundCalls(store, direct=frozenset({"record_action"})))
         self.clock = clock
         self.notifier = notifier

@@ -11,7 +11,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
-from bot.service.clock import TimerHandle
+from bot.clock import TimerHandle
 from bot.service.snapshots import LOBBY, LogEntry, PublicSnapshot, Reveal, RoundEnd
 from games.cards import Card
 from games.contract import Game, Options, Round, RoundResult
@@ -60,7 +60,7 @@ class LiveTable:
     status: str = LOBBY
     turn_seconds: float = 90.0
     turn_override: float | None = None  # the table's own timer (a tournament's), else the guild's
-    bots: str = "strong"  # how bot players play: "simple" or "strong" (bot/service/policy.py)
+    bots: str = "strong"  # how bot players play: "simple" or "strong" (bot/runtime/policy.py)
     spectators: str = "public"  # what watchers see: "public" or "hands" (service/watching.py)
     # members watching (user ids, in the order they came): none seated here this match
     watchers: dict[int, None] = field(default_factory=dict)

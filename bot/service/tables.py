@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from bot.runtime.long_lived import LongLived
 from bot.service import table_log
 from bot.service.errors import TableError
 from bot.service.locks import Notice, TableLock, store_failed
-from bot.service.long_lived import LongLived
 from bot.service.snapshots import LOBBY, LogEntry
 from bot.service.table import LiveTable
 from games.contract import Game, Options

@@ -14,8 +14,8 @@ import discord
 
 from bot.i18n import language_of
 from bot.render.hint import render_hint
+from bot.runtime.pool_terms import ChoreFailed
 from bot.service.errors import TableError
-from bot.service.pool_terms import ChoreFailed
 from bot.ui.custom_ids import ComponentId
 from bot.ui.timing import within_deadline
 

@@ -14,7 +14,7 @@ forced ones included). The versions:
   ones (`reuse`);
 - `minimal`: as `inferred`, stopped at `MIN_SAMPLES` (32) deals: what the smallest budget
   gives, as the bot workers' pool gives under load (it shares the time between the decisions
-  waiting: `bot.service.pool`).
+  waiting: `bot.runtime.pool`).
 Each without the wall-time cap (so the run is reproducible). Each line also prints the deals
 its bot took per searched decision: sampled afresh, and carried from an earlier decision.
 `--mixed` adds, for each version, a team of one search bot and one simple bot.

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import CardTableBot, create_bot
+from bot.clock import FakeClock
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord, running_client
-from bot.service.clock import FakeClock
-from bot.service.runner import InlinePolicyRunner
+from bot.runtime.runner import InlinePolicyRunner
 from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.settings import Settings
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse

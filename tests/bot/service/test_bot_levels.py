@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.policy import SeatPolicy, policy_for
+from bot.runtime.runner import InlinePolicyRunner, ProcessPolicyRunner, decide_here
 from bot.service import FakeClock, RecordingNotifier, TableError, TableService
-from bot.service.policy import SeatPolicy, policy_for
-from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner, decide_here
 from games.contract import Round, RoundSetup
 from games.dutch.bots import policy as dutch_simple
 from games.dutch.bots import strong as dutch_strong
@@ -119,7 +119,7 @@ async def test_the_process_runner_reads_the_round_when_asked_not_when_the_worker
 
 WORKER_OF_A_KILLED_BOT = """
 import asyncio, os, random
-from bot.service.runner import ProcessPolicyRunner
+from bot.runtime.runner import ProcessPolicyRunner
 from games.contract import RoundSetup
 from games.euchre import GAME
 

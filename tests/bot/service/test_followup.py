@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.long_lived import LongLived
+from bot.runtime.runner import InlinePolicyRunner
 from bot.service import (
     PLAYING,
     FakeClock,
@@ -22,8 +24,6 @@ from bot.service import (
     TableService,
 )
 from bot.service.followup import RETRY_SECONDS
-from bot.service.long_lived import LongLived
-from bot.service.runner import InlinePolicyRunner
 from games.cards import cards
 from games.contract import Round
 from storage import Store

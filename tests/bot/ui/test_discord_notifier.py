@@ -14,8 +14,8 @@ import discord
 import pytest
 
 from bot.app import CardTableBot
+from bot.runtime.priority import in_background
 from bot.service import PlayerRef, TableError
-from bot.service.priority import in_background
 from bot.service.snapshots import ROUND_OVER
 from bot.ui.coalescer import RetryLater
 from tests.bot.bots import offline_bot

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.pictures.layout import CardPicture, CardRow
-from bot.service import worker
+from bot.runtime import worker
 from bot.ui.drawing import DrawingLate, DrawingProcesses
 from bot.ui.pictures import DRAWERS, CardPictures, drawing_processes
 

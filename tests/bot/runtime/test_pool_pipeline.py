@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.pool import PIPELINE, DecisionPool
+from bot.runtime.pool_terms import DEADLINE, DIED, OVERLOAD
+from bot.runtime.reviews import SLICE
+from bot.runtime.worker import CHORE, MOVE
 from bot.service import FakeClock
-from bot.service.pool import PIPELINE, DecisionPool
-from bot.service.pool_terms import DEADLINE, DIED, OVERLOAD
-from bot.service.reviews import SLICE
-from bot.service.worker import CHORE, MOVE
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
-from tests.bot.service.test_pool import SEAT, Workers, ready_pool, seed_of, simple_move, strong_move
-from tests.bot.service.test_pool_chores import Sum, answer_chore
+from tests.bot.runtime.test_pool import SEAT, Workers, ready_pool, seed_of, simple_move, strong_move
+from tests.bot.runtime.test_pool_chores import Sum, answer_chore
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import threading
 import time
 from typing import Any
 
-from bot.service import worker
-from bot.service.worker import HEADER, decide, write_frame
+from bot.runtime import worker
+from bot.runtime.worker import HEADER, decide, write_frame
 
 
 def dies_mid_answer(round_: Any, seat: int, level: str, seed: int, budget: float | None) -> str:

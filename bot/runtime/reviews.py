@@ -1,7 +1,7 @@
 """A review of a player's play (`games.review`), run in the bot players' workers, piece by piece.
 
 Nothing of a review runs on the event loop: the runner (`PolicyRunner.chore`) sends each piece
-to a bot worker, after the bots' moves waiting (`bot.service.pool`), and the hand's review is
+to a bot worker, after the bots' moves waiting (`bot.runtime.pool`), and the hand's review is
 put together here from the pieces' answers:
 
 1. the seat's decisions (`PositionsStep`);
@@ -17,7 +17,7 @@ in the pieces' budgets (the time they wait for a worker is not the review's). Wi
 the review plays `samples` worlds per decision and gives what `review_hand` gives for the seed.
 
 A piece that fails (its worker died or hung, or it waited too long) fails the review with
-`bot.service.pool.ChoreFailed`.
+`bot.runtime.pool.ChoreFailed`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from games.review import (
 )
 
 if TYPE_CHECKING:
-    from bot.service.runner import PolicyRunner
+    from bot.runtime.runner import PolicyRunner
 
 SLICE = 0.25  # seconds of work per piece at most: a bot move waits no longer for a worker
 LEAST_SLICE = 0.02  # a decision's time left below this is not worth another piece

@@ -1,10 +1,10 @@
-"""What the pool of bot workers (`bot.service.pool`) tells the rest of the bot: how each
+"""What the pool of bot workers (`bot.runtime.pool`) tells the rest of the bot: how each
 decision was made or why it fell back, the observer it tells (the bot's telemetry), the counts
 it keeps (the bench reads them), and the errors a decision or a chore can end with."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -39,7 +39,8 @@ class PoolStats:
 
     decided: Counter[str] = field(default_factory=Counter)  # answered by a worker, per game
     forced: Counter[str] = field(default_factory=Counter)  # one legal move, no worker, per game
-    cpu: Counter[str] = field(default_factory=Counter)  # workers' CPU seconds, per game
+    # workers' CPU seconds, per game
+    cpu: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     fallbacks: Counter[str] = field(default_factory=Counter)  # played simply, per reason
     late: int = 0  # answers that came after their decision was played simply
     replaced: int = 0  # workers replaced (died, stuck, garbage, never ready)
@@ -54,7 +55,7 @@ class PoolStats:
         return PoolStats(
             Counter(self.decided),
             Counter(self.forced),
-            Counter(self.cpu),
+            defaultdict(float, self.cpu),
             Counter(self.fallbacks),
             self.late,
             self.replaced,

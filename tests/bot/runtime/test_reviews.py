@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.pool_terms import DIED, TIMED_OUT, ChoreFailed
+from bot.runtime.reviews import review_in_workers
+from bot.runtime.runner import InlinePolicyRunner, ProcessPolicyRunner
 from bot.service import FakeClock
-from bot.service.pool_terms import DIED, TIMED_OUT, ChoreFailed
-from bot.service.reviews import review_in_workers
-from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner
 from games.contract import RoundRecord, RoundSetup
 from games.registry import get_game
 from games.review import review_hand
-from tests.bot.service import deciders
+from tests.bot.runtime import deciders
 
 
 def played(name: str, seed: int) -> RoundRecord:

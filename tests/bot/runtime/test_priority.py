@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, RecordingNotifier, TableService
-from bot.service.priority import (
+from bot.runtime.priority import (
     SLICE,
     SWITCH_INTERVAL,
     ForegroundCalls,
@@ -24,7 +23,8 @@ from bot.service.priority import (
     in_background,
     run,
 )
-from bot.service.runner import InlinePolicyRunner
+from bot.runtime.runner import InlinePolicyRunner
+from bot.service import FakeClock, RecordingNotifier, TableService
 from games.contract import Round
 from storage import Store
 from tests.bot.service.conftest import ANN, CHANNEL, GUILD

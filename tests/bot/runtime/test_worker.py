@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, RecordingNotifier, TableService
-from bot.service.policy import policy_for
-from bot.service.pool_terms import DEADLINE, DIED, GARBAGE, OVERLOAD
-from bot.service.runner import ProcessPolicyRunner
-from bot.service.worker import (
+from bot.runtime.policy import policy_for
+from bot.runtime.pool_terms import DEADLINE, DIED, GARBAGE, OVERLOAD
+from bot.runtime.runner import ProcessPolicyRunner
+from bot.runtime.worker import (
     MIN_BUDGET,
     NICENESS,
     READY,
@@ -31,10 +30,11 @@ from bot.service.worker import (
     encode_answer,
     work,
 )
+from bot.service import FakeClock, RecordingNotifier, TableService
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
 from storage import Store
-from tests.bot.service import deciders
+from tests.bot.runtime import deciders
 from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD
 from tests.bot.service.test_followup import QUIET_DEAL
 

@@ -16,17 +16,17 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.policy import policy_for
+from bot.runtime.pool import DecisionPool
+from bot.runtime.pool_terms import DEADLINE, DIED, MISFIT, Stale
+from bot.runtime.worker import Job, Kept, ProcessWorker, work
 from bot.service import FakeClock
-from bot.service.policy import policy_for
-from bot.service.pool import DecisionPool
-from bot.service.pool_terms import DEADLINE, DIED, MISFIT, Stale
-from bot.service.worker import Job, Kept, ProcessWorker, work
 from games.contract import Game, Round, RoundSetup
 from games.dutch import GAME as DUTCH
 from games.euchre import GAME as EUCHRE
 from games.registry import get_game
-from tests.bot.service import deciders
-from tests.bot.service.test_pool import SEAT, FakeWorker, Workers, ready_pool, simple_move
+from tests.bot.runtime import deciders
+from tests.bot.runtime.test_pool import SEAT, FakeWorker, Workers, ready_pool, simple_move
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import asyncio
 import socket
 from collections.abc import Callable
 
-from bot.service.priority import foreground
+from bot.runtime.priority import foreground
 
 
 class Outbox:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from bot.service.long_lived import YOUNG_THRESHOLD, LongLived
+from bot.runtime.long_lived import YOUNG_THRESHOLD, LongLived
 
 
 class Node:

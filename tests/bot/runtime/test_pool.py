@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.policy import policy_for
+from bot.runtime.pool import ANSWER_MARGIN, MIN_BUDGET, PIPELINE, DecisionPool
+from bot.runtime.pool_terms import DEADLINE, DIED, ERROR, FORCED, GARBAGE, HERE, OVERLOAD, SEARCHED
+from bot.runtime.worker import CHORE, KEEP, Answer, Job, Kept, Misfit, WorkerEvents, round_for
 from bot.service import FakeClock
-from bot.service.policy import policy_for
-from bot.service.pool import ANSWER_MARGIN, MIN_BUDGET, PIPELINE, DecisionPool
-from bot.service.pool_terms import DEADLINE, DIED, ERROR, FORCED, GARBAGE, HERE, OVERLOAD, SEARCHED
-from bot.service.worker import CHORE, KEEP, Answer, Job, Kept, Misfit, WorkerEvents, round_for
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
 from games.registry import get_game

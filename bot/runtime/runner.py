@@ -2,9 +2,9 @@
 
 A strong bot may search for a tenth of a second or more; run on the event loop, that would
 delay every click on every other table. `ProcessPolicyRunner` sends the round (whole once per
-table and worker, then the actions played since: `bot.service.worker`; the policy reads only
+table and worker, then the actions played since: `bot.runtime.worker`; the policy reads only
 the seat's view of it) to a pool of worker processes and awaits the answer,
-so the loop stays free; the pool (`bot.service.pool`) shares its workers fairly between
+so the loop stays free; the pool (`bot.runtime.pool`) shares its workers fairly between
 tables, gives every decision a deadline, replaces a worker that dies or hangs, and plays the
 simple policy's move when a decision cannot come in time. `InlinePolicyRunner` decides at once
 in this process (tests, benchmarks: seeded and reproducible). Either way `think` reads the
@@ -25,11 +25,11 @@ import threading
 from collections.abc import Awaitable, Hashable
 from typing import Any, Protocol
 
-from bot.service.clock import Clock, SystemClock
-from bot.service.policy import policy_for
-from bot.service.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool
-from bot.service.pool_terms import PoolObserver
-from bot.service.worker import (
+from bot.clock import Clock, SystemClock
+from bot.runtime.policy import policy_for
+from bot.runtime.pool import DECISION_SECONDS, HANG_SECONDS, DecisionPool
+from bot.runtime.pool_terms import PoolObserver
+from bot.runtime.worker import (
     KEEP,
     Decide,
     ProcessWorker,
@@ -61,7 +61,7 @@ class PolicyRunner(Protocol):
     def chore(self, task: Any, budget: float | None, *, urgent: bool = False) -> Awaitable[str]:
         """Run `task.run(budget)` (a picklable object) where bot decisions run, after the bots'
         moves waiting (`urgent`: a person waits for it, before them): its result as JSON text,
-        or `bot.service.pool.ChoreFailed`."""
+        or `bot.runtime.pool.ChoreFailed`."""
         ...
 
     def close(self) -> None: ...
@@ -117,7 +117,7 @@ def default_workers() -> int:
 
 class ProcessPolicyRunner(DecisionPool):
     """A pool of worker processes (`BOT_WORKERS`, by default `default_workers()`) for every
-    table's bots, with the pool's deadline, fairness and fallbacks (`bot.service.pool`)."""
+    table's bots, with the pool's deadline, fairness and fallbacks (`bot.runtime.pool`)."""
 
     def __init__(
         self,

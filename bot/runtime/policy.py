@@ -6,7 +6,7 @@ game without a policy module plays a random legal move (its first one on timeout
 
 A strong policy whose `choose_action` takes a `budget` (seconds of search, a cap) is given a
 smaller one by the bot workers' pool under load (`SeatPolicy.choose(..., budget=)`: its share
-of the time with the decisions waiting, `bot.service.pool`), never longer than its own
+of the time with the decisions waiting, `bot.runtime.pool`), never longer than its own
 default. A search takes it (a small budget stops it at its minimal search, a few
 milliseconds; the games' READMEs say what that costs in strength); a strong bot that decides
 in under a millisecond need take none."""

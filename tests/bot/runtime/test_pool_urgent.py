@@ -7,13 +7,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.runtime.reviews import SLICE
+from bot.runtime.worker import CHORE, MOVE
 from bot.service import FakeClock
-from bot.service.reviews import SLICE
-from bot.service.worker import CHORE, MOVE
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
-from tests.bot.service.test_pool import SEAT, ready_pool, strong_move
-from tests.bot.service.test_pool_chores import Sum, answer_chore
+from tests.bot.runtime.test_pool import SEAT, ready_pool, strong_move
+from tests.bot.runtime.test_pool_chores import Sum, answer_chore
 
 HINT = 0.12  # the hint's budget (bot/service/coach.py)
 

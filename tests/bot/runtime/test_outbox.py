@@ -1,4 +1,4 @@
-"""Frames sent on a non-blocking socket from the event loop (bot/service/outbox.py): what the
+"""Frames sent on a non-blocking socket from the event loop (bot/runtime/outbox.py): what the
 socket cannot take at once follows, in order, when it is writable; a closed peer is lost."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from bot.service.outbox import Outbox
+from bot.runtime.outbox import Outbox
 
 
 async def test_frames_larger_than_the_socket_takes_arrive_whole_and_in_order() -> None:

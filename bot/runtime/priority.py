@@ -76,7 +76,7 @@ class ForegroundCalls:
 
         def call(*args: Any, **kwargs: Any) -> Awaitable[Any]:
             if not _BACKGROUND.get():
-                return found(*args, **kwargs)  # type: ignore[no-any-return]
+                return found(*args, **kwargs)
             loop = asyncio.get_running_loop()
             return loop.create_task(found(*args, **kwargs), context=foreground())
 
@@ -99,7 +99,7 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
     ) -> asyncio.Handle:
         marked = _BACKGROUND.get() if context is None else context.get(_BACKGROUND, False)
         if not marked:
-            return super()._call_soon(callback, args, context)  # type: ignore[misc,no-any-return]
+            return super()._call_soon(callback, args, context)  # type: ignore[misc]
         handle = asyncio.Handle(callback, args, self, context)
         self._background.append(handle)
         return handle
@@ -112,7 +112,7 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
             while waiting:
                 handle = waiting.popleft()
                 if not handle.cancelled():
-                    handle._run()  # type: ignore[attr-defined]
+                    handle._run()
                 if self.time() >= end:
                     break
             if waiting and not ready:  # don't sleep in select: come back for the rest at once

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.pool import ANSWER_MARGIN, CHORE_WAIT, DecisionPool
+from bot.runtime.pool_terms import DIED, TIMED_OUT, ChoreFailed
+from bot.runtime.reviews import SLICE
+from bot.runtime.worker import CHORE, MOVE
 from bot.service import FakeClock
-from bot.service.pool import ANSWER_MARGIN, CHORE_WAIT, DecisionPool
-from bot.service.pool_terms import DIED, TIMED_OUT, ChoreFailed
-from bot.service.reviews import SLICE
-from bot.service.worker import CHORE, MOVE
 from games.contract import Round, RoundSetup
 from games.euchre import GAME as EUCHRE
-from tests.bot.service.test_pool import SEAT, FakeWorker, Workers, ready_pool, strong_move
+from tests.bot.runtime.test_pool import SEAT, FakeWorker, Workers, ready_pool, strong_move
 
 
 @dataclass(frozen=True)

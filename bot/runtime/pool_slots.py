@@ -1,4 +1,4 @@
-"""What the pool of bot workers (`bot.service.pool`) keeps: each decision asked, what it knows
+"""What the pool of bot workers (`bot.runtime.pool`) keeps: each decision asked, what it knows
 each worker keeps for a table, each chore, and each worker's slot."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service.clock import TimerHandle
-from bot.service.worker import KEEP, Job, Kept, Worker
+from bot.clock import TimerHandle
+from bot.runtime.worker import KEEP, Job, Kept, Worker
 from games.contract import Game, Round
 
 

@@ -12,7 +12,7 @@ it spent, then the action's notation or the policy's error; any other frame is g
 
 **Only what changed.** The worker keeps the rounds it is sent, by table (`ROUNDS`, at most
 `KEEP`, the least recently used dropped first), and the pool keeps an exact mirror of them per
-worker (`bot.service.pool`): which round object of the bot's process (numbered: its `token`)
+worker (`bot.runtime.pool`): which round object of the bot's process (numbered: its `token`)
 at how many actions. A table's round goes whole the first time, or when the worker keeps
 another round object for the table (a new round, a store failure's rollback: engine rounds
 only grow by `apply`, so the same object with more actions is the same round later on), and
@@ -27,7 +27,7 @@ table's next round whole. Calls without a table send the whole round every time,
 The policies only read the round (their caches aside), so deciding on the kept copy leaves it
 equal to the round replayed from its record.
 
-The bot sends the next jobs before the worker answers (up to `PIPELINE`, `bot.service.pool`):
+The bot sends the next jobs before the worker answers (up to `PIPELINE`, `bot.runtime.pool`):
 they wait in the socket, so the worker never waits for the bot's event loop between two jobs.
 A job waits there behind the ones before it, so it carries the moment it was sent on
 CLOCK_MONOTONIC (`time.monotonic()`, one clock for every process of the machine): when the
@@ -61,9 +61,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
-from bot.service.outbox import Outbox
-from bot.service.policy import policy_for
-from bot.service.priority import foreground
+from bot.runtime.outbox import Outbox
+from bot.runtime.policy import policy_for
+from bot.runtime.priority import foreground
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +249,7 @@ def decide(round_: Any, seat: int, level: str, seed: int, budget: float | None) 
 def round_for(job: Job, rounds: Kept[tuple[int, Any]]) -> Any:
     """The round a decision is for: unpickled, or kept under its table (`Job`). What it keeps
     follows every job it is sent, in order, whatever becomes of the decision (skipped, or the
-    policy raising): the pool's mirror of it (`bot.service.pool`) counts on that. Raises
+    policy raising): the pool's mirror of it (`bot.runtime.pool`) counts on that. Raises
     `Misfit`, dropping the table's round, when the job's actions do not follow it."""
     key = job.key
     if key is None:
@@ -537,14 +537,14 @@ def warm_fork_server() -> None:
         log.warning("the bot workers' fork server could not be warmed up: %s", error)
 
 
-def forkserver_context() -> multiprocessing.context.BaseContext:
+def forkserver_context() -> multiprocessing.context.ForkServerContext:
     """The process context every child of the bot forks from (its workers, its drawing
     processes): one server process, started once, that imported every game and its policies
     (and the card pictures' drawing)."""
     from games.registry import bots_module_name, game_names
 
     context = multiprocessing.get_context("forkserver")
-    preload = ["bot.service.worker", "games.registry", "bot.pictures.layout"]
+    preload = ["bot.runtime.worker", "games.registry", "bot.pictures.layout"]
     for name in game_names():
         preload += [bots_module_name(name, "simple"), bots_module_name(name, "strong")]
     context.set_forkserver_preload(preload)

@@ -29,7 +29,7 @@
   pool mirrors what each keeps (`Slot.kept`: the round object, by weak reference, its number
   and its actions): a decision goes with the actions played since the worker's copy, or with
   the whole round when the worker keeps no copy of that very round object (a new worker, a
-  new round, a rollback, a table it dropped), which it then keeps (`bot.service.worker`). Its
+  new round, a rollback, a table it dropped), which it then keeps (`bot.runtime.worker`). Its
   round is read when the decision is sent, up to its actions when asked (they only grow); one
   that must go whole but has moved on since it was asked is not sent: it ends `Stale`, as a
   fallback for it does, and the follow-up drops it. No round is pickled when asked.
@@ -57,13 +57,14 @@
   `ChoreFailed`.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
-a factory (`bot.service.worker.ProcessWorker` for the bot; tests give their own): the pool is
+a factory (`bot.runtime.worker.ProcessWorker` for the bot; tests give their own): the pool is
 plain asyncio on the service's clock. Each bot process (shard) has its own pool.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import pickle
 import random
@@ -72,9 +73,9 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from bot.service.clock import Clock, TimerHandle
-from bot.service.policy import SeatPolicy, policy_for
-from bot.service.pool_slots import (
+from bot.clock import Clock, TimerHandle
+from bot.runtime.policy import SeatPolicy, policy_for
+from bot.runtime.pool_slots import (
     Decision,
     Held,
     PendingChore,
@@ -84,7 +85,7 @@ from bot.service.pool_slots import (
     time_share,
     worker_pid,
 )
-from bot.service.pool_terms import (
+from bot.runtime.pool_terms import (
     DEADLINE,
     ERROR,
     FORCED,
@@ -100,7 +101,7 @@ from bot.service.pool_terms import (
     PoolStats,
     Stale,
 )
-from bot.service.worker import (
+from bot.runtime.worker import (
     CHORE,
     KEEP,
     MIN_BUDGET,
@@ -500,7 +501,9 @@ class DecisionPool:
             slot.chore = chore
             cancel_timer(chore.timer)
             limit = (chore.job.budget or 0.0) + self.hang
-            chore.timer = self._clock.call_later(limit, lambda c=chore: self._on_chore_late(c))
+            chore.timer = self._clock.call_later(
+                limit, functools.partial(self._on_chore_late, chore)
+            )
             slot.worker.send(chore.job)
 
     async def _on_chore_late(self, chore: PendingChore) -> None:
