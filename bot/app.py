@@ -41,7 +41,7 @@ from bot.games import plugins
 from bot.i18n import text
 from bot.i18n.translator import CatalogTranslator
 from bot.metrics import BotReadings, HealthCheck, OperationsServer
-from bot.render.cards import use_pictures
+from bot.render.card_text import use_pictures
 from bot.runtime import priority
 from bot.runtime.runner import PolicyRunner, ProcessPolicyRunner
 from bot.seasons import SeasonRollover
@@ -59,8 +59,8 @@ from bot.ui.dynamic_items import TableItem
 from bot.ui.emojis import CardEmojis
 from bot.ui.guild_settings import GuildSettingsCache
 from bot.ui.locations import TableLocations
+from bot.ui.message_pictures import CardPictures
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS
-from bot.ui.pictures import CardPictures
 from storage import Store
 from storage.backup import BackupSchedule
 from storage.errors import StoreError

@@ -32,7 +32,7 @@ from bot.render.tournaments import (
     title,
 )
 from bot.service.errors import TableError
-from bot.service.snapshots import LOBBY, PlayerRef
+from bot.snapshots import LOBBY, PlayerRef
 from games.tournament.event import (
     CANCELLED,
     CHECKIN,

@@ -103,7 +103,7 @@ from bot.service import (
     TableError,
     TableService,
 )
-from bot.ui.pictures import DRAWERS
+from bot.ui.message_pictures import DRAWERS
 from games.registry import game_names, get_game
 from storage import Store
 

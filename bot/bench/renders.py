@@ -32,9 +32,16 @@ from itertools import count
 from pathlib import Path
 
 from bot.custom_ids import THEN, BadCustomId, Kind, parse
-from bot.pictures.cards import BACK, CARD_NAMES, FOUR_COLOUR_NAMES, FOUR_COLOURS, TWO_COLOURS, Deck
+from bot.pictures.card_faces import (
+    BACK,
+    CARD_NAMES,
+    FOUR_COLOUR_NAMES,
+    FOUR_COLOURS,
+    TWO_COLOURS,
+    Deck,
+)
 from bot.render.actions import SelectSpec
-from bot.render.cards import use_pictures
+from bot.render.card_text import use_pictures
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage, render_table
 from bot.service import FakeClock, PlayerRef, TableError, TableService

@@ -88,8 +88,8 @@ def per_table_sizes(bot: CardTableBot) -> dict[str, int]:
     sizes = {
         "service.tables": len(service.tables.live),
         "service.seated": len(service.tables.seated),
-        "service.following": len(service.bots.following),
-        "service.restored_bots": len(service.bots.restored),
+        "service.following": len(service.followup.following),
+        "service.restored_bots": len(service.followup.restored),
         **{f"notifier.{k}": v for k, v in bot.notifier.tracked().items()},
         "locations": len(bot.locations),
         "controller.hides": len(bot.tables._pending_hides),

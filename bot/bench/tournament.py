@@ -28,7 +28,7 @@ from pydantic import SecretStr
 from bot.bench.latency import latency_line
 from bot.clock import FakeClock
 from bot.local.server import LocalDiscord, running_client, running_local_discord
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.snapshots import FINISHED, PLAYING, ROUND_OVER
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot

@@ -25,7 +25,7 @@ from bot.i18n import text
 from bot.i18n.translator import command_text
 from bot.render.actions import ButtonSpec
 from bot.service.errors import TableError
-from bot.service.snapshots import PLAYING, ROUND_OVER
+from bot.snapshots import PLAYING, ROUND_OVER
 from bot.ui.controller import player_of
 from bot.ui.custom_ids import Verb, verb_id
 from bot.ui.dynamic_items import build_view

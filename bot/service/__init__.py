@@ -10,7 +10,7 @@ from bot.clock import Clock, FakeClock, SystemClock, TimerHandle
 from bot.service.errors import TableError
 from bot.service.notifier import NullNotifier, RecordingNotifier, TableNotifier
 from bot.service.service import RestoreReport, TableService
-from bot.service.snapshots import (
+from bot.snapshots import (
     CLOSED,
     FINISHED,
     LOBBY,

@@ -10,10 +10,10 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.service._locks import TableLock
 from bot.service.errors import TableError
-from bot.service.locks import TableLock
-from bot.service.snapshots import LOBBY, PLAYING
 from bot.service.tables import Tables
+from bot.snapshots import LOBBY, PLAYING
 from games.coach import Hint, HintStep, hint_from_json
 
 if TYPE_CHECKING:

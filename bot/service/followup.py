@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.runtime.priority import background
+from bot.service._live_table import LiveTable
+from bot.service._locks import Notice, changed
 from bot.service.errors import TableError
-from bot.service.locks import Notice, changed
-from bot.service.snapshots import PLAYING
-from bot.service.table import LiveTable
+from bot.snapshots import PLAYING
 
 if TYPE_CHECKING:
     from bot.runtime.runner import PolicyRunner

@@ -14,11 +14,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.runtime.policy import policy_for
-from bot.service import snapshot_builder, table_log
+from bot.service import _snapshot_builder, _table_log
+from bot.service._live_table import LiveTable
+from bot.service._locks import Notice, TableLock, changed, published, store_failed
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
-from bot.service.locks import Notice, TableLock, changed, published, store_failed
-from bot.service.snapshots import (
+from bot.service.watching import keep_watched_hands
+from bot.snapshots import (
     FINISHED,
     LOBBY,
     PLAYING,
@@ -29,8 +31,6 @@ from bot.service.snapshots import (
     PublicSnapshot,
     Reveal,
 )
-from bot.service.table import LiveTable
-from bot.service.watching import keep_watched_hands
 from games.contract import Event, Round
 from games.errors import IllegalAction
 from games.match import Match
@@ -114,7 +114,7 @@ class Play:
                 notation=stored_notation,
                 events=public,
                 reveals=reveals,
-                private=snapshot_builder.private_snapshot(table, seat, deliver=False),
+                private=_snapshot_builder.private_snapshot(table, seat, deliver=False),
                 round_over=table.round is round_ and round_.finished,
                 match_over=table.status == FINISHED,
             )
@@ -149,7 +149,7 @@ class Play:
                 elif table.status == ROUND_OVER and table.next_round_at is None:
                     self.service.timers.arm_next_round(table)
                 changed(table, notes)
-            return snapshot_builder.private_snapshot(table, seat, deliver=True)
+            return _snapshot_builder.private_snapshot(table, seat, deliver=True)
 
     async def follow_view(self, table_id: int, user_id: int) -> PrivateSnapshot | None:
         """What a player's open "My cards" message shows when it follows the game by itself:
@@ -163,7 +163,7 @@ class Play:
             seat = table.seat_of(user_id)
             if seat is None:
                 return None
-            return snapshot_builder.private_snapshot(table, seat, deliver=False, hide_reveals=True)
+            return _snapshot_builder.private_snapshot(table, seat, deliver=False, hide_reveals=True)
 
     async def recall(
         self, table_id: int, user_id: int, round_no: int | None, reveals: Sequence[Reveal]
@@ -209,11 +209,11 @@ class Play:
             ) from error
         seq = len(round_.history) - 1
         notation = str(round_.history[-1][1])
-        self.service.bots.think_ahead(table)
+        self.service.followup.think_ahead(table)
         try:
             await self.service.store.record_action(table.id, table.round_no, seq, seat, notation)
         except Exception as error:
-            self.service.bots.drop_ahead(table.id)
+            self.service.followup.drop_ahead(table.id)
             record = round_.record()
             table.round = table.game.replay(
                 record.model_copy(update={"actions": record.actions[:-1]})
@@ -245,8 +245,8 @@ class Play:
                 self.service.timers.arm(table, RETRY_SECONDS, self.service.timers.on_turn_timer)
             return
         self.service.timers.arm_turn_timer(table)
-        if self.service.bots.auto_seat(table) is not None:
-            self.service.bots.follow_up(table)
+        if self.service.followup.auto_seat(table) is not None:
+            self.service.followup.follow_up(table)
 
     def policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
         """The policy's move (`default`: the safe timeout move); a failing policy must not
@@ -298,7 +298,7 @@ class Play:
         try:
             settings = await self.service.store.get_guild_settings(table.guild_id)
             round_no = await self.service.store.start_round(
-                table.id, round_.record(), log=table_log.table_log(table, before_round=True)
+                table.id, round_.record(), log=_table_log.table_log(table, before_round=True)
             )
         except Exception as error:
             table.restore_log(log_before)
@@ -348,7 +348,7 @@ class Play:
                     table.round_no,
                     result,
                     list(match.totals),
-                    log=table_log.table_log(table),
+                    log=_table_log.table_log(table),
                 )
             except Exception as error:
                 table.match = Match.restore(table.game, before)

@@ -20,21 +20,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.runtime.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, TURN_OPTION
-from bot.service import table_log
+from bot.service import _table_log
+from bot.service._live_table import LiveSeat, LiveTable
+from bot.service._locks import Notice, logged_error_id, publish
 from bot.service.coach import COACH_OPTION, coached
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
-from bot.service.locks import Notice, logged_error_id, publish
 from bot.service.play import log_entry
 from bot.service.seating import preset_name
-from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
-from bot.service.table import LiveSeat, LiveTable
 from bot.service.watching import (
     DEFAULT_SPECTATORS,
     SPECTATOR_MODES,
     SPECTATORS_OPTION,
     keep_watched_hands,
 )
+from bot.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
 from storage.errors import StoreUnavailable
 from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
 
@@ -77,7 +77,7 @@ class Restore:
         are loaded and their bots have moved (`start` returns at once)."""
         await self.start()
         await self.wait()
-        await self.service.bots.settle()
+        await self.service.followup.settle()
         return RestoreReport(tuple(self._restored), tuple(self._broken))
 
     async def start(self, on_loaded: OnLoaded | None = None, *, batch: int = RESTORE_BATCH) -> int:
@@ -93,7 +93,7 @@ class Restore:
             for user_id in entry.human_ids:
                 self.tables.seated[(entry.guild_id, user_id)] = entry.table_id
         self._on_loaded = on_loaded
-        warm = getattr(self.service.bots.runner, "warm", None)
+        warm = getattr(self.service.followup.runner, "warm", None)
         if warm is not None and self.unloaded:  # tables in play: their bots will move soon
             warm()
         self._restore_task = asyncio.get_running_loop().create_task(
@@ -121,7 +121,7 @@ class Restore:
             if table_id in self.unloaded:
                 what = f"table {table_id} could not be loaded"
                 raise TableError("store_failed", error_id=logged_error_id(what))
-        self.service.bots.reached(table_id)  # restored with bot moves owed: they go first now
+        self.service.followup.reached(table_id)  # restored with bot moves owed: they go first now
 
     async def stop(self) -> None:
         """Stop loading tables in the background (the service is closing)."""
@@ -236,8 +236,8 @@ class Restore:
                 except TableError as error:  # logged; the table stays as the store has it
                     log.error("table %s: not resumed: %s", held.id, error.params)
             self.tables.live[table.id] = table  # listed whole: rebuilt and resumed
-            if self.service.bots.auto_seat(table) is not None:
-                self.service.bots.queue_restored(table)  # its bots move in the background, in turn
+            if self.service.followup.auto_seat(table) is not None:
+                self.service.followup.queue_restored(table)  # its bots move later, in turn
             self._loaded(table.id)
             restored.append(table.id)
             await asyncio.sleep(0)  # a click that came meanwhile goes first
@@ -299,7 +299,7 @@ class Restore:
     @staticmethod
     def _kept_log(table: LiveTable, active: ActiveTable) -> bool:
         """Put back the log the table showed: as the store kept it, then the engine's lines of
-        the actions stored after it (bot/service/table_log.py). False, the log left empty,
+        the actions stored after it (bot/service/_table_log.py). False, the log left empty,
         when none was kept (a table stored before V15) or the one kept cannot be used (a
         damaged row, logged): the caller then rebuilds the current round's lines."""
         kept, error = active.kept_log, active.kept_log_error
@@ -308,7 +308,7 @@ class Restore:
                 log.warning("table %s: its kept log is damaged (%s): rebuilt", table.id, error)
             return False
         try:
-            entries = table_log.entries(kept)
+            entries = _table_log.entries(kept)
         except ValueError as damaged:
             log.warning("table %s: its kept log is damaged (%s): rebuilt", table.id, damaged)
             return False

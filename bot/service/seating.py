@@ -9,11 +9,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.runtime.policy import BOT_LEVELS, BOTS_OPTION, TURN_OPTION
-from bot.service import table_log
+from bot.service import _table_log
+from bot.service._live_table import LiveSeat, LiveTable
+from bot.service._locks import Notice, changed, publish, published, store_failed
 from bot.service.coach import COACH_OPTION
 from bot.service.errors import TableError
-from bot.service.locks import Notice, changed, publish, published, store_failed
-from bot.service.snapshots import (
+from bot.service.watching import DEFAULT_SPECTATORS, SPECTATOR_MODES, SPECTATORS_OPTION
+from bot.snapshots import (
     FINISHED,
     LOBBY,
     PLAYING,
@@ -23,8 +25,6 @@ from bot.service.snapshots import (
     PublicSnapshot,
     TableSnapshot,
 )
-from bot.service.table import LiveSeat, LiveTable
-from bot.service.watching import DEFAULT_SPECTATORS, SPECTATOR_MODES, SPECTATORS_OPTION
 from games.contract import Game, Options
 from games.match import Match
 from storage.models import GuildSettings
@@ -147,7 +147,7 @@ class Seating:
             )
             table.add_log(LogEntry("opened", 0, {"name": host.name}, "table", (host.user_id,)))
             await self.service.store.save_seats(
-                table.id, self.tables.seat_records(table), log=table_log.table_log(table)
+                table.id, self.tables.seat_records(table), log=_table_log.table_log(table)
             )
             table.log_unsaved = False
         except TableError:
@@ -476,7 +476,7 @@ class Seating:
                     table.id,
                     self.tables.seat_records(table),
                     status="lobby",
-                    log=table_log.table_log(table, before_round=True),
+                    log=_table_log.table_log(table, before_round=True),
                 )
             except Exception as error:
                 for s in kept:

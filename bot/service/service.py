@@ -8,7 +8,7 @@ state it owns, that reach each other through it:
 - `seating` (seating.py): the lobby, start, leave, cancel, stop, rematch;
 - `play` (play.py): clicks, "My cards", rounds, the engine loop after every change;
 - `timers` (timers.py): turn timers, the next-round pause, a finished table's expiry;
-- `bots` (followup.py): the bot moves that follow a change, in the background;
+- `followup` (followup.py): the bot moves that follow a change, in the background;
 - `restoring` (restore.py): bringing tables back after a restart.
 
 Every state change follows one order: validate, apply on the engine, store (durable), then
@@ -30,15 +30,19 @@ from bot.clock import Clock
 from bot.runtime.policy import policy_for
 from bot.runtime.priority import ForegroundCalls
 from bot.runtime.runner import InlinePolicyRunner, PolicyRunner
+from bot.service._live_table import LiveTable
+from bot.service._locks import published
 from bot.service.choices import PlayerChoices
 from bot.service.coach import hint_for
 from bot.service.followup import FollowUp
-from bot.service.locks import published
 from bot.service.notifier import TableNotifier
 from bot.service.play import Play
 from bot.service.restore import RESTORE_BATCH, OnLoaded, Restore, RestoreReport
 from bot.service.seating import Seating
-from bot.service.snapshots import (
+from bot.service.tables import Tables
+from bot.service.timers import Timers
+from bot.service.watching import Watching
+from bot.snapshots import (
     PLAYING,
     ActResult,
     PlayerRef,
@@ -48,10 +52,6 @@ from bot.service.snapshots import (
     TableSnapshot,
     WatcherSnapshot,
 )
-from bot.service.table import LiveTable
-from bot.service.tables import Tables
-from bot.service.timers import Timers
-from bot.service.watching import Watching
 from games.cards import Card
 from games.coach import Hint
 from games.contract import Game
@@ -98,7 +98,7 @@ class TableService:
         )
         # where bots think: in this process by default (tests, benchmarks), in worker processes
         # for the real bot (bot/app.py), so a searching bot never holds up the event loop
-        self.bots = FollowUp(self, policy_runner or InlinePolicyRunner())
+        self.followup = FollowUp(self, policy_runner or InlinePolicyRunner())
         self.restoring = Restore(self)
         self.watching = Watching(self)
         # told once a table's match is over and stored, after the table's lock is released
@@ -107,7 +107,7 @@ class TableService:
 
     @property
     def policy_runner(self) -> PolicyRunner:
-        return self.bots.runner
+        return self.followup.runner
 
     @property
     def next_round_seconds(self) -> float:
@@ -325,11 +325,11 @@ class TableService:
 
     async def settle(self, table_id: int | None = None) -> None:
         """Wait until the bot moves owed at this table (every table: None) are played."""
-        await self.bots.settle(table_id)
+        await self.followup.settle(table_id)
 
     def bots_pending(self, table_id: int) -> bool:
         """Bot moves of this table are still to come (its public snapshot will move on)."""
-        return self.bots.pending(table_id)
+        return self.followup.pending(table_id)
 
     # ------------------------------------------------------------------------------------
     # restart (restore.py) and shutdown
@@ -354,7 +354,7 @@ class TableService:
         while the store closed would fail to store its move and log an error)."""
         self.timers.closing = True
         await self.restoring.stop()
-        await self.bots.stop()
+        await self.followup.stop()
         self.timers.stop()
         for table in list(self.tables.live.values()):
             async with table.lock:  # a click or timer holding it finishes first

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from bot.runtime.long_lived import LongLived
-from bot.service import table_log
+from bot.service import _table_log
+from bot.service._live_table import LiveTable
+from bot.service._locks import Notice, TableLock, store_failed
 from bot.service.errors import TableError
-from bot.service.locks import Notice, TableLock, store_failed
-from bot.service.snapshots import LOBBY, LogEntry
-from bot.service.table import LiveTable
+from bot.snapshots import LOBBY, LogEntry
 from games.contract import Game, Options
 from storage.models import SeatRecord
 
@@ -118,12 +118,12 @@ class Tables:
         before = table.log_state()
         for entry in entries:
             table.add_log(entry)
-        active = table.status in table_log.ACTIVE_STATES  # a finished table's log is not kept
+        active = table.status in _table_log.ACTIVE_STATES  # a finished table's log is not kept
         try:
             await self.service.store.save_seats(
                 table.id,
                 self.seat_records(table),
-                log=table_log.table_log(table) if active else None,
+                log=_table_log.table_log(table) if active else None,
             )
         except Exception as error:
             undo()
@@ -136,10 +136,10 @@ class Tables:
         """Keep the table's log if a line of its own is not kept yet (a timeout, a player
         back: lines no other write carries), before the lock shows it. A failure is logged:
         the line stays shown, and the next write of the table keeps it."""
-        if not table.log_unsaved or table.closed or table.status not in table_log.ACTIVE_STATES:
+        if not table.log_unsaved or table.closed or table.status not in _table_log.ACTIVE_STATES:
             return
         try:
-            await self.service.store.save_table_log(table.id, table_log.table_log(table))
+            await self.service.store.save_table_log(table.id, _table_log.table_log(table))
         except Exception as error:  # a log line never undoes a stored move
             log.warning("table %s: log not kept: %r", table.id, error)
             return
@@ -180,6 +180,6 @@ class Tables:
         for user_id in table.human_ids():
             self.release(table.guild_id, user_id, table.id)
         self.live.pop(table.id, None)
-        self.service.bots.forget(table.id)
+        self.service.followup.forget(table.id)
         table.version += 1
         notes.append(("table_closed", table.id, None))

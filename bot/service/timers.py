@@ -8,10 +8,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from bot.service._live_table import LiveTable
+from bot.service._locks import changed
 from bot.service.errors import TableError
-from bot.service.locks import changed
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry
-from bot.service.table import LiveTable
+from bot.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry
 
 if TYPE_CHECKING:
     from bot.service.service import TableService
@@ -105,7 +105,7 @@ class Timers:
         table = self.tables.live.get(table_id)
         if table is None:
             return
-        following = self.service.bots.pending(table_id)
+        following = self.service.followup.pending(table_id)
         async with self.tables.held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.round is None:
                 return
@@ -140,7 +140,7 @@ class Timers:
         if expired or forced or not following:
             # a timer runs in its own task: it waits for the bot moves it handed out, so
             # whoever awaits a timer (the fake clock) finds them played
-            await self.service.bots.settle(table_id)
+            await self.service.followup.settle(table_id)
 
     async def _play_forced(self, table: LiveTable, seat: int, move: str) -> None:
         """Play the seat's only legal move for its player, stored as any move; neither a
@@ -185,7 +185,7 @@ class Timers:
             except TableError as error:
                 log.error("table %s: next round not started: %s", table.id, error.key)
                 self.arm(table, self.next_round_seconds, self.on_next_round_timer)
-        await self.service.bots.settle(table_id)
+        await self.service.followup.settle(table_id)
 
     async def on_finished_expiry(self, table_id: int, token: int) -> None:
         table = self.tables.live.get(table_id)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, get_args
 
+from bot.service._live_table import LiveTable
+from bot.service._locks import TableLock, changed, publish, published
 from bot.service.errors import TableError
-from bot.service.locks import TableLock, changed, publish, published
-from bot.service.snapshots import PLAYING, ROUND_OVER, WatcherSnapshot
-from bot.service.table import LiveTable
+from bot.snapshots import PLAYING, ROUND_OVER, WatcherSnapshot
 
 if TYPE_CHECKING:
     from bot.service.service import TableService

@@ -50,7 +50,7 @@ from bot.ui.custom_ids import (
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.dynamic_items import build_view, is_routed
 from bot.ui.following import HandFollower
-from bot.ui.pictures import Prepared
+from bot.ui.message_pictures import Prepared
 from bot.ui.replies import interaction_gone, refuse
 from bot.ui.reveals import RevealHolds
 from bot.ui.timing import within_deadline

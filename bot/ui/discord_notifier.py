@@ -34,8 +34,8 @@ from bot.service.errors import TableError
 from bot.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.dynamic_items import build_view
+from bot.ui.message_pictures import EditFiles, drawn_in_thread
 from bot.ui.pacer import CLICKED, EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
-from bot.ui.pictures import EditFiles, drawn_in_thread
 from storage.models import TurnMention
 
 if TYPE_CHECKING:

@@ -16,8 +16,8 @@ from bot.clock import FakeClock
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord, running_client
 from bot.runtime.runner import InlinePolicyRunner
-from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.settings import Settings
+from bot.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
 from games.cards import Card, shuffled
 from storage.models import GuildSettings

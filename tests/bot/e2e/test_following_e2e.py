@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service.snapshots import PLAYING
+from bot.snapshots import PLAYING
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.players import choices, pick
 

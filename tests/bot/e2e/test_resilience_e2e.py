@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.i18n import error_text
 from bot.local.server import EPHEMERAL, LocalDiscord
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.snapshots import FINISHED, PLAYING, ROUND_OVER
 from games.registry import get_game
 from storage import SeatRecord, Store
 from tests.bot.e2e.harness import BotUnderTest, players

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.render.table import render_table
-from bot.service.snapshots import LOBBY
+from bot.snapshots import LOBBY
 from tests.bot.render.snapshots import public
 
 

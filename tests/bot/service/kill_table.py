@@ -27,7 +27,7 @@ from bot.service import (
     RecordingNotifier,
     TableService,
 )
-from bot.service.table_log import kept
+from bot.service._table_log import kept
 from storage import Store
 
 GUILD, CHANNEL = 1, 10

@@ -132,7 +132,7 @@ async def test_a_stop_while_a_bot_thinks_drops_its_move_and_leaves_nothing(
     )
     assert runner.decisions == [(1, 0)]  # nothing decided, nor played, after the stop
     assert notifier.of("table_closed") == [(table_id,)]
-    assert not gated.bots.following
+    assert not gated.followup.following
 
 
 async def test_the_last_human_leaving_while_a_bot_thinks_abandons_the_table(
@@ -144,7 +144,7 @@ async def test_the_last_human_leaving_while_a_bot_thinks_abandons_the_table(
     await gated.leave(table_id, ANN.user_id)
     runner.gate.set()
     await gated.settle()
-    assert not gated.has_table(table_id) and not gated.bots.following
+    assert not gated.has_table(table_id) and not gated.followup.following
     assert runner.decisions == [(1, 0)]
 
 
@@ -253,7 +253,7 @@ async def test_restored_tables_bots_move_in_the_background_one_table_at_a_time(
         await again.settle()
         assert again.public_snapshot(first).to_act == (0,)
         assert again.public_snapshot(second).to_act == (0,)
-        assert not again.bots.following and not again.bots.restored
+        assert not again.followup.following and not again.followup.restored
     finally:
         runner.gate.set()
         await again.close()
@@ -333,7 +333,7 @@ async def test_a_decision_thought_ahead_of_a_move_the_store_lost_is_dropped(
     await stalled.settle(table_id)
     assert stalled.public_snapshot(table_id).to_act == (1,)
     assert await stored_actions(store, table_id) == 0
-    assert not stalled.bots.ahead  # seat 2's decision went with the lost move
+    assert not stalled.followup.ahead  # seat 2's decision went with the lost move
     await clock.advance(RETRY_SECONDS)
     await stalled.settle(table_id)
     assert stalled.public_snapshot(table_id).to_act == (0,)

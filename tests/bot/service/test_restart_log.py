@@ -21,8 +21,8 @@ from typing import Any, cast
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableError, TableService
+from bot.service._table_log import kept
 from bot.service.followup import RETRY_SECONDS
-from bot.service.table_log import kept
 from storage import Store
 from tests.bot.service.conftest import (
     ANN,

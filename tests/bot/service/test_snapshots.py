@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.service import PLAYING, TableError, TableService, snapshot_builder
+from bot.service import PLAYING, TableError, TableService, _snapshot_builder
 from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD, open_dutch
 
 
@@ -75,7 +75,7 @@ async def test_a_seat_as_shown_is_reused_only_while_nothing_of_it_changed(
     table = service._table(table_id)
     published = table.published
     assert published is not None
-    again = snapshot_builder.public_snapshot(table)
+    again = _snapshot_builder.public_snapshot(table)
     assert all(a is b for a, b in zip(again.seats, published.seats, strict=True))
     match = table.match
     assert match is not None
@@ -91,8 +91,8 @@ async def test_a_seat_as_shown_is_reused_only_while_nothing_of_it_changed(
     for change in changes:
         table.published = published
         change()
-        shown = snapshot_builder.public_snapshot(table).seats
+        shown = _snapshot_builder.public_snapshot(table).seats
         table.published = None
-        assert shown == snapshot_builder.public_snapshot(table).seats
+        assert shown == _snapshot_builder.public_snapshot(table).seats
         assert shown[0] is not published.seats[0] and shown[1] is published.seats[1]
         published = dataclasses.replace(published, seats=shown)

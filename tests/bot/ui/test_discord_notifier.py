@@ -16,7 +16,7 @@ import pytest
 from bot.app import CardTableBot
 from bot.runtime.priority import in_background
 from bot.service import PlayerRef, TableError
-from bot.service.snapshots import ROUND_OVER
+from bot.snapshots import ROUND_OVER
 from bot.ui.coalescer import RetryLater
 from tests.bot.bots import offline_bot
 from tests.bot.service.conftest import StallingStore, end_round_quickly

@@ -17,7 +17,7 @@ BOT = textwrap.dedent(
     from bot.runtime.worker import Job, ProcessWorker
     from games.contract import RoundSetup
     from games.euchre import GAME
-    from bot.ui.pictures import in_drawing_process
+    from bot.ui.message_pictures import in_drawing_process
     from tests.bot.runtime import deciders
 
     class Events:

@@ -16,7 +16,7 @@ import pytest
 from bot.service import FakeClock, PlayerRef, PrivateSnapshot, TableService
 from bot.ui.decks import PlayerDecks
 from bot.ui.following import HandFollower
-from bot.ui.pictures import CardPictures
+from bot.ui.message_pictures import CardPictures
 from bot.ui.reveals import RevealHolds
 from games.cards import Card, cards
 from storage import Store

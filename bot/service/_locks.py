@@ -12,10 +12,10 @@ import logging
 import secrets
 from typing import TYPE_CHECKING
 
-from bot.service import snapshot_builder
+from bot.service import _snapshot_builder
+from bot.service._live_table import LiveTable
 from bot.service.errors import TableError
-from bot.service.snapshots import LogEntry, PublicSnapshot
-from bot.service.table import LiveTable
+from bot.snapshots import LogEntry, PublicSnapshot
 from storage.errors import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class TableLock:
 
 def publish(table: LiveTable) -> None:
     """Only here, with every change stored, is the live table turned into what others see."""
-    table.published = snapshot_builder.public_snapshot(table)
+    table.published = _snapshot_builder.public_snapshot(table)
 
 
 def published(table: LiveTable) -> PublicSnapshot:

@@ -6,7 +6,7 @@ and the number of its actions it holds (`storage.TableLog`); the engine's lines 
 stored since come from the same replay that rebuilds the round at a restart
 (`ActiveTable.kept_later`), so a click writes nothing more. A table marks its log unsaved when
 it gets a table-level line (`LiveTable.add_log`); the writes that carry it clear the mark, and
-the table's lock keeps whatever is still unsaved before it shows it (`bot/service/locks.py`).
+the table's lock keeps whatever is still unsaved before it shows it (`bot/service/_locks.py`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, TypeAdapter
 
-from bot.service.snapshots import LOBBY, PLAYING, ROUND_OVER, LogEntry
-from bot.service.table import LiveTable
+from bot.service._live_table import LiveTable
+from bot.snapshots import LOBBY, PLAYING, ROUND_OVER, LogEntry
 from storage.models import TableLog
 
 ACTIVE_STATES = (LOBBY, PLAYING, ROUND_OVER)  # a table that restores (a finished one does not)

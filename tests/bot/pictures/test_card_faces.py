@@ -4,7 +4,7 @@ import io
 
 from PIL import Image
 
-from bot.pictures.cards import (
+from bot.pictures.card_faces import (
     BACK,
     CARD_NAMES,
     FOUR_COLOUR_NAMES,

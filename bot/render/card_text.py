@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 
-from bot.pictures.cards import BACK, FOUR_COLOURS, TWO_COLOURS, Deck
+from bot.pictures.card_faces import BACK, FOUR_COLOURS, TWO_COLOURS, Deck
 from games.cards import card
 
 CARD_BACK = "🂠"

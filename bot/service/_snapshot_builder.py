@@ -3,8 +3,9 @@ Only engine views and service records go in, never the round itself."""
 
 from __future__ import annotations
 
-from bot.service.show_once import without_private_reveals
-from bot.service.snapshots import (
+from bot.service._live_table import LiveTable
+from bot.service._show_once import without_private_reveals
+from bot.snapshots import (
     CLOSED,
     PLAYING,
     ROUND_OVER,
@@ -13,7 +14,6 @@ from bot.service.snapshots import (
     Reveal,
     SeatInfo,
 )
-from bot.service.table import LiveTable
 
 
 def public_snapshot(table: LiveTable) -> PublicSnapshot:

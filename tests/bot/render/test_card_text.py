@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.render.cards import as_text, fitting, shown
+from bot.render.card_text import as_text, fitting, shown
 from tests.bot.render.pictures import MARKUP, card_pictures
 
 

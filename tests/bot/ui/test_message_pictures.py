@@ -14,8 +14,8 @@ import pytest
 
 from bot.pictures.layout import CardPicture, CardRow
 from bot.render.table import RenderedMessage, with_cards
-from bot.ui import pictures as ui_pictures
-from bot.ui.pictures import CardPictures, _Drawers, in_drawing_process
+from bot.ui import message_pictures as ui_pictures
+from bot.ui.message_pictures import CardPictures, _Drawers, in_drawing_process
 
 HAND = (CardRow("Ann", ("QH", None)),)
 

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.clock import TimerHandle
-from bot.service.snapshots import LOBBY, LogEntry, PublicSnapshot, Reveal, RoundEnd
+from bot.snapshots import LOBBY, LogEntry, PublicSnapshot, Reveal, RoundEnd
 from games.cards import Card
 from games.contract import Game, Options, Round, RoundResult
 from games.match import Match
@@ -72,7 +72,7 @@ class LiveTable:
     match_stored: bool = False  # the finished match's winners and stats are stored
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     log: deque[LogEntry] = field(default_factory=deque)  # trimmed by whole turns: add_log
-    # a table-level line not kept in the store yet (bot/service/table_log.py): the engine's
+    # a table-level line not kept in the store yet (bot/service/_table_log.py): the engine's
     # lines are rebuilt from the stored actions, the table's are not
     log_unsaved: bool = False
     pending_reveals: dict[int, list[Reveal]] = field(default_factory=dict)
