@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.service import _snapshot_builder
@@ -19,15 +20,40 @@ from bot.snapshots import LogEntry, PublicSnapshot
 from storage.errors import StoreUnavailable
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.service.notifier import TableNotifier
+    from bot.service.tables import Tables
 
 log = logging.getLogger(__name__)
 
 Notice = tuple[str, int, int | None]  # (notifier method, table id, seat)
+MatchListener = Callable[[int], Awaitable[None]]
+
+
+class Announcer:
+    """Sends the notices a locked section collected, once the table's lock is released: to
+    the notifier, and a stored match's end to the match listeners (the tournaments)."""
+
+    def __init__(self, notifier: TableNotifier, match_listeners: list[MatchListener]) -> None:
+        self.notifier = notifier
+        self.match_listeners = match_listeners
+
+    async def send(self, notes: list[Notice]) -> None:
+        for kind, table_id, seat in notes:
+            try:
+                if kind == "turn_reminder":
+                    assert seat is not None
+                    await self.notifier.turn_reminder(table_id, seat)
+                elif kind == "match_over":  # the match listeners', not the notifier's
+                    for listener in self.match_listeners:
+                        await listener(table_id)
+                else:
+                    await getattr(self.notifier, kind)(table_id)
+            except Exception:  # the glue's trouble must never undo or block a stored change
+                log.exception("notifier %s failed for table %s", kind, table_id)
 
 
 class TableLock:
-    """`async with service.tables.locked(id) as (table, notes)`: hold the table's lock; on
+    """`async with tables.locked(id) as (table, notes)`: hold the table's lock; on
     release keep the table's log lines no other write kept (`Tables.save_log`), publish the
     table's snapshot (every change made under the lock is stored or rolled back by then), then
     send the collected notices. A change nobody announced (a rollback) is
@@ -35,14 +61,14 @@ class TableLock:
 
     def __init__(
         self,
-        service: TableService,
+        tables: Tables,
         table: LiveTable | None,
         *,
         table_id: int = 0,
         refuse_closed: bool = True,
         read_only: bool = False,
     ) -> None:
-        self.service = service
+        self.tables = tables
         # a reader that changes nothing (a followed "My cards" message, for every player at
         # each change) neither republishes nor notifies: the published snapshot still holds
         self.read_only = read_only
@@ -58,8 +84,8 @@ class TableLock:
 
     async def __aenter__(self) -> tuple[LiveTable, list[Notice]]:
         if self._table is None:
-            await self.service.ready(self._table_id)
-            self._table = self.service.tables.get(self._table_id)
+            await self.tables.ready(self._table_id)
+            self._table = self.tables.get(self._table_id)
         await self.table.lock.acquire()
         if self.table.closed and self.refuse_closed:
             self.table.lock.release()
@@ -73,7 +99,7 @@ class TableLock:
             return
         before = table.published
         try:
-            await self.service.tables.save_log(table)
+            await self.tables.save_log(table)
         finally:  # cancelled meanwhile: the lock is released all the same
             publish(table)
             changed = ("table_changed", table.id, None)
@@ -81,7 +107,7 @@ class TableLock:
             if moved and not table.closed and changed not in self.notes:
                 self.notes.append(changed)
             table.lock.release()
-        await notify(self.service, self.notes)
+        await self.tables.announcer.send(self.notes)
 
 
 def publish(table: LiveTable) -> None:
@@ -116,18 +142,3 @@ def logged_error_id(what: str, error: BaseException | None = None) -> str:
     error_id = secrets.token_hex(4)
     log.warning("%s (error %s): %r", what, error_id, error, exc_info=error)
     return error_id
-
-
-async def notify(service: TableService, notes: list[Notice]) -> None:
-    for kind, table_id, seat in notes:
-        try:
-            if kind == "turn_reminder":
-                assert seat is not None
-                await service.notifier.turn_reminder(table_id, seat)
-            elif kind == "match_over":  # not the notifier's: the service's listeners (tournaments)
-                for listener in service.match_listeners:
-                    await listener(table_id)
-            else:
-                await getattr(service.notifier, kind)(table_id)
-        except Exception:  # the glue's trouble must never undo or block a stored change
-            log.exception("notifier %s failed for table %s", kind, table_id)

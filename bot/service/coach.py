@@ -38,7 +38,10 @@ async def hint_for(
     (`PolicyRunner.chore`) with the lock free; a hint for a moment gone by meanwhile is
     refused. Refusals are `TableError`s: not seated, no coach here, a button of an earlier
     round, not the seat's turn, the game moved on."""
-    async with TableLock(service, None, table_id=table_id, read_only=True) as (table, _notes):
+    async with TableLock(service.tables, None, table_id=table_id, read_only=True) as (
+        table,
+        _notes,
+    ):
         seat = Tables.need_seat(table, user_id)
         if not table.coach:
             raise TableError("coach.not_coached")

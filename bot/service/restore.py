@@ -39,7 +39,12 @@ from storage.errors import StoreUnavailable
 from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.clock import Clock
+    from bot.service.followup import FollowUp
+    from bot.service.play import Play
+    from bot.service.tables import Tables
+    from bot.service.timers import Timers
+    from storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +61,21 @@ class RestoreReport:
 class Restore:
     """The tables still to load after a restart, and their loading."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.tables = service.tables
+    def __init__(
+        self,
+        tables: Tables,
+        store: Store,
+        clock: Clock,
+        play: Play,
+        timers: Timers,
+        followup: FollowUp,
+    ) -> None:
+        self.tables = tables
+        self.store = store
+        self.clock = clock
+        self.play = play
+        self.timers = timers
+        self.followup = followup
         # active in the store, not loaded yet (see `start`)
         self.unloaded: dict[int, ActiveTableEntry] = {}
         self._loading: dict[int, asyncio.Future[None]] = {}  # table id -> its load under way
@@ -77,7 +94,7 @@ class Restore:
         are loaded and their bots have moved (`start` returns at once)."""
         await self.start()
         await self.wait()
-        await self.service.followup.settle()
+        await self.followup.settle()
         return RestoreReport(tuple(self._restored), tuple(self._broken))
 
     async def start(self, on_loaded: OnLoaded | None = None, *, batch: int = RESTORE_BATCH) -> int:
@@ -86,14 +103,14 @@ class Restore:
         table order; a table clicked before its turn is loaded first (`ready`). A table is
         never visible half loaded: it is listed once rebuilt and resumed. `on_loaded(restored,
         broken)` is called after each load. Returns how many tables are to load."""
-        for entry in await self.service.store.active_table_index():
+        for entry in await self.store.active_table_index():
             if entry.table_id in self.tables.live:
                 continue
             self.unloaded[entry.table_id] = entry
             for user_id in entry.human_ids:
                 self.tables.seated[(entry.guild_id, user_id)] = entry.table_id
         self._on_loaded = on_loaded
-        warm = getattr(self.service.followup.runner, "warm", None)
+        warm = getattr(self.followup.runner, "warm", None)
         if warm is not None and self.unloaded:  # tables in play: their bots will move soon
             warm()
         self._restore_task = asyncio.get_running_loop().create_task(
@@ -121,7 +138,7 @@ class Restore:
             if table_id in self.unloaded:
                 what = f"table {table_id} could not be loaded"
                 raise TableError("store_failed", error_id=logged_error_id(what))
-        self.service.followup.reached(table_id)  # restored with bot moves owed: they go first now
+        self.followup.reached(table_id)  # restored with bot moves owed: they go first now
 
     async def stop(self) -> None:
         """Stop loading tables in the background (the service is closing)."""
@@ -147,7 +164,7 @@ class Restore:
                 await asyncio.gather(*(asyncio.shield(f) for f in set(self._loading.values())))
                 continue
             if not await self._load(ids):
-                await self.service.clock.sleep(RETRY_SECONDS)
+                await self.clock.sleep(RETRY_SECONDS)
             await asyncio.sleep(0)  # clicks between two batches
 
     async def _load(self, ids: list[int]) -> bool:
@@ -161,7 +178,7 @@ class Restore:
         alone: list[int] = []
         stored_broken: set[int] = set()  # marked broken by the store itself
         try:
-            loaded = await self.service.store.load_active_tables(table_ids=ids)
+            loaded = await self.store.load_active_tables(table_ids=ids)
             stored_broken = {table_id for table_id, _ in loaded.broken}
             restored, broken = await self._bring_back(loaded)
         except StoreUnavailable:
@@ -202,7 +219,7 @@ class Restore:
     async def _mark_broken(self, table_id: int, reason: str) -> None:
         """Stored as broken (the store marks those it finds itself): no restart tries again."""
         try:
-            await self.service.store.update_table(table_id, status="broken", broken_reason=reason)
+            await self.store.update_table(table_id, status="broken", broken_reason=reason)
         except Exception as error:  # the table stays active in the store: tried next restart
             log.info("table %s could not be marked broken: %r", table_id, error)
 
@@ -236,8 +253,8 @@ class Restore:
                 except TableError as error:  # logged; the table stays as the store has it
                     log.error("table %s: not resumed: %s", held.id, error.params)
             self.tables.live[table.id] = table  # listed whole: rebuilt and resumed
-            if self.service.followup.auto_seat(table) is not None:
-                self.service.followup.queue_restored(table)  # its bots move later, in turn
+            if self.followup.auto_seat(table) is not None:
+                self.followup.queue_restored(table)  # its bots move in the background, in turn
             self._loaded(table.id)
             restored.append(table.id)
             await asyncio.sleep(0)  # a click that came meanwhile goes first
@@ -247,7 +264,7 @@ class Restore:
         """The guild's settings; its defaults if they cannot be read (the store validates each
         value as it reads it; this guards the restore of every other guild anyway)."""
         try:
-            return await self.service.store.get_guild_settings(guild_id)
+            return await self.store.get_guild_settings(guild_id)
         except StoreUnavailable:
             raise
         except Exception as error:
@@ -260,25 +277,25 @@ class Restore:
                 # The turns restored were announced before the restart: their players are not
                 # reminded of them again (a thousand reminders at once); the timeout comes.
                 table.reminded.update(table.round.to_act())
-            await self.service.play.run_table(table, notes)
+            await self.play.run_table(table, notes)
         elif table.status == ROUND_OVER and table.match is not None and table.match.finished:
             # The last round was stored but the match end was not (a stop in between).
             try:
-                await self.service.play.finish_match(table, table.match)
+                await self.play.finish_match(table, table.match)
             except TableError:  # the store refuses a second finish_match: it was stored
                 table.match_stored = True
-                await self.service.play.finish_match(table, table.match)
+                await self.play.finish_match(table, table.match)
             table.status = FINISHED
             table.winners = table.match.winner_seats()
             for user_id in table.human_ids():
                 self.tables.release(table.guild_id, user_id, table.id)
-            self.service.timers.arm(
+            self.timers.arm(
                 table,
-                self.service.timers.finished_keep_seconds,
-                self.service.timers.on_finished_expiry,
+                self.timers.finished_keep_seconds,
+                self.timers.on_finished_expiry,
             )
         elif table.status == ROUND_OVER:
-            self.service.timers.arm_next_round(table)
+            self.timers.arm_next_round(table)
 
     def _round_end(self, table: LiveTable, active: ActiveTable, *, log_kept: bool) -> None:
         """Between two rounds: the round just finished and the log that ended with it, as

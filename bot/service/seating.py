@@ -30,7 +30,11 @@ from games.match import Match
 from storage.models import GuildSettings
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.clock import Clock
+    from bot.service.play import Play
+    from bot.service.restore import Restore
+    from bot.service.tables import Tables
+    from storage import Store
 
 OPEN_COOLDOWN_SECONDS = 10.0  # a user waits this long after opening a table to open another
 OPENERS_KEPT = 10_000  # users remembered for the cool-down before the expired ones are dropped
@@ -40,9 +44,14 @@ OPEN_STATUSES = frozenset({LOBBY, PLAYING, ROUND_OVER})  # a table that counts a
 class Seating:
     """The lobby and the table's life (its state: the tables' seats and the seat claims)."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.tables = service.tables
+    def __init__(
+        self, tables: Tables, store: Store, clock: Clock, play: Play, restoring: Restore
+    ) -> None:
+        self.tables = tables
+        self.store = store
+        self.clock = clock
+        self.play = play
+        self.restoring = restoring  # the tables a restart has yet to load count as open
         # (guild, user) -> when they last opened a table: one user cannot open (and cancel)
         # tables in a loop, each a message or a thread
         self.opened_at: dict[tuple[int, int], float] = {}
@@ -60,13 +69,13 @@ class Seating:
         self._check_open_tables(guild_id, channel_id, settings)
 
     def _check_open_cooldown(self, guild_id: int, user_id: int) -> None:
-        now = self.service.clock.now()
+        now = self.clock.now()
         wait = self.opened_at.get((guild_id, user_id), -math.inf) + self.open_cooldown_seconds
         if now < wait:
             raise TableError("opening_too_fast", seconds=math.ceil(wait - now))
 
     def _note_opened(self, guild_id: int, user_id: int) -> None:
-        now = self.service.clock.now()
+        now = self.clock.now()
         if len(self.opened_at) >= OPENERS_KEPT:  # forget those whose cool-down is over
             over = now - self.open_cooldown_seconds
             self.opened_at = {k: t for k, t in self.opened_at.items() if t > over}
@@ -80,7 +89,7 @@ class Seating:
             if table.guild_id == guild_id and table.status in OPEN_STATUSES:
                 in_guild += 1
                 in_channel += table.channel_id == channel_id
-        for entry in self.service.restoring.unloaded.values():
+        for entry in self.restoring.unloaded.values():
             if entry.guild_id == guild_id:
                 in_guild += 1
                 in_channel += entry.channel_id == channel_id
@@ -116,7 +125,7 @@ class Seating:
             raise TableError("bad_option", message=f"spectators must be one of {SPECTATOR_MODES}")
         self.tables.reserve(guild_id, host.user_id, -1)
         try:
-            settings = await self.service.store.get_guild_settings(guild_id)
+            settings = await self.store.get_guild_settings(guild_id)
             bots = bots or settings.bots
             stored_options = {
                 **options.model_dump(mode="json"),
@@ -127,7 +136,7 @@ class Seating:
                 stored_options[COACH_OPTION] = True
             if turn_seconds is not None:
                 stored_options[TURN_OPTION] = turn_seconds
-            record = await self.service.store.create_table(
+            record = await self.store.create_table(
                 guild_id, channel_id, game, stored_options, host.user_id
             )
             table = LiveTable(
@@ -146,7 +155,7 @@ class Seating:
                 coach=coach,
             )
             table.add_log(LogEntry("opened", 0, {"name": host.name}, "table", (host.user_id,)))
-            await self.service.store.save_seats(
+            await self.store.save_seats(
                 table.id, self.tables.seat_records(table), log=_table_log.table_log(table)
             )
             table.log_unsaved = False
@@ -390,7 +399,7 @@ class Seating:
                 else:
                     if table.host_id == user_id:
                         table.host_id = table.human_ids()[0]
-                    await self.service.play.run_table(table, notes)
+                    await self.play.run_table(table, notes)
                     changed(table, notes)
             else:  # FINISHED: out of a rematch
                 player.left_at = self.tables.now()
@@ -408,8 +417,8 @@ class Seating:
                 raise seat_count_refused(game)
             match = Match(game, table.options, len(table.seats))
             try:
-                await self.service.store.update_table(table.id, status="playing")
-                await self.service.store.start_match(table.id, match.state())
+                await self.store.update_table(table.id, status="playing")
+                await self.store.start_match(table.id, match.state())
             except Exception as error:
                 raise store_failed(error) from error
             table.match = match
@@ -417,7 +426,7 @@ class Seating:
             table.winners = ()
             table.status = ROUND_OVER  # until the first round is dealt
             table.add_log(LogEntry("started", None, {"players": len(table.seats)}, "table"))
-            await self.service.play.start_round(table, notes)
+            await self.play.start_round(table, notes)
         return published(table)
 
     async def cancel(self, table_id: int, user_id: int) -> None:
@@ -472,7 +481,7 @@ class Seating:
             log_before = table.log_state()
             table.add_log(LogEntry("rematch", seat, {}, "table"))
             try:  # the log kept from here on is the lobby's (no round): all of it, as shown
-                await self.service.store.save_seats(
+                await self.store.save_seats(
                     table.id,
                     self.tables.seat_records(table),
                     status="lobby",

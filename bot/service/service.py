@@ -1,15 +1,19 @@
 """The table service: seating, starting, applying clicks, storing them, timers, and the
 snapshots each viewer gets. No discord here; one asyncio lock per table.
 
-`TableService` is the one object the glue calls. It is composed of parts, each holding the
-state it owns, that reach each other through it:
+`TableService` builds the parts, each holding the state it owns and given what it uses when
+built (the store, the clock, the parts before it), in this order:
 
-- `tables` (tables.py): the live tables and who sits where; locking (locks.py);
-- `seating` (seating.py): the lobby, start, leave, cancel, stop, rematch;
+- `tables` (tables.py): the live tables and who sits where; locking (_locks.py);
 - `play` (play.py): clicks, "My cards", rounds, the engine loop after every change;
-- `timers` (timers.py): turn timers, the next-round pause, a finished table's expiry;
 - `followup` (followup.py): the bot moves that follow a change, in the background;
-- `restoring` (restore.py): bringing tables back after a restart.
+- `timers` (timers.py): turn timers, the next-round pause, a finished table's expiry;
+- `restoring` (restore.py): bringing tables back after a restart;
+- `seating` (seating.py): the lobby, start, leave, cancel, stop, rematch;
+- `watching` (watching.py): who watches which table.
+
+Play announces what happened (a move stored or lost, a turn begun, a round ended) to the
+parts that react, the timers and the follow-up (`PlayListener`), instead of calling them.
 
 Every state change follows one order: validate, apply on the engine, store (durable), then
 notify outside the lock. A failed store write is rolled back by replaying the stored round, so
@@ -23,7 +27,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from bot.clock import Clock
@@ -31,7 +35,7 @@ from bot.runtime.policy import policy_for
 from bot.runtime.priority import ForegroundCalls
 from bot.runtime.runner import InlinePolicyRunner, PolicyRunner
 from bot.service._live_table import LiveTable
-from bot.service._locks import published
+from bot.service._locks import Announcer, MatchListener, published
 from bot.service.choices import PlayerChoices
 from bot.service.coach import hint_for
 from bot.service.followup import FollowUp
@@ -80,30 +84,61 @@ class TableService:
         policy_runner: PolicyRunner | None = None,
         choices: PlayerChoices | None = None,
     ) -> None:
-        # the bots' store calls run in the foreground: none holds the store's lock while it
-        # waits behind bot work (bot/runtime/priority.py); a move's write is only queued
-        self.store = cast("Store", ForegroundCalls(store, direct=frozenset({"record_action"})))
+        self._store = _foreground(store)
         self.clock = clock
-        self.notifier = notifier
         self.seed_source = seed_source
         # each player's own choices (forced moves played for them, the knock announced)
         self.choices = choices or PlayerChoices()
-        self.tables = Tables(self, games)
-        self.seating = Seating(self)
-        self.play = Play(self)
+        # told once a table's match is over and stored, after the table's lock is released
+        # (bot/tournaments.py reads the result there)
+        self.match_listeners: list[MatchListener] = []
+        # the parts, each given what it uses, in the order they depend on each other
+        store = self._store
+        self.tables = Tables(store, clock, Announcer(notifier, self.match_listeners), games)
+        self.play = Play(self.tables, store, clock, self.choices, seed_source)
+        # where bots think: in this process by default (tests, benchmarks), in worker processes
+        # for the real bot (bot/app.py), so a searching bot never holds up the event loop
+        self.followup = FollowUp(self.tables, self.play, policy_runner or InlinePolicyRunner())
         self.timers = Timers(
-            self,
+            self.tables,
+            clock,
+            self.choices,
+            self.play,
+            self.followup,
             next_round_seconds=next_round_seconds,
             finished_keep_seconds=finished_keep_seconds,
         )
-        # where bots think: in this process by default (tests, benchmarks), in worker processes
-        # for the real bot (bot/app.py), so a searching bot never holds up the event loop
-        self.followup = FollowUp(self, policy_runner or InlinePolicyRunner())
-        self.restoring = Restore(self)
-        self.watching = Watching(self)
-        # told once a table's match is over and stored, after the table's lock is released
-        # (bot/tournaments.py reads the result there)
-        self.match_listeners: list[Callable[[int], Awaitable[None]]] = []
+        self.restoring = Restore(self.tables, store, clock, self.play, self.timers, self.followup)
+        self.seating = Seating(self.tables, store, clock, self.play, self.restoring)
+        self.watching = Watching(self.tables)
+        # play tells the timers, then the follow-up, what happened (a move, a turn, a round's
+        # end); the tables tell the follow-up a table left; a locked call loads its table first
+        self.play.listen(self.timers)
+        self.play.listen(self.followup)
+        self.tables.forget_listeners.append(self.followup.forget)
+        self.tables.loader = self.restoring.ready
+
+    @property
+    def store(self) -> Store:
+        """The store every part writes to."""
+        return self._store
+
+    @store.setter
+    def store(self, store: Store) -> None:
+        """Put another store under every part (tests break the disk, then mend it)."""
+        self._store = _foreground(store)
+        for part in (self.tables, self.play, self.restoring, self.seating):
+            part.store = self._store
+
+    @property
+    def notifier(self) -> TableNotifier:
+        """What the service tells the glue once a table's lock is released."""
+        return self.tables.announcer.notifier
+
+    @notifier.setter
+    def notifier(self, notifier: TableNotifier) -> None:
+        """Tell another notifier from now on (tests record what the glue would be told)."""
+        self.tables.announcer.notifier = notifier
 
     @property
     def policy_runner(self) -> PolicyRunner:
@@ -359,3 +394,10 @@ class TableService:
         for table in list(self.tables.live.values()):
             async with table.lock:  # a click or timer holding it finishes first
                 pass
+
+
+def _foreground(store: Store) -> Store:
+    """The store as the parts call it: the bots' store calls run in the foreground, so none
+    holds the store's lock while it waits behind bot work (bot/runtime/priority.py); a move's
+    write is only queued, and called as it is."""
+    return cast("Store", ForegroundCalls(store, direct=frozenset({"record_action"})))
