@@ -239,7 +239,7 @@ class CardTableBot(commands.Bot):
         if prepare is not None:  # the workers' imports, off the event loop, before any click
             prepare()
         # Clicks are answered at once: tables load in the background, a clicked one first.
-        await self._service.start_restore(self._on_tables_loaded)
+        await self._service.restoring.start(self._on_tables_loaded)
         self._upkeep = asyncio.get_running_loop().create_task(
             compact_history(self._store), name="store-compaction"
         )

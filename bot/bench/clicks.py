@@ -229,7 +229,7 @@ class Bench:
             with self.notifier.follower.answering(click.table_id, click.user_id):
                 if click.verb == "act":
                     assert click.round_no is not None
-                    result = await service.act(
+                    result = await service.play.act(
                         click.table_id, click.user_id, click.round_no, click.notation
                     )
                     public = service.public_snapshot(click.table_id)
@@ -246,10 +246,10 @@ class Bench:
                         timed.rounds += 1
                 else:
                     if click.verb == "next":
-                        await service.next_round(click.table_id, click.user_id)
+                        await service.play.next_round(click.table_id, click.user_id)
                     else:
-                        await service.rematch(click.table_id, click.user_id)
-                        await service.start(click.table_id, click.user_id)
+                        await service.seating.rematch(click.table_id, click.user_id)
+                        await service.seating.start(click.table_id, click.user_id)
                     rendered = render_table(service.public_snapshot(click.table_id), LANGUAGE)
                     payload(rendered)
                     self.notifier.pictures.answer(click.table_id, rendered)
@@ -265,7 +265,7 @@ class Bench:
         (the bots' moves that follow each click all played), for as long as the run lasts."""
         service = self.service
         while True:
-            await service.settle(table.table_id)  # the bots' moves owed, if any
+            await service.followup.settle(table.table_id)  # the bots' moves owed, if any
             spread = self.bot_think_spread
             await asyncio.sleep(self.bot_think * self.rng.uniform(1 - spread, 1 + spread))
             click = self.next_click(table)
@@ -275,8 +275,8 @@ class Bench:
                 await ask_hint(self, table.table_id, table.game, click.user_id, click.round_no)
             arrival = time.perf_counter()
             await self.answer(click, arrival, self.bot_timed)
-            if service.bots_pending(table.table_id):
-                await service.settle(table.table_id)
+            if service.followup.pending(table.table_id):
+                await service.followup.settle(table.table_id)
                 if self.measured(arrival):
                     follows = self.follows.setdefault(table.game, [])
                     follows.append(time.perf_counter() - arrival)

@@ -56,7 +56,7 @@ async def hint_for(
             raise TableError("not_your_turn")
         record, moves = round_.record(), len(round_.history)
     hint = HintStep(record, seat, seed)  # a person waits: before the bots' next moves
-    answer = await service.policy_runner.chore(hint, HINT_BUDGET, urgent=True)
+    answer = await service.followup.runner.chore(hint, HINT_BUDGET, urgent=True)
     found = hint_from_json(json.loads(answer))
     table = service._table(table_id)
     now = table.round

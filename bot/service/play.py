@@ -126,6 +126,7 @@ class Play:
         self.listeners: list[PlayListener] = []
 
     def listen(self, listener: PlayListener) -> None:
+        """Tell `listener` what play does from now on, after the listeners before it."""
         self.listeners.append(listener)
 
     def stalled(self, table: LiveTable) -> None:
@@ -234,6 +235,7 @@ class Play:
             return tuple(None if e is None else reveal(e) for e in round_.recall(seat, seen))
 
     async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
+        """The host deals the next round without waiting for the pause to end."""
         async with self.tables.locked(table_id) as (table, notes):
             self.tables.need_seat(table, user_id)
             self.tables.need_host(table, user_id)

@@ -148,6 +148,7 @@ class Restore:
                 await self._restore_task
 
     async def wait(self) -> None:
+        """Wait until the background load `start` began is over."""
         if self._restore_task is not None:
             await asyncio.shield(self._restore_task)
 

@@ -332,6 +332,7 @@ class Seating:
         return published(table)
 
     async def remove_bot(self, table_id: int, user_id: int, seat: int) -> PublicSnapshot:
+        """The host frees a lobby seat a bot player holds."""
         async with self.tables.locked(table_id) as (table, notes):
             self.tables.need_lobby(table)
             self.tables.need_host(table, user_id)
@@ -409,6 +410,7 @@ class Seating:
         return published(table)
 
     async def start(self, table_id: int, user_id: int) -> PublicSnapshot:
+        """The host starts the match: the first round is dealt and stored."""
         async with self.tables.locked(table_id) as (table, notes):
             self.tables.need_lobby(table)
             self.tables.need_host(table, user_id)

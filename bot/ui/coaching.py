@@ -39,7 +39,7 @@ async def answer_hint(
     except ChoreFailed as failure:
         log.warning("a hint at table %s was not found: %s", table_id, failure.reason)
         raise TableError("coach.busy") from failure
-    private = await service.follow_view(table_id, user_id)
+    private = await service.play.follow_view(table_id, user_id)
     if private is None:
         raise TableError("not_seated")
     language = language_of(interaction.locale)

@@ -196,12 +196,14 @@ async def test_the_bots_moves_are_background_work_and_the_click_is_not(
     runner = RecordingRunner()
     service = TableService(store, clock, notifier, lambda: 7, policy_runner=runner)
     try:
-        table_id = (await service.open_table(GUILD, CHANNEL, ANN, "euchre", bots="simple")).table_id
+        table_id = (
+            await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre", bots="simple")
+        ).table_id
         for _ in range(3):
-            await service.add_bot(table_id, ANN.user_id)
-        started = await service.start(table_id, ANN.user_id)
+            await service.seating.add_bot(table_id, ANN.user_id)
+        started = await service.seating.start(table_id, ANN.user_id)
         assert not in_background()  # the start, like a click, is foreground
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
         assert started.round_no is not None and runner.asked_in_background
         assert all(runner.asked_in_background)
     finally:

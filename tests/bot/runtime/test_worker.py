@@ -150,16 +150,16 @@ async def test_tables_whose_bots_worker_is_stopped_play_on_with_simple_moves(
         os.kill(stopped, signal.SIGSTOP)
         tables = []
         for channel, human in ((CHANNEL, ANN), (CHANNEL + 1, BOB)):
-            opened = await service.open_table(GUILD, channel, human, "euchre")
+            opened = await service.seating.open_table(GUILD, channel, human, "euchre")
             for _ in range(3):
-                await service.add_bot(opened.table_id, human.user_id)
+                await service.seating.add_bot(opened.table_id, human.user_id)
             service.stack_deck(opened.table_id, QUIET_DEAL)
-            await service.start(opened.table_id, human.user_id)
+            await service.seating.start(opened.table_id, human.user_id)
             tables.append(opened.table_id)
         assert all(service.public_snapshot(t).to_act == (1,) for t in tables)
         await clock.advance(runner.deadline)
         for table_id in tables:
-            await service.settle(table_id)
+            await service.followup.settle(table_id)
             assert service.public_snapshot(table_id).to_act == (0,)  # the human's turn again
         assert runner.stats.fallbacks[DEADLINE] >= 1
         assert sum(runner.stats.fallbacks.values()) == 6  # the three bots of each table
