@@ -76,7 +76,8 @@ class ForegroundCalls:
 
         def call(*args: Any, **kwargs: Any) -> Awaitable[Any]:
             if not _BACKGROUND.get():
-                return found(*args, **kwargs)
+                called: Awaitable[Any] = found(*args, **kwargs)
+                return called
             loop = asyncio.get_running_loop()
             return loop.create_task(found(*args, **kwargs), context=foreground())
 
@@ -99,7 +100,7 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
     ) -> asyncio.Handle:
         marked = _BACKGROUND.get() if context is None else context.get(_BACKGROUND, False)
         if not marked:
-            return super()._call_soon(callback, args, context)  # type: ignore[misc]
+            return super()._call_soon(callback, args, context)  # type: ignore[misc,no-any-return]
         handle = asyncio.Handle(callback, args, self, context)
         self._background.append(handle)
         return handle

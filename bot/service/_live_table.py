@@ -84,7 +84,7 @@ class LiveTable:
     timer_due: float | None = None
     timer_token: int = 0
     next_round_at: float | None = None
-    last_round: RoundEnd | None = None
+    last_round: RoundEnd[Any] | None = None
     winners: tuple[int, ...] = ()
     stacked_decks: deque[list[Card]] = field(default_factory=deque)
     rng: random.Random = field(default_factory=random.Random)
@@ -138,7 +138,7 @@ class LiveTable:
 
     def show_round_end(
         self, round_no: int, round_: Round[Any, Any, Any], result: RoundResult
-    ) -> RoundEnd:
+    ) -> RoundEnd[Any]:
         """Keep a finished round as the table shows it (every card face up, its points and
         the totals after it, per seat): what a round's end and a restore between rounds show."""
         n = len(self.seats)

@@ -3,6 +3,8 @@ Only engine views and service records go in, never the round itself."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.service._live_table import LiveTable
 from bot.service._show_once import without_private_reveals
 from bot.snapshots import (
@@ -89,7 +91,7 @@ def _seat_infos(table: LiveTable, totals: tuple[int, ...]) -> tuple[SeatInfo, ..
 
 def private_snapshot(
     table: LiveTable, seat: int, *, deliver: bool, hide_reveals: bool = False
-) -> PrivateSnapshot:
+) -> PrivateSnapshot[Any]:
     """`deliver`: a "My cards" request: hand out the pending reveals once, and hide the
     ones the last action showed (they were shown in that click's ActResult). `hide_reveals`
     alone hides them and hands out nothing."""

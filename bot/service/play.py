@@ -190,7 +190,7 @@ class Play:
             return []
         return await self.apply(table, seat, before, clicked=True)
 
-    async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot:
+    async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot[Any]:
         """The "My cards" button: the seat's view and legal actions, and the reveals it has
         not seen yet (once). Brings an away seat back."""
         async with self.tables.locked(table_id) as (table, notes):
@@ -202,7 +202,7 @@ class Play:
                 changed(table, notes)
             return _snapshot_builder.private_snapshot(table, seat, deliver=True)
 
-    async def follow_view(self, table_id: int, user_id: int) -> PrivateSnapshot | None:
+    async def follow_view(self, table_id: int, user_id: int) -> PrivateSnapshot[Any] | None:
         """What a player's open "My cards" message shows when it follows the game by itself:
         the seat's view and legal actions, without any card a rule showed it (those are
         handed out once, by a click) and without bringing an away seat back. None when the

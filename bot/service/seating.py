@@ -27,7 +27,7 @@ from bot.snapshots import (
 )
 from games.contract import Game, Options
 from games.match import Match
-from storage.models import GuildSettings
+from storage.models import GuildSettings, TableStatus
 
 if TYPE_CHECKING:
     from bot.clock import Clock
@@ -437,7 +437,7 @@ class Seating:
             self.tables.need_host(table, user_id)
             if table.status not in (LOBBY, FINISHED):
                 raise TableError("match_running")
-            status = "abandoned" if table.status == LOBBY else None
+            status: TableStatus | None = "abandoned" if table.status == LOBBY else None
             await self.tables.close(table, notes, status, LogEntry("cancelled", None, {}, "table"))
 
     async def stop(self, table_id: int, user_id: int, can_manage: bool) -> None:
@@ -445,8 +445,8 @@ class Seating:
         async with self.tables.locked(table_id) as (table, notes):
             if user_id != table.host_id and not can_manage:
                 raise TableError("not_allowed")
-            status = None if table.status == FINISHED else "abandoned"
-            await self.tables.close(table, notes, status, LogEntry("stopped", None, {}, "table"))
+            ended: TableStatus | None = None if table.status == FINISHED else "abandoned"
+            await self.tables.close(table, notes, ended, LogEntry("stopped", None, {}, "table"))
 
     async def rematch(self, table_id: int, user_id: int) -> PublicSnapshot:
         """After the match: back to the lobby with every player who is not seated elsewhere

@@ -23,6 +23,7 @@ from storage.models import SeatRecord
 
 if TYPE_CHECKING:
     from storage import Store
+    from storage.models import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -88,9 +89,10 @@ class Tables:
         if preset is not None and preset not in game.presets:
             raise TableError("unknown_preset", preset=preset, presets=", ".join(game.presets))
         try:
-            if target is None:
-                return game.options(preset)
-            return game.options(preset, target=target)
+            chosen: Options = (
+                game.options(preset) if target is None else game.options(preset, target=target)
+            )
+            return chosen
         except ValidationError as error:
             raise TableError("bad_option", message=error.errors()[0]["msg"]) from error
 
@@ -186,7 +188,11 @@ class Tables:
         ]
 
     async def close(
-        self, table: LiveTable, notes: list[Notice], status: str | None, entry: LogEntry
+        self,
+        table: LiveTable,
+        notes: list[Notice],
+        status: TableStatus | None,
+        entry: LogEntry,
     ) -> None:
         if status is not None:
             try:
