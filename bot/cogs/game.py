@@ -1,5 +1,6 @@
 """The slash command group every game gets: `/<game> start [preset] [target] [bots]
-[spectators]`, `rules [preset]`, `leave`, `stop`. One base cog (`GameCog`) holds the
+[spectators]`, `rules [preset]`, `leave`, `stop`, and `learn` for a game with a guided hand
+(`games.<game>.lesson`, bot/ui/lessons.py). One base cog (`GameCog`) holds the
 handlers; `game_commands(...)` builds a game's subclass with its name, presets and target
 range, so a plug-in writes one line.
 
@@ -31,6 +32,7 @@ from bot.ui.custom_ids import Verb, verb_id
 from bot.ui.dynamic_items import build_view
 from bot.ui.replies import refuse, tell, user_language
 from bot.ui.timing import within_deadline
+from games.lesson import lesson_of
 from games.registry import get_game
 
 if TYPE_CHECKING:
@@ -304,6 +306,12 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
         async def stop(self, interaction: discord.Interaction) -> None:
             await self.stop_table(interaction)
 
+        if lesson_of(game) is not None:
+
+            @app_commands.command(name=_cmd(game, ".learn"), description=_cmd(game, ".learn.desc"))
+            async def learn(self, interaction: discord.Interaction) -> None:
+                await self.bot.tables.lessons.start(interaction, self.game)
+
     Commands.game = game
     Commands.__name__ = Commands.__qualname__ = cog_name
     return Commands
@@ -356,6 +364,12 @@ def _commands_of_one_rule_set(
         @app_commands.command(name=_cmd(game, ".stop"), description=_cmd(game, ".stop.desc"))
         async def stop(self, interaction: discord.Interaction) -> None:
             await self.stop_table(interaction)
+
+        if lesson_of(game) is not None:
+
+            @app_commands.command(name=_cmd(game, ".learn"), description=_cmd(game, ".learn.desc"))
+            async def learn(self, interaction: discord.Interaction) -> None:
+                await self.bot.tables.lessons.start(interaction, self.game)
 
     Commands.game = game
     Commands.__name__ = Commands.__qualname__ = cog_name

@@ -29,6 +29,9 @@ from games.cards import card
 CARD_BACK = "🂠"
 EMPTY_SLOT = "▫️"
 NO_CARD = "—"
+# The joker as text, a word the same in English and French: the 🃏 emoji is drawn by Discord as
+# a picture unlike the joker's own, so it would read as another card.
+JOKER_TEXT = "Joker"
 
 # per deck: card name, or `back`, -> `<:name:id>`
 _pictures: dict[Deck, dict[str, str]] = {TWO_COLOURS: {}, FOUR_COLOURS: {}}
@@ -90,7 +93,7 @@ def fitting(build: Callable[[], str], limit: int) -> str:
 
 
 def pretty(name: str | None) -> str:
-    """`QS` -> `Q♠`, `JK` -> `🃏`; None (unknown to this viewer) -> the card back."""
+    """`QS` -> `Q♠`, `JK` -> `Joker`; None (unknown to this viewer) -> the card back."""
     if name is None:
         return CARD_BACK
     return _pretty(name)
@@ -99,9 +102,10 @@ def pretty(name: str | None) -> str:
 @lru_cache(maxsize=1024)  # a render writes dozens of cards, of a deck of 55 names
 def _pretty(name: str) -> str:
     try:
-        return card(name).pretty
+        found = card(name)
     except ValueError:
         return name
+    return JOKER_TEXT if found.is_joker else found.pretty
 
 
 def card_emoji(name: str | None) -> str | None:

@@ -27,7 +27,7 @@ bot runs for months. So every `FULL_COLLECT_EVERY` freezes (about a day at 1,000
 second, longer when the bot is quieter, and so its cycles fewer) the freeze is preceded by
 `gc.unfreeze()` and a full collection: everything frozen since is walked once and its dead
 cycles are freed. That one pause is the full collection's: 1.3 s with 10,000 tables on one
-core (`python -m bot.bench` prints it), so it comes once a day, not every few seconds; the
+core (`python -m benchmarks.bot` prints it), so it comes once a day, not every few seconds; the
 cycles it frees are rare (the soak's memory stays flat without it).
 """
 

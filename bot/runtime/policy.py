@@ -26,6 +26,10 @@ from games.registry import bots_module_name
 BotLevel = Literal["simple", "strong"]
 BOT_LEVELS: tuple[str, ...] = get_args(BotLevel)
 DEFAULT_BOT_LEVEL: BotLevel = "strong"
+# a guided hand's bot players (`/<game> learn`): they play the moves of the game's lesson
+# script (`games.<game>.lesson`), and so does a timeout; never offered to a command
+LESSON_LEVEL = "lesson"
+TABLE_BOT_LEVELS: tuple[str, ...] = (*BOT_LEVELS, LESSON_LEVEL)
 BOTS_OPTION = "bots"  # the table option's key, stored beside the game's options
 # a table's own turn timer (a tournament's), stored beside them too; absent: the guild's
 TURN_OPTION = "turn_seconds"
@@ -96,9 +100,13 @@ def _module(name: str) -> ModuleType | None:
 
 
 def policy_for(game: Game[Any, Any, Any], level: str = DEFAULT_BOT_LEVEL) -> SeatPolicy:
-    """The bot policy of this game at this level (`simple` or `strong`)."""
+    """The bot policy of this game at this level (`simple`, `strong`, or `lesson`: the
+    script of its guided hand)."""
     key = (game.name, level)
     policy = _POLICIES.get(key)
+    if policy is None and level == LESSON_LEVEL:
+        script = _module(f"games.{game.name}.lesson")
+        policy = _POLICIES[key] = SeatPolicy(script, script)
     if policy is None:
         simple = _module(bots_module_name(game.name, "simple"))
         strong = _module(bots_module_name(game.name, "strong")) if level == "strong" else None

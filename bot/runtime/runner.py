@@ -37,6 +37,7 @@ from bot.runtime.worker import (
     choose_from,
     decide,
     run_chore,
+    start_fork_server,
     warm_fork_server,
 )
 from games.contract import Round
@@ -101,6 +102,7 @@ class InlinePolicyRunner:
     def prepare(self) -> threading.Thread:
         """Warm the workers' fork server in a thread of its own (see `warm_fork_server`), so
         the first bot's move does not hold up the event loop; returns the thread."""
+        start_fork_server()  # deaf to Ctrl-C, so started here, in the main thread
         thread = threading.Thread(target=warm_fork_server, name="bot-workers-warm", daemon=True)
         thread.start()
         return thread
@@ -151,6 +153,7 @@ class ProcessPolicyRunner(DecisionPool):
     def prepare(self) -> threading.Thread:
         """Warm the workers' fork server in a thread of its own (see `warm_fork_server`), so
         the first bot's move does not hold up the event loop; returns the thread."""
+        start_fork_server()  # deaf to Ctrl-C, so started here, in the main thread
         thread = threading.Thread(target=warm_fork_server, name="bot-workers-warm", daemon=True)
         thread.start()
         return thread

@@ -49,6 +49,7 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import pickle
 import random
@@ -549,3 +550,21 @@ def forkserver_context() -> multiprocessing.context.ForkServerContext:
         preload += [bots_module_name(name, "simple"), bots_module_name(name, "strong")]
     context.set_forkserver_preload(preload)
     return context
+
+
+def start_fork_server() -> None:
+    """Start the fork server now, deaf to Ctrl-C, from the main thread (the SIGINT disposition
+    is the process's; elsewhere it starts at its first use). Ctrl-C in a terminal interrupts
+    every process of the bot, and the server ignores it only once its imports are done: one
+    pressed during them printed a `KeyboardInterrupt` traceback. Started with SIGINT ignored,
+    it keeps ignoring it, and so do its children (the workers, the drawing processes), which
+    the bot stops itself. Spawning takes milliseconds: the imports go on in the server."""
+    forkserver_context()  # its imports set first
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)

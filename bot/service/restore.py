@@ -19,7 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.runtime.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, TURN_OPTION
+from bot.runtime.policy import (
+    BOTS_OPTION,
+    DEFAULT_BOT_LEVEL,
+    TABLE_BOT_LEVELS,
+    TURN_OPTION,
+)
 from bot.service import _table_log
 from bot.service._live_table import LiveSeat, LiveTable
 from bot.service._locks import Notice, logged_error_id, publish
@@ -377,7 +382,7 @@ class Restore:
             seats=seats,
             turn_seconds=float(turn_override or settings.turn_seconds),
             turn_override=float(turn_override) if turn_override else None,
-            bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
+            bots=bots if bots in TABLE_BOT_LEVELS else DEFAULT_BOT_LEVEL,
             spectators=spectators if spectators in SPECTATOR_MODES else DEFAULT_SPECTATORS,
             coach=coach,
         )

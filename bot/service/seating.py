@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.runtime.policy import BOT_LEVELS, BOTS_OPTION, TURN_OPTION
+from bot.runtime.policy import BOT_LEVELS, BOTS_OPTION, TABLE_BOT_LEVELS, TURN_OPTION
 from bot.service import _table_log
 from bot.service._live_table import LiveSeat, LiveTable
 from bot.service._locks import Notice, changed, publish, published, store_failed
@@ -118,7 +118,7 @@ class Seating:
         (None: the guild's)."""
         game_obj = self.tables.game(game)
         options = self.tables.options(game_obj, preset, target)
-        if bots is not None and bots not in BOT_LEVELS:
+        if bots is not None and bots not in TABLE_BOT_LEVELS:
             raise TableError("bad_option", message=f"bots must be one of {BOT_LEVELS}")
         spectators = spectators or DEFAULT_SPECTATORS
         if spectators not in SPECTATOR_MODES:

@@ -50,6 +50,7 @@ from bot.ui.custom_ids import (
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.dynamic_items import build_view, is_routed
 from bot.ui.following import HandFollower
+from bot.ui.lessons import LessonGuide
 from bot.ui.message_pictures import Prepared
 from bot.ui.replies import interaction_gone, refuse
 from bot.ui.reveals import RevealHolds
@@ -87,6 +88,7 @@ class TableController:
         self.follower = HandFollower(
             bot, self._spawn, self.reveals, before_moving=bot.notifier.mentions_sent
         )
+        self.lessons = LessonGuide(bot)  # guided hands: `/<game> learn` (bot/ui/lessons.py)
 
     @property
     def service(self) -> TableService:
@@ -227,7 +229,8 @@ class TableController:
             await self.watch(interaction, table_id)
             return
         if verb is Verb.HINT:
-            await answer_hint(self, interaction, component)
+            if not await self.lessons.hint(interaction, table_id):  # a lesson's own move
+                await answer_hint(self, interaction, component)
             return
         if verb is Verb.LEAVE and self._in_match(table_id, user_id):
             await self._confirm_leave(interaction, component)
@@ -379,11 +382,16 @@ class TableController:
     async def _play(
         self, interaction: discord.Interaction[Any], component: ComponentId, notation: str
     ) -> None:
+        lesson = await self.lessons.judge(interaction, component.table_id, notation)
+        if lesson.answered:
+            return  # a lesson's wrong move: answered with why, nothing played
         result = await within_deadline(
             self._act(component.table_id, interaction.user.id, component.round_no, notation),
             interaction.response.defer,
         )
         await self._show_private(interaction, component.table_id, result.private, result.reveals)
+        if lesson.step is not None:
+            await self.lessons.played(component.table_id, lesson.step)
 
     async def _act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
         """Play the click's moves in order (`swap 2;end`: one click, two moves) as a whole or

@@ -1,26 +1,12 @@
 """The drawing processes, driven from the event loop: each a child process with one socket,
 read and written without blocking, as the bot workers are (`bot.runtime.worker`).
 
-A drawing is a module's function and its arguments (plain data), pickled in one frame (a
-4-byte big-endian length, then the message); the process runs it and answers in one frame: a
-byte saying how it went, then the result (a picture's bytes as they are, anything else
-pickled) or the error (pickled when it can be, else its text). One drawing at a time per
-process, the others waiting in the order asked.
-
 `concurrent.futures.ProcessPoolExecutor`, which drew before, hands every drawing over through
 two threads of the bot's process (a manager and a queue feeder) and wakes the manager through a
 pipe under a lock: three threads taking the interpreter's lock in turn for every picture, the
 event loop's thread waiting for them each time it submitted one (a measured share of the event
 loop at 1,000 tables of bots: docs/performance.md). Here the event loop writes the job to the
 socket and reads the answer when it is readable: no thread of the bot's process takes part.
-
-A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
-pool did, and is replaced by a new one at the next drawing. Every drawing has a deadline, as
-every job sent to a child of the bot has (`bot.runtime.pool`: a bot decision, a review's
-piece): its caller waits `DRAW_SECONDS` at most from asking (then `DrawingLate`: the message
-goes without the picture), and a process still on one drawing `HANG_SECONDS` after it began it
-(stopped, looping, swapping) is taken for hung, killed and replaced like a dead one.
-
 The processes are forked from the bot workers' fork server, run below the bot's priority, and
 exit once the bot is gone (or its end of their socket closes).
 """
@@ -122,7 +108,12 @@ class DrawingLate(TimeoutError):
 
 class DrawingProcess:
     """One drawing process and its socket, on the event loop that made it. `idle` is called
-    once it can take the next drawing (its answer read) or is gone."""
+    once it can take the next drawing (its answer read) or is gone.
+
+    A drawing is a module's function and its arguments (plain data), pickled in one frame (a
+    4-byte big-endian length, then the message); the process runs it and answers in one frame:
+    a byte saying how it went, then the result (a picture's bytes as they are, anything else
+    pickled) or the error (pickled when it can be, else its text)."""
 
     def __init__(
         self, loop: asyncio.AbstractEventLoop, niceness: int, idle: Callable[[], None]
@@ -232,7 +223,14 @@ class DrawingProcess:
 
 class DrawingProcesses:
     """`size` drawing processes on one event loop, started when first needed; a drawing
-    waits for an idle one, in the order asked."""
+    waits for an idle one, in the order asked (one drawing at a time per process).
+
+    A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
+    pool did, and is replaced by a new one at the next drawing. Every drawing has a deadline,
+    as every job sent to a child of the bot has (`bot.runtime.pool`): its caller waits
+    `DRAW_SECONDS` at most from asking (then `DrawingLate`: the message goes without the
+    picture), and a process still on one drawing `HANG_SECONDS` after it began it (stopped,
+    looping, swapping) is taken for hung, killed and replaced like a dead one."""
 
     def __init__(
         self,

@@ -1,23 +1,17 @@
 """Card pictures on messages: a player's hand on "My cards", the cards in play on the table
 message (`RenderedMessage.cards`).
 
-A picture is drawn with Pillow in a process of its own (two, at a lower priority than the
-bot's), never on the event loop nor in a thread of the bot's process (a drawing thread's share
-of the interpreter's lock made the event loop wait for it: with many busy tables drawing took
-much of the bot process's CPU, and every click waited behind it: docs/performance.md), and kept
-by its file name (which names its content) in a bounded cache: a picture drawn once is reused by
-every message that shows it. A message already carrying the picture it should show keeps it (the
-edit sends no file); only a changed picture is uploaded.
-
-No message waits for its picture longer than `DRAW_SECONDS` from asking (a hung drawing
-process, a queue of pictures): then it goes with its text alone (`bot/ui/drawing.py`).
+A picture is drawn with Pillow in a process of its own (`bot/ui/drawing.py`), never on the
+event loop nor in a thread of the bot's process, whose share of the interpreter's lock made
+every click wait (docs/performance.md). It is kept by its file name (which names its content)
+in a bounded cache, and only a changed picture is uploaded. No message waits for its picture
+longer than `DRAW_SECONDS` from asking: then it goes with its text alone.
 
 A click's answer never waits for a drawing: it goes out with the picture when it is drawn
-already, else without it, and the picture follows in a second edit of the same message once
-drawn (`answer` then `follow_up`); under load, that picture (the player who clicked is looking
-at the message) is drawn before the ones waiting for table messages and followed hands. The
-table message and the messages that follow the game are edited off the click's path: they
-wait for the drawing (`complete`), and one edit carries text and picture together.
+already, else without it, and the picture follows in a second edit once drawn (`answer` then
+`follow_up`), drawn before the pictures of table messages and followed hands. The table
+message and the messages that follow the game wait for the drawing (`complete`), off the
+click's path, and one edit carries text and picture together.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def seat_lines(
 
 
 def pack_line(pack: PackView, language: str) -> str:
-    """A pack in words: "**3** pack (7 cards, 80 points): 3♠ 3♥ … + *🃏*" (wild cards in
+    """A pack in words: "**3** pack (7 cards, 80 points): 3♠ 3♥ … + *Joker*" (wild cards in
     italics)."""
     return _pack_line(pack, language, writing())
 

@@ -105,6 +105,11 @@ class DutchPlugin(BasePlugin[DutchView]):
             return text(table.language, "private.round_over")
         return super().private_status(private, table)  # not their turn
 
+    def actions_in_order(self, private: PrivateSnapshot[DutchView]) -> Sequence[str]:
+        """Every move but the call: the shared menu never lays out a one-click call, which
+        only the stage that asks plays (`calling.py`)."""
+        return [a for a in private.legal if a != calling.CALL]
+
     def everyone_at_once(self, view: DutchView) -> bool:
         return view.phase == "peek"  # each player peeks at two cards, all at once
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.render.card_text import as_text, fitting, shown
+from bot.games.dame.render import pack_line
+from bot.render.card_text import as_text, face, fitting, pretty, shown
+from games.dame.views import PackView
 from tests.bot.render.pictures import MARKUP, card_pictures
 
 
@@ -21,3 +23,17 @@ def test_as_text_writes_cards_as_text_within_its_block_only() -> None:
         with as_text():
             assert shown("KH") == "K♥"
         assert shown("KH") == MARKUP["KH"]
+
+
+def test_a_joker_written_as_text_is_a_word_never_the_joker_emoji() -> None:
+    """Discord draws the 🃏 emoji as a picture unlike the joker's own: as text, with or
+    without the bot's card pictures, the joker is written as a word, in every game's lines."""
+    pack = PackView("7", ("7S", "7H", "JK", "JK#1"), 140)
+    without = (pretty("JK"), face("JK"), shown("JK"), pack_line(pack, "en"), pack_line(pack, "fr"))
+    with card_pictures(), as_text():
+        forced = (shown("JK"), face("JK"), pack_line(pack, "en"))
+    for line in (*without, *forced):
+        assert "🃏" not in line and "Joker" in line, line
+    assert pack_line(pack, "en") == "**7** pack (4 cards, 140 points): 7♠ 7♥ + *Joker Joker*"
+    with card_pictures():
+        assert shown("JK") == MARKUP["JK"]  # with pictures, the joker's own

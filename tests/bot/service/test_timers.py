@@ -92,12 +92,15 @@ async def test_two_timeouts_in_a_row_make_the_seat_away_until_my_cards(
     reminders = len(notifier.of("turn_reminder"))
 
     # Away: Bob's turns are played at once by the bot policy, without timers.
+    turns = 0
     for _ in range(3):
         snapshot = service.public_snapshot(table_id)
         if snapshot.status != PLAYING:
             break
         assert snapshot.to_act == (0,)
         await play_safe_turn(service, table_id)
+        turns += 1
+    assert turns, "the round ended before any turn of the away seat"
     assert len(notifier.of("turn_reminder")) == reminders
 
     # "My cards" brings Bob back.

@@ -137,7 +137,7 @@ async def test_my_cards_then_peek_shows_the_cards_once_and_hides_them_later(
     shown = peek.only
     assert shown.kind == "edit"
     cards = set(CARD_TEXT.findall(shown.text()))
-    assert len(cards) >= 1  # the two peeked cards (a joker shows as 🃏)
+    assert len(cards) >= 1  # the two peeked cards (a joker shows as "Joker")
 
     clock: FakeClock = bot.clock  # type: ignore[assignment]
     await asyncio.sleep(0)  # the hiding task arms its timer
