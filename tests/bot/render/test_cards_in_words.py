@@ -17,7 +17,7 @@ from bot.i18n import text
 from bot.render.hint import render_hint
 from bot.render.replay import Replayer, render_replay
 from bot.render.review import move_words, review_text
-from bot.service.policy import policy_for
+from bot.runtime.policy import policy_for
 from games.coach import advise
 from games.match import Match
 from games.registry import get_game
