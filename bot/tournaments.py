@@ -3,9 +3,10 @@ ends and the event starts), each round's tables opened through the table service
 of the event's channel with their players mentioned, results read when a table's match is
 over, standings after each round and the podium at the end.
 
-Every transition is stored (storage/tournaments.py) before it is announced, and each step is
-idempotent from what is stored, so a restart (or a kill -9 at any moment) resumes an event
-where it was: `start` loads every open event and runs `_advance` on it, which opens the
+Every transition is stored (storage/tournaments.py) before it is announced (but check-in's
+opening, said first: nothing is derived from it), and each step is idempotent from what is
+stored, so a restart (or a kill -9 at any moment) resumes an event where it was: `start`
+reads every open event, then, once the tables are restored, runs `_advance` on it, which opens the
 tables not opened yet, reads the results of the matches that ended while the bot was down,
 and arms the next timer. The rules themselves are pure: games/tournament/.
 """
