@@ -3,9 +3,10 @@ ends and the event starts), each round's tables opened through the table service
 of the event's channel with their players mentioned, results read when a table's match is
 over, standings after each round and the podium at the end.
 
-Every transition is stored (storage/tournaments.py) before it is announced, and each step is
-idempotent from what is stored, so a restart (or a kill -9 at any moment) resumes an event
-where it was: `start` loads every open event and runs `_advance` on it, which opens the
+Every transition is stored (storage/tournaments.py) before it is announced (but check-in's
+opening, said first: nothing is derived from it), and each step is idempotent from what is
+stored, so a restart (or a kill -9 at any moment) resumes an event where it was: `start`
+reads every open event, then, once the tables are restored, runs `_advance` on it, which opens the
 tables not opened yet, reads the results of the matches that ended while the bot was down,
 and arms the next timer. The rules themselves are pure: games/tournament/.
 """
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.clock import TimerHandle
 from bot.i18n import text
 from bot.render.tournaments import (
     EMBED_COLOUR,
@@ -30,9 +32,8 @@ from bot.render.tournaments import (
     standings,
     title,
 )
-from bot.service.clock import TimerHandle
 from bot.service.errors import TableError
-from bot.service.snapshots import LOBBY, PlayerRef
+from bot.snapshots import LOBBY, PlayerRef
 from games.tournament.event import (
     CANCELLED,
     CHECKIN,
@@ -107,16 +108,27 @@ class TournamentRunner:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._timers: dict[int, TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.loaded = asyncio.Event()  # the open events are read: commands and buttons see them
         self.resumed = asyncio.Event()  # the start's resume is done (tests wait on it)
 
     # -- life ------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every open event, once the tables it plays at are restored."""
-        await self.bot.service.wait_restored()
-        for stored in await self.bot.store.tournaments.open_ones():
-            self.events[stored.id] = stored
-            await self._advance(stored.id)
+        """Read every open event (its buttons answered from then on), then resume each once
+        the tables it plays at are restored."""
+        try:
+            for stored in await self.bot.store.tournaments.open_ones():
+                self.events[stored.id] = stored
+        finally:
+            self.loaded.set()
+        await self.bot.service.restoring.wait()
+        for tournament_id in list(self.events):
+            await self._advance(tournament_id)
         self.resumed.set()
+
+    async def ready(self) -> None:
+        """Wait until the open events are read (a click just after a start waits for it
+        rather than hearing that its event does not exist)."""
+        await self.loaded.wait()
 
     def close(self) -> None:
         for timer in self._timers.values():
@@ -164,6 +176,7 @@ class TournamentRunner:
         starts_at: float,
     ) -> StoredTournament:
         """Store a new event (TournamentError `too_many_events` past the server's cap)."""
+        await self.ready()  # the cap counts the events open before a restart too
         if len(self.open_in_guild(guild_id)) >= MOST_EVENTS_PER_SERVER:
             raise TournamentError("too_many_events", most=MOST_EVENTS_PER_SERVER)
         settings.as_format()  # refuses a combination the formats do not play
@@ -294,8 +307,10 @@ class TournamentRunner:
             if now < stored.signup_closes_at:
                 self._arm(stored.id, stored.signup_closes_at - now)
                 return
+            # Announced, then stored: nothing is derived from it, and a stop in between opens
+            # check-in again at the restart (said twice rather than never). Clicks on Check in
+            # wait for this step's lock.
             event.open_checkin()
-            await self.bot.store.tournaments.save_status(stored.id, event)
             await self.refresh(stored)
             language = await self.language(stored)
             await self._say(
@@ -307,6 +322,7 @@ class TournamentRunner:
                 await self._say(
                     stored, mentions, allowed_mentions=discord.AllowedMentions(users=True)
                 )
+            await self.bot.store.tournaments.save_status(stored.id, event)
         if event.status == CHECKIN:
             if now < stored.starts_at:
                 self._arm(stored.id, stored.starts_at - now)
@@ -348,6 +364,13 @@ class TournamentRunner:
         if current is None or current.done:
             current = event.next_round()
             await self.bot.store.tournaments.save_round(stored.id, event, current)
+            await self.refresh(stored)
+            await self._announce_round(stored, current)
+        elif not any(
+            t.done or t.place is not None or t.table_id is not None for t in current.tables
+        ):
+            # paired and stored, then a stop before its tables: its announcement may have
+            # been cut off too (posted again rather than never)
             await self.refresh(stored)
             await self._announce_round(stored, current)
         for table in current.tables:
@@ -393,7 +416,7 @@ class TournamentRunner:
         """A player who checked in (or whose absence a bot covers) and sits at no other table."""
         if user_id in stored.event.absent():
             return False
-        return self.bot.service.table_of_user(stored.guild_id, user_id) is None
+        return self.bot.service.tables.table_of_user(stored.guild_id, user_id) is None
 
     async def _open(self, stored: StoredTournament, round_: Round, table: Table) -> None:
         if table.place is not None and table.place != stored.channel_id:
@@ -419,7 +442,7 @@ class TournamentRunner:
             table.place = place
         where = table.place
         _, host_id, host_name = humans[0]
-        snapshot = await self.bot.service.open_table(
+        snapshot = await self.bot.service.seating.open_table(
             stored.guild_id,
             where,
             PlayerRef(host_id, host_name),
@@ -440,7 +463,7 @@ class TournamentRunner:
     async def _lobby_in(self, place: int) -> int | None:
         """The bot's table waiting in its lobby in this thread, if any."""
         for table_id in self.bot.service.tables_in_channel(place):
-            await self.bot.service.ready(table_id)
+            await self.bot.service.restoring.ready(table_id)
             if self.bot.service.public_snapshot(table_id).status == LOBBY:
                 return table_id
         return None
@@ -494,14 +517,16 @@ class TournamentRunner:
             if user_id in seated:
                 if fixed and user_id == host_id:
                     with contextlib.suppress(TableError):  # the host to their own place
-                        await service.join(table_id, PlayerRef(user_id, name), position)
+                        await service.seating.join(table_id, PlayerRef(user_id, name), position)
                 continue
             if self._present(stored, user_id):
-                await service.join(table_id, PlayerRef(user_id, name), position if fixed else None)
+                await service.seating.join(
+                    table_id, PlayerRef(user_id, name), position if fixed else None
+                )
         absent = [name for _, user_id, name in seats if not self._present_at(table_id, user_id)]
         for name in absent:
-            await service.add_bot(table_id, host_id, _bot_name(language, name))
-        await service.start(table_id, host_id)
+            await service.seating.add_bot(table_id, host_id, _bot_name(language, name))
+        await service.seating.start(table_id, host_id)
         await self._show_table(stored, round_, table, where)
 
     async def _show_table(
@@ -537,7 +562,7 @@ class TournamentRunner:
         is posted, a match over is read."""
         assert table.table_id is not None
         if self.bot.service.has_table(table.table_id):
-            await self.bot.service.ready(table.table_id)
+            await self.bot.service.restoring.ready(table.table_id)
             where = self.bot.service.public_snapshot(table.table_id).channel_id
             if self.bot.service.public_snapshot(table.table_id).status == LOBBY:
                 await self._seat_and_start(stored, round_, table, where)

@@ -77,10 +77,10 @@ async def _playable(service: TableService, table_id: int, host: int) -> None:
     """Start the next round or match at once if the last one is over."""
     snapshot = service.public_snapshot(table_id)
     if snapshot.status == ROUND_OVER:
-        await service.next_round(table_id, host)
+        await service.play.next_round(table_id, host)
     elif snapshot.status == FINISHED:
-        await service.rematch(table_id, host)
-        await service.start(table_id, host)
+        await service.seating.rematch(table_id, host)
+        await service.seating.start(table_id, host)
 
 
 async def run(tables: int, moves: int, seed: int) -> None:
@@ -113,9 +113,9 @@ async def run(tables: int, moves: int, seed: int) -> None:
             for n in range(tables):
                 first, second = fake.user(names[2 * n]), fake.user(names[2 * n + 1])
                 host = PlayerRef(first.id, first.name)
-                opened = await service.open_table(GUILD, 10 + n, host, "dutch")
-                await service.join(opened.table_id, PlayerRef(second.id, second.name))
-                await service.start(opened.table_id, host.user_id)
+                opened = await service.seating.open_table(GUILD, 10 + n, host, "dutch")
+                await service.seating.join(opened.table_id, PlayerRef(second.id, second.name))
+                await service.seating.start(opened.table_id, host.user_id)
                 table_ids.append(opened.table_id)
                 pages[opened.table_id] = {
                     user.id: await _page(session, fake, base, user.name, opened.table_id)

@@ -22,7 +22,7 @@ from bot.activity.hub import ActivityHub, Page
 from bot.activity.identity import DiscordIdentity, NotIdentified
 from bot.activity.tables import Move
 from bot.i18n import error_text
-from bot.pictures.cards import BACK, face_png
+from bot.pictures.card_faces import BACK, face_png
 from bot.service.errors import TableError
 from games.cards import RANKS, SUITS
 from storage.models import GuildSettings

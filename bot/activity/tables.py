@@ -66,7 +66,7 @@ class ActivityTables:
         return found[-1] if found else None
 
     async def public(self, table_id: int) -> PublicSnapshot:
-        await self.service.ready(table_id)  # loaded first if the bot just restarted
+        await self.service.restoring.ready(table_id)  # loaded first if the bot just restarted
         return self.service.public_snapshot(table_id)
 
     async def opening_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
@@ -76,7 +76,7 @@ class ActivityTables:
         public = await self.public(table_id)
         if public.seat_of(user_id) is None:
             return frame(public)
-        private = await self.service.private_view(table_id, user_id)
+        private = await self.service.play.private_view(table_id, user_id)
         return frame(self.service.public_snapshot(table_id), private, private.reveals)
 
     async def current_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
@@ -85,7 +85,7 @@ class ActivityTables:
         public = await self.public(table_id)
         if public.seat_of(user_id) is None:
             return frame(public)
-        private = await self.service.follow_view(table_id, user_id)
+        private = await self.service.play.follow_view(table_id, user_id)
         return frame(public, private)
 
     async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
@@ -98,5 +98,5 @@ class ActivityTables:
         if move.version != public.version or move.round_no != public.round_no:
             raise TableError("activity_stale")
         first, *then = moves(move.action)
-        result = await self.service.act(table_id, user_id, move.round_no, first, then)
+        result = await self.service.play.act(table_id, user_id, move.round_no, first, then)
         return frame(self.service.public_snapshot(table_id), result.private, result.reveals)

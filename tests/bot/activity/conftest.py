@@ -23,7 +23,7 @@ from bot.activity.tables import ActivityTables, Move
 from bot.local.records import LocalUser
 from bot.local.server import LocalDiscord
 from bot.service import FakeClock, PlayerRef, RecordingNotifier, TableService
-from bot.service.snapshots import LOBBY
+from bot.snapshots import LOBBY
 from storage import Store
 from tests.bot.e2e.leak_checker import card_faces
 
@@ -199,7 +199,7 @@ class ActivityRig:
 
     async def current(self, table_id: int) -> int:
         """Every open page of the table shows the table as stored now; its version."""
-        await self.service.settle(table_id)
+        await self.service.followup.settle(table_id)
         version = self.service.public_snapshot(table_id).version
         for page in self.pages:
             if not page.socket.closed and page.frames and page.latest["table"]["table"] == table_id:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.snapshots import FINISHED, PLAYING, ROUND_OVER
 from tests.bot.activity.conftest import CHANNEL, GUILD, ActivityRig, PageClient
 
 ROUNDS_AT_MOST = 40
@@ -16,14 +16,14 @@ ROUNDS_AT_MOST = 40
 async def open_table(rig: ActivityRig, game: str, names: tuple[str, ...], **options: object) -> int:
     """A table of `game` hosted by names[0], the others seated, bots at free seats, started."""
     host = rig.player(names[0])
-    snapshot = await rig.service.open_table(GUILD, CHANNEL, host, game, **options)  # type: ignore[arg-type]
+    snapshot = await rig.service.seating.open_table(GUILD, CHANNEL, host, game, **options)  # type: ignore[arg-type]
     table_id = snapshot.table_id
     for name in names[1:]:
-        await rig.service.join(table_id, rig.player(name))
+        await rig.service.seating.join(table_id, rig.player(name))
     if len(names) < snapshot.min_seats:
-        await rig.service.fill_with_bots(table_id, host.user_id)
-    await rig.service.start(table_id, host.user_id)
-    await rig.service.settle(table_id)
+        await rig.service.seating.fill_with_bots(table_id, host.user_id)
+    await rig.service.seating.start(table_id, host.user_id)
+    await rig.service.followup.settle(table_id)
     return table_id
 
 
@@ -42,7 +42,7 @@ async def play_match(
         if public.status == ROUND_OVER:
             rounds += 1
             assert rounds < ROUNDS_AT_MOST, "the match does not end"
-            await rig.clock.advance(rig.service.next_round_seconds)
+            await rig.clock.advance(rig.service.timers.next_round_seconds)
             continue
         assert public.status == PLAYING
         movers = [public.seats[seat].user_id for seat in public.to_act]
@@ -139,7 +139,7 @@ async def test_a_button_click_pushes_a_frame_to_every_open_page(rig: ActivityRig
     carol = await rig.open_page("carol", table_id)
     round_no = rig.service.public_snapshot(table_id).round_no
     assert round_no is not None
-    await rig.service.act(table_id, rig.player("bob").user_id, round_no, "peek 3 4")
+    await rig.service.play.act(table_id, rig.player("bob").user_id, round_no, "peek 3 4")
     version = rig.service.public_snapshot(table_id).version
     for page in (alice, carol):
         assert (await page.until_version(version))["table"]["version"] == version
@@ -155,7 +155,7 @@ async def test_a_page_that_reconnects_gets_the_table_as_it_is_now(rig: ActivityR
     again = await rig.open_page("alice", table_id)
     assert again.frames[0]["table"]["version"] == version
     assert again.frames[0]["me"]["legal"] == list(
-        (await rig.service.follow_view(table_id, rig.player("alice").user_id)).legal
+        (await rig.service.play.follow_view(table_id, rig.player("alice").user_id)).legal
     )
 
 

@@ -63,7 +63,7 @@ async def test_a_move_in_the_activity_shows_in_the_table_message_and_a_click_in_
         # a click in Discord reaches the page
         round_no = bot.service.public_snapshot(table_id).round_no
         assert round_no is not None
-        await bot.service.act(table_id, bob.id, round_no, "peek 1 2")
+        await bot.service.play.act(table_id, bob.id, round_no, "peek 1 2")
         version = bot.service.public_snapshot(table_id).version
         assert (await _frame(page, version))["table"]["version"] == version
         await page.close()
