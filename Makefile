@@ -10,7 +10,7 @@ PIP := PYTHONWARNINGS=ignore $(BIN)/python -m pip
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench screenshots clean
+.PHONY: run test lint bench screenshots activity-sdk clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,12 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.games dame
 	$(BIN)/python -m benchmarks.storage
 	$(BIN)/python -m benchmarks.bot
+
+# Discord's Embedded App SDK for the Activity's page, rebuilt from its lock file into the one
+# committed file the page loads (bot/activity/static/vendor/discord-sdk.js). Needs Node.js and
+# npm; `make run` does not (the built file is in the repository).
+activity-sdk:
+	cd bot/activity/sdk && npm ci --no-audit --no-fund && npm run build
 
 clean:
 	rm -rf $(VENV)

@@ -21,6 +21,9 @@ import yarl
 from discord.ext import commands
 
 from bot import logs, reconnect
+from bot.activity.hub import CompositeNotifier
+from bot.activity.identity import DiscordIdentity
+from bot.activity.running import ActivityServer
 from bot.clock import Clock, SystemClock
 from bot.cogs.admin import AdminCog
 from bot.cogs.deck import DeckCog
@@ -161,6 +164,7 @@ class CardTableBot(commands.Bot):
         self.health = HealthCheck()
         self.identify_spacing = reconnect.IdentifySpacing()
         self.operations: OperationsServer | None = None
+        self.activity_server: ActivityServer | None = None  # the Activity's server, when enabled
         self._pictures_task: asyncio.Task[None] | None = None
         self._told_broken: set[asyncio.Task[None]] = set()  # broken tables' messages, editing
 
@@ -193,15 +197,19 @@ class CardTableBot(commands.Bot):
                 partition=self.settings.partition,
             )
         self._guild_settings = GuildSettingsCache(self._store)
+        # the table messages, and the Activity's open pages once it starts (below)
+        notifier = CompositeNotifier([self.notifier])
         self._service = TableService(
             self._store,
             self.clock,
-            self.notifier,
+            notifier,
             self._seed_source,
             policy_runner=self.policy_runner,
             choices=self.choices,
         )
         self._locations = TableLocations(self._store, self._service.has_table)
+        if self.settings.activity_enabled:
+            await self._start_activity(notifier)
         # a tournament table's result is read once its match is stored (bot/tournaments.py)
         self._service.match_listeners.append(self.tournaments.match_over)
         self.add_dynamic_items(
@@ -436,7 +444,28 @@ class CardTableBot(commands.Bot):
                 await self._retention_task
             self._retention_task = None
 
+    async def _start_activity(self, notifier: CompositeNotifier) -> None:
+        """The Activity's web server on its own port; its pages follow every change."""
+        secret = self.settings.discord_client_secret
+        identity = DiscordIdentity(
+            discord.http.Route.BASE,  # Discord's API, or the one the bot is pointed at
+            str(self.application_id),
+            secret.get_secret_value() if secret is not None else "",
+        )
+        server = ActivityServer(self.service, identity)
+        host, port = self.settings.activity_host, self.settings.activity_port
+        try:
+            await server.start(host, port)
+        except OSError as error:  # the port is taken: the table messages work without it
+            log.warning("the Activity is off: it cannot listen on %s:%s (%s)", host, port, error)
+            await server.close()
+            return
+        self.activity_server = server
+        notifier.notifiers.append(server.notifier)
+
     async def close(self) -> None:
+        if self.activity_server is not None:
+            await self.activity_server.close()
         if self.operations is not None:
             await self.operations.close()
         self.telemetry.unwatch_gc()

@@ -44,6 +44,7 @@ class Verb(StrEnum):
     SEAT = "seat"  # a select: the chosen value is the place to sit at
     SWAP = "swap"  # the host's select: the chosen value is two places, "0 2"
     WATCH = "watch"  # a member seated nowhere at the table follows it (a watcher)
+    ACTIVITY = "activity"  # open the table as a Discord Activity (when the bot serves one)
 
 
 class Kind(StrEnum):

@@ -82,6 +82,16 @@ class Settings(BaseSettings):
     # Worker processes for the bot players' decisions (each process of the bot has its own).
     # Unset: the cores this process may use, less one for the event loop, at least one.
     bot_workers: int | None = Field(default=None, ge=1, le=256, alias="BOT_WORKERS")
+    # The card table as a Discord Activity (off by default): its own web server on
+    # ACTIVITY_PORT, which Discord's proxy reaches at ACTIVITY_PUBLIC_URL (HTTPS, mapped in the
+    # Developer Portal); DISCORD_CLIENT_SECRET exchanges a player's sign-in code for who they are.
+    activity_enabled: bool = Field(default=False, alias="ACTIVITY_ENABLED")
+    activity_port: int = Field(default=8766, ge=1, le=65535, alias="ACTIVITY_PORT")
+    activity_host: str = Field(default="127.0.0.1", alias="ACTIVITY_HOST")
+    activity_public_url: str | None = Field(default=None, alias="ACTIVITY_PUBLIC_URL")
+    discord_client_secret: SecretStr | None = Field(
+        default=None, alias="DISCORD_CLIENT_SECRET", repr=False
+    )
 
     @field_validator("log_level")
     @classmethod
@@ -128,6 +138,16 @@ class Settings(BaseSettings):
             )
         return value.rstrip("/") if value is not None else None
 
+    @field_validator("activity_public_url")
+    @classmethod
+    def _https_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith("https://"):
+            raise ValueError(
+                "ACTIVITY_PUBLIC_URL must start with https:// (Discord's proxy reaches the "
+                "Activity over HTTPS), or leave it empty"
+            )
+        return value.rstrip("/") if value is not None else None
+
     @field_validator("owner_ids", mode="before")
     @classmethod
     def _user_ids(cls, value: object) -> object:
@@ -160,6 +180,11 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"this process would serve only {partition}: several processes share one "
                 "PostgreSQL database, so set DATABASE_URL (an SQLite file serves one process)"
+            )
+        if self.activity_enabled and self.discord_token and self.discord_client_secret is None:
+            raise ValueError(
+                "ACTIVITY_ENABLED needs DISCORD_CLIENT_SECRET (the Developer Portal's OAuth2 "
+                "page) to know who opens the table"
             )
         return self
 

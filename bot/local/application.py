@@ -42,6 +42,9 @@ class ApplicationRoutes:
         ]
 
     async def _get_me(self, record: RecordedRequest, request: web.Request) -> Any:
+        user = self._server.oauth.me(request)  # an Activity's user, by their access token
+        if user is not None:
+            return 200, user, {}
         me = self._server.bot_user.user_payload()
         return 200, {**me, "verified": True, "mfa_enabled": False}, {}
 

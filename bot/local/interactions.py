@@ -15,6 +15,7 @@ from bot.local import payloads
 from bot.local.records import (
     CALLBACK_DEFERRED_MESSAGE,
     CALLBACK_DEFERRED_UPDATE,
+    CALLBACK_LAUNCH_ACTIVITY,
     CALLBACK_MESSAGE,
     CALLBACK_MODAL,
     CALLBACK_UPDATE,
@@ -112,6 +113,9 @@ class InteractionRoutes:
                 record.message_id = interaction.message_id
         elif kind == CALLBACK_MODAL:
             record.ephemeral = True  # a modal is only shown to the clicker
+        elif kind == CALLBACK_LAUNCH_ACTIVITY:
+            record.ephemeral = True  # the Activity opens for the clicker alone
+            interaction.launched_activity = True
         else:
             raise RouteError(400, f"unknown interaction callback type {kind}", 50035)
         body: dict[str, Any] = {

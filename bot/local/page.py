@@ -22,6 +22,7 @@ from aiohttp import web
 from aiohttp.helpers import content_disposition_header
 from pydantic import BaseModel, Field, ValidationError
 
+from bot.custom_ids import parse
 from bot.local.guard import KEY_PARAMETER, NO_KEY, PageKey, refusal
 from bot.local.payloads import BOOLEAN, INTEGER, NUMBER, USER
 from bot.local.records import EPHEMERAL, LOADING, PUBLIC_THREAD, LocalInteraction, LocalUser
@@ -88,8 +89,11 @@ class LocalPage:
         locales: dict[str, str],
         *,
         on_change: Callable[[], None] = lambda: None,
+        activity_url: str | None = None,
     ) -> None:
         self._server = server
+        # the bot's Activity server (None: not served): "Open the table" shows it in a frame
+        self.activity_url = activity_url
         self._locales = locales
         self._on_change = on_change
         self._sockets: set[web.WebSocketResponse] = set()
@@ -119,6 +123,7 @@ class LocalPage:
         app.router.add_get("/page/channels/{channel_id}/messages", self._keyed(self._messages))
         app.router.add_post("/page/interactions", self._keyed(self._interact))
         app.router.add_post("/page/messages", self._keyed(self._write))
+        app.router.add_post("/page/activity/code", self._keyed(self._activity_code))
         app.router.add_post("/page/users/{number}/locale", self._keyed(self._set_locale))
         app.router.add_get("/page/events", self._keyed(self._events))
         app.router.add_get("/emojis/{emoji_id:[0-9]+}.{extension:png|jpg|gif}", self._emoji)
@@ -293,7 +298,22 @@ class LocalPage:
             await interaction.wait_answered(self._server.answer_deadline + 0.5)
         except AssertionError:
             return web.json_response({"answered": False, "error": "This interaction failed"})
+        if interaction.launched_activity and self.activity_url and isinstance(asked, ComponentUsed):
+            # Discord would open the Activity beside the channel: the page opens it in a frame
+            table = parse(asked.custom_id).table_id  # the bot's own button: it parses
+            activity = {"url": self.activity_url, "table": table}
+            return web.json_response({"answered": True, "activity": activity})
         return web.json_response({"answered": True})
+
+    async def _activity_code(self, request: web.Request) -> web.Response:
+        """What the SDK's `authorize` gives the Activity inside Discord: a code for this user,
+        which the Activity's server exchanges with the (local) Discord."""
+        try:
+            body = await request.json()
+            user = self._user(body.get("user") if isinstance(body, dict) else None)
+        except (ValueError, PageError):
+            return _error(400, "No such user.")
+        return web.json_response({"code": self._server.oauth.authorize(user)})
 
     async def _write(self, request: web.Request) -> web.Response:
         """A user's own message in a channel (the bot hears it when it mentions the bot)."""

@@ -27,6 +27,7 @@ CALLBACK_DEFERRED_MESSAGE = 5
 CALLBACK_DEFERRED_UPDATE = 6
 CALLBACK_UPDATE = 7
 CALLBACK_MODAL = 9
+CALLBACK_LAUNCH_ACTIVITY = 12  # open the application's Activity for the clicker
 
 
 def now_iso() -> str:
@@ -90,6 +91,7 @@ class LocalInteraction:
     message_id: int | None = None  # the message a component sits on
     custom_id: str | None = None
     callback_type: int | None = None
+    launched_activity: bool = False  # answered by opening the Activity (the local page shows it)
     original_message_id: int | None = None
     requests: list[RecordedRequest] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)

@@ -77,10 +77,13 @@ class RestApi:
 
     def _authorized(self, request: web.Request, path: str) -> bool:
         """The bot's token, as Discord wants it on every route but an interaction's own
-        (its callback and webhook, which the interaction's secret token names)."""
+        (its callback and webhook, which the interaction's secret token names) and the
+        Activity's OAuth2 (the application's secret, or a user's access token)."""
         if path.startswith(("/interactions/", "/webhooks/")):
             return True
         given = request.headers.get("Authorization", "")
+        if path == "/oauth2/token" or (path == "/users/@me" and given.startswith("Bearer ")):
+            return True  # the Activity's OAuth2: the handler checks the secret or the token
         return given.startswith("Bot ") and same_secret(given[4:], self._bot_token())
 
     async def dispatch(self, request: web.Request) -> web.Response:
@@ -145,6 +148,8 @@ async def _read_payload(request: web.Request) -> Any:
                 uploaded = bytes(await part.read())
                 payload.setdefault("files", {})[filename] = uploaded
         return payload
+    if request.content_type == "application/x-www-form-urlencoded":
+        return dict(await request.post())
     text = await request.text()
     return json.loads(text) if text else None
 

@@ -40,6 +40,7 @@ from bot.local.emojis import ApplicationEmojis
 from bot.local.gateway import LocalGateway, shard_of
 from bot.local.guard import guard_middleware, same_secret
 from bot.local.interactions import InteractionRoutes
+from bot.local.oauth import LocalOAuth
 from bot.local.records import (
     BOT_PERMISSIONS,
     EPHEMERAL,
@@ -129,7 +130,9 @@ class LocalDiscord:
             unknown_routes=self.unknown_routes,
             on_change=self._notify,
         )
+        self.oauth = LocalOAuth(self)  # the Activity's sign-in (bot/activity/identity.py)
         for part in (
+            self.oauth,
             ApplicationRoutes(self),
             ChannelRoutes(self, self.limits),
             InteractionRoutes(self),

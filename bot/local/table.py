@@ -13,6 +13,8 @@ import logging
 import sys
 from collections.abc import Callable
 
+from pydantic import SecretStr
+
 from bot.app import configure_logging, create_bot
 from bot.local.page import LocalPage
 from bot.local.records import MANAGE_GUILD
@@ -66,13 +68,22 @@ async def _serve(settings: Settings, announce: str, seed_source: Callable[[], in
     locales = dict(DEFAULT_LOCALES)
     state = StateFile(state_path(settings.database_path), server, locales)
     state.load()
-    page = LocalPage(server, locales, on_change=state.changed)
+    # the table as an Activity too: its own server, on the local Discord's sign-in
+    activity_url = f"http://127.0.0.1:{settings.activity_port}"
+    page = LocalPage(server, locales, on_change=state.changed, activity_url=activity_url)
     await server.start(port=settings.local_port, extend=page.install)
     stop_on_signals()
     try:
         with server.pointed_at():
             # Commands sync to the local guild, so they are listed at once.
-            local = settings.model_copy(update={"dev_guild_id": server.guild_id})
+            local = settings.model_copy(
+                update={
+                    "dev_guild_id": server.guild_id,
+                    "activity_enabled": True,
+                    "activity_host": "127.0.0.1",
+                    "discord_client_secret": SecretStr(server.oauth.client_secret),
+                }
+            )
             # The local Discord limits no edit rate: table messages follow every click.
             bot = create_bot(
                 local,

@@ -228,6 +228,11 @@ class TableController:
         if verb is Verb.WATCH:
             await self.watch(interaction, table_id)
             return
+        if verb is Verb.ACTIVITY:
+            if self.bot.activity_server is None:
+                raise TableError("bad_button")  # an old message, from before it was turned off
+            await interaction.response.launch_activity()
+            return
         if verb is Verb.HINT:
             if not await self.lessons.hint(interaction, table_id):  # a lesson's own move
                 await answer_hint(self, interaction, component)

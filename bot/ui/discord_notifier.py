@@ -26,12 +26,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.clock import Clock, SystemClock
+from bot.custom_ids import Verb, verb_id
 from bot.games import plugin_for
 from bot.i18n import text
+from bot.render.actions import ButtonSpec
 from bot.render.table import RenderedMessage, render_table
 from bot.runtime.priority import background
 from bot.service.errors import TableError
-from bot.snapshots import CLOSED, PLAYING, PublicSnapshot
+from bot.snapshots import CLOSED, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.dynamic_items import build_view
 from bot.ui.message_pictures import EditFiles, drawn_in_thread
@@ -390,7 +392,10 @@ class DiscordNotifier:
         else:
             self._last[table_id] = snapshot
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
-        return render_table(snapshot, language)
+        rendered = render_table(snapshot, language)
+        if self.bot.activity_server is not None and snapshot.status in (PLAYING, ROUND_OVER):
+            rendered = with_activity_button(rendered, snapshot, language)
+        return rendered
 
     async def post(self, table_id: int, channel_id: int) -> discord.Message | None:
         """Send the table message to a channel (or thread) and remember where it is."""
@@ -566,3 +571,15 @@ class DiscordNotifier:
         await self.coalescer.close()
         for task in list(self._tasks):
             task.cancel()
+
+
+def with_activity_button(
+    rendered: RenderedMessage, snapshot: PublicSnapshot, language: str
+) -> RenderedMessage:
+    """The table message with "Open the table": the Activity, for whoever clicks it."""
+    button = ButtonSpec(
+        verb_id(snapshot.table_id, snapshot.round_no or 0, Verb.ACTIVITY),
+        text(language, "button.open_table"),
+        "success",
+    )
+    return replace(rendered, components=(*rendered.components, button))

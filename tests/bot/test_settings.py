@@ -44,3 +44,27 @@ def test_owner_ids_read_as_a_comma_separated_list() -> None:
     assert Settings(_env_file=None).owner_ids == frozenset()  # type: ignore[call-arg]
     with pytest.raises(ValidationError, match="not a list of user ids"):
         Settings(_env_file=None, OWNER_IDS="me")  # type: ignore[call-arg]
+
+
+def test_the_activity_is_off_by_default() -> None:
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert not settings.activity_enabled
+    assert settings.activity_public_url is None and settings.discord_client_secret is None
+
+
+def test_the_activity_public_url_must_be_https() -> None:
+    with pytest.raises(ValidationError) as caught:
+        Settings(_env_file=None, ACTIVITY_PUBLIC_URL="http://cards.example.org")  # type: ignore[call-arg]
+    assert "https://" in str(caught.value)
+    settings = Settings(_env_file=None, ACTIVITY_PUBLIC_URL="https://cards.example.org/")  # type: ignore[call-arg]
+    assert settings.activity_public_url == "https://cards.example.org"
+
+
+def test_the_activity_with_discord_needs_the_client_secret() -> None:
+    with pytest.raises(ValidationError) as caught:
+        Settings(_env_file=None, ACTIVITY_ENABLED="true", DISCORD_TOKEN="x")  # type: ignore[call-arg]
+    assert "DISCORD_CLIENT_SECRET" in str(caught.value)
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, ACTIVITY_ENABLED="true", DISCORD_TOKEN="x", DISCORD_CLIENT_SECRET="s"
+    )
+    assert settings.activity_enabled

@@ -652,6 +652,7 @@
     try {
       const answer = await postJson("/page/interactions", { user: userNumber, ...payload });
       if (!answer.answered) failed(article, answer.error);
+      if (answer.activity) openActivity(answer.activity);
       await refresh();
     } catch (error) {
       failed(article, error.message);
@@ -659,6 +660,32 @@
       control.classList.remove("pending");
       busy(-1);
     }
+  }
+
+  // "Open the table": the Activity in a frame, as Discord opens it beside the channel; the
+  // frame's sign-in (the SDK's authorize) is answered here with a code for this page's user.
+  function openActivity(activity) {
+    document.getElementById("activity")?.remove();
+    const origin = new URL(activity.url).origin;
+    const frame = document.createElement("iframe");
+    frame.src = `${activity.url}/`;
+    frame.title = "Activity";
+    const close = el("button", "activity-close", "✕");
+    close.type = "button";
+    close.setAttribute("aria-label", "Close");
+    const box = el("div", "activity");
+    box.id = "activity";
+    box.append(close, frame);
+    const answer = async (event) => {
+      if (event.source !== frame.contentWindow || event.origin !== origin) return;
+      if (!event.data || event.data.type !== "cardtable-authorize") return;
+      const { code } = await postJson("/page/activity/code", { user: userNumber });
+      frame.contentWindow.postMessage({ type: "cardtable-code", code, table: activity.table }, origin);
+    };
+    window.addEventListener("message", answer);
+    close.addEventListener("click", () => { window.removeEventListener("message", answer); box.remove(); });
+    document.body.append(box);
+    frame.focus();
   }
 
   function failed(article, text) {

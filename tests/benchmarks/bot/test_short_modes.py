@@ -84,3 +84,13 @@ def test_the_tournament_bench_short_mode_times_the_step_between_rounds(
     printed = capsys.readouterr().out
     assert "16 players, 2 rounds, 16 tables" in printed
     assert "last match to next round's tables" in printed and "is over! 🥇" in printed
+
+
+def test_the_activity_bench_short_mode_times_every_page_seeing_a_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks.bot import activity
+
+    activity.main(["--short"])
+    printed = capsys.readouterr().out
+    assert "9 open pages, 30 moves" in printed and "every page" in printed

@@ -86,6 +86,7 @@ class BotUnderTest:
         # (table, round) -> the seats to act when last looked at, and every card seen in a
         # hand at a change of them: what a watcher of a table shown with its hands may see
         self._turn_hands: dict[tuple[int, int | None], tuple[tuple[int, ...], frozenset[str]]] = {}
+        self.more_settings: dict[str, Any] = {}  # more variables (the Activity's, …)
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[CardTableBot]:
@@ -95,6 +96,7 @@ class BotUnderTest:
             DATABASE_PATH=self.database,
             DATABASE_URL=self.database_url,
             DEV_GUILD_ID=self.fake.guild_id,
+            **self.more_settings,
         )
         bot = create_bot(
             settings,

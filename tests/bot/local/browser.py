@@ -75,6 +75,7 @@ class LocalTable:
 
     folder: Path
     port: int = field(default_factory=free_port)
+    activity_port: int = field(default_factory=free_port)  # the Activity's server
     arguments: tuple[str, ...] = ("--local",)
     seed: int | None = None
     log_level: str = "WARNING"  # INFO: what `make run` prints
@@ -102,6 +103,7 @@ class LocalTable:
             PYTHONPATH=str(ROOT),
             DATABASE_PATH=str(self.folder / "cardtable.sqlite3"),
             LOCAL_PORT=str(self.port),
+            ACTIVITY_PORT=str(self.activity_port),
             LOG_LEVEL=self.log_level,
         )
         self.process = subprocess.Popen(

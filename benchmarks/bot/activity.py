@@ -1,0 +1,177 @@
+"""`python -m benchmarks.bot.activity`: how long an Activity page waits to see a move.
+
+Opens `--tables` Dutch tables of two players on a real store in a temporary directory, the
+Activity's server on a local port (sign-in answered by the local Discord), and three open
+pages per table over real WebSockets: both players' and a watcher's. Then `--moves` times a
+player, at a table chosen at random, sends the simple policy's move from their page; it
+prints p50/p99/max of the time from sending the move to the mover's answer, and to every page
+of that table showing the table after it. `--short` runs a few moves at a few tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import random
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from benchmarks.bot.latency import latency_line
+from bot.activity.hub import ActivityNotifier, CompositeNotifier
+from bot.activity.identity import DiscordIdentity
+from bot.activity.running import ActivityServer
+from bot.local.server import LocalDiscord
+from bot.service import FINISHED, PLAYING, ROUND_OVER, PlayerRef, SystemClock, TableService
+from storage import Store
+
+GUILD = 1
+WAIT = 30.0  # seconds a page may take to show a move before the run fails
+
+
+class BenchPage:
+    """One open page: when each table version reached it."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+        self.version = -1
+        self.arrived: dict[int, float] = {}
+        self.changed = asyncio.Event()
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.socket:
+            data = json.loads(message.data)
+            if data["type"] == "table":
+                version = int(data["table"]["version"])
+                self.arrived.setdefault(version, time.perf_counter())
+                self.version = max(self.version, version)
+                self.changed.set()
+
+    async def reached(self, version: int) -> float:
+        """When the page first showed the table at `version` or later."""
+        while self.version < version:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), WAIT)
+        return min(at for seen, at in self.arrived.items() if seen >= version)
+
+
+async def _page(
+    session: aiohttp.ClientSession, fake: LocalDiscord, base: str, name: str, table_id: int
+) -> BenchPage:
+    code = fake.oauth.authorize(fake.user(name))
+    async with session.post(f"{base}/api/token", json={"code": code}) as answer:
+        token = (await answer.json())["access_token"]
+    socket = await session.ws_connect(f"{base}/ws?table={table_id}&token={token}")
+    return BenchPage(socket)
+
+
+async def _playable(service: TableService, table_id: int, host: int) -> None:
+    """Start the next round or match at once if the last one is over."""
+    snapshot = service.public_snapshot(table_id)
+    if snapshot.status == ROUND_OVER:
+        await service.play.next_round(table_id, host)
+    elif snapshot.status == FINISHED:
+        await service.seating.rematch(table_id, host)
+        await service.seating.start(table_id, host)
+
+
+async def run(tables: int, moves: int, seed: int) -> None:
+    names = [f"p{n}" for n in range(2 * tables)] + ["watcher"]
+    fake = LocalDiscord(user_names=tuple(names))
+    await fake.start()
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as directory:
+        store = await Store.open(Path(directory) / "activity.sqlite3")
+        seeds = itertools.count(1)
+        notifier = CompositeNotifier([])
+        service = TableService(store, SystemClock(), notifier, lambda: next(seeds))
+        identity = DiscordIdentity(
+            fake.base_url, str(fake.application_id), fake.oauth.client_secret
+        )
+        server = ActivityServer(service, identity)
+        notifier.notifiers.append(ActivityNotifier(server.hub))
+        runner = web.AppRunner(server.app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        base = f"http://127.0.0.1:{port}"
+        answers: list[float] = []
+        everyone: list[float] = []
+        limits = aiohttp.TCPConnector(limit=0)
+        async with aiohttp.ClientSession(connector=limits) as session:
+            table_ids: list[int] = []
+            pages: dict[int, dict[int, BenchPage]] = {}
+            for n in range(tables):
+                first, second = fake.user(names[2 * n]), fake.user(names[2 * n + 1])
+                host = PlayerRef(first.id, first.name)
+                opened = await service.seating.open_table(GUILD, 10 + n, host, "dutch")
+                await service.seating.join(opened.table_id, PlayerRef(second.id, second.name))
+                await service.seating.start(opened.table_id, host.user_id)
+                table_ids.append(opened.table_id)
+                pages[opened.table_id] = {
+                    user.id: await _page(session, fake, base, user.name, opened.table_id)
+                    for user in (first, second)
+                }
+                pages[opened.table_id][0] = await _page(
+                    session, fake, base, "watcher", opened.table_id
+                )
+            for _ in range(moves):
+                table_id = rng.choice(table_ids)
+                public = service.public_snapshot(table_id)
+                host_id = public.seats[0].user_id
+                assert host_id is not None
+                await _playable(service, table_id, host_id)
+                public = service.public_snapshot(table_id)
+                assert public.status == PLAYING
+                user_id = public.seats[public.to_act[0]].user_id
+                assert user_id is not None
+                choice = service.bot_choice(table_id, user_id, rng)
+                assert choice is not None
+                mover = pages[table_id][user_id]
+                await mover.reached(public.version)
+                started = time.perf_counter()
+                await mover.socket.send_json(
+                    {"act": choice, "round": public.round_no, "version": public.version}
+                )
+                answered = await mover.reached(public.version + 1)
+                answers.append(answered - started)
+                shown = [
+                    await page.reached(public.version + 1) for page in pages[table_id].values()
+                ]
+                everyone.append(max(shown) - started)
+            for table in pages.values():
+                for page in table.values():
+                    await page.socket.close()
+        await runner.cleanup()
+        await server.close()
+        await service.close()
+        await store.close()
+    await fake.stop()
+    print(f"activity: {tables} tables, {3 * tables} open pages, {moves} moves")
+    print(latency_line("mover's frame", answers, 16))
+    print(latency_line("every page", everyone, 16))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--short", action="store_true", help="a few moves at a few tables")
+    arguments: Any = parser.parse_args(argv)
+    if arguments.short:
+        arguments.tables, arguments.moves = 3, 30
+    asyncio.run(run(arguments.tables, arguments.moves, arguments.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,7 @@
+"""The card table as a Discord Activity: a web page beside the channel on the same tables.
+
+`server` serves the page and one WebSocket per viewer; `hub` keeps the open pages of each
+table and pushes them a fresh frame at every change; `frames` turns the service's snapshots
+into the JSON a page receives (and nothing else does); `tables` is the one module that calls
+the table service; `identity` exchanges the SDK's OAuth2 code for the Discord user.
+"""

@@ -1,0 +1,126 @@
+"""The JSON a page receives: plain dicts built from a viewer's snapshot, and from nothing else.
+
+A seated player gets their `PrivateSnapshot` beside the `PublicSnapshot`; anyone else the
+public snapshot alone. Engine views are walked field by field (dataclasses, named tuples,
+mappings, sequences); a card becomes its name (`QS`, `10H`, `JK`), which the page draws. So a
+frame holds exactly what the view holds: a hidden card is absent from the view, hence from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+from bot.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, SeatInfo
+
+_DEPTH = 32  # engine views are shallow; a deeper value is a bug, not a frame
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """A JSON-ready copy of a view value: a card is its name, a dataclass or named tuple a
+    dict of its fields, an enum its value; anything else unknown is its text."""
+    if depth > _DEPTH:
+        raise ValueError("a view nested too deep to send")
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, enum.Enum):
+        return plain(value.value, depth + 1)
+    if hasattr(value, "rank") and hasattr(value, "suit") and hasattr(value, "code"):
+        return str(value.name)  # games.cards.Card
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            f.name: plain(getattr(value, f.name), depth + 1)
+            for f in dataclasses.fields(value)
+            if not f.name.startswith("_")
+        }
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return {name: plain(getattr(value, name), depth + 1) for name in value._fields}
+    if isinstance(value, Mapping):
+        return {str(key): plain(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = [plain(item, depth + 1) for item in value]
+        return sorted(items, key=str) if isinstance(value, set | frozenset) else items
+    return str(value)
+
+
+def _seat(info: SeatInfo) -> dict[str, Any]:
+    return {
+        "seat": info.seat,
+        "name": info.name,
+        "bot": info.is_bot,
+        "away": info.away,
+        "left": info.left,
+        "total": info.total,
+        "user": str(info.user_id) if info.user_id is not None else None,
+    }
+
+
+def _log(entry: LogEntry) -> dict[str, Any]:
+    return {
+        "kind": entry.kind,
+        "seat": entry.seat,
+        "source": entry.source,
+        "data": plain(entry.data),
+    }
+
+
+def _reveal(reveal: Reveal) -> dict[str, Any]:
+    return {"kind": reveal.kind, "seat": reveal.seat, "data": plain(reveal.data)}
+
+
+def public_frame(public: PublicSnapshot) -> dict[str, Any]:
+    """What everyone at the table may see."""
+    last = public.last_round
+    return {
+        "table": public.table_id,
+        "game": public.game,
+        "status": public.status,
+        "round": public.round_no,
+        "version": public.version,
+        "target": public.target,
+        "seats": [_seat(info) for info in public.seats],
+        "to_act": list(public.to_act),
+        "totals": list(public.totals),
+        "winners": list(public.winners),
+        "deadline": public.turn_deadline,
+        "next_round_at": public.next_round_at,
+        "view": plain(public.view),
+        "log": [_log(entry) for entry in public.log],
+        "last_round": None
+        if last is None
+        else {
+            "round": last.round_no,
+            "points": list(last.points),
+            "totals": list(last.totals),
+            "view": plain(last.view),
+        },
+    }
+
+
+def private_frame(private: PrivateSnapshot[Any], reveals: tuple[Reveal, ...]) -> dict[str, Any]:
+    """What one seated player sees besides the public table: their view, their legal moves
+    and the cards a rule shows them now (`reveals`: the page shows them for the reveal time)."""
+    return {
+        "seat": private.seat,
+        "round": private.round_no,
+        "view": plain(private.view),
+        "legal": list(private.legal),
+        "reveals": [_reveal(reveal) for reveal in reveals],
+        "away": private.away,
+        "deadline": private.turn_deadline,
+    }
+
+
+def frame(
+    public: PublicSnapshot,
+    private: PrivateSnapshot[Any] | None = None,
+    reveals: tuple[Reveal, ...] = (),
+) -> dict[str, Any]:
+    """One message to one page: the table, and the viewer's own part if they sit at it."""
+    return {
+        "type": "table",
+        "table": public_frame(public),
+        "me": None if private is None else private_frame(private, reveals),
+    }

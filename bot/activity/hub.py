@@ -1,0 +1,161 @@
+"""The open pages of each table, and the notifier that pushes them a fresh frame at a change.
+
+Catch-up is by state: a page gets the viewer's whole frame at each change, never a list of
+events, so a page that missed some (it reconnected, it was slow) is current after one frame.
+Each page's sends are in order and never overlap; a page that cannot take a frame is dropped
+(it reconnects and gets the current one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.activity.tables import ActivityTables
+from bot.service.errors import TableError
+from bot.service.notifier import TableNotifier
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page: its viewer, its table, how to send it a frame, and its send lock."""
+
+    table_id: int
+    user_id: int
+    language: str
+    send: Send
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    version: int = -1  # the table version of the last frame sent (an older one is skipped)
+
+
+class ActivityHub:
+    """Every open page of this process, by table."""
+
+    def __init__(self, tables: ActivityTables) -> None:
+        self.tables = tables
+        self.pages: dict[int, set[Page]] = {}
+        # called with (page, frame) after each frame is sent (tests check what pages saw)
+        self.listeners: list[Callable[[Page, dict[str, Any]], None]] = []
+        self._pushing: dict[int, asyncio.Task[None]] = {}  # table id -> its push running
+        self._again: set[int] = set()  # tables changed again while their push ran
+
+    def open(self, page: Page) -> None:
+        self.pages.setdefault(page.table_id, set()).add(page)
+
+    def close(self, page: Page) -> None:
+        open_pages = self.pages.get(page.table_id)
+        if open_pages is not None:
+            open_pages.discard(page)
+            if not open_pages:
+                del self.pages[page.table_id]
+
+    async def deliver(self, page: Page, built: dict[str, Any]) -> None:
+        """Send one frame to one page, unless it already has a newer table."""
+        version = int(built["table"]["version"])
+        async with page.lock:
+            if version < page.version:
+                return
+            page.version = version
+            await page.send(built)
+        for listener in self.listeners:
+            listener(page, built)
+
+    def changed(self, table_id: int) -> None:
+        """The table changed: push its pages a fresh frame in the background, at most one
+        push per table at a time (changes during one are covered by one more after it), so
+        the service's caller never waits on the pages."""
+        if table_id not in self.pages:
+            return
+        if table_id in self._pushing:
+            self._again.add(table_id)
+            return
+        self._pushing[table_id] = asyncio.create_task(self._pushes(table_id))
+
+    async def _pushes(self, table_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(table_id)
+                await self.push(table_id)
+                if table_id not in self._again:
+                    return
+        finally:
+            del self._pushing[table_id]
+
+    async def idle(self) -> None:
+        """Wait until no push is running (tests, and closing)."""
+        while self._pushing:
+            await asyncio.gather(*self._pushing.values(), return_exceptions=True)
+
+    async def close_all(self) -> None:
+        for task in list(self._pushing.values()):
+            task.cancel()
+        await self.idle()
+
+    async def push(self, table_id: int) -> None:
+        """A fresh frame to every open page of the table, each built for its viewer."""
+        open_pages = list(self.pages.get(table_id, ()))
+        if open_pages:
+            await asyncio.gather(*(self._refresh(page) for page in open_pages))
+
+    async def _refresh(self, page: Page) -> None:
+        try:
+            built = await self.tables.current_frame(page.table_id, page.user_id)
+            await self.deliver(page, built)
+        except TableError:
+            self.close(page)  # the table is gone: nothing more to show
+        except (ConnectionError, RuntimeError) as error:
+            log.info("a page of table %s is gone: %s", page.table_id, error)
+            self.close(page)
+
+
+class ActivityNotifier:
+    """The service's notifier for the Activity: every stored change reaches the open pages."""
+
+    def __init__(self, hub: ActivityHub) -> None:
+        self.hub = hub
+
+    async def table_changed(self, table_id: int) -> None:
+        self.hub.changed(table_id)
+
+    async def round_started(self, table_id: int) -> None:
+        self.hub.changed(table_id)
+
+    async def turn_reminder(self, table_id: int, seat: int) -> None:
+        return None  # the page shows whose turn it is at every frame
+
+    async def table_closed(self, table_id: int) -> None:
+        self.hub.changed(table_id)
+
+
+class CompositeNotifier:
+    """Tells each notifier in turn (the Discord messages first, then the open pages); one
+    that fails is logged and the others are still told."""
+
+    def __init__(self, notifiers: Sequence[TableNotifier]) -> None:
+        self.notifiers = list(notifiers)  # the Activity's joins once its hub is built
+
+    async def _each(self, call: Callable[[TableNotifier], Awaitable[None]]) -> None:
+        for notifier in self.notifiers:
+            try:
+                await call(notifier)
+            except Exception:
+                log.exception("a table notifier failed")
+
+    async def table_changed(self, table_id: int) -> None:
+        await self._each(lambda n: n.table_changed(table_id))
+
+    async def round_started(self, table_id: int) -> None:
+        await self._each(lambda n: n.round_started(table_id))
+
+    async def turn_reminder(self, table_id: int, seat: int) -> None:
+        await self._each(lambda n: n.turn_reminder(table_id, seat))
+
+    async def table_closed(self, table_id: int) -> None:
+        await self._each(lambda n: n.table_closed(table_id))

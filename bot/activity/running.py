@@ -1,0 +1,41 @@
+"""The Activity's web server beside the bot: built on the bot's table service, listening on
+its own port, its notifier told of every stored change next to the Discord messages'."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from bot.activity.hub import ActivityHub, ActivityNotifier
+from bot.activity.identity import DiscordIdentity
+from bot.activity.server import create_app
+from bot.activity.tables import ActivityTables
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+log = logging.getLogger(__name__)
+
+
+class ActivityServer:
+    """Serves the Activity's page and its pages' connections until closed."""
+
+    def __init__(self, service: TableService, identity: DiscordIdentity) -> None:
+        self.hub = ActivityHub(ActivityTables(service))
+        self.notifier = ActivityNotifier(self.hub)
+        self.app = create_app(self.hub, identity)
+        self._runner: web.AppRunner | None = None
+
+    async def start(self, host: str, port: int) -> None:
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, host, port).start()
+        log.info("the Activity's page listens on http://%s:%s", host, port)
+
+    async def close(self) -> None:
+        await self.hub.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None

@@ -1,0 +1,2 @@
+// What the Activity's page uses of Discord's Embedded App SDK, bundled into one file.
+export { DiscordSDK } from "@discord/embedded-app-sdk";

@@ -1,0 +1,153 @@
+"""The Activity's web server: the page, the token exchange, and one WebSocket per page.
+
+`GET /` the page; `POST /api/token` `{"code"}` -> `{"access_token"}` (the SDK's authorize
+code exchanged with Discord); `GET /ws?table=<id>&token=<access token>` the page's live
+connection. A connection gets the viewer's frame at once, a fresh one at every change of the
+table, and answers each move it sends: the mover's frame, or one sentence in their language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from bot.activity.hub import ActivityHub, Page
+from bot.activity.identity import DiscordIdentity, NotIdentified
+from bot.activity.tables import Move
+from bot.i18n import error_text
+from bot.pictures.card_faces import BACK, face_png
+from bot.service.errors import TableError
+from games.cards import RANKS, SUITS
+from storage.models import GuildSettings
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 1024  # bytes: a move is far shorter
+# how long the page shows a card a rule showed its player (a guild's default)
+REVEAL_SECONDS = float(GuildSettings.model_fields["reveal_seconds"].default)
+# the pictures the page draws cards with: every face, the joker and the back
+CARD_NAMES = frozenset({f"{rank}{suit}" for rank in RANKS for suit in SUITS} | {"JK", BACK})
+HUB_KEY = web.AppKey("hub", ActivityHub)
+CLIENT_ID_KEY = web.AppKey("client_id", str)
+IDENTITY_KEY = web.AppKey("identity", DiscordIdentity)
+SESSION_KEY = web.AppKey("session", aiohttp.ClientSession)
+
+
+def create_app(hub: ActivityHub, identity: DiscordIdentity) -> web.Application:
+    """The Activity's application (the caller runs it on its own port)."""
+    app = web.Application(client_max_size=4096)
+    app[HUB_KEY] = hub
+    app[IDENTITY_KEY] = identity
+    app.router.add_get("/api/config", _config)
+    app.router.add_get("/cards/{name}.png", _card)
+    app.cleanup_ctx.append(_client_session)
+    app.router.add_get("/", _page)
+    app.router.add_post("/api/token", _token)
+    app.router.add_get("/ws", _socket)
+    app.router.add_static("/static/", STATIC)
+    return app
+
+
+async def _client_session(app: web.Application) -> Any:
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
+        app[SESSION_KEY] = session
+        yield
+
+
+async def _page(_request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html")
+
+
+async def _config(request: web.Request) -> web.Response:
+    """What the page needs before signing in: the application's id (the SDK's client id)."""
+    return web.json_response({"client_id": request.app[IDENTITY_KEY].client_id})
+
+
+async def _card(request: web.Request) -> web.Response:
+    """One card's picture, as the bot draws it in its messages (drawn once, then kept)."""
+    name = request.match_info["name"]
+    if name not in CARD_NAMES:
+        raise web.HTTPNotFound(text="no such card")
+    picture = await asyncio.to_thread(face_png, name)
+    headers = {"Cache-Control": "public, max-age=86400"}
+    return web.Response(body=picture, content_type="image/png", headers=headers)
+
+
+async def _token(request: web.Request) -> web.Response:
+    try:
+        body = await request.json()
+    except json.JSONDecodeError:
+        body = None
+    code = body.get("code") if isinstance(body, dict) else None
+    if not isinstance(code, str) or not code:
+        return web.json_response({"error": "no code"}, status=400)
+    try:
+        token, _viewer = await request.app[IDENTITY_KEY].exchange(request.app[SESSION_KEY], code)
+    except (NotIdentified, aiohttp.ClientError):
+        return web.json_response({"error": "the code was refused"}, status=401)
+    return web.json_response({"access_token": token})
+
+
+async def _socket(request: web.Request) -> web.StreamResponse:
+    token = request.query.get("token", "")
+    hub = request.app[HUB_KEY]
+    try:
+        viewer = await request.app[IDENTITY_KEY].viewer(request.app[SESSION_KEY], token)
+        if "channel" in request.query:  # inside Discord: the table of the Activity's channel
+            found = hub.tables.table_in_channel(int(request.query["channel"]), viewer.user_id)
+            table_id = found if found is not None else 0
+        else:
+            table_id = int(request.query.get("table", ""))
+    except (ValueError, NotIdentified, aiohttp.ClientError):
+        raise web.HTTPUnauthorized(text="who are you, and which table?") from None
+    socket = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    await socket.prepare(request)
+    page = Page(table_id, viewer.user_id, viewer.language, socket.send_json)
+    hello = {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
+    try:
+        await socket.send_json(hello)
+        hub.open(page)  # before the first frame: a change meanwhile is pushed after it
+        await hub.deliver(page, await hub.tables.opening_frame(table_id, viewer.user_id))
+        async for message in socket:
+            if message.type is aiohttp.WSMsgType.TEXT:
+                await _move(hub, page, message.data)
+    except TableError as error:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await _refuse(page, error)
+    except (ConnectionError, RuntimeError) as error:
+        log.info("a page of table %s closed: %s", table_id, error)
+    finally:
+        hub.close(page)
+        await socket.close()
+    return socket
+
+
+async def _move(hub: ActivityHub, page: Page, data: str) -> None:
+    """One move from a page: played, and answered with the mover's frame; or refused."""
+    try:
+        try:
+            message = json.loads(data)
+        except json.JSONDecodeError:
+            raise TableError("bad_button") from None
+        move = Move.read(message)
+        built = await hub.tables.act(page.table_id, page.user_id, move)
+    except TableError as error:
+        await _refuse(page, error)
+        if error.key == "activity_stale":  # the page drew an older table: the current one
+            await hub.deliver(page, await hub.tables.current_frame(page.table_id, page.user_id))
+        return
+    await hub.deliver(page, built)
+
+
+async def _refuse(page: Page, error: TableError) -> None:
+    sentence = error_text(page.language, error.key, **error.params)
+    async with page.lock:
+        await page.send({"type": "refused", "key": error.key, "text": sentence})

@@ -1,0 +1,65 @@
+"""The table as an Activity from the local table, in a real browser: Alice opens a Dutch table
+against a bot player, clicks "Open the table" and plays from the Activity's page, framed as
+Discord frames it; the page signs in through the local table's handshake; with the keyboard
+too, and at phone width. Under `make screenshots` it takes pictures of the Activity at desktop
+and phone widths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.bot.local.browser import SCREENSHOTS, Player, local_table
+from tests.bot.local.test_games_in_browser import open_table_with_bots
+
+
+def shoot(player: Player, name: str) -> None:
+    """The page with the Activity over it as `name`.png, under `make screenshots`."""
+    if SCREENSHOTS:
+        folder = Path(SCREENSHOTS)
+        folder.mkdir(parents=True, exist_ok=True)
+        player.page.screenshot(path=str(folder / f"{name}.png"))
+
+
+def test_a_player_opens_the_table_as_an_activity_and_plays_from_it(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path, seed=1) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "dutch", 1)
+        alice.click(alice.wait_table_button("activity"))
+        frame = alice.page.frame_locator("#activity iframe")
+        frame.locator("#who:has-text('Your turn')").wait_for()
+        assert frame.locator("#seats .seat").count() == 2
+        assert frame.locator("#seats .seat img").count() >= 8  # two grids of four, face down
+        moves = frame.locator("#moves button")
+        first = moves.first.inner_text()
+        assert first.startswith("peek")
+        moves.first.click()
+        # the move is played: the peeked cards show face up for a while, no refusal
+        frame.locator(
+            "#seats img[alt$='S'], #seats img[alt$='H'], #seats img[alt$='D'], #seats img[alt$='C']"
+        ).first.wait_for()
+        assert frame.locator("#refusal").inner_text() == ""
+        # her turn: she draws by clicking the stock, then discards what she drew
+        frame.locator("#moves button:text-is('draw')").wait_for()
+        frame.locator("#middle button.card").first.click()
+        discard = frame.locator("#moves button:text-is('discard')")
+        discard.wait_for()
+        discard.focus()  # with the keyboard
+        alice.page.keyboard.press("Enter")
+        frame.locator("#moves button:text-is('discard')").wait_for(state="detached")
+        assert frame.locator("#refusal").inner_text() == ""
+        # the cards her peek showed turn face down once the reveal time is over
+        face_up = frame.locator(
+            "#seats img[alt$='S'], #seats img[alt$='H'], #seats img[alt$='D'], #seats img[alt$='C']"
+        )
+        face_up.first.wait_for(state="detached", timeout=20_000)
+        shoot(alice, "activity-desktop")
+        # at phone width the table fits without scrolling sideways
+        alice.page.set_viewport_size({"width": 460, "height": 900})
+        shoot(alice, "activity-phone")
+        activity = next(f for f in alice.page.frames if f.url.endswith(f":{table.activity_port}/"))
+        assert activity.evaluate("innerWidth <= 430")
+        assert activity.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert not table.errors()
