@@ -348,7 +348,8 @@ class _Placed:
 
 
 def _caption(row: CardRow) -> str:
-    return " · ".join(part for part in (row.label, row.note) if part)
+    """What a group writes under it: its label, captions (a slot's number) and note."""
+    return " · ".join(part for part in (row.label, *row.captions, row.note) if part)
 
 
 def _lines(rows: Sequence[CardRow]) -> list[CardRow | list[_Placed]]:

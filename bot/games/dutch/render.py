@@ -333,7 +333,11 @@ def hand_rows(
     legible on a phone, then the card held under its name."""
     rows = [
         CardRow(
-            str(s.slot), (EMPTY if s.empty else s.card,), raised=(0,) if s.card else (), flow=True
+            "",
+            (EMPTY if s.empty else s.card,),
+            raised=(0,) if s.card else (),
+            captions=(str(s.slot),),
+            flow=True,
         )
         for s in grid
     ]

@@ -99,7 +99,9 @@ def test_my_cards_pictures_the_grid_with_the_peeked_cards_face_up_and_raised() -
     seen = [str(r.data["card"]) for r in reveals]
     assert [s.cards for s in slots] == [(seen[0],), (seen[1],), (None,), (None,)]
     assert [s.raised for s in slots] == [(0,), (0,), (), ()]
-    assert [s.label for s in slots] == ["1", "2", "3", "4"] and all(s.flow for s in slots)
+    assert [s.captions for s in slots] == [("1",), ("2",), ("3",), ("4",)] and all(
+        s.flow for s in slots
+    )
     assert cards_in(rendered.cards.png()) == seen
     assert rendered.embed.image.url == f"attachment://{rendered.cards.filename}"
     # re-rendered once the reveal is over: every card face down again
