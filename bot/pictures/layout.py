@@ -292,9 +292,11 @@ def rows_image(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> tuple[Image
 
 # -- flowing pictures ---------------------------------------------------------------------------
 # A picture shown at the message's width keeps its cards legible on a phone only if it is a
-# few cards wide: a flowing picture is always `FLOW_CARDS` cards wide (the same card size in
-# every message), its groups laid left to right and wrapping onto the next line.
-FLOW_CARDS = 7  # cards side by side across a flowing picture
+# few cards wide: a flowing picture is `FLOW_CARDS` cards wide at most, its groups laid left
+# to right and wrapping onto the next line, and as wide as what it shows (`FEWEST_CARDS` at
+# least, so that a hand of two cards is not blown up to the message's width).
+FLOW_CARDS = 7  # cards side by side across a flowing picture, at most
+FEWEST_CARDS = 4  # the width of a flowing picture of fewer cards
 GROUP_GAP = 10  # between two groups of a line
 OVERLAP = 0.42  # of a card's width: what shows of a card covered by the next in its group
 CAPTION_SIZE = 24  # a group's caption (a pack's points, a slot's number)
@@ -386,15 +388,32 @@ def _lines(rows: Sequence[CardRow]) -> list[CardRow | list[_Placed]]:
     return lines
 
 
+def _used(lines: Sequence[CardRow | list[_Placed]]) -> int:
+    """How wide the lines' content is (a heading's words, a line's groups), no narrower than
+    `FEWEST_CARDS` cards (a small hand is not blown up to the message's width) and no wider
+    than `FLOW_CARDS`."""
+    inner = flow_width() - 2 * MARGIN
+    width = FEWEST_CARDS * card_width(CARD) + (FEWEST_CARDS - 1) * GROUP_GAP
+    for line in lines:
+        if isinstance(line, CardRow):
+            words = _length(line.label, HEADING_SIZE)
+            if line.note:
+                words += 2 * GAP + _length(line.note, CAPTION_SIZE)
+            width = max(width, words)
+        elif line:
+            width = max(width, line[-1].left + line[-1].width)
+    return min(width, inner)
+
+
 def flow_image(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> tuple[Image.Image, list[str]]:
     """A flowing picture: headings (rows without cards: a label, a note at the right) and
     groups of cards (a rank of a hand, a pack, a slot) laid left to right, wrapping onto the
     next line, each group's cards overlapped and its label and note written under it."""
-    width = flow_width()
-    inner = width - 2 * MARGIN
+    lines = _lines(rows)
+    inner = _used(lines)
+    width = inner + 2 * MARGIN
     card, lift = CARD, CARD // 6
     heading = HEADING_SIZE + 2 * GAP
-    lines = _lines(rows)
 
     def height_of(line: CardRow | list[_Placed]) -> int:
         if isinstance(line, CardRow):
