@@ -388,6 +388,14 @@ def _lines(rows: Sequence[CardRow]) -> list[CardRow | list[_Placed]]:
     return lines
 
 
+def heading_words(label: str, note: str, width: int) -> tuple[str, str]:
+    """A heading's label and note as written on a line `width` wide: the note (the points)
+    whole in two thirds of the line at most, the label (a name) cut to the rest."""
+    note = _cut(note, width * 2 // 3, CAPTION_SIZE) if note else ""
+    room = width - (_length(note, CAPTION_SIZE) + 2 * GAP if note else 0)
+    return _cut(label, room, HEADING_SIZE), note
+
+
 def _used(lines: Sequence[CardRow | list[_Placed]]) -> int:
     """How wide the lines' content is (a heading's words, a line's groups), no narrower than
     `FEWEST_CARDS` cards (a small hand is not blown up to the message's width) and no wider
@@ -431,16 +439,8 @@ def flow_image(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> tuple[Image
         tall = height_of(line)
         if isinstance(line, CardRow):
             middle = top + tall // 2
-            note = _cut(line.note, inner // 2, CAPTION_SIZE) if line.note else ""
-            room = inner - (_length(note, CAPTION_SIZE) + 2 * GAP if note else 0)
-            _write(
-                image,
-                (MARGIN, middle),
-                _cut(line.label, room, HEADING_SIZE),
-                HEADING_SIZE,
-                TEXT,
-                "lm",
-            )
+            label, note = heading_words(line.label, line.note, inner)
+            _write(image, (MARGIN, middle), label, HEADING_SIZE, TEXT, "lm")
             if note:
                 _write(image, (width - MARGIN, middle), note, CAPTION_SIZE, DIM, "rm")
             top += tall

@@ -29,6 +29,7 @@ from bot.pictures.layout import (
     CardRow,
     card_height,
     card_width,
+    heading_words,
 )
 from bot.pictures.round_end import RoundEndRow, round_end_png
 from games.contract import RoundSetup
@@ -163,3 +164,16 @@ def test_a_round_end_picture_keeps_its_cards_and_words_legible_at_a_phone_s_widt
     width = _width(round_end_png(rows, "manche", "total"))
     assert card_width(card) * PHONE_SHOWN / width >= SMALLEST_CARD
     assert CAPTION_SIZE * PHONE_SHOWN / width >= SMALLEST_TEXT
+
+
+def test_a_round_end_heading_writes_the_points_and_total_whole_beside_the_name() -> None:
+    rows = tuple(
+        RoundEndRow(f"Bot {i} · E", ("KC", "JH", "QS", "QD", "9D"), 1, 1) for i in range(4)
+    )
+    width = _width(round_end_png(rows, "round", "total")) - 2 * MARGIN
+    assert heading_words("Bot 1 · E", "round +1 · total 1", width) == (
+        "Bot 1 · E",
+        "round +1 · total 1",
+    )
+    name, note = heading_words("Éloïse" * 10, "round +1 · total 1", width)
+    assert note == "round +1 · total 1" and name.endswith("…")
