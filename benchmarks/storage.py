@@ -139,7 +139,7 @@ async def bench_writes(
     table_ids = list(await asyncio.gather(*(open_round(index) for index in range(n_tables))))
     await setup.close()
     store = await Store.open(location, synchronous=synchronous)  # type: ignore[arg-type]
-    # as the bot's process does (bot/service/long_lived.py): what lives on is frozen out of
+    # as the bot's process does (bot/runtime/long_lived.py): what lives on is frozen out of
     # the cycle collector's walks, which otherwise pause every writer for 0.1-0.3 s
     gc.collect()
     gc.freeze()

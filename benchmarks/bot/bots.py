@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from benchmarks.bot.latency import latency_line
+from bot.runtime.runner import ProcessPolicyRunner
 from bot.service import (
     FINISHED,
     PLAYING,
@@ -31,7 +32,6 @@ from bot.service import (
     SystemClock,
     TableService,
 )
-from bot.service.runner import ProcessPolicyRunner
 from storage import Store
 
 GAME = "euchre"
@@ -40,17 +40,17 @@ GUILD = 1
 
 async def settled(service: TableService, table_id: int) -> None:
     """The bot players' moves that follow a click are played."""
-    await service.settle(table_id)
+    await service.followup.settle(table_id)
 
 
 async def open_tables(service: TableService, count: int, bots: str) -> list[int]:
     ids = []
     for n in range(count):
         host = PlayerRef(1_000 + n, f"P{n}")
-        table_id = (await service.open_table(GUILD, 10 + n, host, GAME, bots=bots)).table_id
+        table_id = (await service.seating.open_table(GUILD, 10 + n, host, GAME, bots=bots)).table_id
         for _ in range(3):
-            await service.add_bot(table_id, host.user_id)
-        await service.start(table_id, host.user_id)
+            await service.seating.add_bot(table_id, host.user_id)
+        await service.seating.start(table_id, host.user_id)
         ids.append(table_id)
     return ids
 
@@ -62,10 +62,10 @@ async def human_turn(service: TableService, table_id: int, user_id: int) -> int:
         await settled(service, table_id)
         snapshot = service.public_snapshot(table_id)
         if snapshot.status == ROUND_OVER:
-            await service.next_round(table_id, user_id)
+            await service.play.next_round(table_id, user_id)
         elif snapshot.status == FINISHED:
-            await service.rematch(table_id, user_id)
-            await service.start(table_id, user_id)
+            await service.seating.rematch(table_id, user_id)
+            await service.seating.start(table_id, user_id)
         elif snapshot.status == PLAYING and snapshot.round_no is not None:
             return snapshot.round_no
     raise RuntimeError(f"table {table_id}: the human never got the turn")
@@ -92,7 +92,7 @@ async def run(clicks: int, tables: int, bots: str) -> None:
                 if notation is None:
                     continue
                 clicked = time.perf_counter()
-                await service.act(table_id, user_id, round_no, notation)
+                await service.play.act(table_id, user_id, round_no, notation)
                 answered = time.perf_counter()
                 await settled(service, table_id)
                 answers.append(answered - clicked)

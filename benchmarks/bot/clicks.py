@@ -52,7 +52,7 @@ simple policy played instead (by reason: `overload`, `deadline`, ...) and the sh
 window the workers spent deciding (wall time, as they report it); the turns that timed out
 in the set-up (none: the clock is held), the warm-up and the window, and apart from them the
 seats of the humans' tables handed to bots after two timeouts, when the window opens and at
-its end; and what the service's occasional full collection (`bot/service/long_lived.py`) costs
+its end; and what the service's occasional full collection (`bot/runtime/long_lived.py`) costs
 with that many tables.
 
 Targets: at 10,000 tables of humans and 1,000 clicks/s, p99 < 25 ms and max < 100 ms on one
@@ -92,6 +92,9 @@ from benchmarks.bot.latency import percentile
 from benchmarks.bot.set_up import BIG_HAND, PLAYERS_PER_TABLE, HeldClock, Table, open_tables
 from bot.render.private import render_private
 from bot.render.table import render_table
+from bot.runtime import priority
+from bot.runtime.pool_terms import SEARCHED
+from bot.runtime.runner import ProcessPolicyRunner
 from bot.service import (
     FINISHED,
     PLAYING,
@@ -99,11 +102,8 @@ from bot.service import (
     SystemClock,
     TableError,
     TableService,
-    priority,
 )
-from bot.service.pool_terms import SEARCHED
-from bot.service.runner import ProcessPolicyRunner
-from bot.ui.pictures import DRAWERS
+from bot.ui.message_pictures import DRAWERS
 from games.registry import game_names, get_game
 from storage import Store
 
@@ -229,7 +229,7 @@ class Bench:
             with self.notifier.follower.answering(click.table_id, click.user_id):
                 if click.verb == "act":
                     assert click.round_no is not None
-                    result = await service.act(
+                    result = await service.play.act(
                         click.table_id, click.user_id, click.round_no, click.notation
                     )
                     public = service.public_snapshot(click.table_id)
@@ -246,10 +246,10 @@ class Bench:
                         timed.rounds += 1
                 else:
                     if click.verb == "next":
-                        await service.next_round(click.table_id, click.user_id)
+                        await service.play.next_round(click.table_id, click.user_id)
                     else:
-                        await service.rematch(click.table_id, click.user_id)
-                        await service.start(click.table_id, click.user_id)
+                        await service.seating.rematch(click.table_id, click.user_id)
+                        await service.seating.start(click.table_id, click.user_id)
                     rendered = render_table(service.public_snapshot(click.table_id), LANGUAGE)
                     payload(rendered)
                     self.notifier.pictures.answer(click.table_id, rendered)
@@ -265,7 +265,7 @@ class Bench:
         (the bots' moves that follow each click all played), for as long as the run lasts."""
         service = self.service
         while True:
-            await service.settle(table.table_id)  # the bots' moves owed, if any
+            await service.followup.settle(table.table_id)  # the bots' moves owed, if any
             spread = self.bot_think_spread
             await asyncio.sleep(self.bot_think * self.rng.uniform(1 - spread, 1 + spread))
             click = self.next_click(table)
@@ -275,8 +275,8 @@ class Bench:
                 await ask_hint(self, table.table_id, table.game, click.user_id, click.round_no)
             arrival = time.perf_counter()
             await self.answer(click, arrival, self.bot_timed)
-            if service.bots_pending(table.table_id):
-                await service.settle(table.table_id)
+            if service.followup.pending(table.table_id):
+                await service.followup.settle(table.table_id)
                 if self.measured(arrival):
                     follows = self.follows.setdefault(table.game, [])
                     follows.append(time.perf_counter() - arrival)
@@ -496,7 +496,7 @@ def away_seats(bench: Bench) -> int:
 
 
 def time_full_collection() -> float:
-    """What `bot.service.long_lived`'s occasional full collection costs with these tables."""
+    """What `bot.runtime.long_lived`'s occasional full collection costs with these tables."""
     started = time.perf_counter()
     gc.unfreeze()
     gc.collect()
@@ -648,7 +648,7 @@ def main(argv: list[str] | None = None) -> None:
         "--plain-loop",
         action="store_true",
         help="asyncio's own event loop, every callback in arrival order, instead of the bot's "
-        "(bot moves after clicks, bot/service/priority.py): what the priority brings is the "
+        "(bot moves after clicks, bot/runtime/priority.py): what the priority brings is the "
         "difference",
     )
     parser.add_argument("--hints", type=float, default=0.0, help=HINTS_HELP)

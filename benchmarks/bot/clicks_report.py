@@ -11,7 +11,7 @@ from games.registry import game_names
 
 if TYPE_CHECKING:
     from benchmarks.bot.clicks import Bench, Level, Window
-    from bot.service.pool_terms import PoolStats
+    from bot.runtime.pool_terms import PoolStats
 
 
 def report(level: Level, bench: Bench, window: Window) -> list[str]:

@@ -15,17 +15,17 @@ from typing import Any
 import discord
 
 from bot.i18n import text
-from bot.pictures.cards import Deck
+from bot.pictures.card_faces import Deck
 from bot.pictures.layout import CardPicture, CardRow, rows_png
 from bot.render.table import RenderedMessage, render_table
+from bot.runtime.priority import background
 from bot.service import PrivateSnapshot, SystemClock, TableError, TableService
-from bot.service.priority import background
 from bot.ui.coalescer import EditCoalescer
 from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import digest, turn_of
 from bot.ui.dynamic_items import build_view
 from bot.ui.following import HandFollower
-from bot.ui.pictures import CardPictures, in_drawing_process
+from bot.ui.message_pictures import CardPictures, in_drawing_process
 from storage import StoreError, TurnMention
 
 LANGUAGE = "en"

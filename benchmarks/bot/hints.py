@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from bot.runtime.pool_terms import ChoreFailed
 from bot.service import TableError
-from bot.service.pool_terms import ChoreFailed
 
 if TYPE_CHECKING:
     from benchmarks.bot.clicks import Bench

@@ -34,9 +34,16 @@ from itertools import count
 from pathlib import Path
 
 from bot.custom_ids import THEN, BadCustomId, Kind, parse
-from bot.pictures.cards import BACK, CARD_NAMES, FOUR_COLOUR_NAMES, FOUR_COLOURS, TWO_COLOURS, Deck
+from bot.pictures.card_faces import (
+    BACK,
+    CARD_NAMES,
+    FOUR_COLOUR_NAMES,
+    FOUR_COLOURS,
+    TWO_COLOURS,
+    Deck,
+)
 from bot.render.actions import SelectSpec
-from bot.render.cards import use_pictures
+from bot.render.card_text import use_pictures
 from bot.render.private import render_private
 from bot.render.table import RenderedMessage, render_table
 from bot.service import FakeClock, PlayerRef, TableError, TableService
@@ -151,11 +158,11 @@ async def _play(
 ) -> None:
     seats = 3 if game == "dutch" and seed % 2 else 4
     players = [PlayerRef(100 + i, name) for i, name in enumerate(NAMES[:seats])]
-    opened = await service.open_table(1, 10, players[0], game)
+    opened = await service.seating.open_table(1, 10, players[0], game)
     table_id = opened.table_id
     for player in players[1:]:
-        await service.join(table_id, player)
-    await service.start(table_id, players[0].user_id)
+        await service.seating.join(table_id, player)
+    await service.seating.start(table_id, players[0].user_id)
     rng = random.Random(seed)
     decks = (TWO_COLOURS, FOUR_COLOURS)
     for step in range(steps):
@@ -163,12 +170,12 @@ async def _play(
         language = LANGUAGES[step % 2]
         renders.append(TableRender(public, language))
         if public.status == ROUND_OVER:
-            await service.next_round(table_id, public.host_id)
+            await service.play.next_round(table_id, public.host_id)
             continue
         if public.status != PLAYING:
             return
         for index, player in enumerate(players):
-            private = await service.follow_view(table_id, player.user_id)
+            private = await service.play.follow_view(table_id, player.user_id)
             if private is not None:
                 mine = PrivateRender(private, public, language, decks[(step + index) % 2])
                 renders.append(mine)
@@ -178,9 +185,9 @@ async def _play(
         user_id = public.seats[public.to_act[0]].user_id
         if user_id is None:
             continue
-        legal = (await service.private_view(table_id, user_id)).legal
+        legal = (await service.play.private_view(table_id, user_id)).legal
         try:
-            result = await service.act(table_id, user_id, public.round_no, rng.choice(legal))
+            result = await service.play.act(table_id, user_id, public.round_no, rng.choice(legal))
         except TableError:
             continue  # a timer came first
         answer = service.public_snapshot(table_id)

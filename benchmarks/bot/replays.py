@@ -19,7 +19,7 @@ from pathlib import Path
 
 from benchmarks.bot.latency import latency_line
 from bot.render.replay import Replayer, render_replay
-from bot.service.policy import policy_for
+from bot.runtime.policy import policy_for
 from games.match import Match
 from games.registry import get_game
 from storage import SeatRecord, Store

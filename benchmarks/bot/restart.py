@@ -57,29 +57,29 @@ async def build(path: Path, tables: int, history_gb: float, finished: int = 60) 
     # finished matches: the shape of the history
     for n in range(finished):
         host = PlayerRef(9_000_000 + n, f"H{n}")
-        table_id = (await service.open_table(GUILD, 5, host, "dutch", None, 1)).table_id
-        await service.add_bot(table_id, host.user_id)
-        await service.start(table_id, host.user_id)
+        table_id = (await service.seating.open_table(GUILD, 5, host, "dutch", None, 1)).table_id
+        await service.seating.add_bot(table_id, host.user_id)
+        await service.seating.start(table_id, host.user_id)
         for _ in range(2_000):
             snapshot = service.public_snapshot(table_id)
             if snapshot.status == FINISHED:
                 break
             if snapshot.round_no is None or not snapshot.to_act:
-                await service.next_round(table_id, host.user_id)
+                await service.play.next_round(table_id, host.user_id)
                 continue
             notation = service.bot_choice(table_id, host.user_id, rng)
             if notation is None:  # the bots move after a click, in the background
-                await service.settle(table_id)
+                await service.followup.settle(table_id)
                 continue
-            await service.act(table_id, host.user_id, snapshot.round_no, notation)
-        await service.cancel(table_id, host.user_id)
+            await service.play.act(table_id, host.user_id, snapshot.round_no, notation)
+        await service.seating.cancel(table_id, host.user_id)
     for n in range(tables):
         host = PlayerRef(1_000_000 + n, f"P{n}")
         game = GAMES[n % len(GAMES)]
-        table_id = (await service.open_table(GUILD, 10 + n % 50, host, game)).table_id
+        table_id = (await service.seating.open_table(GUILD, 10 + n % 50, host, game)).table_id
         for _ in range(3):
-            await service.add_bot(table_id, host.user_id)
-        await service.start(table_id, host.user_id)
+            await service.seating.add_bot(table_id, host.user_id)
+        await service.seating.start(table_id, host.user_id)
         if n % 1000 == 999:
             print(f"  {n + 1} active tables ({time.perf_counter() - started:.0f} s)", flush=True)
     await store.close()
@@ -102,8 +102,8 @@ async def build(path: Path, tables: int, history_gb: float, finished: int = 60) 
 
 async def measure(path: Path, rate: float) -> None:
     imported = time.perf_counter()
+    from bot.runtime.runner import ProcessPolicyRunner
     from bot.service import NullNotifier, SystemClock, TableService
-    from bot.service.runner import ProcessPolicyRunner
     from storage import Store
 
     imports = time.perf_counter() - imported
@@ -115,7 +115,7 @@ async def measure(path: Path, rate: float) -> None:
         store, SystemClock(), NullNotifier(), itertools.count(1).__next__, policy_runner=runner
     )
     listed_at = time.perf_counter()
-    count = await service.start_restore()
+    count = await service.restoring.start()
     listed = time.perf_counter() - listed_at
     print(
         f"file {path.stat().st_size / 2**30:.2f} GB, {count:,} active tables; imports "
@@ -146,7 +146,7 @@ async def click(service: TableService, table_id: int, rng: random.Random, clicks
     if not service.loaded(table_id):
         clicks.not_loaded += 1
     try:
-        await service.ready(table_id)
+        await service.restoring.ready(table_id)
         clicks.loads.append(time.perf_counter() - clicked)
         snapshot = service.public_snapshot(table_id)
     except TableError:  # found broken at its load: the click is answered with a refusal
@@ -159,7 +159,7 @@ async def click(service: TableService, table_id: int, rng: random.Random, clicks
         notation = service.bot_choice(table_id, user_id, rng)
     if notation is not None and snapshot.round_no is not None and user_id is not None:
         try:
-            await service.act(table_id, user_id, snapshot.round_no, notation)
+            await service.play.act(table_id, user_id, snapshot.round_no, notation)
         except TableError:
             clicks.refused += 1
             notation = None
@@ -167,10 +167,10 @@ async def click(service: TableService, table_id: int, rng: random.Random, clicks
         clicks.refused += 1
     answered = time.perf_counter()
     clicks.answers.append(answered - clicked)
-    if notation is not None or service.bots_pending(table_id):
+    if notation is not None or service.followup.pending(table_id):
         # the bot players' moves that follow the click, or that a table restored with moves
         # owed plays first (refusing the click meanwhile, as it is not the human's turn)
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
         clicks.follows.append(time.perf_counter() - clicked)
     return answered
 
@@ -190,7 +190,7 @@ async def click_while_loading(service: TableService, rate: float) -> None:
         f"({first.answers[0] * 1e3:.0f} ms after the click; {time.process_time():.2f} s of "
         f"CPU so far: the figure a busy machine does not inflate)"
     )
-    restored = asyncio.ensure_future(service.wait_restored())
+    restored = asyncio.ensure_future(service.restoring.wait())
     clicks = Clicks()
     pending: set[asyncio.Task[float]] = set()
     started = time.perf_counter()

@@ -68,16 +68,16 @@ async def seed_tables(fake: LocalDiscord, database: Path, count: int) -> Seeded:
         await store.save_guild_settings(settings.model_copy(update={"turn_seconds": TURN_SECONDS}))
         host = PlayerRef(FIRST_USER, "P")
         template = (
-            await service.open_table(fake.guild_id, fake.channel_id, host, "dutch")
+            await service.seating.open_table(fake.guild_id, fake.channel_id, host, "dutch")
         ).table_id
-        await service.join(template, PlayerRef(host.user_id + 1, "Q"))
-        await service.start(template, host.user_id)
+        await service.seating.join(template, PlayerRef(host.user_id + 1, "Q"))
+        await service.seating.start(template, host.user_id)
         while (view := service.public_snapshot(template).view) is not None and view.phase == "peek":
             snapshot = service.public_snapshot(template)
             user = snapshot.seats[snapshot.to_act[0]].user_id
             assert user is not None and snapshot.round_no is not None
-            legal = (await service.private_view(template, user)).legal
-            await service.act(template, user, snapshot.round_no, legal[0])
+            legal = (await service.play.private_view(template, user)).legal
+            await service.play.act(template, user, snapshot.round_no, legal[0])
         turn = turn_of(service.public_snapshot(template))
         assert turn is not None
         await service.close()
@@ -172,7 +172,7 @@ async def run(
     tables: int, moves: int, think: float, per: float, database: Path, edit_delay: float = 1.0
 ) -> Report:
     from bot.app import create_bot
-    from bot.service.runner import InlinePolicyRunner
+    from bot.runtime.runner import InlinePolicyRunner
     from bot.settings import Settings
 
     async with running_local_discord() as fake:
@@ -196,7 +196,7 @@ async def run(
         started = time.perf_counter()
         posts_before = len(fake.requests)
         async with running_client(bot, timeout=60.0):
-            await bot.service.wait_restored()
+            await bot.service.restoring.wait()
             restored_s = time.perf_counter() - started
             played = seeded.table_ids[-2:]
             rng = random.Random(1)
@@ -210,7 +210,7 @@ async def run(
                 assert notation is not None
                 clicked = time.perf_counter()
                 bot.notifier.clicked(table_id)  # what the controller does at every click
-                await bot.service.act(table_id, user, snapshot.round_no, notation)
+                await bot.service.play.act(table_id, user, snapshot.round_no, notation)
                 while not await _shows(bot, fake, table_id):
                     if time.perf_counter() - clicked > 120:
                         raise AssertionError(f"move {move} never showed on its table message")

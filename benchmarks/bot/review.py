@@ -6,7 +6,7 @@ For each game, hands are played to their end by the simple bot players (a player
 the strong bot, so its moves often differ from the bot's and are played out: a strong player's
 review, mostly agreeing with the bot, is quicker), then seat 0's play is reviewed with the
 game's time budget (`Game.review_terms`: per decision, per hand), as the bot does when a player
-asks: in pieces, by one bot worker process (`bot.service.reviews`, one core). Prints, per game,
+asks: in pieces, by one bot worker process (`bot.runtime.reviews`, one core). Prints, per game,
 the decisions reviewed and the time of each hand's review (mean and worst); then one more hand
 is reviewed while a table asks the same worker for a strong bot's move every 0.2 s, and the
 moves' waits (asked -> answered: p50, worst) and fallbacks to the simple policy are printed.
@@ -24,9 +24,9 @@ import statistics
 import time
 from typing import Any
 
-from bot.service.policy import policy_for
-from bot.service.reviews import review_in_workers
-from bot.service.runner import ProcessPolicyRunner
+from bot.runtime.policy import policy_for
+from bot.runtime.reviews import review_in_workers
+from bot.runtime.runner import ProcessPolicyRunner
 from games.contract import Round, RoundRecord, RoundSetup
 from games.registry import get_game
 from games.review import Review, review_hand

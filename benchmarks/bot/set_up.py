@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.clock import Clock, TimerCallback, TimerHandle, sleep_by_timer
 from bot.service import PlayerRef
-from bot.service.clock import Clock, TimerCallback, TimerHandle, sleep_by_timer
 from games.contract import Round
 from games.dame.round import DameRound
 
@@ -157,17 +157,19 @@ async def open_tables(
     async def humans(t: int, chooser: dict[int, Chooser]) -> Table:
         game = games[t % len(games)]
         people = [PlayerRef(1_000 * (t + 1) + p, f"T{t}P{p}") for p in range(PLAYERS_PER_TABLE)]
-        snapshot = await service.open_table(1, 10 + t % 20, people[0], game)
+        snapshot = await service.seating.open_table(1, 10 + t % 20, people[0], game)
         for person in people[1:]:
-            await service.join(snapshot.table_id, person)
+            await service.seating.join(snapshot.table_id, person)
         return Table(snapshot.table_id, game, people[0].user_id, chooser)
 
     async def with_bots(t: int) -> Table:
         game = games[t % len(games)]
         human = PlayerRef(BOT_TABLE_USERS + t, f"B{t}")
-        snapshot = await service.open_table(2, 10 + t % 20, human, game, bots=bots, coach=coach)
+        snapshot = await service.seating.open_table(
+            2, 10 + t % 20, human, game, bots=bots, coach=coach
+        )
         for _ in range(PLAYERS_PER_TABLE - 1):
-            await service.add_bot(snapshot.table_id, human.user_id)
+            await service.seating.add_bot(snapshot.table_id, human.user_id)
         return Table(snapshot.table_id, game, human.user_id, {}, True)
 
     seating: list[Callable[[], Awaitable[Table]]] = []
@@ -193,7 +195,7 @@ async def open_tables(
         seated = list(bench.tables.values())
         for first in range(0, len(seated), SET_UP_BATCH):
             starting = seated[first : first + SET_UP_BATCH]
-            await asyncio.gather(*(service.start(t.table_id, t.host_id) for t in starting))
+            await asyncio.gather(*(service.seating.start(t.table_id, t.host_id) for t in starting))
         hoarded = [t for t in bench.tables.values() if t.chooser][:grown]
         await asyncio.gather(*(grow_hand(bench, table) for table in hoarded))
     finally:
@@ -203,7 +205,7 @@ async def open_tables(
             # every player has "My cards" open: the follower re-renders it when it changes
             if info.user_id is None:
                 continue  # a bot player
-            private = await service.follow_view(table.table_id, info.user_id)
+            private = await service.play.follow_view(table.table_id, info.user_id)
             assert private is not None
             bench.notifier.follow(private, info.user_id)
         if not table.bots:
@@ -220,4 +222,4 @@ async def grow_hand(bench: Bench, table: Table) -> None:
         if click is None or click.verb != "act":
             return  # the hand ended (it does not while nobody lays): leave it as it is
         assert click.round_no is not None
-        await bench.service.act(click.table_id, click.user_id, click.round_no, click.notation)
+        await bench.service.play.act(click.table_id, click.user_id, click.round_no, click.notation)

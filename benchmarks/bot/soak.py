@@ -37,8 +37,8 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.app import CardTableBot, create_bot
+from bot.runtime.runner import InlinePolicyRunner
 from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableError
-from bot.service.runner import InlinePolicyRunner
 from bot.settings import Settings
 from storage import Store
 
@@ -88,8 +88,8 @@ def per_table_sizes(bot: CardTableBot) -> dict[str, int]:
     sizes = {
         "service.tables": len(service.tables.live),
         "service.seated": len(service.tables.seated),
-        "service.following": len(service.bots.following),
-        "service.restored_bots": len(service.bots.restored),
+        "service.following": len(service.followup.following),
+        "service.restored_bots": len(service.followup.restored),
         **{f"notifier.{k}": v for k, v in bot.notifier.tracked().items()},
         "locations": len(bot.locations),
         "controller.hides": len(bot.tables._pending_hides),
@@ -156,26 +156,26 @@ async def play_match(bot: CardTableBot, match_no: int, ending: str) -> None:
     if ending == "broken":
         await leave_broken_table(bot, player)
         return
-    snapshot = await service.open_table(GUILD, CHANNEL, player, "dutch", None, 1)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, player, "dutch", None, 1)
     table_id = snapshot.table_id
     await bot.notifier.post(table_id, CHANNEL)
-    await service.add_bot(table_id, player.user_id)
-    await service.start(table_id, player.user_id)
-    await service.settle(table_id)  # the bot's moves follow the start
+    await service.seating.add_bot(table_id, player.user_id)
+    await service.seating.start(table_id, player.user_id)
+    await service.followup.settle(table_id)  # the bot's moves follow the start
     # stopped or left right after a click: while the bot's moves that follow it may be pending
     if ending == "stopped":
         await click(bot, table_id, player.user_id, 1, settle=False)
-        await service.stop(table_id, player.user_id, can_manage=False)
+        await service.seating.stop(table_id, player.user_id, can_manage=False)
         return
     if ending == "abandoned":
         await click(bot, table_id, player.user_id, 1, settle=False)
-        await service.leave(table_id, player.user_id)
+        await service.seating.leave(table_id, player.user_id)
         return
     await click(bot, table_id, player.user_id, MAX_CLICKS)
     if service.public_snapshot(table_id).status != FINISHED:
         raise RuntimeError(f"table {table_id}: the match did not finish")
     if ending == "cancelled":
-        await service.cancel(table_id, player.user_id)
+        await service.seating.cancel(table_id, player.user_id)
     # "expired": left finished; the clock expires it later
 
 
@@ -189,8 +189,8 @@ async def click(
     for _ in range(limit):
         snapshot = service.public_snapshot(table_id)
         if snapshot.status == ROUND_OVER:  # the target is not reached yet: one more round
-            await service.next_round(table_id, user_id)
-            await service.settle(table_id)
+            await service.play.next_round(table_id, user_id)
+            await service.followup.settle(table_id)
             continue
         if snapshot.status != PLAYING or snapshot.round_no is None:
             return
@@ -198,11 +198,11 @@ async def click(
         if notation is None:
             return
         try:
-            await service.act(table_id, user_id, snapshot.round_no, notation)
+            await service.play.act(table_id, user_id, snapshot.round_no, notation)
         except TableError as error:
             raise RuntimeError(f"table {table_id}: click refused: {error.key}") from error
         if settle:
-            await service.settle(table_id)  # the bot's moves that follow the click
+            await service.followup.settle(table_id)  # the bot's moves that follow the click
 
 
 async def leave_broken_table(bot: CardTableBot, player: PlayerRef) -> None:
@@ -226,7 +226,7 @@ async def run_soak(
     channel = SoakChannel()
     report = SoakReport()
     bot = await start_bot(path, clock, channel)
-    keep = bot.service.finished_keep_seconds
+    keep = bot.service.timers.finished_keep_seconds
 
     async def measure(label: str) -> None:
         await clock.advance(keep + 1)  # every finished table expires

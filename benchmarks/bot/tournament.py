@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING
 from pydantic import SecretStr
 
 from benchmarks.bot.latency import latency_line
+from bot.clock import FakeClock
 from bot.local.server import LocalDiscord, running_client, running_local_discord
-from bot.service.clock import FakeClock
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.snapshots import FINISHED, PLAYING, ROUND_OVER
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -63,7 +63,7 @@ async def play_table(bot: CardTableBot, table_id: int, rng: random.Random) -> No
         if snapshot.status == FINISHED:
             return
         if snapshot.status == ROUND_OVER:
-            await service.next_round(table_id, snapshot.host_id)
+            await service.play.next_round(table_id, snapshot.host_id)
             continue
         moved = False
         for seat in snapshot.to_act:
@@ -72,11 +72,11 @@ async def play_table(bot: CardTableBot, table_id: int, rng: random.Random) -> No
                 continue
             notation = service.bot_choice(table_id, user, rng)
             if notation is not None:
-                await service.act(table_id, user, snapshot.round_no, notation)
+                await service.play.act(table_id, user, snapshot.round_no, notation)
                 moved = True
                 break
         if not moved:
-            await service.settle(table_id)  # the bot players' moves owed
+            await service.followup.settle(table_id)  # the bot players' moves owed
             await asyncio.sleep(0)
 
 
@@ -101,7 +101,7 @@ async def round_open(bot: CardTableBot, tournament_id: int, number: int) -> bool
 
 async def run(players: int, rounds: int, database: Path) -> Report:
     from bot.app import create_bot
-    from bot.service.runner import InlinePolicyRunner
+    from bot.runtime.runner import InlinePolicyRunner
     from bot.settings import Settings
 
     names = tuple(f"p{n:03d}" for n in range(players))
@@ -124,7 +124,7 @@ async def run(players: int, rounds: int, database: Path) -> Report:
             hand_pictures=False,
         )
         async with running_client(bot, timeout=60.0):
-            await bot.service.wait_restored()
+            await bot.service.restoring.wait()
             created = await fake.slash(
                 fake.admin,
                 "tournament create",

@@ -36,10 +36,10 @@ from typing import Any
 from bot.custom_ids import Kind, moves, parse
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
 from bot.render.private import render_private
+from bot.runtime.policy import policy_for
 from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, TableService
 from bot.service.choices import PlayerChoices
 from bot.service.notifier import NullNotifier
-from bot.service.policy import policy_for
 from bot.service.timers import AUTO_PLAY_SECONDS
 from games.registry import game_names, get_game
 from storage import PlayerPreferences, Store
@@ -228,15 +228,15 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
             played += 1
             tally.rounds += 1
             if snapshot.status == ROUND_OVER:
-                await service.next_round(table_id, people[0].user_id)
+                await service.play.next_round(table_id, people[0].user_id)
             else:
-                await service.rematch(table_id, people[0].user_id)
+                await service.seating.rematch(table_id, people[0].user_id)
             continue
         assert snapshot.status == PLAYING and snapshot.to_act and snapshot.round_no is not None
         seat = snapshot.to_act[0]
         user_id = snapshot.seats[seat].user_id
         assert user_id is not None
-        mine = await service.follow_view(table_id, user_id)
+        mine = await service.play.follow_view(table_id, user_id)
         if mine is not None and mine.auto_play is not None:
             # the only legal move plays by itself in a moment (the player's `auto_play`)
             _close(turn, game, tally)
@@ -250,14 +250,14 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
             turn, paid = Turn(seat), []
         if paid and same_move(paid[0], wanted):
             paid.pop(0)  # the previous click played it too
-            await service.act(table_id, user_id, snapshot.round_no, wanted)
+            await service.play.act(table_id, user_id, snapshot.round_no, wanted)
             turn.kinds.append(_kind(wanted))
             continue
         paid = []
         routes = await _routes_now(service, table_id, user_id, wanted)
         plain = routes.get(())
         notation = plain.notation if plain is not None else wanted
-        await service.act(table_id, user_id, snapshot.round_no, notation)
+        await service.play.act(table_id, user_id, snapshot.round_no, notation)
         turn.kinds.append(_kind(notation))
         route = plain
         after = service.public_snapshot(table_id)
@@ -276,7 +276,7 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
         else:
             turn.clicks += route.clicks
             turn.interactions += route.interactions
-    await service.stop(table_id, people[0].user_id, can_manage=True)
+    await service.seating.stop(table_id, people[0].user_id, can_manage=True)
     return tally
 
 
@@ -284,7 +284,7 @@ async def _routes_now(
     service: TableService, table_id: int, user_id: int, wanted: str
 ) -> dict[tuple[str, ...], Route]:
     """The routes to `wanted` on the player's "My cards" as the bot renders it now."""
-    private = await service.follow_view(table_id, user_id)
+    private = await service.play.follow_view(table_id, user_id)
     assert private is not None
     public = service.public_snapshot(table_id)
 
@@ -336,10 +336,12 @@ def _close(turn: Turn | None, game: str, tally: Tally) -> None:
 
 
 async def _open(service: TableService, game: str, preset: str, people: list[PlayerRef]) -> int:
-    snapshot = await service.open_table(1, 10, people[0], game, preset=preset, target=10_000)
+    snapshot = await service.seating.open_table(
+        1, 10, people[0], game, preset=preset, target=10_000
+    )
     for person in people[1:]:
-        await service.join(snapshot.table_id, person)
-    await service.start(snapshot.table_id, people[0].user_id)
+        await service.seating.join(snapshot.table_id, person)
+    await service.seating.start(snapshot.table_id, people[0].user_id)
     return snapshot.table_id
 
 

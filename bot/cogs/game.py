@@ -26,7 +26,7 @@ from bot.i18n import text
 from bot.i18n.translator import command_text
 from bot.render.actions import ButtonSpec
 from bot.service.errors import TableError
-from bot.service.snapshots import PLAYING, ROUND_OVER
+from bot.snapshots import PLAYING, ROUND_OVER
 from bot.ui.controller import player_of
 from bot.ui.custom_ids import Verb, verb_id
 from bot.ui.dynamic_items import build_view
@@ -101,9 +101,9 @@ class GameCog(commands.GroupCog):
         settings = await self.bot.guild_settings.get(guild_id)
         preset = preset or settings.default_presets.get(self.game)
         try:
-            self.bot.service.may_open(guild_id, channel.id, interaction.user.id, settings)
+            self.bot.service.seating.may_open(guild_id, channel.id, interaction.user.id, settings)
             snapshot = await within_deadline(
-                self.bot.service.open_table(
+                self.bot.service.seating.open_table(
                     guild_id,
                     channel.id,
                     player_of(interaction),
@@ -178,13 +178,13 @@ class GameCog(commands.GroupCog):
         if interaction.guild_id is None:
             await refuse(interaction, "guild_only")
             return
-        table_id = self.bot.service.table_of_user(interaction.guild_id, interaction.user.id)
+        table_id = self.bot.service.tables.table_of_user(interaction.guild_id, interaction.user.id)
         if table_id is None:
             await refuse(interaction, "not_at_a_table")
             return
         try:
             await within_deadline(
-                self.bot.service.leave(table_id, interaction.user.id),
+                self.bot.service.seating.leave(table_id, interaction.user.id),
                 lambda: interaction.response.defer(ephemeral=True, thinking=True),
             )
         except TableError as error:
@@ -218,7 +218,7 @@ class GameCog(commands.GroupCog):
             return
         try:
             await within_deadline(
-                self.bot.service.stop(table_id, interaction.user.id, can_manage),
+                self.bot.service.seating.stop(table_id, interaction.user.id, can_manage),
                 lambda: interaction.response.defer(ephemeral=True, thinking=True),
             )
         except TableError as error:
@@ -231,7 +231,7 @@ class GameCog(commands.GroupCog):
         guild_id = interaction.guild_id
         if guild_id is None:
             return None
-        own = self.bot.service.table_of_user(guild_id, interaction.user.id)
+        own = self.bot.service.tables.table_of_user(guild_id, interaction.user.id)
         if own is not None:
             return own
         channel = interaction.channel

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
-from bot.pictures.cards import TWO_COLOURS, Deck, png_with
+from bot.pictures.card_faces import TWO_COLOURS, Deck, png_with
 
 BACKGROUND = (43, 45, 49, 255)
 TEXT = (235, 235, 235, 255)

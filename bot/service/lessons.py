@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.service.locks import TableLock
-from bot.service.policy import LESSON_LEVEL
+from bot.runtime.policy import LESSON_LEVEL
 from bot.service.tables import Tables
 from games.lesson import Lesson, Step, Verdict, lesson_of
 
@@ -37,7 +36,7 @@ async def judge_move(
     order by one click (None: no lesson here, or no round in play: the service's own checks
     answer)."""
     notations = [notation] if isinstance(notation, str) else list(notation)
-    async with TableLock(service, None, table_id=table_id, read_only=True) as (table, _notes):
+    async with service.tables.reading(table_id) as (table, _notes):
         if table.bots != LESSON_LEVEL:
             return None
         lesson = lesson_of(table.game)
@@ -51,7 +50,7 @@ async def judge_move(
 async def learner_step(service: TableService, table_id: int, user_id: int) -> Step | None:
     """The user's next move in the lesson played at this table (None: no lesson here, no round
     in play, or nothing left for them in the script)."""
-    async with TableLock(service, None, table_id=table_id, read_only=True) as (table, _notes):
+    async with service.tables.reading(table_id) as (table, _notes):
         if table.bots != LESSON_LEVEL:
             return None
         lesson = lesson_of(table.game)

@@ -1,5 +1,5 @@
 """The drawing processes, driven from the event loop: each a child process with one socket,
-read and written without blocking, as the bot workers are (`bot.service.worker`).
+read and written without blocking, as the bot workers are (`bot.runtime.worker`).
 
 `concurrent.futures.ProcessPoolExecutor`, which drew before, hands every drawing over through
 two threads of the bot's process (a manager and a queue feeder) and wakes the manager through a
@@ -25,9 +25,9 @@ from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.service.outbox import Outbox
-from bot.service.pool import HANG_SECONDS
-from bot.service.priority import foreground
+from bot.runtime.outbox import Outbox
+from bot.runtime.pool import HANG_SECONDS
+from bot.runtime.priority import foreground
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def answer_to(job: bytes) -> bytes:
 def serve(channel: socket.socket, bot: int, niceness: int) -> None:
     """A drawing process's life: below the bot's priority, gone with it, one job at a time
     until the bot closes its end of the socket."""
-    from bot.service.worker import exit_with, read_frame, write_frame
+    from bot.runtime.worker import exit_with, read_frame, write_frame
 
     # Ctrl-C reaches the whole process group: the bot stops its drawing processes itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -118,14 +118,14 @@ class DrawingProcess:
     def __init__(
         self, loop: asyncio.AbstractEventLoop, niceness: int, idle: Callable[[], None]
     ) -> None:
-        from bot.service.worker import forkserver_context
+        from bot.runtime.worker import forkserver_context
 
         self._loop = loop
         self._idle = idle
         mine, theirs = socket.socketpair()
         try:
             # a ForkServerContext, typed as its base class (which lacks `Process`) in bot/service
-            self._process = forkserver_context().Process(  # type: ignore[attr-defined]
+            self._process = forkserver_context().Process(
                 target=serve,
                 args=(theirs, os.getpid(), niceness),
                 name="card-pictures",
@@ -227,7 +227,7 @@ class DrawingProcesses:
 
     A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
     pool did, and is replaced by a new one at the next drawing. Every drawing has a deadline,
-    as every job sent to a child of the bot has (`bot.service.pool`): its caller waits
+    as every job sent to a child of the bot has (`bot.runtime.pool`): its caller waits
     `DRAW_SECONDS` at most from asking (then `DrawingLate`: the message goes without the
     picture), and a process still on one drawing `HANG_SECONDS` after it began it (stopped,
     looping, swapping) is taken for hung, killed and replaced like a dead one."""

@@ -117,7 +117,7 @@ class HandFollower:
         # awaited before a hand moves to the bottom: the turn's mention goes out first
         self._before_moving = before_moving
         # the cards in view by a rule: the controller's (shared with its answers), else own
-        self._reveals = reveals or RevealHolds(bot.clock, lambda *a: bot.service.recall(*a))
+        self._reveals = reveals or RevealHolds(bot.clock, lambda *a: bot.service.play.recall(*a))
         # table id -> user id -> their message: a change looks at its own table's only (a
         # scan of every followed message grows with the tables: docs/performance.md)
         self._followed: dict[int, dict[int, Followed]] = {}
@@ -319,7 +319,7 @@ class HandFollower:
                 if shown == followed.shown:
                     followed.version = version
                     return
-            private = await self.bot.service.follow_view(table_id, user_id)
+            private = await self.bot.service.play.follow_view(table_id, user_id)
             # Nothing awaited since `private` was built under the table's lock, and a change
             # is published before its lock is released: this is the version it was built at.
             public = self.bot.service.public_snapshot(table_id)
@@ -381,7 +381,7 @@ class HandFollower:
         try:
             if self.bot.service.public_snapshot(table_id).version == followed.version:
                 return
-            watched = await self.bot.service.watcher_view(table_id, user_id)
+            watched = await self.bot.service.watching.watcher_view(table_id, user_id)
         except TableError:
             self._drop(key, followed)
             return
@@ -439,7 +439,7 @@ class HandFollower:
 
     async def _to_the_bottom(self, key: tuple[int, int], followed: Followed) -> None:
         table_id, user_id = key
-        private = await self.bot.service.follow_view(table_id, user_id)
+        private = await self.bot.service.play.follow_view(table_id, user_id)
         public = self.bot.service.public_snapshot(table_id)  # the version it was built at
         if private is None:
             self._drop(key, followed)

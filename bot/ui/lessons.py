@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.i18n import error_text, has_key, language_of, text
+from bot.runtime.policy import LESSON_LEVEL
 from bot.service.errors import TableError
 from bot.service.lessons import judge_move, learner_step, lesson_at
-from bot.service.policy import LESSON_LEVEL
-from bot.service.snapshots import PlayerRef
+from bot.snapshots import PlayerRef
 from bot.ui.custom_ids import moves
 from bot.ui.replies import refuse, say
 from bot.ui.timing import within_deadline
@@ -85,9 +85,9 @@ class LessonGuide:
         service, user = self.bot.service, interaction.user
         try:
             settings = await self.bot.guild_settings.get(interaction.guild_id)
-            service.may_open(interaction.guild_id, channel.id, user.id, settings)
+            service.seating.may_open(interaction.guild_id, channel.id, user.id, settings)
             snapshot = await within_deadline(
-                service.open_table(
+                service.seating.open_table(
                     interaction.guild_id,
                     channel.id,
                     PlayerRef(user.id, user.display_name),
@@ -108,7 +108,7 @@ class LessonGuide:
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             for _ in range(lesson.seats - 1):
-                await service.add_bot(table_id, user.id)
+                await service.seating.add_bot(table_id, user.id)
             service.stack_deck(table_id, lesson.cards())
             thread = await channel.create_thread(
                 name=text(language, "lesson.thread_name", game=text(language, f"{game}.name")),
@@ -119,7 +119,7 @@ class LessonGuide:
             await thread.add_user(user)
         except (TableError, discord.HTTPException) as error:
             log.info("lesson table %s could not open: %s", table_id, error)
-            await service.cancel(table_id, user.id)
+            await service.seating.cancel(table_id, user.id)
             await refuse(interaction, "lesson.no_thread")
             return
         self._languages[table_id] = language
@@ -127,7 +127,7 @@ class LessonGuide:
         await self._line(table_id, lesson, lesson.intro, language)
         self.bot.notifier.clicked(table_id)
         await self.bot.notifier.post(table_id, thread.id)
-        await service.start(table_id, user.id)
+        await service.seating.start(table_id, user.id)
         first = lesson.learner_step(())
         if first is not None and first.say is not None:
             await self._line(table_id, lesson, first.say, language)

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from bot.service.clock import Clock
+from bot.clock import Clock
 
 EDITS_PER_WINDOW = 5
 WINDOW_SECONDS = 5.0

@@ -75,7 +75,7 @@ def test_a_move_off_the_script_is_wrong_or_illegal_never_played(game: str) -> No
 
 @pytest.mark.parametrize("game", LESSONS)
 def test_the_bots_play_the_script_through_the_lesson_policy(game: str) -> None:
-    """The `lesson` bot level (bot.service.policy) loads `choose_action` of the lesson module:
+    """The `lesson` bot level (bot.runtime.policy) loads `choose_action` of the lesson module:
     it plays each bot step, and the timeout's default too."""
     import importlib
 

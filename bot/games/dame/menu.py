@@ -33,7 +33,7 @@ from bot.render.actions import (
     action_menu,
     verb,
 )
-from bot.render.cards import card_emoji
+from bot.render.card_text import card_emoji
 from bot.snapshots import PrivateSnapshot
 from games.cards import card
 from games.dame.hints import discard_order

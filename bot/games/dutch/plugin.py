@@ -14,7 +14,7 @@ from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import MenuText, action_menu
-from bot.render.cards import NO_CARD, shown
+from bot.render.card_text import NO_CARD, shown
 from bot.snapshots import FINISHED, LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dutch.views import DutchView
 

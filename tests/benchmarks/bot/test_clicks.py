@@ -29,7 +29,7 @@ async def bench(tmp_path: Path) -> AsyncIterator[Bench]:
     yield Bench(service, notifier, think=0.0)
     await notifier.close()
     for table_id in service.table_ids():
-        await service.stop(table_id, 0, can_manage=True)
+        await service.seating.stop(table_id, 0, can_manage=True)
     await store.close()
 
 
@@ -119,5 +119,5 @@ async def test_without_pictures_the_bench_draws_and_sends_none(tmp_path: Path) -
     finally:
         await notifier.close()
         for table_id in service.table_ids():
-            await service.stop(table_id, 0, can_manage=True)
+            await service.seating.stop(table_id, 0, can_manage=True)
         await store.close()

@@ -69,6 +69,6 @@ async def test_no_turn_times_out_while_the_tables_are_set_up(tmp_path: Path) -> 
     finally:
         await notifier.close()
         for table_id in service.table_ids():
-            await service.stop(table_id, 0, can_manage=True)
+            await service.seating.stop(table_id, 0, can_manage=True)
         await service.close()
         await store.close()

@@ -16,7 +16,7 @@ from bot.cogs import history as history_cog
 from bot.i18n import text
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord
-from bot.service.pool_terms import DIED, TIMED_OUT, ChoreFailed
+from bot.runtime.pool_terms import DIED, TIMED_OUT, ChoreFailed
 from games.replay import main as replay_main
 from games.review import GRADES, BestMoveStep
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players

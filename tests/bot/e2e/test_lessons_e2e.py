@@ -74,7 +74,7 @@ async def test_a_guided_hand_goes_on_after_a_restart(harness: BotUnderTest) -> N
         thread_id = (await bot.locations.get(table_id)).thread_id
         assert thread_id is not None
     async with harness.running() as bot:
-        await bot.service.ready(table_id)
+        await bot.service.restoring.ready(table_id)
         await harness.settle()
         await take_the_lesson(harness, learner, table_id, lesson, ILLEGAL["dutch"])
         await harness.settle()

@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from bot.i18n import catalog
-from bot.service.snapshots import PLAYING, ROUND_OVER
+from bot.snapshots import PLAYING, ROUND_OVER
 from bot.ui.custom_ids import Verb
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
 from tests.bot.e2e.players import answer_message, answer_text, pick, use, verb_choice

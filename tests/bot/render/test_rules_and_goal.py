@@ -10,7 +10,7 @@ import pytest
 
 from bot.games import plugin_for
 from bot.render.table import render_table
-from bot.service.snapshots import LOBBY
+from bot.snapshots import LOBBY
 from tests.bot.render.snapshots import public
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -11,7 +11,7 @@ from bot.games import plugin_for
 from bot.render.actions import ButtonSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
-from bot.service.snapshots import CLOSED, FINISHED, LOBBY, ROUND_OVER
+from bot.snapshots import CLOSED, FINISHED, LOBBY, ROUND_OVER
 from bot.ui.custom_ids import Kind, Verb, parse
 from games.cards import card
 from games.contract import RoundSetup

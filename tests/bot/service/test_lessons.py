@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.runtime.policy import LESSON_LEVEL, policy_for
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.lessons import judge_move, lesson_at
-from bot.service.policy import LESSON_LEVEL, policy_for
 from games.dutch import lesson as dutch_lesson
 from games.lesson import EXPECTED, ILLEGAL, LEARNER, WRONG
 from games.registry import get_game
@@ -26,14 +26,14 @@ def test_the_lesson_level_plays_the_script_and_its_timeouts_too() -> None:
 
 
 async def _lesson_table(service: TableService) -> int:
-    snapshot = await service.open_table(
+    snapshot = await service.seating.open_table(
         GUILD, CHANNEL, ANN, "dutch", LESSON.preset, LESSON.target, LESSON_LEVEL, coach=True
     )
     table_id = snapshot.table_id
-    await service.add_bot(table_id, ANN.user_id)
+    await service.seating.add_bot(table_id, ANN.user_id)
     service.stack_deck(table_id, LESSON.cards())
-    await service.start(table_id, ANN.user_id)
-    await service.settle(table_id)
+    await service.seating.start(table_id, ANN.user_id)
+    await service.followup.settle(table_id)
     return table_id
 
 
@@ -42,8 +42,8 @@ async def test_the_bots_of_a_lesson_table_play_the_script(service: TableService)
     for step in LESSON.seat_steps(LEARNER):
         verdict = await judge_move(service, table_id, ANN.user_id, step.move)
         assert verdict is not None and verdict.kind == EXPECTED and verdict.step is step
-        await service.act(table_id, ANN.user_id, 0, step.move)
-        await service.settle(table_id)
+        await service.play.act(table_id, ANN.user_id, 0, step.move)
+        await service.followup.settle(table_id)
     round_ = service._table(table_id).round
     assert round_ is not None and round_.finished
     assert [(s, str(a)) for s, a in round_.history] == [(s.seat, s.move) for s in LESSON.steps]
@@ -62,9 +62,9 @@ async def test_a_wrong_or_illegal_move_is_judged_and_nothing_changes(
 
 
 async def test_an_ordinary_table_is_no_lesson(service: TableService) -> None:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch")
-    await service.add_bot(snapshot.table_id, ANN.user_id)
-    await service.start(snapshot.table_id, ANN.user_id)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch")
+    await service.seating.add_bot(snapshot.table_id, ANN.user_id)
+    await service.seating.start(snapshot.table_id, ANN.user_id)
     assert lesson_at(service, snapshot.table_id) is None
     assert await judge_move(service, snapshot.table_id, ANN.user_id, "peek 3 4") is None
 
@@ -77,7 +77,7 @@ async def test_a_lesson_table_is_still_one_after_a_restart(
     reopened = await Store.open(db_path, synchronous="NORMAL")
     try:
         again = TableService(reopened, FakeClock(), RecordingNotifier(), seeds)
-        await again.restore()
+        await again.restoring.restore()
         assert again._table(table_id).bots == LESSON_LEVEL
         assert lesson_at(again, table_id) is LESSON
         verdict = await judge_move(again, table_id, ANN.user_id, "peek 3 4")

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from bot.games.dame import render
-from bot.pictures.cards import FOUR_COLOURS
+from bot.pictures.card_faces import FOUR_COLOURS
 from bot.pictures.round_end import cards_in
 from bot.render.actions import MAX_OPTIONS, SelectSpec
-from bot.render.cards import in_deck
+from bot.render.card_text import in_deck
 from bot.render.private import render_private
 from bot.render.table import render_table
-from bot.service.snapshots import FINISHED, ROUND_OVER
+from bot.snapshots import FINISHED, ROUND_OVER
 from bot.ui.custom_ids import Kind, parse
 from games.cards import card
 from games.dame import GAME, DameRound

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.render.actions import MAX_ROWS, ButtonSpec
 from bot.render.private import render_private
-from bot.service.snapshots import PrivateSnapshot, PublicSnapshot
+from bot.snapshots import PrivateSnapshot, PublicSnapshot
 from bot.ui.custom_ids import Kind, parse
 from tests.bot.render.snapshots import new_round, private, public
 
