@@ -390,8 +390,11 @@ def _lines(rows: Sequence[CardRow]) -> list[CardRow | list[_Placed]]:
 
 def heading_words(label: str, note: str, width: int) -> tuple[str, str]:
     """A heading's label and note as written on a line `width` wide: the note (the points)
-    whole in two thirds of the line at most, the label (a name) cut to the rest."""
-    note = _cut(note, width * 2 // 3, CAPTION_SIZE) if note else ""
+    whole beside the label where both fit, else in two thirds of the line at most, the label
+    (a name) cut to the rest."""
+    both = _length(label, HEADING_SIZE) + 2 * GAP + _length(note, CAPTION_SIZE)
+    if note and both > width:
+        note = _cut(note, width * 2 // 3, CAPTION_SIZE)
     room = width - (_length(note, CAPTION_SIZE) + 2 * GAP if note else 0)
     return _cut(label, room, HEADING_SIZE), note
 

@@ -177,3 +177,7 @@ def test_a_round_end_heading_writes_the_points_and_total_whole_beside_the_name()
     )
     name, note = heading_words("Éloïse" * 10, "round +1 · total 1", width)
     assert note == "round +1 · total 1" and name.endswith("…")
+    # a Dutch grid of four cards: the narrowest picture, as wide as its longest heading
+    dutch = (RoundEndRow("Alice", ("8D", "QH", "8H", "AH"), 25, 25),)
+    width = _width(round_end_png(dutch, "round", "total")) - 2 * MARGIN
+    assert heading_words("Alice", "round +25 · total 25", width)[1] == "round +25 · total 25"
