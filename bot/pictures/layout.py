@@ -11,6 +11,7 @@ the round-end picture), so a test can check a picture without reading pixels.
 from __future__ import annotations
 
 import hashlib
+import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -168,7 +169,7 @@ def _cut(text: str, width: int, size: int) -> str:
 
 @lru_cache(maxsize=4096)
 def _length(text: str, size: int) -> int:
-    return int(font(size, text=True).getlength(text))
+    return math.ceil(font(size, text=True).getlength(text))  # whole: what `_cut` fits
 
 
 @lru_cache(maxsize=4096)

@@ -181,3 +181,9 @@ def test_a_round_end_heading_writes_the_points_and_total_whole_beside_the_name()
     dutch = (RoundEndRow("Alice", ("8D", "QH", "8H", "AH"), 25, 25),)
     width = _width(round_end_png(dutch, "round", "total")) - 2 * MARGIN
     assert heading_words("Alice", "round +25 · total 25", width)[1] == "round +25 · total 25"
+    # every heading whole, the longest name included (its width rounded up, not down)
+    names = ("Alice", "Bob", "Carol")
+    rows = tuple(RoundEndRow(n, ("6D", "5S", "2S", "JK"), 30, 30) for n in names)
+    width = _width(round_end_png(rows, "round", "total")) - 2 * MARGIN
+    for name in names:
+        assert heading_words(name, "round +30 · total 30", width) == (name, "round +30 · total 30")
