@@ -11,9 +11,11 @@ same states, so two runs render the same messages.
 Prints, per game, the CPU of one render with its payload (`render_private`, `render_table`:
 the fastest of `--repeats` passes over every state, in µs), with cards written as text and as
 the bot's emojis, and one digest of every payload (each state rendered both ways).
-`--save FILE` writes each payload's digest, one a line; `--compare FILE` names the renders
-that differ from a saved run: a change meant to make renders cheaper must change none (save
-before the change, compare after). `--short`: one short game of each (the test suite's run).
+`--pictures N` also draws N distinct card pictures of each game (hand, table, round end) and
+prints the CPU of one drawing. `--save FILE` writes each payload's digest, one a line;
+`--compare FILE` names the renders that differ from a saved run: a change meant to make
+renders cheaper must change none (save before the change, compare after). `--short`: one
+short game of each (the test suite's run).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import json
 import random
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import count
@@ -230,6 +232,30 @@ def card_pictures() -> Iterator[None]:
         use_pictures({})
 
 
+def drawing(renders: Sequence[Render], most: int) -> str:
+    """The CPU of drawing the card pictures these renders carry (their hand or table picture,
+    the round end's): each distinct picture once, `most` of them at most, in ms."""
+    pictures: dict[str, Callable[[], bytes]] = {}
+    for render in renders:
+        rendered = render()
+        for picture in (rendered.cards, rendered.picture):
+            if picture is not None and len(pictures) < most:
+                pictures.setdefault(_picture_key(picture), picture.png)
+    if not pictures:
+        return "no picture"
+    times = []
+    for draw in pictures.values():
+        started = time.thread_time()
+        draw()
+        times.append(1e3 * (time.thread_time() - started))
+    mean = sum(times) / len(times)
+    return f"{len(times)} pictures drawn {mean:.1f} ms each, {max(times):.1f} ms at most"
+
+
+def _picture_key(picture: object) -> str:
+    return getattr(picture, "filename", None) or repr(picture)
+
+
 def digests(renders: list[Render]) -> list[str]:
     return [hashlib.sha256(payload(render()).encode()).hexdigest()[:20] for render in renders]
 
@@ -271,6 +297,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--save", type=Path, help="write each payload's digest here")
     parser.add_argument("--compare", type=Path, help="name the renders unlike this saved run")
     parser.add_argument("--short", action="store_true", help="one short game of each")
+    parser.add_argument(
+        "--pictures", type=int, default=0, help="also draw this many card pictures of each game"
+    )
     args = parser.parse_args(argv)
     games = tuple(args.games.split(","))
     seeds, steps, repeats = (1, 8, 1) if args.short else (args.seeds, args.steps, args.repeats)
@@ -287,6 +316,8 @@ def main(argv: list[str] | None = None) -> None:
             f"{fastest(tables, repeats):.0f} µs ({pictured[1]:.0f} µs) "
             "(CPU per render and payload, fastest pass)"
         )
+        if args.pictures:
+            print(f"{game}: {drawing(renders, args.pictures)} (CPU, first drawing of each)")
     found = digests(every)  # cards as text, then as emojis
     with card_pictures():
         found += digests(every)

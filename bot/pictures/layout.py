@@ -11,6 +11,7 @@ the round-end picture), so a test can check a picture without reading pixels.
 from __future__ import annotations
 
 import hashlib
+import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -25,14 +26,18 @@ from bot.pictures.card_faces import (
     CARD_NAMES,
     DECKS,
     EDGE,
+    JOKER_PURPLE,
     SIZE,
     TWO_COLOURS,
     Deck,
+    draw_suit,
     face_image,
     font,
     png_with,
+    suit_colour,
 )
 from bot.pictures.round_end import BACKGROUND, CARDS_KEY, DIM, TEXT
+from games.cards import JOKER
 
 CARD = 96  # drawn size of a card: its rank and suit read at a glance, ♥ apart from ♦
 SMALL_CARD = 72  # in a picture of many cards (a hand of 40): still readable
@@ -40,7 +45,7 @@ MANY = 24  # cards in a picture from which they are drawn small
 GAP = 6
 MARGIN = 14
 LABEL_SIZE = 22
-NOTE_SIZE = 20
+NOTE_SIZE = 22
 LABEL_MOST = 260  # px: a longer label is cut
 TALL = 6  # rows past which they are laid in two columns (a picture about as wide as tall)
 PALETTE = 256  # colours of the one palette every picture is drawn in (see `palette()`)
@@ -57,6 +62,7 @@ class CardRow:
     raised: tuple[int, ...] = ()  # the cards set apart (just seen), by index
     captions: tuple[str, ...] = ()  # under each card (a slot's number)
     column: int | None = None  # the column it is laid in (a team's); None: laid out by count
+    flow: bool = False  # a group of a flowing picture (`flow_image`): kept together, overlapped
 
     def __repr__(self) -> str:
         # The dataclass's own repr, written out: a picture's file name digests its rows' repr
@@ -64,7 +70,8 @@ class CardRow:
         # cost three times as much.
         return (
             f"CardRow(label={self.label!r}, cards={self.cards!r}, note={self.note!r}, "
-            f"raised={self.raised!r}, captions={self.captions!r}, column={self.column!r})"
+            f"raised={self.raised!r}, captions={self.captions!r}, column={self.column!r}, "
+            f"flow={self.flow!r})"
         )
 
     def __reduce__(self) -> tuple[type[CardRow], tuple[object, ...]]:
@@ -162,7 +169,7 @@ def _cut(text: str, width: int, size: int) -> str:
 
 @lru_cache(maxsize=4096)
 def _length(text: str, size: int) -> int:
-    return int(font(size, text=True).getlength(text))
+    return math.ceil(font(size, text=True).getlength(text))  # whole: what `_cut` fits
 
 
 @lru_cache(maxsize=4096)
@@ -218,21 +225,37 @@ def rows_png(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> bytes:
     return png_with(shown, info, optimize=False, compress_level=1)
 
 
+def card_height(rows: Sequence[CardRow]) -> int:
+    """How tall the picture of these rows draws its cards: smaller in a picture of many,
+    unless it flows (`flow_image`: always full size, wrapping instead)."""
+    if any(row.flow for row in rows) or sum(len(r.cards) for r in rows) <= MANY:
+        return CARD
+    return SMALL_CARD
+
+
 def rows_image(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> tuple[Image.Image, list[str]]:
     """The picture in full colour, and the faces it shows (a back shows none)."""
-    card = SMALL_CARD if sum(len(r.cards) for r in rows) > MANY else CARD
+    if any(row.flow for row in rows):
+        return flow_image(rows, deck)
+    card = card_height(rows)
     step = card_width(card) + GAP
     labels = [_cut(r.label, LABEL_MOST, LABEL_SIZE) for r in rows]
     label_width = max((_length(t, LABEL_SIZE) for t in labels if t), default=0)
     label_width = label_width + 2 * GAP if label_width else 0
-    note_width = max((_length(r.note, NOTE_SIZE) for r in rows if r.note), default=0)
-    note_width = note_width + 2 * GAP if note_width else 0
-    most = max((len(r.cards) for r in rows), default=0)
+    # a row's note right after its cards: a short row's note takes no width of the longest's
+    widest = (
+        max(
+            (max(len(r.cards), 1) * step + (_length(r.note, NOTE_SIZE) + GAP if r.note else 0))
+            for r in rows
+        )
+        if rows
+        else step
+    )
     lift = card // 6
     captioned = NOTE_SIZE + GAP if any(r.captions for r in rows) else 0
     row_height = card + 2 * GAP + (lift if any(r.raised for r in rows) else 0)
     row_height += captioned
-    column_width = label_width + max(most, 1) * step + note_width
+    column_width = label_width + widest
     places = _places(rows)
     columns = max((column for column, _ in places), default=0) + 1
     per_column = max((line for _, line in places), default=0) + 1
@@ -263,8 +286,192 @@ def rows_image(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> tuple[Image
             if name is not None:
                 drawn.append(name)  # the faces shown (a back shows no card)
         if row.note:
-            right = origin + column_width
-            _write(image, (right, middle), row.note, NOTE_SIZE, DIM, "rm")
+            after = origin + label_width + max(len(row.cards), 1) * step
+            _write(image, (after, middle), row.note, NOTE_SIZE, DIM, "lm")
+    return image, drawn
+
+
+# -- flowing pictures ---------------------------------------------------------------------------
+# A picture shown at the message's width keeps its cards legible on a phone only if it is a
+# few cards wide: a flowing picture is `FLOW_CARDS` cards wide at most, its groups laid left
+# to right and wrapping onto the next line, and as wide as what it shows (`FEWEST_CARDS` at
+# least, so that a hand of two cards is not blown up to the message's width).
+FLOW_CARDS = 7  # cards side by side across a flowing picture, at most
+FEWEST_CARDS = 4  # the width of a flowing picture of fewer cards
+GROUP_GAP = 10  # between two groups of a line
+OVERLAP = 0.42  # of a card's width: what shows of a card covered by the next in its group
+CAPTION_SIZE = 24  # a group's caption (a pack's points, a slot's number)
+HEADING_SIZE = 28  # a heading line (a player, a team)
+PHONE_SHOWN = 335  # px: the message's width in a 420-px-wide window (the local page's CSS)
+
+
+def flow_width() -> int:
+    """A flowing picture's width: `FLOW_CARDS` full-size cards and their gaps, its margins."""
+    return 2 * MARGIN + FLOW_CARDS * card_width(CARD) + (FLOW_CARDS - 1) * GROUP_GAP
+
+
+@cache
+def covered_face(name: str | None, height: int = CARD, deck: Deck = TWO_COLOURS) -> Image.Image:
+    """A card under the next one of its group: its rank and suit written small in the strip
+    left showing (`OVERLAP`), as a real card's corner index."""
+    face = card_face(name, height, deck).copy()
+    if name is None or name == EMPTY:
+        return face
+    width = card_width(height)
+    strip = round(width * OVERLAP)
+    draw = ImageDraw.Draw(face)
+    draw.rectangle((4, 4, strip + 2, height - 5), fill=(255, 255, 255, 255))
+    if name == JOKER:
+        rank, suit = "JK", None
+    else:
+        rank, suit = name[:-1], name[-1]
+    colour = JOKER_PURPLE if suit is None else suit_colour(suit, deck)
+    size = round(height * (0.27 if len(rank) == 1 else 0.22))
+    centre = (strip + 4) / 2 + 1
+    draw.text(
+        (centre, height * 0.2),
+        rank,
+        colour,
+        font(size),
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=colour,
+    )
+    if suit is not None:
+        draw_suit(draw, suit, (centre, height * 0.47), strip * 0.62, deck)
+    return face
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    row: CardRow
+    left: int
+    width: int  # of its cards
+    step: int  # between two of its cards
+
+
+def _caption(row: CardRow) -> str:
+    """What a group writes under it: its label, captions (a slot's number) and note."""
+    return " · ".join(part for part in (row.label, *row.captions, row.note) if part)
+
+
+def _lines(rows: Sequence[CardRow]) -> list[CardRow | list[_Placed]]:
+    """The picture's lines: a heading (a row without cards), or groups side by side."""
+    inner = flow_width() - 2 * MARGIN
+    width = card_width(CARD)
+    lines: list[CardRow | list[_Placed]] = []
+    line: list[_Placed] = []
+    x = 0
+    for row in rows:
+        if not row.cards:
+            if line:
+                lines.append(line)
+                line, x = [], 0
+            lines.append(row)
+            continue
+        count = len(row.cards)
+        step = round(width * OVERLAP) if row.flow else width + GAP
+        if count > 1:
+            step = min(step, (inner - width) // (count - 1))
+        cards = width + (count - 1) * step
+        caption = _caption(row)
+        span = max(
+            cards, _length(_cut(caption, inner, CAPTION_SIZE), CAPTION_SIZE) if caption else 0
+        )
+        if line and x + GROUP_GAP + span > inner:
+            lines.append(line)
+            line, x = [], 0
+        left = x + GROUP_GAP if line else 0
+        line.append(_Placed(row, left, span, step))
+        x = left + span
+    if line:
+        lines.append(line)
+    return lines
+
+
+def heading_words(label: str, note: str, width: int) -> tuple[str, str]:
+    """A heading's label and note as written on a line `width` wide: the note (the points)
+    whole beside the label where both fit, else in two thirds of the line at most, the label
+    (a name) cut to the rest."""
+    both = _length(label, HEADING_SIZE) + 2 * GAP + _length(note, CAPTION_SIZE)
+    if note and both > width:
+        note = _cut(note, width * 2 // 3, CAPTION_SIZE)
+    room = width - (_length(note, CAPTION_SIZE) + 2 * GAP if note else 0)
+    return _cut(label, room, HEADING_SIZE), note
+
+
+def _used(lines: Sequence[CardRow | list[_Placed]]) -> int:
+    """How wide the lines' content is (a heading's words, a line's groups), no narrower than
+    `FEWEST_CARDS` cards (a small hand is not blown up to the message's width) and no wider
+    than `FLOW_CARDS`."""
+    inner = flow_width() - 2 * MARGIN
+    width = FEWEST_CARDS * card_width(CARD) + (FEWEST_CARDS - 1) * GROUP_GAP
+    for line in lines:
+        if isinstance(line, CardRow):
+            words = _length(line.label, HEADING_SIZE)
+            if line.note:
+                words += 2 * GAP + _length(line.note, CAPTION_SIZE)
+            width = max(width, words)
+        elif line:
+            width = max(width, line[-1].left + line[-1].width)
+    return min(width, inner)
+
+
+def flow_image(rows: Sequence[CardRow], deck: Deck = TWO_COLOURS) -> tuple[Image.Image, list[str]]:
+    """A flowing picture: headings (rows without cards: a label, a note at the right) and
+    groups of cards (a rank of a hand, a pack, a slot) laid left to right, wrapping onto the
+    next line, each group's cards overlapped and its label and note written under it."""
+    lines = _lines(rows)
+    inner = _used(lines)
+    width = inner + 2 * MARGIN
+    card, lift = CARD, CARD // 6
+    heading = HEADING_SIZE + 2 * GAP
+
+    def height_of(line: CardRow | list[_Placed]) -> int:
+        if isinstance(line, CardRow):
+            return heading
+        raised = any(p.row.raised for p in line)
+        captioned = any(_caption(p.row) for p in line)
+        return card + 2 * GAP + (lift if raised else 0) + (CAPTION_SIZE + GAP if captioned else 0)
+
+    height = 2 * MARGIN + sum(height_of(line) for line in lines)
+    image = Image.new("RGB", (width, height), BACKGROUND[:3])
+    draw = ImageDraw.Draw(image)
+    drawn: list[str] = []
+    top = MARGIN
+    for line in lines:
+        tall = height_of(line)
+        if isinstance(line, CardRow):
+            middle = top + tall // 2
+            label, note = heading_words(line.label, line.note, inner)
+            _write(image, (MARGIN, middle), label, HEADING_SIZE, TEXT, "lm")
+            if note:
+                _write(image, (width - MARGIN, middle), note, CAPTION_SIZE, DIM, "rm")
+            top += tall
+            continue
+        raised = lift if any(p.row.raised for p in line) else 0
+        base = top + GAP + raised
+        for placed in line:
+            left = MARGIN + placed.left
+            row = placed.row
+            last = len(row.cards) - 1
+            for position, name in enumerate(row.cards):
+                x = left + position * placed.step
+                y = base - lift if position in row.raised else base
+                if name == EMPTY:
+                    box = (x, y, x + card_width(card), y + card)
+                    draw.rounded_rectangle(box, 8, outline=EDGE, width=2)
+                    continue
+                covered = row.flow and position < last and placed.step < card_width(card)
+                face = (covered_face if covered else card_face)(name, card, deck)
+                image.paste(face, (x, y), face)
+                if name is not None:
+                    drawn.append(name)
+            caption = _caption(row)
+            if caption:
+                where = (left, base + card + GAP)
+                _write(image, where, _cut(caption, inner, CAPTION_SIZE), CAPTION_SIZE, DIM, "lt")
+        top += tall
     return image, drawn
 
 

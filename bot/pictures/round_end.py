@@ -1,5 +1,5 @@
-"""The picture of a round's end: one row per player with their name, every card face up,
-the round's points and the match total.
+"""The picture of a round's end: each player's name with the round's points and the match
+total, and under it every card of theirs face up; a team's packs.
 
 It is drawn from `RoundEndRow`s that the renderer builds from the *public* view of the
 finished round, in which the engine has turned every card face up: so the picture shows what
@@ -12,33 +12,17 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
-from bot.pictures.card_faces import TWO_COLOURS, Deck, face_image, font, png_with
+from bot.pictures.card_faces import TWO_COLOURS, Deck, png_with
 
-CARD = 72  # drawn size of one card in the picture
-GAP = 6
-MARGIN = 16
-NAME_WIDTH = 190
-SCORE_WIDTH = 150
-ROW = CARD + 2 * GAP
 BACKGROUND = (43, 45, 49, 255)
 TEXT = (235, 235, 235, 255)
 DIM = (170, 170, 170, 255)
 CARDS_KEY = "cards"
 NAME_LIMIT = 32
-NAME_SIZE = 24
-
-
-@cache
-def small_face(name: str, deck: Deck = TWO_COLOURS) -> Image.Image:
-    return face_image(name, deck).resize((CARD, CARD), Image.Resampling.LANCZOS)
-
-
-WRAP = 16  # cards in a line: a longer row (a big hand, a big pack) goes on below
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,15 +35,7 @@ class RoundEndRow:
     points: int | None
     total: int | None
     note: str = ""
-
-
-def _short(name: str) -> str:
-    """The name, cut to fit its column."""
-    face = font(NAME_SIZE, text=True)
-    fits = name[:NAME_LIMIT]
-    while fits and face.getlength(fits + ("…" if fits != name else "")) > NAME_WIDTH - GAP * 2:
-        fits = fits[:-1]
-    return fits if fits == name else fits + "…"
+    pack: bool = False  # a group (a pack, a rank of a hand): overlapped, its note under it
 
 
 def round_end_png(
@@ -69,44 +45,26 @@ def round_end_png(
     deck: Deck = TWO_COLOURS,
 ) -> bytes:
     """The picture as PNG bytes, the faces in the deck's colours (call it off the event loop:
-    it takes milliseconds)."""
-    lines = [(row, row.cards[start : start + WRAP]) for row in rows for start in _starts(row)]
-    most = max((len(cards) for _, cards in lines), default=0)
-    width = MARGIN * 2 + NAME_WIDTH + max(most, 1) * (CARD + GAP) + SCORE_WIDTH
-    height = MARGIN * 2 + max(len(lines), 1) * ROW
-    image = Image.new("RGBA", (width, height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    drawn: list[str] = []
-    first: RoundEndRow | None = None
-    for index, (row, cards) in enumerate(lines):
-        top = MARGIN + index * ROW
-        middle = top + ROW // 2
-        for position, name in enumerate(cards):
-            card = small_face(name, deck)
-            left = MARGIN + NAME_WIDTH + position * (CARD + GAP)
-            image.alpha_composite(card, (left, top + GAP))
-            drawn.append(name)
-        if row is first:
-            continue  # a row's next line: its cards only
-        first = row
-        face = font(NAME_SIZE, text=True)
-        draw.text((MARGIN, middle), _short(row.name), TEXT, face, anchor="lm")
-        right = width - MARGIN
-        if row.points is None or row.total is None:
-            draw.text((right, middle), row.note, TEXT, font(20, text=True), anchor="rm")
+    it takes milliseconds). A flowing picture (`bot.pictures.layout.flow_image`), a few cards
+    wide so that it stays legible at a phone's width: each row's name and points on a line of
+    their own, its cards side by side under them; a pack's cards overlapped after the previous
+    pack, its note under it."""
+    from bot.pictures.layout import CardRow, flow_image  # it draws with this module's colours
+
+    laid: list[CardRow] = []
+    for row in rows:
+        if row.pack:
+            laid.append(CardRow("", row.cards, note=row.note, flow=True))
             continue
-        points = f"{points_label} {row.points:+d}"
-        draw.text((right, middle - 14), points, TEXT, font(22, text=True), anchor="rm")
-        total = f"{total_label} {row.total}"
-        draw.text((right, middle + 16), total, DIM, font(18, text=True), anchor="rm")
+        note = row.note
+        if row.points is not None and row.total is not None:
+            note = f"{points_label} {row.points:+d} · {total_label} {row.total}"
+        laid.append(CardRow(row.name[:NAME_LIMIT], (), note=note))
+        laid += (CardRow("", (name,)) for name in row.cards)
+    image, drawn = flow_image(laid, deck)
     info = PngInfo()
     info.add_text(CARDS_KEY, " ".join(drawn))
     return png_with(image, info, optimize=False)  # a one-off picture: speed over bytes
-
-
-def _starts(row: RoundEndRow) -> range:
-    """Where each line of a row starts in its cards (one line for a row of no card)."""
-    return range(0, max(len(row.cards), 1), WRAP)
 
 
 def cards_in(picture: bytes) -> list[str]:

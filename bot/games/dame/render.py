@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.games.plugin import SeatLayout
 from bot.i18n import text
-from bot.pictures.layout import EMPTY, TALL, CardRow
+from bot.pictures.layout import EMPTY, CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.card_text import NO_CARD, card_emoji, face, fitting, pretty, shown, writing
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
@@ -266,8 +266,9 @@ def pack_summary(pack: PackView, language: str) -> str:
 def round_end_rows(
     view: DameView, detail: Mapping[str, Any], names: Sequence[str], language: str
 ) -> tuple[RoundEndRow, ...]:
-    """The round-end picture: each player's cards left in hand face up (what they cost, or
-    why nothing), then each team's packs (naturals, then wild cards, with their points)."""
+    """The round-end picture: each player's cards left in hand face up, by rank (what they
+    cost, or why nothing), then each team's packs (naturals, then wild cards, with their
+    points)."""
     winner = detail.get("winner")
     winning = team_of(winner) if winner is not None else None
     hands = detail.get("hands", [0] * len(view.hand_sizes))
@@ -282,13 +283,18 @@ def round_end_rows(
         shown = view.shown_hands[seat] if seat < len(view.shown_hands) else ()
         name = names[seat] if seat < len(names) else "?"
         label = f"{name} · {text(language, PLACES[seat])}"
-        rows.append(RoundEndRow(label, tuple(map(name_of, shown)), None, None, note))
+        rows.append(RoundEndRow(label, (), None, None, note))
+        rows += (
+            RoundEndRow("", tuple(map(name_of, codes)), None, None, pack=True)
+            for _, codes in hand_groups(shown)
+        )
     for team, packs in enumerate(view.packs):
+        if packs:
+            rows.append(RoundEndRow(team_places(team, language), (), None, None))
         for pack in packs:
             cards = tuple(map(name_of, sorted(pack.cards, key=is_wild)))
-            label = f"{team_places(team, language)} · {pack.rank}"
             note = text(language, "dame.picture.pack", points=pack.points)
-            rows.append(RoundEndRow(label, cards, None, None, note))
+            rows.append(RoundEndRow("", cards, None, None, note, pack=True))
     return tuple(rows)
 
 
@@ -428,40 +434,33 @@ def piece_labeler(view: DameView | None, language: str) -> Callable[[str, str], 
 
 
 def hand_rows(view: DameView, language: str) -> tuple[CardRow, ...]:
-    """ "My cards" as a picture: the hand by rank, low to high, the wild cards last."""
+    """ "My cards" as a picture: the hand by rank, low to high, the wild cards last (the order
+    its moves are listed in), each rank's cards overlapped, the ranks flowing left to right."""
     return tuple(
-        CardRow(
-            text(language, "dame.wild_group") if key == WILD else key, tuple(map(name_of, codes))
-        )
-        for key, codes in hand_groups(view.hand)
+        CardRow("", tuple(map(name_of, codes)), flow=True) for _, codes in hand_groups(view.hand)
     )
 
 
 def table_rows(view: DameView, language: str) -> tuple[CardRow, ...]:
-    """The table as a picture: each team's packs (a row each, naturals then wild cards, with
-    its points), then the pile's top card and size. Past `TALL` rows, each team's packs are a
-    column of their own (North–South left, East–West right), the pile below the shorter."""
-    tall = sum(len(packs) for packs in view.packs) + 1 > TALL
-    rows = [
-        _pack_row(pack, team, language, tall)
-        for team, packs in enumerate(view.packs)
-        for pack in packs
-    ]
+    """The table as a flowing picture: each team under its name, its packs side by side (a
+    pack's cards overlapped, naturals then wild cards, its points under it); then the pile's
+    top card under its name and size. The teams are stacked, so the picture stays a few cards
+    wide and its cards and words legible at a phone's width."""
+    rows: list[CardRow] = []
+    for team, packs in enumerate(view.packs):
+        if packs:
+            rows.append(CardRow(team_places(team, language), ()))
+            rows += (_pack_row(pack, language) for pack in packs)
     top = (name_of(view.discard[-1]),) if view.discard else (EMPTY,)
     count = text(language, "dame.stock", count=len(view.discard)) if view.discard else ""
-    column = None
-    if tall:
-        teams = [len(packs) for packs in view.packs]
-        column = min(range(len(teams)), key=lambda team: (teams[team], -team))  # the shorter
-    return (*rows, CardRow(text(language, "dame.pile_title"), top, note=count, column=column))
+    rows.append(CardRow(text(language, "dame.pile_title"), (), note=count))
+    return (*rows, CardRow("", top, flow=True))
 
 
 @lru_cache(maxsize=4096)  # a team's packs seldom change, and are drawn at every table render
-def _pack_row(pack: PackView, team: int, language: str, tall: bool) -> CardRow:
-    """A pack's row: naturals then wild cards, with its points; in its team's column when the
-    table is tall."""
+def _pack_row(pack: PackView, language: str) -> CardRow:
+    """A pack as a group of the picture: naturals then wild cards, overlapped, its points
+    under it."""
     ordered = sorted(pack.cards, key=is_wild)
-    label = f"{team_places(team, language)} · {pack.rank}"
-    return CardRow(
-        label, tuple(map(name_of, ordered)), note=str(pack.points), column=team if tall else None
-    )
+    points = text(language, "dame.picture.pack", points=pack.points)
+    return CardRow("", tuple(map(name_of, ordered)), note=points, flow=True)

@@ -318,32 +318,49 @@ def piece_labeler(
 # -- pictures ------------------------------------------------------------------------------------
 
 
-def _grid_row(name: str, slots: Sequence[SlotView], *, numbered: bool = False) -> CardRow:
-    cards = tuple(EMPTY if s.empty else s.card for s in slots)
-    if not numbered:
-        return CardRow(name, cards)
-    raised = tuple(i for i, s in enumerate(slots) if s.card is not None)
-    return CardRow(name, cards, raised=raised, captions=tuple(str(s.slot) for s in slots))
+ROW_SLOTS = 4  # slots of the widest grid the table pictures as one row per player
+
+
+def _grid_row(name: str, slots: Sequence[SlotView]) -> CardRow:
+    return CardRow(name, tuple(EMPTY if s.empty else s.card for s in slots))
 
 
 def hand_rows(
     name: str, grid: Sequence[SlotView], held: str | None, language: str
 ) -> tuple[CardRow, ...]:
-    """ "My cards" as a picture: the grid with its slot numbers (a card just seen face up and
-    raised), then the card held."""
-    rows = [_grid_row(name, grid, numbered=True)]
+    """ "My cards" as a flowing picture: the grid's slots side by side with their numbers under
+    them (a card just seen face up and raised), wrapping past a few cards so that they stay
+    legible on a phone, then the card held under its name."""
+    rows = [
+        CardRow(
+            "",
+            (EMPTY if s.empty else s.card,),
+            raised=(0,) if s.card else (),
+            captions=(str(s.slot),),
+            flow=True,
+        )
+        for s in grid
+    ]
     if held is not None:
-        rows.append(CardRow(text(language, "picture.held"), (held,)))
+        rows += (CardRow(text(language, "picture.held"), ()), CardRow("", (held,), flow=True))
     return tuple(rows)
 
 
 def table_rows(view: DutchView, names: Sequence[str], language: str) -> tuple[CardRow, ...]:
-    """The table as a picture: every grid face down (empty slots shown), then the discard."""
-    rows = [
-        _grid_row(names[seat] if seat < len(names) else "?", grid)
-        for seat, grid in enumerate(view.grids)
+    """The table as a picture: every grid face down (empty slots shown), then the discard; a
+    grid a row of its own, or past `ROW_SLOTS` slots (penalty cards) under its player's name,
+    wrapping, so that the picture stays a few cards wide and legible on a phone."""
+    seated = [
+        (names[seat] if seat < len(names) else "?", grid) for seat, grid in enumerate(view.grids)
     ]
     discard = (view.discard_top,) if view.discard_top else (EMPTY,)
     stock = text(language, "table.stock_count", count=view.stock)
-    rows.append(CardRow(text(language, "table.discard"), discard, note=stock))
-    return tuple(rows)
+    if max((len(grid) for grid in view.grids), default=0) <= ROW_SLOTS:
+        rows = [_grid_row(name, grid) for name, grid in seated]
+        return (*rows, CardRow(text(language, "table.discard"), discard, note=stock))
+    flowing: list[CardRow] = []
+    for name, grid in seated:
+        flowing.append(CardRow(name, ()))
+        flowing += (CardRow("", (EMPTY if s.empty else s.card,), flow=True) for s in grid)
+    flowing.append(CardRow(text(language, "table.discard"), (), note=stock))
+    return (*flowing, CardRow("", discard, flow=True))

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.pictures.layout import CARD, card_width
 from tests.bot.local.browser import (
     ENDED,
     HAND,
@@ -289,6 +290,16 @@ def drawn_width(player: Player, selector: str) -> float:
 
 
 PHONE = 420
+SMALLEST_CARD = 40  # px: a card of the hand picture on a phone
+
+
+def shown_card_width(player: Player, selector: str) -> float:
+    """How wide a card of the newest `selector` picture (a hand's: its cards full size,
+    `CARD` tall) is drawn on the page: the picture's drawn width times a card's share of it."""
+    drawn, natural = player.page.locator(selector).last.evaluate(
+        "n => [n.getBoundingClientRect().width, n.naturalWidth]"
+    )
+    return float(card_width(CARD) * drawn / natural)
 
 
 def test_at_phone_width_the_chat_takes_the_screen_and_the_switchers_open_from_the_menu(
@@ -305,6 +316,7 @@ def test_at_phone_width_the_chat_takes_the_screen_and_the_switchers_open_from_th
         alice.pictures_shown()
         assert drawn_width(alice, "#messages") >= PHONE - 20
         assert drawn_width(alice, f"{HAND} img.embed-image") >= 300
+        assert shown_card_width(alice, f"{HAND} img.embed-image") >= SMALLEST_CARD
         assert drawn_width(alice, f"{IN_PLAY} img.embed-image") >= 300
         nothing_wider = "n => n.scrollWidth <= n.clientWidth"
         assert alice.page.locator("#messages").evaluate(nothing_wider)
@@ -379,6 +391,8 @@ def test_at_phone_width_a_euchre_or_dame_table_fits_the_screen_turn_after_turn(
             alice.pictures_shown()
             widths = fits_the_phone(alice)
             assert widths["hand"] >= 300 and widths["table"] >= 150, widths
+            mine = f"{MINE}:has(img.embed-image) img.embed-image"
+            assert shown_card_width(alice, mine) >= SMALLEST_CARD
             alice.use(*choice)
             turns += 1
         assert turns == 4

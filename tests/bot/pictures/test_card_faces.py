@@ -15,6 +15,7 @@ from bot.pictures.card_faces import (
     face_png,
     suit_colour,
 )
+from bot.pictures.layout import flow_width
 from bot.pictures.round_end import RoundEndRow, cards_in, round_end_png
 
 
@@ -110,16 +111,17 @@ def test_the_round_end_picture_draws_the_four_colour_deck_when_asked() -> None:
 
 
 def test_a_round_end_row_of_many_cards_goes_on_below_and_a_note_replaces_points() -> None:
-    """A Dame hand of 20 cards is two lines of cards, every card drawn; a pack's row says its
-    points in a note instead of the round's points and total."""
+    """A Dame hand of 20 cards wraps onto lines below its name, every card drawn, the picture
+    no wider than one of a card; a pack says its points in a note under it."""
     hand = tuple(["7S"] * 20)
     rows = (
         RoundEndRow("Ann", hand, None, None, "−100"),
-        RoundEndRow("N–S · 7", ("7D",), None, None, "5 points"),
+        RoundEndRow("N–S", (), None, None),
+        RoundEndRow("", ("7D", "7H", "2C"), None, None, "5 points", pack=True),
     )
     one_line = round_end_png((RoundEndRow("Ann", ("7S",), 1, 2),), "round", "total")
     picture = round_end_png(rows, "round", "total")
-    assert cards_in(picture) == [*hand, "7D"]
+    assert cards_in(picture) == [*hand, "7D", "7H", "2C"]
     with Image.open(io.BytesIO(picture)) as image, Image.open(io.BytesIO(one_line)) as single:
-        assert image.height > 2 * single.height  # three lines: the hand's two, the pack's
-        assert image.width == single.width + 15 * (72 + 6)  # 16 cards a line, not 20
+        assert image.height > 3 * single.height  # the hand's three lines, the team, its pack
+        assert single.width < image.width == flow_width()  # a few cards wide, at most

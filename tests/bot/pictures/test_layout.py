@@ -103,10 +103,11 @@ def test_a_row_writes_itself_as_the_dataclass_would_so_file_names_do_not_change(
     # A picture's file name digests its rows' repr, written out by hand for speed: it must
     # stay the generated one, field for field (a new field must be added to it too).
     row = CardRow("Ann's", ("7S", None, EMPTY), note="12", raised=(1,), captions=("1",), column=1)
+    row = dataclasses.replace(row, flow=True)
     generated = ", ".join(f"{f.name}={getattr(row, f.name)!r}" for f in dataclasses.fields(row))
     assert repr(row) == f"CardRow({generated})"
     assert repr(CardRow("x", ())) == "CardRow(label='x', cards=(), note='', raised=(), " + (
-        "captions=(), column=None)"
+        "captions=(), column=None, flow=False)"
     )
 
 
@@ -114,6 +115,7 @@ def test_a_row_sent_to_a_drawing_process_arrives_field_for_field() -> None:
     # Pickled as its fields (cheaper than a slotted dataclass's own pickling): every field
     # arrives, a new one included, and the picture drawn there is the one named here.
     row = CardRow("Ann's", ("7S", None, EMPTY), note="12", raised=(1,), captions=("1",), column=1)
+    row = dataclasses.replace(row, flow=True)
     arrived = pickle.loads(pickle.dumps(row, pickle.HIGHEST_PROTOCOL))
     assert arrived == row and repr(arrived) == repr(row)
     assert type(arrived) is CardRow

@@ -95,10 +95,13 @@ def test_my_cards_pictures_the_grid_with_the_peeked_cards_face_up_and_raised() -
         private(round_, 0, reveals), public(round_, n_seats=2), "en", reveals=reveals
     )
     assert rendered.cards is not None
-    grid, *_ = rendered.cards.rows
+    slots = rendered.cards.rows  # each slot a group of its own, its number under it
     seen = [str(r.data["card"]) for r in reveals]
-    assert list(grid.cards[:2]) == seen and grid.cards[2:] == (None, None)
-    assert grid.raised == (0, 1) and grid.captions == ("1", "2", "3", "4")
+    assert [s.cards for s in slots] == [(seen[0],), (seen[1],), (None,), (None,)]
+    assert [s.raised for s in slots] == [(0,), (0,), (), ()]
+    assert [s.captions for s in slots] == [("1",), ("2",), ("3",), ("4",)] and all(
+        s.flow for s in slots
+    )
     assert cards_in(rendered.cards.png()) == seen
     assert rendered.embed.image.url == f"attachment://{rendered.cards.filename}"
     # re-rendered once the reveal is over: every card face down again

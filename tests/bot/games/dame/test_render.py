@@ -140,12 +140,21 @@ def test_the_end_of_a_hand_shows_packs_hands_left_and_points() -> None:
     assert "paquet de 3 : 4 cartes, 20 points" in french
     # the round-end picture: every hand face up, then each team's packs
     assert rendered.picture is not None
-    hands = [row.cards for row in rendered.picture.rows[:4]]
+    rows = rendered.picture.rows
+    *players, team = [i for i, row in enumerate(rows) if not row.cards and not row.pack]
+    assert len(players) == 4 and rows[team].name == "E–W"
+    hands = [
+        [c for row in rows[i + 1 : end] for c in row.cards]
+        for i, end in zip(players, [*players[1:], team], strict=True)
+    ]
     assert [sorted(h) for h in hands] == [sorted(c.name for c in hand) for hand in round_.hands]
-    notes = [row.note for row in rendered.picture.rows]
+    # a hand by rank: each rank's cards one group, as on "My cards"
+    first = [row.cards for row in rows[players[0] + 1 : players[1]]]
+    assert all(len({c[:-1] for c in group}) == 1 for group in first[:-1]) and len(first) > 1
+    notes = [rows[i].note for i in players]
     assert notes[1] == "went out" and notes[3] == "not counted" and notes[0].startswith("−")
-    packs = rendered.picture.rows[4:]
-    assert [row.name for row in packs] == ["E–W · 3", "E–W · 4", "E–W · 5", "E–W · 6"]
+    packs = rows[team + 1 :]
+    assert all(row.pack for row in packs) and [r.cards[0][:-1] for r in packs] == list("3456")
     assert packs[0].note == "20 points" and len(packs[0].cards) == 4
     drawn = cards_in(rendered.picture.png())
     assert sorted(drawn) == sorted(
@@ -315,38 +324,42 @@ def test_my_cards_pictures_the_hand_by_rank_and_the_table_the_packs_and_the_pile
     assert rendered.cards is not None
     rows = rendered.cards.rows
     assert sum(len(r.cards) for r in rows) == len(hand) == 42
-    assert all(len({card(c).rank for c in r.cards}) == 1 for r in rows if r.label != "wild")
+    # one group a rank, flowing, in the order the moves list them (low to high, wild cards last)
+    assert all(r.flow for r in rows)
+    groups = render.hand_groups(hand)
+    assert [r.cards for r in rows] == [tuple(card(c).name for c in g) for _, g in groups]
     assert sorted(cards_in(rendered.cards.png())) == sorted(card(c).name for c in hand)
     events += round_.apply(1, f"discard {hand[0]}")
     table = render_table(public_snapshot(round_, events), "en")
     assert table.cards is not None
-    *packs, pile = table.cards.rows
-    assert [(p.label, p.cards, p.note) for p in packs] == [("E–W · 7", ("7S", "7H", "7D"), "15")]
-    assert pile.cards == (card(hand[0]).name,) and pile.note == "1 card"
+    team, pack, pile, top = table.cards.rows
+    assert (team.label, team.cards) == ("E–W", ())
+    assert (pack.cards, pack.note, pack.flow) == (("7S", "7H", "7D"), "15 points", True)
+    assert (pile.label, pile.note, pile.cards) == ("Discard pile", "1 card", ())
+    assert top.cards == (card(hand[0]).name,)
     assert sorted(cards_in(table.cards.png())) == sorted(["7S", "7H", "7D", card(hand[0]).name])
 
 
-def test_a_table_of_many_packs_lays_each_team_s_packs_in_a_column_and_the_pile_below_fewer() -> (
-    None
-):
+def test_the_table_stacks_the_teams_each_under_its_name_its_packs_side_by_side() -> None:
     round_, _ = _round_with_a_big_take()
     north_south = tuple(PackView(rank, (f"{rank}S", f"{rank}H", f"{rank}D"), 15) for rank in "3456")
-    east_west = (PackView("9", ("9S", "9H", "9C", "2D"), 40), PackView("K", ("KS", "KH", "KD"), 30))
+    east_west = (PackView("9", ("9S", "2D", "9H", "9C"), 40), PackView("K", ("KS", "KH", "KD"), 30))
     view = replace(round_.public_view(), packs=(north_south, east_west))
     rows = render.table_rows(view, "en")
-    assert [(row.label, row.column) for row in rows] == [
-        ("N–S · 3", 0),
-        ("N–S · 4", 0),
-        ("N–S · 5", 0),
-        ("N–S · 6", 0),
-        ("E–W · 9", 1),
-        ("E–W · K", 1),
-        ("Discard pile", 1),  # below the team of fewer packs
+    assert [(row.label, len(row.cards)) for row in rows] == [
+        ("N–S", 0),
+        *[("", 3)] * 4,
+        ("E–W", 0),
+        ("", 4),
+        ("", 3),
+        ("Discard pile", 0),
+        ("", 1),
     ]
-    assert rows[4].cards == ("9S", "9H", "9C", "2D") and rows[4].note == "40"
-    # a few packs stay in one column, team after team
-    few = replace(view, packs=(north_south[:2], east_west[:1]))
-    assert {row.column for row in render.table_rows(few, "en")} == {None}
+    assert rows[6].cards == ("9S", "9H", "9C", "2D") and rows[6].note == "40 points"
+    # a team without a pack takes no line
+    assert [r.label for r in render.table_rows(replace(view, packs=((), east_west)), "en")][:1] == [
+        "E–W"
+    ]
 
 
 def test_a_pack_remembered_as_text_is_written_with_the_emojis_once_they_come() -> None:
