@@ -240,6 +240,9 @@ def apply_message_data(
     for key in ("content", "embeds", "components", "poll"):
         if data and key in data and data[key] is not None:
             target[key] = data[key]
+    for key, cleared in (("content", ""), ("embeds", [])):  # sent as null: removed
+        if data and key in data and data[key] is None:
+            target[key] = cleared
     if data and data.get("components") is not None:
         target["components"] = _with_string_ids(data["components"])
     if data and data.get("attachments") is not None:
