@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.render.actions import ComponentSpec
+from bot.render.table import RenderedMessage
 from bot.ui.dynamic_items import build_view
 
 IS_COMPONENTS_V2 = 1 << 15
@@ -54,8 +55,9 @@ def layout_message(
     embed: discord.Embed, components: tuple[ComponentSpec, ...] | list[ComponentSpec]
 ) -> dict[str, Any]:
     """The keyword arguments of a send or an edit that shows the message in V2: the view, and
-    no embed (an edit of a message sent with one clears it, as the V2 flag wants)."""
-    return {"view": layout_view(embed, components), "embed": None}
+    neither content nor embed (an edit of a message sent with them clears them: Discord sets
+    the V2 flag on an edit only so)."""
+    return {"view": layout_view(embed, components), "embed": None, "content": None}
 
 
 def layout_components(embed: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -121,3 +123,19 @@ def _texts(embed: dict[str, Any]) -> tuple[str, str, str]:
     if len(head) + len(small) > TEXT:  # an over-long description: cut, never refused
         head = head[: max(0, TEXT - len(small) - len(ELLIPSIS))] + ELLIPSIS
     return head, body, small
+
+
+def shown_as(rendered: RenderedMessage, embed: discord.Embed | None = None) -> dict[str, Any]:
+    """The keyword arguments of the send or edit that shows `rendered` (`embed`: its embed as
+    prepared for this send, its picture there or not yet): a V2 layout, or the embed and its
+    buttons."""
+    shown = rendered.embed if embed is None else embed
+    if rendered.v2:
+        return layout_message(shown, rendered.components)
+    return {"embed": shown, "view": build_view(rendered.components)}
+
+
+def words_message(words: str) -> dict[str, Any]:
+    """The keyword arguments of an edit that leaves a message only these words, as a V2 text
+    display (a V2 message may hold no content; an embed message becomes V2 so)."""
+    return {"view": LayoutComponentsView([_text(words)]), "embed": None, "content": None}

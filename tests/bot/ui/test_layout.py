@@ -116,4 +116,5 @@ def test_texts_past_4000_characters_give_way_from_the_first_fields() -> None:
 
 def test_an_edit_to_v2_clears_the_embed_an_old_message_had() -> None:
     shown = layout_message(discord.Embed(title="t"), ())
-    assert shown["embed"] is None and shown["view"].has_components_v2()
+    assert shown["embed"] is None and shown["content"] is None
+    assert shown["view"].has_components_v2()
