@@ -138,11 +138,13 @@ class FakeInteraction:
     async def edit_original_response(
         self,
         *,
+        content: str | None = None,
         embed: discord.Embed | None = None,
         view: discord.ui.View | None = None,
         attachments: list[discord.File] | None = None,
     ) -> None:
-        self.answers.append(Answer("edit_original", None, embed, view, files=_names(attachments)))
+        answer = Answer("edit_original", content, embed, view, files=_names(attachments))
+        self.answers.append(answer)
 
     @property
     def only(self) -> Answer:
