@@ -39,15 +39,16 @@ screenshots: $(TEST_STAMP)
 	CARDTABLE_SCREENSHOTS=docs/screenshots CARDTABLE_REQUIRE_BROWSER=1 \
 		$(BIN)/python -m pytest tests/bot/local/test_page_in_browser.py \
 		tests/bot/local/test_games_in_browser.py tests/bot/local/test_history_in_browser.py \
-		tests/bot/local/test_tournaments_in_browser.py \
+		tests/bot/local/test_tournaments_in_browser.py tests/bot/local/test_lessons_in_browser.py \
 		-p no:xdist
 
+# Scripts that print numbers, from benchmarks/ (`python -m benchmarks` lists them all).
 bench: $(STAMP)
-	$(BIN)/python -m games.bench dutch
-	$(BIN)/python -m games.bench euchre
-	$(BIN)/python -m games.bench dame
-	$(BIN)/python -m storage.bench
-	$(BIN)/python -m bot.bench
+	$(BIN)/python -m benchmarks.games dutch
+	$(BIN)/python -m benchmarks.games euchre
+	$(BIN)/python -m benchmarks.games dame
+	$(BIN)/python -m benchmarks.storage
+	$(BIN)/python -m benchmarks.bot
 
 clean:
 	rm -rf $(VENV)

@@ -21,6 +21,7 @@ import yarl
 from discord.ext import commands
 
 from bot import logs, reconnect
+from bot.clock import Clock, SystemClock
 from bot.cogs.admin import AdminCog
 from bot.cogs.deck import DeckCog
 from bot.cogs.help import HelpCog, HelpPageMenu
@@ -40,12 +41,11 @@ from bot.games import plugins
 from bot.i18n import text
 from bot.i18n.translator import CatalogTranslator
 from bot.metrics import BotReadings, HealthCheck, OperationsServer
-from bot.render.cards import use_pictures
+from bot.render.card_text import use_pictures
+from bot.runtime import priority
+from bot.runtime.runner import PolicyRunner, ProcessPolicyRunner
 from bot.seasons import SeasonRollover
-from bot.service import priority
 from bot.service.choices import PlayerChoices
-from bot.service.clock import Clock, SystemClock
-from bot.service.runner import PolicyRunner, ProcessPolicyRunner
 from bot.service.service import TableService
 from bot.settings import Settings
 from bot.stopping import stop_on_signals
@@ -60,8 +60,8 @@ from bot.ui.emojis import CardEmojis
 from bot.ui.guild_settings import GuildSettingsCache
 from bot.ui.layout import words_message
 from bot.ui.locations import TableLocations
+from bot.ui.message_pictures import CardPictures
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS
-from bot.ui.pictures import CardPictures
 from storage import Store
 from storage.backup import BackupSchedule
 from storage.errors import StoreError
@@ -240,7 +240,7 @@ class CardTableBot(commands.Bot):
         if prepare is not None:  # the workers' imports, off the event loop, before any click
             prepare()
         # Clicks are answered at once: tables load in the background, a clicked one first.
-        await self._service.start_restore(self._on_tables_loaded)
+        await self._service.restoring.start(self._on_tables_loaded)
         self._upkeep = asyncio.get_running_loop().create_task(
             compact_history(self._store), name="store-compaction"
         )

@@ -2,7 +2,8 @@
 
 The permissions are exactly what the bot uses: see and post in the channel and in threads
 (the table message, turn mentions, answers to a mention), embeds, the round-end picture as an
-attached file, and a thread per table when the server turns that setting on.
+attached file, a thread per table when the server turns that setting on, and a private
+thread per guided hand (`/<game> learn`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ PERMISSIONS = discord.Permissions(
     embed_links=True,
     attach_files=True,
     create_public_threads=True,
+    create_private_threads=True,  # a guided hand (`/<game> learn`): a thread for its learner
 )
 
 

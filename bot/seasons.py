@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.clock import TimerHandle
 from bot.render.seasons import season_over_text, with_season_line
 from bot.render.stats import leaderboard_embed
-from bot.service.clock import TimerHandle
 from games.registry import game_names
 from storage.errors import StoreError
 from storage.models import ClosedSeason

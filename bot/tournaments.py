@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.clock import TimerHandle
 from bot.i18n import text
 from bot.render.tournaments import (
     EMBED_COLOUR,
@@ -30,9 +31,8 @@ from bot.render.tournaments import (
     standings,
     title,
 )
-from bot.service.clock import TimerHandle
 from bot.service.errors import TableError
-from bot.service.snapshots import LOBBY, PlayerRef
+from bot.snapshots import LOBBY, PlayerRef
 from games.tournament.event import (
     CANCELLED,
     CHECKIN,
@@ -112,7 +112,7 @@ class TournamentRunner:
     # -- life ------------------------------------------------------------------------------
     async def start(self) -> None:
         """Resume every open event, once the tables it plays at are restored."""
-        await self.bot.service.wait_restored()
+        await self.bot.service.restoring.wait()
         for stored in await self.bot.store.tournaments.open_ones():
             self.events[stored.id] = stored
             await self._advance(stored.id)
@@ -393,7 +393,7 @@ class TournamentRunner:
         """A player who checked in (or whose absence a bot covers) and sits at no other table."""
         if user_id in stored.event.absent():
             return False
-        return self.bot.service.table_of_user(stored.guild_id, user_id) is None
+        return self.bot.service.tables.table_of_user(stored.guild_id, user_id) is None
 
     async def _open(self, stored: StoredTournament, round_: Round, table: Table) -> None:
         if table.place is not None and table.place != stored.channel_id:
@@ -419,7 +419,7 @@ class TournamentRunner:
             table.place = place
         where = table.place
         _, host_id, host_name = humans[0]
-        snapshot = await self.bot.service.open_table(
+        snapshot = await self.bot.service.seating.open_table(
             stored.guild_id,
             where,
             PlayerRef(host_id, host_name),
@@ -440,7 +440,7 @@ class TournamentRunner:
     async def _lobby_in(self, place: int) -> int | None:
         """The bot's table waiting in its lobby in this thread, if any."""
         for table_id in self.bot.service.tables_in_channel(place):
-            await self.bot.service.ready(table_id)
+            await self.bot.service.restoring.ready(table_id)
             if self.bot.service.public_snapshot(table_id).status == LOBBY:
                 return table_id
         return None
@@ -494,14 +494,16 @@ class TournamentRunner:
             if user_id in seated:
                 if fixed and user_id == host_id:
                     with contextlib.suppress(TableError):  # the host to their own place
-                        await service.join(table_id, PlayerRef(user_id, name), position)
+                        await service.seating.join(table_id, PlayerRef(user_id, name), position)
                 continue
             if self._present(stored, user_id):
-                await service.join(table_id, PlayerRef(user_id, name), position if fixed else None)
+                await service.seating.join(
+                    table_id, PlayerRef(user_id, name), position if fixed else None
+                )
         absent = [name for _, user_id, name in seats if not self._present_at(table_id, user_id)]
         for name in absent:
-            await service.add_bot(table_id, host_id, _bot_name(language, name))
-        await service.start(table_id, host_id)
+            await service.seating.add_bot(table_id, host_id, _bot_name(language, name))
+        await service.seating.start(table_id, host_id)
         await self._show_table(stored, round_, table, where)
 
     async def _show_table(
@@ -537,7 +539,7 @@ class TournamentRunner:
         is posted, a match over is read."""
         assert table.table_id is not None
         if self.bot.service.has_table(table.table_id):
-            await self.bot.service.ready(table.table_id)
+            await self.bot.service.restoring.ready(table.table_id)
             where = self.bot.service.public_snapshot(table.table_id).channel_id
             if self.bot.service.public_snapshot(table.table_id).status == LOBBY:
                 await self._seat_and_start(stored, round_, table, where)

@@ -2,23 +2,10 @@
 
 `review_hand(record, seat)` replays the hand and, at each decision of `seat` with more than one
 offered move, asks the strong bot what it would have played from that seat's knowledge, then
-estimates what the player's move cost against the bot's by Monte Carlo:
-
-- **Worlds the seat could not tell apart.** The cards the seat has seen up to the decision
-  (`Game.seen_in`, each game reading the seat's views: its hand, cards played, the turned
-  card, what it peeked at…) keep their place in the deck; every other card is dealt anew at
-  random. The hidden cards are put in a canonical order before shuffling, so the real places
-  of cards the seat never saw are never read. A sampled deck is kept when the recorded actions
-  replay on it and the seat's view at the decision is the real one; the strong bot decides on
-  such a world, never on the real one.
-- **Playing out.** On each world, the player's move and the bot's move are played, then every
-  seat plays the simple policy to the hand's end, with the same random draws for both moves.
-  The value of a move is the mean of the seat's side's result, as its game weighs it
-  (`Game.review_value`: the side's points by default, negated when lower is better; a game may
-  count the side's points minus the other side's).
-- **Cost** = value of the bot's move - value of the player's move (0 when they agree), graded
-  by the game's `Game.review_terms`; **accuracy** is the share of decisions whose cost is
-  below the inaccuracy threshold, in percent.
+estimates what the player's move cost against the bot's by Monte Carlo, on worlds the seat
+could not tell apart (`WorldSampler`). **Cost** = value of the bot's move - value of the
+player's move (0 when they agree), graded by the game's `Game.review_terms`; **accuracy** is
+the share of decisions whose cost is below the inaccuracy threshold, in percent.
 
 Pure and deterministic for a seed when `budget` is None (a sample count only).
 """
@@ -120,7 +107,17 @@ class _Position:
 
 
 class WorldSampler:
-    """Decks the seat could not tell from the real one at a decision (see the module doc)."""
+    """Decks the seat could not tell from the real one at a decision.
+
+    The cards the seat has seen up to the decision (`Game.seen_in`, each game reading the
+    seat's views: its hand, cards played, the turned card, what it peeked at…) keep their place
+    in the deck; every other card is dealt anew at random. The hidden cards are put in a
+    canonical order before shuffling, so the real places of cards the seat never saw are never
+    read. A sampled deck is kept when the recorded actions replay on it and the seat's view at
+    the decision is the real one; the strong bot decides on such a world, never on the real
+    one. On each world the player's move and the bot's are played, then every seat plays the
+    simple policy to the hand's end, with the same random draws for both moves; a move's value
+    is the mean of the seat's side's result as its game weighs it (`Game.review_value`)."""
 
     def __init__(self, record: RoundRecord, seat: int, position: _Position) -> None:
         self.record, self.seat, self.position = record, seat, position

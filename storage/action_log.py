@@ -3,15 +3,10 @@
 Every `record_action` call puts its row in a queue and waits. One writer task takes every row
 that arrived meanwhile and stores them in one transaction, then resolves each caller's future
 after COMMIT: an action is durable before its caller goes on, and a burst of clicks from many
-tables costs one fsync, not one per click.
-
-On PostgreSQL the batches are pipelined (`PipelinedDatabase`): while one batch commits on its
-connection, the rows that arrived meanwhile are checked and sent as the next batch on another,
-instead of waiting for the first COMMIT to return (and a large batch is shared among the free
-connections). Each caller still hears only once its own
-batch has committed. A round's rows stay in order: a row whose round has a batch in flight
-waits for that batch to end, so a later row of a round never commits before, or without, an
-earlier one.
+tables costs one fsync, not one per click. On PostgreSQL the batches are pipelined
+(`PipelinedDatabase`): the next batch is checked and sent on another connection while one
+commits; each caller still hears only once its own batch has committed, and a round's rows
+commit in order.
 
 The log's rules (an open round, a seat of the table, seq growing within the round) are checked
 here, in memory, against `OpenRounds`: the store is the file's only writer, so its view of the

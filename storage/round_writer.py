@@ -1,23 +1,17 @@
 """Group commit for round starts and ends.
 
-A round starts and ends at every deal. At a thousand tables of bots that is tens of transactions
-a second (docs/performance.md), each taking the store's lock for a trip to the database (on
-SQLite, a trip to its thread that waits for the busy event loop's turns and the interpreter's
-lock), and tables dealt together end together: their transactions queued for the lock in waves,
-and every click's action waited behind them. So the starts and ends that arrive while one batch
-commits go together in the next: one transaction, each caller told once it has committed. On
-SQLite it is sent at once when the lock is free (`Database.one_trip_now`), holding no lock while
-it waits for its trip; else it takes the lock (`Database.one_trip`).
+A round starts and ends at every deal, and tables dealt together end together: at a thousand
+tables of bots their transactions, one each, queued for the store's lock in waves, and every
+click's action waited behind them (docs/performance.md). So the starts and ends that arrive
+while one batch commits go together in the next: one transaction, each caller told once it has
+committed. On SQLite it is sent at once when the lock is free (`Database.one_trip_now`),
+else it takes the lock (`Database.one_trip`). A batch's tables' logs (`TableLog`) are kept by
+one more statement in its transaction (storage/table_logs.py).
 
-A start or an end may carry the table's log (`TableLog`, with the line saying the round starts
-or is over): the logs of a batch's written starts and ends are kept by one more statement at
-the batch's end, in its transaction (storage/table_logs.py).
-
-Each start or end keeps its own checks (the table exists, no round is open, the round is open)
-and a refused one fails alone: its checks run before it writes anything, so the batch goes on
-without it. Any other failure rolls the whole batch back; its starts and ends are then tried
-again one per transaction (unless the database could not be reached), so a row that breaks
-one of them cannot fail the others.
+Each start or end keeps its own checks, run before it writes anything, so a refused one fails
+alone and the batch goes on without it. Any other failure rolls the whole batch back; its
+starts and ends are then tried again one per transaction (unless the database could not be
+reached), so a row that breaks one of them cannot fail the others.
 """
 
 from __future__ import annotations

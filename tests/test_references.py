@@ -17,7 +17,8 @@ TEXT_NAMES = {"Makefile", "Procfile", "run"}
 OUTSIDE = re.compile(r"\.\./shared|/work/|RULES\.md|seeds/|\bthe brief\b|\bthe issue\b", re.I)
 # A repository path: a top-level folder, then path characters, ending in a file or a folder.
 REPO_PATH = re.compile(
-    r"(?<![\w./-])((?:bot|games|storage|tests|docs)/[\w./-]*?(?:\.(?:py|md|json|sql|toml)|/))"
+    r"(?<![\w./-])((?:bot|games|storage|benchmarks|tests|docs)/"
+    r"[\w./-]*?(?:\.(?:py|md|json|sql|toml)|/))"
     r"(?![\w/<{*-])"
 )
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")

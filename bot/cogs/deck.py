@@ -23,8 +23,8 @@ from discord.ext import commands
 
 from bot.i18n import text
 from bot.i18n.translator import command_text
-from bot.pictures.cards import FOUR_COLOURS, TWO_COLOURS, Deck
-from bot.render.cards import in_deck, shown
+from bot.pictures.card_faces import FOUR_COLOURS, TWO_COLOURS, Deck
+from bot.render.card_text import in_deck, shown
 from bot.ui.replies import say, user_language
 from storage.errors import StoreError
 from storage.models import PlayerPreferences

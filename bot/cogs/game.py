@@ -1,5 +1,6 @@
 """The slash command group every game gets: `/<game> start [preset] [target] [bots]
-[spectators]`, `rules [preset]`, `leave`, `stop`. One base cog (`GameCog`) holds the
+[spectators]`, `rules [preset]`, `leave`, `stop`, and `learn` for a game with a guided hand
+(`games.<game>.lesson`, bot/ui/lessons.py). One base cog (`GameCog`) holds the
 handlers; `game_commands(...)` builds a game's subclass with its name, presets and target
 range, so a plug-in writes one line.
 
@@ -25,13 +26,14 @@ from bot.i18n import text
 from bot.i18n.translator import command_text
 from bot.render.actions import ButtonSpec
 from bot.service.errors import TableError
-from bot.service.snapshots import PLAYING, ROUND_OVER
+from bot.snapshots import PLAYING, ROUND_OVER
 from bot.ui.controller import player_of
 from bot.ui.custom_ids import Verb, verb_id
 from bot.ui.dynamic_items import build_view
 from bot.ui.layout import shown_as
 from bot.ui.replies import refuse, tell, user_language
 from bot.ui.timing import within_deadline
+from games.lesson import lesson_of
 from games.registry import get_game
 
 if TYPE_CHECKING:
@@ -100,9 +102,9 @@ class GameCog(commands.GroupCog):
         settings = await self.bot.guild_settings.get(guild_id)
         preset = preset or settings.default_presets.get(self.game)
         try:
-            self.bot.service.may_open(guild_id, channel.id, interaction.user.id, settings)
+            self.bot.service.seating.may_open(guild_id, channel.id, interaction.user.id, settings)
             snapshot = await within_deadline(
-                self.bot.service.open_table(
+                self.bot.service.seating.open_table(
                     guild_id,
                     channel.id,
                     player_of(interaction),
@@ -176,13 +178,13 @@ class GameCog(commands.GroupCog):
         if interaction.guild_id is None:
             await refuse(interaction, "guild_only")
             return
-        table_id = self.bot.service.table_of_user(interaction.guild_id, interaction.user.id)
+        table_id = self.bot.service.tables.table_of_user(interaction.guild_id, interaction.user.id)
         if table_id is None:
             await refuse(interaction, "not_at_a_table")
             return
         try:
             await within_deadline(
-                self.bot.service.leave(table_id, interaction.user.id),
+                self.bot.service.seating.leave(table_id, interaction.user.id),
                 lambda: interaction.response.defer(ephemeral=True, thinking=True),
             )
         except TableError as error:
@@ -216,7 +218,7 @@ class GameCog(commands.GroupCog):
             return
         try:
             await within_deadline(
-                self.bot.service.stop(table_id, interaction.user.id, can_manage),
+                self.bot.service.seating.stop(table_id, interaction.user.id, can_manage),
                 lambda: interaction.response.defer(ephemeral=True, thinking=True),
             )
         except TableError as error:
@@ -229,7 +231,7 @@ class GameCog(commands.GroupCog):
         guild_id = interaction.guild_id
         if guild_id is None:
             return None
-        own = self.bot.service.table_of_user(guild_id, interaction.user.id)
+        own = self.bot.service.tables.table_of_user(guild_id, interaction.user.id)
         if own is not None:
             return own
         channel = interaction.channel
@@ -304,6 +306,12 @@ def game_commands(game: str, *, cog_name: str, min_target: int, max_target: int)
         async def stop(self, interaction: discord.Interaction) -> None:
             await self.stop_table(interaction)
 
+        if lesson_of(game) is not None:
+
+            @app_commands.command(name=_cmd(game, ".learn"), description=_cmd(game, ".learn.desc"))
+            async def learn(self, interaction: discord.Interaction) -> None:
+                await self.bot.tables.lessons.start(interaction, self.game)
+
     Commands.game = game
     Commands.__name__ = Commands.__qualname__ = cog_name
     return Commands
@@ -356,6 +364,12 @@ def _commands_of_one_rule_set(
         @app_commands.command(name=_cmd(game, ".stop"), description=_cmd(game, ".stop.desc"))
         async def stop(self, interaction: discord.Interaction) -> None:
             await self.stop_table(interaction)
+
+        if lesson_of(game) is not None:
+
+            @app_commands.command(name=_cmd(game, ".learn"), description=_cmd(game, ".learn.desc"))
+            async def learn(self, interaction: discord.Interaction) -> None:
+                await self.bot.tables.lessons.start(interaction, self.game)
 
     Commands.game = game
     Commands.__name__ = Commands.__qualname__ = cog_name

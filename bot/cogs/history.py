@@ -27,8 +27,8 @@ from bot.render.names import escape
 from bot.render.replay import Replayer, render_replay
 from bot.render.review import review_text
 from bot.render.stats import game_title
-from bot.service.pool_terms import TIMED_OUT, ChoreFailed
-from bot.service.reviews import review_in_workers
+from bot.runtime.pool_terms import TIMED_OUT, ChoreFailed
+from bot.runtime.reviews import review_in_workers
 from bot.ui.replies import say, selected_values, user_language
 from games.records import HandRecord, write_machine, write_text
 from games.registry import game_names, get_game
@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 PAGE = 5  # matches per page
 REVIEW_PROGRESS_EVERY = 1.0  # seconds between two edits of the review's progress line
-# bot.service.reviews.review_in_workers's keywords (tests ask for a quick one)
+# bot.runtime.reviews.review_in_workers's keywords (tests ask for a quick one)
 REVIEW_OPTIONS: dict[str, Any] = {}
 HANDS_KEPT = 256  # finished hands kept in memory for replays (they never change)
 
@@ -520,7 +520,7 @@ class HistoryCog(commands.Cog, name="history"):
         self, interaction: discord.Interaction[Any], table_id: int, round_no: int
     ) -> None:
         """A review of the asker's play in this hand: the stored one at once, else computed
-        in the bot players' workers, after their moves (`bot.service.reviews`), with a progress
+        in the bot players' workers, after their moves (`bot.runtime.reviews`), with a progress
         line, then stored."""
         hand = await self._hand_here(interaction, table_id, round_no)
         if hand is None:

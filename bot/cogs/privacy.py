@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.i18n import text
 from bot.i18n.translator import command_text
-from bot.pictures.cards import DECKS
+from bot.pictures.card_faces import DECKS
 from bot.ui.replies import say, user_language
 from storage.errors import StoreError
 from storage.privacy import StillSeated, UserData

@@ -231,7 +231,7 @@ class GamePlugin(Protocol[ViewT_contra]):
         ...
 
     def action_emoji(self, view: ViewT_contra, table: TableContext) -> Callable[[str], str | None]:
-        """The card picture (`bot.render.cards.card_emoji`) a legal action's button or option
+        """The card picture (`bot.render.card_text.card_emoji`) a legal action's button or option
         shows, e.g. the discard it takes; `None`: no picture."""
         ...
 

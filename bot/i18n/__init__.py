@@ -1,23 +1,18 @@
 """Translations: English and French message catalogs (en.json, fr.json) and the lookup.
 
 Ephemeral texts use the clicking user's locale, public texts the guild's language. Keys are
-dotted names (`error.not_your_turn`); placeholders are `{name}` fields of str.format.
+dotted names (`error.not_your_turn`); placeholders are `{name}` fields of str.format. Texts
+live in three places:
 
-Where texts live, and the one rule of their names:
-
-- `bot/i18n/<language>.json`: the shared texts, the same for every game. No key here names a
+- `bot/i18n/<language>.json`: the shared texts, the same for every game; no key here names a
   game.
-- `bot/games/<game>/i18n/<language>.json`: a game's own texts, **every key starting with
-  `<game>.`** (its namespace): `<game>.name` (and `<game>.name.of`, `<game>.name.of_the`, the
-  forms French needs: "de …", "du …"), `<game>.preset.<preset>`, `<game>.rules.<preset>`,
-  `<game>.help`, `<game>.log.<event>`, `<game>.error.illegal.<engine rule>` (a refused move's
-  sentence, found by `error_key(key, game)` before the shared `error.illegal.<rule>`), and any
-  other `<game>.<anything>` its renderer reads. A key outside the namespace, or defined twice,
-  is an error naming the files.
+- `bot/games/<game>/i18n/<language>.json`: a game's own texts, every key starting with
+  `<game>.` (the keys a game defines are listed in bot/games/README.md); a key outside the
+  namespace, or defined twice, is an error naming the files.
 - `bot/i18n/per_game/<language>.json`: what every game gets with only its words changed (its
-  slash commands, `cmd…`), generated as `<game>.cmd…` for each game with `{game}`, `{of_game}`,
-  `{of_the_game}` (its name forms), `{command}` (its name) and `{target}` (its default target)
-  filled in. A game overrides one by defining the same key itself.
+  slash commands, `cmd…`), generated as `<game>.cmd…` for each game with `{game}`,
+  `{of_game}`, `{of_the_game}`, `{command}` and `{target}` filled in; a game overrides one by
+  defining the same key itself.
 """
 
 from __future__ import annotations

@@ -9,10 +9,8 @@ it answers (and so the user) and whether the resulting message is ephemeral, so 
 known. Unknown routes are logged loudly, kept in `unknown_routes`, and answered 404.
 
 `LocalDiscord` holds Discord's state (guilds, channels, messages, interactions, commands) and
-the person's side (`slash`, `click`, `choose`, `say`); the REST API is composed of parts, each
-serving its routes over that state: rest.py (matching, the token, recording), application.py
-(the bot's application, commands, emojis), channels.py (channels, messages, threads, rate
-limits) and interactions.py (answers, follow-ups, webhook messages).
+the person's side (`slash`, `click`, `choose`, `say`); the REST API's parts, each serving its
+routes over that state, are listed in bot/local/README.md.
 
 It serves one guild, and more with `add_guild`; with `shard_count` above 1 its gateway shards
 them as Discord does (see gateway.py), so several bot processes can each connect their shards.

@@ -18,7 +18,7 @@ from bot.local.page import LocalPage
 from bot.local.records import MANAGE_GUILD
 from bot.local.server import LocalDiscord
 from bot.local.state import StateFile, state_path
-from bot.service import priority
+from bot.runtime import priority
 from bot.settings import Settings
 from bot.stopping import stop_on_signals
 from storage.errors import StoreError

@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from bot.pictures.cards import (
+from bot.pictures.card_faces import (
     BACK,
     CARD_BOX,
     CARD_NAMES,

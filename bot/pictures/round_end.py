@@ -17,7 +17,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from bot.pictures.cards import TWO_COLOURS, Deck, face_image, font, png_with
+from bot.pictures.card_faces import TWO_COLOURS, Deck, face_image, font, png_with
 
 CARD = 72  # drawn size of one card in the picture
 GAP = 6

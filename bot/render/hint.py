@@ -12,10 +12,10 @@ import discord
 
 from bot.games import plugin_for
 from bot.i18n import has_key, text
-from bot.pictures.cards import TWO_COLOURS, Deck
+from bot.pictures.card_faces import TWO_COLOURS, Deck
 from bot.pictures.layout import CardRow
 from bot.render import colors
-from bot.render.cards import in_deck, shown
+from bot.render.card_text import in_deck, shown
 from bot.render.limits import describe
 from bot.render.table import RenderedMessage, table_text, with_cards
 from bot.snapshots import PrivateSnapshot, PublicSnapshot

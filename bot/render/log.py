@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from typing import cast
 
 from bot.i18n import has_key, text
-from bot.render.cards import writing
+from bot.render.card_text import writing
 from bot.render.names import escape
 from bot.snapshots import FORMER_PLAYER, LogEntry
 

@@ -14,7 +14,7 @@ import discord
 from bot.custom_ids import Verb, navigate_id, verb_id
 from bot.games import plugin_for
 from bot.i18n import has_key, text
-from bot.pictures.cards import TWO_COLOURS, Deck
+from bot.pictures.card_faces import TWO_COLOURS, Deck
 from bot.render import colors
 from bot.render.actions import (
     MAX_BUTTONS_PER_ROW,
@@ -24,7 +24,7 @@ from bot.render.actions import (
     MenuText,
     action_menu,
 )
-from bot.render.cards import in_deck
+from bot.render.card_text import in_deck
 from bot.render.limits import add_field, describe
 from bot.render.table import RenderedMessage, table_text, with_cards
 from bot.render.timestamps import clock, relative

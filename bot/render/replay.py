@@ -18,9 +18,9 @@ from typing import Any
 import discord
 
 from bot.i18n import text
-from bot.pictures.cards import TWO_COLOURS, Deck
+from bot.pictures.card_faces import TWO_COLOURS, Deck
 from bot.render import colors
-from bot.render.cards import fitting, in_deck, shown
+from bot.render.card_text import fitting, in_deck, shown
 from bot.render.names import escape
 from bot.render.stats import game_title
 from bot.render.table import render_table

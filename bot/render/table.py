@@ -20,7 +20,7 @@ from bot.pictures.layout import CardPicture, CardRow
 from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
 from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
-from bot.render.cards import current_deck, fitting
+from bot.render.card_text import current_deck, fitting
 from bot.render.limits import FIELD_VALUE, add_field, describe
 from bot.render.names import escape
 from bot.render.teams import match_over_lines, plays_in_teams, team_label

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.i18n import text
-from bot.render.cards import as_text, face
+from bot.render.card_text import as_text, face
 from bot.render.limits import FIELD_VALUE, add_field, clip
 from bot.render.names import escape
 from bot.render.table import RenderedMessage, render_table

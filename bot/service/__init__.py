@@ -6,11 +6,11 @@ round. See bot/service/README.md.
 
 from __future__ import annotations
 
-from bot.service.clock import Clock, FakeClock, SystemClock, TimerHandle
+from bot.clock import Clock, FakeClock, SystemClock, TimerHandle
 from bot.service.errors import TableError
 from bot.service.notifier import NullNotifier, RecordingNotifier, TableNotifier
 from bot.service.service import RestoreReport, TableService
-from bot.service.snapshots import (
+from bot.snapshots import (
     CLOSED,
     FINISHED,
     LOBBY,

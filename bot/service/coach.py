@@ -10,10 +10,10 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.service._locks import TableLock
 from bot.service.errors import TableError
-from bot.service.locks import TableLock
-from bot.service.snapshots import LOBBY, PLAYING
 from bot.service.tables import Tables
+from bot.snapshots import LOBBY, PLAYING
 from games.coach import Hint, HintStep, hint_from_json
 
 if TYPE_CHECKING:
@@ -38,7 +38,10 @@ async def hint_for(
     (`PolicyRunner.chore`) with the lock free; a hint for a moment gone by meanwhile is
     refused. Refusals are `TableError`s: not seated, no coach here, a button of an earlier
     round, not the seat's turn, the game moved on."""
-    async with TableLock(service, None, table_id=table_id, read_only=True) as (table, _notes):
+    async with TableLock(service.tables, None, table_id=table_id, read_only=True) as (
+        table,
+        _notes,
+    ):
         seat = Tables.need_seat(table, user_id)
         if not table.coach:
             raise TableError("coach.not_coached")
@@ -53,7 +56,7 @@ async def hint_for(
             raise TableError("not_your_turn")
         record, moves = round_.record(), len(round_.history)
     hint = HintStep(record, seat, seed)  # a person waits: before the bots' next moves
-    answer = await service.policy_runner.chore(hint, HINT_BUDGET, urgent=True)
+    answer = await service.followup.runner.chore(hint, HINT_BUDGET, urgent=True)
     found = hint_from_json(json.loads(answer))
     table = service._table(table_id)
     now = table.round

@@ -22,15 +22,16 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.runtime.priority import background
+from bot.service._live_table import LiveTable
+from bot.service._locks import Notice, changed
 from bot.service.errors import TableError
-from bot.service.locks import Notice, changed
-from bot.service.priority import background
-from bot.service.snapshots import PLAYING
-from bot.service.table import LiveTable
+from bot.service.play import Play, PlayListener
+from bot.snapshots import PLAYING
 
 if TYPE_CHECKING:
-    from bot.service.runner import PolicyRunner
-    from bot.service.service import TableService
+    from bot.runtime.runner import PolicyRunner
+    from bot.service.tables import Tables
     from games.contract import Round
 
 log = logging.getLogger(__name__)
@@ -50,13 +51,14 @@ class _Thinking:
     decided: Any = None  # the move, once thought (or _Failed)
 
 
-class FollowUp:
+class FollowUp(PlayListener):
     """The bot-move part of the table service: one follow-up task per table whose bots owe
-    moves, and the queue of restored tables whose bots move in turn."""
+    moves, and the queue of restored tables whose bots move in turn. It listens to play: a
+    turn begun with a seat nobody clicks for starts the table's follow-up."""
 
-    def __init__(self, service: TableService, runner: PolicyRunner) -> None:
-        self.service = service
-        self.tables = service.tables
+    def __init__(self, tables: Tables, play: Play, runner: PolicyRunner) -> None:
+        self.tables = tables
+        self.play = play
         # where bots think: in this process (tests, benchmarks) or in worker processes
         self.runner = runner
         # table id -> its follow-up task, while its bots have moves to make
@@ -67,6 +69,17 @@ class FollowUp:
         # restored tables whose bots owe moves, in load order, waiting for their turn
         self.restored: dict[int, LiveTable] = {}
         self._restored_task: asyncio.Task[None] | None = None
+
+    # -- what play announces (PlayListener) ---------------------------------------------
+    def move_storing(self, table: LiveTable) -> None:
+        self.think_ahead(table)
+
+    def move_lost(self, table: LiveTable) -> None:
+        self.drop_ahead(table.id)
+
+    def turn_begun(self, table: LiveTable) -> None:
+        if self.auto_seat(table) is not None:
+            self.follow_up(table)
 
     async def settle(self, table_id: int | None = None) -> None:
         """Wait until the bot moves owed at this table (every table: None) are played, or
@@ -160,7 +173,7 @@ class FollowUp:
         table; a table not listed yet, being restored, is followed up once listed)."""
         if table.id in self.following or self.tables.live.get(table.id) is not table:
             return
-        # background work: a click anywhere goes first (bot/service/priority.py)
+        # background work: a click anywhere goes first (bot/runtime/priority.py)
         self.following[table.id] = asyncio.get_running_loop().create_task(
             self._follow(table), name=f"table-{table.id}-bots", context=background()
         )
@@ -191,11 +204,11 @@ class FollowUp:
             async with self.tables.held(table) as (held, _notes):
                 self._stop_following(held)
                 if not held.closed:
-                    self.service.timers.arm(held, RETRY_SECONDS, self.service.timers.on_turn_timer)
+                    self.play.stalled(held)
         except Exception:  # a bug must not stall the table: a timer tries again
             log.exception("table %s: bot follow-up failed", table.id)
             if not table.closed:
-                self.service.timers.arm(table, RETRY_SECONDS, self.service.timers.on_turn_timer)
+                self.play.stalled(table)
         finally:
             self._stop_following(table)  # whatever ended it (a cancel, a bug) ends its entry
 
@@ -248,16 +261,14 @@ class FollowUp:
             )
             move = round_.legal_actions(seat)[0]
         else:
-            move = self.service.play.checked(table, seat, decided)
+            move = self.play.checked(table, seat, decided)
         try:
-            await self.service.play.apply(table, seat, move)
+            await self.play.apply(table, seat, move)
         except TableError as error:  # the store failed: nobody may wait on this seat
             log.error("table %s: bot move for seat %s failed: %s", table.id, seat, error.key)
-            self.service.timers.arm(table, RETRY_SECONDS, self.service.timers.on_turn_timer)
+            self.play.stalled(table)
             return False
-        await self.service.play.run_table(
-            table, notes
-        )  # scores a round a bot ended, arms the timers
+        await self.play.run_table(table, notes)  # scores a round a bot ended, arms the timers
         changed(table, notes)
         return True
 

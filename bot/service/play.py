@@ -9,16 +9,19 @@ from __future__ import annotations
 import logging
 import pickle
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.service import snapshot_builder, table_log
+from bot.clock import Clock
+from bot.runtime.policy import policy_for
+from bot.service import _snapshot_builder, _table_log
+from bot.service._live_table import LiveTable
+from bot.service._locks import Notice, changed, published, store_failed
+from bot.service.choices import PlayerChoices
 from bot.service.errors import TableError
-from bot.service.followup import RETRY_SECONDS
-from bot.service.locks import Notice, TableLock, changed, published, store_failed
-from bot.service.policy import policy_for
-from bot.service.snapshots import (
+from bot.service.watching import keep_watched_hands
+from bot.snapshots import (
     FINISHED,
     LOBBY,
     PLAYING,
@@ -29,14 +32,13 @@ from bot.service.snapshots import (
     PublicSnapshot,
     Reveal,
 )
-from bot.service.table import LiveTable
-from bot.service.watching import keep_watched_hands
 from games.contract import Event, Round
 from games.errors import IllegalAction
 from games.match import Match
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.service.tables import Tables
+    from storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -74,12 +76,63 @@ def whole(
     return moves
 
 
+class PlayListener(Protocol):
+    """A part that reacts to what play did (the timers, the bot follow-up), told under the
+    table's lock instead of being called by play. Each method does nothing by default: a
+    listener that subclasses this protocol overrides the ones it reacts to."""
+
+    def move_storing(self, table: LiveTable) -> None:
+        """A move was applied on the engine and is being stored."""
+        return
+
+    def move_lost(self, table: LiveTable) -> None:
+        """The move being stored was not: the round was rolled back to before it."""
+        return
+
+    def turn_begun(self, table: LiveTable) -> None:
+        """The table is in play after a change: someone must act (a human, a bot)."""
+        return
+
+    def round_ended(self, table: LiveTable) -> None:
+        """A round's end is stored: the table is between rounds, or its match is over."""
+        return
+
+    def player_back(self, table: LiveTable) -> None:
+        """An away player came back (asked for their cards)."""
+        return
+
+    def stalled(self, table: LiveTable) -> None:
+        """A change could not be finished (a store write failed, a bug): try again later."""
+        return
+
+
 class Play:
     """Clicks, views and rounds (it keeps no state of its own: the tables hold it)."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.tables = service.tables
+    def __init__(
+        self,
+        tables: Tables,
+        store: Store,
+        clock: Clock,
+        choices: PlayerChoices,
+        seed_source: Callable[[], int],
+    ) -> None:
+        self.tables = tables
+        self.store = store
+        self.clock = clock
+        self.choices = choices
+        self.seed_source = seed_source
+        # told what happened, in the order they listen (the timers, then the follow-up)
+        self.listeners: list[PlayListener] = []
+
+    def listen(self, listener: PlayListener) -> None:
+        """Tell `listener` what play does from now on, after the listeners before it."""
+        self.listeners.append(listener)
+
+    def stalled(self, table: LiveTable) -> None:
+        """Announce a change that could not be finished: the table is tried again later."""
+        for listener in self.listeners:
+            listener.stalled(table)
 
     async def act(
         self, table_id: int, user_id: int, round_no: int, notation: str, then: Sequence[str] = ()
@@ -114,7 +167,7 @@ class Play:
                 notation=stored_notation,
                 events=public,
                 reveals=reveals,
-                private=snapshot_builder.private_snapshot(table, seat, deliver=False),
+                private=_snapshot_builder.private_snapshot(table, seat, deliver=False),
                 round_over=table.round is round_ and round_.finished,
                 match_over=table.status == FINISHED,
             )
@@ -127,7 +180,7 @@ class Play:
         before a discard, `/deck auto_knock`), if the round offers one
         (`Round.announcement_before`): applied and stored first, as if the player clicked it."""
         round_ = table.round
-        if round_ is None or not self.service.choices.auto_knock(user_id):
+        if round_ is None or not self.choices.auto_knock(user_id):
             return []
         try:
             before = round_.announcement_before(seat, table.game.parse_action(notation))
@@ -137,33 +190,31 @@ class Play:
             return []
         return await self.apply(table, seat, before, clicked=True)
 
-    async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot:
+    async def private_view(self, table_id: int, user_id: int) -> PrivateSnapshot[Any]:
         """The "My cards" button: the seat's view and legal actions, and the reveals it has
         not seen yet (once). Brings an away seat back."""
         async with self.tables.locked(table_id) as (table, notes):
             seat = self.tables.need_seat(table, user_id)
             if table.seats[seat].away:
                 self.player_here(table, seat)
-                if table.status == PLAYING:
-                    self.service.timers.arm_turn_timer(table)
-                elif table.status == ROUND_OVER and table.next_round_at is None:
-                    self.service.timers.arm_next_round(table)
+                for listener in self.listeners:
+                    listener.player_back(table)
                 changed(table, notes)
-            return snapshot_builder.private_snapshot(table, seat, deliver=True)
+            return _snapshot_builder.private_snapshot(table, seat, deliver=True)
 
-    async def follow_view(self, table_id: int, user_id: int) -> PrivateSnapshot | None:
+    async def follow_view(self, table_id: int, user_id: int) -> PrivateSnapshot[Any] | None:
         """What a player's open "My cards" message shows when it follows the game by itself:
         the seat's view and legal actions, without any card a rule showed it (those are
         handed out once, by a click) and without bringing an away seat back. None when the
         user no longer sits at the table."""
-        async with TableLock(self.service, None, table_id=table_id, read_only=True) as (
+        async with self.tables.reading(table_id) as (
             table,
             _notes,
         ):
             seat = table.seat_of(user_id)
             if seat is None:
                 return None
-            return snapshot_builder.private_snapshot(table, seat, deliver=False, hide_reveals=True)
+            return _snapshot_builder.private_snapshot(table, seat, deliver=False, hide_reveals=True)
 
     async def recall(
         self, table_id: int, user_id: int, round_no: int | None, reveals: Sequence[Reveal]
@@ -172,7 +223,7 @@ class Play:
         where the player knows they lie now (`Round.recall`): the glue keeps them in view for
         the reveal delay. None for a card the player can no longer place, and for all of them
         once the round is another or the player left."""
-        async with TableLock(self.service, None, table_id=table_id, read_only=True) as (
+        async with self.tables.reading(table_id) as (
             table,
             _notes,
         ):
@@ -184,6 +235,7 @@ class Play:
             return tuple(None if e is None else reveal(e) for e in round_.recall(seat, seen))
 
     async def next_round(self, table_id: int, user_id: int) -> PublicSnapshot:
+        """The host deals the next round without waiting for the pause to end."""
         async with self.tables.locked(table_id) as (table, notes):
             self.tables.need_seat(table, user_id)
             self.tables.need_host(table, user_id)
@@ -209,11 +261,13 @@ class Play:
             ) from error
         seq = len(round_.history) - 1
         notation = str(round_.history[-1][1])
-        self.service.bots.think_ahead(table)
+        for listener in self.listeners:
+            listener.move_storing(table)
         try:
-            await self.service.store.record_action(table.id, table.round_no, seq, seat, notation)
+            await self.store.record_action(table.id, table.round_no, seq, seat, notation)
         except Exception as error:
-            self.service.bots.drop_ahead(table.id)
+            for listener in self.listeners:
+                listener.move_lost(table)
             record = round_.record()
             table.round = table.game.replay(
                 record.model_copy(update={"actions": record.actions[:-1]})
@@ -242,11 +296,10 @@ class Play:
             try:
                 await self.end_round(table, notes)
             except TableError:  # stored actions stand; scoring is retried by a timer
-                self.service.timers.arm(table, RETRY_SECONDS, self.service.timers.on_turn_timer)
+                self.stalled(table)
             return
-        self.service.timers.arm_turn_timer(table)
-        if self.service.bots.auto_seat(table) is not None:
-            self.service.bots.follow_up(table)
+        for listener in self.listeners:
+            listener.turn_begun(table)
 
     def policy_move(self, table: LiveTable, seat: int, *, default: bool) -> Any:
         """The policy's move (`default`: the safe timeout move); a failing policy must not
@@ -287,7 +340,7 @@ class Play:
     async def start_round(self, table: LiveTable, notes: list[Notice]) -> None:
         match = table.match
         assert match is not None
-        seed = self.service.seed_source()
+        seed = self.seed_source()
         deck = table.stacked_decks.popleft() if table.stacked_decks else None
         try:
             round_ = match.new_round(deck=deck, seed=None if deck is not None else seed)
@@ -296,9 +349,9 @@ class Play:
         log_before = table.log_state()
         table.add_log(LogEntry("round_started", None, {"round": match.round_no + 1}, "table"))
         try:
-            settings = await self.service.store.get_guild_settings(table.guild_id)
-            round_no = await self.service.store.start_round(
-                table.id, round_.record(), log=table_log.table_log(table, before_round=True)
+            settings = await self.store.get_guild_settings(table.guild_id)
+            round_no = await self.store.start_round(
+                table.id, round_.record(), log=_table_log.table_log(table, before_round=True)
             )
         except Exception as error:
             table.restore_log(log_before)
@@ -343,12 +396,12 @@ class Play:
                 )
             )
             try:
-                await self.service.store.finish_round(
+                await self.store.finish_round(
                     table.id,
                     table.round_no,
                     result,
                     list(match.totals),
-                    log=table_log.table_log(table),
+                    log=_table_log.table_log(table),
                 )
             except Exception as error:
                 table.match = Match.restore(table.game, before)
@@ -366,29 +419,25 @@ class Play:
             notes.append(("match_over", table.id, None))  # stored: its listeners may read it
             for user_id in table.human_ids():
                 self.tables.release(table.guild_id, user_id, table.id)
-            self.service.timers.arm(
-                table,
-                self.service.timers.finished_keep_seconds,
-                self.service.timers.on_finished_expiry,
-            )
         else:
             table.status = ROUND_OVER
-            self.service.timers.arm_next_round(table)
+        for listener in self.listeners:
+            listener.round_ended(table)
 
     async def finish_match(self, table: LiveTable, match: Match) -> None:
         try:
             if not table.match_stored:
                 # the season a match counts in is the one open on the service's clock, the
                 # clock that also rolls the seasons over (bot/seasons.py)
-                await self.service.store.finish_match(
+                await self.store.finish_match(
                     table.id,
                     list(match.winner_seats()),
                     list(match.totals),
-                    at=datetime.fromtimestamp(self.service.clock.now(), UTC),
+                    at=datetime.fromtimestamp(self.clock.now(), UTC),
                     rated=not table.coach,  # a practice table counts in no rating
                 )
                 table.match_stored = True
-            await self.service.store.update_table(table.id, status="finished")
+            await self.store.update_table(table.id, status="finished")
         except Exception as error:
             log.error("table %s: match end not stored: %s", table.id, error)
             raise store_failed(error) from error

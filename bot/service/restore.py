@@ -19,27 +19,37 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.service import table_log
+from bot.runtime.policy import (
+    BOTS_OPTION,
+    DEFAULT_BOT_LEVEL,
+    TABLE_BOT_LEVELS,
+    TURN_OPTION,
+)
+from bot.service import _table_log
+from bot.service._live_table import LiveSeat, LiveTable
+from bot.service._locks import Notice, logged_error_id, publish
 from bot.service.coach import COACH_OPTION, coached
 from bot.service.errors import TableError
 from bot.service.followup import RETRY_SECONDS
-from bot.service.locks import Notice, logged_error_id, publish
 from bot.service.play import log_entry
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION, DEFAULT_BOT_LEVEL, TURN_OPTION
 from bot.service.seating import preset_name
-from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
-from bot.service.table import LiveSeat, LiveTable
 from bot.service.watching import (
     DEFAULT_SPECTATORS,
     SPECTATOR_MODES,
     SPECTATORS_OPTION,
     keep_watched_hands,
 )
+from bot.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, LogEntry
 from storage.errors import StoreUnavailable
 from storage.models import ActiveTable, ActiveTableEntry, GuildSettings, LoadedTables
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.clock import Clock
+    from bot.service.followup import FollowUp
+    from bot.service.play import Play
+    from bot.service.tables import Tables
+    from bot.service.timers import Timers
+    from storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +66,21 @@ class RestoreReport:
 class Restore:
     """The tables still to load after a restart, and their loading."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.tables = service.tables
+    def __init__(
+        self,
+        tables: Tables,
+        store: Store,
+        clock: Clock,
+        play: Play,
+        timers: Timers,
+        followup: FollowUp,
+    ) -> None:
+        self.tables = tables
+        self.store = store
+        self.clock = clock
+        self.play = play
+        self.timers = timers
+        self.followup = followup
         # active in the store, not loaded yet (see `start`)
         self.unloaded: dict[int, ActiveTableEntry] = {}
         self._loading: dict[int, asyncio.Future[None]] = {}  # table id -> its load under way
@@ -77,7 +99,7 @@ class Restore:
         are loaded and their bots have moved (`start` returns at once)."""
         await self.start()
         await self.wait()
-        await self.service.bots.settle()
+        await self.followup.settle()
         return RestoreReport(tuple(self._restored), tuple(self._broken))
 
     async def start(self, on_loaded: OnLoaded | None = None, *, batch: int = RESTORE_BATCH) -> int:
@@ -86,14 +108,14 @@ class Restore:
         table order; a table clicked before its turn is loaded first (`ready`). A table is
         never visible half loaded: it is listed once rebuilt and resumed. `on_loaded(restored,
         broken)` is called after each load. Returns how many tables are to load."""
-        for entry in await self.service.store.active_table_index():
+        for entry in await self.store.active_table_index():
             if entry.table_id in self.tables.live:
                 continue
             self.unloaded[entry.table_id] = entry
             for user_id in entry.human_ids:
                 self.tables.seated[(entry.guild_id, user_id)] = entry.table_id
         self._on_loaded = on_loaded
-        warm = getattr(self.service.bots.runner, "warm", None)
+        warm = getattr(self.followup.runner, "warm", None)
         if warm is not None and self.unloaded:  # tables in play: their bots will move soon
             warm()
         self._restore_task = asyncio.get_running_loop().create_task(
@@ -121,7 +143,7 @@ class Restore:
             if table_id in self.unloaded:
                 what = f"table {table_id} could not be loaded"
                 raise TableError("store_failed", error_id=logged_error_id(what))
-        self.service.bots.reached(table_id)  # restored with bot moves owed: they go first now
+        self.followup.reached(table_id)  # restored with bot moves owed: they go first now
 
     async def stop(self) -> None:
         """Stop loading tables in the background (the service is closing)."""
@@ -131,6 +153,7 @@ class Restore:
                 await self._restore_task
 
     async def wait(self) -> None:
+        """Wait until the background load `start` began is over."""
         if self._restore_task is not None:
             await asyncio.shield(self._restore_task)
 
@@ -147,7 +170,7 @@ class Restore:
                 await asyncio.gather(*(asyncio.shield(f) for f in set(self._loading.values())))
                 continue
             if not await self._load(ids):
-                await self.service.clock.sleep(RETRY_SECONDS)
+                await self.clock.sleep(RETRY_SECONDS)
             await asyncio.sleep(0)  # clicks between two batches
 
     async def _load(self, ids: list[int]) -> bool:
@@ -161,7 +184,7 @@ class Restore:
         alone: list[int] = []
         stored_broken: set[int] = set()  # marked broken by the store itself
         try:
-            loaded = await self.service.store.load_active_tables(table_ids=ids)
+            loaded = await self.store.load_active_tables(table_ids=ids)
             stored_broken = {table_id for table_id, _ in loaded.broken}
             restored, broken = await self._bring_back(loaded)
         except StoreUnavailable:
@@ -202,7 +225,7 @@ class Restore:
     async def _mark_broken(self, table_id: int, reason: str) -> None:
         """Stored as broken (the store marks those it finds itself): no restart tries again."""
         try:
-            await self.service.store.update_table(table_id, status="broken", broken_reason=reason)
+            await self.store.update_table(table_id, status="broken", broken_reason=reason)
         except Exception as error:  # the table stays active in the store: tried next restart
             log.info("table %s could not be marked broken: %r", table_id, error)
 
@@ -236,8 +259,8 @@ class Restore:
                 except TableError as error:  # logged; the table stays as the store has it
                     log.error("table %s: not resumed: %s", held.id, error.params)
             self.tables.live[table.id] = table  # listed whole: rebuilt and resumed
-            if self.service.bots.auto_seat(table) is not None:
-                self.service.bots.queue_restored(table)  # its bots move in the background, in turn
+            if self.followup.auto_seat(table) is not None:
+                self.followup.queue_restored(table)  # its bots move in the background, in turn
             self._loaded(table.id)
             restored.append(table.id)
             await asyncio.sleep(0)  # a click that came meanwhile goes first
@@ -247,7 +270,7 @@ class Restore:
         """The guild's settings; its defaults if they cannot be read (the store validates each
         value as it reads it; this guards the restore of every other guild anyway)."""
         try:
-            return await self.service.store.get_guild_settings(guild_id)
+            return await self.store.get_guild_settings(guild_id)
         except StoreUnavailable:
             raise
         except Exception as error:
@@ -260,25 +283,25 @@ class Restore:
                 # The turns restored were announced before the restart: their players are not
                 # reminded of them again (a thousand reminders at once); the timeout comes.
                 table.reminded.update(table.round.to_act())
-            await self.service.play.run_table(table, notes)
+            await self.play.run_table(table, notes)
         elif table.status == ROUND_OVER and table.match is not None and table.match.finished:
             # The last round was stored but the match end was not (a stop in between).
             try:
-                await self.service.play.finish_match(table, table.match)
+                await self.play.finish_match(table, table.match)
             except TableError:  # the store refuses a second finish_match: it was stored
                 table.match_stored = True
-                await self.service.play.finish_match(table, table.match)
+                await self.play.finish_match(table, table.match)
             table.status = FINISHED
             table.winners = table.match.winner_seats()
             for user_id in table.human_ids():
                 self.tables.release(table.guild_id, user_id, table.id)
-            self.service.timers.arm(
+            self.timers.arm(
                 table,
-                self.service.timers.finished_keep_seconds,
-                self.service.timers.on_finished_expiry,
+                self.timers.finished_keep_seconds,
+                self.timers.on_finished_expiry,
             )
         elif table.status == ROUND_OVER:
-            self.service.timers.arm_next_round(table)
+            self.timers.arm_next_round(table)
 
     def _round_end(self, table: LiveTable, active: ActiveTable, *, log_kept: bool) -> None:
         """Between two rounds: the round just finished and the log that ended with it, as
@@ -299,7 +322,7 @@ class Restore:
     @staticmethod
     def _kept_log(table: LiveTable, active: ActiveTable) -> bool:
         """Put back the log the table showed: as the store kept it, then the engine's lines of
-        the actions stored after it (bot/service/table_log.py). False, the log left empty,
+        the actions stored after it (bot/service/_table_log.py). False, the log left empty,
         when none was kept (a table stored before V15) or the one kept cannot be used (a
         damaged row, logged): the caller then rebuilds the current round's lines."""
         kept, error = active.kept_log, active.kept_log_error
@@ -308,7 +331,7 @@ class Restore:
                 log.warning("table %s: its kept log is damaged (%s): rebuilt", table.id, error)
             return False
         try:
-            entries = table_log.entries(kept)
+            entries = _table_log.entries(kept)
         except ValueError as damaged:
             log.warning("table %s: its kept log is damaged (%s): rebuilt", table.id, damaged)
             return False
@@ -359,7 +382,7 @@ class Restore:
             seats=seats,
             turn_seconds=float(turn_override or settings.turn_seconds),
             turn_override=float(turn_override) if turn_override else None,
-            bots=bots if bots in BOT_LEVELS else DEFAULT_BOT_LEVEL,
+            bots=bots if bots in TABLE_BOT_LEVELS else DEFAULT_BOT_LEVEL,
             spectators=spectators if spectators in SPECTATOR_MODES else DEFAULT_SPECTATORS,
             coach=coach,
         )

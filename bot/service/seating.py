@@ -8,12 +8,14 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.service import table_log
+from bot.runtime.policy import BOT_LEVELS, BOTS_OPTION, TABLE_BOT_LEVELS, TURN_OPTION
+from bot.service import _table_log
+from bot.service._live_table import LiveSeat, LiveTable
+from bot.service._locks import Notice, changed, publish, published, store_failed
 from bot.service.coach import COACH_OPTION
 from bot.service.errors import TableError
-from bot.service.locks import Notice, changed, publish, published, store_failed
-from bot.service.policy import BOT_LEVELS, BOTS_OPTION, TURN_OPTION
-from bot.service.snapshots import (
+from bot.service.watching import DEFAULT_SPECTATORS, SPECTATOR_MODES, SPECTATORS_OPTION
+from bot.snapshots import (
     FINISHED,
     LOBBY,
     PLAYING,
@@ -23,14 +25,16 @@ from bot.service.snapshots import (
     PublicSnapshot,
     TableSnapshot,
 )
-from bot.service.table import LiveSeat, LiveTable
-from bot.service.watching import DEFAULT_SPECTATORS, SPECTATOR_MODES, SPECTATORS_OPTION
 from games.contract import Game, Options
 from games.match import Match
-from storage.models import GuildSettings
+from storage.models import GuildSettings, TableStatus
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.clock import Clock
+    from bot.service.play import Play
+    from bot.service.restore import Restore
+    from bot.service.tables import Tables
+    from storage import Store
 
 OPEN_COOLDOWN_SECONDS = 10.0  # a user waits this long after opening a table to open another
 OPENERS_KEPT = 10_000  # users remembered for the cool-down before the expired ones are dropped
@@ -40,9 +44,14 @@ OPEN_STATUSES = frozenset({LOBBY, PLAYING, ROUND_OVER})  # a table that counts a
 class Seating:
     """The lobby and the table's life (its state: the tables' seats and the seat claims)."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.tables = service.tables
+    def __init__(
+        self, tables: Tables, store: Store, clock: Clock, play: Play, restoring: Restore
+    ) -> None:
+        self.tables = tables
+        self.store = store
+        self.clock = clock
+        self.play = play
+        self.restoring = restoring  # the tables a restart has yet to load count as open
         # (guild, user) -> when they last opened a table: one user cannot open (and cancel)
         # tables in a loop, each a message or a thread
         self.opened_at: dict[tuple[int, int], float] = {}
@@ -60,13 +69,13 @@ class Seating:
         self._check_open_tables(guild_id, channel_id, settings)
 
     def _check_open_cooldown(self, guild_id: int, user_id: int) -> None:
-        now = self.service.clock.now()
+        now = self.clock.now()
         wait = self.opened_at.get((guild_id, user_id), -math.inf) + self.open_cooldown_seconds
         if now < wait:
             raise TableError("opening_too_fast", seconds=math.ceil(wait - now))
 
     def _note_opened(self, guild_id: int, user_id: int) -> None:
-        now = self.service.clock.now()
+        now = self.clock.now()
         if len(self.opened_at) >= OPENERS_KEPT:  # forget those whose cool-down is over
             over = now - self.open_cooldown_seconds
             self.opened_at = {k: t for k, t in self.opened_at.items() if t > over}
@@ -80,7 +89,7 @@ class Seating:
             if table.guild_id == guild_id and table.status in OPEN_STATUSES:
                 in_guild += 1
                 in_channel += table.channel_id == channel_id
-        for entry in self.service.restoring.unloaded.values():
+        for entry in self.restoring.unloaded.values():
             if entry.guild_id == guild_id:
                 in_guild += 1
                 in_channel += entry.channel_id == channel_id
@@ -109,14 +118,14 @@ class Seating:
         (None: the guild's)."""
         game_obj = self.tables.game(game)
         options = self.tables.options(game_obj, preset, target)
-        if bots is not None and bots not in BOT_LEVELS:
+        if bots is not None and bots not in TABLE_BOT_LEVELS:
             raise TableError("bad_option", message=f"bots must be one of {BOT_LEVELS}")
         spectators = spectators or DEFAULT_SPECTATORS
         if spectators not in SPECTATOR_MODES:
             raise TableError("bad_option", message=f"spectators must be one of {SPECTATOR_MODES}")
         self.tables.reserve(guild_id, host.user_id, -1)
         try:
-            settings = await self.service.store.get_guild_settings(guild_id)
+            settings = await self.store.get_guild_settings(guild_id)
             bots = bots or settings.bots
             stored_options = {
                 **options.model_dump(mode="json"),
@@ -127,7 +136,7 @@ class Seating:
                 stored_options[COACH_OPTION] = True
             if turn_seconds is not None:
                 stored_options[TURN_OPTION] = turn_seconds
-            record = await self.service.store.create_table(
+            record = await self.store.create_table(
                 guild_id, channel_id, game, stored_options, host.user_id
             )
             table = LiveTable(
@@ -146,8 +155,8 @@ class Seating:
                 coach=coach,
             )
             table.add_log(LogEntry("opened", 0, {"name": host.name}, "table", (host.user_id,)))
-            await self.service.store.save_seats(
-                table.id, self.tables.seat_records(table), log=table_log.table_log(table)
+            await self.store.save_seats(
+                table.id, self.tables.seat_records(table), log=_table_log.table_log(table)
             )
             table.log_unsaved = False
         except TableError:
@@ -323,6 +332,7 @@ class Seating:
         return published(table)
 
     async def remove_bot(self, table_id: int, user_id: int, seat: int) -> PublicSnapshot:
+        """The host frees a lobby seat a bot player holds."""
         async with self.tables.locked(table_id) as (table, notes):
             self.tables.need_lobby(table)
             self.tables.need_host(table, user_id)
@@ -390,7 +400,7 @@ class Seating:
                 else:
                     if table.host_id == user_id:
                         table.host_id = table.human_ids()[0]
-                    await self.service.play.run_table(table, notes)
+                    await self.play.run_table(table, notes)
                     changed(table, notes)
             else:  # FINISHED: out of a rematch
                 player.left_at = self.tables.now()
@@ -400,6 +410,7 @@ class Seating:
         return published(table)
 
     async def start(self, table_id: int, user_id: int) -> PublicSnapshot:
+        """The host starts the match: the first round is dealt and stored."""
         async with self.tables.locked(table_id) as (table, notes):
             self.tables.need_lobby(table)
             self.tables.need_host(table, user_id)
@@ -408,8 +419,8 @@ class Seating:
                 raise seat_count_refused(game)
             match = Match(game, table.options, len(table.seats))
             try:
-                await self.service.store.update_table(table.id, status="playing")
-                await self.service.store.start_match(table.id, match.state())
+                await self.store.update_table(table.id, status="playing")
+                await self.store.start_match(table.id, match.state())
             except Exception as error:
                 raise store_failed(error) from error
             table.match = match
@@ -417,7 +428,7 @@ class Seating:
             table.winners = ()
             table.status = ROUND_OVER  # until the first round is dealt
             table.add_log(LogEntry("started", None, {"players": len(table.seats)}, "table"))
-            await self.service.play.start_round(table, notes)
+            await self.play.start_round(table, notes)
         return published(table)
 
     async def cancel(self, table_id: int, user_id: int) -> None:
@@ -426,7 +437,7 @@ class Seating:
             self.tables.need_host(table, user_id)
             if table.status not in (LOBBY, FINISHED):
                 raise TableError("match_running")
-            status = "abandoned" if table.status == LOBBY else None
+            status: TableStatus | None = "abandoned" if table.status == LOBBY else None
             await self.tables.close(table, notes, status, LogEntry("cancelled", None, {}, "table"))
 
     async def stop(self, table_id: int, user_id: int, can_manage: bool) -> None:
@@ -434,8 +445,8 @@ class Seating:
         async with self.tables.locked(table_id) as (table, notes):
             if user_id != table.host_id and not can_manage:
                 raise TableError("not_allowed")
-            status = None if table.status == FINISHED else "abandoned"
-            await self.tables.close(table, notes, status, LogEntry("stopped", None, {}, "table"))
+            ended: TableStatus | None = None if table.status == FINISHED else "abandoned"
+            await self.tables.close(table, notes, ended, LogEntry("stopped", None, {}, "table"))
 
     async def rematch(self, table_id: int, user_id: int) -> PublicSnapshot:
         """After the match: back to the lobby with every player who is not seated elsewhere
@@ -472,11 +483,11 @@ class Seating:
             log_before = table.log_state()
             table.add_log(LogEntry("rematch", seat, {}, "table"))
             try:  # the log kept from here on is the lobby's (no round): all of it, as shown
-                await self.service.store.save_seats(
+                await self.store.save_seats(
                     table.id,
                     self.tables.seat_records(table),
                     status="lobby",
-                    log=table_log.table_log(table, before_round=True),
+                    log=_table_log.table_log(table, before_round=True),
                 )
             except Exception as error:
                 for s in kept:

@@ -5,36 +5,55 @@ seats, and drops a table from memory, however it leaves."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from bot.service import table_log
+from bot.clock import Clock
+from bot.runtime.long_lived import LongLived
+from bot.service import _table_log
+from bot.service._live_table import LiveTable
+from bot.service._locks import Announcer, Notice, TableLock, store_failed
 from bot.service.errors import TableError
-from bot.service.locks import Notice, TableLock, store_failed
-from bot.service.long_lived import LongLived
-from bot.service.snapshots import LOBBY, LogEntry
-from bot.service.table import LiveTable
+from bot.snapshots import LOBBY, LogEntry
 from games.contract import Game, Options
 from storage.models import SeatRecord
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from storage import Store
+    from storage.models import TableStatus
 
 log = logging.getLogger(__name__)
+
+
+async def _in_memory(table_id: int) -> None:
+    """Every table is in memory (no restart to load them from: until `loader` is set)."""
 
 
 class Tables:
     """The tables in memory (`live`) and the seat claims (`seated`)."""
 
-    def __init__(self, service: TableService, games: Callable[[str], Game[Any, Any, Any]]) -> None:
-        self.service = service
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        announcer: Announcer,
+        games: Callable[[str], Game[Any, Any, Any]],
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.announcer = announcer  # what a locked section collected, sent on release
         self._games = games
         self.live: dict[int, LiveTable] = {}
         self.seated: dict[tuple[int, int], int] = {}  # (guild, user) -> table id (<0: opening)
         self.long_lived = LongLived()
+        # loads a table a restart has yet to load (`Restore.ready`, set by the service once
+        # the restore part is built: it reads these tables)
+        self.loader: Callable[[int], Awaitable[None]] = _in_memory
+        # told the id of every table that leaves memory (the follow-up drops its tasks)
+        self.forget_listeners: list[Callable[[int], None]] = []
 
     # -- looking up ----------------------------------------------------------------------
     def get(self, table_id: int) -> LiveTable:
@@ -43,13 +62,21 @@ class Tables:
             raise TableError("no_table", table_id=table_id)
         return table
 
+    async def ready(self, table_id: int) -> None:
+        """Make sure the table is loaded (a restart loads tables in the background)."""
+        await self.loader(table_id)
+
     def locked(self, table_id: int) -> TableLock:
-        return TableLock(self.service, None, table_id=table_id)
+        return TableLock(self, None, table_id=table_id)
+
+    def reading(self, table_id: int) -> TableLock:
+        """The lock of a reader that changes nothing: neither republishes nor notifies."""
+        return TableLock(self, None, table_id=table_id, read_only=True)
 
     def held(self, table: LiveTable) -> TableLock:
         """The lock of a table the caller found itself (timers): no refusal if it closed
         meanwhile, the caller checks `table.closed`."""
-        return TableLock(self.service, table, refuse_closed=False)
+        return TableLock(self, table, refuse_closed=False)
 
     def game(self, name: str) -> Game[Any, Any, Any]:
         try:
@@ -62,14 +89,15 @@ class Tables:
         if preset is not None and preset not in game.presets:
             raise TableError("unknown_preset", preset=preset, presets=", ".join(game.presets))
         try:
-            if target is None:
-                return game.options(preset)
-            return game.options(preset, target=target)
+            chosen: Options = (
+                game.options(preset) if target is None else game.options(preset, target=target)
+            )
+            return chosen
         except ValidationError as error:
             raise TableError("bad_option", message=error.errors()[0]["msg"]) from error
 
     def now(self) -> datetime:
-        return datetime.fromtimestamp(self.service.clock.now(), UTC)
+        return datetime.fromtimestamp(self.clock.now(), UTC)
 
     # -- seat claims ---------------------------------------------------------------------
     def reserve(self, guild_id: int, user_id: int, table_id: int) -> None:
@@ -118,12 +146,12 @@ class Tables:
         before = table.log_state()
         for entry in entries:
             table.add_log(entry)
-        active = table.status in table_log.ACTIVE_STATES  # a finished table's log is not kept
+        active = table.status in _table_log.ACTIVE_STATES  # a finished table's log is not kept
         try:
-            await self.service.store.save_seats(
+            await self.store.save_seats(
                 table.id,
                 self.seat_records(table),
-                log=table_log.table_log(table) if active else None,
+                log=_table_log.table_log(table) if active else None,
             )
         except Exception as error:
             undo()
@@ -136,10 +164,10 @@ class Tables:
         """Keep the table's log if a line of its own is not kept yet (a timeout, a player
         back: lines no other write carries), before the lock shows it. A failure is logged:
         the line stays shown, and the next write of the table keeps it."""
-        if not table.log_unsaved or table.closed or table.status not in table_log.ACTIVE_STATES:
+        if not table.log_unsaved or table.closed or table.status not in _table_log.ACTIVE_STATES:
             return
         try:
-            await self.service.store.save_table_log(table.id, table_log.table_log(table))
+            await self.store.save_table_log(table.id, _table_log.table_log(table))
         except Exception as error:  # a log line never undoes a stored move
             log.warning("table %s: log not kept: %r", table.id, error)
             return
@@ -160,11 +188,15 @@ class Tables:
         ]
 
     async def close(
-        self, table: LiveTable, notes: list[Notice], status: str | None, entry: LogEntry
+        self,
+        table: LiveTable,
+        notes: list[Notice],
+        status: TableStatus | None,
+        entry: LogEntry,
     ) -> None:
         if status is not None:
             try:
-                await self.service.store.update_table(table.id, status=status)
+                await self.store.update_table(table.id, status=status)
             except Exception as error:
                 raise store_failed(error) from error
         table.add_log(entry)
@@ -180,6 +212,7 @@ class Tables:
         for user_id in table.human_ids():
             self.release(table.guild_id, user_id, table.id)
         self.live.pop(table.id, None)
-        self.service.bots.forget(table.id)
+        for listener in self.forget_listeners:
+            listener(table.id)
         table.version += 1
         notes.append(("table_closed", table.id, None))

@@ -8,13 +8,17 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from bot.clock import Clock
+from bot.service._live_table import LiveTable
+from bot.service._locks import changed
+from bot.service.choices import PlayerChoices
 from bot.service.errors import TableError
-from bot.service.locks import changed
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry
-from bot.service.table import LiveTable
+from bot.service.followup import RETRY_SECONDS, FollowUp
+from bot.service.play import Play, PlayListener
+from bot.snapshots import FINISHED, PLAYING, ROUND_OVER, LogEntry
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.service.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -26,23 +30,54 @@ MAX_TIMEOUT_ACTIONS = 50  # default moves to finish one timed-out turn
 TURN_EVENT = "turn"  # the public event engines emit when a seat's turn begins
 
 
-class Timers:
-    """The timer part of the table service (each table holds its one timer)."""
+class Timers(PlayListener):
+    """The timer part of the table service (each table holds its one timer). It listens to
+    play: a turn begun arms the turn timer, a round's end the pause or the expiry."""
 
     def __init__(
-        self, service: TableService, *, next_round_seconds: float, finished_keep_seconds: float
+        self,
+        tables: Tables,
+        clock: Clock,
+        choices: PlayerChoices,
+        play: Play,
+        followup: FollowUp,
+        *,
+        next_round_seconds: float,
+        finished_keep_seconds: float,
     ) -> None:
-        self.service = service
-        self.tables = service.tables
+        self.tables = tables
+        self.clock = clock
+        self.choices = choices
+        self.play = play
+        self.followup = followup
         self.next_round_seconds = next_round_seconds
         self.finished_keep_seconds = finished_keep_seconds
         self.closing = False  # the service is closing: no timer is armed any more
+
+    # -- what play announces (PlayListener) ---------------------------------------------
+    def turn_begun(self, table: LiveTable) -> None:
+        self.arm_turn_timer(table)
+
+    def round_ended(self, table: LiveTable) -> None:
+        if table.status == FINISHED:
+            self.arm(table, self.finished_keep_seconds, self.on_finished_expiry)
+        else:
+            self.arm_next_round(table)
+
+    def player_back(self, table: LiveTable) -> None:
+        if table.status == PLAYING:
+            self.arm_turn_timer(table)
+        elif table.status == ROUND_OVER and table.next_round_at is None:
+            self.arm_next_round(table)
+
+    def stalled(self, table: LiveTable) -> None:
+        self.arm(table, RETRY_SECONDS, self.on_turn_timer)
 
     def arm_next_round(self, table: LiveTable) -> None:
         """The next round starts by itself after a pause, if a human is there to play it."""
         if table.status != ROUND_OVER or not any(s.present for s in table.seats):
             return
-        table.next_round_at = self.service.clock.now() + self.next_round_seconds
+        table.next_round_at = self.clock.now() + self.next_round_seconds
         self.arm(table, self.next_round_seconds, self.on_next_round_timer)
 
     def arm_turn_timer(self, table: LiveTable) -> None:
@@ -53,7 +88,7 @@ class Timers:
         round_ = table.round
         if table.status != PLAYING or round_ is None or round_.finished:
             return
-        now = self.service.clock.now()
+        now = self.clock.now()
         waiting = [s for s in round_.to_act() if table.seats[s].present]
         for seat in list(table.waiting_since):
             if seat not in waiting:
@@ -79,7 +114,7 @@ class Timers:
         """The seat's only legal move, if its player chose to have such moves played for them
         (`/deck auto_play`) and the game allows it (`Round.plays_forced_moves`)."""
         round_ = table.round
-        if round_ is None or not self.service.choices.auto_play(table.seats[seat].user_id):
+        if round_ is None or not self.choices.auto_play(table.seats[seat].user_id):
             return None
         return round_.forced_move(seat)
 
@@ -98,19 +133,19 @@ class Timers:
         async def fire() -> None:
             await handler(table_id, token)
 
-        table.timer = self.service.clock.call_later(delay, fire)
-        table.timer_due = self.service.clock.now() + delay
+        table.timer = self.clock.call_later(delay, fire)
+        table.timer_due = self.clock.now() + delay
 
     async def on_turn_timer(self, table_id: int, token: int) -> None:
         table = self.tables.live.get(table_id)
         if table is None:
             return
-        following = self.service.bots.pending(table_id)
+        following = self.followup.pending(table_id)
         async with self.tables.held(table) as (table, notes):
             if table.closed or token != table.timer_token or table.round is None:
                 return
             table.timer = None
-            now = self.service.clock.now()
+            now = self.clock.now()
             round_ = table.round
             waiting = [s for s in round_.to_act() if table.seats[s].present]
             for seat in waiting:
@@ -131,7 +166,7 @@ class Timers:
                     await self._play_forced(table, seat, move)
                 for seat in expired:
                     await self._time_out(table, seat)
-                await self.service.play.run_table(table, notes)
+                await self.play.run_table(table, notes)
             except TableError as error:
                 log.error("table %s: timed move failed: %s", table.id, error.key)
                 self.arm(table, table.turn_seconds / 2, self.on_turn_timer)
@@ -140,7 +175,7 @@ class Timers:
         if expired or forced or not following:
             # a timer runs in its own task: it waits for the bot moves it handed out, so
             # whoever awaits a timer (the fake clock) finds them played
-            await self.service.bots.settle(table_id)
+            await self.followup.settle(table_id)
 
     async def _play_forced(self, table: LiveTable, seat: int, move: str) -> None:
         """Play the seat's only legal move for its player, stored as any move; neither a
@@ -148,7 +183,7 @@ class Timers:
         table.auto_plays.pop(seat, None)
         if self.forced_move(table, seat) != move:
             return  # the state moved on since the timer was armed
-        await self.service.play.apply(table, seat, move)
+        await self.play.apply(table, seat, move)
         table.waiting_since.pop(seat, None)
         table.reminded.discard(seat)
 
@@ -159,8 +194,8 @@ class Timers:
             round_ = table.round
             if round_ is None or round_.finished or seat not in round_.to_act():
                 break
-            events = await self.service.play.apply(
-                table, seat, self.service.play.policy_move(table, seat, default=True)
+            events = await self.play.apply(
+                table, seat, self.play.policy_move(table, seat, default=True)
             )
             if any(e.kind == TURN_EVENT and e.seat == seat for e in events):
                 break  # its next turn began (after a peek): that one gets its own timer
@@ -181,11 +216,11 @@ class Timers:
             if table.closed or token != table.timer_token or table.status != ROUND_OVER:
                 return
             try:
-                await self.service.play.start_round(table, notes)
+                await self.play.start_round(table, notes)
             except TableError as error:
                 log.error("table %s: next round not started: %s", table.id, error.key)
                 self.arm(table, self.next_round_seconds, self.on_next_round_timer)
-        await self.service.bots.settle(table_id)
+        await self.followup.settle(table_id)
 
     async def on_finished_expiry(self, table_id: int, token: int) -> None:
         table = self.tables.live.get(table_id)

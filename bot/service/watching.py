@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, get_args
 
+from bot.service._live_table import LiveTable
+from bot.service._locks import changed, publish, published
 from bot.service.errors import TableError
-from bot.service.locks import TableLock, changed, publish, published
-from bot.service.snapshots import PLAYING, ROUND_OVER, WatcherSnapshot
-from bot.service.table import LiveTable
+from bot.snapshots import PLAYING, ROUND_OVER, WatcherSnapshot
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.service.tables import Tables
 
 SpectatorMode = Literal["public", "hands"]
 SPECTATOR_MODES: tuple[str, ...] = get_args(SpectatorMode)
@@ -47,12 +47,12 @@ def played_here(table: LiveTable, user_id: int) -> bool:
 class Watching:
     """The Watch button's side of the service: who watches which table, and what they see."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
 
     async def watch(self, table_id: int, user_id: int) -> WatcherSnapshot:
         """Start watching a table in play (again: a new message, same place in the count)."""
-        async with self.service.tables.locked(table_id) as (table, notes):
+        async with self.tables.locked(table_id) as (table, notes):
             if played_here(table, user_id):
                 raise TableError("watching_own_table")
             if table.status not in (PLAYING, ROUND_OVER):
@@ -68,7 +68,7 @@ class Watching:
     async def watcher_view(self, table_id: int, user_id: int) -> WatcherSnapshot | None:
         """What a watcher's open message shows now; None once they no longer watch (they sat
         down, or the bot restarted)."""
-        async with TableLock(self.service, None, table_id=table_id, read_only=True) as (
+        async with self.tables.reading(table_id) as (
             table,
             _notes,
         ):

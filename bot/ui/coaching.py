@@ -14,8 +14,8 @@ import discord
 
 from bot.i18n import language_of
 from bot.render.hint import render_hint
+from bot.runtime.pool_terms import ChoreFailed
 from bot.service.errors import TableError
-from bot.service.pool_terms import ChoreFailed
 from bot.ui.custom_ids import ComponentId
 from bot.ui.timing import within_deadline
 
@@ -39,7 +39,7 @@ async def answer_hint(
     except ChoreFailed as failure:
         log.warning("a hint at table %s was not found: %s", table_id, failure.reason)
         raise TableError("coach.busy") from failure
-    private = await service.follow_view(table_id, user_id)
+    private = await service.play.follow_view(table_id, user_id)
     if private is None:
         raise TableError("not_seated")
     language = language_of(interaction.locale)

@@ -15,7 +15,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.service.priority import background
+from bot.runtime.priority import background
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class EditCoalescer:
             task.cancel()  # only waiting out its delay: nothing sent yet, nothing lost
             task = None
         if task is None:
-            # background work: a click's own answer goes first (bot/service/priority.py)
+            # background work: a click's own answer goes first (bot/runtime/priority.py)
             task = asyncio.get_running_loop().create_task(self._run(table_id), context=background())
             self._tasks[table_id] = task
 

@@ -51,7 +51,8 @@ from bot.ui.deliveries import SeenInteractions
 from bot.ui.dynamic_items import build_view, is_routed
 from bot.ui.following import HandFollower
 from bot.ui.layout import shown_as
-from bot.ui.pictures import Prepared
+from bot.ui.lessons import LessonGuide
+from bot.ui.message_pictures import Prepared
 from bot.ui.replies import interaction_gone, refuse
 from bot.ui.reveals import RevealHolds
 from bot.ui.timing import within_deadline
@@ -84,10 +85,11 @@ class TableController:
         self.seen = SeenInteractions()  # a click Discord delivers twice is handled once
         self.in_flight: dict[int, int] = {}  # user id -> their clicks being handled
         # cards a rule showed a player, in view until the reveal delay is over
-        self.reveals = RevealHolds(bot.clock, lambda *args: self.service.recall(*args))
+        self.reveals = RevealHolds(bot.clock, lambda *args: self.service.play.recall(*args))
         self.follower = HandFollower(
             bot, self._spawn, self.reveals, before_moving=bot.notifier.mentions_sent
         )
+        self.lessons = LessonGuide(bot)  # guided hands: `/<game> learn` (bot/ui/lessons.py)
 
     @property
     def service(self) -> TableService:
@@ -164,7 +166,7 @@ class TableController:
         component: ComponentId,
         values: tuple[str, ...],
     ) -> None:
-        await self.service.ready(component.table_id)  # loaded first if just restarted
+        await self.service.restoring.ready(component.table_id)  # loaded first if just restarted
         if not await self._at_the_table(interaction, component.table_id):
             # A custom id names any table: one forged for another server's (or channel's)
             # table must not seat, play or stop anything there.
@@ -228,14 +230,15 @@ class TableController:
             await self.watch(interaction, table_id)
             return
         if verb is Verb.HINT:
-            await answer_hint(self, interaction, component)
+            if not await self.lessons.hint(interaction, table_id):  # a lesson's own move
+                await answer_hint(self, interaction, component)
             return
         if verb is Verb.LEAVE and self._in_match(table_id, user_id):
             await self._confirm_leave(interaction, component)
             return
         if verb is Verb.LEAVE_SURE:
             await within_deadline(
-                self.service.leave(table_id, user_id),
+                self.service.seating.leave(table_id, user_id),
                 lambda: interaction.response.defer(ephemeral=True),
             )
             words = text(language_of(interaction.locale), "reply.left", table_id=table_id)
@@ -247,7 +250,7 @@ class TableController:
         if verb is Verb.STOP_SURE:
             can_manage = interaction.permissions.manage_guild
             await within_deadline(
-                self.service.stop(table_id, user_id, can_manage),
+                self.service.seating.stop(table_id, user_id, can_manage),
                 lambda: interaction.response.defer(ephemeral=True),
             )
             words = text(language_of(interaction.locale), "reply.stopped", table_id=table_id)
@@ -261,16 +264,18 @@ class TableController:
             await refuse(interaction, "bad_button")  # a forged or empty choice
             return
         calls: dict[Verb, Callable[[], Awaitable[object]]] = {
-            Verb.SEAT: lambda: self.service.join(table_id, player_of(interaction), places[0]),
-            Verb.SWAP: lambda: self.service.swap_seats(table_id, user_id, *places),
-            Verb.JOIN: lambda: self.service.join(table_id, player_of(interaction)),
-            Verb.LEAVE: lambda: self.service.leave(table_id, user_id),
+            Verb.SEAT: lambda: self.service.seating.join(
+                table_id, player_of(interaction), places[0]
+            ),
+            Verb.SWAP: lambda: self.service.seating.swap_seats(table_id, user_id, *places),
+            Verb.JOIN: lambda: self.service.seating.join(table_id, player_of(interaction)),
+            Verb.LEAVE: lambda: self.service.seating.leave(table_id, user_id),
             Verb.ADD_BOT: lambda: self._add_bot(table_id, user_id),
             Verb.FILL_BOTS: lambda: self._add_bot(table_id, user_id, every_free_seat=True),
-            Verb.START: lambda: self.service.start(table_id, user_id),
-            Verb.CANCEL: lambda: self.service.cancel(table_id, user_id),
-            Verb.NEXT_ROUND: lambda: self.service.next_round(table_id, user_id),
-            Verb.REMATCH: lambda: self.service.rematch(table_id, user_id),
+            Verb.START: lambda: self.service.seating.start(table_id, user_id),
+            Verb.CANCEL: lambda: self.service.seating.cancel(table_id, user_id),
+            Verb.NEXT_ROUND: lambda: self.service.play.next_round(table_id, user_id),
+            Verb.REMATCH: lambda: self.service.seating.rematch(table_id, user_id),
         }
         if verb in ROUND_CHANGING:
             await within_deadline(calls[verb](), interaction.response.defer)
@@ -320,7 +325,9 @@ class TableController:
         ("Bot 2", "Robot 2"); the service numbers it."""
         snapshot = self.service.public_snapshot(table_id)
         language = await self.bot.guild_settings.public_language(snapshot.guild_id)
-        add = self.service.fill_with_bots if every_free_seat else self.service.add_bot
+        add = (
+            self.service.seating.fill_with_bots if every_free_seat else self.service.seating.add_bot
+        )
         return await add(
             table_id, user_id, lambda number: text(language, "table.bot_name", number=number)
         )
@@ -329,7 +336,7 @@ class TableController:
     async def show_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """ "My cards": always a fresh ephemeral message (old ones may be frozen)."""
         private = await within_deadline(
-            self.service.private_view(table_id, interaction.user.id),
+            self.service.play.private_view(table_id, interaction.user.id),
             lambda: interaction.response.defer(ephemeral=True, thinking=True),
         )
         rendered, language, hide_at, shown = await self._render_private(
@@ -342,7 +349,7 @@ class TableController:
         """Watch: a fresh ephemeral message showing the table as a watcher sees it, which the
         follower keeps current while its token lives (as a player's "My cards")."""
         watched = await within_deadline(
-            self.service.watch(table_id, interaction.user.id),
+            self.service.watching.watch(table_id, interaction.user.id),
             lambda: interaction.response.defer(ephemeral=True, thinking=True),
         )
         language = language_of(interaction.locale)
@@ -372,11 +379,16 @@ class TableController:
     async def _play(
         self, interaction: discord.Interaction[Any], component: ComponentId, notation: str
     ) -> None:
+        lesson = await self.lessons.judge(interaction, component.table_id, notation)
+        if lesson.answered:
+            return  # a lesson's wrong move: answered with why, nothing played
         result = await within_deadline(
             self._act(component.table_id, interaction.user.id, component.round_no, notation),
             interaction.response.defer,
         )
         await self._show_private(interaction, component.table_id, result.private, result.reveals)
+        if lesson.step is not None:
+            await self.lessons.played(component.table_id, lesson.step)
 
     async def _act(self, table_id: int, user_id: int, round_no: int, notation: str) -> ActResult:
         """Play the click's moves in order (`swap 2;end`: one click, two moves) as a whole or
@@ -384,7 +396,7 @@ class TableController:
         a later move is left out only once the turn it was for is over). The reveals of every
         move are shown."""
         first, *then = moves(notation)
-        result: ActResult = await self.service.act(table_id, user_id, round_no, first, then)
+        result: ActResult = await self.service.play.act(table_id, user_id, round_no, first, then)
         return result
 
     async def _selected(
@@ -409,7 +421,7 @@ class TableController:
         # Some notations read a first piece as a whole action (`meld 7S` parses, though
         # a pack needs three cards): a value that only starts legal actions is a step.
         private = await within_deadline(
-            self.service.private_view(component.table_id, interaction.user.id),
+            self.service.play.private_view(component.table_id, interaction.user.id),
             interaction.response.defer,
         )
         if value not in private.legal and any(a.startswith(value + " ") for a in private.legal):
@@ -436,7 +448,7 @@ class TableController:
             await refuse(interaction, "bad_button")
             return
         private = await within_deadline(
-            self.service.private_view(component.table_id, interaction.user.id),
+            self.service.play.private_view(component.table_id, interaction.user.id),
             interaction.response.defer,
         )
         if private.round_no is not None and private.round_no != component.round_no:
@@ -467,7 +479,7 @@ class TableController:
     ) -> None:
         if private is None:
             private = await within_deadline(
-                self.service.private_view(component.table_id, interaction.user.id),
+                self.service.play.private_view(component.table_id, interaction.user.id),
                 interaction.response.defer,
             )
         if private.round_no is not None and private.round_no != component.round_no:

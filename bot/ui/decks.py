@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.pictures.cards import FOUR_COLOURS, TWO_COLOURS, Deck
+from bot.pictures.card_faces import FOUR_COLOURS, TWO_COLOURS, Deck
 from storage.models import PlayerPreferences
 
 

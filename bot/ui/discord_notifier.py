@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.clock import Clock, SystemClock
 from bot.games import plugin_for
 from bot.i18n import text
 from bot.render.table import RenderedMessage, render_table
-from bot.service.clock import Clock, SystemClock
+from bot.runtime.priority import background
 from bot.service.errors import TableError
-from bot.service.priority import background
 from bot.snapshots import CLOSED, PLAYING, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.layout import shown_as
+from bot.ui.message_pictures import EditFiles, drawn_in_thread
 from bot.ui.pacer import CLICKED, EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
-from bot.ui.pictures import EditFiles, drawn_in_thread
 from storage.models import TurnMention
 
 if TYPE_CHECKING:

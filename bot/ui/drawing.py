@@ -1,11 +1,5 @@
 """The drawing processes, driven from the event loop: each a child process with one socket,
-read and written without blocking, as the bot workers are (`bot.service.worker`).
-
-A drawing is a module's function and its arguments (plain data), pickled in one frame (a
-4-byte big-endian length, then the message); the process runs it and answers in one frame: a
-byte saying how it went, then the result (a picture's bytes as they are, anything else
-pickled) or the error (pickled when it can be, else its text). One drawing at a time per
-process, the others waiting in the order asked.
+read and written without blocking, as the bot workers are (`bot.runtime.worker`).
 
 `concurrent.futures.ProcessPoolExecutor`, which drew before, hands every drawing over through
 two threads of the bot's process (a manager and a queue feeder) and wakes the manager through a
@@ -13,14 +7,6 @@ pipe under a lock: three threads taking the interpreter's lock in turn for every
 event loop's thread waiting for them each time it submitted one (a measured share of the event
 loop at 1,000 tables of bots: docs/performance.md). Here the event loop writes the job to the
 socket and reads the answer when it is readable: no thread of the bot's process takes part.
-
-A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
-pool did, and is replaced by a new one at the next drawing. Every drawing has a deadline, as
-every job sent to a child of the bot has (`bot.service.pool`: a bot decision, a review's
-piece): its caller waits `DRAW_SECONDS` at most from asking (then `DrawingLate`: the message
-goes without the picture), and a process still on one drawing `HANG_SECONDS` after it began it
-(stopped, looping, swapping) is taken for hung, killed and replaced like a dead one.
-
 The processes are forked from the bot workers' fork server, run below the bot's priority, and
 exit once the bot is gone (or its end of their socket closes).
 """
@@ -39,9 +25,9 @@ from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.service.outbox import Outbox
-from bot.service.pool import HANG_SECONDS
-from bot.service.priority import foreground
+from bot.runtime.outbox import Outbox
+from bot.runtime.pool import HANG_SECONDS
+from bot.runtime.priority import foreground
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +65,7 @@ def answer_to(job: bytes) -> bytes:
 def serve(channel: socket.socket, bot: int, niceness: int) -> None:
     """A drawing process's life: below the bot's priority, gone with it, one job at a time
     until the bot closes its end of the socket."""
-    from bot.service.worker import exit_with, read_frame, write_frame
+    from bot.runtime.worker import exit_with, read_frame, write_frame
 
     # Ctrl-C reaches the whole process group: the bot stops its drawing processes itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -122,19 +108,24 @@ class DrawingLate(TimeoutError):
 
 class DrawingProcess:
     """One drawing process and its socket, on the event loop that made it. `idle` is called
-    once it can take the next drawing (its answer read) or is gone."""
+    once it can take the next drawing (its answer read) or is gone.
+
+    A drawing is a module's function and its arguments (plain data), pickled in one frame (a
+    4-byte big-endian length, then the message); the process runs it and answers in one frame:
+    a byte saying how it went, then the result (a picture's bytes as they are, anything else
+    pickled) or the error (pickled when it can be, else its text)."""
 
     def __init__(
         self, loop: asyncio.AbstractEventLoop, niceness: int, idle: Callable[[], None]
     ) -> None:
-        from bot.service.worker import forkserver_context
+        from bot.runtime.worker import forkserver_context
 
         self._loop = loop
         self._idle = idle
         mine, theirs = socket.socketpair()
         try:
             # a ForkServerContext, typed as its base class (which lacks `Process`) in bot/service
-            self._process = forkserver_context().Process(  # type: ignore[attr-defined]
+            self._process = forkserver_context().Process(
                 target=serve,
                 args=(theirs, os.getpid(), niceness),
                 name="card-pictures",
@@ -232,7 +223,14 @@ class DrawingProcess:
 
 class DrawingProcesses:
     """`size` drawing processes on one event loop, started when first needed; a drawing
-    waits for an idle one, in the order asked."""
+    waits for an idle one, in the order asked (one drawing at a time per process).
+
+    A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
+    pool did, and is replaced by a new one at the next drawing. Every drawing has a deadline,
+    as every job sent to a child of the bot has (`bot.runtime.pool`): its caller waits
+    `DRAW_SECONDS` at most from asking (then `DrawingLate`: the message goes without the
+    picture), and a process still on one drawing `HANG_SECONDS` after it began it (stopped,
+    looping, swapping) is taken for hung, killed and replaced like a dead one."""
 
     def __init__(
         self,

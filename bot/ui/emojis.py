@@ -1,4 +1,4 @@
-"""Card pictures as application emojis: drawn by `bot.pictures.cards`, uploaded once (the
+"""Card pictures as application emojis: drawn by `bot.pictures.card_faces`, uploaded once (the
 application keeps them, up to 2,000, usable in every server without any permission) and
 reused at every later start.
 
@@ -8,7 +8,7 @@ far within Discord's 2,000 per application.
 
 `load` runs in the background after the bot starts: until it has every card, or when Discord
 refuses an upload, cards are written as text. The renderers get the emojis at once, complete
-(`bot.render.cards.use_pictures`), so no message mixes pictures and text. Should only the
+(`bot.render.card_text.use_pictures`), so no message mixes pictures and text. Should only the
 four-colour set be refused, players who chose it see the two-colour pictures.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.pictures.cards import (
+from bot.pictures.card_faces import (
     BACK,
     CARD_NAMES,
     FOUR_COLOUR_NAMES,
@@ -29,7 +29,7 @@ from bot.pictures.cards import (
     Deck,
     face_png,
 )
-from bot.render.cards import use_pictures
+from bot.render.card_text import use_pictures
 
 log = logging.getLogger(__name__)
 

@@ -1,43 +1,15 @@
-"""A player's open "My cards" message follows the game: when their turn comes, when the
-game asks them something, when the round ends or the next one starts, and when what a
-waiting player's message shows of the table changes (the game says what: a trump once
-made), it is re-rendered in place, so nobody has to press Refresh. Other players' moves
-leave a waiting player's message as it is, so it says nothing they change (not whose turn
-it is, nor the trick or the pile: the table message shows those).
+"""A player's open "My cards" message follows the game: it is re-rendered in place when their
+turn comes, when the game asks them something, when the round ends or the next one starts, and
+when what a waiting player's message shows of the table changes (the game says what: a trump
+once made), so nobody has to press Refresh. Other players' moves leave a waiting player's
+message as it is, so it says nothing they change (the table message shows those).
 
 An ephemeral message can only be edited through the interaction that made it, for 15 minutes
 (Discord's token lifetime): each player's newest message is remembered with its interaction
-until then, and forgotten when the table closes. A follow-up render hands out no revealed
-card (reveals come once, with the click that earned them) and does not count as the player
-being back (`TableService.follow_view`).
-
-Each message remembers the table's published version its moment was read at: a pass over the
-table builds no private view for a message drawn at the version still published (a version
-grows with every stored change, and only a stored change moves a moment). A click's answer
-carries the version its view was built at (`PrivateSnapshot.version`): the next pass looks at
-it once more only if the table changed since (a view of unknown version is looked at).
-
-While a player's click is being answered, passes leave that player's message alone: the
-answer is about to show what it would (an edit through the previous click's token came
-before the answer, a second edit of the same message at every click); once the answer is
-out, or failed, a pass looks at the message again.
-
-Every render lays over the hand the cards a rule showed the player that are still in view
-(`bot/ui/reveals.py`), and the message is redrawn once the first of them is due to hide.
-
-When the player's turn comes, the hand moves to the bottom once the turn's mention is out,
-which the channel's pacing may hold a while: one move at a time per message (passes leave it
-to the move meanwhile), drawn from the view read after that wait, and none at all once a
-newer message of the player (a click's answer) is theirs; a message posted just as a click
-came is deleted, and so is a hand moved to the bottom once a newer "My cards" of the player
-replaces it. So each player has one current "My cards" per table, drawn from the newest
-view, and no re-post of an older view is left behind showing cards that never hide.
-
-A watcher's message (the Watch button of a member seated nowhere at the table) is followed
-the same way, through its interaction while the token lives: re-rendered in place from the
-watcher's view (`TableService.watcher_view`) whenever the published table moved, after the
-players' hands (all watchers at once), never moved to the bottom (a watcher has no turn), and
-dropped once they no longer watch.
+until then, and forgotten when the table closes. A follow-up render hands out no revealed card
+(reveals come once, with the click that earned them) and does not count as the player being
+back (`TableService.follow_view`). A watcher's message (the Watch button) is followed the same
+way. What a pass redraws, and when a hand moves to the bottom, is on `HandFollower`.
 """
 
 from __future__ import annotations
@@ -92,6 +64,14 @@ def moment_of(private: PrivateSnapshot) -> Moment:
 
 @dataclass(slots=True)
 class Followed:
+    """One followed message and what it was drawn from.
+
+    It remembers the table's published version its moment was read at: a pass builds no
+    private view for a message drawn at the version still published (a version grows with
+    every stored change, and only a stored change moves a moment). A click's answer carries
+    the version its view was built at (`PrivateSnapshot.version`): the next pass looks at it
+    once more only if the table changed since (a view of unknown version is looked at)."""
+
     interaction: discord.Interaction[Any]
     message_key: int
     language: str
@@ -113,6 +93,18 @@ class Followed:
 
 
 class HandFollower:
+    """Each table's followed messages, redrawn by one pass after each change of the table.
+
+    While a player's click is being answered, passes leave that player's message alone (the
+    answer is about to show what a pass would). Every render lays over the hand the cards a
+    rule showed the player that are still in view (`bot/ui/reveals.py`), and the message is
+    redrawn once the first of them is due to hide. When the player's turn comes the hand moves
+    to the bottom (`_move`); a message posted just as a click came is deleted, and so is a hand
+    moved to the bottom once a newer "My cards" of the player replaces it: each player has one
+    current "My cards" per table, drawn from the newest view. A watcher's message is redrawn
+    from the watcher's view whenever the published table moved, after the players' hands,
+    never moved to the bottom, and dropped once they no longer watch."""
+
     def __init__(
         self,
         bot: CardTableBot,
@@ -125,7 +117,7 @@ class HandFollower:
         # awaited before a hand moves to the bottom: the turn's mention goes out first
         self._before_moving = before_moving
         # the cards in view by a rule: the controller's (shared with its answers), else own
-        self._reveals = reveals or RevealHolds(bot.clock, lambda *a: bot.service.recall(*a))
+        self._reveals = reveals or RevealHolds(bot.clock, lambda *a: bot.service.play.recall(*a))
         # table id -> user id -> their message: a change looks at its own table's only (a
         # scan of every followed message grows with the tables: docs/performance.md)
         self._followed: dict[int, dict[int, Followed]] = {}
@@ -327,7 +319,7 @@ class HandFollower:
                 if shown == followed.shown:
                     followed.version = version
                     return
-            private = await self.bot.service.follow_view(table_id, user_id)
+            private = await self.bot.service.play.follow_view(table_id, user_id)
             # Nothing awaited since `private` was built under the table's lock, and a change
             # is published before its lock is released: this is the version it was built at.
             public = self.bot.service.public_snapshot(table_id)
@@ -387,7 +379,7 @@ class HandFollower:
         try:
             if self.bot.service.public_snapshot(table_id).version == followed.version:
                 return
-            watched = await self.bot.service.watcher_view(table_id, user_id)
+            watched = await self.bot.service.watching.watcher_view(table_id, user_id)
         except TableError:
             self._drop(key, followed)
             return
@@ -445,7 +437,7 @@ class HandFollower:
 
     async def _to_the_bottom(self, key: tuple[int, int], followed: Followed) -> None:
         table_id, user_id = key
-        private = await self.bot.service.follow_view(table_id, user_id)
+        private = await self.bot.service.play.follow_view(table_id, user_id)
         public = self.bot.service.public_snapshot(table_id)  # the version it was built at
         if private is None:
             self._drop(key, followed)

@@ -4,24 +4,8 @@ Discord allows about 5 message edits per 5 seconds in a channel (and as many pos
 past it is answered 429 and every request of that kind in the channel waits. After a restart
 every restored table wants its message refreshed, and with many tables in one channel the
 tables being played would wait behind minutes of refreshes. So each request first asks for
-its `turn` in its channel (the notifier keeps one pacer for edits, one for posts and deletes):
-
-- at most `edits` turns per `per` seconds in a channel (a sliding window on the bot's clock),
-  a turn counted from when its request is done (Discord counts it on arrival); a turn under
-  way holds its place in the window however long it takes (its picture drawn first, say), so
-  slow requests never reach Discord together past the limit;
-- three classes, first served first: a table *clicked* since the start (`clicked`), then a
-  table *changed* since the start by anything else (a timer, its bot players' moves owed at
-  the restart: `changed`), then a table that only needs a *refresh* (restored as it was);
-- the other classes leave one turn of each window free for clicked tables, and while clicked
-  tables are being played in the channel they take at most half of it; their turns are spread
-  evenly over the window (not taken in a burst), so the table just clicked is edited at once,
-  and the next moves within a second or two, even while a thousand restored tables are
-  being refreshed;
-- within a class, the oldest request first; a table waiting in a lower class that is
-  clicked or changed moves up;
-- a turn that ends up making no request (the message already shows that content) gives its
-  place back.
+its `turn` in its channel (the notifier keeps one pacer for edits, one for posts and deletes),
+and `ChannelPacer` grants turns clicked tables first.
 """
 
 from __future__ import annotations
@@ -34,7 +18,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from bot.service.clock import Clock
+from bot.clock import Clock
 
 EDITS_PER_WINDOW = 5
 WINDOW_SECONDS = 5.0
@@ -76,6 +60,27 @@ class _Channel:
 
 
 class ChannelPacer:
+    """Turns in each channel, granted by these rules:
+
+    - at most `edits` turns per `per` seconds in a channel (a sliding window on the bot's
+      clock), a turn counted from when its request is done (Discord counts it on arrival); a
+      turn under way holds its place in the window however long it takes (its picture drawn
+      first, say), so slow requests never reach Discord together past the limit;
+    - three classes, first served first: a table *clicked* since the start (`clicked`), then a
+      table *changed* since the start by anything else (a timer, its bot players' moves owed
+      at the restart: `changed`), then a table that only needs a *refresh* (restored as it
+      was);
+    - the other classes leave one turn of each window free for clicked tables, and while
+      clicked tables are being played in the channel they take at most half of it; their turns
+      are spread evenly over the window (not taken in a burst), so the table just clicked is
+      edited at once, and the next moves within a second or two, even while a thousand
+      restored tables are being refreshed;
+    - within a class, the oldest request first; a table waiting in a lower class that is
+      clicked or changed moves up;
+    - a turn that ends up making no request (the message already shows that content) gives
+      its place back.
+    """
+
     def __init__(
         self, clock: Clock, *, edits: int = EDITS_PER_WINDOW, per: float = WINDOW_SECONDS
     ) -> None:

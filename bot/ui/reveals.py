@@ -19,7 +19,7 @@ from bot.service.errors import TableError
 from bot.snapshots import Reveal
 
 if TYPE_CHECKING:
-    from bot.service.clock import Clock
+    from bot.clock import Clock
 
 
 @dataclass(frozen=True, slots=True)

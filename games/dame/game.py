@@ -23,7 +23,7 @@ class DameGame(Game[DameOptions, DameAction, DameView]):
     min_seats: ClassVar[int] = N_SEATS
     max_seats: ClassVar[int] = N_SEATS
     round_class: ClassVar[type[Round[Any, Any, Any]]] = DameRound
-    # a hand's review stays within 30 s (python -m bot.bench.review)
+    # a hand's review stays within 30 s (python -m benchmarks.bot.review)
     review_terms: ClassVar[ReviewTerms] = ReviewTerms(
         thresholds=(15.0, 40.0, 80.0), decision_budget=0.25, hand_budget=20.0
     )

@@ -1,24 +1,10 @@
-"""Dutch actions and their notation (see games/dutch/README.md).
+"""Dutch actions and their notation (every action is listed in games/dutch/README.md).
 
 Seats are the engine's seat indices (0 to n-1); slots are numbered from 1 (1 top-left,
 2 top-right, 3 bottom-left, 4 bottom-right; penalty cards get 5, 6, …; an emptied slot keeps its
-number). `seat:slot` names a card on someone else's grid.
-
-    peek 3 4      initial peek of two own slots (default: only `peek 3 4` is legal)
-    dutch         call Dutch (classic: instead of drawing; house: at the end of the turn)
-    draw          draw the stock's top card         take     take the discard pile's top card
-    swap 2        put the held card in own slot 2; the slot's card goes to the discard pile
-    discard       discard the held card (not allowed for a card taken from the discard pile)
-    look 1:3      Queen power: look at seat 1's slot 3 (own seat allowed)
-    jack 2 1:3    Jack power: swap own slot 2 with seat 1's slot 3, unseen
-    seven 2       7 power: show the drawn 7, look at own slot 2
-    nine 2 1:3    9 power: swap own slot 2 with seat 1's slot 3 (then the 9 is discarded)
-    nine drawn 1:3  9 power: give the drawn 9 for seat 1's slot 3, which becomes the held card
-    skip          do not use a Queen/Jack power
-    match 2       lay own slot 2 as matching the discard top (repeat for more cards)
-    end           end the turn (when calling Dutch or matching is still possible)
-
-Parsing is case-insensitive and returns interned action objects; `parse_action(str(a)) == a`.
+number). `seat:slot` names a card on someone else's grid: `jack 2 1:3` swaps own slot 2 with
+seat 1's slot 3. Parsing is case-insensitive and returns interned action objects;
+`parse_action(str(a)) == a`.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ class DutchGame(Game[DutchOptions, DutchAction, DutchView]):
     max_seats: ClassVar[int] = 10
     round_class: ClassVar[type[Round[Any, Any, Any]]] = DutchRound
     lower_is_better: ClassVar[bool] = True
-    # a hand's review stays within 10 s (python -m bot.bench.review)
+    # a hand's review stays within 10 s (python -m benchmarks.bot.review)
     review_terms: ClassVar[ReviewTerms] = ReviewTerms(
         thresholds=(2.0, 5.0, 10.0), decision_budget=0.5, hand_budget=7.0
     )

@@ -25,7 +25,7 @@ class EuchreGame(Game[EuchreOptions, EuchreAction, EuchreView]):
     min_seats: ClassVar[int] = 4
     max_seats: ClassVar[int] = 4
     round_class: ClassVar[type[Round[Any, Any, Any]]] = EuchreRound
-    # a hand's review stays within 10 s (python -m bot.bench.review)
+    # a hand's review stays within 10 s (python -m benchmarks.bot.review)
     review_terms: ClassVar[ReviewTerms] = ReviewTerms(
         thresholds=(0.25, 0.5, 1.0), decision_budget=1.0, hand_budget=7.0
     )

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import CardTableBot, create_bot
+from bot.runtime.runner import InlinePolicyRunner
 from bot.service import FakeClock
-from bot.service.runner import InlinePolicyRunner
 from bot.settings import Settings
 from storage import Store
 

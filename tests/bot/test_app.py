@@ -11,7 +11,7 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from bot.app import REJECTED_TOKEN, create_bot, intents, run
-from bot.service.runner import ProcessPolicyRunner
+from bot.runtime.runner import ProcessPolicyRunner
 from bot.settings import Settings
 
 

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_invite_asks_for_exactly_the_permissions_the_readme_names() -> None:
-    assert PERMISSIONS.value == 309237697536
+    assert PERMISSIONS.value == 377957174272
     assert {name for name, on in PERMISSIONS if on} == {
         "read_messages",  # discord.py's name of View Channels
         "send_messages",
@@ -19,9 +19,10 @@ def test_the_invite_asks_for_exactly_the_permissions_the_readme_names() -> None:
         "embed_links",
         "attach_files",
         "create_public_threads",
+        "create_private_threads",
     }
     url = invite_url(1234)
-    assert "client_id=1234" in url and "permissions=309237697536" in url
+    assert "client_id=1234" in url and "permissions=377957174272" in url
     assert "scope=bot+applications.commands" in url
     assert url in (ROOT / "README.md").read_text().replace("APPLICATION_ID", "1234")
 

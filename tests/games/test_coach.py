@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.service.policy import policy_for
+from bot.runtime.policy import policy_for
 from games.cards import card
 from games.coach import HintStep, advise, hint_from_json
 from games.contract import Round, RoundSetup

@@ -1,20 +1,5 @@
 """Dame de Pique's "My cards" menu: the moves a player most often wants are single buttons,
-and menus hold the rest.
-
-- Drawing: Draw, and the take of the pile with every natural of its top card's rank (one
-  button: "Take the pile with 7♥ 7♦"); any other take is in a select below.
-- Laying: a row of single moves: each new pack the hand can lay now (every natural of a rank,
-  or a pair and one wild card) and each add of the hand's naturals to a team pack. Then one
-  select to lay any other pack or add: its rank (or pack) opens a step with a button for each
-  pack of that rank the hand can lay (any pack in three clicks: the select, the rank, the
-  button) above a select of its cards picked together (a *pick*, for any other choice).
-- Discarding: the discards the player most likely wants first (`games.dame.hints`): as buttons
-  when they fit a row, else the likeliest four as buttons and a select of the others.
-- Knocking: the Knock button comes after the discards (never the first button in the way), and
-  the knock with the discard is one click: "Knock and discard 7♥" below each discard button,
-  or a select of them; "Lay 7♠ 7♥ 7♦ and knock" next to a pack's button where it fits. A knock
-  made on the previous turn holds this turn: no Knock button then, only "Knock again and
-  discard", for the next turn.
+and menus hold the rest (draw or take, lay, discard, knock: bot/games/README.md shows each).
 
 The engine offers a bounded set of moves (`lists_every_move` is False): every 3-card pack,
 single-card add and the whole packs; a pick (`m=<prefix>`, a select of several values) lays any
@@ -48,7 +33,7 @@ from bot.render.actions import (
     action_menu,
     verb,
 )
-from bot.render.cards import card_emoji
+from bot.render.card_text import card_emoji
 from bot.snapshots import PrivateSnapshot
 from games.cards import card
 from games.dame.hints import discard_order
@@ -102,7 +87,7 @@ def candidates(view: DameView, rank: str, language: str = "en") -> list[tuple[st
     """The cards in hand that may go in a `rank` pack, naturals first (the hand's order): (value,
     label). A value names the card (`7S`: its lowest copy in hand) or, for a further copy, that
     copy (`7S#1`), so every card is one option and the values are distinct; a further copy
-    reads "a second 7♠" ("a third 🃏": four jokers)."""
+    reads "a second 7♠" ("a third joker": four jokers)."""
     picked: list[tuple[str, str]] = []
     copies: dict[str, int] = {}
     for code in view.hand:

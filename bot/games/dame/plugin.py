@@ -13,7 +13,7 @@ from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, Tabl
 from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
-from bot.render.cards import fitting
+from bot.render.card_text import fitting
 from bot.render.limits import FIELD_VALUE
 from bot.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dame.rules import TEAMS

@@ -16,7 +16,7 @@ from bot.games.plugin import SeatLayout
 from bot.i18n import text
 from bot.pictures.layout import EMPTY, TALL, CardRow
 from bot.pictures.round_end import RoundEndRow
-from bot.render.cards import NO_CARD, card_emoji, face, fitting, pretty, shown, writing
+from bot.render.card_text import NO_CARD, card_emoji, face, fitting, pretty, shown, writing
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
 from bot.render.teams import team_label
@@ -105,7 +105,7 @@ def seat_lines(
 
 
 def pack_line(pack: PackView, language: str) -> str:
-    """A pack in words: "**3** pack (7 cards, 80 points): 3♠ 3♥ … + *🃏*" (wild cards in
+    """A pack in words: "**3** pack (7 cards, 80 points): 3♠ 3♥ … + *Joker*" (wild cards in
     italics)."""
     return _pack_line(pack, language, writing())
 

@@ -56,13 +56,26 @@ def offered(
 def with_call_button(
     specs: list[ComponentSpec], private: PrivateSnapshot[DutchView], language: str
 ) -> list[ComponentSpec] | None:
-    """`specs` (the moves but the call) and "Call Dutch…" on the row below them (None: the
-    message has no row left, and the shared menu lays the moves out)."""
-    row = max((s.row for s in specs), default=-1) + 1
-    if row >= MAX_ROWS - 1:  # keep the last row for Refresh
-        return None
+    """`specs` (the moves but the call) and "Call Dutch…": on a row of its own below them,
+    else at the end of the last row of buttons with room, else on the last row in place of
+    Refresh (None: every row is full; the shared menu then lays out the moves, never the call:
+    `DutchPlugin.actions_in_order`)."""
     opener = navigate_id(private.table_id, private.round_no or 0, CALL)
-    return [*specs, ButtonSpec(opener, text(language, "dutch.call.open"), "secondary", row)]
+    button = ButtonSpec(opener, text(language, "dutch.call.open"), "secondary")
+    below = max((s.row for s in specs), default=-1) + 1
+    if below < MAX_ROWS - 1:  # the last row stays Refresh's
+        return [*specs, replace(button, row=below)]
+    for row in reversed(range(MAX_ROWS)):
+        on_it = [s for s in specs if s.row == row]
+        if (
+            on_it
+            and len(on_it) < MAX_BUTTONS_PER_ROW
+            and all(isinstance(s, ButtonSpec) for s in on_it)
+        ):
+            return [*specs, replace(button, row=row)]
+    if below < MAX_ROWS:
+        return [*specs, replace(button, row=below)]
+    return None
 
 
 def stage(

@@ -14,7 +14,7 @@ from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.actions import MenuText, action_menu
-from bot.render.cards import NO_CARD, shown
+from bot.render.card_text import NO_CARD, shown
 from bot.snapshots import FINISHED, LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.dutch.views import DutchView
 
@@ -104,6 +104,11 @@ class DutchPlugin(BasePlugin[DutchView]):
         if view.phase == "over" and table.snapshot.status != FINISHED:
             return text(table.language, "private.round_over")
         return super().private_status(private, table)  # not their turn
+
+    def actions_in_order(self, private: PrivateSnapshot[DutchView]) -> Sequence[str]:
+        """Every move but the call: the shared menu never lays out a one-click call, which
+        only the stage that asks plays (`calling.py`)."""
+        return [a for a in private.legal if a != calling.CALL]
 
     def everyone_at_once(self, view: DutchView) -> bool:
         return view.phase == "peek"  # each player peeks at two cards, all at once

@@ -24,7 +24,7 @@ from bot.render.actions import (
     under,
     verb,
 )
-from bot.render.cards import card_emoji
+from bot.render.card_text import card_emoji
 from bot.snapshots import PrivateSnapshot
 from games.dutch.views import DutchView
 

@@ -13,7 +13,7 @@ from typing import Any
 from bot.i18n import has_key, text
 from bot.pictures.layout import EMPTY, CardRow
 from bot.pictures.round_end import RoundEndRow
-from bot.render.cards import card_emoji, face, pretty, shown
+from bot.render.card_text import card_emoji, face, pretty, shown
 from bot.render.log import burst_lines
 from bot.snapshots import LogEntry, Reveal
 from games.cards import JOKER

@@ -13,7 +13,7 @@ from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableCo
 from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
-from bot.render.cards import card_emoji, shown
+from bot.render.card_text import card_emoji, shown
 from bot.snapshots import LogEntry, PrivateSnapshot, Reveal, RoundEnd
 from games.euchre.scoring import EUCHRED, MARCH
 from games.euchre.views import NAME_TRUMP, ORDER_UP, OVER, EuchreView

@@ -14,7 +14,7 @@ from bot.games.plugin import TableContext
 from bot.i18n import has_key, text
 from bot.pictures.layout import EMPTY, CardRow
 from bot.pictures.round_end import RoundEndRow
-from bot.render.cards import face, pretty, shown
+from bot.render.card_text import face, pretty, shown
 from bot.render.log import table_line
 from bot.snapshots import LogEntry
 from games.cards import SUIT_SYMBOLS, SUITS, card

@@ -2,38 +2,12 @@
 when that pays, discards what the next player is least likely to take the pile with, and
 knocks on every turn, so that it may go out whenever its cards allow.
 
-What it weighs, each time it is asked for one action (it keeps no memory between calls):
-- **Danger**: an opponent whose knock holds, and who holds a single card, may go out before
-  this seat plays again (nobody can go out without a knock made on their previous turn; with
-  one card, a draw and a lay or a discard suffice: such a knock ends the hand about half the
-  time, one with two cards or more about one time in twenty). Then this may be the seat's last
-  turn: it lays every card it can (wild cards included) and discards its most costly card.
-  (Counting every knock as danger, whatever the knocker's hand, won fewer matches against the
-  simple bot, which knocks at six cards: docs/performance.md.)
-- **The take**: a take always lays the top card with two naturals; the rest of the pile comes
-  into the hand. It pays when the points it lets the seat lay at once outweigh the cards it
-  leaves in the hand, weighted by the danger of being caught with them.
-- **Wild cards** (2s and jokers) stay in hand until they turn a pair of high cards (10 to A)
-  into a pack, or the seat goes out, or the hand is in danger or down to five cards; the
-  simple bot spends them at once.
-- **Discards**: the cost of a card is what it could still score, plus the chance that the next
-  player (an opponent) holds two naturals of its rank, from the copies this seat cannot see,
-  times the size of the pile it would hand over. A wild card on top blocks the take.
-- **Knocking**: on every turn, before the discard. A knock costs nothing (it binds to nothing:
-  a player who knocked need not go out) and it is what lets the next turn lay the last cards;
-  going out as soon as the cards allow ends the hand while the opponents still hold theirs.
-  (Knocking only when every kept card could be laid next turn won far fewer matches against
-  the simple bot: docs/performance.md.)
-
-Tried against the simple bot and left out, as no change showed over 2,000 to 4,000 matches:
-spending wild cards from eight cards (or at once), other weights of the pile and of held
-cards, holding back a card that lays for the last turn, shedding costly single cards at the
-end of a hand, and counting the partner's one-card knock as the end of the hand.
-
-Like the simple policy it reads the round directly for speed, but only what its seat may
-know: its own hand, the sizes of the other hands and of the stock, the packs, the face-up
-pile and the knocks. A test deals the hidden cards anew and checks its choice never changes.
-Every action it returns passes the engine's check (a property test plays many hands).
+It keeps no memory between calls and, like the simple policy, reads the round directly for
+speed, but only what its seat may know: its own hand, the sizes of the other hands and of the
+stock, the packs, the face-up pile and the knocks (a test deals the hidden cards anew and checks
+its choice never changes; a property test checks the engine accepts every action it returns).
+Each weighing is described on the function that makes it; the variants tried against the
+simple bot, kept or left out, are in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -67,7 +41,13 @@ _ANNOUNCE = DameAction(ANNOUNCE)
 
 
 def choose_action(round_: DameRound, seat: int, rng: random.Random) -> DameAction:
-    """A legal action for `seat`, which must be the seat to act."""
+    """A legal action for `seat`, which must be the seat to act.
+
+    Wild cards (2s and jokers) stay in hand until they turn a pair of high cards (10 to A) into
+    a pack, or the seat goes out, or the hand is in danger or down to `SMALL_HAND` cards (the
+    simple bot spends them at once). It knocks on every turn, before the discard: a knock binds
+    to nothing and lets the next turn lay the last cards, and going out as soon as the cards
+    allow ends the hand while the opponents still hold theirs."""
     hand = round_.hands[seat]
     danger = _in_danger(round_, seat)
     if not round_.drawn:
@@ -88,7 +68,12 @@ def choose_action(round_: DameRound, seat: int, rng: random.Random) -> DameActio
 # -- what the seat can see ---------------------------------------------------------------
 def _in_danger(round_: DameRound, seat: int) -> bool:
     """May an opponent go out before this seat's next turn (their knock holds and they hold
-    `DANGER_HAND` cards or fewer)?"""
+    `DANGER_HAND` cards or fewer)?
+
+    Nobody goes out without a knock made on their previous turn; with one card, a draw and a
+    lay or a discard suffice, so such a knock often ends the hand, one with more cards seldom.
+    In danger this may be the seat's last turn: it lays every card it can (wild cards included)
+    and discards its costliest card."""
     return any(
         round_.announcement_holds(s) and len(round_.hands[s]) <= DANGER_HAND
         for s in range(N_SEATS)
@@ -200,6 +185,9 @@ def _codes(cards: Iterable[Card]) -> tuple[str, ...]:
 
 # -- the take ----------------------------------------------------------------------------
 def _take_or_draw(round_: DameRound, seat: int, hand: list[Card], danger: bool) -> DameAction:
+    """Take the pile when the points it lets the seat lay at once outweigh the cards it leaves
+    in the hand (weighted by the danger of being caught with them), else draw. A take always
+    lays the top card with two naturals; the rest of the pile comes into the hand."""
     pile = round_.pile
     if not pile or IS_WILD[pile[-1]]:
         return _DRAW
@@ -247,7 +235,9 @@ def _choose_discard(
     rng: random.Random,
 ) -> Card:
     """The card whose loss costs least: what it could still score (or, in danger, what it
-    would cost in hand), plus the pile it may hand to the next player."""
+    would cost in hand), plus the pile it may hand to the next player: the chance that they (an
+    opponent) hold two naturals of its rank, from the copies this seat cannot see, times the
+    pile's size. A wild card on top blocks the take."""
     visible = _visible_counts(round_, seat)
     sizes = [len(h) for h in round_.hands]  # sizes are public; no hidden card is read
     unknown = sum(sizes) - sizes[seat] + len(round_.stock)

@@ -1,24 +1,10 @@
 """What one seat can infer about the hidden hands from its view, and deals drawn accordingly.
 
-`Knowledge.of(view)` folds the seat's view, event by event (the cards it sees, each bid, each
-card played), through one rule per kind of inference, each named after what it states:
-- `cards_seen_are_out_of_the_hidden_hands`: its own hand, the turned card, its discard and
-  every card played are nobody else's hidden card;
-- `the_dealer_holds_the_turned_card_he_picked_up`: until he plays it;
-- `a_seat_that_did_not_follow_suit_is_void_in_it`: it holds no card of the led suit;
-- `the_auto_discard_is_the_dealers_lowest_card`: with the `auto` discard, every card the
-  dealer kept ranks above the card he threw away;
-- `a_seat_that_passed_would_not_surely_have_bid` and `a_bidder_holds_a_hand_worth_its_bid`:
-  the strength a seat's dealt hand had, from its bids, as `games.euchre.bots.policy` bids
-  (strength against a threshold, give or take its half point of noise): a pass puts a ceiling
-  on it, an order or a call a floor (and, not alone, a ceiling).
-
-The first four are certain: every deal `Knowledge.sample` draws obeys them. The bidding bounds
-are likely, not certain (a person, or the search bot, may bid otherwise): a deal is drawn
-within them when one is found in `BOUND_TRIES` attempts, else without them, and the search
-draws one deal in `UNBOUNDED_EVERY` without them at all, so no move it weighs is ever judged
-on the bounds alone. The bounds narrow
-the deals the search averages over to those its opponents' bids make likely.
+`Knowledge.of(view)` folds the seat's view, event by event, through one rule per kind of
+inference, each named after what it states (listed on `Knowledge`). The certain rules bind
+every deal `Knowledge.sample` draws; the bidding bounds are likely, not certain (a person, or
+the search bot, may bid otherwise), so they narrow the deals the search averages over to those
+its opponents' bids make likely without ever deciding a move alone.
 
 The search draws thousands of deals a decision, so drawing is kept cheap without changing a
 single deal: `shuffle` is `rng.shuffle` inlined (the same numbers drawn), `strength` sums
@@ -134,7 +120,23 @@ class Bound:
 
 @dataclass(slots=True)
 class Knowledge:
-    """What one seat knows of the cards, as bitmasks (card ids of games.euchre.bots.fast)."""
+    """What one seat knows of the cards, as bitmasks (card ids of games.euchre.bots.fast).
+
+    The rules `of` folds the view through:
+    - `cards_seen_are_out_of_the_hidden_hands`: its own hand, the turned card, its discard and
+      every card played are nobody else's hidden card;
+    - `the_dealer_holds_the_turned_card_he_picked_up`: until he plays it;
+    - `a_seat_that_did_not_follow_suit_is_void_in_it`: it holds no card of the led suit;
+    - `the_auto_discard_is_the_dealers_lowest_card`: with the `auto` discard, every card the
+      dealer kept ranks above the card he threw away;
+    - `a_seat_that_passed_would_not_surely_have_bid` and `a_bidder_holds_a_hand_worth_its_bid`:
+      the strength a seat's dealt hand had, from its bids, as `games.euchre.bots.policy` bids
+      (strength against a threshold, give or take its half point of noise): a pass puts a
+      ceiling on it, an order or a call a floor (and, not alone, a ceiling).
+
+    The first four are certain: every deal `sample` draws obeys them. A deal is drawn within
+    the bidding bounds when one is found in `BOUND_TRIES` attempts, else without them, and the
+    search draws one deal in `UNBOUNDED_EVERY` without them at all."""
 
     seat: int
     dealer: int

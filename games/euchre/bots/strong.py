@@ -1,24 +1,18 @@
 """A Euchre search bot: determinized Monte Carlo over the deals its seat cannot tell apart.
 
-`choose_action(round, seat, rng)` reads only `round.view(seat)`. From the view it infers what
-it can of the hidden hands (`games.euchre.bots.inference`: cards seen, the dealer's pick-up, void
-suits, the `auto` discard, and the strength the bids show), deals the unseen cards at random
-accordingly (`Knowledge.sample`; with `reuse`, in play, from the hand's sequence of deals
-carried from one decision to the next, `games.euchre.bots.memory`), plays every legal move on each
-deal to the end of the hand on the integer engine (`games.euchre.bots.fast`, and
-`games.euchre.bots.rollout` for the cards: the other seats bid and play by the rules of
-`games.euchre.bots.policy`), and picks the move with the best mean point
-difference for its team. Every move is tried on the same deals, so their difference is
-measured with little noise.
+`choose_action(round, seat, rng)` reads only `round.view(seat)`. It infers what it can of the
+hidden hands (`games.euchre.bots.inference`), deals the unseen cards at random accordingly
+(with `reuse`, from the hand's deals carried from one decision to the next,
+`games.euchre.bots.memory`), plays every legal move on each deal to the end of the hand on
+the integer engine (`fast`, `rollout`: the other seats play by `policy`'s rules), and picks
+the move with the best mean point difference for its team. Every move is tried on the same
+deals, so their difference is measured with little noise.
 
 Nothing is searched where there is nothing to decide: one legal move, or only cards of equal
-effect (`equivalent_groups`: cards of one suit with no card still out between them). Otherwise
-the search samples deals, and a sequential test (`_race`) drops the moves clearly behind (they
-are played out no more) and stops once the points the search expects to lose by choosing now
-are too few to matter (the lead is clear, or the moves left are too close to tell apart);
-`max_samples` deals and a `budget` of wall seconds are only caps (the budget, for an
-overloaded machine: below it, a seeded `rng` gives the same choice every time, in any
-process).
+effect (`equivalent_groups`). Otherwise a sequential test (`_race`) drops the moves clearly
+behind and stops once the points the search expects to lose by choosing now are too few to
+matter; `max_samples` deals and a `budget` of wall seconds are only caps (below them, a seeded
+`rng` gives the same choice every time, in any process).
 """
 
 from __future__ import annotations

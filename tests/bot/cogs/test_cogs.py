@@ -101,7 +101,9 @@ async def test_leave_and_stop_answer_in_one_sentence(bot: CardTableBot) -> None:
     nobody = FakeInteraction(GUEST)
     await run(bot, "DutchCog", "leave", nobody)
     assert nobody.only.content == "You are not seated at a table."
-    snapshot = await bot.service.open_table(GUILD, CHANNEL, PlayerRef(HOST, "Host"), "dutch")
+    snapshot = await bot.service.seating.open_table(
+        GUILD, CHANNEL, PlayerRef(HOST, "Host"), "dutch"
+    )
     stranger = FakeInteraction(GUEST)
     await run(bot, "DutchCog", "stop", stranger)
     assert stranger.only.content == "Only the host or a member with Manage Server can do that."

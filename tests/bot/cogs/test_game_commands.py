@@ -1,6 +1,9 @@
-"""A game's command group offers a rule set to choose only when the game has several."""
+"""A game's command group offers a rule set to choose only when the game has several, and
+`learn` only when the game has a guided hand."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from bot.cogs.game import game_commands
 
@@ -16,6 +19,7 @@ def test_a_game_of_one_rule_set_has_no_preset_option() -> None:
         "rules": [],
         "leave": [],
         "stop": [],
+        "learn": [],
     }
 
 
@@ -23,3 +27,9 @@ def test_a_game_of_several_rule_sets_offers_them() -> None:
     commands = _parameters("dutch")
     assert commands["start"] == ["preset", "target", "bots", "spectators", "coach"]
     assert commands["rules"] == ["preset"]
+
+
+def test_only_a_game_with_a_guided_hand_has_a_learn_command(monkeypatch: Any) -> None:
+    assert _parameters("dutch")["learn"] == []
+    monkeypatch.setattr("bot.cogs.game.lesson_of", lambda game: None)
+    assert "learn" not in _parameters("dutch")

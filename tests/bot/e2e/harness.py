@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import CardTableBot, create_bot
+from bot.clock import FakeClock
 from bot.local.layout import IS_COMPONENTS_V2
 from bot.local.payloads import with_string_ids
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord, running_client
-from bot.service.clock import FakeClock
-from bot.service.runner import InlinePolicyRunner
-from bot.service.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, PublicSnapshot
+from bot.runtime.runner import InlinePolicyRunner
 from bot.settings import Settings
+from bot.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
 from bot.ui.layout import shown_as
 from games.cards import Card, shuffled
@@ -116,7 +116,7 @@ class BotUnderTest:
         self.bot = bot
         async with running_client(bot):
             # tests read the service directly: every table loaded (a click would load its own)
-            await bot.service.wait_restored()
+            await bot.service.restoring.wait()
             # Cards show as pictures once uploaded: wait, so every test sees one rendering.
             await asyncio.wait_for(bot.card_emojis.done.wait(), 10)
             yield bot
@@ -133,7 +133,7 @@ class BotUnderTest:
         flight."""
         await self.fake.settle(quiet=EDIT_DELAY)
         if self.bot is not None:
-            await self.bot.service.settle()
+            await self.bot.service.followup.settle()
             if self.pacing_clock is not None:
                 # paced edits wait for their channel's window on the test's clock, which only
                 # the test moves: move it on until none is left, or draining waits forever
@@ -335,8 +335,8 @@ class BotUnderTest:
         assert choice is not None, f"{user.name} is offered nothing: {offered}"
         interaction = await use(self.fake, user, choice)
         await self.fake.settle(quiet=STEP_QUIET)
-        if self.live.service.bots_pending(table_id):  # the bot moves that follow the click
-            await self.live.service.settle(table_id)
+        if self.live.service.followup.pending(table_id):  # the bot moves that follow the click
+            await self.live.service.followup.settle(table_id)
             await self.fake.settle(quiet=STEP_QUIET)
         message = answer_message(self.fake, interaction)
         if message is not None and int(message["flags"]) & EPHEMERAL:

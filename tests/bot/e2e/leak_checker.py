@@ -10,7 +10,8 @@ The rules it enforces, payload by payload, at the moment the fake receives it:
 - every answer to a private-view request ("My cards") is ephemeral, whatever it shows.
 
 Card faces are read from the payload's text (content, embeds, labels, options, custom ids) in the
-forms players read them: `Q♠`, `10♥`, `QS`, `10H`, `🃏`, `JK`, and card emojis (`<:ct1_QS:id>`).
+forms players read them: `Q♠`, `10♥`, `QS`, `10H`, `Joker`, `🃏`, `JK`, and card emojis
+(`<:ct1_QS:id>`).
 An uploaded picture (the round's end) is read through the card names the bot writes into it.
 """
 
@@ -31,7 +32,7 @@ _SYMBOL_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _CARD_TEXT = re.compile(
     r"(?<![0-9A-Za-z])(?P<rank>10|[2-9AJQK])"
     r"(?:\s?(?P<symbol>[♠♥♦♣])\ufe0f?|(?P<letter>[SHDC])(?![0-9A-Za-z]))"
-    r"|(?P<joker>🃏|(?<![0-9A-Za-z])JK(?![0-9A-Za-z]))"
+    r"|(?P<joker>🃏|(?<![0-9A-Za-z])(?:JK|Joker)(?![0-9A-Za-z]))"
 )
 
 

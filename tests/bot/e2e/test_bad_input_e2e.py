@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import catalog
 from bot.local.records import LocalUser
-from bot.service.snapshots import PLAYING
+from bot.snapshots import PLAYING
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
 from tests.bot.e2e.players import use, verb_choice
 

@@ -30,6 +30,6 @@ async def test_a_table_broken_at_restart_tells_its_players_on_its_message(
         )
         assert choices(harness.fake.messages[message_id]) == []
         assert bot.service.table_ids() == [healthy]
-        assert bot.service.table_of_user(harness.fake.guild_id, bob.id) is None
+        assert bot.service.tables.table_of_user(harness.fake.guild_id, bob.id) is None
         reopened = await harness.open_table(alice)  # free to open another
         assert reopened in bot.service.table_ids()

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.local.emojis import EmojiRefused
-from bot.pictures.cards import BLUE, GREEN, RED
+from bot.pictures.card_faces import BLUE, GREEN, RED
 from bot.ui.emojis import EMOJIS, FOUR_COLOUR_PICTURES, PICTURES
 from games.registry import get_game
 from tests.bot.e2e.harness import BotUnderTest, players

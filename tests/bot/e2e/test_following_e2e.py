@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service.snapshots import PLAYING
+from bot.snapshots import PLAYING
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.players import choices, pick
 
@@ -114,17 +114,17 @@ async def test_a_turn_that_starts_while_my_cards_is_being_answered_is_still_show
         player = harness.user_of_seat(table_id, turn)
         nxt = (turn + 1) % 3
         waiting = harness.user_of_seat(table_id, nxt)
-        private_view = bot.service.private_view
+        private_view = bot.service.play.private_view
 
         async def a_turn_played_meanwhile(table: int, user_id: int) -> Any:
             view = await private_view(table, user_id)
             if user_id == waiting.id:
-                bot.service.private_view = private_view
+                bot.service.play.private_view = private_view
                 while bot.service.public_snapshot(table_id).to_act == (turn,):
                     await harness.act(player, table_id)
             return view
 
-        bot.service.private_view = a_turn_played_meanwhile
+        bot.service.play.private_view = a_turn_played_meanwhile
         await harness.my_cards(waiting, table_id)
         await harness.settle()
         assert bot.service.public_snapshot(table_id).to_act == (nxt,)
@@ -191,7 +191,7 @@ async def test_hands_moved_to_the_bottom_while_mentions_are_paced_leave_no_stale
         ]
         assert stale == [], f"{len(stale)} of {len(moved)} hands moved were left behind"
         for user in people:
-            legal = (await bot.service.follow_view(table_id, user.id)).legal  # type: ignore[union-attr]
+            legal = (await bot.service.play.follow_view(table_id, user.id)).legal  # type: ignore[union-attr]
             shown = harness.fake.message(current[user.id])
             plays = {c.action[2:] for c in choices(shown) if c.action.startswith("p=")}
             assert plays <= set(legal), f"{user.name}'s hand offers {plays}, not {legal}"

@@ -16,11 +16,18 @@ from bot.cogs import history as history_cog
 from bot.i18n import text
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord
-from bot.service.pool_terms import DIED, TIMED_OUT, ChoreFailed
+from bot.runtime.pool_terms import DIED, TIMED_OUT, ChoreFailed
 from games.replay import main as replay_main
 from games.review import GRADES, BestMoveStep
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
-from tests.bot.e2e.players import Choice, answer_message, answer_text, choices, use
+from tests.bot.e2e.players import (
+    Choice,
+    answer_message,
+    answer_text,
+    choices,
+    use,
+    verb_choice,
+)
 
 SELECT = 3
 STEP = re.compile(r"Action (\d+) (?:of|sur) (\d+)")
@@ -266,3 +273,34 @@ async def test_a_review_whose_worker_dies_or_times_out_is_answered_in_one_senten
         seats = await bot.store.get_seats(table_id)
         (seat,) = [s.seat for s in seats if s.user_id == bob.id]
         assert await bot.store.hand_review(table_id, 0, seat) is None  # nothing stored
+
+
+async def test_a_match_its_host_stopped_reads_as_stopped_in_history_and_counts_in_no_stats(
+    harness: BotUnderTest,
+) -> None:
+    """A hand played, then the host's `/dutch stop` confirmed: `/history` says "stopped at",
+    never "in play", and `/stats` counts no match that was never finished."""
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=1000)
+        await harness.play_round(table_id)
+        asked = await harness.fake.slash(alice, "dutch stop")
+        await asked.wait_answered()
+        await harness.settle()
+        assert "ends for everyone" in answer_text(harness.fake, asked)
+        message = answer_message(harness.fake, asked)
+        assert message is not None
+        sure = verb_choice(message, "stop!")
+        assert sure is not None
+        stopped = await use(harness.fake, alice, sure)
+        await harness.settle()
+        assert "was stopped" in answer_text(harness.fake, stopped)
+        assert table_id not in harness.table_ids()
+        for user in (alice, bob):
+            asked, _ = await harness.ask(user, "history")
+            listed = answer_text(harness.fake, asked)
+            assert "stopped at" in listed and "in play" not in listed, listed
+            assert re.search(r"stopped at -?\d+ – -?\d+ – -?\d+", listed), listed
+        asked, _ = await harness.ask(alice, "stats")
+        assert "No finished match yet." in answer_text(harness.fake, asked)
+        assert await bot.store.recent_matches(harness.fake.guild_id, alice.id) == []

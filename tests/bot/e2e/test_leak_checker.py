@@ -13,7 +13,7 @@ BOB = LocalUser(2, "bob")
 
 
 def test_card_faces_are_read_in_every_form_players_read() -> None:
-    text = "Discard Q♠, then 10♥ and 7 ♦️; codes AS 10C; joker 🃏 or JK; emoji <:KD:123>"
+    text = "Discard Q♠, then 10♥ and 7 ♦️; codes AS 10C; joker 🃏 or JK or Joker; emoji <:KD:123>"
     assert card_faces_in_text(text) == {"QS", "10H", "7D", "AS", "10C", "JK", "KD"}
 
 

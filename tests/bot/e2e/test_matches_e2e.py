@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.service.snapshots import FINISHED
+from bot.snapshots import FINISHED
 from games.cards import card, shuffled, standard_deck
 from tests.bot.e2e.harness import (
     DUTCH_PREFERENCE,

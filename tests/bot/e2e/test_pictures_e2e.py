@@ -16,12 +16,12 @@ from PIL import Image
 
 from bot.local.emojis import EmojiRefused
 from bot.local.records import LocalInteraction
-from bot.pictures.cards import FOUR_COLOURS
+from bot.pictures.card_faces import FOUR_COLOURS
 from bot.pictures.round_end import cards_in
-from bot.service.snapshots import PLAYING, ROUND_OVER
+from bot.snapshots import PLAYING, ROUND_OVER
 from bot.ui.custom_ids import navigate_id
 from bot.ui.emojis import EMOJIS, FOUR_COLOUR_PICTURES, PICTURES, emoji_name
-from bot.ui.pictures import drawing_processes, in_drawing_process
+from bot.ui.message_pictures import drawing_processes, in_drawing_process
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.players import picture_url
 

@@ -9,7 +9,8 @@ import logging
 import pytest
 
 from bot.i18n import catalog
-from bot.service.snapshots import PLAYING, ROUND_OVER
+from bot.snapshots import PLAYING, ROUND_OVER
+from bot.ui.custom_ids import Verb
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
 from tests.bot.e2e.players import answer_message, answer_text, choices, pick, use, verb_choice
 
@@ -149,6 +150,35 @@ async def test_the_host_cannot_be_overruled_but_a_manager_can_stop_a_table(
         assert table_id not in harness.table_ids()
         final = await harness.stored_table_message(table_id)
         assert not choices(final), "a stopped table keeps no buttons"
+        checker.assert_clean()
+
+
+@pytest.mark.parametrize("game", ["euchre", "dame"])
+async def test_the_host_s_stop_of_a_match_in_play_asks_once_in_every_game(
+    harness: BotUnderTest, game: str
+) -> None:
+    """`/euchre stop` and `/dame stop` by the table's host, like `/dutch stop`: a match in play
+    stops only once its button confirms it."""
+    alice = harness.fake.user("alice")
+    async with harness.running() as bot:
+        checker = harness.leak_checker()
+        table_id = await harness.open_table(alice, game=game)
+        await harness.press(alice, table_id, Verb.FILL_BOTS.value)
+        await harness.press(alice, table_id, Verb.START.value)
+        assert bot.service.public_snapshot(table_id).status == PLAYING
+        asked = await harness.fake.slash(alice, f"{game} stop")
+        await asked.wait_answered()
+        await harness.settle()
+        assert "ends for everyone" in answer_text(harness.fake, asked)
+        assert bot.service.public_snapshot(table_id).status == PLAYING
+        message = answer_message(harness.fake, asked)
+        assert message is not None
+        sure = verb_choice(message, "stop!")
+        assert sure is not None and sure.label == "Stop the match for everyone"
+        stopped = await use(harness.fake, alice, sure)
+        await harness.settle()
+        assert "was stopped" in answer_text(harness.fake, stopped)
+        assert table_id not in harness.table_ids()
         checker.assert_clean()
 
 

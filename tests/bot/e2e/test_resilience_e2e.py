@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.i18n import error_text
 from bot.local.server import EPHEMERAL, LocalDiscord
-from bot.service.snapshots import FINISHED, PLAYING, ROUND_OVER
+from bot.snapshots import FINISHED, PLAYING, ROUND_OVER
 from games.registry import get_game
 from storage import SeatRecord, Store
 from tests.bot.e2e.harness import BotUnderTest, players
@@ -242,7 +242,7 @@ async def test_after_a_restart_the_table_in_play_keeps_up_within_the_channels_ed
     fake.limit_channel_edits(edits=5, per=5.0, now=harness.clock.now)
 
     async with harness.running() as bot:
-        await bot.service.wait_restored()
+        await bot.service.restoring.wait()
         restarted_at = harness.clock.now()
         await fake.settle(quiet=0.05)
         for _ in range(6):  # moves; the table message follows each within seconds

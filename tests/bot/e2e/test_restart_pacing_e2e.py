@@ -6,7 +6,7 @@ nothing meets a 429."""
 
 from __future__ import annotations
 
-from bot.bench.restart_channel import seed_tables
+from benchmarks.bot.restart_channel import seed_tables
 from bot.local.server import LocalDiscord
 from bot.ui.discord_notifier import turn_of
 from tests.bot.e2e.harness import BotUnderTest

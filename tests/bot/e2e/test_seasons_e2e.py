@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.service.snapshots import FINISHED
+from bot.snapshots import FINISHED
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
 
 DECEMBER_1ST = datetime(2023, 12, 1, tzinfo=UTC).timestamp()  # the fake clock starts in November

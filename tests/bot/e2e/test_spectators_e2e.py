@@ -17,8 +17,8 @@ from bot.custom_ids import Verb, verb_id
 from bot.i18n import text
 from bot.local.records import LocalInteraction
 from bot.local.server import running_local_discord
-from bot.service.snapshots import FINISHED, PLAYING, WatcherSnapshot
 from bot.service.watching import MAX_WATCHERS, Watching
+from bot.snapshots import FINISHED, PLAYING, WatcherSnapshot
 from tests.bot.e2e.harness import EIGHT, BotUnderTest, assert_one_short_private_sentence, players
 from tests.bot.e2e.players import (
     answer_message,

@@ -346,7 +346,7 @@ async def test_a_stop_while_a_table_is_being_seated_resumes_seating_it(
         async def stopped(*_: object, **__: object) -> None:
             raise StoreError("the process stops here")
 
-        monkeypatch.setattr(bot.service, "join", stopped)
+        monkeypatch.setattr(bot.service.seating, "join", stopped)
         await sign_up_and_check_in(harness, tournament_id, users, start_in=2)
         await bot.tournaments.idle()
         await harness.settle()

@@ -78,10 +78,15 @@ class LocalTable:
     arguments: tuple[str, ...] = ("--local",)
     seed: int | None = None
     log_level: str = "WARNING"  # INFO: what `make run` prints
+    # a process group of its own, which `stop` interrupts whole, as Ctrl-C in a terminal does
+    # (the bot and every process it started); else the bot's process alone
+    terminal: bool = False
     process: subprocess.Popen[str] | None = None
     output: list[str] = field(default_factory=list)
     returncode: int | None = None
     key: str = ""  # this run's secret, from the address the table printed at start
+    arrived: threading.Condition = field(default_factory=threading.Condition)  # a new line
+    ended: bool = False  # the output is over (the process closed it)
 
     @property
     def url(self) -> str:
@@ -106,14 +111,20 @@ class LocalTable:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            start_new_session=self.terminal,
         )
         lines: queue.Queue[str | None] = queue.Queue()
 
         def pump(stream: Any) -> None:
             for line in stream:
-                self.output.append(line)
+                with self.arrived:
+                    self.output.append(line)
+                    self.arrived.notify_all()
                 lines.put(line)
             lines.put(None)
+            with self.arrived:
+                self.ended = True  # no line waited for comes any more
+                self.arrived.notify_all()
 
         threading.Thread(target=pump, args=(self.process.stdout,), daemon=True).start()
         while True:
@@ -137,13 +148,25 @@ class LocalTable:
     def stop(self) -> None:
         if self.process is None:
             return
-        self.process.send_signal(signal.SIGINT)
+        if self.terminal:
+            os.killpg(self.process.pid, signal.SIGINT)
+        else:
+            self.process.send_signal(signal.SIGINT)
         try:
             self.returncode = self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.returncode = self.process.wait()
         self.process = None
+
+    def wait_for_line(self, words: str, timeout: float = 30.0) -> None:
+        """Until the console has a line with `words` (its output is read as it comes)."""
+        with self.arrived:
+            found = self.arrived.wait_for(
+                lambda: self.ended or any(words in line for line in self.output), timeout
+            )
+            found = found and any(words in line for line in self.output)
+        assert found, f"no {words!r} in: {''.join(self.output)}"
 
     def errors(self) -> list[str]:
         return [line for line in self.output if " ERROR " in line or "Traceback" in line]

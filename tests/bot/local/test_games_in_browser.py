@@ -11,10 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.bot.local.browser import (
     ENDED,
     HAND,
     IN_PLAY,
+    MINE,
     ROUND_OVER,
     TABLE,
     Player,
@@ -321,4 +324,63 @@ def test_at_phone_width_the_chat_takes_the_screen_and_the_switchers_open_from_th
         alice.click(alice.page.locator(".channel.active"))  # back to the table's channel
         assert not alice.reachable("#locale-switch")
         assert alice.reachable("#command-input")
+        assert_nothing_leaked([alice])
+
+
+def fits_the_phone(player: Player) -> dict[str, float]:
+    """At phone width: the chat is the page's width and scrolls no way but down, and every
+    control of the newest My cards lies on screen (a wide menu wraps, never runs off the
+    side); the drawn widths of the hand's and the table's pictures."""
+    assert drawn_width(player, "#messages") >= PHONE - 20
+    assert player.page.locator("#messages").evaluate("n => n.scrollWidth <= n.clientWidth")
+    mine = f"{MINE}:has(img.embed-image)"  # My cards (Refresh may not fit a wide menu)
+    off_screen = player.page.locator(mine).last.evaluate(
+        """(node) => [...node.querySelectorAll('button, select, .select-menu')]
+            .map((control) => control.getBoundingClientRect())
+            .filter((box) => box.width > 0 && (box.left < 0 || box.right > innerWidth))
+            .length"""
+    )
+    assert off_screen == 0
+    return {
+        "hand": drawn_width(player, f"{mine} img.embed-image"),
+        "table": drawn_width(player, f"{IN_PLAY} img.embed-image"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "preference", "options"),
+    [
+        ("euchre", 1, ("order", "discard", "play"), {"target": "1", "bots": "simple"}),
+        ("dame", 83, ("meld", "add", "draw", "discard"), {"target": "50", "bots": "simple"}),
+    ],
+)
+def test_at_phone_width_a_euchre_or_dame_table_fits_the_screen_turn_after_turn(
+    browser: Any,
+    tmp_path: Path,
+    game: str,
+    seed: int,
+    preference: tuple[str, ...],
+    options: dict[str, str],
+) -> None:
+    """The 420-pixel page of a Euchre and of a Dame de Pique table (the Dame menus are the
+    widest): at each of the player's first turns, the chat takes the screen, My cards and the
+    table draw their pictures across it, and every control of My cards is on screen."""
+    with local_table(tmp_path, seed=seed) as table:
+        alice = Player(browser, table, 1, width=PHONE)
+        open_table_with_bots(alice, game, 3, **options)
+        cards_shown_as_pictures(alice)
+        alice.pictures_shown()
+        turns = 0
+        while turns < 4 and not alice.round_over():
+            choice = pick(alice.offered(), preference)
+            if choice is None:
+                alice.wait_for_turn_or_round_over()
+                continue
+            alice.pictures_shown()
+            widths = fits_the_phone(alice)
+            assert widths["hand"] >= 300 and widths["table"] >= 150, widths
+            alice.use(*choice)
+            turns += 1
+        assert turns == 4
+        alice.newest_in_view()
         assert_nothing_leaked([alice])

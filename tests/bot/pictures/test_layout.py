@@ -9,7 +9,7 @@ import pickle
 
 from PIL import Image, ImageChops
 
-from bot.pictures.cards import FOUR_COLOURS, TWO_COLOURS
+from bot.pictures.card_faces import FOUR_COLOURS, TWO_COLOURS
 from bot.pictures.layout import CARD, EMPTY, SMALL_CARD, CardPicture, CardRow, rows_image
 from bot.pictures.round_end import cards_in
 

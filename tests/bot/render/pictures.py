@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.pictures.cards import BACK, CARD_NAMES, FOUR_COLOUR_NAMES
-from bot.render.cards import use_pictures
+from bot.pictures.card_faces import BACK, CARD_NAMES, FOUR_COLOUR_NAMES
+from bot.render.card_text import use_pictures
 
 MARKUP = {name: f"<:ct1_{name}:{1000 + i}>" for i, name in enumerate((*CARD_NAMES, BACK))}
 FOUR_MARKUP = {name: f"<:ct4_{name}:{2000 + i}>" for i, name in enumerate(FOUR_COLOUR_NAMES)}

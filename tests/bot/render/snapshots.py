@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.service.snapshots import (
+from bot.snapshots import (
     LOBBY,
     PLAYING,
     ROUND_OVER,

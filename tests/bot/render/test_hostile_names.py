@@ -72,33 +72,33 @@ async def test_hostile_names_show_as_written_over_a_whole_match(
 ) -> None:
     caplog.set_level(logging.INFO)
     players = [PlayerRef(500 + i, name) for i, name in enumerate(HOSTILE)]
-    opened = await service.open_table(1, 10, players[0], game, target=TARGETS[game])
+    opened = await service.seating.open_table(1, 10, players[0], game, target=TARGETS[game])
     table_id = opened.table_id
     for language in LANGUAGES:
         assert_no_markup(render_table(opened, language), f"{game} lobby")
     for player in players[1:]:
-        await service.join(table_id, player)
-    await service.start(table_id, players[0].user_id)
+        await service.seating.join(table_id, player)
+    await service.seating.start(table_id, players[0].user_id)
     rng = random.Random(5)
     rendered_private = 0
     for step in range(20_000):
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
         public = service.public_snapshot(table_id)
         language = LANGUAGES[step % 2]
         assert_no_markup(render_table(public, language), f"{game} table, step {step}")
         if public.status == FINISHED:
             break
         if public.status == ROUND_OVER:
-            await service.next_round(table_id, players[0].user_id)
+            await service.play.next_round(table_id, players[0].user_id)
             continue
         user_id = public.seats[public.to_act[0]].user_id
         assert user_id is not None
-        private = await service.private_view(table_id, user_id)
+        private = await service.play.private_view(table_id, user_id)
         assert_no_markup(render_private(private, public, language), f"{game} private, {step}")
         rendered_private += 1
         choice = service.bot_choice(table_id, user_id, rng)
         assert choice is not None and public.round_no is not None
-        await service.act(table_id, user_id, public.round_no, choice)
+        await service.play.act(table_id, user_id, public.round_no, choice)
     assert public.status == FINISHED and rendered_private > 0
     loud = [r for r in caplog.records if r.levelno > logging.INFO and r.name.startswith("bot")]
     assert loud == [], [r.getMessage() for r in loud]

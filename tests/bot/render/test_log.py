@@ -9,8 +9,8 @@ from bot.games.dame.render import log_lines
 from bot.games.dutch import render as dutch
 from bot.render import log
 from bot.render.log import table_line
-from bot.service.snapshots import LogEntry
-from bot.service.table import LiveTable
+from bot.service._live_table import LiveTable
+from bot.snapshots import LogEntry
 from games.registry import get_game
 from tests.bot.render.pictures import MARKUP, card_pictures
 

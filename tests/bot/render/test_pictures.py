@@ -8,12 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.pictures.cards import BACK, FOUR_COLOURS, TWO_COLOURS
+from bot.pictures.card_faces import BACK, FOUR_COLOURS, TWO_COLOURS
 from bot.pictures.round_end import cards_in
 from bot.render.actions import ButtonSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
-from bot.service.snapshots import ROUND_OVER
+from bot.snapshots import ROUND_OVER
 from tests.bot.render.pictures import FOUR_MARKUP, MARKUP, card_pictures
 from tests.bot.render.snapshots import new_round, play, private, public, reveals_of, round_end
 

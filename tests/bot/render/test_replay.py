@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.i18n import text
-from bot.pictures.cards import FOUR_COLOUR_NAMES, FOUR_COLOURS
+from bot.pictures.card_faces import FOUR_COLOUR_NAMES, FOUR_COLOURS
 from bot.render.replay import Replayer, frame, render_replay
-from bot.service.policy import policy_for
+from bot.runtime.policy import policy_for
 from games.contract import RoundSetup
 from games.registry import get_game
 from storage.history import FinishedHand

@@ -11,7 +11,7 @@ from bot.games import plugin_for
 from bot.render.actions import ButtonSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
-from bot.service.snapshots import CLOSED, FINISHED, LOBBY, ROUND_OVER
+from bot.snapshots import CLOSED, FINISHED, LOBBY, ROUND_OVER
 from bot.ui.custom_ids import Kind, Verb, parse
 from games.cards import card
 from games.contract import RoundSetup
@@ -210,6 +210,29 @@ def test_match_over_names_the_winners_and_offers_a_rematch() -> None:
     assert "Winner: **Bob**" in text
     assert text.index("Bob: 30") < text.index("Chloé: 45") < text.index("Alice: 120")
     assert [parse(c.custom_id).verb for c in rendered.components] == [Verb.REMATCH]
+
+
+@pytest.mark.parametrize(
+    ("language", "over", "totals"),
+    [
+        ("en", "🏆 Match over. Winner: **Bob**", "Final totals: Bob 30, Chloé 45, Alice 120"),
+        ("fr", "🏆 Partie terminée.", "Totaux finaux : Bob 30, Chloé 45, Alice 120"),
+    ],
+)
+def test_my_cards_at_the_dutch_match_end_says_the_match_is_over_with_the_result(
+    language: str, over: str, totals: str
+) -> None:
+    """Not "The round is over.", as if another round were coming (the round's `over` phase
+    alone says that only while the match goes on)."""
+    round_ = new_round(n_seats=3, seed=2)
+    play(round_, 500, seed=2)
+    assert round_.public_view().phase == "over"
+    end = round_end(round_)
+    snapshot = public(round_, status=FINISHED, last_round=end, winners=(1,), totals=(120, 30, 45))
+    for seat in range(3):
+        mine = render_private(private(round_, seat), snapshot, language).embed.description
+        assert mine is not None and over in mine and totals in mine, mine
+        assert "round is over" not in mine and "manche est finie" not in mine
 
 
 def test_a_closed_table_has_no_buttons() -> None:

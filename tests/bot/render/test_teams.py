@@ -9,7 +9,7 @@ from bot.games import plugins
 from bot.games.plugin import SeatLayout
 from bot.render.table import render_table
 from bot.render.teams import match_over_lines, plays_in_teams, team_label
-from bot.service.snapshots import FINISHED, PublicSnapshot
+from bot.snapshots import FINISHED, PublicSnapshot
 from tests.bot.render import snapshots
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")

@@ -10,7 +10,7 @@ import pytest
 from bot.i18n import text
 from bot.render.table import render_table
 from bot.render.watching import EMBED_TOTAL, render_watcher
-from bot.service.snapshots import LOBBY, ROUND_OVER, WatcherSnapshot
+from bot.snapshots import LOBBY, ROUND_OVER, WatcherSnapshot
 from bot.ui.custom_ids import Verb, parse
 from games.contract import RoundSetup
 from games.registry import get_game

@@ -67,12 +67,12 @@ async def open_dutch(
     service: TableService, players: list[PlayerRef], *, target: int = 100, start: bool = True
 ) -> int:
     """A Dutch table in GUILD/CHANNEL hosted by players[0] with the others joined."""
-    snapshot = await service.open_table(GUILD, CHANNEL, players[0], "dutch", target=target)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, players[0], "dutch", target=target)
     for player in players[1:]:
-        await service.join(snapshot.table_id, player)
+        await service.seating.join(snapshot.table_id, player)
     if start:
-        await service.start(snapshot.table_id, players[0].user_id)
-        await service.settle(snapshot.table_id)
+        await service.seating.start(snapshot.table_id, players[0].user_id)
+        await service.followup.settle(snapshot.table_id)
     return snapshot.table_id
 
 
@@ -87,10 +87,10 @@ async def click_any(service: TableService, table_id: int, rng: random.Random) ->
     public = service.public_snapshot(table_id)
     assert public.round_no is not None
     user_id = user_at(public, public.to_act[0])
-    private = await service.private_view(table_id, user_id)
+    private = await service.play.private_view(table_id, user_id)
     notation = rng.choice(private.legal)
-    await service.act(table_id, user_id, public.round_no, notation)
-    await service.settle(table_id)  # the bots' moves that follow the click
+    await service.play.act(table_id, user_id, public.round_no, notation)
+    await service.followup.settle(table_id)  # the bots' moves that follow the click
     return notation
 
 
@@ -98,8 +98,8 @@ async def peek_all(service: TableService, table_id: int) -> None:
     public = service.public_snapshot(table_id)
     assert public.round_no is not None
     for seat in public.to_act:
-        await service.act(table_id, user_at(public, seat), public.round_no, "peek 3 4")
-    await service.settle(table_id)
+        await service.play.act(table_id, user_at(public, seat), public.round_no, "peek 3 4")
+    await service.followup.settle(table_id)
 
 
 async def end_round_quickly(service: TableService, table_id: int) -> None:
@@ -112,10 +112,10 @@ async def end_round_quickly(service: TableService, table_id: int) -> None:
         if not snapshot.to_act:
             return  # the round is over (its result may still be waiting to be stored)
         seat = snapshot.to_act[0]
-        legal = (await service.private_view(table_id, user_at(snapshot, seat))).legal
+        legal = (await service.play.private_view(table_id, user_at(snapshot, seat))).legal
         choice = next(a for a in ("peek 3 4", "dutch", "skip", "discard", "draw") if a in legal)
-        await service.act(table_id, user_at(snapshot, seat), round_no, choice)
-        await service.settle(table_id)
+        await service.play.act(table_id, user_at(snapshot, seat), round_no, choice)
+        await service.followup.settle(table_id)
 
 
 class FailingStore:

@@ -27,7 +27,7 @@ from bot.service import (
     RecordingNotifier,
     TableService,
 )
-from bot.service.table_log import kept
+from bot.service._table_log import kept
 from storage import Store
 
 GUILD, CHANNEL = 1, 10
@@ -49,8 +49,8 @@ async def click(service: TableService, table_id: int) -> bool:
     assert user_id is not None
     table = service.tables.live[table_id]
     move = service.play.policy_move(table, seat, default=False)
-    await service.act(table_id, user_id, snapshot.round_no, str(move))
-    await service.settle(table_id)
+    await service.play.act(table_id, user_id, snapshot.round_no, str(move))
+    await service.followup.settle(table_id)
     return True
 
 
@@ -60,7 +60,7 @@ async def play_round(service: TableService, table_id: int) -> None:
         if service.public_snapshot(table_id).status in (ROUND_OVER, FINISHED):
             return
         if not await click(service, table_id):
-            await service.settle(table_id)
+            await service.followup.settle(table_id)
     raise AssertionError(f"table {table_id}: the round never ended")
 
 
@@ -74,29 +74,31 @@ async def time_out_until_away(service: TableService, clock: FakeClock, table_id:
         deadline = snapshot.turn_deadline
         assert deadline is not None, "no turn to time out"
         await clock.advance(deadline - clock.now() + 1)
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
     raise AssertionError(f"table {table_id}: nobody went away")
 
 
 async def reach(service: TableService, clock: FakeClock, game: str, moment: str) -> int:
     target = 1 if moment == "rematch" else None
-    opened = await service.open_table(GUILD, CHANNEL, ANN, game, target=target, bots="simple")
+    opened = await service.seating.open_table(
+        GUILD, CHANNEL, ANN, game, target=target, bots="simple"
+    )
     table_id = opened.table_id
-    await service.join(table_id, BOB)
-    await service.fill_with_bots(table_id, ANN.user_id)
-    await service.start(table_id, ANN.user_id)
-    await service.settle(table_id)
+    await service.seating.join(table_id, BOB)
+    await service.seating.fill_with_bots(table_id, ANN.user_id)
+    await service.seating.start(table_id, ANN.user_id)
+    await service.followup.settle(table_id)
     if moment == "round_end":
         away = await time_out_until_away(service, clock, table_id)
         await play_round(service, table_id)
-        await service.private_view(table_id, away)  # back: a line no other write keeps
+        await service.play.private_view(table_id, away)  # back: a line no other write keeps
     elif moment == "mid_round":
         for _ in range(3):
             await click(service, table_id)
         turn = service.public_snapshot(table_id).turn_deadline
         assert turn is not None
         await clock.advance(turn - clock.now() + 1)  # a human's turn times out
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
         await click(service, table_id)
     else:
         for _ in range(MOVES_LIMIT):
@@ -104,15 +106,15 @@ async def reach(service: TableService, clock: FakeClock, game: str, moment: str)
             if status == FINISHED:
                 break
             if status == ROUND_OVER:
-                await service.next_round(table_id, ANN.user_id)
-                await service.settle(table_id)
+                await service.play.next_round(table_id, ANN.user_id)
+                await service.followup.settle(table_id)
             else:
                 await play_round(service, table_id)
         assert service.public_snapshot(table_id).status == FINISHED
-        await service.rematch(table_id, ANN.user_id)
+        await service.seating.rematch(table_id, ANN.user_id)
         assert service.public_snapshot(table_id).status == LOBBY
-        await service.start(table_id, ANN.user_id)
-        await service.settle(table_id)
+        await service.seating.start(table_id, ANN.user_id)
+        await service.followup.settle(table_id)
         for _ in range(2):
             await click(service, table_id)
     return table_id

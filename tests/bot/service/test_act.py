@@ -19,7 +19,7 @@ async def stored_actions(store: Store, table_id: int, round_no: int) -> list[tup
 
 async def test_a_click_is_stored_before_act_returns(service: TableService, store: Store) -> None:
     table_id = await open_dutch(service, [ANN, BOB])
-    result = await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    result = await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     assert isinstance(result, ActResult)
     assert (result.seat, result.round_no, result.notation) == (0, 0, "peek 3 4")
     assert await stored_actions(store, table_id, 0) == [(0, "peek 3 4")]
@@ -40,10 +40,10 @@ async def test_not_seated_wrong_turn_and_stale_round_are_refused(service: TableS
     before = service.public_snapshot(table_id)
     for user_id, round_no, notation, key in cases:
         with pytest.raises(TableError) as refused:
-            await service.act(table_id, user_id, round_no, notation)
+            await service.play.act(table_id, user_id, round_no, notation)
         assert refused.value.key == key
     with pytest.raises(TableError) as refused:
-        await service.act(table_id + 99, ANN.user_id, 0, "draw")
+        await service.play.act(table_id + 99, ANN.user_id, 0, "draw")
     assert refused.value.key == "no_table"
     assert service.public_snapshot(table_id).version == before.version
 
@@ -57,10 +57,10 @@ async def test_an_illegal_action_leaves_the_table_unchanged(
     player = ANN if before.turn == 0 else BOB
     for notation, rule in [("discard", "illegal:"), ("swap 9", "illegal:"), ("fly", "illegal:")]:
         with pytest.raises(TableError) as refused:
-            await service.act(table_id, player.user_id, 0, notation)
+            await service.play.act(table_id, player.user_id, 0, notation)
         assert refused.value.key.startswith(rule) and refused.value.rule
     with pytest.raises(TableError) as refused:
-        await service.act(table_id, player.user_id, 0, "fly")
+        await service.play.act(table_id, player.user_id, 0, "fly")
     assert refused.value.key == "illegal:bad_notation"
     after = service.public_snapshot(table_id)
     assert after.view == before.view and after.version == before.version
@@ -71,9 +71,9 @@ async def test_a_double_click_gets_a_clear_error_and_changes_nothing(
     service: TableService, store: Store
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB])
-    first = await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    first = await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     with pytest.raises(TableError) as refused:
-        await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+        await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     assert refused.value.key == "not_your_turn"  # Ann's peek is done; only Bob must peek
     assert first.private.legal == ()
     assert await stored_actions(store, table_id, 0) == [(0, "peek 3 4")]
@@ -86,8 +86,8 @@ async def test_two_clicks_at_once_are_handled_one_after_the_other(
     await peek_all(service, table_id)
     player = ANN if service.public_snapshot(table_id).turn == 0 else BOB
     outcomes = await asyncio.gather(
-        service.act(table_id, player.user_id, 0, "draw"),
-        service.act(table_id, player.user_id, 0, "draw"),
+        service.play.act(table_id, player.user_id, 0, "draw"),
+        service.play.act(table_id, player.user_id, 0, "draw"),
         return_exceptions=True,
     )
     done = [o for o in outcomes if isinstance(o, ActResult)]
@@ -103,11 +103,11 @@ async def test_acts_on_two_tables_at_once_do_not_wait_for_each_other(
 ) -> None:
     first = await open_dutch(service, [ANN, BOB])
     second = await open_dutch(service, [CAT], start=False)
-    await service.add_bot(second, CAT.user_id)
-    await service.start(second, CAT.user_id)
+    await service.seating.add_bot(second, CAT.user_id)
+    await service.seating.start(second, CAT.user_id)
     results = await asyncio.gather(
-        service.act(first, ANN.user_id, 0, "peek 3 4"),
-        service.act(second, CAT.user_id, 0, "peek 3 4"),
+        service.play.act(first, ANN.user_id, 0, "peek 3 4"),
+        service.play.act(second, CAT.user_id, 0, "peek 3 4"),
     )
     assert [r.table_id for r in results] == [first, second]
 
@@ -123,11 +123,11 @@ async def test_a_click_while_the_database_is_unreachable_is_refused_and_works_on
     before = service.public_snapshot(table_id)
     failing.failing, failing.error = {"record_action"}, StoreUnavailable("server gone")
     with pytest.raises(TableError) as refused:
-        await service.act(table_id, player.user_id, 0, "draw")
+        await service.play.act(table_id, player.user_id, 0, "draw")
     assert refused.value.key == "store_unavailable" and not refused.value.params
     assert service.public_snapshot(table_id).view == before.view
     failing.failing.clear()
-    assert (await service.act(table_id, player.user_id, 0, "draw")).notation == "draw"
+    assert (await service.play.act(table_id, player.user_id, 0, "draw")).notation == "draw"
 
 
 async def test_a_failed_store_write_is_rolled_back_so_memory_equals_disk(
@@ -141,11 +141,11 @@ async def test_a_failed_store_write_is_rolled_back_so_memory_equals_disk(
     before = service.public_snapshot(table_id)
     failing.failing = {"record_action"}
     with pytest.raises(TableError) as refused:
-        await service.act(table_id, player.user_id, 0, "draw")
+        await service.play.act(table_id, player.user_id, 0, "draw")
     assert refused.value.key == "store_failed"
     assert service.public_snapshot(table_id).view == before.view
     failing.failing.clear()
-    result = await service.act(table_id, player.user_id, 0, "draw")
+    result = await service.play.act(table_id, player.user_id, 0, "draw")
     assert result.notation == "draw"
     assert [a for _, a in await stored_actions(store, table_id, 0)][-1] == "draw"
 
@@ -160,7 +160,7 @@ async def test_a_failed_save_tells_a_short_error_id_and_logs_the_details(
     table_id = await open_dutch(service, [ANN, BOB])
     failing.failing, failing.error = {"record_action"}, OSError("/srv/secret/cards.sqlite3 full")
     with pytest.raises(TableError) as refused:
-        await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+        await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     assert refused.value.key == "store_failed" and set(refused.value.params) == {"error_id"}
     error_id = refused.value.params["error_id"]
     for language in ("en", "fr"):

@@ -18,25 +18,25 @@ from tests.games.dame.stacking import stacked_deck
 
 async def _euchre_with_bots(service: TableService) -> int:
     """Ann (N) and three bot players, the hand started and the bots' moves played."""
-    table = await service.open_table(GUILD, CHANNEL, ANN, "euchre", target=50)
+    table = await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre", target=50)
     for _ in range(3):
-        await service.add_bot(table.table_id, ANN.user_id)
-    await service.start(table.table_id, ANN.user_id)
-    await service.settle(table.table_id)
+        await service.seating.add_bot(table.table_id, ANN.user_id)
+    await service.seating.start(table.table_id, ANN.user_id)
+    await service.followup.settle(table.table_id)
     return table.table_id
 
 
 async def _to_anns_forced_play(service: TableService, table_id: int) -> str:
     """Ann plays a choice (the first offered) until her only legal move is a card; returns it."""
     for _ in range(200):
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
         snapshot = service.public_snapshot(table_id)
         assert snapshot.status == PLAYING and snapshot.to_act == (0,)
-        mine = await service.private_view(table_id, ANN.user_id)
+        mine = await service.play.private_view(table_id, ANN.user_id)
         if len(mine.legal) == 1:
             return mine.legal[0]
         assert snapshot.round_no is not None
-        await service.act(table_id, ANN.user_id, snapshot.round_no, mine.legal[0])
+        await service.play.act(table_id, ANN.user_id, snapshot.round_no, mine.legal[0])
     raise AssertionError("Ann never had a single legal move")
 
 
@@ -46,7 +46,7 @@ async def test_an_only_legal_card_plays_by_itself_after_a_visible_moment_stored_
     table_id = await _euchre_with_bots(service)
     forced = await _to_anns_forced_play(service, table_id)
     assert forced.startswith("play ")
-    mine = await service.private_view(table_id, ANN.user_id)
+    mine = await service.play.private_view(table_id, ANN.user_id)
     assert mine.auto_play == forced and mine.auto_play_at == clock.now() + AUTO_PLAY_SECONDS
     round_no = service.public_snapshot(table_id).round_no
     assert round_no is not None
@@ -66,13 +66,13 @@ async def test_a_player_who_turned_auto_play_off_clicks_their_only_card(
     service.choices.chose(PlayerPreferences(user_id=ANN.user_id, auto_play=False))
     table_id = await _euchre_with_bots(service)
     forced = await _to_anns_forced_play(service, table_id)
-    mine = await service.private_view(table_id, ANN.user_id)
+    mine = await service.play.private_view(table_id, ANN.user_id)
     assert mine.auto_play is None and mine.auto_play_at is None
     await clock.advance(AUTO_PLAY_SECONDS * 5)
     assert service.public_snapshot(table_id).to_act == (0,)  # still waits for her click
     round_no = service.public_snapshot(table_id).round_no
     assert round_no is not None
-    result = await service.act(table_id, ANN.user_id, round_no, forced)
+    result = await service.play.act(table_id, ANN.user_id, round_no, forced)
     assert result.notation == forced
 
 
@@ -84,11 +84,11 @@ async def test_clicking_the_only_card_first_plays_it_once(
     round_no = service.public_snapshot(table_id).round_no
     assert round_no is not None
     before = len((await store.load_round(table_id, round_no)).actions)
-    await service.act(table_id, ANN.user_id, round_no, forced)
-    await service.settle(table_id)
+    await service.play.act(table_id, ANN.user_id, round_no, forced)
+    await service.followup.settle(table_id)
     after = (await store.load_round(table_id, round_no)).actions
     await clock.advance(AUTO_PLAY_SECONDS)  # the timer armed for it finds nothing to play
-    await service.settle(table_id)
+    await service.followup.settle(table_id)
     assert after[before] == (0, forced)
     stored = (await store.load_round(table_id, round_no)).actions
     assert stored.count((0, forced)) == 1  # a card is played once in a hand
@@ -102,17 +102,17 @@ async def test_a_whole_hand_of_forced_last_cards_needs_no_click_for_them(
     table_id = await _euchre_with_bots(service)
     rng = random.Random(3)
     for _ in range(200):
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
         snapshot = service.public_snapshot(table_id)
         if snapshot.status != PLAYING:
             break
-        mine = await service.private_view(table_id, ANN.user_id)
+        mine = await service.play.private_view(table_id, ANN.user_id)
         if mine.auto_play is not None:
             await clock.advance(AUTO_PLAY_SECONDS)
             continue
         assert snapshot.round_no is not None
         assert len(mine.legal) > 1  # a single legal card would be on its way by itself
-        await service.act(table_id, ANN.user_id, snapshot.round_no, rng.choice(mine.legal))
+        await service.play.act(table_id, ANN.user_id, snapshot.round_no, rng.choice(mine.legal))
     assert service.public_snapshot(table_id).status != PLAYING  # the hand is over
 
 
@@ -123,12 +123,12 @@ TWO_PACKS_AND_CLUBS = "3S 3H 3D 4S 4H 4D 7C 8C 9C 10C JC KC AC"
 async def _dame_with_bots(service: TableService, hand: str) -> tuple[int, int]:
     """Ann (seat 0, who plays fourth) holding `hand`, and three bot players; returns the
     table and its round once it is Ann's turn."""
-    table = await service.open_table(GUILD, CHANNEL, ANN, "dame", target=5000)
+    table = await service.seating.open_table(GUILD, CHANNEL, ANN, "dame", target=5000)
     for _ in range(3):
-        await service.add_bot(table.table_id, ANN.user_id)
+        await service.seating.add_bot(table.table_id, ANN.user_id)
     service.stack_deck(table.table_id, stacked_deck({0: hand}))
-    await service.start(table.table_id, ANN.user_id)
-    await service.settle(table.table_id)
+    await service.seating.start(table.table_id, ANN.user_id)
+    await service.followup.settle(table.table_id)
     snapshot = service.public_snapshot(table.table_id)
     assert snapshot.to_act == (0,) and snapshot.round_no is not None
     return table.table_id, snapshot.round_no
@@ -139,18 +139,18 @@ async def _lay_and_discard(
 ) -> str:
     """Ann draws, lays her three cards of each of `ranks` (a new pack, or onto her partner's)
     and discards `discard` (None: the card she drew); returns the discard played."""
-    await service.act(table_id, ANN.user_id, round_no, "draw")
+    await service.play.act(table_id, ANN.user_id, round_no, "draw")
     for rank in ranks.split():
-        mine = await service.private_view(table_id, ANN.user_id)
+        mine = await service.play.private_view(table_id, ANN.user_id)
         laid = " ".join(f"{rank}{suit}" for suit in "SHD")
         on_pack = mine.view.legal is not None and rank in mine.view.legal.add_ranks
         move = f"add {rank} {laid}" if on_pack else f"meld {laid}"
-        await service.act(table_id, ANN.user_id, round_no, move)
+        await service.play.act(table_id, ANN.user_id, round_no, move)
     if discard is None:
-        mine = await service.private_view(table_id, ANN.user_id)
+        mine = await service.play.private_view(table_id, ANN.user_id)
         (drawn,) = [code for code in mine.view.hand if code != "9C"]
         discard = drawn.split("#")[0]
-    result = await service.act(table_id, ANN.user_id, round_no, f"discard {discard}")
+    result = await service.play.act(table_id, ANN.user_id, round_no, f"discard {discard}")
     return result.notation
 
 
@@ -205,11 +205,11 @@ async def test_a_forced_card_pending_at_a_restart_plays_by_itself_after_it(
     clock = FakeClock(start=2_000_000_000.0)
     again = TableService(again_store, clock, RecordingNotifier(), seeds)
     try:
-        await again.restore()
-        mine = await again.private_view(table_id, ANN.user_id)
+        await again.restoring.restore()
+        mine = await again.play.private_view(table_id, ANN.user_id)
         assert mine.auto_play == forced and mine.auto_play_at == clock.now() + AUTO_PLAY_SECONDS
         await clock.advance(AUTO_PLAY_SECONDS)
-        await again.settle(table_id)
+        await again.followup.settle(table_id)
         actions = (await again_store.load_round(table_id, round_no)).actions
         assert actions[played] == (0, forced)
     finally:

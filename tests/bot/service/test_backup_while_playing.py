@@ -51,7 +51,7 @@ async def test_a_backup_taken_while_100_tables_play_restores_every_table(
     again_store = await Store.open(restored_file, synchronous="NORMAL")
     again = TableService(again_store, FakeClock(start=2_000_000_000.0), RecordingNotifier(), seeds)
     try:
-        report = await again.restore()
+        report = await again.restoring.restore()
         assert report.broken == ()
         assert sorted(report.restored) == sorted(tables)
         for table_id in tables:

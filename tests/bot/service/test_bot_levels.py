@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.policy import SeatPolicy, policy_for
+from bot.runtime.runner import InlinePolicyRunner, ProcessPolicyRunner, decide_here
 from bot.service import FakeClock, RecordingNotifier, TableError, TableService
-from bot.service.policy import SeatPolicy, policy_for
-from bot.service.runner import InlinePolicyRunner, ProcessPolicyRunner, decide_here
 from games.contract import Round, RoundSetup
 from games.dutch.bots import policy as dutch_simple
 from games.dutch.bots import strong as dutch_strong
@@ -59,28 +59,28 @@ async def test_table_bots_follow_the_option_or_the_guild_default(
     await store.save_guild_settings(settings.model_copy(update={"bots": "simple"}))
     runner = CountingRunner()
     service = TableService(store, clock, RecordingNotifier(), seeds, policy_runner=runner)
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", bots=bots)
-    await service.add_bot(snapshot.table_id, ANN.user_id)
-    await service.start(snapshot.table_id, ANN.user_id)
-    await service.act(snapshot.table_id, ANN.user_id, 0, "peek 3 4")  # the bot peeks too
-    await service.settle(snapshot.table_id)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch", bots=bots)
+    await service.seating.add_bot(snapshot.table_id, ANN.user_id)
+    await service.seating.start(snapshot.table_id, ANN.user_id)
+    await service.play.act(snapshot.table_id, ANN.user_id, 0, "peek 3 4")  # the bot peeks too
+    await service.followup.settle(snapshot.table_id)
     assert runner.levels and set(runner.levels) == {bots or "simple"}
 
 
 async def test_the_bots_option_survives_a_restart_and_a_bad_value_is_refused(
     service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
 ) -> None:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", bots="simple")
-    await service.join(snapshot.table_id, BOB)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch", bots="simple")
+    await service.seating.join(snapshot.table_id, BOB)
     with pytest.raises(TableError) as refused:
-        await service.open_table(GUILD, CHANNEL + 1, BOB, "dutch", bots="genius")
+        await service.seating.open_table(GUILD, CHANNEL + 1, BOB, "dutch", bots="genius")
     assert refused.value.key == "bad_option"
     options = service._table(snapshot.table_id).options
     await store.close()
     reopened = await Store.open(db_path, synchronous="NORMAL")
     try:
         again = TableService(reopened, FakeClock(), RecordingNotifier(), seeds)
-        await again.restore()
+        await again.restoring.restore()
         assert again._table(snapshot.table_id).bots == "simple"
         assert again._table(snapshot.table_id).options == options
     finally:
@@ -119,7 +119,7 @@ async def test_the_process_runner_reads_the_round_when_asked_not_when_the_worker
 
 WORKER_OF_A_KILLED_BOT = """
 import asyncio, os, random
-from bot.service.runner import ProcessPolicyRunner
+from bot.runtime.runner import ProcessPolicyRunner
 from games.contract import RoundSetup
 from games.euchre import GAME
 

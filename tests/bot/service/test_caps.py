@@ -20,7 +20,7 @@ def refusal(
     channel_id: int = CHANNEL,
 ) -> TableError | None:
     try:
-        service.may_open(GUILD, channel_id, user_id, settings)
+        service.seating.may_open(GUILD, channel_id, user_id, settings)
     except TableError as error:
         return error
     return None
@@ -30,8 +30,8 @@ async def test_a_member_waits_between_two_tables_they_open(
     service: TableService, clock: FakeClock
 ) -> None:
     assert refusal(service, ANN.user_id) is None
-    table = await service.open_table(GUILD, CHANNEL, ANN, "dutch")
-    await service.cancel(table.table_id, ANN.user_id)
+    table = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch")
+    await service.seating.cancel(table.table_id, ANN.user_id)
     refused = refusal(service, ANN.user_id)
     assert refused is not None and refused.key == "opening_too_fast"
     assert refused.params == {"seconds": int(OPEN_COOLDOWN_SECONDS)}
@@ -49,16 +49,16 @@ async def test_a_channel_and_a_server_hold_as_many_open_tables_as_their_settings
     hosts = [PlayerRef(900 + i, f"H{i}") for i in range(4)]
     for host in hosts[:2]:
         assert refusal(service, host.user_id, settings) is None
-        await service.open_table(GUILD, CHANNEL, host, "dutch")
+        await service.seating.open_table(GUILD, CHANNEL, host, "dutch")
     refused = refusal(service, hosts[2].user_id, settings)
     assert refused is not None and refused.key == "too_many_tables_channel"
     assert refused.params == {"limit": 2}
     assert refusal(service, hosts[2].user_id, settings, CHANNEL + 1) is None
-    third = await service.open_table(GUILD, CHANNEL + 1, hosts[2], "dutch")
+    third = await service.seating.open_table(GUILD, CHANNEL + 1, hosts[2], "dutch")
     refused = refusal(service, hosts[3].user_id, settings, CHANNEL + 2)
     assert refused is not None and refused.key == "too_many_tables_server"
     assert refused.params == {"limit": 3}
-    await service.cancel(third.table_id, hosts[2].user_id)  # a closed table counts no more
+    await service.seating.cancel(third.table_id, hosts[2].user_id)  # a closed table counts no more
     assert refusal(service, hosts[3].user_id, settings, CHANNEL + 2) is None
 
 

@@ -18,7 +18,7 @@ from tests.bot.service.test_match import play_match
 
 
 async def test_a_table_has_no_coach_unless_asked(service: TableService) -> None:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch")
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch")
     assert not snapshot.coach and not service._table(snapshot.table_id).coach
     assert "unrated" not in render_table(snapshot, "en").embed.title
 
@@ -26,14 +26,14 @@ async def test_a_table_has_no_coach_unless_asked(service: TableService) -> None:
 async def test_the_coach_option_survives_a_restart(
     service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
 ) -> None:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", coach=True)
-    await service.join(snapshot.table_id, BOB)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch", coach=True)
+    await service.seating.join(snapshot.table_id, BOB)
     options = service._table(snapshot.table_id).options
     await store.close()
     reopened = await Store.open(db_path, synchronous="NORMAL")
     try:
         again = TableService(reopened, FakeClock(), RecordingNotifier(), seeds)
-        await again.restore()
+        await again.restoring.restore()
         table = again._table(snapshot.table_id)
         assert table.coach and table.options == options  # not mixed into the game's options
         assert again.public_snapshot(snapshot.table_id).coach
@@ -45,12 +45,12 @@ async def test_the_coach_option_survives_a_restart(
 async def test_a_coached_tables_lobby_and_table_message_say_it_is_unrated(
     service: TableService,
 ) -> None:
-    lobby = await service.open_table(GUILD, CHANNEL, ANN, "euchre", coach=True)
+    lobby = await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre", coach=True)
     for language, words in (("en", "(unrated)"), ("fr", "(sans classement)")):
         assert words in render_table(lobby, language).embed.title
-    await service.fill_with_bots(lobby.table_id, ANN.user_id)
-    await service.start(lobby.table_id, ANN.user_id)
-    await service.settle(lobby.table_id)
+    await service.seating.fill_with_bots(lobby.table_id, ANN.user_id)
+    await service.seating.start(lobby.table_id, ANN.user_id)
+    await service.followup.settle(lobby.table_id)
     playing = service.public_snapshot(lobby.table_id)
     assert "(unrated)" in render_table(playing, "en").embed.title
 
@@ -58,9 +58,9 @@ async def test_a_coached_tables_lobby_and_table_message_say_it_is_unrated(
 async def test_a_coached_match_is_kept_for_history_and_changes_no_rating(
     service: TableService, store: Store, clock: FakeClock
 ) -> None:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", target=30, coach=True)
-    await service.join(snapshot.table_id, BOB)
-    await service.start(snapshot.table_id, ANN.user_id)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch", target=30, coach=True)
+    await service.seating.join(snapshot.table_id, BOB)
+    await service.seating.start(snapshot.table_id, ANN.user_id)
     final = await play_match(service, snapshot.table_id, clock)
     assert final.winners
     assert await store.leaderboard(GUILD, "dutch") == []
@@ -72,10 +72,10 @@ async def test_a_coached_match_is_kept_for_history_and_changes_no_rating(
 
 async def coached_euchre(service: TableService) -> int:
     """A coached Euchre table, Ann with three bot players, started, bots settled."""
-    lobby = await service.open_table(GUILD, CHANNEL, ANN, "euchre", coach=True)
-    await service.fill_with_bots(lobby.table_id, ANN.user_id)
-    await service.start(lobby.table_id, ANN.user_id)
-    await service.settle(lobby.table_id)
+    lobby = await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre", coach=True)
+    await service.seating.fill_with_bots(lobby.table_id, ANN.user_id)
+    await service.seating.start(lobby.table_id, ANN.user_id)
+    await service.followup.settle(lobby.table_id)
     return lobby.table_id
 
 
@@ -112,11 +112,11 @@ async def test_a_hint_is_refused_to_someone_not_seated_or_for_an_earlier_round(
 
 
 async def test_a_hint_is_refused_when_it_is_not_the_players_turn(service: TableService) -> None:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", coach=True)
-    await service.join(snapshot.table_id, BOB)
-    await service.start(snapshot.table_id, ANN.user_id)
-    await service.act(snapshot.table_id, ANN.user_id, 0, "peek 3 4")
-    await service.act(snapshot.table_id, BOB.user_id, 0, "peek 3 4")
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch", coach=True)
+    await service.seating.join(snapshot.table_id, BOB)
+    await service.seating.start(snapshot.table_id, ANN.user_id)
+    await service.play.act(snapshot.table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(snapshot.table_id, BOB.user_id, 0, "peek 3 4")
     public = service.public_snapshot(snapshot.table_id)
     waiting = next(p for p in (ANN, BOB) if public.seat_of(p.user_id) != public.turn)
     with pytest.raises(TableError) as refused:
@@ -125,10 +125,10 @@ async def test_a_hint_is_refused_when_it_is_not_the_players_turn(service: TableS
 
 
 async def test_a_table_without_a_coach_gives_no_hint(service: TableService) -> None:
-    lobby = await service.open_table(GUILD, CHANNEL, ANN, "euchre")
-    await service.fill_with_bots(lobby.table_id, ANN.user_id)
-    await service.start(lobby.table_id, ANN.user_id)
-    await service.settle(lobby.table_id)
+    lobby = await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre")
+    await service.seating.fill_with_bots(lobby.table_id, ANN.user_id)
+    await service.seating.start(lobby.table_id, ANN.user_id)
+    await service.followup.settle(lobby.table_id)
     with pytest.raises(TableError) as refused:
         await service.hint(lobby.table_id, ANN.user_id, 0)
     assert refused.value.key == "coach.not_coached"
@@ -141,9 +141,9 @@ async def test_after_each_hand_a_coached_table_offers_each_player_the_review_of_
     """The round's end on the table message carries /history's "Review my play" button for
     that hand (each player who clicks it gets the review of their own seat, costly moves
     listed); a table without a coach does not."""
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", coach=coach)
-    await service.join(snapshot.table_id, BOB)
-    await service.start(snapshot.table_id, ANN.user_id)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch", coach=coach)
+    await service.seating.join(snapshot.table_id, BOB)
+    await service.seating.start(snapshot.table_id, ANN.user_id)
     await end_round_quickly(service, snapshot.table_id)
     over = service.public_snapshot(snapshot.table_id)
     assert over.status == ROUND_OVER and over.last_round is not None

@@ -15,18 +15,18 @@ async def _play(service: TableService, table_id: int, steps: tuple[tuple[int, st
     for seat, notation in steps:
         snapshot = service.public_snapshot(table_id)
         assert snapshot.to_act == (seat,) and snapshot.round_no is not None, (seat, notation)
-        await service.act(table_id, PLAYERS[seat].user_id, snapshot.round_no, notation)
+        await service.play.act(table_id, PLAYERS[seat].user_id, snapshot.round_no, notation)
 
 
 async def test_equal_totals_past_the_target_play_on_then_partners_win_and_are_rated(
     service: TableService, store: Store
 ) -> None:
-    table = await service.open_table(GUILD, CHANNEL, ANN, "dame", target=TARGET)
+    table = await service.seating.open_table(GUILD, CHANNEL, ANN, "dame", target=TARGET)
     for player in PLAYERS[1:]:
-        await service.join(table.table_id, player)
+        await service.seating.join(table.table_id, player)
     for deck in decks():
         service.stack_deck(table.table_id, deck)
-    await service.start(table.table_id, ANN.user_id)
+    await service.seating.start(table.table_id, ANN.user_id)
     assert [s.user_id for s in service.public_snapshot(table.table_id).seats] == [
         p.user_id for p in PLAYERS
     ]
@@ -35,7 +35,7 @@ async def test_equal_totals_past_the_target_play_on_then_partners_win_and_are_ra
     snapshot = service.public_snapshot(table.table_id)
     assert snapshot.status == ROUND_OVER and not snapshot.winners
     assert snapshot.totals == HAND_1_POINTS * 2 and min(snapshot.totals) >= TARGET
-    await service.next_round(table.table_id, ANN.user_id)
+    await service.play.next_round(table.table_id, ANN.user_id)
 
     await _play(service, table.table_id, HAND_2)
     snapshot = service.public_snapshot(table.table_id)

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from bot.runtime.long_lived import LongLived
+from bot.runtime.runner import InlinePolicyRunner
 from bot.service import (
     PLAYING,
     FakeClock,
@@ -22,8 +24,6 @@ from bot.service import (
     TableService,
 )
 from bot.service.followup import RETRY_SECONDS
-from bot.service.long_lived import LongLived
-from bot.service.runner import InlinePolicyRunner
 from games.cards import cards
 from games.contract import Round
 from storage import Store
@@ -78,9 +78,9 @@ async def gated(
 
 
 async def euchre_with_three_bots(service: TableService) -> int:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "euchre", bots="simple")
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre", bots="simple")
     for _ in range(3):
-        await service.add_bot(snapshot.table_id, ANN.user_id)
+        await service.seating.add_bot(snapshot.table_id, ANN.user_id)
     service.stack_deck(snapshot.table_id, QUIET_DEAL)
     return snapshot.table_id
 
@@ -95,25 +95,25 @@ async def test_a_click_is_answered_before_the_bots_that_follow_it_move(
     gated: TableService, runner: GatedRunner, store: Store, notifier: RecordingNotifier
 ) -> None:
     table_id = await euchre_with_three_bots(gated)
-    started = await gated.start(table_id, ANN.user_id)
+    started = await gated.seating.start(table_id, ANN.user_id)
     assert started.status == PLAYING and started.to_act == (1,)  # answered: the bots wait
     await runner.thinking.wait()
-    assert gated.bots_pending(table_id)
+    assert gated.followup.pending(table_id)
     with pytest.raises(TableError) as refused:  # Ann's click while the bots are to move
-        await gated.act(table_id, ANN.user_id, started.round_no or 0, "pass")
+        await gated.play.act(table_id, ANN.user_id, started.round_no or 0, "pass")
     assert refused.value.key == "not_your_turn"
 
     changes = len(notifier.of("table_changed"))
     runner.gate.set()
-    await gated.settle(table_id)
+    await gated.followup.settle(table_id)
     after = gated.public_snapshot(table_id)
-    assert after.to_act == (0,) and not gated.bots_pending(table_id)
+    assert after.to_act == (0,) and not gated.followup.pending(table_id)
     assert await stored_actions(store, table_id) == 3
     # each bot move was published and announced by itself (the table message moves on)
     assert len(notifier.of("table_changed")) - changes == 3
     assert [seat for seat, _ in runner.decisions] == [1, 2, 3]
 
-    result = await gated.act(table_id, ANN.user_id, after.round_no or 0, "pass")
+    result = await gated.play.act(table_id, ANN.user_id, after.round_no or 0, "pass")
     assert result.notation == "pass"
 
 
@@ -121,30 +121,30 @@ async def test_a_stop_while_a_bot_thinks_drops_its_move_and_leaves_nothing(
     gated: TableService, runner: GatedRunner, store: Store, notifier: RecordingNotifier
 ) -> None:
     table_id = await euchre_with_three_bots(gated)
-    await gated.start(table_id, ANN.user_id)
+    await gated.seating.start(table_id, ANN.user_id)
     await runner.thinking.wait()
-    await gated.stop(table_id, ANN.user_id, can_manage=False)  # the lock is free meanwhile
-    assert not gated.has_table(table_id) and not gated.bots_pending(table_id)
+    await gated.seating.stop(table_id, ANN.user_id, can_manage=False)  # the lock is free meanwhile
+    assert not gated.has_table(table_id) and not gated.followup.pending(table_id)
     runner.gate.set()
-    await gated.settle()
+    await gated.followup.settle()
     assert await store.load_active_tables(table_ids=[table_id]) == await store.load_active_tables(
         table_ids=[]
     )
     assert runner.decisions == [(1, 0)]  # nothing decided, nor played, after the stop
     assert notifier.of("table_closed") == [(table_id,)]
-    assert not gated.bots.following
+    assert not gated.followup.following
 
 
 async def test_the_last_human_leaving_while_a_bot_thinks_abandons_the_table(
     gated: TableService, runner: GatedRunner
 ) -> None:
     table_id = await euchre_with_three_bots(gated)
-    await gated.start(table_id, ANN.user_id)
+    await gated.seating.start(table_id, ANN.user_id)
     await runner.thinking.wait()
-    await gated.leave(table_id, ANN.user_id)
+    await gated.seating.leave(table_id, ANN.user_id)
     runner.gate.set()
-    await gated.settle()
-    assert not gated.has_table(table_id) and not gated.bots.following
+    await gated.followup.settle()
+    assert not gated.has_table(table_id) and not gated.followup.following
     assert runner.decisions == [(1, 0)]
 
 
@@ -153,14 +153,14 @@ async def test_a_move_decided_for_a_state_gone_by_is_decided_again(
 ) -> None:
     """Dutch's peeks are made at once by everyone: the bot thinks about its peek while Ann
     peeks; its decision, made before Ann's peek, is dropped and made again after it."""
-    snapshot = await gated.open_table(GUILD, CHANNEL, ANN, "dutch")
+    snapshot = await gated.seating.open_table(GUILD, CHANNEL, ANN, "dutch")
     table_id = snapshot.table_id
-    await gated.add_bot(table_id, ANN.user_id)
-    await gated.start(table_id, ANN.user_id)
+    await gated.seating.add_bot(table_id, ANN.user_id)
+    await gated.seating.start(table_id, ANN.user_id)
     await runner.thinking.wait()
-    await gated.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await gated.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     runner.gate.set()
-    await gated.settle(table_id)
+    await gated.followup.settle(table_id)
     assert runner.decisions[:2] == [(1, 0), (1, 1)]  # (then the bot's own turn, if first)
     table = gated._table(table_id)
     assert table.round is not None
@@ -184,10 +184,10 @@ async def test_a_timeout_while_a_bot_thinks_is_played_and_the_bot_decides_again(
     notifier = SignallingNotifier()
     service = TableService(store, clock, notifier, seeds, policy_runner=runner)
     try:
-        snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch")
+        snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch")
         table_id = snapshot.table_id
-        await service.add_bot(table_id, ANN.user_id)
-        await service.start(table_id, ANN.user_id)
+        await service.seating.add_bot(table_id, ANN.user_id)
+        await service.seating.start(table_id, ANN.user_id)
         await runner.thinking.wait()
         notifier.changed.clear()
         # the timer's task waits for the bot moves it leaves: the test lets them go once
@@ -214,22 +214,24 @@ async def test_restored_tables_bots_move_in_the_background_one_table_at_a_time(
     service = gated
     runner.gate.set()
     first = await euchre_with_three_bots(service)
-    snapshot = await service.open_table(GUILD, CHANNEL, BOB, "dutch")
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, BOB, "dutch")
     dutch = snapshot.table_id
-    await service.add_bot(dutch, BOB.user_id)
-    await service.start(dutch, BOB.user_id)
-    await service.settle(dutch)
-    await service.act(dutch, BOB.user_id, 0, "peek 3 4")
-    await service.settle(dutch)
+    await service.seating.add_bot(dutch, BOB.user_id)
+    await service.seating.start(dutch, BOB.user_id)
+    await service.followup.settle(dutch)
+    await service.play.act(dutch, BOB.user_id, 0, "peek 3 4")
+    await service.followup.settle(dutch)
     carl = PlayerRef(900, "Carl")
-    second = (await service.open_table(GUILD, CHANNEL, carl, "euchre", bots="simple")).table_id
+    second = (
+        await service.seating.open_table(GUILD, CHANNEL, carl, "euchre", bots="simple")
+    ).table_id
     for _ in range(3):
-        await service.add_bot(second, carl.user_id)
+        await service.seating.add_bot(second, carl.user_id)
     service.stack_deck(second, QUIET_DEAL)
     # both Euchre tables go down at their start, before any bot moved
     runner.gate.clear()
-    await service.start(first, ANN.user_id)
-    await service.start(second, carl.user_id)
+    await service.seating.start(first, ANN.user_id)
+    await service.seating.start(second, carl.user_id)
     await service.close()
     await store.close()
 
@@ -237,23 +239,25 @@ async def test_restored_tables_bots_move_in_the_background_one_table_at_a_time(
     runner = GatedRunner()
     again = TableService(new_store, FakeClock(), RecordingNotifier(), seeds, policy_runner=runner)
     try:
-        await again.start_restore()
-        await again.wait_restored()  # loaded while the restored bots still think
+        await again.restoring.start()
+        await again.restoring.wait()  # loaded while the restored bots still think
         await runner.thinking.wait()
         assert len(runner.decisions) == 1  # the first table's bot; the second one waits
-        assert again.bots_pending(first) and again.bots_pending(second)
+        assert again.followup.pending(first) and again.followup.pending(second)
         runner.thinking.clear()
-        await again.ready(second)  # a human reaches it: its bots move now, beside the queue
+        await again.restoring.ready(
+            second
+        )  # a human reaches it: its bots move now, beside the queue
         await runner.thinking.wait()
         assert len(runner.decisions) == 2
         assert again.public_snapshot(dutch).to_act == (0,)  # Bob's turn: he may click
-        legal = (await again.private_view(dutch, BOB.user_id)).legal
-        await again.act(dutch, BOB.user_id, 0, legal[0])  # answered while the others think
+        legal = (await again.play.private_view(dutch, BOB.user_id)).legal
+        await again.play.act(dutch, BOB.user_id, 0, legal[0])  # answered while the others think
         runner.gate.set()
-        await again.settle()
+        await again.followup.settle()
         assert again.public_snapshot(first).to_act == (0,)
         assert again.public_snapshot(second).to_act == (0,)
-        assert not again.bots.following and not again.bots.restored
+        assert not again.followup.following and not again.followup.restored
     finally:
         runner.gate.set()
         await again.close()
@@ -268,11 +272,11 @@ async def test_bot_moves_count_toward_the_collectors_freeze_as_clicks_do(
     gated.tables.long_lived = LongLived(every=1_000_000, moves=1, full_every=1_000_000)
     try:
         table_id = await euchre_with_three_bots(gated)
-        started = await gated.start(table_id, ANN.user_id)
+        started = await gated.seating.start(table_id, ANN.user_id)
         runner.gate.set()
-        await gated.settle(table_id)
+        await gated.followup.settle(table_id)
         assert gated.tables.long_lived.freezes == 3  # the three bots' passes
-        await gated.act(table_id, ANN.user_id, started.round_no or 0, "pass")
+        await gated.play.act(table_id, ANN.user_id, started.round_no or 0, "pass")
         assert gated.tables.long_lived.freezes == 4
     finally:
         gc.unfreeze()
@@ -298,7 +302,7 @@ async def seat_one_moving_into_a_stalled_write(
 ) -> int:
     """Euchre with three bots: seat 1 has decided and its move waits in the store."""
     table_id = await euchre_with_three_bots(service)
-    await service.start(table_id, ANN.user_id)
+    await service.seating.start(table_id, ANN.user_id)
     await runner.thinking.wait()
     runner.thinking.clear()
     stalling.arm()
@@ -314,7 +318,7 @@ async def test_the_next_bot_thinks_while_the_move_before_it_is_being_stored(
     # seat 2 thinks already, for the state after seat 1's move
     assert runner.thinking.is_set() and runner.decisions[-1] == (2, 1)
     stalling.release(fail=False)
-    await stalled.settle(table_id)
+    await stalled.followup.settle(table_id)
     # each bot decided once, and for the state it moved in
     assert runner.decisions == [(1, 0), (2, 1), (3, 2)]
     assert stalled.public_snapshot(table_id).to_act == (0,)
@@ -330,12 +334,12 @@ async def test_a_decision_thought_ahead_of_a_move_the_store_lost_is_dropped(
     table_id = await seat_one_moving_into_a_stalled_write(stalled, runner, stalling)
     assert runner.thinking.is_set() and runner.decisions[-1] == (2, 1)  # seat 1 not stored yet
     stalling.release(fail=True)  # lost: rolled back, a timer plays seat 1 again
-    await stalled.settle(table_id)
+    await stalled.followup.settle(table_id)
     assert stalled.public_snapshot(table_id).to_act == (1,)
     assert await stored_actions(store, table_id) == 0
-    assert not stalled.bots.ahead  # seat 2's decision went with the lost move
+    assert not stalled.followup.ahead  # seat 2's decision went with the lost move
     await clock.advance(RETRY_SECONDS)
-    await stalled.settle(table_id)
+    await stalled.followup.settle(table_id)
     assert stalled.public_snapshot(table_id).to_act == (0,)
     assert await stored_actions(store, table_id) == 3
     # seat 2 decided again, for the state seat 1's stored move made

@@ -50,7 +50,7 @@ async def play_match(service: TableService, table_id: int, clock: FakeClock) -> 
         if snapshot.status == FINISHED:
             return snapshot
         if snapshot.status == ROUND_OVER:
-            await clock.advance(service.next_round_seconds)
+            await clock.advance(service.timers.next_round_seconds)
             continue
         await click_any(service, table_id, rng)
     raise AssertionError("the match did not end")
@@ -60,8 +60,8 @@ async def test_a_short_match_ends_with_winners_and_stored_stats(
     service: TableService, store: Store, clock: FakeClock, notifier: RecordingNotifier
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB], target=30, start=False)
-    await service.add_bot(table_id, ANN.user_id)
-    await service.start(table_id, ANN.user_id)
+    await service.seating.add_bot(table_id, ANN.user_id)
+    await service.seating.start(table_id, ANN.user_id)
     final = await play_match(service, table_id, clock)
     assert final.winners and max(final.totals) >= 30
     assert final.totals == tuple(s.total for s in final.seats)
@@ -77,26 +77,26 @@ async def test_a_short_match_ends_with_winners_and_stored_stats(
         assert game_stats.matches == 1 and game_stats.rounds == rounds
         assert game_stats.wins == (1 if seat in final.winners else 0)
         assert game_stats.points == final.totals[seat]
-    assert service.table_of_user(GUILD, ANN.user_id) is None  # free to sit elsewhere
+    assert service.tables.table_of_user(GUILD, ANN.user_id) is None  # free to sit elsewhere
 
 
 async def test_the_end_of_a_round_shows_every_card_and_the_scores(
     service: TableService, clock: FakeClock
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB])
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
-    await service.act(table_id, BOB.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, BOB.user_id, 0, "peek 3 4")
     first = service.public_snapshot(table_id).turn
     assert first is not None
-    await service.act(table_id, user_at(service.public_snapshot(table_id), first), 0, "dutch")
+    await service.play.act(table_id, user_at(service.public_snapshot(table_id), first), 0, "dutch")
     other = 1 - first
-    await service.act(table_id, user_at(service.public_snapshot(table_id), other), 0, "draw")
-    result = await service.act(
+    await service.play.act(table_id, user_at(service.public_snapshot(table_id), other), 0, "draw")
+    result = await service.play.act(
         table_id, user_at(service.public_snapshot(table_id), other), 0, "discard"
     )
     snapshot = service.public_snapshot(table_id)
     if snapshot.status == PLAYING:  # a power to skip
-        result = await service.act(table_id, user_at(snapshot, other), 0, "skip")
+        result = await service.play.act(table_id, user_at(snapshot, other), 0, "skip")
         snapshot = service.public_snapshot(table_id)
     assert result.round_over and not result.match_over
     assert snapshot.status == ROUND_OVER and snapshot.to_act == ()
@@ -104,7 +104,7 @@ async def test_the_end_of_a_round_shows_every_card_and_the_scores(
     assert end is not None and end.round_no == 0
     assert all(slot.card for grid in end.view.grids for slot in grid if not slot.empty)
     assert end.totals == snapshot.totals == end.points
-    assert snapshot.next_round_at == clock.now() + service.next_round_seconds
+    assert snapshot.next_round_at == clock.now() + service.timers.next_round_seconds
     assert [e.kind for e in snapshot.log][-1] == "round_over"
 
 
@@ -114,15 +114,15 @@ async def test_the_next_round_starts_on_the_host_click_or_after_the_pause(
     table_id = await open_dutch(service, [ANN, BOB])
     await end_round_quickly(service, table_id)
     with pytest.raises(TableError) as refused:
-        await service.next_round(table_id, BOB.user_id)
+        await service.play.next_round(table_id, BOB.user_id)
     assert refused.value.key == "not_host"
-    snapshot = await service.next_round(table_id, ANN.user_id)
+    snapshot = await service.play.next_round(table_id, ANN.user_id)
     assert snapshot.status == PLAYING and snapshot.round_no == 1
     with pytest.raises(TableError) as refused:
-        await service.next_round(table_id, ANN.user_id)
+        await service.play.next_round(table_id, ANN.user_id)
     assert refused.value.key == "round_not_over"
     await end_round_quickly(service, table_id)
-    await clock.advance(service.next_round_seconds - 1)
+    await clock.advance(service.timers.next_round_seconds - 1)
     assert service.public_snapshot(table_id).status == ROUND_OVER
     await clock.advance(1)
     assert service.public_snapshot(table_id).round_no == 2
@@ -134,8 +134,8 @@ async def test_a_stacked_deck_deals_the_given_cards(service: TableService) -> No
     stacked = cards("2C 3C KH QS")  # seat 0's slots 1 to 4
     rest = [c for c in GAME.deck(GAME.options()) if c not in stacked]
     service.stack_deck(table_id, stacked + rest)
-    await service.start(table_id, ANN.user_id)
-    result = await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.seating.start(table_id, ANN.user_id)
+    result = await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     assert [(r.data["slot"], r.data["card"]) for r in result.reveals] == [(3, "KH"), (4, "QS")]
 
 
@@ -151,15 +151,15 @@ async def test_a_rematch_goes_back_to_the_lobby_with_the_same_players(
     old_round = finished.round_no
     assert old_round is not None
     with pytest.raises(TableError) as refused:
-        await service.act(table_id, ANN.user_id, old_round, "draw")
+        await service.play.act(table_id, ANN.user_id, old_round, "draw")
     assert refused.value.key == "round_over"
-    lobby = await service.rematch(table_id, BOB.user_id)
+    lobby = await service.seating.rematch(table_id, BOB.user_id)
     assert lobby.status == LOBBY and [s.user_id for s in lobby.seats] == [ANN.user_id, BOB.user_id]
-    assert service.table_of_user(GUILD, BOB.user_id) == table_id
-    started = await service.start(table_id, ANN.user_id)
+    assert service.tables.table_of_user(GUILD, BOB.user_id) == table_id
+    started = await service.seating.start(table_id, ANN.user_id)
     assert started.round_no == old_round + 1 and started.totals == (0, 0)
     with pytest.raises(TableError) as refused:
-        await service.act(table_id, ANN.user_id, old_round, "peek 3 4")
+        await service.play.act(table_id, ANN.user_id, old_round, "peek 3 4")
     assert refused.value.key == "stale_button"
 
 
@@ -171,8 +171,8 @@ async def test_a_player_who_leaves_after_the_match_is_not_in_the_rematch(
     cat = PlayerRef(103, "Cat")
     table_id = await open_dutch(service, [ANN, BOB, cat], target=1)
     await play_match(service, table_id, clock)
-    await service.leave(table_id, BOB.user_id)
-    lobby = await service.rematch(table_id, cat.user_id)
+    await service.seating.leave(table_id, BOB.user_id)
+    lobby = await service.seating.rematch(table_id, cat.user_id)
     assert [s.user_id for s in lobby.seats] == [ANN.user_id, cat.user_id]
     assert lobby.host_id == ANN.user_id
 
@@ -183,7 +183,7 @@ async def test_a_finished_table_nobody_rematches_is_closed_for_the_glue_when_it_
     table_id = await open_dutch(service, [ANN, BOB], target=1)
     await play_match(service, table_id, clock)
     assert notifier.of("table_closed") == []
-    await clock.advance(service.finished_keep_seconds)
+    await clock.advance(service.timers.finished_keep_seconds)
     assert notifier.of("table_closed") == [(table_id,)]
     assert not service.has_table(table_id)
     with pytest.raises(TableError, match="no_table"):

@@ -19,30 +19,30 @@ from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD
 async def test_a_team_game_runs_to_the_end_with_bot_partners(
     service: TableService, store: Store, game: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    table = await service.open_table(GUILD, CHANNEL, ANN, game)
+    table = await service.seating.open_table(GUILD, CHANNEL, ANN, game)
     assert (table.min_seats, table.max_seats) == (get_game(game).min_seats, 4)
-    await service.join(table.table_id, BOB)
+    await service.seating.join(table.table_id, BOB)
     with pytest.raises(TableError) as refused:
-        await service.start(table.table_id, ANN.user_id)
+        await service.seating.start(table.table_id, ANN.user_id)
     assert refused.value.key == "players_exactly"
     assert refused.value.params == {"game": game, "count": 4}
-    await service.add_bot(table.table_id, ANN.user_id)
-    await service.add_bot(table.table_id, ANN.user_id)
-    await service.start(table.table_id, ANN.user_id)
+    await service.seating.add_bot(table.table_id, ANN.user_id)
+    await service.seating.add_bot(table.table_id, ANN.user_id)
+    await service.seating.start(table.table_id, ANN.user_id)
     rng = random.Random(5)
     for _ in range(3_000):
-        await service.settle(table.table_id)  # the bots' moves that follow each click
+        await service.followup.settle(table.table_id)  # the bots' moves that follow each click
         snapshot = service.public_snapshot(table.table_id)
         if snapshot.status == FINISHED:
             break
         if snapshot.status == ROUND_OVER:
-            await service.next_round(table.table_id, ANN.user_id)
+            await service.play.next_round(table.table_id, ANN.user_id)
             continue
         user_id = snapshot.seats[snapshot.to_act[0]].user_id
         assert user_id in (ANN.user_id, BOB.user_id)  # bots never wait for a click
         choice = service.bot_choice(table.table_id, user_id, rng)
         assert choice is not None and snapshot.round_no is not None
-        await service.act(table.table_id, user_id, snapshot.round_no, choice)
+        await service.play.act(table.table_id, user_id, snapshot.round_no, choice)
     assert snapshot.status == FINISHED and snapshot.winners
     assert snapshot.totals[0] == snapshot.totals[2]  # partners share a total
     stats = await store.player_stats(GUILD, ANN.user_id, game)

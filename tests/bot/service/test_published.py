@@ -35,7 +35,7 @@ async def drawn_card_table(service: TableService) -> tuple[int, int]:
     await peek_all(service, table_id)
     snapshot = service.public_snapshot(table_id)
     player = user_at(snapshot, snapshot.to_act[0])
-    await service.act(table_id, player, 0, "draw")
+    await service.play.act(table_id, player, 0, "draw")
     return table_id, player
 
 
@@ -48,10 +48,10 @@ async def test_a_move_is_shown_only_once_stored_and_a_failed_one_never(
     service = TableService(stalling, clock, notifier, seeds)  # type: ignore[arg-type]
     table_id, player = await drawn_card_table(service)
     before = service.public_snapshot(table_id)
-    assert "discard" in (await service.private_view(table_id, player)).legal
+    assert "discard" in (await service.play.private_view(table_id, player)).legal
 
     stalling.arm()
-    click = asyncio.create_task(service.act(table_id, player, 0, "discard"))
+    click = asyncio.create_task(service.play.act(table_id, player, 0, "discard"))
     await stalling.entered.wait()  # the discard is applied and waits for the disk
     assert shown(service.public_snapshot(table_id)) == shown(before)
     assert service.bot_choice(table_id, player, random.Random(1)) is None
@@ -80,7 +80,7 @@ async def test_a_seat_is_shown_only_once_stored(
     service = TableService(stalling, clock, notifier, seeds)  # type: ignore[arg-type]
     table_id = await open_dutch(service, [ANN, BOB], start=False)
     stalling.arm()
-    join = asyncio.create_task(service.join(table_id, CAT))
+    join = asyncio.create_task(service.seating.join(table_id, CAT))
     await stalling.entered.wait()
     assert service.public_snapshot(table_id).seat_of(CAT.user_id) is None
     notified = len(notifier.calls)

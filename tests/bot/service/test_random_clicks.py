@@ -35,10 +35,10 @@ async def run(steps: list[tuple[str, int, int, int, int]]) -> None:
             seeds = itertools.count(11)
             clock = FakeClock()
             service = TableService(store, clock, NullNotifier(), lambda: next(seeds))
-            table = await service.open_table(1, 1, PEOPLE[0], "dutch", target=20)
+            table = await service.seating.open_table(1, 1, PEOPLE[0], "dutch", target=20)
             for person in PEOPLE[1:]:
-                await service.join(table.table_id, person)
-            await service.start(table.table_id, PEOPLE[0].user_id)
+                await service.seating.join(table.table_id, person)
+            await service.seating.start(table.table_id, PEOPLE[0].user_id)
             table_id = table.table_id
             # in play: the comparison of whose turn it is (only while playing) is made here
             assert service.public_snapshot(table_id).status == PLAYING
@@ -52,15 +52,15 @@ async def run(steps: list[tuple[str, int, int, int, int]]) -> None:
                         if snapshot.status == PLAYING and snapshot.to_act:
                             user = snapshot.seats[snapshot.to_act[0]].user_id
                             assert user is not None
-                            legal = list((await service.private_view(table_id, user)).legal)
+                            legal = list((await service.play.private_view(table_id, user)).legal)
                         options = legal + JUNK
                         notation = options[pick % len(options)]
                         round_no = (snapshot.round_no or 0) + offset
-                        await service.act(table_id, person.user_id, round_no, notation)
+                        await service.play.act(table_id, person.user_id, round_no, notation)
                     elif kind == "view":
-                        await service.private_view(table_id, person.user_id)
+                        await service.play.private_view(table_id, person.user_id)
                     elif kind == "next":
-                        await service.next_round(table_id, person.user_id)
+                        await service.play.next_round(table_id, person.user_id)
                     else:
                         await clock.advance(seconds)
                 except TableError:

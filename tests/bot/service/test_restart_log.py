@@ -21,8 +21,8 @@ from typing import Any, cast
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableError, TableService
+from bot.service._table_log import kept
 from bot.service.followup import RETRY_SECONDS
-from bot.service.table_log import kept
 from storage import Store
 from tests.bot.service.conftest import (
     ANN,
@@ -81,7 +81,7 @@ async def restored_log(location: Location, table_id: int) -> list[Any]:
     clock = FakeClock(start=1_900_000_500.0)
     service = TableService(store, clock, RecordingNotifier(), seeds.__next__)
     try:
-        await service.restore()
+        await service.restoring.restore()
         return json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
     finally:
         await service.close()
@@ -134,7 +134,7 @@ async def played_a_little(location: Location) -> tuple[int, list[Any]]:
         table_id = await open_dutch(service, [ANN, BOB])
         await peek_all(service, table_id)
         before = service.public_snapshot(table_id)
-        await service.act(table_id, user_at(before, before.to_act[0]), 0, "draw")
+        await service.play.act(table_id, user_at(before, before.to_act[0]), 0, "draw")
         log = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
     finally:
         await service.close()
@@ -196,7 +196,7 @@ async def test_a_line_the_store_failed_to_keep_is_shown_and_kept_by_the_table_s_
         assert deadline is not None
         with caplog.at_level(logging.WARNING, logger="bot.service.tables"):
             await clock.advance(deadline - clock.now() + 1)  # the peeks time out
-            await service.settle(table_id)
+            await service.followup.settle(table_id)
         assert "timeout" in [e.kind for e in service.public_snapshot(table_id).log]
         assert any("log not kept" in r.getMessage() for r in caplog.records)
         failing.failing.clear()
@@ -216,10 +216,10 @@ async def test_a_join_the_store_refuses_adds_no_line_and_a_restart_shows_none(
         cast(Store, failing), FakeClock(), RecordingNotifier(), count(7).__next__
     )
     try:
-        table_id = (await service.open_table(1, 10, ANN, "dutch")).table_id
+        table_id = (await service.seating.open_table(1, 10, ANN, "dutch")).table_id
         failing.failing.add("save_seats")
         with pytest.raises(TableError):
-            await service.join(table_id, BOB)
+            await service.seating.join(table_id, BOB)
         shown = [kept(e) for e in service.public_snapshot(table_id).log]
         assert kinds(shown) == ["opened"]
     finally:
@@ -240,7 +240,7 @@ async def test_a_round_the_store_refuses_to_deal_leaves_the_start_s_line_kept_al
     try:
         table_id = await open_dutch(service, [ANN, BOB], start=False)
         with pytest.raises(TableError):
-            await service.start(table_id, ANN.user_id)
+            await service.seating.start(table_id, ANN.user_id)
         shown = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
         assert kinds(shown)[-1] == "started"
     finally:
@@ -261,7 +261,7 @@ async def test_a_round_end_the_store_refuses_is_said_once_when_it_is_stored(
         assert "round_over" not in kinds([kept(e) for e in service.public_snapshot(table_id).log])
         failing.failing.clear()
         await clock.advance(RETRY_SECONDS)
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
         shown = json.loads(json.dumps([kept(e) for e in service.public_snapshot(table_id).log]))
         assert kinds(shown).count("round_over") == 1 and kinds(shown)[-1] == "round_over"
     finally:

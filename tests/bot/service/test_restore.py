@@ -37,7 +37,7 @@ async def restarted(
     store = await Store.open(db_path, synchronous="NORMAL")
     clock = FakeClock(start=2_000_000_000.0)
     service = TableService(store, clock, RecordingNotifier(), seeds)
-    await service.restore()
+    await service.restoring.restore()
     return service, store, clock
 
 
@@ -48,9 +48,9 @@ async def test_a_restart_mid_round_continues_the_round(
     await peek_all(service, table_id)
     before = service.public_snapshot(table_id)
     player = user_at(before, before.to_act[0])
-    await service.act(table_id, player, 0, "draw")
+    await service.play.act(table_id, player, 0, "draw")
     before = service.public_snapshot(table_id)
-    held = (await service.private_view(table_id, player)).view
+    held = (await service.play.private_view(table_id, player)).view
     await store.close()
 
     again, new_store, clock = await restarted(db_path, seeds)
@@ -59,9 +59,9 @@ async def test_a_restart_mid_round_continues_the_round(
         assert after.status == PLAYING and after.round_no == 0
         assert after.view == before.view and after.to_act == before.to_act
         assert [s.user_id for s in after.seats] == [ANN.user_id, BOB.user_id]
-        assert again.table_of_user(GUILD, ANN.user_id) == table_id
-        assert (await again.private_view(table_id, player)).view == held
-        result = await again.act(table_id, player, 0, "discard")  # the old round_no is valid
+        assert again.tables.table_of_user(GUILD, ANN.user_id) == table_id
+        assert (await again.play.private_view(table_id, player)).view == held
+        result = await again.play.act(table_id, player, 0, "discard")  # the old round_no is valid
         assert result.round_no == 0
         assert (await new_store.load_round(table_id, 0)).actions[-1] == (result.seat, "discard")
         assert after.turn_deadline == clock.now() + 90  # timers re-armed
@@ -81,7 +81,7 @@ async def test_a_restart_between_rounds_starts_the_next_round_after_the_pause(
     try:
         snapshot = again.public_snapshot(table_id)
         assert snapshot.status == ROUND_OVER and snapshot.totals == totals
-        await clock.advance(again.next_round_seconds)
+        await clock.advance(again.timers.next_round_seconds)
         snapshot = again.public_snapshot(table_id)
         assert snapshot.status == PLAYING and snapshot.round_no == 1
     finally:
@@ -95,7 +95,7 @@ async def test_a_restart_at_a_later_round_s_end_keeps_that_round_s_number(
     "Next round" and "My cards" ids), not round 0's."""
     table_id = await open_dutch(service, [ANN, BOB])
     await end_round_quickly(service, table_id)
-    await service.next_round(table_id, ANN.user_id)
+    await service.play.next_round(table_id, ANN.user_id)
     await end_round_quickly(service, table_id)
     before = service.public_snapshot(table_id)
     assert before.status == ROUND_OVER and before.round_no == 1
@@ -113,7 +113,7 @@ async def test_a_restart_keeps_lobbies_and_seats(
     service: TableService, store: Store, db_path: Path, seeds: Callable[[], int]
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB], start=False)
-    await service.add_bot(table_id, ANN.user_id)
+    await service.seating.add_bot(table_id, ANN.user_id)
     await store.close()
     again, new_store, _ = await restarted(db_path, seeds)
     try:
@@ -124,9 +124,9 @@ async def test_a_restart_keeps_lobbies_and_seats(
             (BOB.user_id, False),
             (None, True),
         ]
-        await again.join(table_id, CAT)
-        await again.start(table_id, ANN.user_id)
-        await again.settle(table_id)  # the bot's peek follows the start
+        await again.seating.join(table_id, CAT)
+        await again.seating.start(table_id, ANN.user_id)
+        await again.followup.settle(table_id)  # the bot's peek follows the start
         started = again.public_snapshot(table_id)
         assert started.status == PLAYING and started.to_act == (0, 1, 3)
     finally:
@@ -148,16 +148,16 @@ async def test_a_table_clicked_right_after_a_restart_is_loaded_first_and_whole(
     again = TableService(new_store, FakeClock(), RecordingNotifier(), seeds)
     loads: list[list[int]] = []
     try:
-        assert await again.start_restore(lambda restored, _: loads.append(restored), batch=1) == 4
+        assert await again.restoring.start(lambda restored, _: loads.append(restored), batch=1) == 4
         # known before it is loaded: its players are seated, its channel lists it
-        assert again.table_of_user(GUILD, players[6].user_id) == last
+        assert again.tables.table_of_user(GUILD, players[6].user_id) == last
         assert again.has_table(last) and last in again.tables_in_channel(CHANNEL)
         player = user_at(before, before.to_act[0])
-        await again.act(last, player, 0, "draw")  # waits for its load, then plays
+        await again.play.act(last, player, 0, "draw")  # waits for its load, then plays
         assert loads[0] == [last]  # before the tables the background had not reached
         after = again.public_snapshot(last)
         assert after.status == PLAYING and after.seats == before.seats
-        await again.wait_restored()
+        await again.restoring.wait()
         assert sorted(i for batch in loads for i in batch) == ids
     finally:
         await again.close()
@@ -175,7 +175,7 @@ async def test_a_table_found_broken_at_restart_frees_its_players(
     again, new_store, _ = await restarted(db_path, seeds)
     try:
         assert not again.has_table(table_id)
-        assert again.table_of_user(GUILD, ANN.user_id) is None
+        assert again.tables.table_of_user(GUILD, ANN.user_id) is None
         assert (await new_store.get_table(table_id)).status == "broken"
     finally:
         await new_store.close()
@@ -209,10 +209,10 @@ async def test_a_table_clicked_during_a_background_batch_loads_before_the_next_b
     new_store.load_active_tables = watched_load  # type: ignore[method-assign]
     again = TableService(new_store, FakeClock(), RecordingNotifier(), seeds)
     try:
-        await again.start_restore(batch=2)
+        await again.restoring.start(batch=2)
         await first_started.wait()  # the background is loading the first two tables
-        await again.ready(ids[3])  # a click on the last one meanwhile
-        await again.wait_restored()
+        await again.restoring.ready(ids[3])  # a click on the last one meanwhile
+        await again.restoring.wait()
         # the background started no batch while the clicked table was loading
         assert events.index(("end", (ids[3],))) < events.index(("start", (ids[2],)))
         assert again.table_ids() == ids and all(again.loaded(i) for i in ids)
@@ -230,7 +230,7 @@ async def test_a_guild_s_damaged_settings_stop_no_table_from_loading(
     players = [PlayerRef(700 + i, f"P{i}") for i in range(6)]
     damaged = await open_dutch(service, players[:2])
     others = [
-        (await service.open_table(GUILD + 1 + i, CHANNEL, players[2 + i], "dutch")).table_id
+        (await service.seating.open_table(GUILD + 1 + i, CHANNEL, players[2 + i], "dutch")).table_id
         for i in range(4)
     ]
     await store.close()
@@ -252,8 +252,8 @@ async def test_a_guild_s_damaged_settings_stop_no_table_from_loading(
     store_again.load_active_tables = counted  # type: ignore[method-assign]
     again = TableService(store_again, FakeClock(), RecordingNotifier(), seeds)
     try:
-        await again.start_restore(batch=25)
-        await asyncio.wait_for(again.wait_restored(), 10)
+        await again.restoring.start(batch=25)
+        await asyncio.wait_for(again.restoring.wait(), 10)
         assert sorted(again.table_ids()) == sorted([damaged, *others])
         assert len(loads) == 1  # one batch, no retry
         assert again.public_snapshot(damaged).status == PLAYING
@@ -286,11 +286,11 @@ async def test_a_batch_that_fails_loads_table_by_table_and_the_bad_one_is_broken
     store_again.load_active_tables = failing  # type: ignore[method-assign]
     again = TableService(store_again, FakeClock(), RecordingNotifier(), seeds)
     try:
-        await again.start_restore(batch=25)
-        await asyncio.wait_for(again.wait_restored(), 10)
+        await again.restoring.start(batch=25)
+        await asyncio.wait_for(again.restoring.wait(), 10)
         assert sorted(again.table_ids()) == sorted(set(ids) - {bad})
         assert loads == [tuple(ids), (ids[0],), (bad,), (ids[2],)]
-        assert again.table_of_user(GUILD, players[2].user_id) is None  # freed
+        assert again.tables.table_of_user(GUILD, players[2].user_id) is None  # freed
         assert (await store_again.get_table(bad)).status == "broken"
     finally:
         await again.close()
@@ -302,7 +302,7 @@ async def test_a_turn_restored_is_not_reminded_again_but_still_times_out(
 ) -> None:
     await store.save_guild_settings(GuildSettings(guild_id=GUILD, turn_seconds=30))
     table_id = await open_dutch(service, [ANN, BOB])
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     assert service.public_snapshot(table_id).to_act == (1,)
     await store.close()
 

@@ -48,7 +48,7 @@ class CheckingNotifier(RecordingNotifier):
         snapshot = self.service.public_snapshot(table_id)
         host = snapshot.seats[0].user_id
         assert host is not None
-        await asyncio.wait_for(self.service.private_view(table_id, host), timeout=1)
+        await asyncio.wait_for(self.service.play.private_view(table_id, host), timeout=1)
         if snapshot.round_no is not None:
             stored = await self.store.load_round(table_id, snapshot.round_no)
             self.stored_counts.append(len(stored.actions))
@@ -62,9 +62,9 @@ async def test_notices_come_after_the_store_and_outside_the_lock(
     notifier.service, notifier.store = service, store
     table_id = await open_dutch(service, [ANN, BOB])
     assert notifier.of("round_started") == [(table_id,)]
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     assert notifier.stored_counts[-1] == 1
-    await service.act(table_id, BOB.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, BOB.user_id, 0, "peek 3 4")
     assert notifier.stored_counts[-1] == 2
 
 
@@ -72,19 +72,19 @@ async def test_leaving_mid_match_hands_the_seat_to_the_bot_policy(
     service: TableService, store: Store
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB, CAT])
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
-    await service.leave(table_id, BOB.user_id)
-    await service.settle(table_id)  # the seat's moves follow the leave
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.seating.leave(table_id, BOB.user_id)
+    await service.followup.settle(table_id)  # the seat's moves follow the leave
     snapshot = service.public_snapshot(table_id)
     assert snapshot.seats[1].left and snapshot.to_act == (2,)  # Bob's peek was played
-    assert service.table_of_user(GUILD, BOB.user_id) is None
+    assert service.tables.table_of_user(GUILD, BOB.user_id) is None
     assert (await store.get_seats(table_id))[1].left_at is not None
     with pytest.raises(TableError) as refused:
-        await service.act(table_id, BOB.user_id, 0, "draw")
+        await service.play.act(table_id, BOB.user_id, 0, "draw")
     assert refused.value.key == "not_seated"
-    snapshot = await service.leave(table_id, ANN.user_id)  # the host leaves: Cat hosts
+    snapshot = await service.seating.leave(table_id, ANN.user_id)  # the host leaves: Cat hosts
     assert snapshot.host_id == CAT.user_id
-    await service.leave(table_id, CAT.user_id)  # nobody left: the table is abandoned
+    await service.seating.leave(table_id, CAT.user_id)  # nobody left: the table is abandoned
     assert (await store.get_table(table_id)).status == "abandoned"
     assert service.tables_in_channel(snapshot.channel_id) == []
 
@@ -93,12 +93,12 @@ async def test_one_user_joining_two_tables_at_once_gets_one_seat(service: TableS
     first = await open_dutch(service, [ANN], start=False)
     second = await open_dutch(service, [BOB], start=False)
     outcomes = await asyncio.gather(
-        service.join(first, CAT), service.join(second, CAT), return_exceptions=True
+        service.seating.join(first, CAT), service.seating.join(second, CAT), return_exceptions=True
     )
     refused = [o for o in outcomes if isinstance(o, TableError)]
     assert len(refused) == 1 and refused[0].key == "already_seated"
     seated = [t for t in (first, second) if service.public_snapshot(t).seat_of(CAT.user_id)]
-    assert seated == [service.table_of_user(GUILD, CAT.user_id)]
+    assert seated == [service.tables.table_of_user(GUILD, CAT.user_id)]
 
 
 async def test_the_bot_choice_is_a_legal_click(service: TableService) -> None:
@@ -113,8 +113,8 @@ async def test_the_bot_choice_is_a_legal_click(service: TableService) -> None:
         for other in waiting:
             assert other is not None and service.bot_choice(table_id, other, rng) is None
         choice = service.bot_choice(table_id, user_id, rng)
-        assert choice in (await service.private_view(table_id, user_id)).legal
-        await service.act(table_id, user_id, snapshot.round_no or 0, choice)
+        assert choice in (await service.play.private_view(table_id, user_id)).legal
+        await service.play.act(table_id, user_id, snapshot.round_no or 0, choice)
 
 
 async def test_a_round_whose_result_was_not_stored_is_scored_after_a_restart(
@@ -130,7 +130,7 @@ async def test_a_round_whose_result_was_not_stored_is_scored_after_a_restart(
     again_store = await Store.open(db_path, synchronous="NORMAL")
     try:
         again = TableService(again_store, FakeClock(), RecordingNotifier(), seeds)
-        await again.restore()
+        await again.restoring.restore()
         snapshot = again.public_snapshot(table_id)
         assert snapshot.status == ROUND_OVER and snapshot.last_round is not None
         stored = await again_store.round_result(table_id, 0)
@@ -157,10 +157,10 @@ async def test_player_refs_with_the_same_id_in_two_guilds_are_two_seats(
     service: TableService,
 ) -> None:
     twin = PlayerRef(ANN.user_id, "Ann elsewhere")
-    first = await service.open_table(GUILD, 1, ANN, "dutch")
-    second = await service.open_table(GUILD + 5, 2, twin, "dutch")
+    first = await service.seating.open_table(GUILD, 1, ANN, "dutch")
+    second = await service.seating.open_table(GUILD + 5, 2, twin, "dutch")
     assert first.table_id != second.table_id
-    assert service.table_of_user(GUILD + 5, ANN.user_id) == second.table_id
+    assert service.tables.table_of_user(GUILD + 5, ANN.user_id) == second.table_id
 
 
 async def test_a_match_end_not_stored_is_completed_after_a_restart(
@@ -174,18 +174,18 @@ async def test_a_match_end_not_stored_is_completed_after_a_restart(
         snapshot = service.public_snapshot(table_id)
         if snapshot.status != ROUND_OVER:
             break
-        await service.next_round(table_id, ANN.user_id)
+        await service.play.next_round(table_id, ANN.user_id)
     assert snapshot.status == PLAYING and snapshot.to_act == ()  # the match end is pending
     await store.close()
 
     again_store = await Store.open(db_path, synchronous="NORMAL")
     try:
         again = TableService(again_store, FakeClock(), RecordingNotifier(), seeds)
-        await again.restore()
+        await again.restoring.restore()
         assert (await again_store.get_table(table_id)).status == "finished"
         stats = await again_store.player_stats(GUILD, ANN.user_id, "dutch")
         assert stats.matches == 1
-        assert again.table_of_user(GUILD, ANN.user_id) is None
+        assert again.tables.table_of_user(GUILD, ANN.user_id) is None
     finally:
         await again_store.close()
 
@@ -205,9 +205,9 @@ async def test_a_failing_policy_never_stops_the_table(
 
     monkeypatch.setattr(service_module, "policy_for", lambda game: BrokenPolicy())
     table_id = await open_dutch(service, [ANN], start=False)
-    await service.add_bot(table_id, ANN.user_id)
-    await service.start(table_id, ANN.user_id)
-    await service.settle(table_id)
+    await service.seating.add_bot(table_id, ANN.user_id)
+    await service.seating.start(table_id, ANN.user_id)
+    await service.followup.settle(table_id)
     snapshot = service.public_snapshot(table_id)
     assert snapshot.to_act == (0,)  # the bot peeked with the first legal action
     await clock.advance(90)  # Ann's peek times out: the broken default falls back too

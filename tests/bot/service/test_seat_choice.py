@@ -16,11 +16,11 @@ def places(service: TableService, table_id: int) -> dict[int, str]:
 
 
 async def test_a_player_picks_a_free_seat_and_may_move_to_another(service: TableService) -> None:
-    table_id = (await service.open_table(GUILD, CHANNEL, ANN, "euchre")).table_id
-    await service.join(table_id, BOB, 2)  # Ann's partner
-    await service.join(table_id, CAT)  # the first free seat
+    table_id = (await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre")).table_id
+    await service.seating.join(table_id, BOB, 2)  # Ann's partner
+    await service.seating.join(table_id, CAT)  # the first free seat
     assert places(service, table_id) == {0: "Ann", 1: "Cat", 2: "Bob"}
-    await service.join(table_id, CAT, 3)
+    await service.seating.join(table_id, CAT, 3)
     assert places(service, table_id) == {0: "Ann", 2: "Bob", 3: "Cat"}
     for player, seat, key in [
         (DAN, 2, "seat_taken"),
@@ -28,18 +28,20 @@ async def test_a_player_picks_a_free_seat_and_may_move_to_another(service: Table
         (CAT, 3, "already_joined"),
     ]:
         with pytest.raises(TableError) as refused:
-            await service.join(table_id, player, seat)
+            await service.seating.join(table_id, player, seat)
         assert refused.value.key == key
-    await service.add_bot(table_id, ANN.user_id)  # the one free seat
+    await service.seating.add_bot(table_id, ANN.user_id)  # the one free seat
     assert places(service, table_id)[1].startswith("Bot")
 
 
 async def test_the_host_swaps_seats_even_with_an_empty_one(service: TableService) -> None:
-    table_id = (await service.open_table(GUILD, CHANNEL, ANN, "euchre")).table_id
-    await service.join(table_id, BOB)
-    await service.swap_seats(table_id, ANN.user_id, 1, 2)  # Bob to the free seat opposite Ann
+    table_id = (await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre")).table_id
+    await service.seating.join(table_id, BOB)
+    await service.seating.swap_seats(
+        table_id, ANN.user_id, 1, 2
+    )  # Bob to the free seat opposite Ann
     assert places(service, table_id) == {0: "Ann", 2: "Bob"}
-    await service.swap_seats(table_id, ANN.user_id, 0, 2)
+    await service.seating.swap_seats(table_id, ANN.user_id, 0, 2)
     assert places(service, table_id) == {0: "Bob", 2: "Ann"}
     for user, seats, key in [
         (BOB, (0, 1), "not_host"),
@@ -47,31 +49,31 @@ async def test_the_host_swaps_seats_even_with_an_empty_one(service: TableService
         (ANN, (0, 0), "bad_seat"),
     ]:
         with pytest.raises(TableError) as refused:
-            await service.swap_seats(table_id, user.user_id, *seats)
+            await service.seating.swap_seats(table_id, user.user_id, *seats)
         assert refused.value.key == key
 
 
 async def test_places_survive_a_restart_and_the_match_deals_by_them(
     service: TableService, store: Store, clock: FakeClock
 ) -> None:
-    table_id = (await service.open_table(GUILD, CHANNEL, ANN, "euchre")).table_id
-    await service.join(table_id, BOB, 3)
+    table_id = (await service.seating.open_table(GUILD, CHANNEL, ANN, "euchre")).table_id
+    await service.seating.join(table_id, BOB, 3)
     again = TableService(store, clock, RecordingNotifier(), lambda: 3)
-    await again.restore()
+    await again.restoring.restore()
     assert places(again, table_id) == {0: "Ann", 3: "Bob"}
-    await again.add_bot(table_id, ANN.user_id)
-    await again.add_bot(table_id, ANN.user_id)
-    snapshot = await again.start(table_id, ANN.user_id)
+    await again.seating.add_bot(table_id, ANN.user_id)
+    await again.seating.add_bot(table_id, ANN.user_id)
+    snapshot = await again.seating.start(table_id, ANN.user_id)
     assert snapshot.status == PLAYING
     assert [(s.seat, s.position, s.name) for s in snapshot.seats][3] == (3, 3, "Bob")
 
 
 async def test_games_with_a_range_of_seats_have_no_places_to_pick(service: TableService) -> None:
-    table_id = (await service.open_table(GUILD, CHANNEL, ANN, "dutch")).table_id
-    await service.join(table_id, BOB)
-    await service.join(table_id, CAT)
-    await service.leave(table_id, BOB.user_id)
+    table_id = (await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch")).table_id
+    await service.seating.join(table_id, BOB)
+    await service.seating.join(table_id, CAT)
+    await service.seating.leave(table_id, BOB.user_id)
     assert places(service, table_id) == {0: "Ann", 1: "Cat"}  # renumbered in order
     with pytest.raises(TableError) as refused:
-        await service.join(table_id, DAN, 2)
+        await service.seating.join(table_id, DAN, 2)
     assert refused.value.key == "bad_seat"

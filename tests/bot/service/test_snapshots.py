@@ -9,17 +9,17 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.service import PLAYING, TableError, TableService, snapshot_builder
+from bot.service import PLAYING, TableError, TableService, _snapshot_builder
 from tests.bot.service.conftest import ANN, BOB, CHANNEL, GUILD, open_dutch
 
 
 async def test_a_peek_is_shown_in_the_click_result_and_never_again(service: TableService) -> None:
     table_id = await open_dutch(service, [ANN, BOB])
-    result = await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    result = await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     assert [(r.kind, r.data["slot"]) for r in result.reveals] == [("see", 3), ("see", 4)]
     grid = result.private.view.grids[0]
     assert [s.card is not None for s in grid] == [False, False, True, True]
-    later = await service.private_view(table_id, ANN.user_id)
+    later = await service.play.private_view(table_id, ANN.user_id)
     assert later.reveals == () and later.view.reveals == ()
     assert all(s.card is None for s in later.view.grids[0])
 
@@ -28,7 +28,7 @@ async def test_the_public_snapshot_holds_views_seats_and_structured_log(
     service: TableService,
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB])
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     snapshot = service.public_snapshot(table_id)
     assert snapshot.status == PLAYING and snapshot.to_act == (1,) and snapshot.turn == 1
     assert snapshot.view.viewer is None
@@ -47,7 +47,7 @@ async def test_the_public_snapshot_holds_views_seats_and_structured_log(
 
 async def test_my_cards_shows_the_seat_view_and_its_legal_actions(service: TableService) -> None:
     table_id = await open_dutch(service, [ANN, BOB])
-    private = await service.private_view(table_id, BOB.user_id)
+    private = await service.play.private_view(table_id, BOB.user_id)
     assert (
         private.seat == 1
         and private.round_no == 0
@@ -59,7 +59,7 @@ async def test_my_cards_shows_the_seat_view_and_its_legal_actions(service: Table
 async def test_game_of_names_the_tables_game_and_refuses_an_unknown_table(
     service: TableService,
 ) -> None:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch")
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch")
     assert service.game_of(snapshot.table_id).name == "dutch"
     with pytest.raises(TableError) as refused:
         service.game_of(snapshot.table_id + 99)
@@ -75,7 +75,7 @@ async def test_a_seat_as_shown_is_reused_only_while_nothing_of_it_changed(
     table = service._table(table_id)
     published = table.published
     assert published is not None
-    again = snapshot_builder.public_snapshot(table)
+    again = _snapshot_builder.public_snapshot(table)
     assert all(a is b for a, b in zip(again.seats, published.seats, strict=True))
     match = table.match
     assert match is not None
@@ -91,8 +91,8 @@ async def test_a_seat_as_shown_is_reused_only_while_nothing_of_it_changed(
     for change in changes:
         table.published = published
         change()
-        shown = snapshot_builder.public_snapshot(table).seats
+        shown = _snapshot_builder.public_snapshot(table).seats
         table.published = None
-        assert shown == snapshot_builder.public_snapshot(table).seats
+        assert shown == _snapshot_builder.public_snapshot(table).seats
         assert shown[0] is not published.seats[0] and shown[1] is published.seats[1]
         published = dataclasses.replace(published, seats=shown)

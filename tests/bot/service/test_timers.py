@@ -18,12 +18,12 @@ async def play_safe_turn(service: TableService, table_id: int) -> None:
     assert round_no is not None
     user_id = user_at(snapshot, seat)
     while True:
-        legal = (await service.private_view(table_id, user_id)).legal
+        legal = (await service.play.private_view(table_id, user_id)).legal
         choice = next((a for a in SAFE_TURN if a in legal), None)
         if choice is None:
             return
-        await service.act(table_id, user_id, round_no, choice)
-        await service.settle(table_id)  # an away seat's move follows the click
+        await service.play.act(table_id, user_id, round_no, choice)
+        await service.followup.settle(table_id)  # an away seat's move follows the click
 
 
 def timeouts_of(service: TableService, table_id: int, seat: int) -> list[str]:
@@ -39,7 +39,7 @@ async def test_the_guild_turn_seconds_drive_reminder_and_default_move(
 ) -> None:
     await store.save_guild_settings(GuildSettings(guild_id=GUILD, turn_seconds=30))
     table_id = await open_dutch(service, [ANN, BOB])
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     snapshot = service.public_snapshot(table_id)
     assert snapshot.to_act == (1,) and snapshot.turn_deadline == clock.now() + 30
     await clock.advance(14)
@@ -60,12 +60,12 @@ async def test_reveals_of_a_timed_out_peek_are_shown_once_later(
     service: TableService, clock: FakeClock
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB])
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     await clock.advance(90)
-    first = await service.private_view(table_id, BOB.user_id)
+    first = await service.play.private_view(table_id, BOB.user_id)
     assert sorted(r.data["slot"] for r in first.reveals) == [3, 4]
     assert all(r.data["seat"] == 1 and r.data["card"] for r in first.reveals)
-    again = await service.private_view(table_id, BOB.user_id)
+    again = await service.play.private_view(table_id, BOB.user_id)
     assert again.reveals == ()
     assert again.view is not None and all(s.card is None for s in again.view.grids[1])
 
@@ -74,14 +74,14 @@ async def test_two_timeouts_in_a_row_make_the_seat_away_until_my_cards(
     service: TableService, clock: FakeClock, notifier: RecordingNotifier
 ) -> None:
     table_id = await open_dutch(service, [ANN, BOB])
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     start = clock.now()
     for _ in range(100):
         snapshot = service.public_snapshot(table_id)
         if snapshot.seats[1].away:
             break
         if snapshot.status == ROUND_OVER:
-            await service.next_round(table_id, ANN.user_id)
+            await service.play.next_round(table_id, ANN.user_id)
         elif 0 in snapshot.to_act:
             await play_safe_turn(service, table_id)
         else:
@@ -92,16 +92,19 @@ async def test_two_timeouts_in_a_row_make_the_seat_away_until_my_cards(
     reminders = len(notifier.of("turn_reminder"))
 
     # Away: Bob's turns are played at once by the bot policy, without timers.
+    turns = 0
     for _ in range(3):
         snapshot = service.public_snapshot(table_id)
         if snapshot.status != PLAYING:
             break
         assert snapshot.to_act == (0,)
         await play_safe_turn(service, table_id)
+        turns += 1
+    assert turns, "the round ended before any turn of the away seat"
     assert len(notifier.of("turn_reminder")) == reminders
 
     # "My cards" brings Bob back.
-    private = await service.private_view(table_id, BOB.user_id)
+    private = await service.play.private_view(table_id, BOB.user_id)
     assert not private.away
     snapshot = service.public_snapshot(table_id)
     assert not snapshot.seats[1].away
@@ -151,7 +154,7 @@ async def test_no_timer_fires_once_the_service_is_closed(
     default move (and log an error). Closing the service cancels every timer."""
     await store.save_guild_settings(GuildSettings(guild_id=GUILD, turn_seconds=30))
     table_id = await open_dutch(service, [ANN, BOB])
-    await service.act(table_id, ANN.user_id, 0, "peek 3 4")
+    await service.play.act(table_id, ANN.user_id, 0, "peek 3 4")
     stored = len((await store.load_round(table_id, 0)).actions)
     await service.close()
     await clock.advance(120)  # past the reminder, the timeout and a second one

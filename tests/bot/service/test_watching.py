@@ -19,10 +19,10 @@ from tests.bot.service.conftest import (
 
 
 async def _open(service: TableService, spectators: str) -> int:
-    snapshot = await service.open_table(GUILD, CHANNEL, ANN, "dutch", spectators=spectators)
-    await service.join(snapshot.table_id, BOB)
-    await service.start(snapshot.table_id, ANN.user_id)
-    await service.settle(snapshot.table_id)
+    snapshot = await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch", spectators=spectators)
+    await service.seating.join(snapshot.table_id, BOB)
+    await service.seating.start(snapshot.table_id, ANN.user_id)
+    await service.followup.settle(snapshot.table_id)
     return snapshot.table_id
 
 
@@ -36,25 +36,25 @@ async def test_a_rolled_back_move_leaves_the_watcher_no_hand_until_the_next_turn
     service.store = failing  # type: ignore[assignment]
     table_id = await _open(service, "hands")
     await peek_all(service, table_id)
-    watched = await service.watch(table_id, DAN.user_id)
+    watched = await service.watching.watch(table_id, DAN.user_id)
     assert watched.hands is not None
     player = ANN if service.public_snapshot(table_id).turn == 0 else BOB
-    await service.act(table_id, player.user_id, 0, "draw")
+    await service.play.act(table_id, player.user_id, 0, "draw")
     failing.failing = {"record_action"}
     with pytest.raises(TableError):
-        await service.act(table_id, player.user_id, 0, "swap 1")
+        await service.play.act(table_id, player.user_id, 0, "swap 1")
     failing.failing.clear()
-    after_rollback = await service.watcher_view(table_id, DAN.user_id)
+    after_rollback = await service.watching.watcher_view(table_id, DAN.user_id)
     assert after_rollback is not None and after_rollback.hands is None
-    await service.act(table_id, player.user_id, 0, "swap 1")
-    await service.settle(table_id)
-    turn_over = await service.watcher_view(table_id, DAN.user_id)
+    await service.play.act(table_id, player.user_id, 0, "swap 1")
+    await service.followup.settle(table_id)
+    turn_over = await service.watching.watcher_view(table_id, DAN.user_id)
     assert turn_over is not None and turn_over.hands is not None
 
 
 async def test_a_public_table_gives_its_watchers_no_hand(service: TableService) -> None:
     table_id = await _open(service, "public")
-    watched = await service.watch(table_id, DAN.user_id)
+    watched = await service.watching.watch(table_id, DAN.user_id)
     assert watched.hands is None and watched.public.spectators == "public"
     assert service.public_snapshot(table_id).watchers == 1
 
@@ -63,6 +63,6 @@ async def test_an_unknown_spectators_option_is_refused_and_opens_nothing(
     service: TableService,
 ) -> None:
     with pytest.raises(TableError) as refused:
-        await service.open_table(GUILD, CHANNEL, ANN, "dutch", spectators="everything")
+        await service.seating.open_table(GUILD, CHANNEL, ANN, "dutch", spectators="everything")
     assert refused.value.key == "bad_option"
     assert service.table_ids() == []

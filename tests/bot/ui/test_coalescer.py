@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service.priority import in_background
+from bot.runtime.priority import in_background
 from bot.ui.coalescer import EditCoalescer, RetryLater
 
 

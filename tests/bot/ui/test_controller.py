@@ -32,7 +32,9 @@ async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
 
 
 async def open_table(bot: CardTableBot) -> int:
-    snapshot = await bot.service.open_table(GUILD, CHANNEL, PlayerRef(HOST, "Host"), "dutch")
+    snapshot = await bot.service.seating.open_table(
+        GUILD, CHANNEL, PlayerRef(HOST, "Host"), "dutch"
+    )
     return snapshot.table_id
 
 
@@ -135,7 +137,7 @@ async def test_my_cards_then_peek_shows_the_cards_once_and_hides_them_later(
     shown = peek.only
     assert shown.kind == "edit"
     cards = set(CARD_TEXT.findall(shown.text()))
-    assert len(cards) >= 1  # the two peeked cards (a joker shows as 🃏)
+    assert len(cards) >= 1  # the two peeked cards (a joker shows as "Joker")
 
     clock: FakeClock = bot.clock  # type: ignore[assignment]
     await asyncio.sleep(0)  # the hiding task arms its timer
@@ -185,7 +187,7 @@ async def test_an_unexpected_failure_still_gets_one_sentence(
     async def broken(*args: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(bot.service, "join", broken)
+    monkeypatch.setattr(bot.service.seating, "join", broken)
     answer = (await click(bot, verb_id(table_id, 0, Verb.JOIN), GUEST)).only
     assert answer.ephemeral and answer.content == "That did not work. Please try again."
 
@@ -282,7 +284,7 @@ async def test_a_button_s_moves_are_played_whole_or_refused_whole_with_nothing_s
         assert answer.ephemeral and answer.content == sentence
     after = bot.service.public_snapshot(table_id)
     assert after.version == before.version and after.view == before.view
-    assert "draw" in (await bot.service.private_view(table_id, user)).legal
+    assert "draw" in (await bot.service.play.private_view(table_id, user)).legal
     assert len((await bot.service.store.load_round(table_id, round_no)).actions) == stored
 
 
@@ -290,7 +292,7 @@ async def dame_started(bot: CardTableBot) -> tuple[int, int, int]:
     """A Dame de Pique table of four people, started; the first to act has drawn: (table,
     round, that player's user id)."""
     host = PlayerRef(HOST, "Host")
-    snapshot = await bot.service.open_table(GUILD, CHANNEL, host, "dame")
+    snapshot = await bot.service.seating.open_table(GUILD, CHANNEL, host, "dame")
     table_id = snapshot.table_id
     for user in (GUEST, STRANGER, 104):
         await click(bot, verb_id(table_id, 0, Verb.JOIN), user, name=f"P{user}")
@@ -310,7 +312,7 @@ async def test_a_knock_and_discard_option_plays_both_moves_in_one_choice(
     knocks, then discards, which ends the turn."""
     table_id, round_no, user = await dame_started(bot)
     seat = bot.service.public_snapshot(table_id).to_act[0]
-    legal = (await bot.service.private_view(table_id, user)).legal
+    legal = (await bot.service.play.private_view(table_id, user)).legal
     discard = next(a for a in legal if a.startswith("discard "))
     assert "announce" in legal
     select = f"ct:{table_id}:{round_no}:s=announce"
@@ -337,7 +339,7 @@ async def test_a_forged_or_no_longer_offered_pair_of_moves_is_refused_and_nothin
     bot: CardTableBot, value: str, english: str, french: str
 ) -> None:
     table_id, round_no, user = await dame_started(bot)
-    legal = (await bot.service.private_view(table_id, user)).legal
+    legal = (await bot.service.play.private_view(table_id, user)).legal
     absent = next(c for c in ("3S", "3H", "3D", "3C", "4S") if f"discard {c}" not in legal)
     value = value.format(absent=absent)  # a card not in hand
     version = bot.service.public_snapshot(table_id).version

@@ -16,9 +16,9 @@ import pytest
 
 from bot.app import CardTableBot
 from bot.local.records import iter_components
+from bot.runtime.priority import in_background
 from bot.service import PlayerRef, TableError
-from bot.service.priority import in_background
-from bot.service.snapshots import ROUND_OVER
+from bot.snapshots import ROUND_OVER
 from bot.ui.coalescer import RetryLater
 from bot.ui.layout import shown_as
 from tests.bot.bots import offline_bot
@@ -86,7 +86,9 @@ async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
 
 
 async def lobby(bot: CardTableBot) -> int:
-    snapshot = await bot.service.open_table(GUILD, CHANNEL, PlayerRef(HOST, "Host"), "dutch")
+    snapshot = await bot.service.seating.open_table(
+        GUILD, CHANNEL, PlayerRef(HOST, "Host"), "dutch"
+    )
     await bot.notifier.post(snapshot.table_id, CHANNEL)
     return snapshot.table_id
 
@@ -95,7 +97,7 @@ async def test_a_burst_of_service_changes_makes_one_edit(bot: CardTableBot) -> N
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
     for user in range(3):
-        await bot.service.join(table_id, PlayerRef(200 + user, f"P{user}"))
+        await bot.service.seating.join(table_id, PlayerRef(200 + user, f"P{user}"))
     await bot.notifier.drain()
     assert len(channel.edits) == 1
     assert "P2" in shown(channel.edits[0][1])
@@ -116,7 +118,7 @@ async def test_a_rate_limited_edit_is_retried_until_the_message_converges(
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
     channel.edit_errors = [http_error(429)]
     bot.notifier.coalescer._retry_delay = 0.0  # retry at once in this test
-    await bot.service.join(table_id, PlayerRef(201, "Late"))
+    await bot.service.seating.join(table_id, PlayerRef(201, "Late"))
     await bot.notifier.drain()
     assert len(channel.edits) == 1 and "Late" in shown(channel.edits[0][1])
 
@@ -124,7 +126,7 @@ async def test_a_rate_limited_edit_is_retried_until_the_message_converges(
 async def test_a_server_error_asks_to_retry_later(bot: CardTableBot) -> None:
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Late"))
+    await bot.service.seating.join(table_id, PlayerRef(201, "Late"))
     bot.notifier.coalescer.forget(table_id)
     channel.edit_errors = [http_error(503)]
     with pytest.raises(RetryLater):
@@ -136,7 +138,7 @@ async def test_a_message_too_old_to_edit_is_posted_anew(bot: CardTableBot) -> No
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
     first = (await bot.locations.get(table_id)).message_id
     channel.edit_errors = [http_error(400, code=30046)]
-    await bot.service.join(table_id, PlayerRef(201, "Late"))
+    await bot.service.seating.join(table_id, PlayerRef(201, "Late"))
     await bot.notifier.drain()
     assert len(channel.sent) == 2
     location = await bot.locations.get(table_id)
@@ -151,15 +153,15 @@ async def test_the_lobby_message_becomes_the_table_message_and_every_round_shows
     """One live message per table: no message is posted at the start or at a new round."""
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
     await bot.notifier.drain()
     lobby_message = (await bot.locations.get(table_id)).message_id
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.start(table_id, HOST)
     await bot.notifier.drain()
     await end_round_quickly(bot.service, table_id)
     await bot.notifier.drain()
     assert bot.service.public_snapshot(table_id).status == ROUND_OVER
-    await bot.service.next_round(table_id, HOST)
+    await bot.service.play.next_round(table_id, HOST)
     await bot.notifier.drain()
     assert bot.service.public_snapshot(table_id).round_no == 1
     assert [sent["id"] for sent in channel.sent if sent["content"] is None] == [lobby_message]
@@ -175,8 +177,8 @@ async def test_a_turn_reminder_mentions_only_that_player(bot: CardTableBot) -> N
     await bot.notifier.turn_reminder(table_id, 0)  # nobody is to play in the lobby: no reminder
     await bot.notifier.drain()
     assert all(sent["content"] is None for sent in channel.sent)
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
     await bot.notifier.turn_reminder(table_id, 0)
     await bot.notifier.drain()
     reminder = channel.sent[-1]
@@ -189,7 +191,7 @@ async def test_a_turn_reminder_mentions_only_that_player(bot: CardTableBot) -> N
 async def test_a_cancelled_table_shows_closed_without_buttons(bot: CardTableBot) -> None:
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.cancel(table_id, HOST)
+    await bot.service.seating.cancel(table_id, HOST)
     await bot.notifier.drain()
     message_id, last_edit = channel.edits[-1]
     assert message_id == channel.sent[0]["id"]
@@ -204,14 +206,14 @@ async def test_a_table_edit_during_a_stalled_write_shows_only_what_is_stored(
     edit runs meanwhile, then the write fails: no message ever shows the discard."""
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
     for user in (HOST, 201):
-        await bot.service.act(table_id, user, 0, "peek 3 4")
+        await bot.service.play.act(table_id, user, 0, "peek 3 4")
     snapshot = bot.service.public_snapshot(table_id)
     player = snapshot.seats[snapshot.to_act[0]].user_id
     assert player is not None
-    await bot.service.act(table_id, player, 0, "draw")
+    await bot.service.play.act(table_id, player, 0, "draw")
     await bot.notifier.drain()
     stored = await _shown(bot, table_id)
     edits_before = len(channel.edits)
@@ -219,7 +221,7 @@ async def test_a_table_edit_during_a_stalled_write_shows_only_what_is_stored(
     stalling = StallingStore(bot.store, "record_action")
     bot.service.store = stalling  # type: ignore[assignment]
     stalling.arm()
-    click = asyncio.create_task(bot.service.act(table_id, player, 0, "discard"))
+    click = asyncio.create_task(bot.service.play.act(table_id, player, 0, "discard"))
     await stalling.entered.wait()
     bot.notifier.coalescer.mark(table_id)  # some other change asks for an edit meanwhile
     await bot.notifier.coalescer.drain()
@@ -268,8 +270,8 @@ async def test_what_a_change_shows_others_is_background_work(bot: CardTableBot) 
     """A reminder, a ping, an edit: on the bot's event loop the click's own answer goes first."""
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
     await bot.notifier.drain()
     seen: list[bool] = []
     send = channel.send
@@ -293,8 +295,8 @@ async def test_a_change_within_the_mentioned_turn_starts_no_mention_pass(
     ends the turn has the next player mentioned."""
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
     rng = random.Random(1)
 
     def turn() -> tuple[int, ...]:
@@ -307,7 +309,7 @@ async def test_a_change_within_the_mentioned_turn_starts_no_mention_pass(
         assert notation is not None
         round_no = bot.service.public_snapshot(table_id).round_no
         assert round_no is not None
-        await bot.service.act(table_id, user_id, round_no, notation)
+        await bot.service.play.act(table_id, user_id, round_no, notation)
 
     def mentions() -> list[dict[str, Any]]:
         return [s for s in channel.sent if s["content"] and "turn" in s["content"]]
@@ -337,10 +339,10 @@ async def test_a_clicked_table_s_move_is_edited_without_the_coalescing_delay(
     """A player's "My cards" follows each move at once: the table message of a table being
     played must not lag a coalescing delay behind it (it showed a card already taken)."""
     table_id = await lobby(bot)
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
     for user in (HOST, 201):
-        await bot.service.act(table_id, user, 0, "peek 3 4")
+        await bot.service.play.act(table_id, user, 0, "peek 3 4")
     await bot.notifier.drain()
     delays: list[float] = []
 
@@ -351,11 +353,11 @@ async def test_a_clicked_table_s_move_is_edited_without_the_coalescing_delay(
     snapshot = bot.service.public_snapshot(table_id)
     player = snapshot.seats[snapshot.to_act[0]].user_id
     assert player is not None
-    await bot.service.act(table_id, player, 0, "draw")  # nobody clicked: a timer, say
+    await bot.service.play.act(table_id, player, 0, "draw")  # nobody clicked: a timer, say
     await bot.notifier.drain()
     assert delays == [0.2]
     bot.notifier.clicked(table_id)
-    await bot.service.act(table_id, player, 0, "discard")
+    await bot.service.play.act(table_id, player, 0, "discard")
     await bot.notifier.drain()
     assert delays == [0.2]
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
@@ -370,7 +372,7 @@ async def test_a_click_answered_on_the_table_message_is_not_edited_twice(
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
     bot.notifier.clicked(table_id)
     with bot.notifier.answering_on_message(table_id):
-        await bot.service.join(table_id, PlayerRef(201, "Guest"))
+        await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
     rendered = await bot.notifier.render(table_id)
     assert rendered is not None
     bot.notifier.note_sent(table_id, rendered)  # what the click's answer does
@@ -383,13 +385,13 @@ async def test_no_turn_is_mentioned_while_everyone_peeks_at_once(bot: CardTableB
     turn; the first turn after the peek is mentioned."""
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
-    await bot.service.act(table_id, HOST, 0, "peek 3 4")
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
+    await bot.service.play.act(table_id, HOST, 0, "peek 3 4")
     await bot.notifier.drain()
     assert bot.service.public_snapshot(table_id).to_act == (1,)  # only the guest peeks now
     assert [s for s in channel.sent if s["content"]] == []
-    await bot.service.act(table_id, 201, 0, "peek 3 4")
+    await bot.service.play.act(table_id, 201, 0, "peek 3 4")
     await bot.notifier.drain()
     snapshot = bot.service.public_snapshot(table_id)
     (seat,) = snapshot.to_act
@@ -417,12 +419,12 @@ async def test_a_turn_reminder_says_press_my_cards_only_to_a_player_whose_hand_i
 ) -> None:
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
     await bot.notifier.turn_reminder(table_id, 0)
     await bot.notifier.drain()
     assert channel.sent[-1]["content"].endswith("press **My cards**.")
-    private = await bot.service.private_view(table_id, HOST)
+    private = await bot.service.play.private_view(table_id, HOST)
     bot.tables.follower.note(hand_interaction(HOST), 1, private, "en")
     await bot.notifier.turn_reminder(table_id, 0)
     await bot.notifier.drain()
@@ -439,16 +441,16 @@ async def test_a_turn_its_own_player_s_click_started_is_not_mentioned_below_thei
     turn loses its mention."""
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
     snapshot = bot.service.public_snapshot(table_id)
     seat = snapshot.view.first_player
     first = snapshot.seats[seat].user_id
     other = 201 if first == HOST else HOST
     assert first is not None
-    await bot.service.act(table_id, other, 0, "peek 3 4")
+    await bot.service.play.act(table_id, other, 0, "peek 3 4")
     with bot.tables.follower.answering(table_id, first):
-        await bot.service.act(table_id, first, 0, "peek 3 4")
+        await bot.service.play.act(table_id, first, 0, "peek 3 4")
         await bot.notifier.drain()
     assert bot.service.public_snapshot(table_id).to_act == (seat,)
     assert [s for s in channel.sent if s["content"]] == []
@@ -456,9 +458,9 @@ async def test_a_turn_its_own_player_s_click_started_is_not_mentioned_below_thei
     async def whole_turn(user_id: int) -> None:
         turn = bot.service.public_snapshot(table_id).to_act
         while bot.service.public_snapshot(table_id).to_act == turn:
-            legal = (await bot.service.private_view(table_id, user_id)).legal
+            legal = (await bot.service.play.private_view(table_id, user_id)).legal
             move = next((m for m in ("draw", "discard", "skip") if m in legal), legal[0])
-            await bot.service.act(table_id, user_id, 0, move)
+            await bot.service.play.act(table_id, user_id, 0, move)
 
     await whole_turn(first)
     await bot.notifier.drain()
@@ -477,15 +479,15 @@ async def test_the_next_round_drops_the_round_end_picture_from_the_one_message(
     bot.pictures.enabled = False
     table_id = await lobby(bot)
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    await bot.service.join(table_id, PlayerRef(201, "Guest"))
-    await bot.service.start(table_id, HOST)
+    await bot.service.seating.join(table_id, PlayerRef(201, "Guest"))
+    await bot.service.seating.start(table_id, HOST)
     await end_round_quickly(bot.service, table_id)
     await bot.notifier.drain()
     message_id = (await bot.locations.get(table_id)).message_id
     (attached,) = [kw["attachments"] for _, kw in channel.edits if kw.get("attachments")]
     assert [f.filename for f in attached] == [bot.notifier._pictured[table_id][1]]
     edits_before = len(channel.edits)
-    await bot.service.next_round(table_id, HOST)
+    await bot.service.play.next_round(table_id, HOST)
     await bot.notifier.drain()
     (next_round,) = channel.edits[edits_before:]
     assert next_round[0] == message_id

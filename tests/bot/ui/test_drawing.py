@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from bot.pictures.layout import CardPicture, CardRow
-from bot.service import worker
+from bot.runtime import worker
 from bot.ui.drawing import DrawingLate, DrawingProcesses
-from bot.ui.pictures import DRAWERS, CardPictures, drawing_processes
+from bot.ui.message_pictures import DRAWERS, CardPictures, drawing_processes
 
 HANDS = ("7D", "8D", "9D", "10D")
 

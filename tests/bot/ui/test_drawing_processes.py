@@ -14,11 +14,11 @@ import textwrap
 BOT = textwrap.dedent(
     """
     import asyncio, os, pickle
-    from bot.service.worker import Job, ProcessWorker
+    from bot.runtime.worker import Job, ProcessWorker
     from games.contract import RoundSetup
     from games.euchre import GAME
-    from bot.ui.pictures import in_drawing_process
-    from tests.bot.service import deciders
+    from bot.ui.message_pictures import in_drawing_process
+    from tests.bot.runtime import deciders
 
     class Events:
         def __init__(self):
@@ -77,7 +77,7 @@ def test_the_bots_children_exit_once_it_is_killed_outright() -> None:
 QUIET = textwrap.dedent(
     """
     import os, pickle, select, signal, socket
-    from bot.service.worker import forkserver_context, read_frame, write_frame
+    from bot.runtime.worker import forkserver_context, read_frame, write_frame
     from bot.ui.drawing import serve
 
     mine, theirs = socket.socketpair()

@@ -16,7 +16,7 @@ import pytest
 from bot.service import FakeClock, PlayerRef, PrivateSnapshot, TableService
 from bot.ui.decks import PlayerDecks
 from bot.ui.following import HandFollower
-from bot.ui.pictures import CardPictures
+from bot.ui.message_pictures import CardPictures
 from bot.ui.reveals import RevealHolds
 from games.cards import Card, cards
 from storage import Store
@@ -42,13 +42,13 @@ class Table:
         self.deleted: list[int] = []  # message ids deleted (an original: its interaction's)
         self.table_id = 0
         self._interactions = itertools.count(1)
-        follow_view = service.follow_view
+        follow_view = service.play.follow_view
 
         async def counted(table_id: int, user_id: int) -> PrivateSnapshot | None:
             self.views.append(user_id)
             return await follow_view(table_id, user_id)
 
-        service.follow_view = counted  # type: ignore[method-assign]
+        service.play.follow_view = counted  # type: ignore[method-assign]
 
     def spawn(self, work: Any) -> None:
         self.spawned.append(work.__qualname__)
@@ -103,7 +103,7 @@ class Table:
     async def draw(self, user_id: int) -> PrivateSnapshot:
         round_no = self.service.public_snapshot(self.table_id).round_no
         assert round_no is not None
-        return (await self.service.act(self.table_id, user_id, round_no, "draw")).private
+        return (await self.service.play.act(self.table_id, user_id, round_no, "draw")).private
 
 
 class Notices:
@@ -151,7 +151,7 @@ async def _seated(
     clock = FakeClock()
     service = TableService(store, clock, notices, lambda: next(seeds))
     made = Table(service)
-    made.reveals = RevealHolds(clock, service.recall)
+    made.reveals = RevealHolds(clock, service.play.recall)
     made.follower = notices.follower = HandFollower(
         SimpleNamespace(  # type: ignore[arg-type]
             service=service,
@@ -163,15 +163,15 @@ async def _seated(
         made.reveals,
         before_moving,
     )
-    opened = await service.open_table(1, 10, PLAYERS[0], game)
+    opened = await service.seating.open_table(1, 10, PLAYERS[0], game)
     made.table_id = opened.table_id
     for player in PLAYERS[1:]:
-        await service.join(made.table_id, player)
+        await service.seating.join(made.table_id, player)
     if deck is not None:
         service.stack_deck(made.table_id, deck)
-    await service.start(made.table_id, PLAYERS[0].user_id)
+    await service.seating.start(made.table_id, PLAYERS[0].user_id)
     for player in PLAYERS:
-        private = await service.private_view(made.table_id, player.user_id)
+        private = await service.play.private_view(made.table_id, player.user_id)
         made.answered(private, player.user_id)
     await made.settle()
     made.views.clear()
@@ -216,7 +216,7 @@ async def test_a_click_answer_drawn_before_a_later_change_is_looked_at_once_more
     round_no = drawn.round_no
     assert round_no is not None
     discard = next(move for move in drawn.legal if move.startswith("discard"))
-    await table.service.act(table.table_id, player, round_no, discard)  # ...they move again
+    await table.service.play.act(table.table_id, player, round_no, discard)  # ...they move again
     table.answered(drawn, player)  # the older answer arrives now
     await table.settle()
     assert player in table.views  # looked at once more, for the change since its view
@@ -256,7 +256,7 @@ async def test_a_waiting_players_message_is_redrawn_when_the_trump_is_made(euchr
     dealer = snapshot.seats[snapshot.view.dealer].user_id
     round_no = snapshot.round_no
     assert round_no is not None
-    await euchre.service.act(euchre.table_id, bidder, round_no, "order")
+    await euchre.service.play.act(euchre.table_id, bidder, round_no, "order")
     await euchre.settle()
     waiting = {p.user_id for p in PLAYERS} - {bidder, dealer}
     # their hands are sorted trump first now, and say the trump: before, left as they were
@@ -264,10 +264,10 @@ async def test_a_waiting_players_message_is_redrawn_when_the_trump_is_made(euchr
     euchre.edits.clear()
     discard = next(
         move
-        for move in (await euchre.service.private_view(euchre.table_id, dealer)).legal
+        for move in (await euchre.service.play.private_view(euchre.table_id, dealer)).legal
         if move.startswith("discard")
     )
-    await euchre.service.act(euchre.table_id, dealer, round_no, discard)
+    await euchre.service.play.act(euchre.table_id, dealer, round_no, discard)
     await euchre.settle()
     leader = euchre.to_act()
     # the dealer's turn is over and the lead's starts; the others still wait, as drawn
@@ -295,7 +295,7 @@ async def test_a_card_a_rule_shows_is_redrawn_where_another_players_jack_carries
     table_id = dutch.table_id
     round_no = dutch.service.public_snapshot(table_id).round_no
     for player in PLAYERS:  # each peeks at their bottom row: held in view, as answered
-        result = await dutch.service.act(table_id, player.user_id, round_no, "peek 3 4")
+        result = await dutch.service.play.act(table_id, player.user_id, round_no, "peek 3 4")
         until = dutch.service.clock.now() + 8.0
         dutch.reveals.hold(table_id, player.user_id, round_no, result.reveals, until)
         shown, hide_at = await dutch.reveals.shown(table_id, player.user_id, round_no)
@@ -307,12 +307,12 @@ async def test_a_card_a_rule_shows_is_redrawn_where_another_players_jack_carries
     snapshot = dutch.service.public_snapshot(table_id)
     first = dutch.to_act()
     waiting = next(info for info in snapshot.seats if info.user_id != first)
-    await dutch.service.act(table_id, first, round_no, "draw")  # the Jack
-    await dutch.service.act(table_id, first, round_no, "discard")  # its power
+    await dutch.service.play.act(table_id, first, round_no, "draw")  # the Jack
+    await dutch.service.play.act(table_id, first, round_no, "discard")  # its power
     await dutch.settle()
     assert waiting.user_id not in dutch.edits  # nothing it shows moved: left as drawn
     assert waiting.user_id not in dutch.views  # where its cards lie was looked at, alone
-    await dutch.service.act(table_id, first, round_no, f"jack 1 {waiting.seat}:3")
+    await dutch.service.play.act(table_id, first, round_no, f"jack 1 {waiting.seat}:3")
     await dutch.settle()
     # the card it showed at slot 3 is in the Jack's player's grid now: redrawn without it
     assert waiting.user_id in dutch.edits
@@ -357,7 +357,7 @@ async def _turn_passes(table: Table) -> int:
     drawn = await table.draw(player)
     assert drawn.round_no is not None
     discard = next(move for move in drawn.legal if move.startswith("discard"))
-    await table.service.act(table.table_id, player, drawn.round_no, discard)
+    await table.service.play.act(table.table_id, player, drawn.round_no, discard)
     return table.to_act()
 
 
@@ -395,7 +395,7 @@ async def test_a_hand_moved_to_the_bottom_is_drawn_from_the_view_after_the_menti
     await table.settle()
     (posted,) = [offered for user, offered in table.posted if user == player]
     assert f"ct:{table.table_id}:{round_no}:p=draw" not in posted  # drawn before: stale
-    legal = (await table.service.follow_view(table.table_id, player)).legal  # type: ignore[union-attr]
+    legal = (await table.service.play.follow_view(table.table_id, player)).legal  # type: ignore[union-attr]
     assert any(move.startswith("discard") for move in legal)
     assert any("discard" in custom_id for custom_id in posted)
     assert len(table.deleted) == 1  # the message it replaces, once
@@ -407,9 +407,9 @@ async def test_a_players_hand_is_redrawn_before_the_tables_watchers_messages(tab
     player = table.to_act()
     users = table.follower._followed[table.table_id]
     del users[player]  # the player's message is followed again after the watcher's
-    watched = await table.service.watch(table.table_id, 999)
+    watched = await table.service.watching.watch(table.table_id, 999)
     table.follower.note_watcher(table.interaction(999), 999, watched, "en")
-    table.answered(await table.service.private_view(table.table_id, player), player)
+    table.answered(await table.service.play.private_view(table.table_id, player), player)
     await table.settle()
     table.edits.clear()
     await table.draw(player)  # from another message: theirs and the watcher's change

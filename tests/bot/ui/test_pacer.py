@@ -99,13 +99,15 @@ async def test_the_clicked_table_is_edited_at_once_among_a_thousand_refreshes(
 ) -> None:
     channel: RateLimitedChannel = bot.channel  # type: ignore[attr-defined]
     clock: FakeClock = bot.clock  # type: ignore[assignment]
-    played = (await bot.service.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")).table_id
+    played = (
+        await bot.service.seating.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")
+    ).table_id
     bot.notifier.clicked(played)  # joined and started by clicks
-    await bot.service.join(played, PlayerRef(2, "Bob"))
-    await bot.service.start(played, 1)
+    await bot.service.seating.join(played, PlayerRef(2, "Bob"))
+    await bot.service.seating.start(played, 1)
     opened = await asyncio.gather(
         *(
-            bot.service.open_table(GUILD, CHANNEL, PlayerRef(100 + user, "P"), "dutch")
+            bot.service.seating.open_table(GUILD, CHANNEL, PlayerRef(100 + user, "P"), "dutch")
             for user in range(RESTORED)
         )
     )
@@ -128,10 +130,10 @@ async def test_the_clicked_table_is_edited_at_once_among_a_thousand_refreshes(
             seat = snapshot.to_act[0]
             user = snapshot.seats[seat].user_id
             assert user is not None
-            legal = (await bot.service.private_view(played, user)).legal
+            legal = (await bot.service.play.private_view(played, user)).legal
             clicked_at = clock.now()
             bot.notifier.clicked(played)  # as the controller says at every click
-            await bot.service.act(played, user, snapshot.round_no or 0, legal[0])
+            await bot.service.play.act(played, user, snapshot.round_no or 0, legal[0])
             await run_ready()
             shown = [t for t, m in channel.edits if m == messages[played] and t >= clicked_at]
             assert shown, f"the table in play waited (step {step})"
@@ -277,8 +279,8 @@ async def act_first(bot: CardTableBot, table_id: int) -> None:
     snapshot = bot.service.public_snapshot(table_id)
     user = snapshot.seats[snapshot.to_act[0]].user_id
     assert user is not None
-    legal = (await bot.service.private_view(table_id, user)).legal
-    await bot.service.act(table_id, user, snapshot.round_no or 0, legal[0])
+    legal = (await bot.service.play.private_view(table_id, user)).legal
+    await bot.service.play.act(table_id, user, snapshot.round_no or 0, legal[0])
 
 
 async def test_turn_mentions_are_paced_in_their_channel_and_a_turn_over_is_not_mentioned(
@@ -289,10 +291,10 @@ async def test_turn_mentions_are_paced_in_their_channel_and_a_turn_over_is_not_m
     tables = []
     for n in range(MENTIONED):
         host, guest = PlayerRef(1_000 + 2 * n, "Ann"), PlayerRef(1_001 + 2 * n, "Bob")
-        table_id = (await bot.service.open_table(GUILD, CHANNEL, host, "dutch")).table_id
+        table_id = (await bot.service.seating.open_table(GUILD, CHANNEL, host, "dutch")).table_id
         await bot.locations.set_message(table_id, 10_000 + table_id)
-        await bot.service.join(table_id, guest)
-        await bot.service.start(table_id, host.user_id)
+        await bot.service.seating.join(table_id, guest)
+        await bot.service.seating.start(table_id, host.user_id)
         tables.append(table_id)
     for table_id in tables:  # everyone peeks, then one player's turn starts at every table
         while bot.service.public_snapshot(table_id).view.phase == "peek":
@@ -346,7 +348,9 @@ async def test_a_turn_says_whether_it_was_held_back_for_the_channels_window() ->
 async def test_a_closing_edit_waits_for_its_turn_in_a_full_window(bot: CardTableBot) -> None:
     channel: RateLimitedChannel = bot.channel  # type: ignore[attr-defined]
     clock: FakeClock = bot.clock  # type: ignore[assignment]
-    table_id = (await bot.service.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")).table_id
+    table_id = (
+        await bot.service.seating.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")
+    ).table_id
     message_id = 10_000 + table_id
     await bot.locations.set_message(table_id, message_id)
     await bot.notifier.render(table_id)  # as its message shows it
@@ -354,7 +358,7 @@ async def test_a_closing_edit_waits_for_its_turn_in_a_full_window(bot: CardTable
     for _ in range(EDITS):  # another table's edits fill the channel's window
         async with bot.notifier.pacer.turn(CHANNEL, 99):
             await channel.get_partial_message(99).edit()
-    await bot.service.cancel(table_id, 1)
+    await bot.service.seating.cancel(table_id, 1)
     await run_ready()
     assert channel.refused == 0  # it waits rather than meet a 429
     for _ in range(int(PER) + 1):
@@ -368,7 +372,9 @@ async def test_a_table_that_cannot_be_restored_has_its_kept_mention_deleted(
     bot: CardTableBot,
 ) -> None:
     channel: RateLimitedChannel = bot.channel  # type: ignore[attr-defined]
-    table_id = (await bot.service.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")).table_id
+    table_id = (
+        await bot.service.seating.open_table(GUILD, CHANNEL, PlayerRef(1, "Ann"), "dutch")
+    ).table_id
     kept = TurnMention(table_id=table_id, channel_id=CHANNEL, message_id=777, seat=0, round_no=0)
     await bot.store.save_turn_mention(kept)
     bot.notifier.adopt_mentions(await bot.store.turn_mentions())  # as the start does

@@ -130,7 +130,7 @@ def test_leaves_a_pile_of_junk_when_an_opponent_may_go_out() -> None:
 
 
 def test_the_strength_script_plays_whole_matches() -> None:
-    from games.strength.dame import play_match
+    from benchmarks.strength.dame import play_match
 
     won, hands, cpu = play_match(1, target=150)
     assert isinstance(won, bool) and hands >= 1

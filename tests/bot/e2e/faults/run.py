@@ -23,7 +23,7 @@ from bot.app import CardTableBot
 from bot.local.gateway import ShardOffline
 from bot.local.records import LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord
-from bot.service.snapshots import PLAYING
+from bot.snapshots import PLAYING
 from bot.ui.custom_ids import BadCustomId, parse
 from tests.bot.e2e.harness import ONE_SENTENCE_MAX, BotUnderTest, players
 from tests.bot.e2e.leak_checker import LeakChecker

@@ -8,7 +8,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.service.clock import SystemClock
+from bot.clock import SystemClock
 from tests.bot.e2e.faults.postgres import POSTGRES_SCENARIOS
 from tests.bot.e2e.faults.run import ANSWER_SECONDS, FaultRow, FaultRun, answered_within
 from tests.bot.e2e.harness import BotUnderTest, players

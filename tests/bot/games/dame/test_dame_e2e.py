@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from bot.service.snapshots import FINISHED, PLAYING, PublicSnapshot
+from bot.snapshots import FINISHED, PLAYING, PublicSnapshot
 from bot.ui.custom_ids import play_id
 from tests.bot.e2e.harness import (
     EIGHT,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.i18n import text
 from bot.render.stats import MIN_MATCHES, shown_rating
-from bot.service.snapshots import FINISHED, ROUND_OVER
+from bot.snapshots import FINISHED, ROUND_OVER
 from tests.bot.e2e.harness import BotUnderTest
 from tests.bot.e2e.players import message_text
 from tests.bot.games.dame.tables import four_at_a_stacked_table

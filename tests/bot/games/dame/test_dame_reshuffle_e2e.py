@@ -28,9 +28,9 @@ async def test_the_stock_runs_out_and_the_pile_becomes_the_stock_at_the_next_dra
             snapshot = service.public_snapshot(table_id)
             mover = seat[snapshot.to_act[0]]
             assert snapshot.round_no is not None
-            drew = await service.act(table_id, mover.id, snapshot.round_no, "draw")
+            drew = await service.play.act(table_id, mover.id, snapshot.round_no, "draw")
             (reveal,) = drew.reveals
-            await service.act(
+            await service.play.act(
                 table_id, mover.id, snapshot.round_no, f"discard {reveal.data['card']}"
             )
         await harness.settle()
@@ -42,7 +42,7 @@ async def test_the_stock_runs_out_and_the_pile_becomes_the_stock_at_the_next_dra
         # The last card of the stock, by clicks: the stock is empty, nothing is reshuffled yet.
         last = seat[service.public_snapshot(table_id).to_act[0]]
         await harness.play(last, table_id, "draw")
-        legal = (await service.private_view(table_id, last.id)).legal
+        legal = (await service.play.private_view(table_id, last.id)).legal
         discard = next(a for a in legal if a.startswith("discard "))
         await harness.play(last, table_id, discard)
         table = harness.table_message(table_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.games.dame.render import show, show_all
 from bot.i18n import text
-from bot.service.snapshots import ROUND_OVER
+from bot.snapshots import ROUND_OVER
 from games.dame import GAME
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence
 from tests.bot.e2e.players import message_text

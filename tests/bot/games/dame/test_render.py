@@ -8,16 +8,16 @@ import json
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from bot.games.dame import render
-from bot.pictures.cards import FOUR_COLOURS
+from bot.pictures.card_faces import FOUR_COLOURS
 from bot.pictures.round_end import cards_in
 from bot.render.actions import MAX_OPTIONS, SelectSpec
-from bot.render.cards import in_deck
+from bot.render.card_text import in_deck
 from bot.render.private import render_private
 from bot.render.table import render_table
-from bot.service.snapshots import (
-    ROUND_OVER,
-)
+from bot.snapshots import FINISHED, ROUND_OVER
 from bot.ui.custom_ids import Kind, parse
 from games.cards import card
 from games.dame import GAME, DameRound
@@ -151,6 +151,50 @@ def test_the_end_of_a_hand_shows_packs_hands_left_and_points() -> None:
     assert sorted(drawn) == sorted(
         [c for h in hands for c in h] + [c for row in packs for c in row.cards]
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "over", "totals"),
+    [
+        (
+            "en",
+            "🏆 Match over. Winners: E–W (**Ben** & **Dan**)",
+            "Final totals: E–W 1040, N–S 620",
+        ),
+        (
+            "fr",
+            "🏆 Partie terminée. Victoire : E–O (**Ben** & **Dan**)",
+            "Totaux finaux : E–O 1040, N–S 620",
+        ),
+    ],
+)
+def test_my_cards_at_the_dame_match_end_says_the_match_is_over_with_the_result(
+    language: str, over: str, totals: str
+) -> None:
+    """Not "The round is over.", as if another round were coming: the match, who won, the
+    final totals, to every player."""
+    round_ = stacked_round(
+        {1: "3H 3D 3C 4H 4D 4C 5H 5D 5C 6H 6D 6C JK"}, stock="8C#1 8D#1 9C#1 10C#1 3S#1"
+    )
+    events = round_.apply(1, "draw") + round_.apply(1, "announce") + round_.apply(1, "discard 8C#1")
+    for seat in (2, 3, 0):
+        draw_and_discard(round_, seat)
+    events += round_.apply(1, "draw")
+    for rank in "3456":
+        events += round_.apply(1, f"meld {rank} {rank} {rank}")
+    events += round_.apply(1, "add 3 3C") + round_.apply(1, "discard JK")
+    assert round_.finished
+    finished = replace(
+        public_snapshot(round_, events, status=ROUND_OVER),
+        status=FINISHED,
+        winners=(1, 3),
+        totals=(620, 1040, 620, 1040),
+    )
+    for seat in range(4):
+        private = replace(snapshots.private(round_, seat), status=FINISHED)
+        mine = render_private(private, finished, language).embed.description
+        assert mine is not None and over in mine and totals in mine, mine
+        assert "round is over" not in mine and "manche est finie" not in mine
 
 
 def test_every_legal_move_of_a_big_hand_is_reachable_in_steps_and_none_dropped() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.actions import MAX_OPTIONS, MAX_ROWS, SelectSpec
-from bot.service.snapshots import PLAYING, ROUND_OVER, PublicSnapshot, RoundEnd
+from bot.snapshots import PLAYING, ROUND_OVER, PublicSnapshot, RoundEnd
 from games.cards import cards
 from games.dame import DameRound
 from games.dame.rules import DECK, IS_WILD

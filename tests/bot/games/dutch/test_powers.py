@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.pictures.cards import BACK
+from bot.pictures.card_faces import BACK
 from bot.render.actions import MAX_ROWS, ButtonSpec, SelectSpec
-from bot.render.cards import card_emoji
+from bot.render.card_text import card_emoji
 from bot.render.private import render_private
 from bot.ui.custom_ids import Kind, parse
 from games.contract import RoundSetup

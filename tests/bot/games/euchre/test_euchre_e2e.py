@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.render.cards import face
+from bot.render.card_text import face
 from bot.render.stats import shown_rating
-from bot.service.snapshots import FINISHED, PLAYING
+from bot.snapshots import FINISHED, PLAYING
 from bot.ui.custom_ids import play_id
 from games.cards import cards
 from tests.bot.e2e.harness import (

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from bot.i18n import text
 from bot.local.records import LocalUser
-from bot.render import cards
-from bot.service.snapshots import ROUND_OVER
+from bot.render import card_text as cards
+from bot.snapshots import ROUND_OVER
 from bot.ui.custom_ids import play_id
 from games.cards import Card
 from games.euchre.deal import deal_without_farmers_hand, stack_deck

@@ -16,7 +16,7 @@ from bot.pictures.round_end import cards_in
 from bot.render.actions import ButtonSpec
 from bot.render.private import render_private
 from bot.render.table import render_table
-from bot.service.snapshots import (
+from bot.snapshots import (
     FINISHED,
     LOBBY,
     ROUND_OVER,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from bot.service.snapshots import FINISHED
+from bot.snapshots import FINISHED
 from bot.ui.custom_ids import Verb
 from tests.bot.e2e.harness import BotUnderTest, players
 

@@ -9,7 +9,7 @@ from typing import ClassVar
 from bot.games.base import BasePlugin
 from bot.games.plugin import TableContext
 from bot.i18n import text
-from bot.render.cards import shown
+from bot.render.card_text import shown
 from bot.snapshots import PrivateSnapshot, Reveal
 from tests.games.toygame import ToyView
 

@@ -1,0 +1,1 @@
+"""Bot strength scripts: `python -m benchmarks.strength GAME` (numbers, not tests)."""

@@ -1,0 +1,699 @@
+"""A pool of bot workers: every table's bot decisions, scheduled fairly, each with a deadline.
+
+- **Several decisions in flight per worker.** A worker is sent up to `PIPELINE` (16)
+  decisions before it answers: they wait in its socket, in order, so when it finishes one it
+  begins the next at once instead of waiting for this process's event loop to read its answer
+  (4 left a worker idle most of the time when a loaded machine's loop turned every ~80 ms).
+  Decisions go to the worker with the fewest sent (of those, one that keeps the table's
+  round), and never to one running a chore or taken for stuck.
+- **Fair by table.** Decisions wait in one queue per table, and the queues take turns: a
+  table with many decisions waiting (a restart, a bug) never delays another table's bots by
+  more than the decisions already sent to the workers (`PIPELINE` per worker) and one more
+  (its turn in the line, taken before the other table's).
+- **A deadline per decision** (`DECISION_SECONDS`, well under the shortest turn): a decision
+  not answered by then, whether it waits in the pool, waits in its worker or is under way, is
+  played by the simple policy, decided in this process from the round as it was when asked
+  (the round itself, if it still has the actions it had then; else it moved on, and the
+  decision ends `Stale`, which the follow-up drops quietly: a move for a state gone by). A
+  worker that dies (even mid-answer) or answers garbage is replaced at once and every decision
+  sent to it played the same way. A worker whose decision under way is past its deadline is
+  sent nothing more until it answers; if it is still on that decision `HANG_SECONDS` after it
+  began it, it is taken for stuck, killed and replaced.
+- **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
+  moves is complete) plays it at once, without a worker.
+- **Only searches go to the workers.** A policy that does not search (a heuristic: every
+  simple bot, and the strong bots of the games whose strong bot is one) decides here, at
+  once (0.01-0.09 ms at p50, under 0.2 ms at p99: less than a worker's round trip), instead
+  of waiting in a worker's queue behind searches.
+- **Only what changed is sent.** Each worker keeps the rounds it was sent, by table, and the
+  pool mirrors what each keeps (`Slot.kept`: the round object, by weak reference, its number
+  and its actions): a decision goes with the actions played since the worker's copy, or with
+  the whole round when the worker keeps no copy of that very round object (a new worker, a
+  new round, a rollback, a table it dropped), which it then keeps (`bot.runtime.worker`). Its
+  round is read when the decision is sent, up to its actions when asked (they only grow); one
+  that must go whole but has moved on since it was asked is not sent: it ends `Stale`, as a
+  fallback for it does, and the follow-up drops it. No round is pickled when asked.
+- **Under overload the budget shrinks with the queue, the queue does not grow.** A decision
+  aims to be answered `AIM_SECONDS` (0.25 s) after it was asked, so that a click followed by
+  three bots' moves is played out within a second. Its search budget is its share of the time
+  left before that aim, shared with the decisions per worker that must fit in it too: those
+  sent to its worker before it and those waiting behind it in the pool; a minimal search
+  (`MIN_BUDGET`) at least, and never more than the policy's own budget (a cap: a sequential search
+  stops sooner when its choice is clear). So the more decisions wait, the shorter each search,
+  and the queue drains at a fraction of the full searches' cost. The job also carries the time
+  it has before its deadline from its sending (`Job.left`) and the moment it was sent, on
+  CLOCK_MONOTONIC; the worker searches for the smaller of its budget and the time left when it
+  begins it (`Job.budget_at`), or, with less than `MIN_BUDGET` left, answers `skipped` and the
+  simple policy plays. The simple policy plays at once when even a minimal search could not
+  fit: the decision's share of its deadline with every decision waiting or sent would be under
+  `MIN_BUDGET` (~190 decisions per worker), or every worker is stuck.
+- **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
+  a queue of its own and is taken only when no bot decision waits, by a worker with no
+  decision sent, and never by the last such worker of a pool of more than one; an urgent chore
+  (a person waits for it: a coach's hint) goes first, on the next worker free, the last too. A
+  chore is sent with its time budget (a short one: a bot decision asked meanwhile waits for it
+  at most that long). A chore that no worker took within `CHORE_WAIT`, or still running `hang`
+  seconds past its budget (its worker is replaced), or whose worker died, fails with
+  `ChoreFailed`.
+
+Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
+a factory (`bot.runtime.worker.ProcessWorker` for the bot; tests give their own): the pool is
+plain asyncio on the service's clock. Each bot process (shard) has its own pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import pickle
+import random
+import weakref
+from collections import deque
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from bot.clock import Clock, TimerHandle
+from bot.runtime.policy import SeatPolicy, policy_for
+from bot.runtime.pool_slots import (
+    Decision,
+    Held,
+    PendingChore,
+    Slot,
+    cancel_timer,
+    settle_future,
+    time_share,
+    worker_pid,
+)
+from bot.runtime.pool_terms import (
+    DEADLINE,
+    ERROR,
+    FORCED,
+    GARBAGE,
+    HERE,
+    HUNG,
+    MISFIT,
+    OVERLOAD,
+    SEARCHED,
+    TIMED_OUT,
+    ChoreFailed,
+    PoolObserver,
+    PoolStats,
+    Stale,
+)
+from bot.runtime.worker import (
+    CHORE,
+    KEEP,
+    MIN_BUDGET,
+    Answer,
+    Job,
+    Kept,
+    Worker,
+    WorkerEvents,
+    choose_from,
+)
+from games.contract import Round
+
+log = logging.getLogger(__name__)
+
+WorkerFactory = Callable[[WorkerEvents], Worker]
+
+DECISION_SECONDS = 1.0  # asked -> answered, at most; then the simple policy plays
+HANG_SECONDS = 5.0  # a worker still on one decision this long after taking it is replaced
+START_SECONDS = 60.0  # a worker not ready this long after its start is replaced
+PIPELINE = 16  # decisions sent to a worker at most before it answers (module doc)
+AIM_SECONDS = 0.25  # asked -> answered, aimed at: the budgets share this (module doc)
+ANSWER_MARGIN = 0.05  # of a decision's time, kept for sending the round and the answer
+RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
+RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
+CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
+
+
+class _Events:
+    """What one slot's worker reports, handed to the pool with the slot."""
+
+    __slots__ = ("_pool", "_slot")
+
+    def __init__(self, pool: DecisionPool, slot: Slot) -> None:
+        self._pool = pool
+        self._slot = slot
+
+    def ready(self) -> None:
+        self._pool._on_ready(self._slot)
+
+    def answered(self, answer: Answer) -> None:
+        self._pool._on_answer(self._slot, answer)
+
+    def lost(self, reason: str) -> None:
+        self._pool._on_lost(self._slot, reason)
+
+
+class DecisionPool:
+    """`workers` workers made by `factory`, started on first use (or `warm()`)."""
+
+    def __init__(
+        self,
+        workers: int,
+        factory: WorkerFactory,
+        clock: Clock,
+        *,
+        deadline: float = DECISION_SECONDS,
+        hang: float = HANG_SECONDS,
+        pipeline: int = PIPELINE,
+        aim: float = AIM_SECONDS,
+        keep: int = KEEP,
+        observer: PoolObserver | None = None,
+    ) -> None:
+        if workers < 1 or pipeline < 1:
+            raise ValueError("a pool needs at least one worker, sent one decision at a time")
+        self.size = workers
+        self.deadline = deadline
+        self.hang = hang
+        self.pipeline = pipeline
+        self.aim = aim
+        self.keep = keep  # rounds a worker keeps, by table (the workers' own bound)
+        self.stats = PoolStats()
+        self._factory = factory
+        self._clock = clock
+        self._slots: list[Slot] = []
+        self._retired: deque[Worker] = deque(maxlen=RETIRED)  # killed, reaped at close
+        self._restarts: list[TimerHandle] = []
+        self._failures = 0  # workers in a row that were lost before they were ready
+        self._queues: dict[Hashable, deque[Decision]] = {}  # in turn order
+        self._waiting = 0  # decisions in the queues
+        self._ids = 0
+        self._observer = observer
+        self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
+        self._chores: deque[PendingChore] = deque()  # waiting for a worker no decision needs
+        self._tokens = 0  # the last number given to a round sent whole
+
+    # -- asking -----------------------------------------------------------------------
+    def warm(self) -> None:
+        """Start the workers now (they import the games: a second or more)."""
+        while len(self._slots) + len(self._restarts) < self.size:
+            self._start()
+
+    def think(
+        self,
+        round_: Round[Any, Any, Any],
+        seat: int,
+        level: str,
+        rng: random.Random,
+        *,
+        table: Hashable | None = None,
+    ) -> asyncio.Future[Any]:
+        """The bot's action for `seat`, decided by a worker (the round and `rng` are read now);
+        the future always ends with an action, or the simple policy's error."""
+        self.warm()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._ids += 1
+        seed = rng.getrandbits(64)
+        key = table if table is not None else ("call", self._ids)
+        if round_.lists_every_move:  # else a move not listed may be legal too
+            legal = round_.legal_actions(seat)
+            if len(legal) == 1:  # nothing to decide: no round to send, no queue to wait in
+                self.stats.forced[round_.game.name] += 1
+                if self._observer is not None:
+                    self._observer.decision(round_.game.name, 0.0, FORCED)
+                future.set_result(legal[0])
+                return future
+        policy = policy_for(round_.game, level)
+        if not policy.searches:  # cheaper here than a worker's round trip (module doc)
+            self.stats.here[round_.game.name] += 1
+            if self._observer is not None:
+                self._observer.decision(round_.game.name, 0.0, HERE)
+            settle_future(future, lambda: _decided_here(policy, round_, seat, seed))
+            return future
+        if self._overloaded():
+            self.stats.fallbacks[OVERLOAD] += 1
+            if self._observer is not None:
+                self._observer.decision(round_.game.name, 0.0, OVERLOAD)
+            settle_future(future, lambda: _simple(round_, seat, seed))
+            return future
+        job = Job(self._ids, b"", seat, level, seed)
+        now = self._clock.now()
+        length = len(round_.history)
+        decision = Decision(job, key, round_.game, now, now + self.deadline, future, round_, length)
+        if table is None:  # not kept by the workers: the whole round, as it is now
+            decision.pickled = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
+        decision.timer = self._clock.call_later(self.deadline, lambda: self._on_deadline(decision))
+        queue = self._queues.get(key)
+        if queue is None:
+            queue = self._queues[key] = deque()
+        queue.append(decision)
+        self._waiting += 1
+        self._dispatch()
+        return future
+
+    def _overloaded(self) -> bool:
+        """A decision asked now could not have even a minimal search: its share of the time
+        (`_share`) with every decision waiting or sent would be under `MIN_BUDGET`, or every
+        worker is stuck."""
+        able = [s for s in self._slots if not s.stuck]
+        if not able:
+            return True  # every worker is stuck (or failing to start)
+        others = self._waiting + sum(len(s.sent) + (s.chore is not None) for s in able)
+        return time_share(self.deadline - ANSWER_MARGIN, others / len(able)) < MIN_BUDGET
+
+    def waiting(self) -> int:
+        """Decisions queued, not yet sent to a worker."""
+        return self._waiting
+
+    # -- scheduling -------------------------------------------------------------------
+    def _dispatch(self) -> None:
+        while self._queues:
+            slot = self._open_slot(next(iter(self._queues)))
+            if slot is None or slot.worker is None:
+                break
+            decision = self._next()
+            if decision.future.done():  # its follow-up was cancelled
+                cancel_timer(decision.timer)
+                continue
+            now = self._clock.now()
+            left = decision.due - now - ANSWER_MARGIN
+            if left < MIN_BUDGET:
+                self._fall_back(decision, OVERLOAD)
+                continue
+            able = sum(1 for s in self._slots if not s.stuck)
+            aim = decision.asked + self.aim - now
+            budget = max(MIN_BUDGET, time_share(aim, len(slot.sent) + self._waiting / able))
+            job = self._job_for(slot, decision, budget, left)
+            if job is None:  # its round moved on, and its worker does not keep it
+                self._drop_stale(decision)
+                continue
+            if not slot.sent:
+                slot.began = now
+            slot.sent.append(decision)
+            decision.slot = slot
+            self.stats.sent += 1
+            self.stats.sent_bytes += slot.worker.send(job)
+        self._dispatch_chores()
+
+    def _job_for(self, slot: Slot, decision: Decision, budget: float, left: float) -> Job | None:
+        """The job for `decision` on this slot's worker, with its round as the worker needs
+        it: the actions played since the round it keeps for the table, when it keeps this
+        very round object at no more actions, else the whole round, which it then keeps (the
+        slot's mirror follows every job sent, as the worker does: `worker.round_for`). None:
+        the whole round is needed but it moved on since it was asked (the decision is stale;
+        nothing is sent)."""
+        job = decision.job
+        if decision.pickled is not None:
+            return job._replace(pickled=decision.pickled, budget=budget, left=left)
+        round_, length, key = decision.round, decision.length, decision.key
+        held = slot.kept.get(key)
+        if held is not None and held.round() is round_ and held.length <= length:
+            history = round_.history[held.length : length]
+            delta = tuple([(seat, str(action)) for seat, action in history])
+            base, held.length = held.length, length
+            slot.kept.touch(key)
+            decision.token = held.token
+            return Job(
+                job.id, b"", job.seat, job.level, job.seed, budget, job.kind, left, None,
+                key, held.token, base, delta,
+            )  # fmt: skip
+        if len(round_.history) != length:
+            return None
+        self._tokens += 1
+        decision.token = self._tokens
+        slot.kept.put(key, Held(weakref.ref(round_), self._tokens, length))
+        self.stats.whole += 1
+        pickled = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
+        return Job(
+            job.id, pickled, job.seat, job.level, job.seed, budget, job.kind, left, None,
+            key, self._tokens,
+        )  # fmt: skip
+
+    def _drop_stale(self, decision: Decision) -> None:
+        """A decision whose round moved on before a worker could be sent it: it ends with
+        `Stale` (the follow-up drops a move decided for a state gone by, quietly)."""
+        cancel_timer(decision.timer)
+        self.stats.stale += 1
+        if not decision.future.done():
+            decision.future.set_exception(Stale(decision.key))
+
+    def _open_slot(self, key: Hashable) -> Slot | None:
+        """The worker to send table `key`'s next decision to: ready, not stuck, running no
+        chore, with the fewest decisions sent (fewer than `pipeline`); of those, one that
+        keeps the table's round (sent the actions since, not the whole round)."""
+        best: Slot | None = None
+        if self._chores and self._chores[0].urgent:
+            return None  # a person waits (an urgent chore): the next worker free is theirs
+        for slot in self._slots:
+            if not slot.ready or slot.stuck or slot.chore is not None:
+                continue
+            if len(slot.sent) >= self.pipeline:
+                continue
+            if (
+                best is None
+                or len(slot.sent) < len(best.sent)
+                or (  # as few: the one keeping the table's round
+                    len(slot.sent) == len(best.sent)
+                    and best.kept.get(key) is None
+                    and slot.kept.get(key) is not None
+                )
+            ):
+                best = slot
+        return best
+
+    def _next(self) -> Decision:
+        """The oldest decision of the table whose turn it is; that table's turn moves to the
+        end of the line."""
+        key = next(iter(self._queues))
+        queue = self._queues.pop(key)
+        decision = queue.popleft()
+        if queue:
+            self._queues[key] = queue
+        self._waiting -= 1
+        return decision
+
+    def _unqueue(self, decision: Decision) -> None:
+        queue = self._queues.get(decision.key)
+        if queue is None or decision not in queue:
+            return
+        queue.remove(decision)
+        self._waiting -= 1
+        if not queue:
+            del self._queues[decision.key]
+
+    # -- what happens to a decision ---------------------------------------------------
+    async def _on_deadline(self, decision: Decision) -> None:
+        if decision.future.done():
+            return
+        slot = decision.slot
+        if slot is None:
+            self._unqueue(decision)
+        elif slot.sent and slot.sent[0] is decision:
+            self._watch(slot)
+        # else it waits in its worker behind others: its worker skips it (too late), and is
+        # watched once it begins it (`_on_answer`)
+        self._fall_back(decision, DEADLINE)
+
+    def _watch(self, slot: Slot) -> None:
+        """The decision under way is past its deadline: the worker is stuck (it is sent
+        nothing more) until it answers, and is replaced if it is still on that decision
+        `hang` seconds after it began it."""
+        if slot.stuck:
+            return
+        slot.stuck = True
+        decision = slot.sent[0]
+        delay = max(0.0, slot.began + self.hang - self._clock.now())
+        slot.timer = self._clock.call_later(delay, lambda: self._on_stuck(slot, decision))
+
+    def _fall_back(self, decision: Decision, reason: str) -> None:
+        """Play the simple policy's move for the round as it was asked."""
+        cancel_timer(decision.timer)
+        self._unqueue(decision)
+        if decision.future.done():
+            return
+        self.stats.fallbacks[reason] += 1
+        if self._observer is not None:
+            spent = self._clock.now() - decision.asked
+            self._observer.decision(decision.game.name, spent, reason)
+        settle_future(decision.future, lambda: _as_asked(decision))
+
+    def _on_answer(self, slot: Slot, answer: Answer) -> None:
+        if slot not in self._slots:  # replaced: what it was sent is played already
+            return
+        if slot.chore is not None and answer.job == slot.chore.job.id:
+            self._on_chore_answer(slot, slot.chore, answer)
+            return
+        if not slot.sent or answer.job != slot.sent[0].job.id:
+            log.warning("bot worker %s answered a decision it was not asked for", worker_pid(slot))
+            self._replace(slot, GARBAGE)
+            return
+        decision = slot.sent.popleft()
+        decision.slot = None
+        cancel_timer(slot.timer)
+        slot.timer = None
+        slot.stuck = False
+        now = self._clock.now()
+        slot.began = now  # the next one sent, if any, begins now
+        if slot.sent and slot.sent[0].future.done():
+            self._watch(slot)  # its deadline passed while it waited in the worker
+        if answer.skipped or answer.misfit:
+            if answer.misfit:  # a bug: the worker dropped the round it kept for the table
+                log.error("bot worker %s: %s", worker_pid(slot), answer.error)
+                held = slot.kept.get(decision.key)
+                if held is not None and held.token == decision.token:
+                    slot.kept.drop(decision.key)  # as the worker did (a later one stays)
+            # else its time ran out before the worker began it
+            self._fall_back(decision, MISFIT if answer.misfit else OVERLOAD)
+            self._wake()
+            self._dispatch()
+            return
+        name = decision.game.name
+        self.stats.decided[name] += 1
+        self.stats.cpu[name] += answer.cpu
+        self.stats.busy += answer.wall
+        if decision.future.done():
+            if not decision.future.cancelled():
+                self.stats.late += 1
+        elif answer.error is not None:
+            log.error("table %s: %s bot failed: %s", decision.key, name, answer.error)
+            self._fall_back(decision, ERROR)
+        else:
+            try:
+                action = decision.game.parse_action(answer.notation or "")
+            except Exception:
+                log.warning(
+                    "bot worker %s answered %r: not a move", worker_pid(slot), answer.notation
+                )
+                self._fall_back(decision, GARBAGE)
+            else:
+                cancel_timer(decision.timer)
+                decision.future.set_result(action)
+                if self._observer is not None:
+                    spent = self._clock.now() - decision.asked
+                    self._observer.decision(name, spent, SEARCHED)
+        self._wake()
+        self._dispatch()
+
+    # -- chores -----------------------------------------------------------------------
+    def chore(
+        self, task: Any, budget: float | None, *, urgent: bool = False
+    ) -> asyncio.Future[str]:
+        """Run `task.run(budget)` (picklable) in a worker after the bot decisions waiting
+        (`urgent`: before them); the future gives its result as JSON text, or `ChoreFailed`."""
+        self.warm()
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._ids += 1
+        job = Job(self._ids, pickle.dumps(task, pickle.HIGHEST_PROTOCOL), -1, "", 0, budget, CHORE)
+        chore = PendingChore(job, future, urgent=urgent)
+        chore.timer = self._clock.call_later(CHORE_WAIT, lambda: self._on_chore_late(chore))
+        at = sum(c.urgent for c in self._chores) if urgent else len(self._chores)
+        self._chores.insert(at, chore)  # the urgent first, each kind in its order
+        self._dispatch()
+        return future
+
+    def _dispatch_chores(self) -> None:
+        """Hand chores to idle workers while no decision waits, one worker kept free (an
+        urgent chore: at once, on the last free worker too)."""
+        while self._chores and (self._chores[0].urgent or not self._queues):
+            idle = [s for s in self._slots if s.idle()]
+            if not idle or (self.size > 1 and len(idle) == 1 and not self._chores[0].urgent):
+                return
+            slot, chore = idle[0], self._chores.popleft()
+            if chore.future.done():  # its review was given up
+                cancel_timer(chore.timer)
+                continue
+            if slot.worker is None:
+                return
+            slot.chore = chore
+            cancel_timer(chore.timer)
+            limit = (chore.job.budget or 0.0) + self.hang
+            chore.timer = self._clock.call_later(
+                limit, functools.partial(self._on_chore_late, chore)
+            )
+            slot.worker.send(chore.job)
+
+    async def _on_chore_late(self, chore: PendingChore) -> None:
+        slot = next((s for s in self._slots if s.chore is chore), None)
+        if slot is not None:
+            log.warning("bot worker %s stuck on a chore: replaced", worker_pid(slot))
+            self._replace(slot, TIMED_OUT)
+        else:
+            self._chore_failed(chore, TIMED_OUT)
+
+    def _chore_failed(self, chore: PendingChore, reason: str) -> None:
+        cancel_timer(chore.timer)
+        if chore in self._chores:
+            self._chores.remove(chore)
+        if not chore.future.done():
+            chore.future.set_exception(ChoreFailed(reason))
+
+    def _on_chore_answer(self, slot: Slot, chore: PendingChore, answer: Answer) -> None:
+        slot.chore = None
+        cancel_timer(chore.timer)
+        if answer.error is not None:
+            log.error("a chore failed in bot worker %s: %s", worker_pid(slot), answer.error)
+            self._chore_failed(chore, ERROR)
+        elif not chore.future.done():
+            chore.future.set_result(answer.notation or "null")
+        self._wake()
+        self._dispatch()
+
+    # -- workers ----------------------------------------------------------------------
+    def _start(self) -> None:
+        slot = Slot(kept=Kept(self.keep))  # a new worker keeps nothing yet
+        self._slots.append(slot)
+        slot.timer = self._clock.call_later(START_SECONDS, lambda: self._on_no_start(slot))
+        try:
+            slot.worker = self._factory(_Events(self, slot))
+        except Exception:
+            log.exception("bot worker could not start")
+            self._slots.remove(slot)
+            cancel_timer(slot.timer)
+            self._failures += 1
+            self._restart_later()
+
+    def _on_ready(self, slot: Slot) -> None:
+        if slot not in self._slots:
+            return
+        slot.ready = True
+        self._failures = 0
+        cancel_timer(slot.timer)
+        slot.timer = None
+        self._wake()
+        self._dispatch()
+
+    async def _on_no_start(self, slot: Slot) -> None:
+        if slot in self._slots and not slot.ready:
+            log.warning(
+                "bot worker %s not ready after %ss: replaced", worker_pid(slot), START_SECONDS
+            )
+            self._replace(slot, HUNG)
+
+    async def _on_stuck(self, slot: Slot, decision: Decision) -> None:
+        if slot in self._slots and slot.sent and slot.sent[0] is decision:
+            log.warning("bot worker %s stuck on a decision: replaced", worker_pid(slot))
+            self._replace(slot, HUNG)
+
+    def _on_lost(self, slot: Slot, reason: str) -> None:
+        """The worker is gone by itself (already killed by its handle)."""
+        if slot not in self._slots:
+            return
+        log.warning("bot worker %s %s: replaced", worker_pid(slot), reason)
+        self._replace(slot, reason, killed=True)
+
+    def _replace(self, slot: Slot, reason: str, *, killed: bool = False) -> None:
+        self._slots.remove(slot)
+        cancel_timer(slot.timer)
+        if slot.worker is not None:
+            if not killed:
+                slot.worker.kill()
+            self._retired.append(slot.worker)
+        self.stats.replaced += 1
+        if self._observer is not None:
+            self._observer.worker_restarted()
+        while slot.sent:  # every decision sent to it, under way or waiting in it
+            decision = slot.sent.popleft()
+            decision.slot = None
+            if not decision.future.done():
+                self._fall_back(decision, reason)
+        if slot.chore is not None:
+            self._chore_failed(slot.chore, reason)
+        if not slot.ready:
+            self._failures += 1
+        self._restart_later()
+        self._dispatch()
+
+    def _restart_later(self) -> None:
+        delay = RESTART_BACKOFF[min(self._failures, len(RESTART_BACKOFF) - 1)]
+        if delay <= 0:
+            self._start()
+            return
+        handle: TimerHandle | None = None
+
+        async def restart() -> None:
+            if handle in self._restarts:
+                self._restarts.remove(handle)
+                self._start()
+
+        handle = self._clock.call_later(delay, restart)
+        self._restarts.append(handle)
+
+    async def ping(self) -> None:
+        """Return once a worker is ready and not stuck (the health check waits for this)."""
+        self.warm()
+        while not any(s.ready and not s.stuck for s in self._slots):
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._able.append(waiter)
+            try:
+                await waiter
+            finally:
+                if waiter in self._able:
+                    self._able.remove(waiter)
+
+    def _wake(self) -> None:
+        waiters, self._able = self._able, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def worker_pids(self) -> list[int]:
+        """The workers' processes (none before the first decision)."""
+        return [pid for s in self._slots if s.worker is not None and (pid := s.worker.pid)]
+
+    def kept_tables(self) -> list[list[Hashable]]:
+        """Per worker, the tables whose round it keeps, least recently used first (tests)."""
+        return [slot.kept.order() for slot in self._slots]
+
+    def workers_ready(self) -> int:
+        return sum(1 for s in self._slots if s.ready)
+
+    def close(self) -> None:
+        """Stop every worker now, and drop the decisions under way (they hold nothing
+        durable; the follow-ups awaiting them are stopped first)."""
+        for handle in self._restarts:
+            handle.cancel()
+        self._restarts.clear()
+        slots, self._slots = self._slots, []
+        for slot in slots:
+            cancel_timer(slot.timer)
+            if slot.worker is not None:
+                slot.worker.kill()
+        for slot in slots:
+            if slot.worker is not None:
+                slot.worker.reap()
+        while self._retired:
+            self._retired.popleft().reap()
+        for slot in slots:
+            for decision in slot.sent:
+                cancel_timer(decision.timer)
+                decision.future.cancel()
+            slot.sent.clear()
+        for queue in self._queues.values():
+            for decision in queue:
+                cancel_timer(decision.timer)
+                decision.future.cancel()
+        self._queues.clear()
+        for chore in [*self._chores, *(s.chore for s in slots if s.chore is not None)]:
+            cancel_timer(chore.timer)
+            chore.future.cancel()
+        self._chores.clear()
+        self._waiting = 0
+        self._failures = 0
+
+
+def _decided_here(policy: SeatPolicy, round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
+    """A heuristic's move, as a worker would decide it; the simple policy's if it fails."""
+    try:
+        return policy.choose(round_, seat, random.Random(seed))
+    except Exception:
+        log.exception("%s bot failed for seat %s; played simply", round_.game.name, seat)
+        return _simple(round_, seat, seed)
+
+
+def _as_asked(decision: Decision) -> Any:
+    """The simple policy's move for the state the decision was asked for: the round as
+    pickled then (not kept), or the round itself if it has not moved on; else `Stale`."""
+    job = decision.job
+    if decision.pickled is not None:
+        return choose_from(decision.pickled, job.seat, "simple", job.seed)
+    if len(decision.round.history) != decision.length:
+        raise Stale(decision.key)  # a rollback makes a new round: the same one only grows
+    return _simple(decision.round, job.seat, job.seed)
+
+
+def _simple(round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
+    return policy_for(round_.game, "simple").choose(round_, seat, random.Random(seed))

@@ -1,1 +1,0 @@
-"""Bot strength scripts: `python -m games.strength GAME` (numbers, not tests)."""
