@@ -343,7 +343,7 @@ def fits_the_phone(player: Player) -> dict[str, float]:
     assert off_screen == 0
     return {
         "hand": drawn_width(player, f"{mine} img.embed-image"),
-        "table": drawn_width(player, f"{IN_PLAY} img.embed-image"),
+        "table": drawn_width(player, f"{IN_PLAY} img.v2-media"),
     }
 
 

@@ -54,34 +54,34 @@ async def test_every_message_of_a_whole_match_keeps_discords_v2_limits(
     service: TableService, game: str, seats: int
 ) -> None:
     players = [PlayerRef(500 + i, f"Player {i} with a long name") for i in range(seats)]
-    opened = await service.open_table(1, 10, players[0], game, target=TARGETS[game])
+    opened = await service.seating.open_table(1, 10, players[0], game, target=TARGETS[game])
     table_id = opened.table_id
     for language in LANGUAGES:
         assert_within_limits(render_table(opened, language), f"{game} lobby")
     for player in players[1:]:
-        await service.join(table_id, player)
-    await service.start(table_id, players[0].user_id)
+        await service.seating.join(table_id, player)
+    await service.seating.start(table_id, players[0].user_id)
     rng = random.Random(5)
     checked = 0
     for step in range(20_000):
-        await service.settle(table_id)
+        await service.followup.settle(table_id)
         public = service.public_snapshot(table_id)
         language = LANGUAGES[step % 2]
         assert_within_limits(render_table(public, language), f"{game} table, step {step}")
         if public.status == FINISHED:
             break
         if public.status == ROUND_OVER:
-            await service.next_round(table_id, players[0].user_id)
+            await service.play.next_round(table_id, players[0].user_id)
             continue
         user_id = public.seats[public.to_act[0]].user_id
         assert user_id is not None
-        private = await service.private_view(table_id, user_id)
+        private = await service.play.private_view(table_id, user_id)
         rendered = render_private(private, public, language)
         assert_within_limits(rendered, f"{game} my cards, step {step}")
         checked += 1
         choice = service.bot_choice(table_id, user_id, rng)
         assert choice is not None and public.round_no is not None
-        await service.act(table_id, user_id, public.round_no, choice)
+        await service.play.act(table_id, user_id, public.round_no, choice)
     assert public.status == FINISHED and checked > 0
 
 
