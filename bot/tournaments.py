@@ -3,9 +3,10 @@ ends and the event starts), each round's tables opened through the table service
 of the event's channel with their players mentioned, results read when a table's match is
 over, standings after each round and the podium at the end.
 
-Every transition is stored (storage/tournaments.py) before it is announced, and each step is
-idempotent from what is stored, so a restart (or a kill -9 at any moment) resumes an event
-where it was: `start` loads every open event and runs `_advance` on it, which opens the
+Every transition is stored (storage/tournaments.py) before it is announced (but check-in's
+opening, said first: nothing is derived from it), and each step is idempotent from what is
+stored, so a restart (or a kill -9 at any moment) resumes an event where it was: `start`
+reads every open event, then, once the tables are restored, runs `_advance` on it, which opens the
 tables not opened yet, reads the results of the matches that ended while the bot was down,
 and arms the next timer. The rules themselves are pure: games/tournament/.
 """
@@ -107,16 +108,27 @@ class TournamentRunner:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._timers: dict[int, TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.loaded = asyncio.Event()  # the open events are read: commands and buttons see them
         self.resumed = asyncio.Event()  # the start's resume is done (tests wait on it)
 
     # -- life ------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every open event, once the tables it plays at are restored."""
+        """Read every open event (its buttons answered from then on), then resume each once
+        the tables it plays at are restored."""
+        try:
+            for stored in await self.bot.store.tournaments.open_ones():
+                self.events[stored.id] = stored
+        finally:
+            self.loaded.set()
         await self.bot.service.restoring.wait()
-        for stored in await self.bot.store.tournaments.open_ones():
-            self.events[stored.id] = stored
-            await self._advance(stored.id)
+        for tournament_id in list(self.events):
+            await self._advance(tournament_id)
         self.resumed.set()
+
+    async def ready(self) -> None:
+        """Wait until the open events are read (a click just after a start waits for it
+        rather than hearing that its event does not exist)."""
+        await self.loaded.wait()
 
     def close(self) -> None:
         for timer in self._timers.values():
@@ -164,6 +176,7 @@ class TournamentRunner:
         starts_at: float,
     ) -> StoredTournament:
         """Store a new event (TournamentError `too_many_events` past the server's cap)."""
+        await self.ready()  # the cap counts the events open before a restart too
         if len(self.open_in_guild(guild_id)) >= MOST_EVENTS_PER_SERVER:
             raise TournamentError("too_many_events", most=MOST_EVENTS_PER_SERVER)
         settings.as_format()  # refuses a combination the formats do not play
@@ -294,8 +307,10 @@ class TournamentRunner:
             if now < stored.signup_closes_at:
                 self._arm(stored.id, stored.signup_closes_at - now)
                 return
+            # Announced, then stored: nothing is derived from it, and a stop in between opens
+            # check-in again at the restart (said twice rather than never). Clicks on Check in
+            # wait for this step's lock.
             event.open_checkin()
-            await self.bot.store.tournaments.save_status(stored.id, event)
             await self.refresh(stored)
             language = await self.language(stored)
             await self._say(
@@ -307,6 +322,7 @@ class TournamentRunner:
                 await self._say(
                     stored, mentions, allowed_mentions=discord.AllowedMentions(users=True)
                 )
+            await self.bot.store.tournaments.save_status(stored.id, event)
         if event.status == CHECKIN:
             if now < stored.starts_at:
                 self._arm(stored.id, stored.starts_at - now)
@@ -348,6 +364,13 @@ class TournamentRunner:
         if current is None or current.done:
             current = event.next_round()
             await self.bot.store.tournaments.save_round(stored.id, event, current)
+            await self.refresh(stored)
+            await self._announce_round(stored, current)
+        elif not any(
+            t.done or t.place is not None or t.table_id is not None for t in current.tables
+        ):
+            # paired and stored, then a stop before its tables: its announcement may have
+            # been cut off too (posted again rather than never)
             await self.refresh(stored)
             await self._announce_round(stored, current)
         for table in current.tables:

@@ -1,5 +1,6 @@
 """`python -m benchmarks.strength GAME [options]`: run that game's strength script
-(benchmarks/strength/<game>.py; `--help` lists its options)."""
+(benchmarks/strength/<game>.py; `--help` lists its options); `python -m benchmarks.strength gap
+GAME` measures a strong bot against a deeper search (benchmarks/strength/gap.py)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ GAMES = tuple(
     )
 )
 
+SCRIPTS = ("gap",)  # scripts of no single game
+
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in GAMES:
-        print(
-            f"usage: python -m benchmarks.strength {{{'|'.join(GAMES)}}} [--help]", file=sys.stderr
-        )
+    if not argv or argv[0] not in (*GAMES, *SCRIPTS):
+        names = "|".join((*GAMES, *SCRIPTS))
+        print(f"usage: python -m benchmarks.strength {{{names}}} [--help]", file=sys.stderr)
         return 2
     module = importlib.import_module(f"benchmarks.strength.{argv[0]}")
     module.main(argv[1:])

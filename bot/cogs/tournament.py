@@ -282,6 +282,7 @@ class TournamentCog(
         language = user_language(interaction)
         guild_id = interaction.guild_id
         runner = self.bot.tournaments
+        await runner.ready()
         if number is None:
             open_here = runner.open_in_guild(guild_id or 0)
             if open_here:
@@ -313,6 +314,7 @@ class TournamentCog(
         event's message brought up to date."""
         language = user_language(interaction)
         runner = self.bot.tournaments
+        await runner.ready()
         stored = runner.events.get(tournament_id)
         if stored is None or stored.guild_id != interaction.guild_id:
             await say(interaction, text(language, "tournament.error.no_tournament"))

@@ -49,12 +49,12 @@
   `MIN_BUDGET` (~190 decisions per worker), or every worker is stuck.
 - **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
   a queue of its own and is taken only when no bot decision waits, by a worker with no
-  decision sent, and never by the last such worker of a pool of more than one; an urgent chore
-  (a person waits for it: a coach's hint) goes first, on the next worker free, the last too. A
-  chore is sent with its time budget (a short one: a bot decision asked meanwhile waits for it
-  at most that long). A chore that no worker took within `CHORE_WAIT`, or still running `hang`
-  seconds past its budget (its worker is replaced), or whose worker died, fails with
-  `ChoreFailed`.
+  decision sent, and never by the last such worker of a pool of more than one. A chore is sent
+  with its time budget (a short one: a bot decision asked meanwhile waits for it at most that
+  long). A chore that no worker took within `CHORE_WAIT`, or still running `hang` seconds past
+  its budget (its worker is replaced), or whose worker died, fails with `ChoreFailed`.
+- **Hints go among the moves** (`bot.runtime.pool_hints`): an urgent chore (a coach's hint)
+  joins a worker's pipeline before the decisions waiting, unless one is near its deadline.
 
 Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
 a factory (`bot.runtime.worker.ProcessWorker` for the bot; tests give their own): the pool is
@@ -74,14 +74,20 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from bot.clock import Clock, TimerHandle
-from bot.runtime.policy import SeatPolicy, policy_for
+from bot.runtime.policy import policy_for
+from bot.runtime.pool_hints import HINT_WAIT, HINTS_SENT, HintLine
 from bot.runtime.pool_slots import (
+    ANSWER_MARGIN,
     Decision,
     Held,
     PendingChore,
     Slot,
+    SlotEvents,
+    as_asked,
     cancel_timer,
+    decided_here,
     settle_future,
+    simple_move,
     time_share,
     worker_pid,
 )
@@ -110,7 +116,6 @@ from bot.runtime.worker import (
     Kept,
     Worker,
     WorkerEvents,
-    choose_from,
 )
 from games.contract import Round
 
@@ -123,29 +128,9 @@ HANG_SECONDS = 5.0  # a worker still on one decision this long after taking it i
 START_SECONDS = 60.0  # a worker not ready this long after its start is replaced
 PIPELINE = 16  # decisions sent to a worker at most before it answers (module doc)
 AIM_SECONDS = 0.25  # asked -> answered, aimed at: the budgets share this (module doc)
-ANSWER_MARGIN = 0.05  # of a decision's time, kept for sending the round and the answer
 RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
 CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
-
-
-class _Events:
-    """What one slot's worker reports, handed to the pool with the slot."""
-
-    __slots__ = ("_pool", "_slot")
-
-    def __init__(self, pool: DecisionPool, slot: Slot) -> None:
-        self._pool = pool
-        self._slot = slot
-
-    def ready(self) -> None:
-        self._pool._on_ready(self._slot)
-
-    def answered(self, answer: Answer) -> None:
-        self._pool._on_answer(self._slot, answer)
-
-    def lost(self, reason: str) -> None:
-        self._pool._on_lost(self._slot, reason)
 
 
 class DecisionPool:
@@ -162,6 +147,8 @@ class DecisionPool:
         pipeline: int = PIPELINE,
         aim: float = AIM_SECONDS,
         keep: int = KEEP,
+        hints: int = HINTS_SENT,
+        hint_wait: float = HINT_WAIT,
         observer: PoolObserver | None = None,
     ) -> None:
         if workers < 1 or pipeline < 1:
@@ -185,6 +172,8 @@ class DecisionPool:
         self._observer = observer
         self._able: list[asyncio.Future[None]] = []  # `ping`s waiting for an able worker
         self._chores: deque[PendingChore] = deque()  # waiting for a worker no decision needs
+        self._hint_line = HintLine(hints, hint_wait)  # urgent chores, waiting to be sent
+        self._hints = self._hint_line.waiting
         self._tokens = 0  # the last number given to a round sent whole
 
     # -- asking -----------------------------------------------------------------------
@@ -222,13 +211,13 @@ class DecisionPool:
             self.stats.here[round_.game.name] += 1
             if self._observer is not None:
                 self._observer.decision(round_.game.name, 0.0, HERE)
-            settle_future(future, lambda: _decided_here(policy, round_, seat, seed))
+            settle_future(future, lambda: decided_here(policy, round_, seat, seed))
             return future
         if self._overloaded():
             self.stats.fallbacks[OVERLOAD] += 1
             if self._observer is not None:
                 self._observer.decision(round_.game.name, 0.0, OVERLOAD)
-            settle_future(future, lambda: _simple(round_, seat, seed))
+            settle_future(future, lambda: simple_move(round_, seat, seed))
             return future
         job = Job(self._ids, b"", seat, level, seed)
         now = self._clock.now()
@@ -261,7 +250,11 @@ class DecisionPool:
 
     # -- scheduling -------------------------------------------------------------------
     def _dispatch(self) -> None:
-        while self._queues:
+        while True:
+            if self._hints and self._send_hint():
+                continue
+            if not self._queues:
+                break
             slot = self._open_slot(next(iter(self._queues)))
             if slot is None or slot.worker is None:
                 break
@@ -336,8 +329,6 @@ class DecisionPool:
         chore, with the fewest decisions sent (fewer than `pipeline`); of those, one that
         keeps the table's round (sent the actions since, not the whole round)."""
         best: Slot | None = None
-        if self._chores and self._chores[0].urgent:
-            return None  # a person waits (an urgent chore): the next worker free is theirs
         for slot in self._slots:
             if not slot.ready or slot.stuck or slot.chore is not None:
                 continue
@@ -409,27 +400,33 @@ class DecisionPool:
         if self._observer is not None:
             spent = self._clock.now() - decision.asked
             self._observer.decision(decision.game.name, spent, reason)
-        settle_future(decision.future, lambda: _as_asked(decision))
+        settle_future(decision.future, lambda: as_asked(decision))
 
     def _on_answer(self, slot: Slot, answer: Answer) -> None:
         if slot not in self._slots:  # replaced: what it was sent is played already
             return
         if slot.chore is not None and answer.job == slot.chore.job.id:
-            self._on_chore_answer(slot, slot.chore, answer)
+            chore, slot.chore = slot.chore, None
+            self._chore_answered(slot, chore, answer)
             return
         if not slot.sent or answer.job != slot.sent[0].job.id:
             log.warning("bot worker %s answered a decision it was not asked for", worker_pid(slot))
             self._replace(slot, GARBAGE)
             return
         decision = slot.sent.popleft()
-        decision.slot = None
         cancel_timer(slot.timer)
         slot.timer = None
         slot.stuck = False
         now = self._clock.now()
         slot.began = now  # the next one sent, if any, begins now
-        if slot.sent and slot.sent[0].future.done():
+        following = slot.sent[0] if slot.sent else None
+        if isinstance(following, Decision) and following.future.done():
             self._watch(slot)  # its deadline passed while it waited in the worker
+        if isinstance(decision, PendingChore):  # a hint, sent among the decisions
+            slot.hints -= 1
+            self._chore_answered(slot, decision, answer)
+            return
+        decision.slot = None
         if answer.skipped or answer.misfit:
             if answer.misfit:  # a bug: the worker dropped the round it kept for the table
                 log.error("bot worker %s: %s", worker_pid(slot), answer.error)
@@ -478,19 +475,39 @@ class DecisionPool:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._ids += 1
         job = Job(self._ids, pickle.dumps(task, pickle.HIGHEST_PROTOCOL), -1, "", 0, budget, CHORE)
-        chore = PendingChore(job, future, urgent=urgent)
+        chore = PendingChore(job, future, urgent=urgent, asked=self._clock.now())
         chore.timer = self._clock.call_later(CHORE_WAIT, lambda: self._on_chore_late(chore))
-        at = sum(c.urgent for c in self._chores) if urgent else len(self._chores)
-        self._chores.insert(at, chore)  # the urgent first, each kind in its order
+        (self._hints if urgent else self._chores).append(chore)
         self._dispatch()
         return future
 
+    def _send_hint(self) -> bool:
+        """Send the first urgent chore waiting into a worker's pipeline if it may go now
+        (`bot.runtime.pool_hints`); True if one was sent."""
+        now = self._clock.now()
+        where = self._hint_line.place(
+            self._slots, self._queues, self._waiting, now, aim=self.aim, pipeline=self.pipeline
+        )
+        worker = None if where is None else where[0].worker
+        if where is None or worker is None:
+            return False
+        (slot, budget), hint = where, self._hints.popleft()
+        if not slot.sent:
+            slot.began = now
+        slot.sent.append(hint)
+        slot.hints += 1
+        cancel_timer(hint.timer)  # it begins within a deadline (the decisions before it end)
+        limit = self.deadline + budget + self.hang
+        hint.timer = self._clock.call_later(limit, lambda: self._on_chore_late(hint))
+        worker.send(hint.job._replace(budget=budget))
+        return True
+
     def _dispatch_chores(self) -> None:
-        """Hand chores to idle workers while no decision waits, one worker kept free (an
-        urgent chore: at once, on the last free worker too)."""
-        while self._chores and (self._chores[0].urgent or not self._queues):
+        """Hand chores to idle workers while no decision and no hint waits, one worker kept
+        free."""
+        while self._chores and not self._queues and not self._hints:
             idle = [s for s in self._slots if s.idle()]
-            if not idle or (self.size > 1 and len(idle) == 1 and not self._chores[0].urgent):
+            if not idle or (self.size > 1 and len(idle) == 1):
                 return
             slot, chore = idle[0], self._chores.popleft()
             if chore.future.done():  # its review was given up
@@ -507,7 +524,7 @@ class DecisionPool:
             slot.worker.send(chore.job)
 
     async def _on_chore_late(self, chore: PendingChore) -> None:
-        slot = next((s for s in self._slots if s.chore is chore), None)
+        slot = next((s for s in self._slots if s.chore is chore or chore in s.sent), None)
         if slot is not None:
             log.warning("bot worker %s stuck on a chore: replaced", worker_pid(slot))
             self._replace(slot, TIMED_OUT)
@@ -516,13 +533,13 @@ class DecisionPool:
 
     def _chore_failed(self, chore: PendingChore, reason: str) -> None:
         cancel_timer(chore.timer)
-        if chore in self._chores:
-            self._chores.remove(chore)
+        for line in (self._chores, self._hints):
+            if chore in line:
+                line.remove(chore)
         if not chore.future.done():
             chore.future.set_exception(ChoreFailed(reason))
 
-    def _on_chore_answer(self, slot: Slot, chore: PendingChore, answer: Answer) -> None:
-        slot.chore = None
+    def _chore_answered(self, slot: Slot, chore: PendingChore, answer: Answer) -> None:
         cancel_timer(chore.timer)
         if answer.error is not None:
             log.error("a chore failed in bot worker %s: %s", worker_pid(slot), answer.error)
@@ -538,7 +555,8 @@ class DecisionPool:
         self._slots.append(slot)
         slot.timer = self._clock.call_later(START_SECONDS, lambda: self._on_no_start(slot))
         try:
-            slot.worker = self._factory(_Events(self, slot))
+            events = SlotEvents(slot, self._on_ready, self._on_answer, self._on_lost)
+            slot.worker = self._factory(events)
         except Exception:
             log.exception("bot worker could not start")
             self._slots.remove(slot)
@@ -563,7 +581,7 @@ class DecisionPool:
             )
             self._replace(slot, HUNG)
 
-    async def _on_stuck(self, slot: Slot, decision: Decision) -> None:
+    async def _on_stuck(self, slot: Slot, decision: Decision | PendingChore) -> None:
         if slot in self._slots and slot.sent and slot.sent[0] is decision:
             log.warning("bot worker %s stuck on a decision: replaced", worker_pid(slot))
             self._replace(slot, HUNG)
@@ -587,9 +605,13 @@ class DecisionPool:
             self._observer.worker_restarted()
         while slot.sent:  # every decision sent to it, under way or waiting in it
             decision = slot.sent.popleft()
+            if isinstance(decision, PendingChore):  # a hint
+                self._chore_failed(decision, reason)
+                continue
             decision.slot = None
             if not decision.future.done():
                 self._fall_back(decision, reason)
+        slot.hints = 0
         if slot.chore is not None:
             self._chore_failed(slot.chore, reason)
         if not slot.ready:
@@ -667,33 +689,11 @@ class DecisionPool:
                 cancel_timer(decision.timer)
                 decision.future.cancel()
         self._queues.clear()
-        for chore in [*self._chores, *(s.chore for s in slots if s.chore is not None)]:
+        running = [s.chore for s in slots if s.chore is not None]
+        for chore in [*self._chores, *self._hints, *running]:
             cancel_timer(chore.timer)
             chore.future.cancel()
         self._chores.clear()
+        self._hints.clear()
         self._waiting = 0
         self._failures = 0
-
-
-def _decided_here(policy: SeatPolicy, round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
-    """A heuristic's move, as a worker would decide it; the simple policy's if it fails."""
-    try:
-        return policy.choose(round_, seat, random.Random(seed))
-    except Exception:
-        log.exception("%s bot failed for seat %s; played simply", round_.game.name, seat)
-        return _simple(round_, seat, seed)
-
-
-def _as_asked(decision: Decision) -> Any:
-    """The simple policy's move for the state the decision was asked for: the round as
-    pickled then (not kept), or the round itself if it has not moved on; else `Stale`."""
-    job = decision.job
-    if decision.pickled is not None:
-        return choose_from(decision.pickled, job.seat, "simple", job.seed)
-    if len(decision.round.history) != decision.length:
-        raise Stale(decision.key)  # a rollback makes a new round: the same one only grows
-    return _simple(decision.round, job.seat, job.seed)
-
-
-def _simple(round_: Round[Any, Any, Any], seat: int, seed: int) -> Any:
-    return policy_for(round_.game, "simple").choose(round_, seat, random.Random(seed))

@@ -61,8 +61,8 @@ class PolicyRunner(Protocol):
 
     def chore(self, task: Any, budget: float | None, *, urgent: bool = False) -> Awaitable[str]:
         """Run `task.run(budget)` (a picklable object) where bot decisions run, after the bots'
-        moves waiting (`urgent`: a person waits for it, before them): its result as JSON text,
-        or `bot.runtime.pool.ChoreFailed`."""
+        moves waiting (`urgent`: a person waits for it, among them, yielding to the late ones):
+        its result as JSON text, or `bot.runtime.pool.ChoreFailed`."""
         ...
 
     def close(self) -> None: ...

@@ -55,7 +55,7 @@ async def hint_for(
         if seat not in round_.to_act():
             raise TableError("not_your_turn")
         record, moves = round_.record(), len(round_.history)
-    hint = HintStep(record, seat, seed)  # a person waits: before the bots' next moves
+    hint = HintStep(record, seat, seed)  # a person waits: among the bots' moves (pool.py)
     answer = await service.followup.runner.chore(hint, HINT_BUDGET, urgent=True)
     found = hint_from_json(json.loads(answer))
     table = service._table(table_id)

@@ -1,5 +1,6 @@
 """Real bot processes (`python -m bot`) against the local Discord: one per shard, on one
-PostgreSQL database, configured only through the environment as in production."""
+PostgreSQL database (or one process on an SQLite file), configured only through the
+environment as in production."""
 
 from __future__ import annotations
 
@@ -11,15 +12,22 @@ from pathlib import Path
 
 from bot.local.server import LocalDiscord
 
-SETTINGS = ("DATABASE_PATH", "DEV_GUILD_ID", "LOCAL_PORT", "LOG_LEVEL")  # not inherited
+SETTINGS = (
+    "DATABASE_PATH",
+    "DATABASE_URL",
+    "DEV_GUILD_ID",
+    "LOCAL_PORT",
+    "LOG_LEVEL",
+)  # not inherited
 
 
 class BotProcess:
-    """`python -m bot` serving shard `shard` of `count`; its log goes to a file."""
+    """`python -m bot` serving shard `shard` of `count`; its log goes to a file. `database`:
+    a PostgreSQL URL, or an SQLite file's path."""
 
-    def __init__(self, fake: LocalDiscord, database_url: str, folder: Path, shard: int) -> None:
+    def __init__(self, fake: LocalDiscord, database: str | Path, folder: Path, shard: int) -> None:
         self.fake = fake
-        self.database_url = database_url
+        self.database = database
         self.folder = folder  # its working directory: no developer's .env is read
         self.shard = shard
         self.runs = 0
@@ -36,11 +44,14 @@ class BotProcess:
         env.update(
             DISCORD_TOKEN=self.fake.bot_token,
             DISCORD_API_URL=self.fake.base_url,
-            DATABASE_URL=self.database_url,
             SHARD_COUNT=str(self.fake.shard_count),
             SHARD_IDS=str(self.shard),
             PYTHONUNBUFFERED="1",
         )
+        if isinstance(self.database, Path):
+            env.update(DATABASE_PATH=str(self.database))
+        else:
+            env.update(DATABASE_URL=self.database)
         with self.log.open("wb") as out:
             self.child = subprocess.Popen(
                 [sys.executable, "-m", "bot"],

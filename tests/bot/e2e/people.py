@@ -106,6 +106,9 @@ class Crowd:
     # killed process made, that the new process answered
     old_buttons_answered: list[tuple[int, str, str]] = field(default_factory=list)
     kill_after_click: dict[int, Callable[[], None]] = field(default_factory=dict)  # shard
+    # tables whose match the test knows is over by other means (a tournament's standings
+    # posted): their people stop, whatever their table's message shows
+    over: set[int] = field(default_factory=set)
 
     def run(self, shard: int) -> int:
         """How many times a process identified for this shard (the current run's number)."""
@@ -187,7 +190,7 @@ class Person:
     # -- what they do -------------------------------------------------------------------
     async def play(self) -> None:
         """Until the match is over: act when offered a move, else wait for a change."""
-        while not finished(self.table()):
+        while not finished(self.table()) and self.table_id not in self.crowd.over:
             if not self.crowd.up(self.shard):
                 await self.crowd.until(
                     lambda: self.crowd.up(self.shard),
@@ -243,7 +246,7 @@ class Person:
     async def _wait_for_change(self, scene: str) -> None:
         private = self.fake.messages.get(self.private or 0) or {}
         await self.crowd.until(
-            lambda: self._scene() != scene,
+            lambda: self._scene() != scene or self.table_id in self.crowd.over,
             f"a change for {self.user.name}: the table shows {self.table()['embeds']}, "
             f"their message {private.get('embeds')} "
             f"{[c.action for c in choices(private)] if private else 'none yet'}",

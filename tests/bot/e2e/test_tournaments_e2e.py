@@ -472,3 +472,40 @@ async def test_a_podium_a_stop_cut_off_is_posted_at_the_restart(
             every = texts(harness)
             assert sum("is over! 🥇" in t for t in every) == 1
             assert sum("standings after round 1" in t for t in every) == 1
+
+
+async def test_a_no_show_forfeits_when_the_event_says_so_and_no_bot_takes_their_seat(
+    eight_players: BotUnderTest,
+) -> None:
+    """`no_show: forfeit`: an entrant who did not check in is out of the event (no unit, no
+    seat, no bot for them); the others play it to its end."""
+    harness = eight_players
+    alice, bob, carol, dave = (harness.fake.user(n) for n in EIGHT[:4])
+    async with harness.running() as bot:
+        tournament_id = await create(
+            harness, game="dutch", rounds=1, start_in=2, checkin=1, target=10, no_show="forfeit"
+        )
+        message_id = int(tournament_message(harness, tournament_id)["id"])
+        for user in (alice, bob, carol, dave):
+            await click(harness, user, message_id, f"tn:{tournament_id}:signup")
+        await harness.clock.advance(MINUTE)
+        await harness.settle()
+        for user in (alice, bob, carol):  # dave does not
+            await click(harness, user, message_id, f"tn:{tournament_id}:checkin")
+        await harness.clock.advance(MINUTE)
+        (table_id,) = await until_round_tables(harness, tournament_id)
+        event = bot.tournaments.events[tournament_id].event
+        assert dave.id not in {u for unit in event.units for u in unit}
+        assert event.absent() == set() and len(event.rounds[0].byes) == 1
+        seats = bot.service.public_snapshot(table_id).seats
+        assert not any(s.is_bot for s in seats) and dave.id not in {s.user_id for s in seats}
+        await play_rounds(harness, tournament_id, 1)
+        stored = await bot.store.tournaments.load(tournament_id)
+        assert stored.event.status == FINISHED
+        shown = standings_text(harness)
+        assert all(u.name.title() in shown for u in (alice, bob, carol))
+        assert dave.name.title() not in shown
+
+
+def standings_text(harness: BotUnderTest) -> str:
+    return "\n".join(t for t in texts(harness) if "standings after round" in t)

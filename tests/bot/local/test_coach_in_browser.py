@@ -29,5 +29,11 @@ def test_a_hint_at_a_coached_table_on_the_page(browser: Any, tmp_path: Path) -> 
         answer.wait_for()
         words = answer.inner_text()
         assert "The strong bot would play" in words
-        answer.locator("img").first.wait_for()  # the hand's picture, the card set apart
+        # The hand's picture with the card set apart: an embed image, not a card's emoji, and
+        # loaded before the screenshot is taken.
+        picture = answer.locator("img.embed-image").first
+        picture.wait_for()
+        alice.page.wait_for_function(
+            "(image) => image.complete && image.naturalWidth > 0", arg=picture.element_handle()
+        )
         alice.screenshot("coach-hint")
