@@ -61,6 +61,7 @@ from bot.ui.discord_notifier import DiscordNotifier
 from bot.ui.dynamic_items import TableItem
 from bot.ui.emojis import CardEmojis
 from bot.ui.guild_settings import GuildSettingsCache
+from bot.ui.layout import words_message
 from bot.ui.locations import TableLocations
 from bot.ui.message_pictures import CardPictures
 from bot.ui.pacer import EDITS_PER_WINDOW, WINDOW_SECONDS
@@ -337,7 +338,7 @@ class CardTableBot(commands.Bot):
             channel = self.get_partial_messageable(location.post_channel_id)
             message = channel.get_partial_message(location.message_id)
             async with self.notifier.pacer.turn(location.post_channel_id, table_id):
-                await message.edit(content=text(language, "table.broken"), embeds=[], view=None)
+                await message.edit(**words_message(text(language, "table.broken")))
         except Exception as error:  # a message gone, a row too damaged to say where
             log.info("table %s: its message could not say it is broken: %r", table_id, error)
 

@@ -23,8 +23,8 @@ from bot.service import PrivateSnapshot, SystemClock, TableError, TableService
 from bot.ui.coalescer import EditCoalescer
 from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import digest, turn_of
-from bot.ui.dynamic_items import build_view
 from bot.ui.following import HandFollower
+from bot.ui.layout import shown_as
 from bot.ui.message_pictures import CardPictures, in_drawing_process
 from storage import StoreError, TurnMention
 
@@ -40,8 +40,10 @@ def timed_png(rows: tuple[CardRow, ...], deck: Deck) -> tuple[bytes, float]:
 
 def payload(rendered: RenderedMessage) -> None:
     """What discord.py builds to send a message: the view's items and both JSON payloads."""
-    build_view(rendered.components).to_components()
-    rendered.embed.to_dict()
+    shown = shown_as(rendered)
+    shown["view"].to_components()
+    if shown["embed"] is not None:
+        shown["embed"].to_dict()
 
 
 class PlayerMessage:
@@ -58,7 +60,8 @@ class PlayerMessage:
 
     async def edit_original_response(self, *, embed: Any, view: Any, **files: Any) -> None:
         view.to_components()
-        embed.to_dict()
+        if embed is not None:  # None: a Components V2 message
+            embed.to_dict()
 
     edit = edit_original_response
 
@@ -115,8 +118,8 @@ class BenchNotifier:
         cards = self.pictures.answer(message.id, rendered)
         if cards.waiting is not None:
 
-            async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
-                embed.to_dict()
+            async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
+                shown_as(latest)
 
             self._spawn(self.pictures.follow_up(message.id, cards.waiting, edit))
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sqlite3
 import tempfile
@@ -34,9 +35,11 @@ from typing import TYPE_CHECKING
 from pydantic import SecretStr
 
 from benchmarks.bot.latency import latency_line
+from bot.local.payloads import with_string_ids
 from bot.local.server import LocalDiscord, running_client, running_local_discord
 from bot.service import FakeClock, NullNotifier, PlayerRef, TableService
 from bot.ui.discord_notifier import turn_of
+from bot.ui.layout import shown_as
 from storage import Store
 
 if TYPE_CHECKING:
@@ -229,7 +232,7 @@ async def run(
             ]
             restored_turns = [w for w in posted if not any(p in w for p in playing)]
             gone = [m for m in seeded.mentions[:-2] if m not in fake.messages]
-            refreshed = sum(1 for m in seeded.messages[:-2] if fake.message(m)["embeds"])
+            refreshed = sum(1 for m in seeded.messages[:-2] if fake.message(m)["components"])
         return Report(
             restored_s,
             shown,
@@ -246,11 +249,10 @@ async def _shows(bot: CardTableBot, fake: LocalDiscord, table_id: int) -> bool:
     rendered = await bot.notifier.render(table_id)
     location = await bot.locations.get(table_id)
     message = None if location.message_id is None else fake.messages.get(location.message_id)
-    return (
-        rendered is not None
-        and message is not None
-        and message["embeds"] == [rendered.embed.to_dict()]
-    )
+    if rendered is None or message is None:
+        return False
+    sent = with_string_ids(shown_as(rendered)["view"].to_components())
+    return bool(message["components"] == json.loads(json.dumps(sent)))
 
 
 def print_report(report: Report, tables: int, per: float) -> None:

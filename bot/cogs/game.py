@@ -30,6 +30,7 @@ from bot.snapshots import PLAYING, ROUND_OVER
 from bot.ui.controller import player_of
 from bot.ui.custom_ids import Verb, verb_id
 from bot.ui.dynamic_items import build_view
+from bot.ui.layout import shown_as
 from bot.ui.replies import refuse, tell, user_language
 from bot.ui.timing import within_deadline
 from games.lesson import lesson_of
@@ -125,12 +126,11 @@ class GameCog(commands.GroupCog):
             return
         rendered = await self.bot.notifier.render(table_id)
         assert rendered is not None
-        view = build_view(rendered.components)
         if interaction.response.is_done():
-            message = await interaction.followup.send(embed=rendered.embed, view=view, wait=True)
+            message = await interaction.followup.send(**shown_as(rendered), wait=True)
             message_id = message.id
         else:
-            response = await interaction.response.send_message(embed=rendered.embed, view=view)
+            response = await interaction.response.send_message(**shown_as(rendered))
             sent_id = response.message_id
             message_id = (
                 sent_id if sent_id is not None else (await interaction.original_response()).id

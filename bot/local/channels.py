@@ -190,7 +190,7 @@ class ChannelRoutes:
             raise RouteError(404, "Unknown Message", 10008)
         if int(message_id) in server.too_old_to_edit or _age(message) > server.edit_age_limit:
             raise RouteError(400, "Maximum number of edits to messages older than 1 hour", 30046)
-        refuse_invalid(record.payload or {}, creating=False)
+        refuse_invalid(record.payload or {}, creating=False, stored=message)
         payloads.apply_message_data(message, record.payload, server.files)
         message["edited_timestamp"] = now_iso()
         record.message_id = int(message_id)

@@ -82,8 +82,10 @@ class InteractionRoutes:
         data = payload.get("data") or {}
         if payload.get("files"):  # a multipart answer: its files go with the message's data
             data = {**data, "files": payload["files"]}
-        if kind in (CALLBACK_MESSAGE, CALLBACK_UPDATE):
-            refuse_invalid(data, creating=kind == CALLBACK_MESSAGE)
+        if kind == CALLBACK_MESSAGE:
+            refuse_invalid(data, creating=True)
+        elif kind == CALLBACK_UPDATE and interaction.message_id is not None:
+            refuse_invalid(data, creating=False, stored=server.stored(interaction.message_id))
         interaction.callback_type = kind
         flags = int(data.get("flags") or 0)
         message: dict[str, Any] | None = None
@@ -146,7 +148,8 @@ class InteractionRoutes:
         if original is not None and int(original["flags"]) & LOADING:
             # The first follow-up after a "thinking" deferral replaces the loading message and
             # keeps ITS visibility: an ephemeral flag here cannot hide it any more.
-            payloads.apply_message_data(original, {**payload, "flags": None}, server.files)
+            # (apply_message_data keeps the original's ephemeral bit whatever the payload says.)
+            payloads.apply_message_data(original, payload, server.files)
             record.message_id = int(original["id"])
             record.ephemeral = bool(int(original["flags"]) & EPHEMERAL)
             return 200, original, {}
@@ -190,7 +193,7 @@ class InteractionRoutes:
         message_id: str,
     ) -> Any:
         message = self._webhook_message(record, token, message_id)
-        refuse_invalid(record.payload or {}, creating=False)
+        refuse_invalid(record.payload or {}, creating=False, stored=message)
         payloads.apply_message_data(message, record.payload, self._server.files)
         message["edited_timestamp"] = now_iso()
         record.message_id = int(message["id"])

@@ -1,9 +1,13 @@
 """Discord's limits on a message payload, so the local server refuses (400, code 50035) what
-Discord refuses: content, embeds and (non-v2) components. From Discord's API documentation."""
+Discord refuses: content, embeds and components (a Components V2 message's layout rules are in
+layout.py). From Discord's API documentation."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
+
+from bot.local import layout
 
 CONTENT = 2000
 EMBEDS = 10
@@ -26,8 +30,14 @@ ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3
 LINK_STYLE = 5
 
 
-def message_errors(data: dict[str, Any], *, creating: bool) -> list[str]:
+def message_errors(data: Mapping[str, Any], *, creating: bool) -> list[str]:
     """What Discord would refuse in this message payload (empty: it is accepted)."""
+    if layout.is_v2(data.get("flags")):
+        refused = layout.v2_message_errors(data)
+        _item_errors(data.get("components") or [], refused)
+        if creating and not data.get("components"):
+            refused.append("cannot send an empty message")
+        return refused
     errors: list[str] = []
     content = data.get("content")
     if content is not None and len(str(content)) > CONTENT:
@@ -41,6 +51,7 @@ def message_errors(data: dict[str, Any], *, creating: bool) -> list[str]:
     if total > EMBEDS_TOTAL:
         errors.append(f"embeds: {total} > {EMBEDS_TOTAL} characters in all")
     _component_errors(data.get("components") or [], errors)
+    _item_errors(data.get("components") or [], errors)
     if creating and not (
         content or embeds or data.get("components") or data.get("attachments_uploaded")
     ):
@@ -78,9 +89,10 @@ def _embed_errors(embed: dict[str, Any], where: str, errors: list[str]) -> int:
 
 
 def _component_errors(rows: list[dict[str, Any]], errors: list[str]) -> None:
+    """The layout of a message without the V2 flag: up to 5 action rows and nothing else."""
     if len(rows) > ACTION_ROWS:
         errors.append(f"components: {len(rows)} > {ACTION_ROWS} action rows")
-    seen: set[str] = set()
+    errors.extend(layout.legacy_components(rows))
     for r, row in enumerate(rows):
         if row.get("type") != ACTION_ROW:
             errors.append(f"components[{r}]: top level must be action rows")
@@ -89,24 +101,65 @@ def _component_errors(rows: list[dict[str, Any]], errors: list[str]) -> None:
         selects = [c for c in children if c.get("type") != BUTTON]
         if not children or len(children) > ROW_BUTTONS or (selects and len(children) > 1):
             errors.append(f"components[{r}]: 1-5 buttons, or one select, per row")
-        for c, child in enumerate(children):
-            where = f"components[{r}].components[{c}]"
-            custom_id = child.get("custom_id")
-            if child.get("type") == BUTTON and child.get("style") == LINK_STYLE:
-                continue
-            if not custom_id or len(str(custom_id)) > CUSTOM_ID:
-                errors.append(f"{where}.custom_id: must be 1-{CUSTOM_ID} characters")
-            elif custom_id in seen:
-                errors.append(f"{where}.custom_id: {custom_id!r} is not unique")
-            seen.add(str(custom_id))
-            if child.get("type") == BUTTON:
-                label = str(child.get("label") or "")
-                if len(label) > BUTTON_LABEL:
-                    errors.append(f"{where}.label: {len(label)} > {BUTTON_LABEL}")
-                if not label and not child.get("emoji"):
-                    errors.append(f"{where}: a button needs a label or an emoji")
-            elif child.get("type") == STRING_SELECT:
-                _select_errors(child, where, errors)
+
+
+def _interactive(components: list[dict[str, Any]], where: str) -> Iterator[tuple[str, Any]]:
+    """Every button and select of a message, wherever it is nested (rows, containers, a
+    section's accessory), with where it is."""
+    for index, component in enumerate(components):
+        here = f"{where}[{index}]"
+        if component.get("type") == BUTTON or component.get("type") in layout.SELECTS:
+            yield here, component
+        yield from _interactive(component.get("components") or [], f"{here}.components")
+        accessory = component.get("accessory")
+        if accessory:
+            yield from _interactive([accessory], f"{here}.accessory")
+
+
+def _item_errors(components: list[dict[str, Any]], errors: list[str]) -> None:
+    """Buttons and selects: custom ids 1-100 characters and unique in the message, labels."""
+    seen: set[str] = set()
+    for where, child in _interactive(components, "components"):
+        where = where.replace(".accessory[0]", ".accessory")
+        custom_id = child.get("custom_id")
+        if child.get("type") == BUTTON and child.get("style") == LINK_STYLE:
+            continue
+        if not custom_id or len(str(custom_id)) > CUSTOM_ID:
+            errors.append(f"{where}.custom_id: must be 1-{CUSTOM_ID} characters")
+        elif custom_id in seen:
+            errors.append(f"{where}.custom_id: {custom_id!r} is not unique")
+        seen.add(str(custom_id))
+        if child.get("type") == BUTTON:
+            label = str(child.get("label") or "")
+            if len(label) > BUTTON_LABEL:
+                errors.append(f"{where}.label: {len(label)} > {BUTTON_LABEL}")
+            if not label and not child.get("emoji"):
+                errors.append(f"{where}: a button needs a label or an emoji")
+        elif child.get("type") == STRING_SELECT:
+            _select_errors(child, where, errors)
+
+
+def edit_errors(stored: Mapping[str, Any], data: Mapping[str, Any]) -> list[str]:
+    """What Discord would refuse in an edit of the `stored` message: the V2 flag dropped, or
+    the message as it would be after the edit breaking a limit (content left on a message the
+    edit makes V2, text displays in a message that is not)."""
+    errors = layout.edit_errors(int(stored.get("flags") or 0), data)
+    return errors + message_errors(edited(stored, data), creating=False)
+
+
+def edited(stored: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """The payload parts of `stored` after the edit `data` (a key sent as null clears it)."""
+    after: dict[str, Any] = {
+        key: stored.get(key) for key in ("content", "embeds", "components", "flags")
+    }
+    for key in ("content", "embeds", "components", "poll"):
+        if key in data:
+            after[key] = data[key]
+    if data.get("embed") is not None:
+        after["embeds"] = [data["embed"]]
+    if data.get("flags") is not None:
+        after["flags"] = data["flags"]
+    return after
 
 
 def _select_errors(select: dict[str, Any], where: str, errors: list[str]) -> None:

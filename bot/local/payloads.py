@@ -215,14 +215,14 @@ def _attachment(sent: Mapping[str, Any], message_id: str, files: Mapping[str, by
     }
 
 
-def _with_string_ids(node: Any) -> Any:
+def with_string_ids(node: Any) -> Any:
     """Components as Discord returns them: an emoji's id is a string, whatever number the client
     sent (a page's JavaScript cannot hold a 64-bit id as a number: it would round it)."""
     if isinstance(node, list):
-        return [_with_string_ids(item) for item in node]
+        return [with_string_ids(item) for item in node]
     if not isinstance(node, dict):
         return node
-    copied = {key: _with_string_ids(value) for key, value in node.items()}
+    copied = {key: with_string_ids(value) for key, value in node.items()}
     emoji = copied.get("emoji")
     if isinstance(emoji, dict) and emoji.get("id") is not None:
         copied["emoji"] = {**emoji, "id": str(emoji["id"])}
@@ -240,8 +240,11 @@ def apply_message_data(
     for key in ("content", "embeds", "components", "poll"):
         if data and key in data and data[key] is not None:
             target[key] = data[key]
+    for key, cleared in (("content", ""), ("embeds", [])):  # sent as null: removed
+        if data and key in data and data[key] is None:
+            target[key] = cleared
     if data and data.get("components") is not None:
-        target["components"] = _with_string_ids(data["components"])
+        target["components"] = with_string_ids(data["components"])
     if data and data.get("attachments") is not None:
         files = data.get("files") or {}
         before = {str(a.get("url")) for a in target.get("attachments") or ()}

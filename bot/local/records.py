@@ -140,9 +140,12 @@ class RecordedRequest:
 
 
 def iter_components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Every component of a message, depth first (action rows and their children)."""
+    """Every component of a message, depth first (action rows and their children; in a
+    Components V2 message containers, sections and a section's accessory after its text)."""
     stack = list(reversed(message.get("components") or []))
     while stack:
         component = stack.pop()
         yield component
+        if component.get("accessory"):
+            stack.append(component["accessory"])
         stack.extend(reversed(component.get("components") or []))

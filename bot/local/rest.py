@@ -17,7 +17,7 @@ from aiohttp import BodyPartReader, web
 
 from bot.local.faults import RestFaults
 from bot.local.guard import same_secret
-from bot.local.limits import message_errors
+from bot.local.limits import edit_errors, message_errors
 from bot.local.records import RecordedRequest
 
 log = logging.getLogger("bot.local")
@@ -37,9 +37,15 @@ class RouteError(Exception):
         self.code = code
 
 
-def refuse_invalid(data: dict[str, Any], *, creating: bool) -> None:
-    """A message payload Discord would refuse (limits.py) is refused here too, loudly."""
-    errors = message_errors(data, creating=creating)
+def refuse_invalid(
+    data: dict[str, Any], *, creating: bool, stored: dict[str, Any] | None = None
+) -> None:
+    """A message payload Discord would refuse (limits.py) is refused here too, loudly: a new
+    message's, or an edit of the `stored` message (checked as the message it would make)."""
+    if stored is not None:
+        errors = edit_errors(stored, data)
+    else:
+        errors = message_errors(data, creating=creating)
     if errors:
         log.error("LOCAL DISCORD: invalid message payload: %s", "; ".join(errors))
         raise RouteError(400, "Invalid Form Body: " + "; ".join(errors), 50035)

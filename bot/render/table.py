@@ -8,7 +8,7 @@ seats of the lobby, timer, winners and totals, log field, buttons); the table's 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
@@ -59,6 +59,9 @@ class RenderedMessage:
     # The cards in play (a hand, the table), attached with the message: its embed shows
     # `attachment://<cards.filename>`, a name that changes with what the picture shows.
     cards: CardPicture | None = None
+    # Shown as a Components V2 message (`bot/ui/layout.py` lays the embed's parts out in a
+    # container), else as the embed itself with its buttons under it.
+    v2: bool = False
 
 
 def with_cards(embed: discord.Embed, kind: str, rows: tuple[CardRow, ...]) -> CardPicture | None:
@@ -113,6 +116,11 @@ def _button(
 
 
 def render_table(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
+    """The table message, a Components V2 message in every state."""
+    return replace(_render_table(snapshot, language), v2=True)
+
+
+def _render_table(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     if snapshot.status == LOBBY:
         return _lobby(snapshot, language)
     if snapshot.status == CLOSED:

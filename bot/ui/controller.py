@@ -50,6 +50,7 @@ from bot.ui.custom_ids import (
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.dynamic_items import build_view, is_routed
 from bot.ui.following import HandFollower
+from bot.ui.layout import shown_as
 from bot.ui.lessons import LessonGuide
 from bot.ui.message_pictures import Prepared
 from bot.ui.replies import interaction_gone, refuse
@@ -366,19 +367,15 @@ class TableController:
     ) -> int:
         """A new message only the clicker sees (an answer, or a follow-up once deferred), its
         picture now if drawn, else after, in place: the message's key for the follower."""
-        view = build_view(rendered.components)
         pictures = self.bot.pictures
         cards = pictures.answer(None, rendered)
         files = cards.attachments or []
+        shown = shown_as(rendered, cards.embed)
         if interaction.response.is_done():
-            sent = await interaction.followup.send(
-                embed=cards.embed, view=view, ephemeral=True, wait=True, files=files
-            )
+            sent = await interaction.followup.send(**shown, ephemeral=True, wait=True, files=files)
             key = sent.id
         else:
-            response = await interaction.response.send_message(
-                embed=cards.embed, view=view, ephemeral=True, files=files
-            )
+            response = await interaction.response.send_message(**shown, ephemeral=True, files=files)
             key = response.message_id or interaction.id
         pictures.posted(key, rendered, cards)
         self._picture_after(interaction, key, cards)
@@ -530,8 +527,8 @@ class TableController:
         if cards.waiting is None:
             return
 
-        async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
-            await interaction.edit_original_response(embed=embed, attachments=files)
+        async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
+            await interaction.edit_original_response(**shown_as(latest), attachments=files)
 
         self._spawn(self.bot.pictures.follow_up(key, cards.waiting, edit))
 
@@ -622,9 +619,7 @@ class TableController:
         cards = await self.bot.pictures.complete(key, rendered)
         files = cards.edit_files()
         try:
-            await interaction.edit_original_response(
-                embed=cards.embed, view=build_view(rendered.components), **files
-            )
+            await interaction.edit_original_response(**shown_as(rendered, cards.embed), **files)
         except discord.NotFound:
             log.info("revealed cards not hidden: their message is gone")  # moved, deleted
         except discord.HTTPException as error:
@@ -673,9 +668,8 @@ async def _update(
 ) -> None:
     """Edit the message the clicked component is on (after a deferral, through the token),
     with its hand's picture as `cards` says (None: the message keeps the files it has)."""
-    view = build_view(rendered.components)
     files = cards.edit_files()
     if interaction.response.is_done():
-        await interaction.edit_original_response(embed=cards.embed, view=view, **files)
+        await interaction.edit_original_response(**shown_as(rendered, cards.embed), **files)
     else:
-        await interaction.response.edit_message(embed=cards.embed, view=view, **files)
+        await interaction.response.edit_message(**shown_as(rendered, cards.embed), **files)

@@ -35,7 +35,7 @@ from bot.runtime.priority import background
 from bot.service.errors import TableError
 from bot.snapshots import CLOSED, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
-from bot.ui.dynamic_items import build_view
+from bot.ui.layout import shown_as
 from bot.ui.message_pictures import EditFiles, drawn_in_thread
 from bot.ui.pacer import CLICKED, EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
 from storage.models import TurnMention
@@ -407,8 +407,7 @@ class DiscordNotifier:
         cards = await self.bot.pictures.complete(None, rendered)
         async with self.posts.turn(channel_id, table_id):
             message = await channel.send(
-                embed=cards.embed,
-                view=build_view(rendered.components),
+                **shown_as(rendered, _with_files(cards.embed, files + (cards.attachments or []))),
                 files=files + (cards.attachments or []),
             )
         self.bot.pictures.posted(message.id, rendered, cards)
@@ -456,8 +455,14 @@ class DiscordNotifier:
             # The round-end picture is all the message carries: the next round drops it.
             files = EditFiles(attachments=cards.attachments or [])
             del self._pictured[table_id]
+        shown = cards.embed
+        if rendered.picture is not None and pictured != (
+            location.message_id,
+            rendered.picture.filename,
+        ):
+            shown = _with_files(shown, [])  # the round's picture shows once attached, after
         try:
-            await message.edit(embed=cards.embed, view=build_view(rendered.components), **files)
+            await message.edit(**shown_as(rendered, shown), **files)
         except discord.HTTPException as error:
             self.bot.pictures.forget(location.message_id)  # what it carries is unknown now
             if error.status == 429 or error.status >= 500:
@@ -494,7 +499,11 @@ class DiscordNotifier:
                     if self._pictured.get(table_id) != (message_id, rendered.picture.filename):
                         turn.edited = False  # the next round shows on the message already
                         return
-                    await message.edit(attachments=files)
+                    latest = await self.render(table_id)
+                    if latest is None or latest.picture != rendered.picture:
+                        latest = rendered
+                    await message.edit(attachments=files, **shown_as(latest))
+                    self._sent[table_id] = digest(latest)
             except discord.HTTPException as error:
                 log.warning("could not attach the round picture of table %s: %s", table_id, error)
 
@@ -583,3 +592,16 @@ def with_activity_button(
         "success",
     )
     return replace(rendered, components=(*rendered.components, button))
+
+
+def _with_files(embed: discord.Embed, files: list[discord.File]) -> discord.Embed:
+    """The embed as these files let it show: its picture left out when it names a file of
+    the message that is not among them (a V2 gallery may only show a file the message has)."""
+    url = embed.image.url or ""
+    if not url.startswith("attachment://") or url[len("attachment://") :] in {
+        f.filename for f in files
+    }:
+        return embed
+    shown = embed.copy()
+    shown.set_image(url=None)
+    return shown

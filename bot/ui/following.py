@@ -29,7 +29,7 @@ from bot.render.private import render_private
 from bot.render.watching import render_watcher
 from bot.service.errors import TableError
 from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal, WatcherSnapshot
-from bot.ui.dynamic_items import build_view
+from bot.ui.layout import shown_as
 from bot.ui.reveals import RevealHolds
 
 if TYPE_CHECKING:
@@ -363,13 +363,11 @@ class HandFollower:
         try:
             cards = await self.bot.pictures.complete(followed.message_key, rendered)
             files = cards.edit_files()
-            view = build_view(rendered.components)
+            showing = shown_as(rendered, cards.embed)
             if followed.message is not None:
-                await followed.message.edit(embed=cards.embed, view=view, **files)
+                await followed.message.edit(**showing, **files)
             else:
-                await followed.interaction.edit_original_response(
-                    embed=cards.embed, view=view, **files
-                )
+                await followed.interaction.edit_original_response(**showing, **files)
         except discord.HTTPException as error:
             log.info("stopped following a private message of table %s: %s", table_id, error)
             self._drop(key, followed)
@@ -394,7 +392,7 @@ class HandFollower:
             cards = await self.bot.pictures.complete(followed.message_key, rendered)
             files = cards.edit_files()
             await followed.interaction.edit_original_response(
-                embed=cards.embed, view=build_view(rendered.components), **files
+                **shown_as(rendered, cards.embed), **files
             )
         except discord.HTTPException as error:
             log.info("stopped following a watcher's message of table %s: %s", table_id, error)
@@ -466,8 +464,7 @@ class HandFollower:
         if not self._current(key, followed):
             return
         sent = await followed.interaction.followup.send(
-            embed=cards.embed,
-            view=build_view(rendered.components),
+            **shown_as(rendered, cards.embed),
             ephemeral=True,
             wait=True,
             files=cards.attachments or [],

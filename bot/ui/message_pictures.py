@@ -166,7 +166,7 @@ class CardPictures:
         self,
         key: int,
         picture: CardPicture,
-        edit: Callable[[discord.Embed, list[discord.File]], Awaitable[Any]],
+        edit: Callable[[RenderedMessage, list[discord.File]], Awaitable[Any]],
     ) -> None:
         """Once drawn, the picture an answer went out without, if the message still shows
         what that answer showed (a newer answer brings its own)."""
@@ -180,7 +180,7 @@ class CardPictures:
             return  # not drawn: the message stays as it went out
         self._carry(key, picture)
         try:
-            await edit(latest.embed, [_file(picture, png)])
+            await edit(latest, [_file(picture, png)])
         except discord.HTTPException as error:
             log.info("could not add the card picture to message %s: %s", key, error)
             self._carried.pop(key, None)

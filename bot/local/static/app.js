@@ -10,6 +10,7 @@
   const dismissed = new Set();
   const STYLES = { 1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium" };
   const SUB_COMMAND = 1, SUB_COMMAND_GROUP = 2;
+  const IS_COMPONENTS_V2 = 1 << 15;
   const TYPE_NAMES = { 3: "text", 4: "integer", 5: "true/false", 6: "member", 10: "number" };
 
   const state = {
@@ -351,9 +352,17 @@
       body.append(content);
     }
     for (const embed of message.embeds || []) body.append(embedElement(embed, message));
-    for (const file of looseImages(message)) body.append(fileImage(file));
-    for (const file of otherFiles(message)) body.append(fileLink(file));
-    for (const row of message.components || []) body.append(rowElement(message, row));
+    if (isComponentsV2(message)) {
+      // A Components V2 message shows its files only where its components place them.
+      for (const component of message.components || []) {
+        const shown = layoutElement(message, component);
+        if (shown) body.append(shown);
+      }
+    } else {
+      for (const file of looseImages(message)) body.append(fileImage(file));
+      for (const file of otherFiles(message)) body.append(fileLink(file));
+      for (const row of message.components || []) body.append(rowElement(message, row));
+    }
     const thread = state.channels.find((c) => c.thread && c.id === message.id);
     if (thread) body.append(threadLink(thread));
     if (message.ephemeral_owner) body.append(ephemeralNote(message));
@@ -496,6 +505,88 @@
       box.append(thumbnail);
     }
     return box;
+  }
+
+  function isComponentsV2(message) {
+    return (Number(message.flags || 0) & IS_COMPONENTS_V2) !== 0;
+  }
+
+  // One component of a Components V2 message, drawn as Discord's client draws it.
+  function layoutElement(message, component) {
+    switch (component.type) {
+      case 1: return rowElement(message, component);
+      case 9: return sectionElement(message, component);
+      case 10: return textDisplayElement(component);
+      case 11: return thumbnailElement(message, component);
+      case 12: return galleryElement(message, component);
+      case 13: return fileComponentElement(message, component);
+      case 14: return separatorElement(component);
+      case 17: return containerElement(message, component);
+      default: return null;
+    }
+  }
+
+  function containerElement(message, component) {
+    const box = el("div", "v2-container");
+    if (component.accent_color !== undefined && component.accent_color !== null) {
+      box.classList.add("accented");
+      box.style.borderLeftColor = `#${Number(component.accent_color).toString(16).padStart(6, "0")}`;
+    }
+    for (const child of component.components || []) {
+      const shown = layoutElement(message, child);
+      if (shown) box.append(shown);
+    }
+    return box;
+  }
+
+  function sectionElement(message, component) {
+    const box = el("div", "v2-section");
+    const texts = el("div", "v2-section-texts");
+    for (const child of component.components || []) texts.append(textDisplayElement(child));
+    box.append(texts);
+    const accessory = component.accessory || {};
+    const side = el("div", "v2-accessory");
+    if (accessory.type === 2) side.append(buttonElement(message, accessory));
+    else if (accessory.type === 11) side.append(thumbnailElement(message, accessory));
+    box.append(side);
+    return box;
+  }
+
+  function textDisplayElement(component) {
+    const text = el("div", "v2-text");
+    text.innerHTML = Markdown.render(component.content || "", LOOKUP);
+    return text;
+  }
+
+  function mediaImage(message, media, description, className) {
+    const image = el("img", className);
+    image.src = resolved(message, (media && media.url) || "");
+    image.alt = description || "";
+    return image;
+  }
+
+  function thumbnailElement(message, component) {
+    return mediaImage(message, component.media, component.description, "v2-thumbnail");
+  }
+
+  function galleryElement(message, component) {
+    const items = component.items || [];
+    const box = el("div", `v2-gallery items-${Math.min(items.length, 4)}`);
+    for (const item of items) box.append(mediaImage(message, item.media, item.description, "v2-media"));
+    return box;
+  }
+
+  function fileComponentElement(message, component) {
+    const url = (component.file && component.file.url) || "";
+    const name = url.slice("attachment://".length);
+    const file = (message.attachments || []).find((a) => a.filename === name);
+    return file ? fileLink(file) : null;
+  }
+
+  function separatorElement(component) {
+    const divider = component.divider === undefined ? true : Boolean(component.divider);
+    const spacing = component.spacing === 2 ? "large" : "small";
+    return el("div", `v2-separator ${spacing}${divider ? " divider" : ""}`);
   }
 
   function emojiElement(emoji) {

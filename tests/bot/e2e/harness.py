@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
@@ -13,12 +14,15 @@ from typing import Any
 
 from bot.app import CardTableBot, create_bot
 from bot.clock import FakeClock
+from bot.local.layout import IS_COMPONENTS_V2
+from bot.local.payloads import with_string_ids
 from bot.local.records import EPHEMERAL, LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord, running_client
 from bot.runtime.runner import InlinePolicyRunner
 from bot.settings import Settings
 from bot.snapshots import FINISHED, LOBBY, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.ui.custom_ids import BadCustomId, Kind, Verb, parse
+from bot.ui.layout import shown_as
 from games.cards import Card, shuffled
 from storage.models import GuildSettings
 from tests.bot.bots import UNPACED
@@ -433,14 +437,33 @@ class BotUnderTest:
         rendered = await self.live.notifier.render(table_id)
         assert rendered is not None
         shown = await self.stored_table_message(table_id)
-        assert shown["embeds"] == [self.sent_embed(rendered)]
+        assert self.shows(shown, rendered), (shown, self.sent(rendered))
 
-    def sent_embed(self, rendered: Any) -> dict[str, Any]:
-        """The embed the bot sends for this rendering: without card pictures (most e2e tests),
-        the table message goes without the table's image."""
+    def sent(self, rendered: Any, *, picture: bool = True) -> dict[str, Any]:
+        """What the bot sends for this rendering (its embeds and components, as the local
+        server keeps them): without card pictures (most e2e tests, or `picture` False: not
+        drawn in time), the table message goes without the table's image."""
         pictures = self.live.pictures
         embed = rendered.embed if pictures.enabled else pictures.answer(None, rendered).embed
-        return dict(embed.to_dict())
+        if not picture:
+            embed = embed.copy()
+            embed.set_image(url=None)
+        shown = shown_as(rendered, embed)
+        sent = {"flags": 0, "embeds": [], "components": shown["view"].to_components()}
+        if shown["embed"] is not None:
+            sent["embeds"] = [dict(shown["embed"].to_dict())]
+        else:
+            sent["flags"] = IS_COMPONENTS_V2
+        return json.loads(json.dumps(with_string_ids(sent)))
+
+    def shows(self, message: dict[str, Any], rendered: Any, *, picture: bool = True) -> bool:
+        """Whether the stored `message` shows this rendering as the bot sends it."""
+        sent = self.sent(rendered, picture=picture)
+        return (
+            message["embeds"] == sent["embeds"]
+            and message["components"] == sent["components"]
+            and (int(message["flags"]) & IS_COMPONENTS_V2) == sent["flags"]
+        )
 
     # -- what may be seen -----------------------------------------------------------------
     def exposure(self) -> Exposure:
@@ -504,7 +527,11 @@ def shown_answer(interaction: LocalInteraction) -> dict[str, Any]:
     for request in reversed(interaction.requests):
         payload = request.payload if isinstance(request.payload, dict) else {}
         data = payload.get("data", payload)
-        shown = isinstance(data, dict) and (data.get("embeds") or data.get("content"))
+        shown = isinstance(data, dict) and (
+            data.get("embeds")
+            or data.get("content")
+            or int(data.get("flags") or 0) & IS_COMPONENTS_V2
+        )
         if request.shows_message and shown:
             return data
     return {}

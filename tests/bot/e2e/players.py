@@ -221,7 +221,8 @@ def answer_message(fake: LocalDiscord, interaction: LocalInteraction) -> dict[st
 
 
 def answer_text(fake: LocalDiscord, interaction: LocalInteraction) -> str:
-    """All the words of the interaction's answers (content, embed titles and descriptions)."""
+    """All the words of the interaction's answers (content, embed titles and descriptions, a
+    Components V2 answer's text displays)."""
     parts: list[str] = []
     for request in interaction.requests:
         payload = request.payload or {}
@@ -231,25 +232,76 @@ def answer_text(fake: LocalDiscord, interaction: LocalInteraction) -> str:
         parts.append(str(data.get("content") or ""))
         for embed in data.get("embeds") or []:
             parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        parts += layout_lines(data)
     return "\n".join(p for p in parts if p)
 
 
 def message_text(message: dict[str, Any]) -> str:
     """Every word a message shows: content, and each embed's title, description, field names
-    and values and footer, one part a line."""
+    and values and footer, one part a line; a Components V2 message's text displays, a line
+    each line, the heading and small-print marks and a field name's bold left out."""
     parts = [str(message.get("content") or "")]
     for embed in message.get("embeds") or []:
         parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
         for field in embed.get("fields") or []:
             parts += [str(field.get("name") or ""), str(field.get("value") or "")]
         parts.append(str((embed.get("footer") or {}).get("text") or ""))
+    parts += layout_lines(message)
     return "\n".join(parts)
 
 
+def text_displays(message: dict[str, Any]) -> list[str]:
+    """The texts of a Components V2 message's text displays, in order (none: not V2)."""
+    return [str(c.get("content") or "") for c in iter_components(message) if c.get("type") == 10]
+
+
+def layout_lines(message: dict[str, Any]) -> list[str]:
+    """A V2 message's lines as an embed held them: `### title`, `-# footer` and a field's
+    `**name**` line read as the words they mark."""
+    lines = []
+    for text_ in text_displays(message):
+        for line in text_.split("\n"):
+            for mark in ("### ", "-# "):
+                if line.startswith(mark):
+                    line = line[len(mark) :]
+            name = line[2:-2]
+            if len(line) > 4 and line == f"**{name}**" and "**" not in name:
+                line = name
+            lines.append(line)
+    return lines
+
+
+def picture_url(message: dict[str, Any]) -> str | None:
+    """The picture a message shows: its embed's image, or its first media gallery's."""
+    for embed in message.get("embeds") or []:
+        if (embed.get("image") or {}).get("url"):
+            return str(embed["image"]["url"])
+    for component in iter_components(message):
+        if component.get("type") == 12 and component.get("items"):
+            return str(component["items"][0]["media"]["url"])
+    return None
+
+
+def small_print(message: dict[str, Any]) -> str | None:
+    """A message's footer: its embed's, or a V2 text display of small print (`-# `)."""
+    for embed in message.get("embeds") or []:
+        return (embed.get("footer") or {}).get("text")
+    for text_ in text_displays(message):
+        if text_.startswith("-# ") and "\n" not in text_:
+            return text_[len("-# ") :]
+    return None
+
+
 def field_value(message: dict[str, Any], name: str) -> str | None:
-    """The value of the embed field called `name` (None: the message has no such field)."""
+    """The value of the embed field called `name` (None: the message has no such field); in
+    a V2 message, the block of a text display under the line `**name**`."""
     for embed in message.get("embeds") or []:
         for field in embed.get("fields") or []:
             if field.get("name") == name:
                 return str(field.get("value") or "")
+    for text_ in text_displays(message):
+        for block in text_.split("\n\n"):
+            head, _, value = block.partition("\n")
+            if head == f"**{name}**":
+                return value
     return None

@@ -13,7 +13,7 @@ from games.registry import get_game
 from storage import SeatRecord, Store
 from tests.bot.e2e.harness import BotUnderTest, players
 from tests.bot.e2e.leak_checker import card_faces
-from tests.bot.e2e.players import pick, use, verb_choice
+from tests.bot.e2e.players import choices, message_text, pick, use, verb_choice
 
 
 async def test_a_restarted_bot_resumes_the_round_and_old_buttons_still_work(
@@ -254,7 +254,7 @@ async def test_after_a_restart_the_table_in_play_keeps_up_within_the_channels_ed
                 shown = await harness.stored_table_message(table_id)
                 rendered = await bot.notifier.render(table_id)
                 assert rendered is not None
-                converged = shown["embeds"] == [harness.sent_embed(rendered)]
+                converged = harness.shows(shown, rendered)
                 if converged:
                     break
                 await harness.clock.advance(1.0)
@@ -262,7 +262,7 @@ async def test_after_a_restart_the_table_in_play_keeps_up_within_the_channels_ed
             await harness.clock.advance(2.0)  # the next player thinks a little
         stale = seeded
         for _ in range(200):  # the restored tables' refreshes: 2, then 4, per 5 s
-            stale = [m for m in seeded if not fake.message(m)["embeds"]]
+            stale = [m for m in seeded if not fake.message(m)["components"]]
             if not stale:
                 break
             await harness.clock.advance(1.0)
@@ -309,10 +309,10 @@ async def test_the_next_round_shows_in_the_same_message_without_the_countdown(
         table_id = await harness.seat_players(alice, [bob, carol], target=1000)
         await harness.play_round(table_id)
         round_end = await harness.stored_table_message(table_id)
-        assert "next round starts" in str(round_end["embeds"])
+        assert "next round starts" in message_text(round_end)
         await harness.next_round(table_id)
         await harness.settle()
         shown = harness.fake.message(int(round_end["id"]))  # one live message per table
-        assert "next round starts" not in str(shown["embeds"])
-        assert "Round 2 starts." in str(shown["embeds"]) and shown.get("components")
+        assert "next round starts" not in message_text(shown)
+        assert "Round 2 starts." in message_text(shown) and choices(shown)
         assert bot.service.public_snapshot(table_id).status == PLAYING

@@ -17,10 +17,6 @@ SHOWN_WITHIN = 3.0  # seconds of the test's clock from a move to its table messa
 THINKING = 3.0  # seconds between a move shown and the next move
 
 
-def shows(fake: LocalDiscord, message_id: int, embed: dict[str, object]) -> bool:
-    return fake.message(message_id)["embeds"] == [embed]
-
-
 def mentions(fake: LocalDiscord) -> dict[int, str]:
     """The channel's messages that mention someone, with their words (reminders included)."""
     return {
@@ -65,7 +61,7 @@ async def test_after_a_restart_moves_at_two_tables_show_within_seconds_among_a_t
             assert rendered is not None
             message_id = (await bot.locations.get(table_id)).message_id
             assert message_id is not None
-            while not shows(fake, message_id, harness.sent_embed(rendered)):
+            while not harness.shows(fake.message(message_id), rendered):
                 assert harness.clock.now() - moved_at < SHOWN_WITHIN, (
                     f"move {step} did not show on its table message within {SHOWN_WITHIN} s"
                 )
@@ -73,7 +69,7 @@ async def test_after_a_restart_moves_at_two_tables_show_within_seconds_among_a_t
                 await fake.settle(quiet=0.02)
             await harness.clock.advance(THINKING)
             await fake.settle(quiet=0.02)
-        refreshed = [m for m in seeded.messages if fake.message(m)["embeds"]]
+        refreshed = [m for m in seeded.messages if fake.message(m)["components"]]
         assert refreshed, "the restored tables were not refreshed meanwhile"
         # The restored turns were mentioned before the restart: no mention again, and theirs
         # stay until played; only the turns played since are mentioned.

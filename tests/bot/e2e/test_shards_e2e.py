@@ -23,7 +23,14 @@ from bot.ui.emojis import EMOJIS
 from storage.compaction import decode_log
 from tests.bot.e2e.bot_processes import BotProcess
 from tests.bot.e2e.people import START_WAIT, WAIT, Crowd, Person, answered, table_message, table_of
-from tests.bot.e2e.players import answer_message, answer_text, choices, use, verb_choice
+from tests.bot.e2e.players import (
+    answer_message,
+    answer_text,
+    choices,
+    text_displays,
+    use,
+    verb_choice,
+)
 from tests.postgres_server import PostgresServer
 
 KILLED = 0  # the shard whose process is killed
@@ -121,7 +128,8 @@ async def answered_text(crowd: Crowd, interaction: LocalInteraction) -> str:
 
 def winners_shown(message: dict[str, Any]) -> set[str]:
     """The names in bold in the finished table message's winner line."""
-    description = str(message["embeds"][0].get("description") or "")
+    heading = text_displays(message)[0]  # `### title`, then the description
+    description = heading.split("\n", 1)[1]
     return set(re.findall(r"\*\*([^*]+)\*\*", description.splitlines()[0]))
 
 

@@ -20,7 +20,14 @@ from bot.local.server import running_local_discord
 from bot.service.watching import MAX_WATCHERS, Watching
 from bot.snapshots import FINISHED, PLAYING, WatcherSnapshot
 from tests.bot.e2e.harness import EIGHT, BotUnderTest, assert_one_short_private_sentence, players
-from tests.bot.e2e.players import answer_message, pick_at_random, use, verb_choice
+from tests.bot.e2e.players import (
+    answer_message,
+    field_value,
+    pick_at_random,
+    small_print,
+    use,
+    verb_choice,
+)
 
 # a short match of each game: (bot players, target)
 MATCHES = {"dutch": (2, 10), "euchre": (3, 2), "dame": (3, 60)}
@@ -92,15 +99,15 @@ async def test_the_table_message_counts_its_watchers_in_the_guild_language(
     erin, frank = harness.fake.user("erin"), harness.fake.user("frank")
     async with harness.running():
         table_id = await harness.seat_players(alice, [bob], spectators="hands")
-        assert "footer" not in harness.table_message(table_id)["embeds"][0]
+        assert small_print(harness.table_message(table_id)) is None
         await _watch(harness, erin, table_id)
         await harness.settle()
-        footer = harness.table_message(table_id)["embeds"][0]["footer"]["text"]
+        footer = small_print(harness.table_message(table_id))
         assert footer == text("en", "table.watchers.one", count=1)
         await _watch(harness, frank, table_id, locale="fr")
         await _watch(harness, erin, table_id)  # again: a new message, still one watcher
         await harness.settle()
-        footer = harness.table_message(table_id)["embeds"][0]["footer"]["text"]
+        footer = small_print(harness.table_message(table_id))
         assert footer == text("en", "table.watchers", count=2)
 
 
@@ -190,12 +197,8 @@ async def test_the_lobby_says_what_watchers_will_see(harness: BotUnderTest) -> N
     alice = harness.fake.user("alice")
     async with harness.running():
         table_id = await harness.open_table(alice, game="euchre", spectators="hands")
-        fields = harness.table_message(table_id)["embeds"][0]["fields"]
-        assert {
-            "name": text("en", "table.spectators"),
-            "value": text("en", "table.spectators.hands"),
-            "inline": False,
-        } in fields
+        shown = field_value(harness.table_message(table_id), text("en", "table.spectators"))
+        assert shown == text("en", "table.spectators.hands")
         assert verb_choice(harness.table_message(table_id), Verb.WATCH.value) is None
 
 

@@ -231,6 +231,11 @@ MOVE_CONTROL = (
 )
 
 
+# A message's card picture (an embed's image, a Components V2 gallery's), and its text's emojis.
+PICTURE = "img.embed-image, img.v2-media"
+TEXT_EMOJIS = ":is(.embed, .v2-container) img.emoji"
+
+
 class Player:
     """One user's page in its own browser context (cookies and storage of its own)."""
 
@@ -417,33 +422,35 @@ class Player:
         )
 
     def embed_text(self, message: str) -> str:
-        """What the newest `message` writes in its embed (an emoji is a picture, no text)."""
-        return str(self.page.locator(f"{message} .embed").last.inner_text())
+        """What the newest `message` writes in its embed or its Components V2 container (an
+        emoji is a picture, no text)."""
+        return str(self.page.locator(f"{message} :is(.embed, .v2-container)").last.inner_text())
 
     def card_picture(self, message: str, *, emojis: bool = False) -> dict[str, int]:
         """Wait until the newest `message` (`IN_PLAY`, `ENDED`, `HAND`) shows its card
         picture, loaded (an embed's `attachment://` file), and with `emojis` its cards as
         emojis too; its drawn size and how many emojis it shows."""
         self.page.wait_for_function(
-            """([selector, emojis]) => {
+            """([selector, emojis, picture, texts]) => {
                 const all = document.querySelectorAll(selector);
                 const node = all.length ? all[all.length - 1] : null;
-                const image = node === null ? null : node.querySelector('img.embed-image');
+                const image = node === null ? null : node.querySelector(picture);
                 const loaded = image !== null && image.complete && image.naturalWidth > 0;
-                return loaded && (!emojis || node.querySelector('.embed img.emoji') !== null);
+                return loaded && (!emojis || node.querySelector(texts) !== null);
             }""",
-            arg=[message, emojis],
+            arg=[message, emojis, PICTURE, TEXT_EMOJIS],
         )
         return dict(
             self.page.locator(message).last.evaluate(
-                """(node) => {
-                    const image = node.querySelector('img.embed-image');
+                """(node, [picture, texts]) => {
+                    const image = node.querySelector(picture);
                     return {
                         width: image.naturalWidth,
                         height: image.naturalHeight,
-                        emojis: node.querySelectorAll('.embed img.emoji').length,
+                        emojis: node.querySelectorAll(texts).length,
                     };
-                }"""
+                }""",
+                [PICTURE, TEXT_EMOJIS],
             )
         )
 

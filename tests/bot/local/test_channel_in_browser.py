@@ -19,19 +19,21 @@ from tests.bot.local.browser import (
     play_against_bots,
 )
 
-# A table message (an embed), not a turn's mention or a reminder (plain text).
-TABLE_MESSAGE = f"{TABLE}:has(.embed)"
+# A table message (a Components V2 container), not a turn's mention or a reminder (plain text).
+TABLE_MESSAGE = f"{TABLE}:has(.v2-container)"
 # A Dame de Pique turn begins with a draw, from the stock or the pile.
 TURN_OPENERS = ("drew", "took the pile")
 
 
 def last_actions(player: Player) -> list[str]:
     """The lines of the table message's "Last actions", as the page shows them."""
-    field = player.page.locator(f"{TABLE_MESSAGE} .embed-field", has_text="Last actions").last
+    field = player.page.locator(f"{TABLE_MESSAGE} .v2-text", has_text="Last actions").last
     if field.count() == 0:
         return []
-    value = str(field.locator(".field-value").inner_text())
-    return [line for line in value.splitlines() if line.strip()]
+    lines = str(field.inner_text()).splitlines()  # the fields, each its name over its value
+    start = lines.index("Last actions") + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    return [line for line in lines[start:end] if line.strip()]
 
 
 # Each message of the channel: Alice's hand, a mention of a turn, or another message.

@@ -20,7 +20,7 @@ def test_a_hint_at_a_coached_table_on_the_page(browser: Any, tmp_path: Path) -> 
         alice = Player(browser, table, 1)
         alice.page.set_default_timeout(PATIENCE_MS)
         open_table_with_bots(alice, "euchre", 3, coach="true")
-        assert "(unrated)" in alice.page.locator(".embed-title").first.inner_text()
+        assert "(unrated)" in alice.page.locator(".v2-text .md-h3").first.inner_text()
         hint = alice.page.locator(f"{MINE} button[data-custom-id$=':hint']").last
         hint.wait_for()
         assert hint.inner_text().strip() == "Hint"

@@ -94,7 +94,7 @@ def cards_shown_as_pictures(player: Player) -> None:
     the cards as emojis: big enough to read, in every game. (The emojis are uploaded while the
     table starts: an answer given before is text, and Refresh shows them.)"""
     if player.card_picture(HAND)["emojis"] == 0:
-        player.page.locator(f"{IN_PLAY} .embed img.emoji").last.wait_for()  # uploaded now
+        player.page.locator(f"{IN_PLAY} .v2-container img.emoji").last.wait_for()  # uploaded now
         player.refresh_private()
     for message in (HAND, IN_PLAY):
         shown = player.card_picture(message, emojis=True)
@@ -317,7 +317,7 @@ def test_at_phone_width_the_chat_takes_the_screen_and_the_switchers_open_from_th
         assert drawn_width(alice, "#messages") >= PHONE - 20
         assert drawn_width(alice, f"{HAND} img.embed-image") >= 300
         assert shown_card_width(alice, f"{HAND} img.embed-image") >= SMALLEST_CARD
-        assert drawn_width(alice, f"{IN_PLAY} img.embed-image") >= 300
+        assert drawn_width(alice, f"{IN_PLAY} img.v2-media") >= 300
         nothing_wider = "n => n.scrollWidth <= n.clientWidth"
         assert alice.page.locator("#messages").evaluate(nothing_wider)
         assert alice.reachable(f"{HAND} button[data-custom-id$=':n=']")  # its Refresh
@@ -355,7 +355,7 @@ def fits_the_phone(player: Player) -> dict[str, float]:
     assert off_screen == 0
     return {
         "hand": drawn_width(player, f"{mine} img.embed-image"),
-        "table": drawn_width(player, f"{IN_PLAY} img.embed-image"),
+        "table": drawn_width(player, f"{IN_PLAY} img.v2-media"),
     }
 
 

@@ -32,3 +32,9 @@ def test_component_emoji_ids_come_back_as_strings_as_discord_returns_them() -> N
     assert select["options"][0]["emoji"] == {"id": str(emoji_id)}
     assert unicode["emoji"] == {"id": None, "name": "🃏"}
     assert sent["components"][0]["components"][0]["emoji"]["id"] == emoji_id  # not mutated
+
+
+def test_content_and_embeds_sent_as_null_are_removed_as_discord_removes_them() -> None:
+    message = {"id": "1", "flags": 0, "content": "old", "embeds": [{"title": "t"}]}
+    apply_message_data(message, {"content": None, "embeds": None, "flags": 1 << 15})
+    assert message == {"id": "1", "flags": 1 << 15, "content": "", "embeds": []}

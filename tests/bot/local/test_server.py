@@ -362,3 +362,56 @@ async def test_a_heartbeat_is_acknowledged_after_discord_py_recorded_sending_it(
             await keep_alive.acked.wait()
     late = [(sent, recorded) for sent, recorded in keep_alive.acks if recorded < sent]
     assert late == [], f"ACKs read before their heartbeat's send was recorded: {late}"
+
+
+def _layout(text: str, button_id: str) -> discord.ui.LayoutView:
+    """A Components V2 view: a container with a section whose button is beside its text."""
+    view = discord.ui.LayoutView(timeout=None)
+    section = discord.ui.Section(
+        discord.ui.TextDisplay(text),
+        accessory=discord.ui.Button(label="Play", custom_id=button_id),
+    )
+    view.add_item(discord.ui.Container(section, accent_colour=0x1565C0))
+    return view
+
+
+async def test_a_components_v2_message_is_sent_clicked_and_edited_as_discord_allows(
+    fake_discord: LocalDiscord,
+) -> None:
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+    clicked: asyncio.Queue[str] = asyncio.Queue()
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(view=_layout("your cards", "mine"))
+        clicked.put_nowait(str((interaction.data or {}).get("custom_id")))
+
+    bot.add_listener(on_interaction)
+    async with running_client(bot):
+        channel = bot.get_partial_messageable(fake_discord.channel_id)
+        message = await channel.send(view=_layout("Alice to play", "play:1"))
+        stored = fake_discord.message(message.id)
+        assert int(stored["flags"]) & (1 << 15) and stored["components"][0]["type"] == 17
+        click = await fake_discord.click(fake_discord.user("alice"), message.id, "play:1")
+        assert await asyncio.wait_for(clicked.get(), 5) == "play:1"
+        answer = fake_discord.message(click.requests[-1].message_id)
+        assert int(answer["flags"]) & (1 << 15) and int(answer["flags"]) & EPHEMERAL
+        await message.edit(view=_layout("Bob to play", "play:2"))
+        with pytest.raises(discord.HTTPException) as content_on_v2:
+            await message.edit(content="plain text")
+        assert content_on_v2.value.code == 50035
+        route = discord.http.Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=message.channel.id,
+            message_id=message.id,
+        )
+        with pytest.raises(discord.HTTPException) as flag_dropped:
+            await bot.http.request(route, json={"flags": 0})
+        assert flag_dropped.value.code == 50035
+        old = await channel.send(embed=discord.Embed(title="old table"))
+        with pytest.raises(discord.HTTPException):
+            await old.edit(view=_layout("new table", "play:3"))  # the embed would stay
+        await old.edit(embed=None, view=_layout("new table", "play:3"))
+    assert fake_discord.message(old.id)["embeds"] == []
+    assert int(fake_discord.message(old.id)["flags"]) & (1 << 15)

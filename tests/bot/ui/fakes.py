@@ -9,6 +9,10 @@ from typing import Any
 
 import discord
 
+from bot.local.records import iter_components
+
+BUTTON, STRING_SELECT = 2, 3
+
 _ids = itertools.count(9000)
 
 
@@ -27,6 +31,8 @@ class Answer:
         parts = [self.content or ""]
         if self.embed is not None:
             parts.append(json.dumps(self.embed.to_dict(), ensure_ascii=False))
+        if self.view is not None and self.view.has_components_v2():  # its texts are components
+            parts.append(json.dumps(self.view.to_components(), ensure_ascii=False))
         return " ".join(parts)
 
     def components(self) -> list[dict[str, Any]]:
@@ -38,9 +44,13 @@ class Answer:
 
 
 def components(view: discord.ui.View | None) -> list[dict[str, Any]]:
-    """A view's components as discord.py sends them, row by row."""
+    """A view's buttons and menus as discord.py sends them, row by row (in a Components V2
+    view, wherever they are nested)."""
     if view is None:
         return []
+    if view.has_components_v2():
+        every = iter_components({"components": view.to_components()})
+        return [item for item in every if item.get("type") in (BUTTON, STRING_SELECT)]
     return [item for row in view.to_components() for item in row["components"]]
 
 
@@ -128,11 +138,13 @@ class FakeInteraction:
     async def edit_original_response(
         self,
         *,
+        content: str | None = None,
         embed: discord.Embed | None = None,
         view: discord.ui.View | None = None,
         attachments: list[discord.File] | None = None,
     ) -> None:
-        self.answers.append(Answer("edit_original", None, embed, view, files=_names(attachments)))
+        answer = Answer("edit_original", content, embed, view, files=_names(attachments))
+        self.answers.append(answer)
 
     @property
     def only(self) -> Answer:

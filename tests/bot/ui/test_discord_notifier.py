@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import os
 import random
 import threading
@@ -14,10 +15,12 @@ import discord
 import pytest
 
 from bot.app import CardTableBot
+from bot.local.records import iter_components
 from bot.runtime.priority import in_background
 from bot.service import PlayerRef, TableError
 from bot.snapshots import ROUND_OVER
 from bot.ui.coalescer import RetryLater
+from bot.ui.layout import shown_as
 from tests.bot.bots import offline_bot
 from tests.bot.service.conftest import StallingStore, end_round_quickly
 
@@ -27,6 +30,19 @@ GUILD, CHANNEL, HOST = 1, 10, 101
 def http_error(status: int, code: int = 0) -> discord.HTTPException:
     response = SimpleNamespace(status=status, reason="refused")
     return discord.HTTPException(response, {"code": code, "message": "refused"})  # type: ignore[arg-type]
+
+
+def shown(sent: dict[str, Any]) -> str:
+    """What a send or an edit shows, as text: its embed, or its Components V2 layout."""
+    if sent.get("embed") is not None:
+        return json.dumps(sent["embed"].to_dict(), ensure_ascii=False)
+    return json.dumps(sent["view"].to_components(), ensure_ascii=False)
+
+
+def buttons(sent: dict[str, Any]) -> list[dict[str, Any]]:
+    """The buttons and menus a send or an edit shows, wherever they are nested."""
+    every = iter_components({"components": sent["view"].to_components()})
+    return [c for c in every if c.get("type") in (2, 3)]
 
 
 class FakeChannel:
@@ -84,7 +100,7 @@ async def test_a_burst_of_service_changes_makes_one_edit(bot: CardTableBot) -> N
         await bot.service.seating.join(table_id, PlayerRef(200 + user, f"P{user}"))
     await bot.notifier.drain()
     assert len(channel.edits) == 1
-    assert "P2" in str(channel.edits[0][1]["embed"].to_dict())
+    assert "P2" in shown(channel.edits[0][1])
 
 
 async def test_an_unchanged_table_is_not_edited(bot: CardTableBot) -> None:
@@ -104,7 +120,7 @@ async def test_a_rate_limited_edit_is_retried_until_the_message_converges(
     bot.notifier.coalescer._retry_delay = 0.0  # retry at once in this test
     await bot.service.seating.join(table_id, PlayerRef(201, "Late"))
     await bot.notifier.drain()
-    assert len(channel.edits) == 1 and "Late" in str(channel.edits[0][1]["embed"].to_dict())
+    assert len(channel.edits) == 1 and "Late" in shown(channel.edits[0][1])
 
 
 async def test_a_server_error_asks_to_retry_later(bot: CardTableBot) -> None:
@@ -151,7 +167,7 @@ async def test_the_lobby_message_becomes_the_table_message_and_every_round_shows
     assert [sent["id"] for sent in channel.sent if sent["content"] is None] == [lobby_message]
     assert (await bot.locations.get(table_id)).message_id == lobby_message
     assert {message_id for message_id, _ in channel.edits} == {lobby_message}
-    assert "Round 2" in str(channel.edits[-1][1]["embed"].to_dict())
+    assert "Round 2" in shown(channel.edits[-1][1])
     assert lobby_message not in channel.deleted
 
 
@@ -179,8 +195,8 @@ async def test_a_cancelled_table_shows_closed_without_buttons(bot: CardTableBot)
     await bot.notifier.drain()
     message_id, last_edit = channel.edits[-1]
     assert message_id == channel.sent[0]["id"]
-    assert "closed" in last_edit["embed"].description
-    assert last_edit["view"].to_components() == []
+    assert "closed" in shown(last_edit)
+    assert buttons(last_edit) == []
 
 
 async def test_a_table_edit_during_a_stalled_write_shows_only_what_is_stored(
@@ -199,7 +215,7 @@ async def test_a_table_edit_during_a_stalled_write_shows_only_what_is_stored(
     assert player is not None
     await bot.service.play.act(table_id, player, 0, "draw")
     await bot.notifier.drain()
-    stored = await _embed(bot, table_id)
+    stored = await _shown(bot, table_id)
     edits_before = len(channel.edits)
 
     stalling = StallingStore(bot.store, "record_action")
@@ -209,20 +225,20 @@ async def test_a_table_edit_during_a_stalled_write_shows_only_what_is_stored(
     await stalling.entered.wait()
     bot.notifier.coalescer.mark(table_id)  # some other change asks for an edit meanwhile
     await bot.notifier.coalescer.drain()
-    assert await _embed(bot, table_id) == stored
+    assert await _shown(bot, table_id) == stored
     stalling.release(fail=True)
     with pytest.raises(TableError):
         await click
     await bot.notifier.drain()
-    assert await _embed(bot, table_id) == stored
-    shown = [kw["embed"].to_dict() for _, kw in channel.edits[edits_before:] if "embed" in kw]
-    assert all(embed == stored for embed in shown)
+    assert await _shown(bot, table_id) == stored
+    edited = [kw["view"].to_components() for _, kw in channel.edits[edits_before:] if "view" in kw]
+    assert all(components == stored for components in edited)
 
 
-async def _embed(bot: CardTableBot, table_id: int) -> dict[str, Any]:
+async def _shown(bot: CardTableBot, table_id: int) -> list[dict[str, Any]]:
     rendered = await bot.notifier.render(table_id)
     assert rendered is not None
-    return dict(rendered.embed.to_dict())
+    return list(shown_as(rendered)["view"].to_components())
 
 
 async def test_the_round_end_picture_is_drawn_in_a_drawing_thread_below_the_loop_s_priority(
@@ -345,7 +361,7 @@ async def test_a_clicked_table_s_move_is_edited_without_the_coalescing_delay(
     await bot.notifier.drain()
     assert delays == [0.2]
     channel: FakeChannel = bot.channel  # type: ignore[attr-defined]
-    assert "discarded" in str(channel.edits[-1][1]["embed"].to_dict())
+    assert "discarded" in shown(channel.edits[-1][1])
 
 
 async def test_a_click_answered_on_the_table_message_is_not_edited_twice(
@@ -476,4 +492,4 @@ async def test_the_next_round_drops_the_round_end_picture_from_the_one_message(
     (next_round,) = channel.edits[edits_before:]
     assert next_round[0] == message_id
     assert next_round[1]["attachments"] == []
-    assert "image" not in next_round[1]["embed"].to_dict()
+    assert "attachment://" not in shown(next_round[1])

@@ -20,6 +20,7 @@ from bot.ui.message_pictures import CardPictures
 from bot.ui.reveals import RevealHolds
 from games.cards import Card, cards
 from storage import Store
+from tests.bot.ui.fakes import components
 
 PLAYERS = [PlayerRef(100 + i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"])]
 
@@ -68,7 +69,7 @@ class Table:
 
         async def send(**kwargs: Any) -> Any:  # the hand moved to the bottom: a new message
             self.edits.append(user_id)
-            offered = [c["custom_id"] for row in kwargs["view"].rows for c in row["components"]]
+            offered = [c["custom_id"] for c in components(kwargs["view"])]
             self.posted.append((user_id, offered))
             sent = next(self._interactions)
 

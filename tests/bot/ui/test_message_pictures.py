@@ -65,8 +65,8 @@ async def test_a_click_s_answer_goes_out_without_a_picture_not_yet_drawn_and_it_
     assert answer.attachments is None
     edits: list[tuple[str | None, list[str]]] = []
 
-    async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
-        edits.append((embed.image.url, [f.filename for f in files]))
+    async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
+        edits.append((latest.embed.image.url, [f.filename for f in files]))
 
     following = asyncio.create_task(pictures.follow_up(7, answer.waiting, edit))
     await asyncio.sleep(0)
@@ -89,7 +89,7 @@ async def test_a_picture_an_answer_replaced_meanwhile_is_not_edited_in() -> None
     pictures.answer(7, rendered((CardRow("Ann", ("QH", "7D")),)))  # the next click's answer
     edits: list[object] = []
 
-    async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
+    async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
         edits.append(files)
 
     gate.set()
@@ -125,7 +125,7 @@ async def test_a_click_s_answer_s_picture_is_drawn_before_the_table_pictures_wai
     assert answer.waiting is not None
     edited = asyncio.Event()
 
-    async def edit(embed: discord.Embed, files: list[discord.File]) -> None:
+    async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
         edited.set()
 
     follow = asyncio.create_task(pictures.follow_up(7, answer.waiting, edit))

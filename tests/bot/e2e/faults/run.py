@@ -228,7 +228,7 @@ class FaultRun:
         while time.monotonic() < deadline:
             rendered = await self.bot.notifier.render(self.table_id)
             message = await self.harness.stored_table_message(self.table_id)
-            if rendered is not None and message["embeds"] == [self.harness.sent_embed(rendered)]:
+            if rendered is not None and self.harness.shows(message, rendered):
                 return True
             await asyncio.sleep(0.05)
         return False
