@@ -11,10 +11,6 @@ engine it says so and measures the writes only. On PostgreSQL every run works in
 its own (`cardtable_bench_…`), dropped afterwards: the database is left as it was.
 The bot side is meant to run on one core (`taskset -c 0 python -m benchmarks.storage …`); the
 throwaway server is given every core of the machine rather than the bench's.
-Options: --seconds S (per write run, default 3), --synchronous FULL|NORMAL (SQLite, default
-FULL), --tables 1,50,500,5000, --load 1000,10000, --sqlite-too (with --url: every write run is
-made on a temporary SQLite file too, right after PostgreSQL's, the two lines side by side: the
-same machine at the same moment, which a loaded machine's figures need to compare at all).
 """
 
 from __future__ import annotations
@@ -234,7 +230,7 @@ def _counts(text: str) -> list[int]:
 
 
 async def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.storage")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.storage", description=__doc__)
     parser.add_argument(
         "--url", help="a PostgreSQL database, or 'auto' (default: a temporary SQLite file)"
     )
@@ -245,14 +241,18 @@ async def main(argv: list[str]) -> int:
         metavar="NAME=VALUE",
         help="with --url auto: a setting of the throwaway server (repeatable)",
     )
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="FULL")
+    parser.add_argument("--seconds", type=float, default=3.0, help="per write run (default 3)")
+    parser.add_argument(
+        "--synchronous", choices=("FULL", "NORMAL"), default="FULL", help="SQLite's (default FULL)"
+    )
     parser.add_argument("--tables", default=WRITE_TABLES, help="tables writing at once, per run")
     parser.add_argument("--load", default=LOAD_TABLES, help="active tables to rebuild, per run")
     parser.add_argument(
         "--sqlite-too",
         action="store_true",
-        help="with --url: each write run on a temporary SQLite file too, side by side",
+        help="with --url: each write run on a temporary SQLite file too, right after "
+        "PostgreSQL's, side by side: the same machine at the same moment, which a loaded "
+        "machine's figures need to compare at all",
     )
     parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)

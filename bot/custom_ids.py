@@ -1,21 +1,9 @@
 """The custom id scheme of every component: `ct:<table_id>:<round_no>:<action>`.
 
-`action` is one of
-- a table verb (`join`, `leave`, `leave!` (a confirmed leave), `stop!` (a confirmed stop),
-  `start`, `cancel`, `addbot`, `fillbots` (a bot at every free seat), `hand`, `next`,
-  `rematch`, `watch` (a member seated nowhere follows the table); `seat` and `swap`,
-  selects of the lobby whose chosen value is one or two places);
-- `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`); several moves
-  of the same player joined by `;` (`p=swap 2;end`) are one click, played whole or not at
-  all: tried in order on a copy of the round first, a later one is left out only once the
-  player's turn is over (the swap ended it by itself), any other that cannot follow refuses
-  the click (`bot.service.play.whole`);
-- `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one, or
-  several moves joined by `;` (`announce;discard 7H`: one choice, each move offered now);
-- `m=<prefix>`: a select of several values (cards) that complete one action: the chosen
-  values follow the prefix, `<prefix> <value> <value>…` (e.g. `m=meld` and 7S 7H 2C);
-- `n=<prefix>`: show the choices that start with `prefix` (empty: the top level).
-Nothing here is trusted: the table service checks every click against the engine.
+`action` is a table verb (`Verb`) or a game's move or menu step (`Kind`: `p=`, `s=`, `m=`,
+`n=` and the notation or its prefix). The round number makes a click on an old message
+`stale_button`. Nothing here is trusted: the table service checks every click against the
+engine.
 """
 
 from __future__ import annotations
@@ -48,6 +36,20 @@ class Verb(StrEnum):
 
 
 class Kind(StrEnum):
+    """What an action is, beyond a table verb:
+
+    - `p=<notation>`: play this action (the notation of the game, e.g. `p=swap 2`); several moves
+      of the same player joined by `;` (`p=swap 2;end`) are one click, played whole or not at
+      all: tried in order on a copy of the round first, a later one is left out only once the
+      player's turn is over (the swap ended it by itself), any other that cannot follow refuses
+      the click (`bot.service.play.whole`);
+    - `s=<prefix>`: a select whose chosen value is an action, or a longer prefix of one, or
+      several moves joined by `;` (`announce;discard 7H`: one choice, each move offered now);
+    - `m=<prefix>`: a select of several values (cards) that complete one action: the chosen
+      values follow the prefix, `<prefix> <value> <value>…` (e.g. `m=meld` and 7S 7H 2C);
+    - `n=<prefix>`: show the choices that start with `prefix` (empty: the top level).
+    """
+
     VERB = "verb"
     PLAY = "p"
     SELECT = "s"

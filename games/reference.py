@@ -11,9 +11,6 @@ luck. Moves are eliminated by sequential halving: each round gives the survivors
 of new worlds and keeps the better half, so the budget goes to the moves that matter; the
 strong bot's move always survives, and the search leaves it only for a move with a better mean
 on the same worlds.
-
-The budget is CPU seconds (`budget`, measured with `time.process_time`), or a number of
-rollouts (`rollouts`) for a deterministic result (tests, reproducible runs).
 """
 
 from __future__ import annotations
@@ -78,8 +75,9 @@ def search(
     rollouts: int | None = None,
 ) -> Searched:
     """The move of best mean value among `moves` (distinct; `baseline`, the strong bot's move,
-    among them) within `budget` CPU seconds or about `rollouts` rollouts (see the module doc;
-    with both None, or a single move, no search: the baseline)."""
+    among them) within `budget` CPU seconds (measured with `time.process_time`) or about
+    `rollouts` rollouts, for a deterministic result (tests, reproducible runs); with both None,
+    or a single move, no search: the baseline. How it searches is in the module's doc."""
     if len(moves) <= 1 or (budget is None and rollouts is None):
         return Searched(baseline, baseline, 0.0, 0.0, 0)
     started = time.process_time()

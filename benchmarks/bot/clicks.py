@@ -1,72 +1,16 @@
 """`python -m benchmarks.bot`: clicks at a steady rate on many tables, timed as Discord sees them.
 
-Two kinds of tables play at once on a real store (a temporary SQLite file, synchronous=FULL)
-with the real clock, games in turn (`--games`: by default every registered game four can play):
-
-- `--tables` tables of four "humans" whose clicks are the simple bot policy's choices (chosen
-  when the table's previous click is answered, outside the timing). In some Dame tables
-  (`--hoarders`) one player takes the discard pile whenever they may and never lays a pack, so
-  hands of 40 cards and more are in the mix. Their load is open-loop: a scheduler issues clicks
-  at exactly `--rate` clicks per second (the arrival times are fixed in advance), each on the
-  table waiting longest among those whose player may click (a table is clickable again
-  `--think` s after its last click is answered).
-- `--bot-tables` tables of one human and three bot players (`--bots`, strong by default), the
-  bots thinking in worker processes as in the real bot (`--workers`, by default as
-  `BOT_WORKERS`). Their human clicks `--bot-think` s (a human's pace: 5, on average) after their
-  turn comes, which is once the bots' moves that follow their last click are all played; each
-  wait is drawn within ±`--bot-think-spread` (50%) of it, as people do not click in step.
-
+Does the bot keep its targets (below) on a small machine? Two kinds of tables play at once on a
+real store (a temporary SQLite file, synchronous=FULL) with the real clock, games in turn:
+tables of four "humans" clicking at a fixed rate (`--tables`, `--rate`), and tables of one
+human and three bot players thinking in worker processes as in the real bot (`--bot-tables`).
 A click is timed from its arrival time until its answer is ready to send, so a click that
-waits behind another (or behind a garbage collection) counts the wait. Every table is seated
-first and all are started in one pass (set_up.py), the service's clock held meanwhile: no timer
-fires during the set-up, however long seating 10,000 tables takes, and every turn's timer
-counts from the moment the clicks begin; the notifier is quiet meanwhile (the set-up's renders
-are not measured). The measured window (`--seconds`) opens once every table has been clicked
-once, and at least `--warmup` seconds after the clicks began.
-
-What a click does is what the bot does for a Discord click, short of the network: the table
-service's `act` (lock, engine, durable store write, timers, the bot seats' moves), then the
-clicker's "My cards" answer rendered (`render_private`) and turned into a Discord view and
-payload. A table verb (Next round, Rematch, Start) renders the table message instead. The
-notifier does the glue's work in the background on the same event loop: a coalesced edit of
-the table message (1 s, as `DiscordNotifier`: render, digest, view), a new message at each
-round, and the "My cards" messages of the table's human players following the game
-(`follow_view`, and a render when their moment changed, as `HandFollower`), and the mention of
-the player whose turn starts (as `DiscordNotifier`'s turn pings). Left out: Discord's HTTP
-calls and discord.py's parsing of the interaction.
-
-Prints, per count of tables of humans: the rate asked, offered (issued) and answered; p50/p99/
-max per click for all clicks and per game (Dame clicks with a hand of 40 cards or more also
-apart); the p99 of the durable write alone (`store99`: fsync jitter shows there); the full
-(generation 2) collections in the measured window, their count, longest and total time; CPU per
-click answered in the window, whenever it arrived (under overload the clicks arriving in the
-window are answered after it, and its CPU goes to earlier ones), of this whole process
-(service, engine, renders, notifier, SQLite thread, the policy choosing the clicks, sending
-rounds to the bot workers); for the tables of bots, the human's
-click p50/p99, the time from a click to the last of the bots' moves that follow it (p50/p99),
-the time from a decision's asking to its answer by a worker (p50/p99 per game: its waits in
-the pool's and the worker's queues and its search), bot decisions per second and per second
-of a worker's CPU for each game, and those decided in this process (a heuristic, no search)
-or forced (one legal move), the decisions the
-simple policy played instead (by reason: `overload`, `deadline`, ...) and the share of the
-window the workers spent deciding (wall time, as they report it); the turns that timed out
-in the set-up (none: the clock is held), the warm-up and the window, and apart from them the
-seats of the humans' tables handed to bots after two timeouts, when the window opens and at
-its end; and what the service's occasional full collection (`bot/runtime/long_lived.py`) costs
-with that many tables.
-
-Targets: at 10,000 tables of humans and 1,000 clicks/s, p99 < 25 ms and max < 100 ms on one
-core (`taskset -c 0 python -m benchmarks.bot --tables 10000 --bot-tables 0 --seconds 60`); on two
-cores, 1,000 tables of bots (a third each game) with their humans at a 5 s pace: click p99 <
-25 ms, bots' moves after a click p99 < 1 s, no fallback (`python -m benchmarks.bot --tables 0
---bot-tables 1000`). `--short` runs a few tables for a couple of seconds (the test suite).
-`--plain-loop` runs asyncio's own loop instead of the priority loop, to compare them.
-`--no-pictures` leaves the pictures out (cards as text): at 10,000 tables the first clicks ask for
-tens of thousands of card pictures, which starve the event loop of a small machine for
-minutes; `--store-dir /dev/shm` keeps a busy disk's fsync out of the set-up's minutes.
-
-The figures measured with it, each with its date, machine and command, are in
-docs/performance.md.
+waits behind another (or behind a garbage collection) counts the wait. What a click does is
+what the bot does for a Discord click, short of the network: the table service's `act`, then
+the clicker's "My cards" answer (a table verb: the table message) rendered into a Discord view
+and payload; the glue's background work runs on the same loop (discord_path.py). Left out:
+Discord's HTTP calls and discord.py's parsing of the interaction. The figures measured with
+it, each with its date, machine and command, are in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -136,7 +80,47 @@ class Timed:
         self.by_group.setdefault(group, []).append(latency)
 
 
+EPILOG = """\
+It prints, per count of tables of humans: the rate asked, offered (issued) and answered;
+p50/p99/max per click for all clicks and per game (Dame clicks with a hand of 40 cards or more
+also apart); the p99 of the durable write alone (`store99`: fsync jitter shows there); the full
+(generation 2) collections in the measured window, their count, longest and total time; CPU per
+click answered in the window, whenever it arrived (under overload the clicks arriving in the
+window are answered after it, and its CPU goes to earlier ones), of this whole process
+(service, engine, renders, notifier, SQLite thread, the policy choosing the clicks, sending
+rounds to the bot workers). For the tables of bots: the human's click p50/p99, the time from a
+click to the last of the bots' moves that follow it (p50/p99), the time from a decision's
+asking to its answer by a worker (p50/p99 per game: its waits in the pool's and the worker's
+queues and its search), bot decisions per second and per second of a worker's CPU for each
+game, and those decided in this process (a heuristic, no search) or forced (one legal move),
+the decisions the simple policy played instead (by reason: `overload`, `deadline`, ...) and the
+share of the window the workers spent deciding (wall time, as they report it). Then the turns
+that timed out in the set-up (none: the clock is held), the warm-up and the window, and apart
+from them the seats of the humans' tables handed to bots after two timeouts, when the window
+opens and at its end; and what the service's occasional full collection
+(`bot/runtime/long_lived.py`) costs with that many tables.
+
+Targets: at 10,000 tables of humans and 1,000 clicks/s, p99 < 25 ms and max < 100 ms on one
+core (`taskset -c 0 python -m benchmarks.bot --tables 10000 --bot-tables 0 --seconds 60`); on
+two cores, 1,000 tables of bots (a third each game) with their humans at a 5 s pace: click p99
+< 25 ms, bots' moves after a click p99 < 1 s, no fallback (`python -m benchmarks.bot --tables 0
+--bot-tables 1000`).
+"""
+
+
 class Bench:
+    """The tables and their clicks.
+
+    The humans' load is open-loop: a scheduler issues clicks at exactly `--rate` clicks per
+    second (the arrival times are fixed in advance), each on the table waiting longest among
+    those whose player may click (a table is clickable again `think` s after its last click is
+    answered); their clicks are the simple bot policy's choices, chosen when the table's
+    previous click is answered, outside the timing. The human of a table of bots clicks
+    `bot_think` s after their turn comes, which is once the bots' moves that follow their last
+    click are all played; each wait is drawn within ±`bot_think_spread` of it, as people do not
+    click in step.
+    """
+
     def __init__(
         self,
         service: TableService,
@@ -390,6 +374,14 @@ class DecisionWaits:
 
 
 async def run_level(level: Level, store_dir: Path | None) -> list[str]:
+    """One run at `level`, its report's lines.
+
+    Every table is seated first and all are started in one pass (set_up.py), the service's
+    clock held meanwhile: no timer fires during the set-up, however long seating 10,000 tables
+    takes, and every turn's timer counts from the moment the clicks begin; the notifier is quiet
+    meanwhile (the set-up's renders are not measured). The measured window opens once every
+    table has been clicked once, and at least the warm-up after the clicks began.
+    """
     with tempfile.TemporaryDirectory(dir=store_dir) as tmp:
         store = await Store.open(Path(tmp) / "bench.sqlite3")
         seeds = itertools.count(1)
@@ -578,10 +570,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.bot",
         description=__doc__,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--tables", default="500,10000", help="comma-separated counts of tables of four humans"
+        "--tables",
+        default="500,10000",
+        help="comma-separated counts of tables of four humans, one run each",
     )
     parser.add_argument(
         "--bot-tables",
@@ -589,7 +584,9 @@ def main(argv: list[str] | None = None) -> None:
         default=1000,
         help="tables of one human and three bot players, beside them (games in turn)",
     )
-    parser.add_argument("--bots", choices=("simple", "strong"), default="strong")
+    parser.add_argument(
+        "--bots", choices=("simple", "strong"), default="strong", help="the bot players' level"
+    )
     parser.add_argument(
         "--bot-think",
         type=float,
@@ -606,19 +603,33 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--workers", type=int, help="bot worker processes (default: BOT_WORKERS' default)"
     )
-    parser.add_argument("--seconds", type=float, default=30.0, help="measured time per run")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=30.0,
+        help="measured time per run (the window opens once every table was clicked once)",
+    )
     parser.add_argument(
         "--warmup", type=float, default=5.0, help="least unmeasured time before the window"
     )
-    parser.add_argument("--rate", type=float, default=1000.0, help="clicks/s in total")
     parser.add_argument(
-        "--think", type=float, default=0.5, help="least time a table waits between clicks"
+        "--rate",
+        type=float,
+        default=1000.0,
+        help="clicks/s in total by the humans' tables, issued at fixed arrival times",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="least time a table of humans waits between its click's answer and its next click",
     )
     parser.add_argument(
         "--store-dir",
         type=Path,
         help="where the store's temporary file goes (default: the system's temp directory; "
-        "a tmpfs such as /dev/shm takes the disk's fsync out of the figures)",
+        "a tmpfs such as /dev/shm takes the disk's fsync out of the figures and of the "
+        "set-up's minutes)",
     )
     parser.add_argument(
         "--games",
@@ -630,7 +641,11 @@ def main(argv: list[str] | None = None) -> None:
         help="played in turn",
     )
     parser.add_argument(
-        "--hoarders", type=float, default=0.5, help="share of Dame tables with a hoarder"
+        "--hoarders",
+        type=float,
+        default=0.5,
+        help="share of Dame tables with a hoarder, who takes the discard pile whenever they may "
+        "and never lays a pack: hands of 40 cards and more are in the mix",
     )
     parser.add_argument(
         "--grown",
@@ -642,7 +657,9 @@ def main(argv: list[str] | None = None) -> None:
         "--no-pictures",
         action="store_true",
         help="messages without card pictures (cards as text), as a bot made with "
-        "card_pictures=False: what the pictures cost is the difference",
+        "card_pictures=False: what the pictures cost is the difference (at 10,000 tables the "
+        "first clicks ask for tens of thousands of pictures, which starve a small machine's "
+        "event loop for minutes)",
     )
     parser.add_argument(
         "--plain-loop",

@@ -10,12 +10,8 @@ same states, so two runs render the same messages.
 
 Prints, per game, the CPU of one render with its payload (`render_private`, `render_table`:
 the fastest of `--repeats` passes over every state, in µs), with cards written as text and as
-the bot's emojis, and one digest of every payload (each state rendered both ways).
-`--pictures N` also draws N distinct card pictures of each game (hand, table, round end) and
-prints the CPU of one drawing. `--save FILE` writes each payload's digest, one a line;
-`--compare FILE` names the renders that differ from a saved run: a change meant to make
-renders cheaper must change none (save before the change, compare after). `--short`: one
-short game of each (the test suite's run).
+the bot's emojis, and one digest of every payload (each state rendered both ways). A change
+meant to make renders cheaper must change none: `--save` before it, `--compare` after.
 """
 
 from __future__ import annotations
@@ -294,7 +290,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=3, help="games of each game")
     parser.add_argument("--steps", type=int, default=150, help="moves per game")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--save", type=Path, help="write each payload's digest here")
+    parser.add_argument("--save", type=Path, help="write each payload's digest here, one a line")
     parser.add_argument("--compare", type=Path, help="name the renders unlike this saved run")
     parser.add_argument("--short", action="store_true", help="one short game of each")
     parser.add_argument(

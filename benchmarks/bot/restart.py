@@ -1,19 +1,18 @@
 """`python -m benchmarks.bot.restart`: how soon a restarted bot answers a click, with a big history.
 
 Builds (once, kept at `--file`) a store holding `--tables` active tables of mixed games (every
-registered game played by four; one player and three bot players each, in the middle of a
-round) and
-about `--history-gb` GB of finished rounds, then starts a fresh process on it that does what
-the bot's start does (open the store, list the active tables, load them in the background,
-bot players thinking in a worker process) and clicks as the controller would: once at once
-(the first click: the time from the start of the process to its answer), then `--click-rate`
-clicks per second (a steady rate, open loop) on random tables, loaded or not yet, during the
-whole background load. Prints p50/p99/max of those clicks: the wait for the table to be
-loaded, the whole answer (the service's `ready` then `act`, Discord left out; the table's bot
-players move after the answer, in the background) and the wait until those bot moves are
-played (the worker process is shared by every table; a table restored with bot moves owed
-refuses the click, not the human's turn, and plays them first), then the time to load every
-table and the resident memory.
+registered game played by four; one player and three bot players each, in the middle of a round)
+and about `--history-gb` GB of finished rounds, then starts a fresh process on it that does what
+the bot's start does (open the store, list the active tables, load them in the background, bot
+players thinking in a worker process) and clicks as the controller would: once at once (the
+first click: the time from the start of the process to its answer), then `--click-rate` clicks
+per second (a steady rate, open loop) on random tables, loaded or not yet, during the whole
+background load. Prints p50/p99/max of those clicks: the wait for the table to be loaded, the
+whole answer (the service's `ready` then `act`, Discord left out; the table's bot players move
+after the answer, in the background) and the wait until those bot moves are played (the worker
+process is shared by every table; a table restored with bot moves owed refuses the click, not
+the human's turn, and plays them first), then the time to load every table and the resident
+memory.
 """
 
 from __future__ import annotations

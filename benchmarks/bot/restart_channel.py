@@ -1,22 +1,15 @@
-"""`python -m benchmarks.bot.restart_channel`: a restart with many tables in one channel, under
-Discord's per-channel limits.
+"""`python -m benchmarks.bot.restart_channel`: a restart with many tables in one channel.
 
-Builds a store of `--tables` Dutch tables in one channel of the local Discord (bot/local), each
-two people in the middle of a round with one of them to play, each with its table message and
-the mention of that player posted by the previous process (seeded in the local Discord and
-kept in the store; the guild's turn timer is an hour, so no reminder or timeout falls within
-the run). Then starts the real bot (`create_bot`) on it against the local Discord,
-which answers 429 past 5 edits, and past 5 posts and deletes, in any `--per` seconds of a
-channel (Discord's limit is 5 per 5 s; the bot paces itself to the same figures), and plays
-`--moves` moves at two of the tables (the last two restored: the last refreshed) as the
-controller does (the click noted, then the service's act), one every `--think` seconds.
-
-Prints the time to restore every table; each move's time from the click until its table
-message shows it (p50/p99/max); the mentions posted since the restart (none may be for a
-restored turn: those were announced before), the restored tables' mentions deleted (none
-should be: their turns were not played); the restored tables refreshed meanwhile; and the
-429s the local Discord answered (none should be). `--short` is the suite's run (100 tables,
-the limit's window shrunk to half a second, edits coalesced for 50 ms instead of 1 s).
+Does a restart keep within Discord's per-channel limits? Builds a store of `--tables` Dutch
+tables in one channel of the local Discord (bot/local), each two people in the middle of a
+round with one of them to play, each with its table message and the mention of that player
+posted by the previous process (seeded in the local Discord and kept in the store; the guild's
+turn timer is an hour, so no reminder or timeout falls within the run). Then starts the real
+bot (`create_bot`) on it against the local Discord, which answers 429 past 5 edits, and past 5
+posts and deletes, in any `--per` seconds of a channel (Discord's limit is 5 per 5 s; the bot
+paces itself to the same figures), and plays `--moves` moves at two of the tables (the last
+two restored: the last refreshed) as the controller does (the click noted, then the service's
+act), one every `--think` seconds.
 """
 
 from __future__ import annotations
@@ -270,9 +263,18 @@ def print_report(report: Report, tables: int, per: float) -> None:
     )
 
 
+EPILOG = """\
+It prints the time to restore every table; each move's time from the click until its table
+message shows it (p50/p99/max); the mentions posted since the restart (none may be for a
+restored turn: those were announced before), the restored tables' mentions deleted (none
+should be: their turns were not played); the restored tables refreshed meanwhile; and the
+429s the local Discord answered (none should be).
+"""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.bot.restart_channel", description=__doc__
+        prog="python -m benchmarks.bot.restart_channel", description=__doc__, epilog=EPILOG
     )
     parser.add_argument("--tables", type=int, default=1_000)
     parser.add_argument("--moves", type=int, default=10, help="at two of the tables, in turn")
@@ -281,7 +283,12 @@ def main() -> None:
     parser.add_argument(
         "--edit-delay", type=float, default=1.0, help="the bot's coalescing of table edits"
     )
-    parser.add_argument("--short", action="store_true", help="the suite's run")
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="the suite's run: 100 tables, the limit's window shrunk to half a second, edits "
+        "coalesced for 50 ms instead of 1 s",
+    )
     args = parser.parse_args()
     if args.short:
         args.tables, args.moves, args.think, args.per, args.edit_delay = SHORT

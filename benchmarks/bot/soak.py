@@ -5,13 +5,10 @@ locations, controller and edit coalescer) plays Dutch matches of one player and 
 to a target of 1 (one round). Discord is an in-process channel that takes every message and
 edit. The player's clicks are the bot policy's choices, made through the service as the
 controller makes them. Each match leaves memory one of the ways a table can, in turn:
-
-- expired: finished, nobody rematches, dropped after `finished_keep_seconds` (fake clock);
-- cancelled: finished, then closed by its host;
-- stopped: stopped by its host in the middle of its round;
-- abandoned: its only player leaves in the middle of its round;
-- broken: a table the store holds but the bot can no longer replay (its game was retired); the
-  bot is restarted on the same file every `--restart-every` matches and finds them broken.
+expired (finished, nobody rematches, dropped after `finished_keep_seconds`), cancelled by its
+host once finished, stopped by its host mid-round, abandoned by its only player mid-round, or
+broken (held by the store but no longer replayable, its game retired: the bot is restarted on
+the same file every `--restart-every` matches and finds them broken).
 
 Prints the process's resident memory (RSS) and the size of every per-table map at the start,
 the middle and the end: memory stays flat and every map comes back to its starting size.

@@ -9,13 +9,9 @@ as the controller plays a click: nothing is played that the menus do not offer. 
 option that plays two moves (`announce;discard 7H`) is counted when the player wanted both and
 it costs fewer clicks than the two moves apart (the second as the menus offer it then).
 
-A move that is a player's only legal one is played for them by the service after its short
-moment (the players' `auto_play` choice, on unless `--no-auto-play`): its turn costs no click.
-With `--auto-knock` the players leave Dame de Pique's knock to the service (made before their
-discard when the cards they keep could go out next turn) and never click it.
-
-Prints clicks per turn per game and preset, then by kind of turn (`report`). `--short` (run by
-the test suite) plays one round of each; the default twenty.
+A player's only legal move is played for them by the service after its short moment (unless
+`--no-auto-play`), and with `--auto-knock` Dame de Pique's knock too: such turns cost no click.
+It prints what `report` says.
 """
 
 from __future__ import annotations
@@ -429,7 +425,7 @@ def report(results: dict[tuple[str, str], Tally], rounds: int) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--short", action="store_true", help="one round of each game")
-    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=20, help="rounds of each game")
     parser.add_argument("--games", nargs="*", help="only these games (default: all)")
     parser.add_argument(
         "--no-auto-play",
@@ -439,7 +435,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--auto-knock",
         action="store_true",
-        help="the knock is made for the players (`/deck auto_knock:True`): they never click it",
+        help="the knock is made for the players (`/deck auto_knock:True`), before their discard "
+        "when the cards they keep could go out next turn: they never click it",
     )
     args = parser.parse_args(argv)
     rounds = 1 if args.short else args.rounds

@@ -1,5 +1,4 @@
-"""How far a strong bot is from a much deeper search: `python -m benchmarks.strength gap GAME
-[--deals N] [--factor F | --budget S | --rollouts N] [--jobs N]` (GAME: dutch or dame).
+"""`python -m benchmarks.strength gap GAME`: how far a strong bot is from a much deeper search.
 
 Duplicate deals: each deal (the same shuffled deck, dealer and random draws) is played twice,
 once with the reference player (`games.<game>.bots.reference`, a sampled-deal rollout search)
@@ -8,13 +7,9 @@ favour neither side. A deal's figure is the reference side's advantage per hand 
 plays, in the game's points: Dutch, the strong seats' mean round score minus the reference
 seats' (lower is better there); Dame de Pique, the reference team's hand points minus the
 strong team's. Prints its mean over the deals with the 95% interval: above 0, the reference
-plays better.
-
-The reference's budget is CPU seconds per decision: `--factor` times the strong bot's mean CPU
-per decision, measured first in this process on `--calibrate` hands (or `--budget` seconds);
-`--rollouts` gives it a number of rollouts instead (deterministic). Every `--every` deals the
-figure so far goes to stderr, so a long run may be stopped. `--short` is a moment's run (the
-test suite's).
+plays better. The reference's budget is CPU seconds per decision (`--factor`, `--budget`) or
+a number of rollouts (`--rollouts`, deterministic); progress goes to stderr, so a long run may
+be stopped.
 """
 
 from __future__ import annotations
@@ -140,16 +135,26 @@ def strong_cpu(game: str, hands: int, preset: str | None) -> float:
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.strength gap")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.strength gap", description=__doc__)
     parser.add_argument("game", choices=GAMES)
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--preset", default=None)
-    parser.add_argument("--factor", type=float, default=100.0)
+    parser.add_argument(
+        "--factor",
+        type=float,
+        default=100.0,
+        help="the reference's budget: this times the strong bot's mean CPU per decision, "
+        "measured first in this process on --calibrate hands",
+    )
     parser.add_argument("--budget", type=float, default=None, help="CPU seconds per decision")
-    parser.add_argument("--rollouts", type=int, default=None)
+    parser.add_argument(
+        "--rollouts", type=int, default=None, help="rollouts per decision instead (deterministic)"
+    )
     parser.add_argument("--calibrate", type=int, default=40, help="hands timing the strong bot")
     parser.add_argument("--jobs", type=int, default=default_jobs())
-    parser.add_argument("--every", type=int, default=10, help="deals between progress lines")
+    parser.add_argument(
+        "--every", type=int, default=10, help="deals between progress lines (to stderr)"
+    )
     parser.add_argument("--short", action="store_true", help="a moment's run (the test suite's)")
     args = parser.parse_args(argv)
     if args.short:

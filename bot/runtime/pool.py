@@ -1,64 +1,10 @@
 """A pool of bot workers: every table's bot decisions, scheduled fairly, each with a deadline.
 
-- **Several decisions in flight per worker.** A worker is sent up to `PIPELINE` (16)
-  decisions before it answers: they wait in its socket, in order, so when it finishes one it
-  begins the next at once instead of waiting for this process's event loop to read its answer
-  (4 left a worker idle most of the time when a loaded machine's loop turned every ~80 ms).
-  Decisions go to the worker with the fewest sent (of those, one that keeps the table's
-  round), and never to one running a chore or taken for stuck.
-- **Fair by table.** Decisions wait in one queue per table, and the queues take turns: a
-  table with many decisions waiting (a restart, a bug) never delays another table's bots by
-  more than the decisions already sent to the workers (`PIPELINE` per worker) and one more
-  (its turn in the line, taken before the other table's).
-- **A deadline per decision** (`DECISION_SECONDS`, well under the shortest turn): a decision
-  not answered by then, whether it waits in the pool, waits in its worker or is under way, is
-  played by the simple policy, decided in this process from the round as it was when asked
-  (the round itself, if it still has the actions it had then; else it moved on, and the
-  decision ends `Stale`, which the follow-up drops quietly: a move for a state gone by). A
-  worker that dies (even mid-answer) or answers garbage is replaced at once and every decision
-  sent to it played the same way. A worker whose decision under way is past its deadline is
-  sent nothing more until it answers; if it is still on that decision `HANG_SECONDS` after it
-  began it, it is taken for stuck, killed and replaced.
-- **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
-  moves is complete) plays it at once, without a worker.
-- **Only searches go to the workers.** A policy that does not search (a heuristic: every
-  simple bot, and the strong bots of the games whose strong bot is one) decides here, at
-  once (0.01-0.09 ms at p50, under 0.2 ms at p99: less than a worker's round trip), instead
-  of waiting in a worker's queue behind searches.
-- **Only what changed is sent.** Each worker keeps the rounds it was sent, by table, and the
-  pool mirrors what each keeps (`Slot.kept`: the round object, by weak reference, its number
-  and its actions): a decision goes with the actions played since the worker's copy, or with
-  the whole round when the worker keeps no copy of that very round object (a new worker, a
-  new round, a rollback, a table it dropped), which it then keeps (`bot.runtime.worker`). Its
-  round is read when the decision is sent, up to its actions when asked (they only grow); one
-  that must go whole but has moved on since it was asked is not sent: it ends `Stale`, as a
-  fallback for it does, and the follow-up drops it. No round is pickled when asked.
-- **Under overload the budget shrinks with the queue, the queue does not grow.** A decision
-  aims to be answered `AIM_SECONDS` (0.25 s) after it was asked, so that a click followed by
-  three bots' moves is played out within a second. Its search budget is its share of the time
-  left before that aim, shared with the decisions per worker that must fit in it too: those
-  sent to its worker before it and those waiting behind it in the pool; a minimal search
-  (`MIN_BUDGET`) at least, and never more than the policy's own budget (a cap: a sequential search
-  stops sooner when its choice is clear). So the more decisions wait, the shorter each search,
-  and the queue drains at a fraction of the full searches' cost. The job also carries the time
-  it has before its deadline from its sending (`Job.left`) and the moment it was sent, on
-  CLOCK_MONOTONIC; the worker searches for the smaller of its budget and the time left when it
-  begins it (`Job.budget_at`), or, with less than `MIN_BUDGET` left, answers `skipped` and the
-  simple policy plays. The simple policy plays at once when even a minimal search could not
-  fit: the decision's share of its deadline with every decision waiting or sent would be under
-  `MIN_BUDGET` (~190 decisions per worker), or every worker is stuck.
-- **Chores come after moves.** Other work for the workers (a review's pieces: `chore`) waits in
-  a queue of its own and is taken only when no bot decision waits, by a worker with no
-  decision sent, and never by the last such worker of a pool of more than one. A chore is sent
-  with its time budget (a short one: a bot decision asked meanwhile waits for it at most that
-  long). A chore that no worker took within `CHORE_WAIT`, or still running `hang` seconds past
-  its budget (its worker is replaced), or whose worker died, fails with `ChoreFailed`.
-- **Hints go among the moves** (`bot.runtime.pool_hints`): an urgent chore (a coach's hint)
-  joins a worker's pipeline before the decisions waiting, unless one is near its deadline.
-
-Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
-a factory (`bot.runtime.worker.ProcessWorker` for the bot; tests give their own): the pool is
-plain asyncio on the service's clock. Each bot process (shard) has its own pool.
+Bot players must never hold up the clicks, nor one busy table another table's bots. So a
+search runs in a worker process (`bot.runtime.worker`), the tables take turns, and every
+decision ends in time: answered by a worker, or played by the simple policy once its deadline
+passes or its worker fails. Under load the searches shrink rather than the queue growing. How
+is told on `DecisionPool`; the package's rules are in bot/runtime/README.md.
 """
 
 from __future__ import annotations
@@ -126,15 +72,63 @@ WorkerFactory = Callable[[WorkerEvents], Worker]
 DECISION_SECONDS = 1.0  # asked -> answered, at most; then the simple policy plays
 HANG_SECONDS = 5.0  # a worker still on one decision this long after taking it is replaced
 START_SECONDS = 60.0  # a worker not ready this long after its start is replaced
-PIPELINE = 16  # decisions sent to a worker at most before it answers (module doc)
-AIM_SECONDS = 0.25  # asked -> answered, aimed at: the budgets share this (module doc)
+PIPELINE = 16  # decisions sent to a worker at most before it answers (DecisionPool)
+AIM_SECONDS = 0.25  # asked -> answered, aimed at: the budgets share this (DecisionPool)
 RETIRED = 32  # killed workers kept to be reaped at close (older ones are long gone)
 RESTART_BACKOFF = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # before restarting a worker that failed
 CHORE_WAIT = 300.0  # a chore no worker took this long after it was asked fails
 
 
 class DecisionPool:
-    """`workers` workers made by `factory`, started on first use (or `warm()`)."""
+    """`workers` workers made by `factory`, started on first use (or `warm()`).
+
+    - **Several decisions in flight per worker.** A worker is sent up to `PIPELINE` decisions
+      before it answers: they wait in its socket, in order, so it begins the next at once instead
+      of waiting for this process's event loop to read its answer (a shallower pipeline left the
+      workers idle on a loaded machine: docs/performance.md). Decisions go to the worker with the
+      fewest sent (of those, one that keeps the table's round), never to one running a chore or
+      taken for stuck.
+    - **Fair by table.** Decisions wait in one queue per table, and the queues take turns: a
+      table with many decisions waiting (a restart, a bug) never delays another table's bots by
+      more than the decisions already sent (`PIPELINE` per worker) and one more.
+    - **A deadline per decision** (`DECISION_SECONDS`, well under the shortest turn): a decision
+      not answered by then, wherever it is, is played by the simple policy here, from the round
+      as it was when asked (if the round moved on, it ends `Stale`, which the follow-up drops
+      quietly). A worker that dies (even mid-answer) or answers garbage is replaced at once and
+      its decisions played the same way. A worker past a decision's deadline is sent nothing more
+      until it answers; still on it `HANG_SECONDS` after it began, it is killed and replaced.
+    - **Nothing to decide, nothing to send.** A seat with one legal move (in a game whose list of
+      moves is complete) plays it at once. A policy that does not search (a heuristic: every
+      simple bot, and the strong bots that are one) decides here, at once (cheaper than a
+      worker's round trip: docs/performance.md), not behind searches in a worker's queue.
+    - **Only what changed is sent.** The pool mirrors the rounds each worker keeps (`Slot.kept`:
+      the round object, by weak reference, its number and its actions): a decision goes with the
+      actions played since the worker's copy, or with the whole round when the worker keeps no
+      copy of that very object (`bot.runtime.worker`). Its round is read when it is sent, up to
+      its actions when asked (they only grow); one that must go whole but has moved on ends
+      `Stale`. No round is pickled when asked.
+    - **Under overload the budget shrinks with the queue, the queue does not grow.** A decision
+      aims to be answered `AIM_SECONDS` after it was asked, so that a click followed by three
+      bots' moves is played out within a second. Its search budget is its share of the time left
+      before that aim with the decisions sent to its worker before it and those waiting behind it
+      in the pool; `MIN_BUDGET` at least, never more than the policy's own budget (a cap: a
+      sequential search stops sooner when its choice is clear). The job also carries its time
+      left before its deadline (`Job.left`), which the worker heeds (`Job.budget_at`). The simple
+      policy plays at once when even a minimal search could not fit (more than `DECISION_SECONDS
+      / MIN_BUDGET` decisions per worker), or every worker is stuck.
+    - **Chores come after moves.** Other work (a review's pieces: `chore`) waits in a queue of
+      its own, taken only when no decision waits, by a worker with no decision sent, never by the
+      last such worker of a pool of more than one, with a short time budget (a decision asked
+      meanwhile waits that long at most). A chore no worker took within `CHORE_WAIT`, still
+      running `hang` seconds past its budget (its worker is replaced), or whose worker died, fails
+      with `ChoreFailed`.
+    - **Hints go among the moves** (`bot.runtime.pool_hints`): an urgent chore (a coach's hint)
+      joins a worker's pipeline before the decisions waiting, unless one is near its deadline.
+
+    Every fallback is counted by reason (`PoolStats.fallbacks`, `pool_terms`). Workers come from
+    a factory (`bot.runtime.worker.ProcessWorker` for the bot; tests give their own): the pool is
+    plain asyncio on the service's clock. Each bot process (shard) has its own pool.
+    """
 
     def __init__(
         self,
@@ -207,7 +201,7 @@ class DecisionPool:
                 future.set_result(legal[0])
                 return future
         policy = policy_for(round_.game, level)
-        if not policy.searches:  # cheaper here than a worker's round trip (module doc)
+        if not policy.searches:  # cheaper here than a worker's round trip (DecisionPool)
             self.stats.here[round_.game.name] += 1
             if self._observer is not None:
                 self._observer.decision(round_.game.name, 0.0, HERE)

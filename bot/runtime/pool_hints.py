@@ -1,24 +1,9 @@
-"""Hints among the bot decisions of the pool of bot workers (`bot.runtime.pool`): which
-urgent chore (a person waits for it: a coach's hint) goes now, to which worker, with what
-budget.
+"""When a coach's hint goes to the pool of bot workers, to which worker, with what budget.
 
-- **Among the moves.** A hint is sent into a worker's pipeline like a decision, behind the
-  decisions already sent and before those waiting in the pool, so no worker stops to wait for
-  it (a worker emptied of its decisions for a hint, then sent nothing until it answered, sat
-  idle for two of the event loop's turns per hint, and the bots' moves waited).
-- **Yielding to the late ones.** It waits while a decision waiting in the pool is near its
-  deadline (it could not have the pool's `aim` after the hint's whole budget), unless it has
-  waited `HINT_WAIT` itself (half a deadline: with its search, the person has their answer
-  within a second even when every decision is late, and it costs the bots its search's time
-  only).
-- **Bounded.** At most `HINTS_SENT` (half a pipeline) are in the workers at once, all in one
-  worker (another only while that one is stuck), so the bots' decisions lose at most that many
-  hint searches' time, and the other workers none; fewer would leave the hints waiting for
-  each other behind the decisions sent when many people ask at once. A hint searches no longer
-  than a bot decision sent in its place would (its budget, at most its share of the `aim`):
-  under load a hint's full search took several decisions' time from the bots.
-- **Dropped when nobody waits.** A hint whose person stopped waiting (its future cancelled)
-  before it was sent is never sent.
+A person waits for a hint (an urgent chore), while the bots' decisions (`bot.runtime.pool`)
+must still end in time: so a hint joins a worker's pipeline among the decisions, yields to
+those near their deadline for a while, and never costs the bots more than a few searches.
+The rules are on `HintLine`.
 """
 
 from __future__ import annotations
@@ -36,12 +21,31 @@ from bot.runtime.pool_slots import (
 )
 from bot.runtime.worker import MIN_BUDGET
 
-HINTS_SENT = 8  # hints in the workers at once, at most, all in one worker (module doc)
-HINT_WAIT = 0.5  # seconds a hint yields to late decisions, at most (module doc)
+HINTS_SENT = 8  # hints in the workers at once, at most, all in one worker (HintLine)
+HINT_WAIT = 0.5  # seconds a hint yields to late decisions, at most (HintLine)
 
 
 class HintLine:
-    """The hints waiting to be sent, in their order, and where the first may go now."""
+    """The hints waiting to be sent, in their order, and where the first may go now.
+
+    - **Among the moves.** A hint is sent into a worker's pipeline like a decision, behind the
+      decisions already sent and before those waiting in the pool, so no worker stops to wait for
+      it (a worker emptied of its decisions for a hint, then sent nothing until it answered, sat
+      idle for two of the event loop's turns per hint, and the bots' moves waited).
+    - **Yielding to the late ones.** It waits while a decision waiting in the pool is near its
+      deadline (it could not have the pool's `aim` after the hint's whole budget), unless it has
+      waited `HINT_WAIT` itself (half a deadline: with its search, the person has their answer
+      within a second even when every decision is late, and it costs the bots its search's time
+      only).
+    - **Bounded.** At most `HINTS_SENT` (half a pipeline) are in the workers at once, all in one
+      worker (another only while that one is stuck), so the bots' decisions lose at most that many
+      hint searches' time, and the other workers none; fewer would leave the hints waiting for
+      each other behind the decisions sent when many people ask at once. A hint searches no longer
+      than a bot decision sent in its place would (its budget, at most its share of the `aim`):
+      under load a hint's full search took several decisions' time from the bots.
+    - **Dropped when nobody waits.** A hint whose person stopped waiting (its future cancelled)
+      before it was sent is never sent.
+    """
 
     def __init__(self, most: int = HINTS_SENT, wait: float = HINT_WAIT) -> None:
         if most < 1:

@@ -4,17 +4,10 @@ The bot's process answers every click and plays every bot move on one event loop
 what is ready in arrival order, so at a thousand tables of bots a click's every step (its
 table's lock, its store write, its answer) waited behind the bot moves that became ready
 before it: the loop turn it landed in ran dozens of them, and a click takes several turns.
-
 Work started in `background()` (the bots' follow-ups, and what they start: their table edits,
-timers, pictures) is background work: `PriorityEventLoop` runs, at each turn, the ready
-foreground callbacks (clicks, commands, the store's writers, the workers' answers, every I/O
-callback) all, and background callbacks only for a slice of `SLICE` seconds (at least one per
-turn), the rest waiting in their order for the next turns. A click's steps then wait at most a
-slice of bot work each; the bots get the rest of the CPU, all of it when no click is waiting,
-so under a load the process can carry they lose nothing but the order.
-
-On any other event loop (tests, a loop of the caller's choice) the mark is inert and every
-callback runs in arrival order, as asyncio always does.
+timers, pictures) is background work, which `PriorityEventLoop` runs in short slices between
+the foreground callbacks. On any other event loop (tests, a loop of the caller's choice) the
+mark is inert and every callback runs in arrival order, as asyncio always does.
 """
 
 from __future__ import annotations
@@ -89,7 +82,15 @@ def _nothing() -> None:
 
 
 class PriorityEventLoop(asyncio.SelectorEventLoop):
-    """An event loop that runs background callbacks in slices (see the module's doc)."""
+    """An event loop that runs background callbacks in slices.
+
+    At each turn it runs the ready foreground callbacks (clicks, commands, the store's writers,
+    the workers' answers, every I/O callback) all, and background callbacks only for a slice of
+    `SLICE` seconds (at least one per turn), the rest waiting in their order for the next
+    turns. A click's steps then wait at most a slice of bot work each; the bots get the rest of
+    the CPU, all of it when no click is waiting, so under a load the process can carry they
+    lose nothing but the order.
+    """
 
     def __init__(self, selector: Any = None) -> None:
         super().__init__(selector)

@@ -2,22 +2,10 @@
 
 Nothing of a review runs on the event loop: the runner (`PolicyRunner.chore`) sends each piece
 to a bot worker, after the bots' moves waiting (`bot.runtime.pool`), and the hand's review is
-put together here from the pieces' answers:
-
-1. the seat's decisions (`PositionsStep`);
-2. per decision, the strong bot's move (`BestMoveStep`, a third of the decision's time);
-3. when it differs from the move played, the estimate in chunks (`EstimateStep`), each at most
-   `SLICE` seconds, until the decision's time is spent or its worlds are all played (as
-   `review_decision`: the bot's third, then the decision's time for the estimate).
-
-No piece runs longer than `SLICE` seconds (and a little, the last world played out), so a bot
-move asked meanwhile waits at most that long for a worker. The hand's time (the game's
-`review_terms.hand_budget`) is shared among the decisions left, as `review_hand` does, counted
-in the pieces' budgets (the time they wait for a worker is not the review's). With `budget=None`
-the review plays `samples` worlds per decision and gives what `review_hand` gives for the seed.
-
-A piece that fails (its worker died or hung, or it waited too long) fails the review with
-`bot.runtime.pool.ChoreFailed`.
+put together here from the pieces' answers. No piece runs longer than `SLICE` seconds (and a
+little, the last world played out), so a bot move asked meanwhile waits at most that long for
+a worker. A piece that fails (its worker died or hung, or it waited too long) fails the review
+with `bot.runtime.pool.ChoreFailed`.
 """
 
 from __future__ import annotations
@@ -65,7 +53,21 @@ async def review_in_workers(
     progress: Progress | None = None,
 ) -> Review:
     """`seat`'s play in this finished hand reviewed by the runner's workers (`budget`: as
-    `games.review.review_hand`'s)."""
+    `games.review.review_hand`'s).
+
+    The pieces, in order:
+
+    1. the seat's decisions (`PositionsStep`);
+    2. per decision, the strong bot's move (`BestMoveStep`, a third of the decision's time);
+    3. when it differs from the move played, the estimate in chunks (`EstimateStep`), each at
+       most `SLICE` seconds, until the decision's time is spent or its worlds are all played
+       (as `review_decision`: the bot's third, then the decision's time for the estimate).
+
+    The hand's time (the game's `review_terms.hand_budget`) is shared among the decisions left,
+    as `review_hand` does, counted in the pieces' budgets (the time they wait for a worker is
+    not the review's). With `budget=None` the review plays `samples` worlds per decision and
+    gives what `review_hand` gives for the seed.
+    """
     if not 0 <= seat < record.n_seats:
         raise ValueError(f"seat {seat} is not at this table")
     positions: list[list[int]] = await _run(runner, PositionsStep(record, seat), None)

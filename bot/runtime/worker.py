@@ -1,45 +1,13 @@
 """A bot worker process, and its handle in the bot's process.
 
-The worker (`serve`) runs in a process of its own, forked from a server process that imported
-the games once (`forkserver`: a new worker starts in milliseconds, and nothing of the bot's
-process, its event loop, threads or sockets, is copied). It talks to the bot over one socket
-pair, in frames: a 4-byte big-endian length, then the message. The bot sends a job (`Job`,
-pickled as a plain tuple: the round, the seat, the level, the generator's seed, a search
-budget, and the time it may take from its sending at most); the worker says it is ready once
-it has imported every game, then answers one job at a time, in order, in a small binary frame
-read cheaply on the bot's event loop (`encode_answer`: the job's id, the CPU and wall seconds
-it spent, then the action's notation or the policy's error; any other frame is garbage).
-
-**Only what changed.** The worker keeps the rounds it is sent, by table (`ROUNDS`, at most
-`KEEP`, the least recently used dropped first), and the pool keeps an exact mirror of them per
-worker (`bot.runtime.pool`): which round object of the bot's process (numbered: its `token`)
-at how many actions. A table's round goes whole the first time, or when the worker keeps
-another round object for the table (a new round, a store failure's rollback: engine rounds
-only grow by `apply`, so the same object with more actions is the same round later on), and
-then only as the actions played since (`Job.delta`, (seat, notation) pairs the worker applies
-to its copy): a few bytes instead of 2-4 KB pickled, and neither side pickles the round.
-Mirror and copy stay in step by construction: the worker updates what it keeps from every job
-before anything else (`round_for`), even one it then skips or whose policy raises, both sides
-use one LRU class (`Kept`), and a new worker starts with nothing kept, as its mirror does. A
-delta that does not follow the round kept (a bug) is never decided on: the worker drops that
-round, logs it, and answers a misfit; the pool logs it, plays the move simply, and sends the
-table's next round whole. Calls without a table send the whole round every time, kept nowhere.
-The policies only read the round (their caches aside), so deciding on the kept copy leaves it
-equal to the round replayed from its record.
-
-The bot sends the next jobs before the worker answers (up to `PIPELINE`, `bot.runtime.pool`):
-they wait in the socket, so the worker never waits for the bot's event loop between two jobs.
-A job waits there behind the ones before it, so it carries the moment it was sent on
-CLOCK_MONOTONIC (`time.monotonic()`, one clock for every process of the machine): when the
-worker begins it, it searches for the smaller of its budget and the time left, or, with less
-than `MIN_BUDGET` left, answers it `skipped` without deciding (the bot plays it simply, or
-already did). A job of kind CHORE carries other work instead of a round (a picklable object
-whose `run(budget)` gives something JSON can write: a review's piece), answered as JSON text
-in the notation's place.
-
-`ProcessWorker`, the handle, reads its socket on the bot's event loop without ever blocking,
-so a worker that stops mid-answer, dies, or answers garbage never holds the loop: it reports
-the worker ready, each answer, or the worker lost (`WorkerEvents`), and the pool decides.
+A search takes CPU the event loop, which answers every click, cannot spare: so it runs in a
+process of its own (`serve`), forked from a server process that imported the games once
+(`forkserver`: a new worker starts in milliseconds, and nothing of the bot's process, its event
+loop, threads or sockets, is copied). The bot talks to it over one socket pair, in frames (a
+4-byte big-endian length, then the message): jobs (`Job`) one way, answers (`encode_answer`)
+the other. The worker keeps the rounds it is sent, so a job carries only the actions played
+since (`round_for`); `ProcessWorker` reads its socket without ever blocking, so a worker that
+stops, dies or answers garbage never holds the loop.
 """
 
 from __future__ import annotations
@@ -93,7 +61,14 @@ class Job(NamedTuple):
     pickled when the bot asked), whole (`key` set, `delta` None: the worker keeps it under
     `key` as the pool's round number `token`, replacing what it kept there), or as the actions
     played since the worker's copy (`delta`: (seat, notation) pairs to apply to the round it
-    keeps under `key`, which must be round `token` at `base` actions)."""
+    keeps under `key`, which must be round `token` at `base` actions).
+
+    A job waits in the worker's socket behind the ones sent before it, so it carries the moment
+    it was sent on CLOCK_MONOTONIC (`time.monotonic()`, one clock for every process of the
+    machine) and the time it may take from then at most. A job of kind CHORE carries other work
+    instead of a round (a picklable object whose `run(budget)` gives something JSON can write: a
+    review's piece), answered as JSON text in the notation's place.
+    """
 
     id: int
     pickled: bytes  # the round, pickled (b"" when `delta` carries it), or a chore
@@ -157,6 +132,9 @@ _NOTATION, _ERROR, _SKIPPED, _NOTHING, _MISFIT = range(5)
 
 
 def encode_answer(answer: Answer) -> bytes:
+    """An answer as a small binary frame, read cheaply on the bot's event loop: the job's id,
+    the CPU and wall seconds it spent, then the action's notation or the policy's error (any
+    other frame is garbage)."""
     if answer.misfit:
         kind, text = _MISFIT, answer.error or "misfit"
     elif answer.skipped:
@@ -251,7 +229,21 @@ def round_for(job: Job, rounds: Kept[tuple[int, Any]]) -> Any:
     """The round a decision is for: unpickled, or kept under its table (`Job`). What it keeps
     follows every job it is sent, in order, whatever becomes of the decision (skipped, or the
     policy raising): the pool's mirror of it (`bot.runtime.pool`) counts on that. Raises
-    `Misfit`, dropping the table's round, when the job's actions do not follow it."""
+    `Misfit`, dropping the table's round, when the job's actions do not follow it.
+
+    The worker keeps at most `KEEP` rounds (`ROUNDS`), and the pool an exact mirror of them per
+    worker: which round object of the bot's process (numbered: its `token`) at how many
+    actions. A table's round goes whole the first time, or when the worker keeps another round
+    object for the table (a new round, a store failure's rollback: engine rounds only grow by
+    `apply`, so the same object with more actions is the same round later on), and then only as
+    the actions played since: a few bytes instead of the round pickled (docs/performance.md),
+    and neither side pickles the round. Mirror and copy stay in step by construction: this runs
+    first for every job, both sides use one LRU class (`Kept`), and a new worker starts with
+    nothing kept, as its mirror does. A delta that does not follow the round kept (a bug) is
+    never decided on: the worker answers a misfit; the pool logs it, plays the move simply, and
+    sends the table's next round whole. Calls without a table send the whole round every time,
+    kept nowhere. The policies only read the round (their caches aside), so deciding on the
+    kept copy leaves it equal to the round replayed from its record."""
     key = job.key
     if key is None:
         return pickle.loads(job.pickled)
@@ -357,7 +349,13 @@ def serve(
     channel: socket.socket, decider: Decide = decide, bot: int | None = None, keep: int = KEEP
 ) -> None:
     """The worker's life: ready, then one job at a time until the bot closes the socket,
-    keeping `keep` rounds (the pool's bound for its mirror)."""
+    keeping `keep` rounds (the pool's bound for its mirror).
+
+    It says it is ready once it has imported every game, then answers the jobs in order. The
+    bot sends the next jobs before it answers (up to `PIPELINE`, `bot.runtime.pool`), so it
+    never waits for the bot's event loop between two jobs. Beginning one, it searches for the
+    smaller of the job's budget and its time left, or, with less than `MIN_BUDGET` left,
+    answers it `skipped` without deciding (the bot plays it simply, or already did)."""
     global CHANNEL, ROUNDS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot stops its workers itself
     # On a machine short of cores the event loop, which answers every click, goes first; bot
@@ -437,7 +435,11 @@ class Worker(Protocol):
 
 
 class ProcessWorker:
-    """A worker process and its socket, read and written without blocking the loop."""
+    """A worker process and its socket, read and written without blocking the loop.
+
+    A worker that stops mid-answer, dies or answers garbage never holds the loop: the handle
+    reports the worker ready, each answer, or the worker lost (`WorkerEvents`), and the pool
+    decides."""
 
     def __init__(self, events: WorkerEvents, decider: Decide = decide, keep: int = KEEP) -> None:
         self._events = events

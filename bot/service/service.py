@@ -1,25 +1,12 @@
-"""The table service: seating, starting, applying clicks, storing them, timers, and the
-snapshots each viewer gets. No discord here; one asyncio lock per table.
+"""The table service: every live table of one bot process, from seating to play and timers.
 
-`TableService` builds the parts, each holding the state it owns and given what it uses when
-built (the store, the clock, the parts before it), in this order:
-
-- `tables` (tables.py): the live tables and who sits where; locking (_locks.py);
-- `play` (play.py): clicks, "My cards", rounds, the engine loop after every change;
-- `followup` (followup.py): the bot moves that follow a change, in the background;
-- `timers` (timers.py): turn timers, the next-round pause, a finished table's expiry;
-- `restoring` (restore.py): bringing tables back after a restart;
-- `seating` (seating.py): the lobby, start, leave, cancel, stop, rematch;
-- `watching` (watching.py): who watches which table.
-
-Play announces what happened (a move stored or lost, a turn begun, a round ended) to the
-parts that react, the timers and the follow-up (`PlayListener`), instead of calling them.
-
-Every state change follows one order: validate, apply on the engine, store (durable), then
-notify outside the lock. A failed store write is rolled back by replaying the stored round, so
-memory always equals disk. Nothing outside the service reads a live table: it reads the
-snapshot published when the table's lock is released, once every change is stored or rolled
-back, so a state whose write is pending (or failed) is never shown.
+No discord here; one asyncio lock per table. `TableService` builds the parts, each holding the
+state it owns and given what it uses when built, so a part's dependencies are in its
+constructor. Play announces what happened (a move stored or lost, a turn begun, a round ended)
+to the parts that react, the timers and the follow-up (`PlayListener`), instead of calling
+them. Every state change follows one order (validate, apply on the engine, store, notify
+outside the lock) so that memory always equals disk and nothing is shown before it is stored:
+the rules are in bot/service/README.md.
 """
 
 from __future__ import annotations
@@ -62,7 +49,18 @@ __all__ = ["RestoreReport", "TableService"]
 
 
 class TableService:
-    """All live tables of one bot process. See bot/service/README.md for the rules it keeps."""
+    """All live tables of one bot process. See bot/service/README.md for the rules it keeps.
+
+    It builds the parts (given the store, the clock and the parts before them) in this order:
+
+    - `tables` (tables.py): the live tables and who sits where; locking (_locks.py);
+    - `play` (play.py): clicks, "My cards", rounds, the engine loop after every change;
+    - `followup` (followup.py): the bot moves that follow a change, in the background;
+    - `timers` (timers.py): turn timers, the next-round pause, a finished table's expiry;
+    - `restoring` (restore.py): bringing tables back after a restart;
+    - `seating` (seating.py): the lobby, start, leave, cancel, stop, rematch;
+    - `watching` (watching.py): who watches which table.
+    """
 
     def __init__(
         self,

@@ -2,19 +2,9 @@
 
 State is plain lists and ints for speed: `grids[seat][slot - 1]` is a Card or None (an emptied
 slot); the stock and the discard pile are lists whose top is the last item. Legal actions are
-cached until the next action; `check` validates before anything mutates.
-
-Decisions where the rules are silent (also listed in games/dutch/README.md):
-- dealing: seat 0 gets the first 4 cards of the deck (slots 1-4), seat 1 the next 4, …; the next
-  card starts the discard pile and the rest is the stock, in deck order;
-- matching discards are laid one card per action (`match 2`, then `match 4`); a slot laid wrong
-  may not be laid again in the same turn; a classic-timed Dutch call is only legal before any
-  other action of the turn;
-- a penalty card is skipped when neither the stock nor a reshuffle can provide one;
-- the card received for a 9 given away is held unseen (the swap is "neither looked at");
-- the discard pile is reshuffled with a generator seeded from the round's state, so a round
-  stays a function of its deck order and actions;
-- a player who can neither draw nor take (no card left, stock and reshuffle empty) may only `end`.
+cached until the next action; `check` validates before anything mutates. The decisions taken
+where the rules are silent (dealing, matching, penalties, the 9 given away, the reshuffle's
+seed) are listed in games/dutch/README.md.
 """
 
 from __future__ import annotations

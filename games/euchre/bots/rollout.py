@@ -1,22 +1,11 @@
-"""The search's rollout: the hand played to its end by `fast.heuristic_card`'s rule, on cards
-relabeled per trump so that the rule is a few bit operations.
+"""The search's rollout: the hand played out by `fast.heuristic_card`'s rule, in bit operations.
 
-For a trump `t`, `RELABEL[t]` numbers the 24 cards in `fast.LOW[t]`'s order (plain cards by
-power, then trumps by power; ties, among plain cards of equal power, by card id). In that
-numbering every choice of the rule is the lowest or the highest set bit of a mask:
-
-- the cheapest card of a hand is its lowest bit (`extreme(legal, LOW, False)`);
-- the makers' top trump is the highest bit of the hand's trumps (trumps are numbered last, by
-  power);
-- the off-suit ace to lead is the lowest bit of the hand's plain aces (equal power: by card id);
-- the cheapest card that beats the trick's best is the lowest bit of the legal cards among
-  `WINNERS[t][led][best]` (the cards that would take the trick: the led suit's plain cards and
-  the trumps, each numbered by power).
-
-So `play_out` plays exactly the cards `fast.play_tricks(..., heuristic_card)` plays
-(tests/games/euchre/test_rollout.py plays both side by side), without a call per card. Trick
-powers (`best`) and suits (`led`) are the same numbers in both numberings; only the cards and
-hands are relabeled (`relabel`).
+A search plays many hands out per decision, so the rule's card choices must cost
+almost nothing: on cards relabeled per trump (`relabel`), every choice of the rule is the
+lowest or the highest set bit of a mask (how, on `play_out`). So `play_out` plays exactly the
+cards `fast.play_tricks(..., heuristic_card)` plays (tests/games/euchre/test_rollout.py plays
+both side by side), without a call per card. Trick powers (`best`) and suits (`led`) are the
+same numbers in both numberings; only the cards and hands are relabeled.
 """
 
 from __future__ import annotations
@@ -122,6 +111,18 @@ def play_out(
     """The tricks the makers end with when the hand is played out by the heuristic (mutates
     `hands`, relabeled masks). Arguments as `fast.play_tricks`'s, with the tricks won so far
     (`won_0`, `won_1`) and the first card (`forced`, a relabeled bit) if given.
+
+    For a trump `t`, `RELABEL[t]` numbers the 24 cards in `fast.LOW[t]`'s order (plain cards by
+    power, then trumps by power; ties, among plain cards of equal power, by card id). In that
+    numbering every choice of the rule is the lowest or the highest set bit of a mask:
+
+    - the cheapest card of a hand is its lowest bit (`extreme(legal, LOW, False)`);
+    - the makers' top trump is the highest bit of the hand's trumps (trumps are numbered last, by
+      power);
+    - the off-suit ace to lead is the lowest bit of the hand's plain aces (equal power: by card id);
+    - the cheapest card that beats the trick's best is the lowest bit of the legal cards among
+      `WINNERS[t][led][best]` (the cards that would take the trick: the led suit's plain cards and
+      the trumps, each numbered by power).
 
     Play stops as soon as the score is settled (`fast.points` tells only under three tricks,
     three or four, and five): once the defenders have three tricks, or the makers three and
