@@ -16,6 +16,7 @@ SCRIPTS = (
     ("python -m benchmarks.bot.restart", "a restart with a big history: first click"),
     ("python -m benchmarks.bot.restart_channel", "a restart with 1,000 tables in one channel"),
     ("python -m benchmarks.bot.tournament", "a 256-player Swiss through the real bot"),
+    ("python -m benchmarks.bot.activity", "open Activity pages: a move to every page"),
 )
 
 
