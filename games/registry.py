@@ -1,4 +1,4 @@
-"""Every game, found by looking rather than listed by hand.
+"""Every game, found by looking for the packages under `games/` that define one.
 
 A package `games/<name>/` whose `__init__.py` defines `GAME` (a `games.contract.Game`) is a
 game, registered under `GAME.name`. Nothing lists the games by hand, so adding one is adding its
