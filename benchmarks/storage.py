@@ -1,9 +1,11 @@
-"""`python -m benchmarks.storage [--url postgresql://…]`: durable actions per second and
-record_action latency with 1, 50, 500 and 5,000 tables writing at once, then the time to
-rebuild 1,000 and 10,000 active tables; on a temporary SQLite file, or on PostgreSQL with --url
-(`--url auto`: a throwaway server started from the machine's binaries in a temporary folder,
-durable, with the server's default settings; `--server-setting name=value` changes one, e.g.
-`fsync=off` for a figure that is not durable, printed as such).
+"""`python -m benchmarks.storage [--url postgresql://…]`: the store's throughput and rebuild time.
+
+It measures durable actions per second and record_action latency with 1, 50, 500 and 5,000
+tables writing at once, then the time to rebuild 1,000 and 10,000 active tables; on a temporary
+SQLite file, or on PostgreSQL with --url (`--url auto`: a throwaway server started from the
+machine's binaries in a temporary folder, durable, with the server's default settings;
+`--server-setting name=value` changes one, e.g. `fsync=off` for a figure that is not durable,
+printed as such).
 
 Numbers, not assertions (targets: >= 2,000 actions/s and p99 < 20 ms at 500 tables; 1,000
 tables loaded in < 3 s). The load part replays real Dutch rounds (games.dutch); without that

@@ -1,8 +1,8 @@
-"""The bot: one `CardTableBot` whose setup_hook opens the store, builds the table service with
-the Discord notifier, restores active tables, registers the dynamic buttons, loads each game
-plug-in's command group and the shared cogs, and syncs the slash commands. `run(settings)` is
-what `python -m bot` calls.
-"""
+"""The bot: one `CardTableBot`, and `run(settings)`, which `python -m bot` calls.
+
+Its setup_hook opens the store, builds the table service with the Discord notifier, restores
+active tables, registers the dynamic buttons, loads each game plug-in's command group and the
+shared cogs, and syncs the slash commands."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""`python -m bot.healthcheck`: exit 0 if the bot running here says it is healthy, 1 if not (for
-a container's HEALTHCHECK). It asks http://127.0.0.1:METRICS_PORT/health (METRICS_PORT from the
-environment or `.env`)."""
+"""`python -m bot.healthcheck`: exit 0 if the bot running here says it is healthy, 1 if not.
+
+It is for a container's HEALTHCHECK. It asks http://127.0.0.1:METRICS_PORT/health (METRICS_PORT
+from the environment or `.env`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Logging: plain text lines by default, or one JSON object per line (`LOG_FORMAT=json`) for a log
-collector, each with the table, guild and interaction the event concerns.
+"""Logging: plain text lines by default, or one JSON object per line for a log collector.
+
+JSON lines are chosen with `LOG_FORMAT=json`; each line carries the table, guild and interaction
+the event concerns.
 
 What an event concerns is bound once where the work starts (a click, a command: `bind`), in a
 context variable, so every line logged while that work runs, however deep, carries it; a line

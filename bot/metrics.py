@@ -1,6 +1,8 @@
-"""The optional operations endpoint (`METRICS_PORT`, off by default; 127.0.0.1 unless
-`METRICS_HOST` says otherwise): `/metrics` in Prometheus's text format (the standard client
-library, `prometheus_client`, writes it) and `/health`, 200 when healthy and 503 when not.
+"""The optional operations endpoint: `/metrics` and `/health`.
+
+It listens on `METRICS_PORT` (off by default), on 127.0.0.1 unless `METRICS_HOST` says
+otherwise. `/metrics` is in Prometheus's text format (the standard client library,
+`prometheus_client`, writes it); `/health` answers 200 when healthy and 503 when not.
 
 Unhealthy means one of: the store cannot write (a real write every `PROBE_EVERY` seconds), the
 gateway has been down for more than `GATEWAY_GRACE` seconds, or the bot players' worker did not

@@ -1,6 +1,8 @@
-"""How soon the bot's gateway comes back after Discord's does: the waits between attempts to
-reconnect (discord.py's exponential backoff with jitter, capped at 8 s instead of 17 minutes),
-and the pause before an IDENTIFY (5 s after the previous one, as Discord asks, not 5 s always).
+"""How soon the bot's gateway comes back after Discord's does.
+
+It sets the waits between attempts to reconnect (discord.py's exponential backoff with jitter,
+capped at 8 s instead of 17 minutes), and the pause before an IDENTIFY (5 s after the previous
+one, as Discord asks, not 5 s always).
 
 discord.py draws each wait in [0, 2**n] s, n growing by one per failed attempt up to 10, and
 forgets the failures only after 34 minutes of calm. After a minute of outage a wait is drawn

@@ -1,7 +1,8 @@
-"""The servers' leaderboard seasons, rolled over on the bot's clock: a timer at each month's
-start (00:00 UTC), and a catch-up when the bot starts (a restart that slept through a
-boundary), close every season that is over and post its final boards, once, where its server
-asked (`/settings season_channel`)."""
+"""The servers' leaderboard seasons, rolled over on the bot's clock.
+
+A timer at each month's start (00:00 UTC), and a catch-up when the bot starts (a restart that
+slept through a boundary), close every season that is over and post its final boards, once,
+where its server asked (`/settings season_channel`)."""
 
 from __future__ import annotations
 

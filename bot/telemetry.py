@@ -1,6 +1,7 @@
-"""What the bot measures about itself while it runs: clicks and their answer time, refusals by
-reason, store commits, bot players' decisions, worker restarts, paced edits, Discord's 429s and
-the garbage collector's pauses.
+"""What the bot measures about itself while it runs.
+
+It counts clicks and their answer time, refusals by reason, store commits, bot players'
+decisions, worker restarts, paced edits, Discord's 429s and the garbage collector's pauses.
 
 Recording is a few additions in plain Python on the hot path (no lock, no I/O, no dependency):
 counters in dicts and fixed-bucket histograms. `/admin status` reads the recent clicks from here;

@@ -1,7 +1,9 @@
-"""Tournaments run by the bot: the scheduler on the service's clock (sign-up closes, check-in
-ends and the event starts), each round's tables opened through the table service in threads
-of the event's channel with their players mentioned, results read when a table's match is
-over, standings after each round and the podium at the end.
+"""Tournaments run by the bot, from sign-up to podium.
+
+The scheduler runs on the service's clock (sign-up closes, check-in ends and the event starts);
+each round's tables are opened through the table service in threads of the event's channel with
+their players mentioned; results are read when a table's match is over; standings come after
+each round and the podium at the end.
 
 Every transition is stored (storage/tournaments.py) before it is announced (but check-in's
 opening, said first: nothing is derived from it), and each step is idempotent from what is

@@ -1,6 +1,7 @@
-"""A deep search that measures how far a game's strong bot is from the best the machine can
-compute (docs/performance.md). Hints and reviews keep the strong bots' moves: no game's search
-has yet been measured clearly ahead of its strong bot.
+"""A deep search: how far a game's strong bot is from the best the machine can compute.
+
+The figures are in docs/performance.md. Hints and reviews keep the strong bots' moves: no game's
+search has yet been measured clearly ahead of its strong bot.
 
 `search(...)` tries each of the seat's offered moves on worlds sampled from what the seat knows
 (the game's reference player builds them from the seat's information alone), plays every world

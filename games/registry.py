@@ -1,7 +1,9 @@
-"""Every game, found by looking: a package `games/<name>/` whose `__init__.py` defines `GAME`
-(a `games.contract.Game`) is a game, registered under `GAME.name`. Nothing lists the games by
-hand, so adding one is adding its package (see README.md here). Packages without `GAME`
-(`bench`, `strength`, `tournament`) are tools, not games.
+"""Every game, found by looking for the packages under `games/` that define one.
+
+A package `games/<name>/` whose `__init__.py` defines `GAME` (a `games.contract.Game`) is a
+game, registered under `GAME.name`. Nothing lists the games by hand, so adding one is adding its
+package (see README.md here). Packages without `GAME` (`bench`, `strength`, `tournament`) are
+tools, not games.
 
 `games.__path__` is searched, so a directory appended to it (a test's own game) is searched
 too; `forget()` drops what was found, to look again.

@@ -1,5 +1,7 @@
-"""Online backups of the SQLite file: taken with SQLite's backup API while the bot plays, checked
-after writing, the oldest removed.
+"""Online backups of the SQLite file.
+
+They are taken with SQLite's backup API while the bot plays, checked after writing, and the
+oldest removed.
 
 A backup is one consistent snapshot: the whole file is copied in one step of the backup API,
 inside one read transaction of a connection of its own, so the writer (WAL mode) goes on

@@ -1,5 +1,7 @@
-"""`python -m storage.check FILE`: the whole-file integrity check, on demand (the bot may be
-running: the check reads only). Prints "ok" or the problems; exit status 1 if any."""
+"""`python -m storage.check FILE`: the whole-file integrity check, on demand.
+
+The bot may be running: the check reads only. It prints "ok" or the problems; the exit status is
+1 if any."""
 
 from __future__ import annotations
 

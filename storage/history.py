@@ -1,5 +1,7 @@
-"""A player's history and finished hands: the matches they played in a guild (finished ones, and
-the finished hands of one still in play), newest first, and a finished hand's whole record.
+"""A player's history and finished hands.
+
+The history is the matches they played in a guild (finished ones, and the finished hands of one
+still in play), newest first; a finished hand comes with its whole record.
 
 Nothing here reads a hand that is not finished: `finished_hand` refuses one, so a replay or a
 hand record can never show a round still being played.

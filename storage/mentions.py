@@ -1,6 +1,7 @@
-"""Turn mentions: the message that mentioned the player whose turn it is, one per table at
-most, kept while that turn lasts so that a restarted bot deletes it when the turn is played
-and does not mention the same turn again.
+"""Turn mentions: the message that mentioned the player whose turn it is.
+
+There is one per table at most, kept while that turn lasts so that a restarted bot deletes it
+when the turn is played and does not mention the same turn again.
 
 Every turn that passes from one human to another forgets a mention and keeps a new one: at 1,000
 clicks a second that is 2,000 writes a second. Each in a transaction of its own, they queued for

@@ -1,5 +1,6 @@
-"""Schema migrations: `storage/migrations/V<n>__<name>.sql`, applied once each, in order, each in
-its own transaction together with its row in `schema_version`."""
+"""Schema migrations: `storage/migrations/V<n>__<name>.sql`, applied once each, in order.
+
+Each is applied in its own transaction together with its row in `schema_version`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""`python -m storage.migrate_to URL [--from PATH]`: move a bot from its SQLite file to an empty
-PostgreSQL database, losing nothing.
+"""`python -m storage.migrate_to URL [--from PATH]`: move a bot from SQLite to PostgreSQL.
+
+It moves the bot from its SQLite file to an empty PostgreSQL database, losing nothing.
 
 Stop the bot first (the file's lock refuses a running one). The file is brought to the latest
 schema, then every table, seat, match, round, action, setting, statistic and rating is copied in

@@ -1,5 +1,7 @@
-"""Which bot process serves which shards, on PostgreSQL: advisory locks held by the writer's
-session (the server frees them when the process dies, even killed)."""
+"""Which bot process serves which shards, on PostgreSQL.
+
+The claims are advisory locks held by the writer's session (the server frees them when the
+process dies, even killed)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Schema migrations on PostgreSQL: `storage/pg_migrations/V<n>__<name>.sql`, the same versions
-as SQLite's, each applied once, in order, in its own transaction with its `schema_version` row.
+"""Schema migrations on PostgreSQL: `storage/pg_migrations/V<n>__<name>.sql`.
+
+They are the same versions as SQLite's, each applied once, in order, in its own transaction with
+its `schema_version` row.
 
 Several bot processes may start at once on one database: an advisory lock makes them migrate
 one after the other (the second finds the work done)."""

@@ -1,6 +1,8 @@
-"""A throwaway PostgreSQL server from the machine's own binaries: a cluster in a temporary
-folder, on a free port of 127.0.0.1, removed when stopped (the tests' server, and the
-benchmark's with `--url auto`), with the server's default settings unless told otherwise.
+"""A throwaway PostgreSQL server from the machine's own binaries.
+
+It is a cluster in a temporary folder, on a free port of 127.0.0.1, removed when stopped (the
+tests' server, and the benchmark's with `--url auto`), with the server's default settings unless
+told otherwise.
 
 initdb refuses to run as root, so as root the server runs as the `postgres` system user (which
 Debian's package creates).

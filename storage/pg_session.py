@@ -1,5 +1,6 @@
-"""The PostgreSQL writer's session, kept across a lost connection (a server restart, a network
-cut, `pg_terminate_backend`).
+"""The PostgreSQL writer's session, kept across a lost connection.
+
+A connection is lost on a server restart, a network cut or `pg_terminate_backend`.
 
 Every call that finds the connection lost reconnects and runs again (tenacity: exponential
 backoff for up to `RECONNECT_WINDOW_S`); once a whole window has passed without the server, the

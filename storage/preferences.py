@@ -1,6 +1,8 @@
-"""Players' own choices (`player_preferences`, one row per user who chose something): kept
-across restarts, read back whole when the bot starts (the bot keeps them in memory, so a click
-never reads them), exported and deleted with the rest of a player's data (`privacy.py`)."""
+"""Players' own choices (`player_preferences`, one row per user who chose something).
+
+They are kept across restarts, read back whole when the bot starts (the bot keeps them in
+memory, so a click never reads them), and exported and deleted with the rest of a player's data
+(`privacy.py`)."""
 
 from __future__ import annotations
 

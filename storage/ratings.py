@@ -1,7 +1,8 @@
-"""Skill ratings with openskill's Plackett-Luce model, which rates free-for-all (Dutch: every
-seat a side) and teams (Euchre, Dame de Pique partners) alike. Only human players are rated:
-sides made only of bot players are left out, and a match with fewer than two rated sides
-changes no rating (so nobody farms rating against bots)."""
+"""Skill ratings with openskill's Plackett-Luce model.
+
+The model rates free-for-all (Dutch: every seat a side) and teams (Euchre, Dame de Pique
+partners) alike. Only human players are rated: sides made only of bot players are left out, and
+a match with fewer than two rated sides changes no rating (so nobody farms rating against bots)."""
 
 from __future__ import annotations
 

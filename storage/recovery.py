@@ -1,8 +1,10 @@
-"""Rebuilding active tables after a restart: every lobby and running table is read in a few
-bulk queries, its match restored (Match.restore) and its open round replayed through its engine
-(Game.replay), with the log it showed as kept (storage/table_logs.py). A table that cannot be
-rebuilt is marked broken with the reason; the others load. A damaged kept log breaks nothing:
-the table loads without it, told why (`ActiveTable.kept_log_error`)."""
+"""Rebuilding active tables after a restart.
+
+Every lobby and running table is read in a few bulk queries, its match restored (Match.restore)
+and its open round replayed through its engine (Game.replay), with the log it showed as kept
+(storage/table_logs.py). A table that cannot be rebuilt is marked broken with the reason; the
+others load. A damaged kept log breaks nothing: the table loads without it, told why
+(`ActiveTable.kept_log_error`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""`python -m storage.restore BACKUP [--database FILE]`: put a backup back as the bot's SQLite
-file, after checking it. Stop the bot first: a running bot holds the file and is refused.
+"""`python -m storage.restore BACKUP [--database FILE]`: put a backup back, after checking it.
+
+The backup becomes the bot's SQLite file. Stop the bot first: a running bot holds the file and
+is refused.
 
 The file it replaces is not lost: it is first copied (consistently, its WAL included) beside
 itself as `<file>.before-restore-<UTC time>`. The database defaults to `DATABASE_PATH` from the

@@ -1,6 +1,8 @@
-"""Matches and rounds: a match's start, a finished round's result. A round's record (options,
-seats, dealer, deck order, rules version) when it starts, and its result and the match totals
-when it ends, go through round_writer.py; its actions through action_log.py."""
+"""Matches and rounds: a match's start, a finished round's result.
+
+A round's record (options, seats, dealer, deck order, rules version) when it starts, and its
+result and the match totals when it ends, go through round_writer.py; its actions through
+action_log.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Leaderboard seasons: their periods in UTC, the per-season ratings written as a match ends,
-closing a season that is over (once), and a season's board.
+"""Leaderboard seasons: their periods, ratings, closing and boards.
+
+Periods are in UTC; the per-season ratings are written as a match ends; a season that is over is
+closed once; and a season has its board.
 
 A season is a calendar period in UTC: `monthly` seasons start at 00:00 UTC on the 1st of each
 month (named `2026-12`), `quarterly` ones at 00:00 UTC on 1 January, April, July and October

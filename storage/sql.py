@@ -1,5 +1,7 @@
-"""What the store's modules (guilds, tables, rounds, action log, recovery, stats) ask of a
-database, so one copy of them runs on SQLite (`database.py`) and on PostgreSQL (`postgres.py`).
+"""What the store's modules ask of a database, so one copy of them runs on SQLite and PostgreSQL.
+
+The modules are guilds, tables, rounds, action log, recovery and stats; SQLite is `database.py`,
+PostgreSQL `postgres.py`.
 
 SQL is written once, with `?` placeholders and types both engines share; the PostgreSQL side
 numbers the placeholders. A row reads by column name (`row["id"]`), by index, and `keys()`

@@ -1,6 +1,7 @@
-"""`Store`: the one interface the bot uses to keep tables, rounds and statistics (no SQL leaks
-out), on SQLite (a file path) or PostgreSQL (a `postgresql://` URL): the same modules run on
-both through `storage.sql.Database`."""
+"""`Store`: the one interface the bot uses to keep tables, rounds and statistics.
+
+No SQL leaks out. It runs on SQLite (a file path) or PostgreSQL (a `postgresql://` URL): the
+same modules run on both through `storage.sql.Database`."""
 
 from __future__ import annotations
 

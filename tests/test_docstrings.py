@@ -1,7 +1,7 @@
-"""A module's docstring one reads at a glance: in bot/, games/, storage/ and benchmarks/ it
-runs to 20 lines at most.
+"""A module's docstring one reads at a glance, in bot/, games/, storage/ and benchmarks/.
 
-It says what the module is for and why; the detail goes onto the class or function it
+It opens with one sentence on a line of its own saying what the module is for, then why in a
+short paragraph, and runs to 20 lines at most; the detail goes onto the class or function it
 describes, the package's README, or (a measured figure) docs/performance.md.
 """
 
@@ -34,3 +34,15 @@ def test_a_module_docstring_is_at_most_20_lines() -> None:
         if len(text.splitlines()) > MOST_LINES
     }
     assert not too_long, f"module docstrings over {MOST_LINES} lines: {too_long}"
+
+
+def test_a_module_docstring_opens_with_one_sentence_on_its_own_line() -> None:
+    docstrings = module_docstrings()
+    assert docstrings, "no module docstring was found"
+    run_on = sorted(
+        name
+        for name, text in docstrings.items()
+        if not text.splitlines()[0].rstrip().endswith((".", ":", ")"))
+        or (len(text.splitlines()) > 1 and text.splitlines()[1].strip())
+    )
+    assert not run_on, f"module docstrings whose first line is not one sentence alone: {run_on}"

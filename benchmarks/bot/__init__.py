@@ -1,5 +1,7 @@
-"""The bot's benchmark and soak scripts, each printing numbers, each with a short mode the test
-suite runs (tests/benchmarks/bot); `python -m benchmarks` lists them.
+"""The bot's benchmark and soak scripts, each printing numbers.
+
+Each has a short mode the test suite runs (tests/benchmarks/bot); `python -m benchmarks` lists
+them.
 
 `python -m benchmarks.bot` runs the click benchmark (clicks.py), whose parts are `set_up.py`
 (thousands of tables seated and started, the service's clock held meanwhile),

@@ -1,6 +1,7 @@
-"""What `python -m benchmarks.bot` (clicks.py) prints for one load level: the clicks of the tables
-of humans by game, and the tables of bot players (their humans' clicks, the bots' moves that
-follow, the workers' decisions)."""
+"""What `python -m benchmarks.bot` (clicks.py) prints for one load level.
+
+It prints the clicks of the tables of humans by game, and the tables of bot players (their
+humans' clicks, the bots' moves that follow, the workers' decisions)."""
 
 from __future__ import annotations
 

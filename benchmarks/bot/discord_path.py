@@ -1,7 +1,8 @@
-"""The Discord path of `python -m benchmarks.bot` (clicks.py), short of the network: what the glue
-does in the background for each change (the table message rendered as `DiscordNotifier`
-renders it, the players' followed "My cards" messages, the turn's mention), each costing what
-discord.py does before its HTTP call."""
+"""The Discord path of `python -m benchmarks.bot` (clicks.py), short of the network.
+
+It is what the glue does in the background for each change (the table message rendered as
+`DiscordNotifier` renders it, the players' followed "My cards" messages, the turn's mention),
+each costing what discord.py does before its HTTP call."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The coach's hints in `python -m benchmarks.bot --hints SHARE`: the tables of bots are coached and
-their human asks the hint before that share of their moves, timed from asking to its answer
-(the worker's search and its wait for the worker included)."""
+"""The coach's hints in `python -m benchmarks.bot --hints SHARE`.
+
+The tables of bots are coached and their human asks the hint before that share of their moves,
+timed from asking to its answer (the worker's search and its wait for the worker included)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""`python -m benchmarks.bot.renders`: what a render costs, and whether a change to the renderers
-changed anything a player sees.
+"""`python -m benchmarks.bot.renders`: what a render costs.
+
+It also tells whether a change to the renderers changed anything a player sees.
 
 Random games of each game (seeded: four players, Dutch also three, each move drawn among the
 legal ones) are played through the table service on a fake clock. At every state: the table

@@ -1,6 +1,8 @@
-"""The click benchmark's set-up (`python -m benchmarks.bot`, clicks.py): thousands of tables seated
-and started through the table service before anything is measured, the players who grow a
-Dame hand of 40 cards, and the clock that stands still meanwhile.
+"""The click benchmark's set-up (`python -m benchmarks.bot`, clicks.py).
+
+Thousands of tables are seated and started through the table service before anything is
+measured; here too are the players who grow a Dame hand of 40 cards, and the clock that stands
+still meanwhile.
 
 Seating 10,000 tables takes minutes on a loaded machine, longer than a turn's timer (a
 minute). So the service's clock is held while the tables are set up (`HeldClock`): no timer

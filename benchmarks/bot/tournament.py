@@ -1,5 +1,7 @@
-"""`python -m benchmarks.bot.tournament`: a Swiss tournament of `--players` (256 by default) run by
-the real bot (`create_bot`, every cog) against the local Discord (bot/local), end to end.
+"""`python -m benchmarks.bot.tournament`: a Swiss tournament run end to end by the real bot.
+
+It has `--players` (256 by default) and runs on the real bot (`create_bot`, every cog) against
+the local Discord (bot/local).
 
 The admin creates the event with `/tournament create`; every player presses Sign up, then
 Check in, on the event's message (real clicks through the local Discord); the fake clock is

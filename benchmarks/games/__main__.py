@@ -1,6 +1,7 @@
-"""`python -m benchmarks.games GAME [--short]`: run that game's benchmark module
-(benchmarks/games/<game>.py); `--short` runs it for a moment (the test suite does, so it cannot
-rot)."""
+"""`python -m benchmarks.games GAME [--short]`: run that game's benchmark module.
+
+The module is benchmarks/games/<game>.py; `--short` runs it for a moment (the test suite does,
+so it cannot rot)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""`python -m benchmarks.strength GAME [options]`: run that game's strength script
-(benchmarks/strength/<game>.py; `--help` lists its options); `python -m benchmarks.strength gap
-GAME` measures a strong bot against a deeper search (benchmarks/strength/gap.py)."""
+"""`python -m benchmarks.strength GAME [options]`: run that game's strength script.
+
+The script is benchmarks/strength/<game>.py (`--help` lists its options); `python -m
+benchmarks.strength gap GAME` measures a strong bot against a deeper search
+(benchmarks/strength/gap.py)."""
 
 from __future__ import annotations
 

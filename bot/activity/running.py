@@ -1,5 +1,7 @@
-"""The Activity's web server beside the bot: built on the bot's table service, listening on
-its own port, its notifier told of every stored change next to the Discord messages'."""
+"""The Activity's web server beside the bot, built on the bot's table service.
+
+It listens on its own port, and its notifier is told of every stored change next to the Discord
+messages'."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""`/admin status`, for the bot's owner only, in the development server only (`DEV_GUILD_ID`):
-version, uptime, shards, tables by game, recent click times, memory, store size, the bot
-players' workers and the last backup, in one private message."""
+"""`/admin status`: the bot's state in one private message, for its owner only.
+
+It answers in the development server only (`DEV_GUILD_ID`): version, uptime, shards, tables by
+game, recent click times, memory, store size, the bot players' workers and the last backup."""
 
 from __future__ import annotations
 

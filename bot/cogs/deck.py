@@ -1,10 +1,11 @@
-"""`/deck [colours] [auto_play] [auto_knock]`: a player's own choices, the same in every server
-and kept across restarts: the deck their own messages draw cards in, two colours (♥ ♦ red,
-♠ ♣ black) or four (♦ blue, ♣ green too); whether a card that is their only legal move is
-played for them after a moment (`auto_play`, on by default, in a game that allows it); whether
-the knock is made for them before their discard when their hand could go out next turn
-(`auto_knock`, off by default). Without an option it says what they chose. Answered to the
-player alone, in their language.
+"""`/deck [colours] [auto_play] [auto_knock]`: a player's own choices.
+
+They are the same in every server and kept across restarts: the deck their own messages draw
+cards in, two colours (♥ ♦ red, ♠ ♣ black) or four (♦ blue, ♣ green too); whether a card that is
+their only legal move is played for them after a moment (`auto_play`, on by default, in a game
+that allows it); whether the knock is made for them before their discard when their hand could
+go out next turn (`auto_knock`, off by default). Without an option it says what they chose.
+Answered to the player alone, in their language.
 
 What the player sees privately follows the choice: their "My cards" message (its cards, its
 picture, its buttons' emojis, the cards a rule shows them), the replays and reviews they open.

@@ -1,8 +1,9 @@
-"""The slash command group every game gets: `/<game> start [preset] [target] [bots]
-[spectators]`, `rules [preset]`, `leave`, `stop`, and `learn` for a game with a guided hand
-(`games.<game>.lesson`, bot/ui/lessons.py). One base cog (`GameCog`) holds the
-handlers; `game_commands(...)` builds a game's subclass with its name, presets and target
-range, so a plug-in writes one line.
+"""The slash command group every game gets, built from one base cog.
+
+The commands are `/<game> start [preset] [target] [bots] [spectators]`, `rules [preset]`,
+`leave`, `stop`, and `learn` for a game with a guided hand (`games.<game>.lesson`,
+bot/ui/lessons.py). One base cog (`GameCog`) holds the handlers; `game_commands(...)` builds a
+game's subclass with its name, presets and target range, so a plug-in writes one line.
 
 Command texts come from the catalogs by key (`<game>.cmd`, `<game>.cmd.desc`,
 `<game>.cmd.start`, `.start.desc`, `.start.preset`, `.start.target`, `<game>.cmd.rules`,

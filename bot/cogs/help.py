@@ -1,7 +1,9 @@
-"""`/help`, and the same help when someone mentions the bot: a page at a time, the overview
-first, with a menu of the pages (the overview and each game's). A page chosen from a `/help`
-answer (only its asker sees it) replaces it; one chosen from the public help a mention got is
-sent to the chooser alone, in their language, so nobody changes what the channel reads.
+"""`/help`, and the same help when someone mentions the bot, a page at a time.
+
+The overview comes first, with a menu of the pages (the overview and each game's). A page chosen
+from a `/help` answer (only its asker sees it) replaces it; one chosen from the public help a
+mention got is sent to the chooser alone, in their language, so nobody changes what the channel
+reads.
 
 A mention reaches the bot without the privileged message-content intent: Discord still sends
 the content of a message that mentions the bot. The help lists the slash commands the bot has

@@ -1,6 +1,7 @@
-"""`/history [member] [game]`: a player's recent matches in this server, newest first, paged;
-any finished hand opens in a replay viewer; its records download as files. Every answer goes
-to the one who asked alone.
+"""`/history [member] [game]`: a player's recent matches in this server, newest first.
+
+The list is paged; any finished hand opens in a replay viewer; its records download as files.
+Every answer goes to the one who asked alone.
 
 Buttons carry their meaning in their custom ids (`hist:…` pages, `hist:open` the hand chooser,
 `rp:…` the replay's steps and hands, `rpf:…` the records), so they answer after a restart.

@@ -1,5 +1,7 @@
-"""`/privacy show` and `/privacy forget`: what the bot keeps about a player, as a summary and a
-file, and forgetting them (after a confirmation). Answers go to the player alone.
+"""`/privacy show` and `/privacy forget`: what the bot keeps about a player, and forgetting them.
+
+`show` gives a summary and a file; `forget` asks for a confirmation first. Answers go to the
+player alone.
 
 Discord does not let a command that has subcommands run by itself, so the two are `show` and
 `forget` of one group (`/confidentialité voir|oublier` in French)."""

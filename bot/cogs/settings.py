@@ -1,5 +1,7 @@
-"""`/settings` (Manage Server): language, turn timer, reveal delay, threads, a game's default
-preset, turn mentions, the most tables open at once per channel and per server."""
+"""`/settings` (Manage Server): the server's own settings.
+
+They are the language, turn timer, reveal delay, threads, a game's default preset, turn
+mentions, and the most tables open at once per channel and per server."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""`/tournament create|show|cancel` (`/tournoi créer|voir|annuler`) and the buttons of a
-tournament's message (Sign up, Withdraw, Check in: `tn:<id>:<action>`, answered after a
-restart too). The event itself is run by `bot.tournaments.TournamentRunner`."""
+"""`/tournament create|show|cancel` (`/tournoi créer|voir|annuler`) and a tournament's buttons.
+
+The buttons of a tournament's message (Sign up, Withdraw, Check in: `tn:<id>:<action>`) are
+answered after a restart too. The event itself is run by `bot.tournaments.TournamentRunner`."""
 
 from __future__ import annotations
 

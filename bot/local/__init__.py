@@ -1,2 +1,4 @@
-"""The local table: a Discord-compatible server in this process (REST + gateway, with Discord's
-limits) that the real bot connects to when there is no Discord to connect to."""
+"""The local table: a Discord-compatible server in this process.
+
+It serves REST and the gateway, with Discord's limits; the real bot connects to it when there is
+no Discord to connect to."""

@@ -1,6 +1,8 @@
-"""The application's routes of the local Discord: who the bot is, its application, the
-gateway's address, its slash commands (global and per guild) and its application emojis
-(bot.local.emojis keeps them and applies Discord's rules)."""
+"""The application's routes of the local Discord.
+
+They serve who the bot is, its application, the gateway's address, its slash commands (global
+and per guild) and its application emojis (bot.local.emojis keeps them and applies Discord's
+rules)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""The channels' routes of the local Discord: channels and threads, the bot's messages in them
-(posted, read, edited within Discord's rules, deleted), and the rate limits a test asks for
-(`ChannelLimits`: 429s on demand, Discord's per-channel limits on edits and on posts)."""
+"""The channels' routes of the local Discord.
+
+They serve channels and threads, the bot's messages in them (posted, read, edited within
+Discord's rules, deleted), and the rate limits a test asks for (`ChannelLimits`: 429s on demand,
+Discord's per-channel limits on edits and on posts)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Application emojis as Discord keeps them: uploaded by the bot (`POST /applications/{id}/
-emojis`), listed, renamed and deleted, with Discord's rules on names, formats and sizes. The page
-shows their pictures (`/emojis/{id}.png`) wherever a message uses `<:name:id>` or a component
-carries the emoji."""
+"""Application emojis as Discord keeps them, with Discord's rules.
+
+They are uploaded by the bot (`POST /applications/{id}/emojis`), listed, renamed and deleted,
+with Discord's rules on names, formats and sizes. The page shows their pictures
+(`/emojis/{id}.png`) wherever a message uses `<:name:id>` or a component carries the emoji."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Faults the local Discord injects when a test or the fault suite asks: storms of 5xx answers
-and of 429s (one route's, or the global limit's) on the REST API. The gateway's drops are
-`LocalGateway.drop`. Nothing here is reachable from the local table's page: only code holding
-the `LocalDiscord` turns a fault on.
+"""Faults the local Discord injects when a test or the fault suite asks.
+
+They are storms of 5xx answers and of 429s (one route's, or the global limit's) on the REST API.
+The gateway's drops are `LocalGateway.drop`. Nothing here is reachable from the local table's
+page: only code holding the `LocalDiscord` turns a fault on.
 
 A 429 carries Discord's headers and body (`retry_after`, `global`), so discord.py waits as
 Discord asks; as on Discord, an interaction's own routes (its callback and webhook) are not

@@ -1,5 +1,6 @@
-"""The local Discord's gateway: a websocket speaking plain JSON text frames (discord.py only
-decompresses binary ones), sharded as Discord shards it.
+"""The local Discord's gateway, sharded as Discord shards it.
+
+It is a websocket speaking plain JSON text frames (discord.py only decompresses binary ones).
 
 A connection identifies with `shard: [id, count]` (none: `[0, 1]`, every guild); its READY lists,
 and its GUILD_CREATEs carry, only the guilds on that shard (`(guild_id >> 22) % count == id`),

@@ -1,7 +1,8 @@
-"""The interactions' routes of the local Discord: an interaction's first answer (within
-`answer_deadline`, once), its follow-ups, and its messages through the interaction's webhook
-(within `token_lifetime`), each request tied to the interaction, and so to its user, with
-whether what it shows is ephemeral."""
+"""The interactions' routes of the local Discord.
+
+They serve an interaction's first answer (within `answer_deadline`, once), its follow-ups, and
+its messages through the interaction's webhook (within `token_lifetime`), each request tied to
+the interaction, and so to its user, with whether what it shows is ephemeral."""
 
 from __future__ import annotations
 

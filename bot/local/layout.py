@@ -1,6 +1,8 @@
-"""Discord's rules for a Components V2 message (the IS_COMPONENTS_V2 flag): which components
-go where, how many, how much text, and what the flag forbids, so the local server refuses
-(400, code 50035) what Discord refuses. From Discord's components reference."""
+"""Discord's rules for a Components V2 message (the IS_COMPONENTS_V2 flag).
+
+They say which components go where, how many, how much text, and what the flag forbids, so the
+local server refuses (400, code 50035) what Discord refuses. From Discord's components
+reference."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Discord's limits on a message payload, so the local server refuses (400, code 50035) what
-Discord refuses: content, embeds and components (a Components V2 message's layout rules are in
-layout.py). From Discord's API documentation."""
+"""Discord's limits on a message payload, so the local server refuses what Discord refuses.
+
+A refusal is a 400 with code 50035. The limits cover content, embeds and components (a
+Components V2 message's layout rules are in layout.py). From Discord's API documentation."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""The local Discord's OAuth2 for the Activity: codes the local page authorizes, exchanged at
-`POST /oauth2/token` with the application's secret, and `GET /users/@me` with the access
-token (Discord's `Bearer` form) answering who it belongs to."""
+"""The local Discord's OAuth2 for the Activity.
+
+Codes the local page authorizes are exchanged at `POST /oauth2/token` with the application's
+secret, and `GET /users/@me` with the access token (Discord's `Bearer` form) answers who it
+belongs to."""
 
 from __future__ import annotations
 

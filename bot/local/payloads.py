@@ -1,5 +1,7 @@
-"""Discord's JSON objects as the local server sends them: guild, channels, threads, messages,
-the READY event, and the INTERACTION_CREATE of a slash command or a component."""
+"""Discord's JSON objects as the local server sends them.
+
+They are the guild, channels, threads, messages, the READY event, and the INTERACTION_CREATE of
+a slash command or a component."""
 
 from __future__ import annotations
 

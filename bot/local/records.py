@@ -1,5 +1,7 @@
-"""What the local Discord knows and records: its users, the interactions it injects, and
-every request the client makes (with whom it answers and whether only that user sees it)."""
+"""What the local Discord knows and records.
+
+It knows its users and the interactions it injects, and records every request the client makes
+(with whom it answers and whether only that user sees it)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""The REST side of the local Discord: routes matched as Discord's (`/channels/{channel_id}`),
-the bot's token wanted on all but an interaction's own, bodies read as discord.py sends them
-(JSON, or multipart with files), answers as Discord's (JSON, 204, a route's error), and every
-request recorded. The route groups (application.py, channels.py, interactions.py) serve the
-routes over the server's state."""
+"""The REST side of the local Discord.
+
+Routes are matched as Discord's (`/channels/{channel_id}`), the bot's token is wanted on all but
+an interaction's own, bodies are read as discord.py sends them (JSON, or multipart with files),
+answers are Discord's (JSON, 204, a route's error), and every request is recorded. The route
+groups (application.py, channels.py, interactions.py) serve the routes over the server's state."""
 
 from __future__ import annotations
 

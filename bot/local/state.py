@@ -1,6 +1,7 @@
-"""What the local Discord keeps across restarts: channels (threads included), messages and the
-files they carry, synced commands, application emojis and each page user's language, in one
-JSON file next to the database.
+"""What the local Discord keeps across restarts, in one JSON file next to the database.
+
+It keeps channels (threads included), messages and the files they carry, synced commands,
+application emojis and each page user's language.
 
 The bot's store already survives a restart; this file makes the Discord side survive it too,
 so a restored table finds its message and the buttons already on the page keep working.

@@ -1,5 +1,7 @@
-"""The local table: the real bot (same cogs, client, store and click path) connected to the
-Discord-compatible server in this process, and the page on http://127.0.0.1:PORT to play on.
+"""The local table: the real bot connected to the Discord-compatible server in this process.
+
+The bot has the same cogs, client, store and click path; the page to play on is
+http://127.0.0.1:PORT.
 
 `run_local(settings, announce)` is what `python -m bot --local` (and `make run` without a token)
 calls. Everything listens on the loopback interface only; the address printed at start carries

@@ -1,5 +1,7 @@
-"""Pictures of cards laid out in rows: a player's hand as the game holds it ("My cards") and
-what is on the table (a trick, the packs and the pile, the grids and the discard).
+"""Pictures of cards laid out in rows.
+
+They show a player's hand as the game holds it ("My cards") and what is on the table (a trick,
+the packs and the pile, the grids and the discard).
 
 A `CardPicture` is plain data (rows of card names, each with a label), built by a game's
 renderer from an engine *view*, so it can only show what that view shows. Its file name names

@@ -1,5 +1,7 @@
-"""The picture of a round's end: each player's name with the round's points and the match
-total, and under it every card of theirs face up; a team's packs.
+"""The picture of a round's end.
+
+Each player's name comes with the round's points and the match total, and under it every card of
+theirs face up; a team's packs are shown too.
 
 It is drawn from `RoundEndRow`s that the renderer builds from the *public* view of the
 finished round, in which the engine has turned every card face up: so the picture shows what

@@ -1,6 +1,7 @@
-"""Cards in messages: as the card pictures the bot uploaded as application emojis when they
-are available, else as text (face-up cards by name with their suit symbol, face-down ones as a
-card back).
+"""Cards in messages: as the bot's card pictures when available, else as text.
+
+The pictures are those the bot uploaded as application emojis; as text, face-up cards are named
+with their suit symbol and face-down ones shown as a card back.
 
 The running bot hands its emojis over with `use_pictures` once their upload is complete, and
 takes them back when it closes; none (tests, the local table, an upload Discord refused) means

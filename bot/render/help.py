@@ -1,7 +1,8 @@
-"""The help message (`/help`, or a mention of the bot), a page at a time: the overview (what the
-bot does, how a table is played through Discord, each game's start command, the other commands)
-or one game's page (its commands, its rules among them, and how it plays here), chosen in a
-menu.
+"""The help message (`/help`, or a mention of the bot), a page at a time.
+
+A page is the overview (what the bot does, how a table is played through Discord, each game's
+start command, the other commands) or one game's page (its commands, its rules among them, and
+how it plays here), chosen in a menu.
 
 The commands come from the registered slash commands (`CommandHelp`), never from a list here,
 so a game added as a plug-in appears in the help by itself.

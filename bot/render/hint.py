@@ -1,7 +1,9 @@
-"""A coach's hint as the player reads it: the move as its button says it, one sentence of why
-in the game's words (`<game>.coach.<kind>` in the plug-in's texts, filled from the reason's
-fields: cards as pictures, a move named as its button), and the hand's picture with the cards
-the move uses set apart."""
+"""A coach's hint as the player reads it.
+
+It gives the move as its button says it, one sentence of why in the game's words
+(`<game>.coach.<kind>` in the plug-in's texts, filled from the reason's fields: cards as
+pictures, a move named as its button), and the hand's picture with the cards the move uses set
+apart."""
 
 from __future__ import annotations
 

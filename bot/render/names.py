@@ -1,6 +1,7 @@
-"""The one place a person's name becomes message text: every renderer of every game words
-seat names through `escape` (bot/render/table.py's `table_text` hands them to the plug-ins,
-already escaped), and so do the stats and leaderboard.
+"""The one place a person's name becomes message text.
+
+Every renderer of every game words seat names through `escape` (bot/render/table.py's
+`table_text` hands them to the plug-ins, already escaped), and so do the stats and leaderboard.
 
 Markdown is escaped exactly as `discord.utils.escape_markdown` escapes it (a masked link
 `[text](url)`, `**bold**`, `||spoiler||`, headings, quotes, lists, code), and then what it leaves

@@ -1,7 +1,8 @@
-"""A finished hand replayed to one step: the table as it was after that action, in the same
-picture and words as during play (the public view through the game's table renderer), with every
-hand face up (the hand is over: nothing is hidden any more) and the cards a rule showed a player
-at this step marked.
+"""A finished hand replayed to one step: the table as it was after that action.
+
+It is drawn in the same picture and words as during play (the public view through the game's
+table renderer), with every hand face up (the hand is over: nothing is hidden any more) and the
+cards a rule showed a player at this step marked.
 
 Only finished hands reach here (`Store.finished_hand` refuses any other), and the frame is
 replayed from the hand's record: a replay never reads a round in play.

@@ -1,7 +1,8 @@
-"""A review of a player's play in words: each costly decision names the move played and the
-strong bot's as the player reads them on their buttons ("Discard 9♦", "Lay 8♠ 8♥ 8♦"), in the
-game's own words (its plug-in's action labels, in the reader's language), never in notation.
-"""
+"""A review of a player's play in words, never in notation.
+
+Each costly decision names the move played and the strong bot's as the player reads them on
+their buttons ("Discard 9♦", "Lay 8♠ 8♥ 8♦"), in the game's own words (its plug-in's action
+labels, in the reader's language)."""
 
 from __future__ import annotations
 

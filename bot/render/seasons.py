@@ -1,5 +1,7 @@
-"""Seasons on the leaderboards: a season's name in a language, the board's season line, and
-the announcement of a season's winners."""
+"""Seasons on the leaderboards in words.
+
+Here are a season's name in a language, the board's season line, and the announcement of a
+season's winners."""
 
 from __future__ import annotations
 

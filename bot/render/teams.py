@@ -1,6 +1,7 @@
-"""The partnerships of a team game in words, from its plug-in's `SeatLayout`: a team is named
-by its places ("N–S") and its players ("Ann & Cat"); the end of a match lists each team with
-its final total, the winners first."""
+"""The partnerships of a team game in words, from its plug-in's `SeatLayout`.
+
+A team is named by its places ("N–S") and its players ("Ann & Cat"); the end of a match lists
+each team with its final total, the winners first."""
 
 from __future__ import annotations
 

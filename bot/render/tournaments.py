@@ -1,6 +1,8 @@
-"""A tournament's messages: its announcement (what is played, when, who signed up, with the
-Sign up / Withdraw / Check in buttons), the standings after a round, and the podium. Built
-from the stored event (never a live table), in the server's language."""
+"""A tournament's messages: its announcement, the standings after a round, and the podium.
+
+The announcement says what is played, when, and who signed up, with the Sign up / Withdraw /
+Check in buttons. All are built from the stored event (never a live table), in the server's
+language."""
 
 from __future__ import annotations
 

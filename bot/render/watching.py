@@ -1,6 +1,7 @@
-"""A watcher's message: the table as its public message shows it, without its buttons (a
-watcher plays nothing), and, at a table shown with its hands, every seat's cards as they were
-at the start of the current turn.
+"""A watcher's message: the table as its public message shows it, without its buttons.
+
+A watcher plays nothing. At a table shown with its hands, it shows every seat's cards as they
+were at the start of the current turn.
 
 Built only from a `WatcherSnapshot`: the public snapshot and the engine's spectator view (the
 hands one turn late), never the round itself. In the clicking member's language.

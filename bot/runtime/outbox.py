@@ -1,5 +1,7 @@
-"""Frames sent on a non-blocking socket from the event loop, for the processes the bot drives
-through a socket of their own (the bot workers, the drawing processes).
+"""Frames sent on a non-blocking socket from the event loop.
+
+They go to the processes the bot drives through a socket of their own (the bot workers, the
+drawing processes).
 
 A frame goes out at once as far as the socket takes it; the rest waits in the outbox and is
 sent when the socket is writable (the loop watches it only while something waits). A socket

@@ -1,6 +1,8 @@
-"""Bot players for any game, at two levels:
+"""Bot players for any game, at two levels.
+
 - `simple`: the game's `games.<name>.bots.policy` module (`choose_action(round, seat, rng)`);
 - `strong`: its `games.<name>.bots.strong` module when it has one, else the simple policy.
+
 Timeouts always play the simple module's `default_action(round, seat)` (a safe move), and a
 game without a policy module plays a random legal move (its first one on timeout).
 

@@ -1,6 +1,8 @@
-"""What the pool of bot workers (`bot.runtime.pool`) keeps: each decision asked, what it knows
-each worker keeps for a table, each chore, and each worker's slot; and the moves it plays in
-this process (a heuristic's, or the simple policy's when a decision falls back)."""
+"""What the pool of bot workers (`bot.runtime.pool`) keeps.
+
+It keeps each decision asked, what it knows each worker keeps for a table, each chore, and each
+worker's slot; and the moves it plays in this process (a heuristic's, or the simple policy's
+when a decision falls back)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""What the pool of bot workers (`bot.runtime.pool`) tells the rest of the bot: how each
-decision was made or why it fell back, the observer it tells (the bot's telemetry), the counts
-it keeps (the bench reads them), and the errors a decision or a chore can end with."""
+"""What the pool of bot workers (`bot.runtime.pool`) tells the rest of the bot.
+
+It tells how each decision was made or why it fell back, the observer it tells (the bot's
+telemetry), the counts it keeps (the bench reads them), and the errors a decision or a chore can
+end with."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The locked section every change of a table goes through: hold the table's lock, change,
-store, then, on release, publish the table's snapshot and send the collected notices.
+"""The locked section every change of a table goes through.
+
+It holds the table's lock, changes, stores, then, on release, publishes the table's snapshot and
+sends the collected notices.
 
 Nothing outside the service reads a live table: it reads the snapshot published here, once
 every change made under the lock is stored or rolled back, so a state whose write is pending

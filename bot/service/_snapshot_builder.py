@@ -1,5 +1,7 @@
-"""Snapshots from a live table: what the table message and each seat's private message show.
-Only engine views and service records go in, never the round itself."""
+"""Snapshots from a live table: what the table message and each seat's message show.
+
+Each seat's message is private. Only engine views and service records go in, never the round
+itself."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Practice tables with a coach (issue #40): the table option, stored beside the game's
-options like the bot level, and what it changes in the service. A coached table is unrated
-(its matches are kept for the players' history but change no rating, leaderboard or season),
-its players may ask for a hint, and each human is offered the review of their play after each
-hand."""
+"""Practice tables with a coach (issue #40): the table option and what it changes in the service.
+
+The option is stored beside the game's options like the bot level. A coached table is unrated
+(its matches are kept for the players' history but change no rating, leaderboard or season), its
+players may ask for a hint, and each human is offered the review of their play after each hand."""
 
 from __future__ import annotations
 

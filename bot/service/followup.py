@@ -1,6 +1,7 @@
-"""Bot moves after the click: the seats nobody clicks for (bot players, away players, players
-who left) are played by one background follow-up per table, so a human's click is answered as
-soon as their own move is stored and published.
+"""Bot moves after the click, played by one background follow-up per table.
+
+The seats nobody clicks for (bot players, away players, players who left) are played there, so a
+human's click is answered as soon as their own move is stored and published.
 
 Each move takes the table's lock twice: once to read the round for the policy runner (which
 reads it at once) and, once the bot has thought, again to play the move, if the state it was

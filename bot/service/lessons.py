@@ -1,6 +1,7 @@
-"""Guided hands (`/<game> learn`, issue #40): which tables are lessons, and what the lesson
-makes of a move the learner tries, judged on the live round under the table's lock (read
-only: nothing changes, nothing is published).
+"""Guided hands (`/<game> learn`, issue #40): lesson tables and the learner's moves.
+
+It says which tables are lessons, and what the lesson makes of a move the learner tries, judged
+on the live round under the table's lock (read only: nothing changes, nothing is published).
 
 A lesson table is an ordinary table whose bot players play at the `lesson` level (the game's
 script, `games.<game>.lesson`), coached and so unrated; the level is stored with the table, so

@@ -1,8 +1,9 @@
-"""Playing, the part of the table service that applies moves: a click (`act`), the "My cards"
-views, the next round, and the engine loop every change ends with (score a finished round, arm
-the timers, hand the seats nobody clicks for to the bot follow-up). Every move is applied on the
-engine, then stored (durable), under the table's lock; a failed write is rolled back by replay.
-"""
+"""Playing, the part of the table service that applies moves.
+
+It holds a click (`act`), the "My cards" views, the next round, and the engine loop every change
+ends with (score a finished round, arm the timers, hand the seats nobody clicks for to the bot
+follow-up). Every move is applied on the engine, then stored (durable), under the table's lock;
+a failed write is rolled back by replay."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Seating, the part of the table service that runs the lobby and the table's life around its
-matches: open, join, choose or swap seats, add and remove bot players, leave, start, cancel,
-stop, and the rematch that brings a finished table back to its lobby."""
+"""Seating, the part of the table service that runs the lobby and the table's life.
+
+Around the table's matches it opens, joins, chooses or swaps seats, adds and removes bot
+players, leaves, starts, cancels, stops, and runs the rematch that brings a finished table back
+to its lobby."""
 
 from __future__ import annotations
 

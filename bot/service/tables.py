@@ -1,6 +1,8 @@
-"""The live tables of one bot process and who sits where: the part of the table service every
-other part reads. It looks tables up, claims and frees each user's one seat per guild, stores
-seats, and drops a table from memory, however it leaves."""
+"""The live tables of one bot process and who sits where.
+
+This is the part of the table service every other part reads. It looks tables up, claims and
+frees each user's one seat per guild, stores seats, and drops a table from memory, however it
+leaves."""
 
 from __future__ import annotations
 

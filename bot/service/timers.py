@@ -1,5 +1,7 @@
-"""Timers of the table service: the turn timer (a reminder at half time, a safe default
-move at the end, away after two timeouts in a row), the pause before the next round, and
+"""Timers of the table service: the turn timer, the next-round pause, and forgetting a table.
+
+The turn timer sends a reminder at half time, plays a safe default move at the end, and marks a
+player away after two timeouts in a row; then there is the pause before the next round, and
 forgetting a finished table. One timer per table; a token makes a stale timer a no-op."""
 
 from __future__ import annotations

@@ -1,2 +1,3 @@
-"""Buttons, selects and views: every component is a dynamic item whose custom id carries its
-meaning (`ct:<table_id>:<round_no>:<action>`), so it still works after a restart."""
+"""Buttons, selects and views, each a dynamic item that still works after a restart.
+
+Every component's custom id carries its meaning (`ct:<table_id>:<round_no>:<action>`)."""

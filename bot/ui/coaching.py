@@ -1,5 +1,7 @@
-"""The coach's Hint button on a coached table's "My cards": a fresh private answer with the
-strong bot's move now and why, and the hand's picture with the cards it uses set apart.
+"""The coach's Hint button on a coached table's "My cards".
+
+It answers in a fresh private message with the strong bot's move now and why, and the hand's
+picture with the cards it uses set apart.
 
 The hint is found by a bot worker (`TableService.hint`); every refusal (not seated, no coach
 here, an earlier round's button, not the player's turn, the game moved on meanwhile, the

@@ -1,5 +1,7 @@
-"""Interactions Discord delivers more than once (a retried INTERACTION_CREATE): the first
-delivery is the one answered; a later one would only meet "already acknowledged" (40060)."""
+"""Interactions Discord delivers more than once (a retried INTERACTION_CREATE).
+
+The first delivery is the one answered; a later one would only meet "already acknowledged"
+(40060)."""
 
 from __future__ import annotations
 

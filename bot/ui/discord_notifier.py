@@ -1,5 +1,7 @@
-"""The table service's notifier on Discord: coalesced edits of the public table message, a
-fresh message each round, turn reminders, and the closing edit.
+"""The table service's notifier on Discord.
+
+It makes coalesced edits of the public table message, a fresh message each round, turn
+reminders, and the closing edit.
 
 Every public message is rendered from the service's public snapshot in the guild's language.
 A digest of the last content sent per table skips edits that would change nothing (for

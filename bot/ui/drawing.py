@@ -1,5 +1,7 @@
-"""The drawing processes, driven from the event loop: each a child process with one socket,
-read and written without blocking, as the bot workers are (`bot.runtime.worker`).
+"""The drawing processes, driven from the event loop.
+
+Each is a child process with one socket, read and written without blocking, as the bot workers
+are (`bot.runtime.worker`).
 
 `concurrent.futures.ProcessPoolExecutor`, which drew before, hands every drawing over through
 two threads of the bot's process (a manager and a queue feeder) and wakes the manager through a

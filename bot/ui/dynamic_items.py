@@ -1,5 +1,7 @@
-"""The one dynamic item every component of the bot is: a button or a select whose custom id
-is its whole meaning (`ct:<table_id>:<round_no>:<action>`), parsed and distrusted on click.
+"""The one dynamic item every component of the bot is.
+
+It is a button or a select whose custom id is its whole meaning
+(`ct:<table_id>:<round_no>:<action>`), parsed and distrusted on click.
 
 Its template matches *any* custom id, so a forged or outdated id still reaches the table
 controller, which answers it with one short sentence instead of letting the click time out.

@@ -1,6 +1,7 @@
-"""Card pictures as application emojis: drawn by `bot.pictures.card_faces`, uploaded once (the
-application keeps them, up to 2,000, usable in every server without any permission) and
-reused at every later start.
+"""Card pictures as application emojis, uploaded once and reused at every later start.
+
+They are drawn by `bot.pictures.card_faces`; the application keeps them, up to 2,000, usable in
+every server without any permission.
 
 Two sets: the two-colour deck's 54 pictures (52 cards, the joker, the back; `ct1_QS`) and the
 four-colour deck's 26 pictures that differ from them (♦ blue, ♣ green; `ct4_7D`): 80 emojis,

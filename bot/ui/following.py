@@ -1,8 +1,10 @@
-"""A player's open "My cards" message follows the game: it is re-rendered in place when their
-turn comes, when the game asks them something, when the round ends or the next one starts, and
-when what a waiting player's message shows of the table changes (the game says what: a trump
-once made), so nobody has to press Refresh. Other players' moves leave a waiting player's
-message as it is, so it says nothing they change (the table message shows those).
+"""A player's open "My cards" message follows the game.
+
+It is re-rendered in place when their turn comes, when the game asks them something, when the
+round ends or the next one starts, and when what a waiting player's message shows of the table
+changes (the game says what: a trump once made), so nobody has to press Refresh. Other players'
+moves leave a waiting player's message as it is, so it says nothing they change (the table
+message shows those).
 
 An ephemeral message can only be edited through the interaction that made it, for 15 minutes
 (Discord's token lifetime): each player's newest message is remembered with its interaction

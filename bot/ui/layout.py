@@ -1,6 +1,8 @@
-"""A rendered message as Discord's Components V2 lay it out: one container (its accent the
-embed's colour) holding the heading and text as text displays, the picture across it in a media
-gallery, the small print, and the buttons and menus in action rows, in that order.
+"""A rendered message as Discord's Components V2 lay it out.
+
+One container (its accent the embed's colour) holds, in this order, the heading and text as text
+displays, the picture across it in a media gallery, the small print, and the buttons and menus
+in action rows.
 
 The renderers keep building one description of a message (an embed's texts and picture, and
 the component specs); this module writes the V2 payload from it, so every message reads the

@@ -1,5 +1,7 @@
-"""Guided hands on Discord (`/<game> learn`, issue #40): the lesson table in a private thread,
-the lesson's lines in it, and a wrong move answered with why.
+"""Guided hands on Discord (`/<game> learn`, issue #40).
+
+The lesson table is in a private thread, with the lesson's lines in it, and a wrong move is
+answered with why.
 
 `/<game> learn` opens a table of the game's lesson (`games.<game>.lesson`): the learner and the
 lesson's bot players (the `lesson` level plays the script), its stacked deck, coached and so

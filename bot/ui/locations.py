@@ -1,5 +1,6 @@
-"""Where each table's public message lives (channel or thread, message id), kept in the store
-so that a restarted bot edits the same message."""
+"""Where each table's public message lives (channel or thread, message id).
+
+It is kept in the store so that a restarted bot edits the same message."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Card pictures on messages: a player's hand on "My cards", the cards in play on the table
-message (`RenderedMessage.cards`).
+"""Card pictures on messages.
+
+They are a player's hand on "My cards" and the cards in play on the table message
+(`RenderedMessage.cards`).
 
 A picture is drawn with Pillow in a process of its own (`bot/ui/drawing.py`), never on the
 event loop nor in a thread of the bot's process, whose share of the interpreter's lock made

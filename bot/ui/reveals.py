@@ -1,6 +1,7 @@
-"""Cards a rule showed a player stay in view for the guild's reveal delay, whatever redraws
-their "My cards" message meanwhile (the bots' moves it follows, a Refresh, a new "My cards",
-the round's end), and then hide again: a memory game shows a card only that long.
+"""Cards a rule showed a player stay in view for the guild's reveal delay, then hide again.
+
+They stay whatever redraws their "My cards" message meanwhile (the bots' moves it follows, a
+Refresh, a new "My cards", the round's end). A memory game shows a card only that long.
 
 The service hands each reveal out once (with the click that earned it, or with the next
 "My cards" for a move played for the player). `RevealHolds` keeps it here, per player and

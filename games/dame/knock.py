@@ -1,5 +1,7 @@
-"""When a Dame de Pique hand could go out on its next turn: the test by which the knock is
-announced for a player who chose it (the bot's `/deck auto_knock`), just before their discard.
+"""When a Dame de Pique hand could go out on its next turn.
+
+This is the test by which the knock is announced for a player who chose it (the bot's `/deck
+auto_knock`), just before their discard.
 
 A knock binds nothing (a player who knocked need not go out), so announcing it costs nothing;
 it is what lets the next turn lay the last cards. The test counts on the next turn's draw being

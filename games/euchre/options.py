@@ -1,5 +1,6 @@
-"""Euchre table settings (docs/rules/euchre.md): every rule decision is a field; presets are
-values."""
+"""Euchre table settings (docs/rules/euchre.md).
+
+Every rule decision is a field; presets are values."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Pairings of one round: Swiss (a maximum-weight matching, networkx's blossom algorithm),
-round robin (the circle method) and a single-elimination bracket (seeded, byes to the top
-seeds), plus groups of four for rotating partners.
+"""Pairings of one round: Swiss, round robin and a single-elimination bracket.
+
+Swiss is a maximum-weight matching (networkx's blossom algorithm), round robin the circle
+method, and the single-elimination bracket is seeded, with byes to the top seeds; groups of four
+for rotating partners are here too.
 
 A *unit* is what is paired: a player (a game without partners, or rotating partners) or a
 fixed team, named by an

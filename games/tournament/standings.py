@@ -1,7 +1,8 @@
-"""Standings after any round: points (half points: a win 2, a shared win 1, a loss 0, a bye
-2), then the tie-breaks in order: Buchholz (the sum of the points of everyone the unit
-played against), Sonneborn-Berger (the points of the opponents it beat, plus half those of
-the ones it shared a win with), then the earlier sign-up."""
+"""Standings after any round: points, then the tie-breaks in order.
+
+Points count in halves: a win 2, a shared win 1, a loss 0, a bye 2. The tie-breaks are Buchholz
+(the sum of the points of everyone the unit played against), Sonneborn-Berger (the points of the
+opponents it beat, plus half those of the ones it shared a win with), then the earlier sign-up."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Dame de Pique's "My cards" menu: the moves a player most often wants are single buttons,
-and menus hold the rest (draw or take, lay, discard, knock: bot/games/README.md shows each).
+"""Dame de Pique's "My cards" menu.
+
+The moves a player most often wants are single buttons, and menus hold the rest (draw or take,
+lay, discard, knock: bot/games/README.md shows each).
 
 The engine offers a bounded set of moves (`lists_every_move` is False): every 3-card pack,
 single-card add and the whole packs; a pick (`m=<prefix>`, a select of several values) lays any

@@ -1,6 +1,8 @@
-"""Dame de Pique's plug-in: seats with their card counts and knocks, each team's packs (wild
-cards marked) and points toward the target, the pile and the stock, the log in words, "My
-cards" with the hand grouped by rank, action labels, rules and `/dame`."""
+"""Dame de Pique's plug-in: its table, "My cards", action labels, rules and `/dame`.
+
+The table shows seats with their card counts and knocks, each team's packs (wild cards marked)
+and points toward the target, the pile and the stock, and the log in words; "My cards" groups
+the hand by rank."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Dame de Pique in words: seats and teams, packs with their wild cards marked, the pile, the
-log ("Ann took the pile with 7♠ 7♥: 23 cards"), the hand grouped by rank, action labels.
+"""Dame de Pique in words.
+
+Seats and teams, packs with their wild cards marked, the pile, the log ("Ann took the pile with
+7♠ 7♥: 23 cards"), the hand grouped by rank, action labels.
 
 Everything here reads the engine's views (`DameView`), which name cards by code (`7S#1`):
 `name_of` drops the copy for display. A public view holds no hand, so nothing drawn from it

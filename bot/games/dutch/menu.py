@@ -1,5 +1,7 @@
-"""Dutch's "My cards" menu while holding a drawn card, when the turn does not end with the
-discard (house rules: matching discards, or Dutch called at the end of one's turn).
+"""Dutch's "My cards" menu while holding a drawn card.
+
+It is shown when the turn does not end with the discard (house rules: matching discards, or
+Dutch called at the end of one's turn).
 
 There, a turn is draw, swap (or discard), then End the turn, Match or Call Dutch: three clicks
 for the usual turn, which ends at once. So the swaps and the discard are offered as buttons

@@ -1,5 +1,7 @@
-"""Dutch's plug-in: the table's grids of card backs, discard and stock, the Dutch call, the log,
-"My cards" with its numbered grid and reveals, action labels, rules and `/dutch`."""
+"""Dutch's plug-in: its table, "My cards", action labels, rules and `/dutch`.
+
+The table shows the grids of card backs, discard and stock, the Dutch call and the log; "My
+cards" shows its numbered grid and reveals."""
 
 from __future__ import annotations
 

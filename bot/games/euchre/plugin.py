@@ -1,6 +1,8 @@
-"""Euchre's plug-in: four places N/E/S/W in two facing partnerships, the bidding and trump on
-the table, the trick in play, tricks and score per team, moves as sentences, "My cards" sorted
-by suit with trump first, bid and play buttons, the end-of-hand summary, rules and `/euchre`."""
+"""Euchre's plug-in: its table, "My cards", buttons, hand summary, rules and `/euchre`.
+
+The table shows four places N/E/S/W in two facing partnerships, the bidding and trump, the trick
+in play, tricks and score per team, and moves as sentences; "My cards" is sorted by suit with
+trump first, with bid and play buttons; the end of a hand has its summary."""
 
 from __future__ import annotations
 

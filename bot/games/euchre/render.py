@@ -1,6 +1,8 @@
-"""Euchre on Discord in words: seats around the table, the turned card, trump and the maker,
-the trick in play, tricks per team, the match score, moves as sentences ("Ann orders up the
-J♥ alone", "Ben trumps with the left bower"), labels of bids and plays.
+"""Euchre on Discord in words.
+
+Seats around the table, the turned card, trump and the maker, the trick in play, tricks per
+team, the match score, moves as sentences ("Ann orders up the J♥ alone", "Ben trumps with the
+left bower"), labels of bids and plays.
 
 Everything reads an `EuchreView` (public, or one seat's): the public view holds no hand and no
 discard of the dealer, so nothing here can show them on the table.

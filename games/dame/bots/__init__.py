@@ -1,2 +1,4 @@
-"""Dame de Pique's bot players, apart from the rules: `policy` (the simple bot as the service
-asks for it: `simple`'s heuristics), `strong` (the strong bot)."""
+"""Dame de Pique's bot players, kept apart from the rules.
+
+`policy` is the simple bot as the service asks for it (`simple`'s heuristics); `strong` is the
+strong bot."""

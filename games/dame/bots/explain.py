@@ -1,6 +1,7 @@
-"""Why the strong Dame de Pique bot plays what it plays, for a coach's hint (`games.coach`),
-in the rules' terms and from the seat's view: the points a pack lays and the cards it leaves
-in hand, the points in the pile a take brings, what a discard costs, the danger an
+"""Why the strong Dame de Pique bot plays what it plays, for a coach's hint (`games.coach`).
+
+It speaks in the rules' terms and from the seat's view: the points a pack lays and the cards it
+leaves in hand, the points in the pile a take brings, what a discard costs, the danger an
 opponent's knock holds."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""A Dame de Pique player that searches far deeper than the strong one: the reference the
-strength script measures the strong bot against (`python -m benchmarks.strength gap`);
-`analyse` gives the search's estimates with its move.
+"""A Dame de Pique player that searches far deeper than the strong one.
+
+It is the reference the strength script measures the strong bot against (`python -m
+benchmarks.strength gap`); `analyse` gives the search's estimates with its move.
 
 `choose_action(round, seat, rng, budget=…)` gathers what the seat may know (`information`: its
 own hand and the public table: the pile, the packs, the size of every hand and of the stock),

@@ -1,6 +1,7 @@
-"""A simple, fast policy for bot players and the benchmark: take the pile when it can, lay
-every pack and add every card it can, announce (again each turn, as a knock lapses) when its
-hand is small, discard a cheap card.
+"""A simple, fast policy for bot players and the benchmark.
+
+It takes the pile when it can, lays every pack and adds every card it can, announces (again each
+turn, as a knock lapses) when its hand is small, and discards a cheap card.
 
 For speed it reads the round directly, but only what its seat may know: its own hand and the
 public table (pile, packs, announcements). A test deals the hidden cards anew and checks that

@@ -1,6 +1,8 @@
-"""A stronger Dame de Pique bot: it keeps its wild cards for packs worth them, takes the pile
-when that pays, discards what the next player is least likely to take the pile with, and
-knocks on every turn, so that it may go out whenever its cards allow.
+"""A stronger Dame de Pique bot.
+
+It keeps its wild cards for packs worth them, takes the pile when that pays, discards what the
+next player is least likely to take the pile with, and knocks on every turn, so that it may go
+out whenever its cards allow.
 
 It keeps no memory between calls and, like the simple policy, reads the round directly for
 speed, but only what its seat may know: its own hand, the sizes of the other hands and of the

@@ -1,8 +1,9 @@
-"""Why the strong Dutch player plays what it plays, for a coach's hint (`games.coach`): its
-own estimates, from what the seat remembers (`games.dutch.knowledge`): the expected value of
-the hand (known cards at their value, unknown ones at the mean of the cards not seen) before
-and after the move, the card's value against the slot it replaces, the opponents' estimates
-when it calls Dutch."""
+"""Why the strong Dutch player plays what it plays, for a coach's hint (`games.coach`).
+
+It gives its own estimates, from what the seat remembers (`games.dutch.knowledge`): the expected
+value of the hand (known cards at their value, unknown ones at the mean of the cards not seen)
+before and after the move, the card's value against the slot it replaces, the opponents'
+estimates when it calls Dutch."""
 
 from __future__ import annotations
 

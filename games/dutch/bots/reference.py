@@ -1,6 +1,7 @@
-"""A Dutch player that searches far deeper than the strong one: the reference the strength
-script measures the strong player against (`python -m benchmarks.strength gap`); `analyse`
-gives the search's estimates with its move.
+"""A Dutch player that searches far deeper than the strong one.
+
+It is the reference the strength script measures the strong player against (`python -m
+benchmarks.strength gap`); `analyse` gives the search's estimates with its move.
 
 `choose_action(round, seat, rng, budget=…)` gathers what the seat knows (`information`: its
 view, what it remembers from the events it witnessed, and the public table), deals the cards it

@@ -1,3 +1,5 @@
-"""Euchre's bot players, apart from the rules: `policy` (the simple bot, and the safe move on a
-timeout), `strong` (a search over the deals the seat cannot rule out: `inference` weighs them,
-`memory` follows what the seat saw, `rollout` and `fast` play them out quickly)."""
+"""Euchre's bot players, kept apart from the rules.
+
+`policy` is the simple bot, and the safe move on a timeout; `strong` is a search over the deals
+the seat cannot rule out: `inference` weighs them, `memory` follows what the seat saw, `rollout`
+and `fast` play them out quickly."""

@@ -1,7 +1,8 @@
-"""Why the strong Euchre bot plays what it plays, for a coach's hint (`games.coach`): its
-search's estimate of the move (the side's points minus the other side's for the hand, over
-the deals it sampled from the seat's view) against the next best move's, and what the move
-does to the trick on the table."""
+"""Why the strong Euchre bot plays what it plays, for a coach's hint (`games.coach`).
+
+It gives its search's estimate of the move (the side's points minus the other side's for the
+hand, over the deals it sampled from the seat's view) against the next best move's, and what the
+move does to the trick on the table."""
 
 from __future__ import annotations
 
