@@ -49,7 +49,9 @@ def _said(name: str, value: Field, label: Callable[[str], str], language: str) -
             else str(value)
         )
     if isinstance(value, float):
-        words = f"{value:g}"
+        # Two decimals always: an expected value of exactly 1 reads "1.00 points", not
+        # "1 points", and a column of figures lines up from one hint to the next.
+        words = f"{value:.2f}"
         return words.replace(".", ",") if language == "fr" else words
     return str(value)
 

@@ -13,9 +13,9 @@ import pytest
 
 from bot.custom_ids import Verb, verb_id
 from bot.i18n import text
-from bot.render.hint import render_hint
+from bot.render.hint import reason_text, render_hint
 from bot.render.private import render_private
-from games.coach import advise
+from games.coach import Reason, advise
 from tests.bot.render.snapshots import private, public
 from tests.bot.render.test_review_words import NOTATION_CARD
 from tests.games.test_coach import decisions
@@ -97,3 +97,13 @@ def test_a_euchre_hint_marks_the_card_to_play_on_the_hand() -> None:
             assert re.search(r"[♠♥♦♣]", rendered.embed.description or "")
             return
     pytest.fail("no card to play in these hands")
+
+
+@pytest.mark.parametrize(("language", "expected"), [("en", "1.00 points"), ("fr", "1,00 points")])
+def test_a_hints_expected_points_read_with_two_decimals_never_1_points(
+    language: str, expected: str
+) -> None:
+    reason = Reason("pass", {"value": 1.0, "next": "order", "margin": 0.5})
+    words = reason_text("euchre", reason, lambda move: move, language)
+    assert words is not None and expected in words, words
+    assert "0.50" in words or "0,50" in words
