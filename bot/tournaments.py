@@ -5,12 +5,11 @@ each round's tables are opened through the table service in threads of the event
 their players mentioned; results are read when a table's match is over; standings come after
 each round and the podium at the end.
 
-Every transition is stored (storage/tournaments.py) before it is announced (but check-in's
-opening, said first: nothing is derived from it), and each step is idempotent from what is
-stored, so a restart (or a kill -9 at any moment) resumes an event where it was: `start`
-reads every open event, then, once the tables are restored, runs `_advance` on it, which opens the
-tables not opened yet, reads the results of the matches that ended while the bot was down,
-and arms the next timer. The rules themselves are pure: games/tournament/.
+Every transition is stored (storage/tournaments.py) before it is announced (check-in's opening
+is said first: nothing is derived from it), and each step is idempotent from what is stored, so
+a restart (or a kill -9) resumes an event where it was: `start` reads every open event, then,
+once the tables are restored, `_advance` opens the tables not opened yet, reads the results of
+matches that ended while the bot was down and arms the next timer. Rules: games/tournament/.
 """
 
 from __future__ import annotations
@@ -309,9 +308,8 @@ class TournamentRunner:
             if now < stored.signup_closes_at:
                 self._arm(stored.id, stored.signup_closes_at - now)
                 return
-            # Announced, then stored: nothing is derived from it, and a stop in between opens
-            # check-in again at the restart (said twice rather than never). Clicks on Check in
-            # wait for this step's lock.
+            # Announced, then stored: a stop in between opens check-in again at the restart
+            # (said twice rather than never). Clicks on Check in wait for this step's lock.
             event.open_checkin()
             await self.refresh(stored)
             language = await self.language(stored)

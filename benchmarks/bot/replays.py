@@ -1,6 +1,6 @@
 """`python -m benchmarks.bot.replays`: how fast a replay opens and steps.
 
-The issue asks for it within a click's latency: p99 under 50 ms for a Dame de Pique hand.
+The target is a click's latency: p99 under 50 ms for a Dame de Pique hand.
 
 A Dame de Pique hand is played to its end by simple bot players and stored as the bot stores
 one (table, seats, match, round, each action, the result); then the replay viewer's work is

@@ -1,6 +1,6 @@
 """`python -m benchmarks.bot.review`: how long a whole hand's review takes, per game.
 
-The issue asks for under 10 s for Euchre and Dutch and under 30 s for Dame de Pique, on one
+The target is under 10 s for Euchre and Dutch and under 30 s for Dame de Pique, on one
 core. It also measures how long bot moves wait for a worker while a review runs.
 
 For each game, hands are played to their end by the simple bot players (a player weaker than
