@@ -403,12 +403,17 @@ class LocalPage:
 
     async def _events(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(heartbeat=20)
-        await socket.prepare(request)
+        try:
+            await socket.prepare(request)
+        except ConnectionResetError:
+            return socket  # the page went (a reload, a closed tab) before its socket opened
         self._sockets.add(socket)
         try:
             await socket.send_json({"type": "hello"})
             async for _ in socket:  # the page only listens; this keeps the socket open
                 pass
+        except ConnectionResetError:
+            pass  # the page went while it was greeted: nothing to tell it
         finally:
             self._sockets.discard(socket)
         return socket

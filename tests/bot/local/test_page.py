@@ -249,3 +249,25 @@ async def test_a_file_that_is_no_picture_downloads_under_its_name_and_wants_the_
     ):
         assert response.status == 403
         assert "printed when it started" in (await response.json())["error"]
+
+
+@pytest.mark.parametrize("step", ["prepare", "send_json"])
+async def test_a_page_gone_while_its_socket_opens_is_no_error(
+    monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """A page reloaded or closed while its event socket opens (the browser resets the
+    connection) is let go quietly: no error in the log, no socket left behind."""
+
+    async def reset(*_: Any, **__: Any) -> None:
+        raise aiohttp.ClientConnectionResetError("Cannot write to closing transport")
+
+    async def prepared(socket: Any, _request: Any) -> None:
+        return None
+
+    if step == "send_json":
+        monkeypatch.setattr(aiohttp.web.WebSocketResponse, "prepare", prepared)
+    monkeypatch.setattr(aiohttp.web.WebSocketResponse, step, reset)
+    page = LocalPage.__new__(LocalPage)
+    page._sockets = set()
+    await page._events(object())  # type: ignore[arg-type]
+    assert page._sockets == set()
