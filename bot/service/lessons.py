@@ -9,11 +9,13 @@ a restarted bot knows its lessons again."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 from bot.runtime.policy import LESSON_LEVEL
 from bot.service.tables import Tables
+from games.contract import Round
 from games.lesson import Lesson, Step, Verdict, lesson_of
 
 if TYPE_CHECKING:
@@ -30,6 +32,25 @@ def lesson_at(service: TableService, table_id: int) -> Lesson | None:
     return lesson_of(table.game)
 
 
+@asynccontextmanager
+async def _lesson_round(
+    service: TableService, table_id: int, user_id: int
+) -> AsyncIterator[tuple[Lesson, int, Round[Any, Any, Any]] | None]:
+    """The lesson, the user's seat and the round in play, held under the table's lock while
+    the caller reads them (None: no lesson here, or no round in play)."""
+    async with service.tables.reading(table_id) as (table, _notes):
+        if table.bots != LESSON_LEVEL:
+            yield None
+            return
+        lesson = lesson_of(table.game)
+        seat = Tables.need_seat(table, user_id)
+        round_ = table.round
+        if lesson is None or round_ is None or round_.finished:
+            yield None
+        else:
+            yield lesson, seat, round_
+
+
 async def judge_move(
     service: TableService, table_id: int, user_id: int, notation: str | Sequence[str]
 ) -> Verdict | None:
@@ -37,26 +58,18 @@ async def judge_move(
     order by one click (None: no lesson here, or no round in play: the service's own checks
     answer)."""
     notations = [notation] if isinstance(notation, str) else list(notation)
-    async with service.tables.reading(table_id) as (table, _notes):
-        if table.bots != LESSON_LEVEL:
+    async with _lesson_round(service, table_id, user_id) as found:
+        if found is None:
             return None
-        lesson = lesson_of(table.game)
-        seat = Tables.need_seat(table, user_id)
-        round_ = table.round
-        if lesson is None or round_ is None or round_.finished:
-            return None
+        lesson, seat, round_ = found
         return lesson.judge_all(round_, seat, notations)
 
 
 async def learner_step(service: TableService, table_id: int, user_id: int) -> Step | None:
     """The user's next move in the lesson played at this table (None: no lesson here, no round
     in play, or nothing left for them in the script)."""
-    async with service.tables.reading(table_id) as (table, _notes):
-        if table.bots != LESSON_LEVEL:
+    async with _lesson_round(service, table_id, user_id) as found:
+        if found is None:
             return None
-        lesson = lesson_of(table.game)
-        seat = Tables.need_seat(table, user_id)
-        round_ = table.round
-        if lesson is None or round_ is None or round_.finished:
-            return None
+        lesson, seat, round_ = found
         return lesson.next_step(round_.history, seat)
