@@ -18,6 +18,7 @@ from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, Seat
 from bot.i18n import has_key, text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
+from bot.render.actions import SectionSpec
 from bot.render.log import burst_lines
 from bot.render.teams import match_result
 from bot.snapshots import FINISHED, PLAYING, LogEntry, PrivateSnapshot, Reveal, RoundEnd
@@ -142,6 +143,15 @@ class BasePlugin(Generic[ViewT]):
         self, private: PrivateSnapshot[ViewT], prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
         return None  # the shared action menu lays out every move
+
+    def move_sections(
+        self,
+        private: PrivateSnapshot[ViewT],
+        prefix: str,
+        table: TableContext,
+        components: list[ComponentSpec],
+    ) -> tuple[list[SectionSpec], list[ComponentSpec]]:
+        return [], components  # every move in the rows of buttons
 
     def offers_stage(
         self, private: PrivateSnapshot[ViewT], prefix: str, options: Mapping[str, object]

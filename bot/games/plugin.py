@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
-from bot.render.actions import ActionLabel, ComponentSpec, PieceLabel
+from bot.render.actions import ActionLabel, ComponentSpec, PieceLabel, SectionSpec
 from bot.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, RoundEnd
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ __all__ = [
     "GamePlugin",
     "PieceLabel",
     "SeatLayout",
+    "SectionSpec",
     "TableContext",
 ]
 
@@ -209,6 +210,19 @@ class GamePlugin(Protocol[ViewT_contra]):
         """The components of "My cards" at that menu step when the game lays them out itself
         (several cards chosen in one select, a pick: `m=`); `None`: the shared action menu
         built from the legal notations."""
+        ...
+
+    def move_sections(
+        self,
+        private: PrivateSnapshot[ViewT_contra],
+        prefix: str,
+        table: TableContext,
+        components: list[ComponentSpec],
+    ) -> tuple[list[SectionSpec], list[ComponentSpec]]:
+        """The moves of "My cards" laid beside what they concern (a Dame pack with its lay
+        button, a Dutch slot with its swap, a Euchre card with its play), taken out of
+        `components` (the menu built for this step): the sections, and the components left
+        in rows. The same buttons either way, so no turn takes one more click."""
         ...
 
     def offers_stage(

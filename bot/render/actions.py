@@ -47,6 +47,17 @@ class SelectSpec:
 ComponentSpec = ButtonSpec | SelectSpec
 
 
+@dataclass(frozen=True, slots=True)
+class SectionSpec:
+    """A move beside what it concerns: a line naming a card, a pack or a slot (cards as their
+    emojis) with the button that plays it. A Components V2 message lays it out as a section
+    whose accessory is the button; the button is the menu's own (same custom id), so a click
+    on it is the click the menu's row would take."""
+
+    text: str
+    button: ButtonSpec
+
+
 GROUP_MARK = "."  # a prefix ending so names a group of pieces by their first character
 
 

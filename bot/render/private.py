@@ -63,7 +63,7 @@ def _render(
     view = private.view
     if view is None:
         describe(embed, text(language, "private.no_round"))
-        return RenderedMessage(embed, ())
+        return RenderedMessage(embed, (), v2=True)
     if private.status != PLAYING:
         reveals = ()  # the round is over: every card lies face up, none hides again
     plugin = plugin_for(public.game)
@@ -116,6 +116,7 @@ def _render(
             styles=plugin.action_styles,
             buttons=plugin.button_families,
         )
+    sections, components = plugin.move_sections(private, prefix, table, list(components))
     if not prefix:
         # Ephemeral messages do not follow the table: this re-renders the message in place.
         next_row = max((c.row for c in components), default=-1) + 1
@@ -128,7 +129,7 @@ def _render(
             if row is not None:
                 hint = verb_id(private.table_id, private.round_no or 0, Verb.HINT)
                 components.append(ButtonSpec(hint, text(language, "menu.hint"), "success", row))
-    return RenderedMessage(embed, tuple(components), cards=cards)
+    return RenderedMessage(embed, tuple(components), cards=cards, v2=True, sections=tuple(sections))
 
 
 def _row_with_room(components: list[ComponentSpec]) -> int | None:

@@ -19,7 +19,7 @@ from bot.i18n import text
 from bot.pictures.layout import CardPicture, CardRow
 from bot.pictures.round_end import RoundEndRow, round_end_png
 from bot.render import colors
-from bot.render.actions import ButtonSpec, ComponentSpec, SelectSpec
+from bot.render.actions import ButtonSpec, ComponentSpec, SectionSpec, SelectSpec
 from bot.render.card_text import current_deck, fitting
 from bot.render.limits import FIELD_VALUE, add_field, describe
 from bot.render.names import escape
@@ -62,6 +62,9 @@ class RenderedMessage:
     # Shown as a Components V2 message (`bot/ui/layout.py` lays the embed's parts out in a
     # container), else as the embed itself with its buttons under it.
     v2: bool = False
+    # Moves laid beside what they concern (V2 only): a section each, after the picture; the
+    # buttons in them are not in `components` too.
+    sections: tuple[SectionSpec, ...] = ()
 
 
 def with_cards(embed: discord.Embed, kind: str, rows: tuple[CardRow, ...]) -> CardPicture | None:

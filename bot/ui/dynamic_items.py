@@ -183,6 +183,13 @@ def _row_of(placed: tuple[int, dict[str, Any]]) -> int:
     return placed[0]
 
 
+def button_payload(spec: ButtonSpec) -> dict[str, Any]:
+    """A button's payload as it stands in a row, or beside a section's text (V2)."""
+    payload = _component(spec)
+    assert payload is not None  # only a select is ever left out
+    return payload
+
+
 def _component(spec: ComponentSpec) -> dict[str, Any] | None:
     """The component's payload, as `TableItem.button(...)` or `TableItem.select(...)` would
     write it (`to_component_dict`); None for a select left out."""

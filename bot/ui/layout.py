@@ -21,13 +21,16 @@ from typing import Any
 
 import discord
 
-from bot.render.actions import ComponentSpec
+from bot.render.actions import ButtonSpec, ComponentSpec, SectionSpec
 from bot.render.table import RenderedMessage
-from bot.ui.dynamic_items import build_view
+from bot.ui.dynamic_items import build_view, button_payload
 
 IS_COMPONENTS_V2 = 1 << 15
 CONTAINER, TEXT_DISPLAY, MEDIA_GALLERY, SEPARATOR, SECTION, THUMBNAIL = 17, 10, 12, 14, 9, 11
 TEXT = 4000  # characters across a message's text displays (Discord's limit)
+COMPONENTS = 40  # in a message, nested ones counted (Discord's limit)
+ACTION_ROW = 1
+ROW_BUTTONS = 5
 ELLIPSIS = "…"
 
 
@@ -46,24 +49,35 @@ class LayoutComponentsView(discord.ui.LayoutView):
 
 
 def layout_view(
-    embed: discord.Embed, components: tuple[ComponentSpec, ...] | list[ComponentSpec]
+    embed: discord.Embed,
+    components: tuple[ComponentSpec, ...] | list[ComponentSpec],
+    sections: tuple[SectionSpec, ...] | list[SectionSpec] = (),
 ) -> LayoutComponentsView:
-    """The V2 view showing this embed and these buttons and menus."""
+    """The V2 view showing this embed, its moves beside what they concern, and these buttons
+    and menus."""
     rows = build_view(components).rows
-    return LayoutComponentsView(layout_components(dict(embed.to_dict()), rows))
+    return LayoutComponentsView(layout_components(dict(embed.to_dict()), rows, sections))
 
 
 def layout_message(
-    embed: discord.Embed, components: tuple[ComponentSpec, ...] | list[ComponentSpec]
+    embed: discord.Embed,
+    components: tuple[ComponentSpec, ...] | list[ComponentSpec],
+    sections: tuple[SectionSpec, ...] | list[SectionSpec] = (),
 ) -> dict[str, Any]:
     """The keyword arguments of a send or an edit that shows the message in V2: the view, and
     neither content nor embed (an edit of a message sent with them clears them: Discord sets
     the V2 flag on an edit only so)."""
-    return {"view": layout_view(embed, components), "embed": None, "content": None}
+    return {"view": layout_view(embed, components, sections), "embed": None, "content": None}
 
 
-def layout_components(embed: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The V2 components of an embed (as `Embed.to_dict` writes it) and its action rows."""
+def layout_components(
+    embed: dict[str, Any],
+    rows: list[dict[str, Any]],
+    sections: tuple[SectionSpec, ...] | list[SectionSpec] = (),
+) -> list[dict[str, Any]]:
+    """The V2 components of an embed (as `Embed.to_dict` writes it), its sections and its
+    action rows. Sections that would take the message past Discord's 40 components give their
+    buttons back to rows of five, the last sections first, so every move stays offered."""
     head, body, small = _texts(embed)
     children: list[dict[str, Any]] = []
     thumbnail = (embed.get("thumbnail") or {}).get("url")
@@ -82,6 +96,9 @@ def layout_components(embed: dict[str, Any], rows: list[dict[str, Any]]) -> list
         children.append({"type": MEDIA_GALLERY, "items": [{"media": {"url": image}}]})
     if body:
         children.append(_text(body))
+    rows = list(rows)
+    shown, rows = _fitting_sections(list(sections), rows, _count(children) + 1 + 1 + bool(small))
+    children.extend(_section(section) for section in shown)
     if small:
         children.append(_text(small))
     if rows and children:
@@ -93,6 +110,45 @@ def layout_components(embed: dict[str, Any], rows: list[dict[str, Any]]) -> list
     if embed.get("color") is not None:
         container["accent_color"] = int(embed["color"])
     return [container]
+
+
+def _section(section: SectionSpec) -> dict[str, Any]:
+    return {
+        "type": SECTION,
+        "components": [_text(section.text)],
+        "accessory": button_payload(section.button),
+    }
+
+
+def _count(components: list[dict[str, Any]]) -> int:
+    """Components counted as Discord counts them: each one, nested ones included."""
+    total = 0
+    for component in components:
+        total += 1 + _count(component.get("components") or [])
+        if component.get("accessory"):
+            total += 1
+    return total
+
+
+def _fitting_sections(
+    sections: list[SectionSpec], rows: list[dict[str, Any]], taken: int
+) -> tuple[list[SectionSpec], list[dict[str, Any]]]:
+    """The sections that fit beside `taken` components (container, texts, gallery, the
+    separator) and the rows, and the rows with the buttons of those that do not."""
+    given_back: list[ButtonSpec] = []
+    while sections:
+        extra = _rows_of(given_back)
+        if taken + 3 * len(sections) + _count(rows + extra) <= COMPONENTS:
+            return sections, rows + extra
+        given_back.insert(0, sections.pop().button)
+    return [], rows + _rows_of(given_back)
+
+
+def _rows_of(buttons: list[ButtonSpec]) -> list[dict[str, Any]]:
+    chunks = [buttons[i : i + ROW_BUTTONS] for i in range(0, len(buttons), ROW_BUTTONS)]
+    return [
+        {"type": ACTION_ROW, "components": [button_payload(b) for b in chunk]} for chunk in chunks
+    ]
 
 
 def _text(content: str) -> dict[str, Any]:
@@ -133,7 +189,7 @@ def shown_as(rendered: RenderedMessage, embed: discord.Embed | None = None) -> d
     buttons."""
     shown = rendered.embed if embed is None else embed
     if rendered.v2:
-        return layout_message(shown, rendered.components)
+        return layout_message(shown, rendered.components, rendered.sections)
     return {"embed": shown, "view": build_view(rendered.components)}
 
 
