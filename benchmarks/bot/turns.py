@@ -285,7 +285,9 @@ async def _routes_now(
     public = service.public_snapshot(table_id)
 
     def render(prefix: str) -> Any:
-        return render_private(private, public, LANGUAGE, prefix=prefix).components
+        rendered = render_private(private, public, LANGUAGE, prefix=prefix)
+        # a move beside what it concerns is the same button as in a row
+        return [*(section.button for section in rendered.sections), *rendered.components]
 
     return routes_to(render, wanted)
 
