@@ -10,8 +10,15 @@ from dataclasses import replace
 from typing import ClassVar
 
 from bot.games.base import BasePlugin
-from bot.games.dutch import calling, menu, powers, render
-from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
+from bot.games.dutch import calling, menu, powers, render, sections
+from bot.games.plugin import (
+    ActionLabel,
+    ComponentSpec,
+    Field,
+    PieceLabel,
+    SectionSpec,
+    TableContext,
+)
 from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
@@ -71,16 +78,13 @@ class DutchPlugin(BasePlugin[DutchView]):
     def private_lines(
         self, private: PrivateSnapshot[DutchView], table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
-        """The grid is the *public* one with this seat's reveals laid over it (shown once);
-        the held card comes from the seat's own view."""
+        """The held card, from the seat's own view, unless it stands beside its discard
+        (`sections.py`). The grid is the hand's picture (its slots numbered), and each slot a
+        move concerns stands beside its button: no line repeats it."""
         view = private.round_view
-        public = table.snapshot.view
-        base = public if public is not None else view
-        grid = render.overlay(base.grids[private.seat], private.seat, reveals)
-        lines = [render.numbered_grid(grid)]
-        if view.held is not None and view.turn == private.seat:
-            lines.append(text(table.language, "private.held", card=shown(view.held)))
-        return lines
+        if view.held is None or view.turn != private.seat or sections.held_beside(private):
+            return []
+        return [text(table.language, "private.held", card=shown(view.held))]
 
     def hand_picture(
         self, private: PrivateSnapshot[DutchView], table: TableContext, reveals: Sequence[Reveal]
@@ -126,8 +130,11 @@ class DutchPlugin(BasePlugin[DutchView]):
         view = private.view
         if view is None:
             return None
+        powers_on = bool(table.snapshot.options.get("queen_jack_powers"))
         labels = MenuText(
-            action_label=self.action_labeler(view, table),
+            action_label=sections.pictured(
+                self.action_labeler(view, table), view, table.language, powers=powers_on
+            ),
             piece_label=self.piece_labeler(view, table),
             choose=text(table.language, "menu.choose"),
             back=text(table.language, "menu.back"),
@@ -155,6 +162,17 @@ class DutchPlugin(BasePlugin[DutchView]):
         if specs is None or not calling.call_after_placing(private, table.snapshot.options):
             return specs
         return calling.with_call_button(specs, private, table.language)
+
+    def move_sections(
+        self,
+        private: PrivateSnapshot[DutchView],
+        prefix: str,
+        table: TableContext,
+        components: list[ComponentSpec],
+    ) -> tuple[list[SectionSpec], list[ComponentSpec]]:
+        """The held card beside its discard, each slot beside its swap, match, look or first
+        step of a Jack's swap (`sections.py`)."""
+        return sections.move_sections(private, prefix, table, components)
 
     def offers_stage(
         self, private: PrivateSnapshot[DutchView], prefix: str, options: Mapping[str, object]

@@ -243,7 +243,7 @@ def action_labeler(
             if head == "peek" and len(args) == 2:
                 return text(language, "dutch.action.peek", first=args[0], second=args[1])
             if head == "discard" and not args and view is not None and view.held is not None:
-                return text(language, _discard_key(view, queen_jack_powers), card=pretty(view.held))
+                return text(language, discard_key(view, queen_jack_powers), card=pretty(view.held))
             if head == "take":
                 top = view.discard_top if view is not None else None
                 return text(language, "dutch.action.take", card=pretty(top) if top else "")
@@ -267,7 +267,7 @@ def action_labeler(
     return label
 
 
-def _discard_key(view: DutchView, queen_jack_powers: bool) -> str:
+def discard_key(view: DutchView, queen_jack_powers: bool) -> str:
     """A Queen or Jack drawn from the stock and discarded at once triggers its power (a
     joker, `JK`, none: it is no Jack)."""
     rank = view.held[:-1] if view.held and view.held != JOKER else ""

@@ -16,8 +16,8 @@ from tests.bot.render.snapshots import new_round, private, public, seats
 
 
 def test_a_french_dutch_turn_reads_as_french_in_my_cards_and_on_the_table() -> None:
-    """Émile draws, then puts the card in place of his card 1: "Cartes d'Émile", "Remplacer
-    votre carte 1", "a remplacé sa carte 1 et défaussé …" (never "Mettre en carte 1")."""
+    """Émile draws, then puts the card in place of his card 1: "Cartes d'Émile", "Remplacer"
+    beside card 1, "a remplacé sa carte 1 et défaussé …" (never "Mettre en carte 1")."""
     round_ = new_round(n_seats=3, seed=4)
     for seat in range(3):
         round_.apply(seat, "peek 3 4")
@@ -27,10 +27,9 @@ def test_a_french_dutch_turn_reads_as_french_in_my_cards_and_on_the_table() -> N
     events = round_.apply(seat, "draw")
     mine = render_private(private(round_, seat), public(round_, seated=seated, events=events), "fr")
     assert mine.embed.title == "Cartes d'Émile — table n° 12"
-    labels = [getattr(c, "label", "") for c in mine.components]
-    assert [f"Remplacer votre carte {slot}" for slot in (1, 2, 3, 4)] == [
-        label for label in labels if label.startswith("Remplacer")
-    ]
+    beside = [s.button for s in mine.sections]  # each slot beside its swap
+    labels = [getattr(c, "label", "") for c in [*beside, *mine.components]]
+    assert [label for label in labels if label.startswith("Remplacer")] == ["Remplacer"] * 4
     assert not [label for label in labels if "Mettre" in label]
     events += round_.apply(seat, "swap 1")
     table = render_table(public(round_, seated=seated, events=events), "fr").embed.to_dict()

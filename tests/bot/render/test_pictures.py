@@ -56,14 +56,13 @@ def test_the_take_and_discard_buttons_show_the_card_they_move(pictures: None) ->
     round_.apply(seat, "draw")
     held = round_.view(seat).held
     drawn = render_private(private(round_, seat), public(round_, n_seats=2), "en")
-    discard = next(
-        c for c in drawn.components if isinstance(c, ButtonSpec) and c.custom_id.endswith("discard")
-    )
-    assert discard.emoji == MARKUP[held]
-    assert MARKUP[held] in embed_text(drawn)
+    (discard,) = [s for s in drawn.sections if s.button.custom_id.endswith("discard")]
+    assert MARKUP[held] in discard.text  # the held card beside its discard
+    swaps = [c for c in drawn.sections if "p=swap" in c.button.custom_id]
+    assert swaps and all(s.button.emoji == MARKUP[held] for s in swaps)  # the card put there
     # the other seat sees neither the card nor its picture
     other = render_private(private(round_, 1 - seat), public(round_, n_seats=2), "en")
-    assert MARKUP[held] not in embed_text(other) + repr(other.components)
+    assert MARKUP[held] not in embed_text(other) + repr(other.components) + repr(other.sections)
 
 
 def test_the_round_end_picture_draws_the_finished_round_s_public_view() -> None:
@@ -140,7 +139,10 @@ def test_a_four_colour_players_message_shows_the_four_colour_deck_and_the_table_
     assert [c.emoji for c in take] == [FOUR_MARKUP[top]]
     assert MARKUP[top] not in embed_text(four) + repr(four.components)
     assert MARKUP[top] in repr(two.components) and "<:ct4_" not in embed_text(two) + repr(two)
-    assert MARKUP[BACK] in embed_text(four)  # the back is the same in both decks
+    round_.apply(seat, "draw")
+    drawn = render_private(private(round_, seat), table, "en", deck=FOUR_COLOURS)
+    # the back is the same in both decks (the slots beside their swaps)
+    assert MARKUP[BACK] in " ".join(s.text for s in drawn.sections)
     assert four.cards is not None and two.cards is not None
     assert (four.cards.deck, two.cards.deck) == (FOUR_COLOURS, TWO_COLOURS)
     assert four.cards.rows == two.cards.rows and four.cards.filename != two.cards.filename

@@ -45,7 +45,7 @@ async def test_a_house_rules_turn_is_a_draw_and_a_swap_that_ends_the_turn(
         played = harness.actions_played(table_id)
         await click(harness, user, table_id, "draw")
         swap = await click(harness, user, table_id, "swap 1;end")
-        assert swap.label == "Swap into card 1, and end the turn"
+        assert swap.label == "Swap, end turn"  # beside card 1, which it replaces
         assert harness.actions_played(table_id) == played + 3  # draw, swap 1, end
         assert service.public_snapshot(table_id).to_act == ((first + 1) % 3,)
 

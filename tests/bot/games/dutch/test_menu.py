@@ -35,14 +35,15 @@ def test_with_house_rules_each_swap_and_the_discard_also_end_the_turn_in_one_cli
 ) -> None:
     mine, table = _holding("house")
     rendered = render_private(mine, table, language)
-    buttons = [c for c in rendered.components if isinstance(c, ButtonSpec)]
+    beside = [s.button for s in rendered.sections]  # the held card and each slot
+    buttons = beside + [c for c in rendered.components if isinstance(c, ButtonSpec)]
     played = [parse(b.custom_id).text for b in buttons if parse(b.custom_id).kind is Kind.PLAY]
     placed = [a for a in mine.legal if a.split()[0] in ("swap", "discard")]
     assert played == [f"{a};end" for a in placed]
     assert [moves(p) for p in played] == [[a, "end"] for a in placed]
     (keep,) = [c for c in rendered.components if isinstance(c, SelectSpec)]
     assert [value for _, value in keep.options] == placed  # then match or call Dutch
-    ends = {"en": ", and end the turn", "fr": ", et finir le tour"}[language]
+    ends = {"en": ", end turn", "fr": ", finir le tour"}[language]
     assert all(b.label.endswith(ends) for b in buttons if parse(b.custom_id).kind is Kind.PLAY)
 
 
@@ -51,7 +52,7 @@ def test_with_classic_rules_the_discard_ends_the_turn_and_the_shared_menu_stays(
     rendered = render_private(mine, table, "en")
     played = [
         parse(c.custom_id).text
-        for c in rendered.components
+        for c in [*(s.button for s in rendered.sections), *rendered.components]
         if isinstance(c, ButtonSpec) and parse(c.custom_id).kind is Kind.PLAY
     ]
     assert "discard" in played and not any(";" in p for p in played)
@@ -71,7 +72,7 @@ def test_with_house_rules_a_discard_that_opens_a_power_does_not_also_end_the_tur
     rendered = render_private(mine, table, "en")
     played = [
         parse(c.custom_id).text
-        for c in rendered.components
+        for c in [*(s.button for s in rendered.sections), *rendered.components]
         if isinstance(c, ButtonSpec) and parse(c.custom_id).kind is Kind.PLAY
     ]
     swaps = [a for a in mine.legal if a.split()[0] == "swap"]

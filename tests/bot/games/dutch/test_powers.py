@@ -57,20 +57,26 @@ def test_a_queens_look_is_one_button_per_card_a_row_per_player(language: str) ->
     components = rendered.components
     assert not any(isinstance(c, SelectSpec) for c in components)
     looks = [a for a in mine.legal if a.startswith("look ")]
-    assert len(looks) == 16 and sorted(_played(components)) == sorted([*looks, "skip"])
+    beside = {parse(s.button.custom_id).text: s for s in rendered.sections}
+    mine_looks = [a for a in looks if a.startswith(f"look {mine.seat}:")]
+    assert list(beside) == mine_looks  # the player's own cards beside their looks
+    assert len(looks) == 16
+    others_looks = [a for a in looks if a not in mine_looks]
+    assert sorted(_played(components)) == sorted([*others_looks, "skip"])
     buttons = {parse(c.custom_id).text: c for c in components if isinstance(c, ButtonSpec)}
+    others = sorted({int(a.split()[1].split(":")[0]) for a in looks} - {mine.seat})
     for look in looks:
-        seat = int(look.split()[1].split(":")[0])
-        assert buttons[look].row == 1 + seat  # the skip's row, then one row per player
-        assert buttons[look].emoji == MARKUP[BACK]  # a card the player does not know
+        seat, slot = (int(n) for n in look.split()[1].split(":"))
+        if seat == mine.seat:  # a card the player does not know: its back beside its look
+            assert beside[look].text == f"**{slot}** {MARKUP[BACK]}"
+        else:  # the skip's row, then one row per other player
+            assert buttons[look].row == 1 + others.index(seat)
+            assert buttons[look].emoji == MARKUP[BACK]  # a card the player does not know
     own = f"look {mine.seat}:2"
-    assert (
-        buttons[own].label
-        == {"en": "Look at your card 2", "fr": "Regarder votre carte 2"}[language]
-    )
+    assert beside[own].button.label == {"en": "Look", "fr": "Regarder"}[language]
     assert max(c.row for c in components) < MAX_ROWS
     # the click plays the power: the card is shown to the player
-    round_.apply(mine.seat, parse(buttons[own].custom_id).text)
+    round_.apply(mine.seat, parse(beside[own].button.custom_id).text)
     assert [r for r in round_.view(mine.seat).reveals if r.slot == 2]
 
 
@@ -78,14 +84,16 @@ def test_a_jacks_swap_is_your_card_then_the_other_card_two_buttons() -> None:
     round_, mine, table = _power("J", 4)
     assert mine.view.power == "jack"
     with card_pictures():
-        top = render_private(mine, table, "en").components
-        steps = [
-            c for c in top if isinstance(c, ButtonSpec) and parse(c.custom_id).kind is Kind.NAVIGATE
-        ]
-        own = [parse(c.custom_id).text for c in steps if parse(c.custom_id).text]
+        rendered = render_private(mine, table, "en")
+        top = rendered.components
+        steps = [s.button for s in rendered.sections]  # each own card beside its first step
+        assert all(parse(c.custom_id).kind is Kind.NAVIGATE for c in steps)
+        own = [parse(c.custom_id).text for c in steps]
         assert own == ["jack 1", "jack 2", "jack 3", "jack 4"]
-        assert [c.label for c in steps[:4]] == [f"Swap your card {n}…" for n in range(1, 5)]
-        assert all(c.emoji == MARKUP[BACK] for c in steps[:4])
+        assert [c.label for c in steps] == ["Swap unseen…"] * 4
+        assert [s.text for s in rendered.sections] == [
+            f"**{n}** {MARKUP[BACK]}" for n in range(1, 5)
+        ]
         assert _played(top) == ["skip"] and not any(isinstance(c, SelectSpec) for c in top)
         stage = render_private(mine, table, "en", prefix="jack 2").components
     swaps = [a for a in mine.legal if a.startswith("jack 2 ")]
@@ -118,17 +126,18 @@ def test_when_the_players_rows_do_not_fit_the_shared_selects_stay() -> None:
     assert [value for _, value in select.options] == [
         a for a in jack.legal if a.startswith("jack 1 ")
     ]
-    top = render_private(jack, table, "en").components
-    assert [parse(c.custom_id).text for c in top if isinstance(c, ButtonSpec)][1:5] == [
+    top = render_private(jack, table, "en").sections
+    assert [parse(s.button.custom_id).text for s in top] == [
         f"jack {n}" for n in range(1, 5)
-    ]  # your own card still a button: four fit a row
+    ]  # your own card still a button, beside the card
 
 
 def test_a_nines_swap_under_house_rules_is_your_card_or_the_9_then_the_other_card() -> None:
     round_, mine, table = _power("9", 4, preset="house")
     assert mine.view.phase == "drawn" and mine.view.held == "9S"
     with card_pictures():
-        top = render_private(mine, table, "en").components
+        rendered = render_private(mine, table, "en")
+        top = rendered.components
         steps = [
             c
             for c in top
@@ -146,7 +155,8 @@ def test_a_nines_swap_under_house_rules_is_your_card_or_the_9_then_the_other_car
         ]
         assert steps[0].emoji == card_emoji("9S") and steps[1].emoji == MARKUP[BACK]
         assert len({c.row for c in steps}) == 1
-        assert "swap 1;end" in _played(top)  # the usual moves stay above
+        # the usual moves beside the cards they place, above
+        assert "swap 1;end" in _played([s.button for s in rendered.sections])
         stage = render_private(mine, table, "en", prefix="nine drawn").components
     given = [a for a in mine.legal if a.startswith("nine drawn ")]
     assert len(given) == 12 and _played(stage) == given
