@@ -78,13 +78,21 @@ class DutchPlugin(BasePlugin[DutchView]):
     def private_lines(
         self, private: PrivateSnapshot[DutchView], table: TableContext, reveals: Sequence[Reveal]
     ) -> list[str]:
-        """The held card, from the seat's own view, unless it stands beside its discard
-        (`sections.py`). The grid is the hand's picture (its slots numbered), and each slot a
-        move concerns stands beside its button: no line repeats it."""
+        """The grid, numbered, unless its slots stand beside their moves (`sections.py`); the
+        held card unless it stands beside its discard. The grid is the *public* one with this
+        seat's reveals laid over it (shown once); the held card comes from the seat's own
+        view."""
         view = private.round_view
-        if view.held is None or view.turn != private.seat or sections.held_beside(private):
-            return []
-        return [text(table.language, "private.held", card=shown(view.held))]
+        lines = []
+        if not sections.slots_beside(private):
+            public = table.snapshot.view
+            base = public if public is not None else view
+            grid = render.overlay(base.grids[private.seat], private.seat, reveals)
+            lines.append(render.numbered_grid(grid))
+        beside = sections.held_beside(private)
+        if view.held is not None and view.turn == private.seat and not beside:
+            lines.append(text(table.language, "private.held", card=shown(view.held)))
+        return lines
 
     def hand_picture(
         self, private: PrivateSnapshot[DutchView], table: TableContext, reveals: Sequence[Reveal]

@@ -20,19 +20,24 @@ from bot.custom_ids import THEN, navigate_id, play_id
 from bot.games.dutch.render import discard_key
 from bot.games.plugin import ActionLabel, TableContext
 from bot.i18n import text
-from bot.render.actions import MAX_ROWS, ButtonSpec, ComponentSpec, SectionSpec
+from bot.render.actions import MAX_ROWS, ButtonSpec, ComponentSpec, SectionSpec, verb
 from bot.render.card_text import card_emoji, face, shown
 from bot.snapshots import PrivateSnapshot
 from games.dutch.views import DutchView, SlotView
 
 END = "end"
 START = "start"  # the phase before drawing
+PEEK = "peek"
 COMPONENTS = 40  # in a message, nested ones counted (Discord's limit)
 # Besides the sections and the rows: the container, the heading, the hand's picture, the cards
 # just seen (a text) and the separator above the rows.
 AROUND = 5
 SECTION = 3  # a section, its text and its button
 LATER = 3  # what "My cards" adds after the menu: Refresh on a row of its own, the coach's hint
+# Slots laid beside their moves at most: eight sections and the held card's take 27 of the 40
+# components, the rows (the select, Call Dutch…, Refresh) and the rest of the message fit.
+MOST_SLOTS = 8
+SLOT_MOVES = ("swap", "look", "jack", "match")
 
 
 def move_sections(
@@ -57,6 +62,8 @@ def move_sections(
         for slot in view.grids[private.seat]
         if (section := _slot_section(private, slot, buttons, language)) is not None
     ]
+    if len(slots) > MOST_SLOTS:
+        slots = []  # too many slots to lay beside their moves: they stay in rows
     left = _without(components, sections + slots)
     if _count(sections + slots, left) > COMPONENTS:
         slots = []  # too many slots to lay beside their moves: they stay in rows
@@ -92,6 +99,16 @@ def _take_pictured(
     if isinstance(component, ButtonSpec) and component.custom_id == take and component.emoji:
         return replace(component, label=text(language, "dutch.section.take"))
     return component
+
+
+def slots_beside(private: PrivateSnapshot[DutchView]) -> bool:
+    """Do the grid's slots stand beside their moves (so no line above lists the grid)? On the
+    player's turn, past its start, a move of a slot offered, the grid not too big."""
+    view = private.view
+    if view is None or view.turn != private.seat or view.phase in (PEEK, START):
+        return False
+    own = [s for s in view.grids[private.seat] if not s.empty]
+    return len(own) <= MOST_SLOTS and any(verb(a) in SLOT_MOVES for a in private.legal)
 
 
 def held_beside(private: PrivateSnapshot[DutchView]) -> bool:

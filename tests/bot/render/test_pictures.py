@@ -139,10 +139,7 @@ def test_a_four_colour_players_message_shows_the_four_colour_deck_and_the_table_
     assert [c.emoji for c in take] == [FOUR_MARKUP[top]]
     assert MARKUP[top] not in embed_text(four) + repr(four.components)
     assert MARKUP[top] in repr(two.components) and "<:ct4_" not in embed_text(two) + repr(two)
-    round_.apply(seat, "draw")
-    drawn = render_private(private(round_, seat), table, "en", deck=FOUR_COLOURS)
-    # the back is the same in both decks (the slots beside their swaps)
-    assert MARKUP[BACK] in " ".join(s.text for s in drawn.sections)
+    assert MARKUP[BACK] in embed_text(four)  # the back is the same in both decks
     assert four.cards is not None and two.cards is not None
     assert (four.cards.deck, two.cards.deck) == (FOUR_COLOURS, TWO_COLOURS)
     assert four.cards.rows == two.cards.rows and four.cards.filename != two.cards.filename
