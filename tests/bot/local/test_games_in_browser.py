@@ -323,8 +323,7 @@ def test_at_phone_width_the_chat_takes_the_screen_and_the_switchers_open_from_th
         assert alice.reachable(f"{HAND} button[data-custom-id$=':n=']")  # its Refresh
         assert alice.reachable("#command-input")
         assert not alice.reachable("#locale-switch")  # the drawer is closed: the chat shows
-        alice.newest_in_view()
-        alice.screenshot("phone-hand")
+        alice.newest_in_view()  # the README's phone-hand: test_my_cards_dutch_in_browser's
 
         alice.click(alice.page.locator("#channels-toggle"))
         for switcher in ("#user-switch", "#locale-switch", ".channel.active"):

@@ -90,8 +90,8 @@ def test_three_people_play_a_round_of_dutch_then_read_the_leaderboard(
             assert choice is not None and "peek" in choice[0]
             player.use(*choice)
             if player is alice:  # her peeked cards, face up, while the others are to peek
+                # (the README's picture of a hand: test_my_cards_dutch_in_browser's)
                 alice.card_picture(HAND)
-                alice.screenshot("private-hand")
 
         def picture_mid_round(moves: int) -> None:
             if moves == 2:  # Bob called Dutch, Carol drew: the table (its edits are paced:
