@@ -9,6 +9,8 @@ comes back on a later click; once the round is over (every card face up) none is
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 
 from bot.custom_ids import Verb, navigate_id, verb_id
@@ -116,7 +118,9 @@ def _render(
             styles=plugin.action_styles,
             buttons=plugin.button_families,
         )
-    sections, components = plugin.move_sections(private, prefix, table, list(components))
+    # the hook sees the reveals shown now (a card just seen stands face up beside its move)
+    shown_now = replace(private, reveals=reveals)
+    sections, components = plugin.move_sections(shown_now, prefix, table, list(components))
     if not prefix:
         # Ephemeral messages do not follow the table: this re-renders the message in place.
         next_row = max((c.row for c in components), default=-1) + 1

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.custom_ids import THEN, navigate_id, play_id
-from bot.games.dutch.render import discard_key
+from bot.games.dutch.render import discard_key, overlay
 from bot.games.plugin import ActionLabel, TableContext
 from bot.i18n import text
 from bot.render.actions import MAX_ROWS, ButtonSpec, ComponentSpec, SectionSpec, verb
@@ -47,7 +47,7 @@ def move_sections(
     components: list[ComponentSpec],
 ) -> tuple[list[SectionSpec], list[ComponentSpec]]:
     """The sections (the held card, then the slots in order) and the components left in rows,
-    renumbered so that no row stays empty."""
+    renumbered so that no row stays empty. `private.reveals`: the cards shown just now."""
     view = private.view
     if prefix or view is None or view.turn != private.seat or not private.legal:
         return [], components
@@ -57,9 +57,11 @@ def move_sections(
     held = _held_section(private, table, buttons)
     if held is not None:
         sections.append(held)
+    # the grid as the hand's picture shows it: a card just seen face up
+    grid = overlay(view.grids[private.seat], private.seat, private.reveals)
     slots = [
         section
-        for slot in view.grids[private.seat]
+        for slot in grid
         if (section := _slot_section(private, slot, buttons, language)) is not None
     ]
     if len(slots) > MOST_SLOTS:

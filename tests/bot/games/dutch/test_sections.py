@@ -22,7 +22,7 @@ from games.contract import RoundSetup
 from games.dutch import GAME
 from tests.bot.games.dutch.test_powers import _power
 from tests.bot.render.pictures import CARD_TEXT, MARKUP, card_pictures
-from tests.bot.render.snapshots import private, public
+from tests.bot.render.snapshots import new_round, private, public, reveals_of
 
 HELD = "KH"  # the card the first player draws from the stacked stock
 
@@ -102,6 +102,29 @@ def test_house_each_move_that_ends_the_turn_stands_beside_its_card_the_call_stil
         if isinstance(b, ButtonSpec)
     )  # never a one-click call
     assert not CARD_TEXT.search(repr(rendered.sections) + repr(rows))  # cards as pictures
+
+
+def test_a_card_just_seen_stands_face_up_beside_its_swap_then_hides_again() -> None:
+    """As on the hand's picture: the two cards peeked at face up beside their swaps while they
+    are shown, the backs again once they hide."""
+    round_ = new_round(n_seats=3, preset="house")
+    events: list[Any] = []
+    for seat in range(3):
+        events += round_.apply(seat, "peek 3 4")
+    seat = round_.to_act()[0]
+    round_.apply(seat, "draw")
+    seen = reveals_of(events, seat)
+    cards = {r.data["slot"]: r.data["card"] for r in seen}
+    assert sorted(cards) == [3, 4]
+    mine, table = private(round_, seat), _table(round_, "house", 3)
+    with card_pictures():
+        shown = render_private(mine, table, "en", reveals=seen)
+        hidden = render_private(mine, table, "en")
+    faces = [MARKUP[BACK], MARKUP[BACK], MARKUP[cards[3]], MARKUP[cards[4]]]
+    assert [s.text for s in shown.sections[1:]] == [
+        f"**{n}** {face}" for n, face in enumerate(faces, 1)
+    ]
+    assert [s.text for s in hidden.sections[1:]] == [f"**{n}** {MARKUP[BACK]}" for n in range(1, 5)]
 
 
 def test_before_drawing_draw_and_take_stay_first_in_rows_and_take_shows_its_card() -> None:
