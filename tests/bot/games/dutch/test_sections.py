@@ -104,6 +104,20 @@ def test_house_each_move_that_ends_the_turn_stands_beside_its_card_the_call_stil
     assert not CARD_TEXT.search(repr(rendered.sections) + repr(rows))  # cards as pictures
 
 
+def test_a_card_taken_from_the_discard_is_said_above_as_it_has_no_discard_beside_it() -> None:
+    round_ = new_round(n_seats=3, preset="classic")
+    for seat in range(3):
+        round_.apply(seat, round_.legal_actions(seat)[0])
+    seat = round_.to_act()[0]
+    round_.apply(seat, "take")
+    held = round_.view(seat).held
+    with card_pictures():
+        rendered = render_private(private(round_, seat), _table(round_, "classic", 3), "en")
+    assert f"You hold **{MARKUP[held]}**." in str(rendered.embed.description)
+    beside = [parse(s.button.custom_id).text for s in rendered.sections]
+    assert beside == [f"swap {n}" for n in range(1, 5)]  # each slot beside its swap, no discard
+
+
 def test_a_card_just_seen_stands_face_up_beside_its_swap_then_hides_again() -> None:
     """As on the hand's picture: the two cards peeked at face up beside their swaps while they
     are shown, the backs again once they hide."""
