@@ -285,7 +285,9 @@ async def _routes_now(
     public = service.public_snapshot(table_id)
 
     def render(prefix: str) -> Any:
-        return render_private(private, public, LANGUAGE, prefix=prefix).components
+        rendered = render_private(private, public, LANGUAGE, prefix=prefix)
+        # a move beside its cards (a V2 section) is the same button as in a row
+        return (*rendered.components, *(section.button for section in rendered.sections))
 
     return routes_to(render, wanted)
 
