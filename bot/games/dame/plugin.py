@@ -2,7 +2,7 @@
 
 The table shows seats with their card counts and knocks, each team's packs (wild cards marked)
 and points toward the target, the pile and the stock, and the log in words; "My cards" groups
-the hand by rank."""
+the hand by rank, each pack it can lay beside its button."""
 
 from __future__ import annotations
 
@@ -10,8 +10,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from bot.games.base import BasePlugin
-from bot.games.dame import menu, render
-from bot.games.plugin import ActionLabel, ComponentSpec, Field, PieceLabel, TableContext
+from bot.games.dame import menu, render, sections
+from bot.games.plugin import (
+    ActionLabel,
+    ComponentSpec,
+    Field,
+    PieceLabel,
+    SectionSpec,
+    TableContext,
+)
 from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
@@ -100,6 +107,15 @@ class DamePlugin(BasePlugin[DameView]):
         self, private: PrivateSnapshot[DameView], prefix: str, table: TableContext
     ) -> list[ComponentSpec] | None:
         return menu.components(private, prefix, table)
+
+    def move_sections(
+        self,
+        private: PrivateSnapshot[DameView],
+        prefix: str,
+        table: TableContext,
+        components: list[ComponentSpec],
+    ) -> tuple[list[SectionSpec], list[ComponentSpec]]:
+        return sections.move_sections(private, prefix, table, components)
 
     def reveal_lines(self, seat: int, reveals: Sequence[Reveal], table: TableContext) -> list[str]:
         return []  # the card drawn is a line of the hand (`private_lines`): nothing hides it

@@ -44,6 +44,12 @@ def _render(round_: DameRound, events: list[Any], language: str, prefix: str = "
     )
 
 
+def _buttons(rendered: Any) -> list[ButtonSpec]:
+    """The buttons of "My cards": those beside their packs (sections), then those in rows."""
+    beside = [section.button for section in rendered.sections]
+    return beside + [c for c in rendered.components if isinstance(c, ButtonSpec)]
+
+
 def _accepted(round_: DameRound, notation: str) -> bool:
     try:
         round_.check(BEN, GAME.parse_action(notation))
@@ -73,7 +79,8 @@ def test_the_top_menu_offers_likely_packs_as_buttons_and_every_rank_and_pack_in_
     assert [v for _, v in selects["lay"].options] == steps
     assert legal.meld_ranks and all(c.max_values == 1 for c in selects.values())
     # the single moves on top are offered moves: whole packs and adds of the hand's naturals
-    played = [parse(c.custom_id).text for c in rendered.components if isinstance(c, ButtonSpec)]
+    moves = [parse(c.custom_id) for c in _buttons(rendered)]
+    played = [move.text for move in moves if move.kind is Kind.PLAY]  # not Refresh, if it fits
     lays = [p for p in played if p.startswith(("meld", "add"))]
     assert lays and set(lays) <= set(round_.legal_notation(BEN))
     # a hand of 42 discards: two rows of packs, the select, a row of the likeliest discards
@@ -168,11 +175,11 @@ def test_the_take_shows_its_two_naturals_the_top_card_and_the_pile_size() -> Non
     private = _private(round_, BEN)
     assert "take 7S 7H" in private.legal
     for language, wanted in (
-        ("en", "Take the pile (4 cards) with 7♠ 7♥ + top 7♦"),
-        ("fr", "Prendre la défausse (4 cartes) avec 7♠ 7♥ + 7♦ du dessus"),
+        ("en", "The pile's 7♦ with 7♠ 7♥: 4 cards taken"),
+        ("fr", "Le 7♦ de la défausse avec 7♠ 7♥ : 4 cartes prises"),
     ):
         rendered = render_private(private, public, language)
-        labels = [c.label for c in rendered.components if isinstance(c, ButtonSpec)]
+        labels = [section.text for section in rendered.sections]
         labels += [
             label
             for c in rendered.components
@@ -273,11 +280,16 @@ def test_a_pack_has_a_lay_and_knock_button_when_it_fits(language: str) -> None:
     announce`): a turn that lays it, knocks and discards is three clicks with the discard."""
     round_, events = _hand_of_22_discards()
     rendered = _render(round_, events, language)
-    buttons = [c for c in rendered.components if isinstance(c, ButtonSpec)]
+    buttons = _buttons(rendered)
     played = [parse(c.custom_id).text for c in buttons]
     assert played[:2] == ["meld AS AH AC", "meld AS AH AC;announce"]
-    label = {"en": "Lay A♠ A♥ A♣ and knock", "fr": "Poser A♠ A♥ A♣ et cogner"}[language]
+    label = {"en": "Lay and knock", "fr": "Poser et cogner"}[language]
     assert buttons[1].label == label
+    beside = {
+        "en": "New A pack, then knock: A♠ A♥ A♣",
+        "fr": "Nouveau paquet d'A, puis cogner : A♠ A♥ A♣",
+    }[language]
+    assert rendered.sections[1].text == beside
     for move in played[1].split(";"):
         round_.apply(BEN, move)
     assert round_.view(BEN).announced[BEN] and round_.to_act() == (BEN,)  # the discard is left
@@ -313,9 +325,7 @@ def test_any_pack_of_a_rank_is_three_clicks_the_select_its_rank_and_a_button(
         step = _render(round_, events, language, prefix=meld_step(rank))
         within_discord_limits(step)
         packs = [
-            parse(c.custom_id).text
-            for c in step.components
-            if isinstance(c, ButtonSpec) and parse(c.custom_id).kind is Kind.PLAY
+            parse(c.custom_id).text for c in _buttons(step) if parse(c.custom_id).kind is Kind.PLAY
         ]
         shapes = set()
         for pack in packs:
