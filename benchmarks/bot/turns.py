@@ -285,7 +285,9 @@ async def _routes_now(
     public = service.public_snapshot(table_id)
 
     def render(prefix: str) -> Any:
-        return render_private(private, public, LANGUAGE, prefix=prefix).components
+        # the buttons beside what they concern (V2 sections) are the menu's too
+        rendered = render_private(private, public, LANGUAGE, prefix=prefix)
+        return (*rendered.components, *(section.button for section in rendered.sections))
 
     return routes_to(render, wanted)
 
