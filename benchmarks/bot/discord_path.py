@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.i18n import text
 from bot.pictures.card_faces import Deck
@@ -40,11 +41,19 @@ def timed_png(rows: tuple[CardRow, ...], deck: Deck) -> tuple[bytes, float]:
 
 
 def payload(rendered: RenderedMessage) -> None:
-    """What discord.py builds to send a message: the view's items and both JSON payloads."""
-    shown = shown_as(rendered)
-    shown["view"].to_components()
-    if shown["embed"] is not None:
-        shown["embed"].to_dict()
+    """What discord.py builds to send a message, as the bot hands it over (`shown_as`): a
+    Components V2 message's container (its flag set, no content nor embed), or the embed and
+    its rows."""
+    sent(**shown_as(rendered))
+
+
+def sent(**shown: Any) -> None:
+    """What discord.py does with a send's or an edit's arguments before its HTTP call: the
+    message's JSON (flags, components, embeds, content), written out as it goes on the wire."""
+    shown.pop("files", None)
+    shown.pop("attachments", None)
+    params = handle_message_parameters(**shown)
+    discord.utils._to_json(params.payload)
 
 
 class PlayerMessage:
@@ -59,10 +68,8 @@ class PlayerMessage:
         self.user = SimpleNamespace(id=user_id)
         self.followup = self
 
-    async def edit_original_response(self, *, embed: Any, view: Any, **files: Any) -> None:
-        view.to_components()
-        if embed is not None:  # None: a Components V2 message
-            embed.to_dict()
+    async def edit_original_response(self, **shown: Any) -> None:
+        sent(**shown)  # a Components V2 message or an embed, as the follower edits it
 
     edit = edit_original_response
 
@@ -71,9 +78,12 @@ class PlayerMessage:
 
     delete = delete_original_response
 
-    async def send(self, *, embed: Any, view: Any, **options: Any) -> PlayerMessage:
+    async def send(
+        self, *, ephemeral: bool = False, wait: bool = False, **shown: Any
+    ) -> PlayerMessage:
         """A follow-up message of this interaction (it is edited and deleted as one)."""
-        await self.edit_original_response(embed=embed, view=view)
+        flags = discord.MessageFlags(ephemeral=ephemeral)
+        sent(flags=flags, **shown)
         return self
 
 
@@ -120,7 +130,7 @@ class BenchNotifier:
         if cards.waiting is not None:
 
             async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
-                shown_as(latest)
+                payload(latest)
 
             self._spawn(self.pictures.follow_up(message.id, cards.waiting, edit))
 

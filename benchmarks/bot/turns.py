@@ -11,7 +11,11 @@ it costs fewer clicks than the two moves apart (the second as the menus offer it
 
 A player's only legal move is played for them by the service after its short moment (unless
 `--no-auto-play`), and with `--auto-knock` Dame de Pique's knock too: such turns cost no click.
-It prints what `report` says.
+It also counts the messages the bot sends or edits for each player's "My cards" as its
+follower does: a click's answer edits the clicked message (one per interaction); a waiting
+player's message is edited when what it is about changes (`moment_of`); when a player's turn
+comes, their hand is posted anew (one message; the old one's deletion is not counted). Hiding
+revealed cards and the table message (one for the channel) are left out. It prints `report`.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from bot.service import FINISHED, PLAYING, ROUND_OVER, FakeClock, PlayerRef, Tab
 from bot.service.choices import PlayerChoices
 from bot.service.notifier import NullNotifier
 from bot.service.timers import AUTO_PLAY_SECONDS
+from bot.ui.following import Moment, moment_of
 from games.registry import game_names, get_game
 from storage import PlayerPreferences, Store
 
@@ -173,6 +178,39 @@ class Tally:
     by_kind: dict[str, list[int]] = field(default_factory=dict)  # clicks by `turn_kind`
     unreached: int = 0  # moves the menus did not offer (played by the service instead)
     rounds: int = 0  # rounds played to their end
+    messages: Messages = field(default_factory=lambda: Messages())
+
+
+@dataclass
+class Messages:
+    """The messages the bot sends or edits for the players (see the module docstring)."""
+
+    answers: int = 0  # a click's answer: the clicked message edited
+    edits: int = 0  # a waiting player's message redrawn by the follower
+    moved: int = 0  # a player's turn came: their hand posted anew at the bottom
+    moments: dict[int, Moment] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return self.answers + self.edits + self.moved
+
+    async def after(
+        self, service: TableService, table_id: int, people: list[PlayerRef], clicker: int | None
+    ) -> None:
+        """A change at the table: each player's message as the follower treats it (the
+        clicker's shows the change already: their click's answer)."""
+        for person in people:
+            private = await service.play.follow_view(table_id, person.user_id)
+            if private is None:
+                continue
+            moment, before = moment_of(private), self.moments.get(person.user_id)
+            self.moments[person.user_id] = moment
+            if person.user_id == clicker or before is None or moment == before:
+                continue
+            if moment[2] and not before[2]:
+                self.moved += 1
+            else:
+                self.edits += 1
 
 
 @dataclass
@@ -227,6 +265,7 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
                 await service.play.next_round(table_id, people[0].user_id)
             else:
                 await service.seating.rematch(table_id, people[0].user_id)
+            await tally.messages.after(service, table_id, people, None)
             continue
         assert snapshot.status == PLAYING and snapshot.to_act and snapshot.round_no is not None
         seat = snapshot.to_act[0]
@@ -238,6 +277,7 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
             _close(turn, game, tally)
             turn, chosen, paid = Turn(seat, kinds=[AUTO]), None, []
             await clock.advance(AUTO_PLAY_SECONDS)
+            await tally.messages.after(service, table_id, people, None)
             continue
         wanted, chosen = chosen or choice(user_id), None
         opening = wanted.startswith(PEEK)  # Dutch's start peek: a turn of its own
@@ -248,6 +288,7 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
             paid.pop(0)  # the previous click played it too
             await service.play.act(table_id, user_id, snapshot.round_no, wanted)
             turn.kinds.append(_kind(wanted))
+            await tally.messages.after(service, table_id, people, user_id)
             continue
         paid = []
         routes = await _routes_now(service, table_id, user_id, wanted)
@@ -272,6 +313,8 @@ async def play_rounds(service: TableService, game: str, preset: str, rounds: int
         else:
             turn.clicks += route.clicks
             turn.interactions += route.interactions
+            tally.messages.answers += route.interactions
+        await tally.messages.after(service, table_id, people, user_id)
     await service.seating.stop(table_id, people[0].user_id, can_manage=True)
     return tally
 
@@ -285,8 +328,8 @@ async def _routes_now(
     public = service.public_snapshot(table_id)
 
     def render(prefix: str) -> Any:
-        # the buttons beside what they concern (V2 sections) are the menu's too
         rendered = render_private(private, public, LANGUAGE, prefix=prefix)
+        # a move laid beside its card (a V2 section) is the menu's own button
         return (*rendered.components, *(section.button for section in rendered.sections))
 
     return routes_to(render, wanted)
@@ -413,6 +456,14 @@ def report(results: dict[tuple[str, str], Tally], rounds: int) -> None:
         if tally.rounds:
             print(
                 f"  {'':17} clicks per round (four players): {sum(tally.clicks) / tally.rounds:.1f}"
+            )
+        if tally.clicks:
+            sent = tally.messages
+            per = len(tally.clicks) * SEATS
+            print(
+                f"  {'':17} messages per turn per player: {sent.total / per:.2f} "
+                f"(answers {sent.answers / per:.2f}, follower's edits {sent.edits / per:.2f}, "
+                f"hands moved down {sent.moved / per:.2f})"
             )
         if game == "dame":
             within = sum(c <= 3 for c in tally.one_pack)

@@ -219,8 +219,8 @@ class GamePlugin(Protocol[ViewT_contra]):
         table: TableContext,
         components: list[ComponentSpec],
     ) -> tuple[list[SectionSpec], list[ComponentSpec]]:
-        """The moves of "My cards" laid beside what they concern (a Dame pack with its lay
-        button, a Dutch slot with its swap, a Euchre card with its play), taken out of
+        """The moves of "My cards" laid beside what they concern (a pack with its lay button,
+        a slot of a grid with its swap, a card with its play), taken out of
         `components` (the menu built for this step): the sections, and the components left
         in rows. The same buttons either way, so no turn takes one more click."""
         ...

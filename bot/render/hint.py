@@ -101,4 +101,4 @@ def render_hint(
         describe(embed, "\n".join(lines))
         rows = plugin.hand_picture(private, table, ())
         cards = with_cards(embed, "hand", marked(rows, hint))
-        return RenderedMessage(embed, (), cards=cards)
+        return RenderedMessage(embed, (), cards=cards, v2=True)

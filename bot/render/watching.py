@@ -44,7 +44,7 @@ def render_watcher(snapshot: WatcherSnapshot, language: str) -> RenderedMessage:
         # the round's end picture is uploaded once, with the table message only: its lines
         # are in the text
         embed.set_image(url=None)
-    return RenderedMessage(embed, (), cards=table.cards)
+    return RenderedMessage(embed, (), cards=table.cards, v2=True)
 
 
 def _add_hands(

@@ -19,6 +19,7 @@ from bot.render.hint import render_hint
 from bot.runtime.pool_terms import ChoreFailed
 from bot.service.errors import TableError
 from bot.ui.custom_ids import ComponentId
+from bot.ui.layout import shown_as
 from bot.ui.timing import within_deadline
 
 if TYPE_CHECKING:
@@ -50,15 +51,12 @@ async def answer_hint(
     pictures = bot.pictures
     cards = pictures.answer(None, rendered)  # the hand's picture now if drawn, else after
     files = cards.attachments or []
+    shown = shown_as(rendered, cards.embed)  # a Components V2 message, as "My cards"
     if interaction.response.is_done():
-        sent = await interaction.followup.send(
-            embed=cards.embed, ephemeral=True, wait=True, files=files
-        )
+        sent = await interaction.followup.send(**shown, ephemeral=True, wait=True, files=files)
         key = sent.id
     else:
-        response = await interaction.response.send_message(
-            embed=cards.embed, ephemeral=True, files=files
-        )
+        response = await interaction.response.send_message(**shown, ephemeral=True, files=files)
         key = response.message_id or interaction.id
     pictures.posted(key, rendered, cards)
     controller._picture_after(interaction, key, cards)
