@@ -44,6 +44,7 @@ screenshots: $(TEST_STAMP)
 		tests/bot/local/test_seasons_in_browser.py \
 		tests/bot/local/test_my_cards_dutch_in_browser.py \
 		tests/bot/local/test_seasons_in_browser.py tests/bot/local/test_my_cards_dame_in_browser.py \
+		tests/bot/local/test_seasons_in_browser.py tests/bot/local/test_my_cards_euchre_in_browser.py \
 		-p no:xdist
 
 # Scripts that print numbers, from benchmarks/ (`python -m benchmarks` lists them all).

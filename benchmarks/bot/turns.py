@@ -11,14 +11,11 @@ it costs fewer clicks than the two moves apart (the second as the menus offer it
 
 A player's only legal move is played for them by the service after its short moment (unless
 `--no-auto-play`), and with `--auto-knock` Dame de Pique's knock too: such turns cost no click.
-It also counts the messages the bot sends or edits for each player ("My cards"), as its
-follower (`bot.ui.following`) does: a click's answer edits the clicked message (one per
-interaction); a waiting player's message is edited when what it is about changes
-(`moment_of`); when a player's turn comes, their hand is posted anew at the bottom (one new
-message; the old one is deleted, not counted). Hiding revealed cards after their delay and the
-table message (one for the channel) are left out.
-
-It prints what `report` says.
+It also counts the messages the bot sends or edits for each player's "My cards" as its
+follower does: a click's answer edits the clicked message (one per interaction); a waiting
+player's message is edited when what it is about changes (`moment_of`); when a player's turn
+comes, their hand is posted anew (one message; the old one's deletion is not counted). Hiding
+revealed cards and the table message (one for the channel) are left out. It prints `report`.
 """
 
 from __future__ import annotations

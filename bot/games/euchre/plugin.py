@@ -10,8 +10,16 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import ClassVar
 
 from bot.games.base import BasePlugin
-from bot.games.euchre import render
-from bot.games.plugin import ActionLabel, Field, PieceLabel, SeatLayout, TableContext
+from bot.games.euchre import render, sections
+from bot.games.plugin import (
+    ActionLabel,
+    ComponentSpec,
+    Field,
+    PieceLabel,
+    SeatLayout,
+    SectionSpec,
+    TableContext,
+)
 from bot.i18n import text
 from bot.pictures.layout import CardRow
 from bot.pictures.round_end import RoundEndRow
@@ -201,7 +209,8 @@ class EuchrePlugin(BasePlugin[EuchreView]):
             lines.append(text(language, "euchre.your_discard", card=shown(view.discard)))
         if view.trump is not None:
             lines.append(text(language, "euchre.trump_is", suit=render.suit_symbol(view.trump)))
-        elif view.phase in (ORDER_UP, NAME_TRUMP):
+        elif view.phase in (ORDER_UP, NAME_TRUMP) and not _may_order(private):
+            # (the player who may order it up sees it beside "Order it up": `move_sections`)
             key = "euchre.turned" if view.phase == ORDER_UP else "euchre.turned_down"
             card = text(language, key, card=shown(view.turned))
             lines.append(text(language, "euchre.turned_line", card=card))  # with its label
@@ -215,6 +224,17 @@ class EuchrePlugin(BasePlugin[EuchreView]):
         if view is None or not view.hand:
             return private.legal
         return render.in_hand_order(private.legal, view.hand, view.trump)
+
+    def move_sections(
+        self,
+        private: PrivateSnapshot[EuchreView],
+        prefix: str,
+        table: TableContext,
+        components: list[ComponentSpec],
+    ) -> tuple[list[SectionSpec], list[ComponentSpec]]:
+        """Each playable (or discardable) card beside its button, the turned card beside
+        "Order it up", each suit to name beside the cards it would make trumps."""
+        return sections.move_sections(private, prefix, table, components)
 
     def hand_picture(
         self, private: PrivateSnapshot[EuchreView], table: TableContext, reveals: Sequence[Reveal]
@@ -245,6 +265,10 @@ class EuchrePlugin(BasePlugin[EuchreView]):
 def _totals_by_team(per_seat: Sequence[int]) -> tuple[int, int]:
     """Seat totals (partners share one) as (N–S, E–W)."""
     return (per_seat[0] if per_seat else 0, per_seat[1] if len(per_seat) > 1 else 0)
+
+
+def _may_order(private: PrivateSnapshot[EuchreView]) -> bool:
+    return "order" in private.legal
 
 
 def _played(view: EuchreView, name: str) -> bool:

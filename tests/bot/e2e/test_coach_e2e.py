@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.custom_ids import Verb
 from tests.bot.e2e.harness import BotUnderTest, assert_one_short_private_sentence, players
-from tests.bot.e2e.players import answer_message, choices, message_text, use
+from tests.bot.e2e.players import answer_message, choices, message_text, text_displays, use
 
 
 async def test_a_hint_at_a_coached_table_through_the_real_bot(harness: BotUnderTest) -> None:
@@ -28,9 +28,9 @@ async def test_a_hint_at_a_coached_table_through_the_real_bot(harness: BotUnderT
         await harness.settle()
         shown = answer_message(harness.fake, answered)
         assert shown is not None
-        (embed,) = shown["embeds"]
-        assert embed["title"] == "Coach's hint"
-        move, why = str(embed["description"]).splitlines()
+        assert shown["embeds"] == []  # a Components V2 message, as "My cards"
+        heading, move, why = text_displays(shown)[0].splitlines()
+        assert heading == "### Coach's hint"
         assert move.startswith("The strong bot would play **") and why.endswith(".")
         await harness.fake.wait_for(
             lambda: bool(harness.fake.message(shown["id"])["attachments"]),

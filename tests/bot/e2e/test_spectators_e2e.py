@@ -25,6 +25,7 @@ from tests.bot.e2e.players import (
     field_value,
     pick_at_random,
     small_print,
+    text_displays,
     use,
     verb_choice,
 )
@@ -121,10 +122,9 @@ async def test_a_watcher_reads_their_message_in_their_own_language(
         watching = await _watch(harness, frank, table_id, locale="fr")
         message = answer_message(harness.fake, watching)
         assert message is not None
-        embed = message["embeds"][0]
-        assert embed["author"]["name"] == text("fr", "watch.title")
-        names = [field["name"] for field in embed["fields"]]
-        assert text("fr", "watch.hand_of", name="Bob") in names
+        assert message["embeds"] == []  # a Components V2 message, as "My cards"
+        assert text_displays(message)[0].splitlines()[0] == f"-# {text('fr', 'watch.title')}"
+        assert field_value(message, text("fr", "watch.hand_of", name="Bob")) is not None
 
 
 async def test_a_player_of_the_match_clicking_watch_is_told_their_cards_are_in_my_cards(

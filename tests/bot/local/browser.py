@@ -253,7 +253,8 @@ class Player:
         self.page_errors: list[str] = []
         self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
         self.received: list[dict[str, Any]] = []  # every message the server sent this page
-        self.buttons_used: list[tuple[str, bool]] = []  # (label, shows an emoji) of each click
+        # (label, shows an emoji on it or beside it) of each click
+        self.buttons_used: list[tuple[str, bool]] = []
         self.page.on("response", self._seen)
         self.page.goto(table.entry_url(f"user={number}"))
         self.settled()
@@ -367,8 +368,11 @@ class Player:
             mine.locator(f"select[data-custom-id='{custom_id}']").select_option(value)
         else:
             button = mine.locator(f"button[data-custom-id='{custom_id}']")
-            shown = button.evaluate(
-                "node => [node.innerText.trim(), node.querySelector('img.emoji') !== null]"
+            shown = button.evaluate(  # its card's emoji: on it, or beside it in its section
+                """node => [
+                    node.innerText.trim(),
+                    (node.closest('.v2-section') || node).querySelector('img.emoji') !== null,
+                ]"""
             )
             self.buttons_used.append((str(shown[0]), bool(shown[1])))
             button.click()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.bot.local.browser import MINE, Player, local_table
+from tests.bot.local.browser import MINE, PICTURE, Player, local_table
 from tests.bot.local.test_games_in_browser import open_table_with_bots
 
 HINT = f'{MINE}:has-text("Coach\'s hint")'
@@ -29,9 +29,9 @@ def test_a_hint_at_a_coached_table_on_the_page(browser: Any, tmp_path: Path) -> 
         answer.wait_for()
         words = answer.inner_text()
         assert "The strong bot would play" in words
-        # The hand's picture with the card set apart: an embed image, not a card's emoji, and
-        # loaded before the screenshot is taken.
-        picture = answer.locator("img.embed-image").first
+        # The hand's picture with the card set apart: the V2 message's gallery image, not a
+        # card's emoji, and loaded before the screenshot is taken.
+        picture = answer.locator(PICTURE).first
         picture.wait_for()
         alice.page.wait_for_function(
             "(image) => image.complete && image.naturalWidth > 0", arg=picture.element_handle()

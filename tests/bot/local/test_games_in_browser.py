@@ -179,14 +179,17 @@ BY_ITSELF = "plays by itself"
 
 
 def card_buttons_and_hand(player: Player) -> tuple[list[str], list[str]]:
-    """The emojis of the card buttons of the newest "My cards", left to right, and those its
-    text shows, in order (the hand's line first)."""
+    """The emojis of the cards beside (or on) the card buttons of the newest "My cards", in
+    order, and those its first text shows, in order (the hand's line first)."""
     return tuple(  # type: ignore[return-value]
         player.private().evaluate(
             """(node) => [
-                [...node.querySelectorAll("button[data-custom-id*=':p=play '] img.emoji,"
-                    + " button[data-custom-id*=':p=discard '] img.emoji")].map(i => i.alt),
-                [...node.querySelectorAll('.embed-description img.emoji')].map(i => i.alt),
+                [...node.querySelectorAll("button[data-custom-id*=':p=play '],"
+                    + " button[data-custom-id*=':p=discard ']")]
+                    .map(b => (b.closest('.v2-section') || b).querySelector('img.emoji'))
+                    .filter(i => i !== null).map(i => i.alt),
+                [...(node.querySelector('.embed-description, .v2-container > .v2-text')
+                    ?.querySelectorAll('img.emoji') ?? [])].map(i => i.alt),
             ]"""
         )
     )

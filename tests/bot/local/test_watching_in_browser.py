@@ -13,6 +13,7 @@ from typing import Any
 from tests.bot.local.browser import (
     IN_PLAY,
     MINE,
+    TEXT_EMOJIS,
     Player,
     assert_nothing_leaked,
     local_table,
@@ -39,7 +40,7 @@ def test_a_member_not_playing_watches_the_hands_one_turn_late_in_a_message_of_th
         watching = bob.page.locator(WATCHING).last
         for name in ("Alice", "Bot 1", "Bot 2", "Bot 3"):
             watching.filter(has_text=f"Cards of {name}").wait_for()
-        assert watching.locator(".embed img.emoji").count() >= 20  # four hands of five cards
+        assert watching.locator(TEXT_EMOJIS).count() >= 20  # four hands of five cards
         assert not watching.locator("button[data-custom-id]").count()  # nothing to click
         alice.page.locator(IN_PLAY).last.filter(has_text=re.compile(r"1 watching")).wait_for()
         # Alice plays on: Bob's message follows the hand by itself (the trick's cards leave

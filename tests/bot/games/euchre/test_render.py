@@ -76,6 +76,7 @@ def shown(rendered: Any) -> str:
     embed = rendered.embed.to_dict()
     parts = [embed.get("title", ""), embed.get("description", "")]
     parts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
+    parts += [f"{section.text} {section.button.label}" for section in rendered.sections]
     parts += [getattr(c, "label", "") or getattr(c, "placeholder", "") for c in rendered.components]
     for c in rendered.components:
         parts += [label for label, _ in getattr(c, "options", ())]
@@ -95,7 +96,18 @@ def mine(round_: Any, seat: int, snapshot: PublicSnapshot, language: str = "en")
 
 
 def labels(rendered: Any) -> list[str]:
-    return [c.label for c in rendered.components if hasattr(c, "label")]
+    """The buttons' labels as laid out: beside their sections, then in the rows."""
+    return [c.label for c in buttons(rendered) if hasattr(c, "label")]
+
+
+def buttons(rendered: Any) -> list[Any]:
+    """The components as laid out: the sections' buttons, then the rows."""
+    return [section.button for section in rendered.sections] + list(rendered.components)
+
+
+def sections(rendered: Any) -> list[tuple[str, str, str]]:
+    """Each section's text, its button's label and the move it plays."""
+    return [(s.text, s.button.label, parse(s.button.custom_id).text) for s in rendered.sections]
 
 
 def test_the_lobby_shows_places_teams_and_seat_choices() -> None:
@@ -122,11 +134,18 @@ def test_bidding_round_one_shows_the_turned_card_and_order_buttons() -> None:
     assert "**Ben** to pass or order up the J♣." in text
     assert "**Ann** passed." in text and "🎴 dealer" in text
     ben = mine(round_, 1, snapshot)
-    assert labels(ben)[:3] == ["Pass", "Order up J♣", "Order up J♣ alone"]
+    # the turned card beside Order it up, going alone beside what it costs; Pass in a row
+    assert sections(ben) == [
+        ("Turned up: J♣", "Order it up", "order"),
+        ("Alone: Dan sits out, 5 tricks score 4", "Order it up alone", "order alone"),
+    ]
+    assert labels(ben)[2] == "Pass"
     hand = ben.embed.description
     assert "`A♠` `K♠` `Q♠` `10♠` `9♠`" in hand
-    assert "Turned up: J♣" in hand  # labelled, not a bare card line
-    assert "Carte retournée : J♣" in mine(round_, 1, snapshot, "fr").embed.description
+    assert "Turned up" not in hand  # beside its button, once
+    french = mine(round_, 1, snapshot, "fr")
+    assert sections(french)[0][:2] == ("Carte retournée : J♣", "Commander")
+    assert "Turned up: J♣" in mine(round_, 2, snapshot).embed.description  # Cat waits
     for card in ("J♥", "Q♥", "9♦"):  # other hands
         assert card not in text and card not in hand
 
@@ -154,8 +173,8 @@ def test_the_dealers_discard_is_his_alone() -> None:
     assert "**Dan** picked up the J♣ and discards a card." in text
     assert "**Ben** ordered up the J♣." in text and "**Dan** picked up the J♣." in text
     dan = mine(round_, 3, snapshot)
-    discards = {label for label in labels(dan) if label.startswith("Discard")}
-    assert discards == {f"Discard {rank}♦" for rank in ("A", "K", "Q", "10", "9")}
+    discards = {(text, label) for text, label, move in sections(dan) if "discard" in move}
+    assert discards == {(f"{rank}♦", "Discard") for rank in ("A", "K", "Q", "10", "9")}
     events += apply(round_, "discard 9D")
     after = public(round_, events)
     text = table(after)
@@ -322,21 +341,19 @@ def test_with_card_pictures_my_cards_shows_the_hand_and_the_buttons_show_their_c
         hand = ben.embed.description or ""
         assert [MARKUP[c] in hand for c in ("AS", "KS", "QS", "10S", "9S")] == [True] * 5
         assert not CARD_TEXT.search(_embed_text(ben))
-        orders = [b for b in ben.components if isinstance(b, ButtonSpec) and "order" in b.custom_id]
-        assert [b.emoji for b in orders] == [MARKUP["JC"], MARKUP["JC"]]
+        assert not CARD_TEXT.search(shown(ben))  # the labels beside a card's picture too
+        assert sections(ben)[0] == (f"Turned up: {MARKUP['JC']}", "Order it up", "order")
         events += apply(round_, "order")
         dan = render_private(snapshots.private(round_, 3), public(round_, events), "en")
-        discards = [
-            b for b in dan.components if isinstance(b, ButtonSpec) and "discard" in b.custom_id
-        ]
-        assert {b.emoji for b in discards} == {MARKUP[f"{r}D"] for r in ("A", "K", "Q", "10", "9")}
-        assert all(CARD_TEXT.search(b.label) for b in discards)  # labels stay text
+        discards = {text for text, _, move in sections(dan) if move.startswith("discard ")}
+        assert discards == {MARKUP[f"{r}D"] for r in ("A", "K", "Q", "10", "9")}
+        assert not CARD_TEXT.search(shown(dan))
         events += apply(round_, "discard 9D")
         mine = render_private(snapshots.private(round_, 3), public(round_, events), "en")
         assert f"seen by you alone: {MARKUP['9D']}" in _embed_text(mine)  # not in a code span
         ann = render_private(snapshots.private(round_, 0), public(round_, events), "en")
-        plays = [b for b in ann.components if isinstance(b, ButtonSpec) and "p=play" in b.custom_id]
-        assert plays and all(b.emoji == MARKUP[b.custom_id.split(" ")[-1]] for b in plays)
+        plays = [(text, move) for text, _, move in sections(ann) if move.startswith("play ")]
+        assert plays and all(text.startswith(MARKUP[move[5:]]) for text, move in plays)
 
 
 def test_my_cards_pictures_the_hand_trump_first_and_the_table_the_trick_by_place() -> None:
@@ -441,7 +458,7 @@ def test_the_turned_card_is_pictured_only_while_it_is_up() -> None:
 def _card_buttons(rendered: Any) -> list[str]:
     """The cards of the play and discard buttons, in the order the message lays them out."""
     found = []
-    for spec in rendered.components:
+    for spec in buttons(rendered):
         if isinstance(spec, ButtonSpec):
             verb, _, name = parse(spec.custom_id).text.partition(" ")
             if verb in ("play", "discard"):
