@@ -339,6 +339,19 @@ class ReviewButton(
         )
 
 
+def beside_picture(embed: discord.Embed, language: str) -> discord.Embed:
+    """The viewer's words as they go with its picture: the hands are drawn face up in it, so
+    their line of card emojis is left out (kept where the picture is not shown)."""
+    if not embed.image.url:
+        return embed
+    shown = embed.copy()
+    hands = text(language, "replay.hands")
+    for index in reversed(range(len(shown.fields))):
+        if shown.fields[index].name == hands:
+            shown.remove_field(index)
+    return shown
+
+
 class HistoryCog(commands.Cog, name="history"):
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
@@ -460,9 +473,10 @@ class HistoryCog(commands.Cog, name="history"):
         # The picture if drawn already (or the message carries it), else the words now and the
         # picture in place once drawn, if the viewer still shows that step: never a wait.
         cards = pictures.answer(key, rendered)
+        shown_embed = beside_picture(cards.embed, language)
         if new:
             response = await interaction.response.send_message(
-                **shown_as(rendered, cards.embed), files=cards.attachments or [], ephemeral=True
+                **shown_as(rendered, shown_embed), files=cards.attachments or [], ephemeral=True
             )
             key = response.message_id or interaction.id
             pictures.posted(key, rendered, cards)
@@ -470,11 +484,14 @@ class HistoryCog(commands.Cog, name="history"):
             # Shown as V2 whatever it was: a viewer sent as an embed before turns V2 in place
             # (an edit clearing content and embeds); one without its picture drops the old.
             files = cards.edit_files() if cards.embed.image.url else {"attachments": []}
-            await interaction.response.edit_message(**shown_as(rendered, cards.embed), **files)
+            await interaction.response.edit_message(**shown_as(rendered, shown_embed), **files)
         if cards.waiting is not None and key is not None:
 
             async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
-                await interaction.edit_original_response(**shown_as(latest), attachments=files)
+                shown = beside_picture(latest.embed, language)
+                await interaction.edit_original_response(
+                    **shown_as(latest, shown), attachments=files
+                )
 
             task = asyncio.create_task(pictures.follow_up(key, cards.waiting, edit))
             self._following.add(task)

@@ -127,6 +127,9 @@ async def test_the_replay_viewer_is_a_v2_message_its_picture_across_it_at_every_
         assert ended is not None and is_v2(ended)
         # every hand as it ended
         assert await replay_picture(harness.fake, int(ended["id"]), not_=first)
+        # the hands are drawn face up in the picture: not listed again in card emojis
+        words = "\n".join(text_displays(harness.fake.message(int(ended["id"]))))
+        assert "**Every hand, face up**" not in words
 
 
 async def test_a_replay_sent_as_an_embed_before_the_upgrade_becomes_v2_when_clicked(
