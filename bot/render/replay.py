@@ -314,14 +314,17 @@ def _hand_rows(
     f: Frame, hands: dict[int, list[Card]], names: list[str], language: str
 ) -> list[CardRow]:
     """Each hand face up: a group of its cards overlapped, its player's name under it, side
-    by side where they fit (an emptied hand at the last step: the cards it ended with, so
-    marked)."""
-    rows = [CardRow(text(language, "replay.hands"), ())]  # a heading: the table above it
-    for seat, cards in sorted(hands.items()):
+    by side where they fit. At the last step an emptied hand shows the cards it ended with:
+    the heading says so when every hand is shown so, else the hand's caption does."""
+    held = {seat: cards or f.held_last.get(seat) or [] for seat, cards in hands.items()}
+    ended = {seat for seat, cards in hands.items() if not cards and held[seat]}
+    every = bool(ended) and ended == {seat for seat in held if held[seat]}
+    heading = text(language, "replay.hands_ended" if every else "replay.hands")
+    rows = [CardRow(heading, ())]  # a heading: the table above it
+    for seat in sorted(hands):
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
-        held = cards or f.held_last.get(seat) or []
-        note = text(language, "replay.played_last") if held and not cards else ""
-        shown_cards = tuple(c.name.split("#")[0] for c in held) or (EMPTY,)
+        note = text(language, "replay.played_last") if seat in ended and not every else ""
+        shown_cards = tuple(c.name.split("#")[0] for c in held[seat]) or (EMPTY,)
         rows.append(CardRow(name, shown_cards, note=note, flow=True))
     return rows
 

@@ -223,3 +223,18 @@ def test_the_replays_first_step_says_the_cards_are_dealt_and_a_later_one_names_i
         moved = render_replay(replayer.frame(hand, step), "en").fields[0].value
         assert moved and moved not in ("—", text("en", "replay.dealt")), step
         assert "P" in moved or "trick" in moved.lower(), (step, moved)
+
+
+@pytest.mark.parametrize("name", ["dutch", "euchre", "dame"])
+def test_at_the_last_step_the_picture_heads_the_hands_as_their_last_cards_once(name: str) -> None:
+    hand = finished(name, 9)
+    shown = Replayer().frame(hand, len(hand.record.actions))
+    rendered = replay_message(shown, "fr")
+    assert rendered.cards is not None
+    hands = [row for row in rendered.cards.rows if row.label in hand.names]
+    assert len(hands) == len(hand.names)
+    headings = [row.label for row in rendered.cards.rows if not row.cards]
+    if all(not cards for cards in shown.round.open_hands().values()):
+        # said once over the hands, not under each (captions side by side would run together)
+        assert text("fr", "replay.hands_ended") in headings
+        assert all(not row.note for row in hands)
