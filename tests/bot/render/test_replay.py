@@ -12,7 +12,7 @@ from bot.i18n import text
 from bot.local.layout import IS_COMPONENTS_V2
 from bot.local.limits import message_errors
 from bot.pictures.card_faces import FOUR_COLOUR_NAMES, FOUR_COLOURS
-from bot.pictures.layout import rows_image
+from bot.pictures.layout import PHONE_SHOWN, card_height, card_width, rows_image
 from bot.render.replay import Replayer, frame, render_replay, replay_message
 from bot.runtime.policy import policy_for
 from bot.ui.layout import layout_view
@@ -238,3 +238,17 @@ def test_at_the_last_step_the_picture_heads_the_hands_as_their_last_cards_once(n
         # said once over the hands, not under each (captions side by side would run together)
         assert text("fr", "replay.hands_ended") in headings
         assert all(not row.note for row in hands)
+
+
+@pytest.mark.parametrize("name", ["dutch", "euchre", "dame"])
+def test_the_replay_picture_keeps_a_card_40_px_wide_at_a_phones_width(name: str) -> None:
+    """Shown at the message's width in a 420-px window, a card of the picture (it flows, so
+    its cards are drawn full size) is 40 px wide at least, at every few steps of the hand."""
+    hand = finished(name, 9)
+    replayer = Replayer()
+    for step in range(0, len(hand.record.actions) + 1, 7):
+        rendered = replay_message(replayer.frame(hand, step), "en")
+        assert rendered.cards is not None
+        image, _ = rows_image(rendered.cards.rows)
+        shown = card_width(card_height(rendered.cards.rows)) * PHONE_SHOWN / image.width
+        assert shown >= 40, (step, image.width)
