@@ -5,7 +5,9 @@ The target is a click's latency: p99 under 50 ms for a Dame de Pique hand.
 A Dame de Pique hand is played to its end by simple bot players and stored as the bot stores
 one (table, seats, match, round, each action, the result); then the replay viewer's work is
 timed: opening (the finished hand read from the store, replayed to its start and rendered) and
-every step forward and back (replayed to that step and rendered as the viewer does).
+every step forward and back (replayed to that step and rendered as the viewer does: its words,
+buttons and the rows of its picture, named by their digest; the picture itself is drawn in a
+drawing process, off the click's path, and is not timed here).
 `--short`: a smaller run, for the test suite.
 """
 
@@ -19,7 +21,7 @@ import time
 from pathlib import Path
 
 from benchmarks.bot.latency import latency_line
-from bot.render.replay import Replayer, render_replay
+from bot.render.replay import Replayer, replay_message
 from bot.runtime.policy import policy_for
 from games.match import Match
 from games.registry import get_game
@@ -61,17 +63,17 @@ async def measure(hands: int, game: str) -> None:
             lengths = []
             replayer = Replayer()
             warm, _, _ = await stored_hand(store, game, 999)  # first renders load catalogs
-            render_replay(replayer.frame(await store.finished_hand(warm, 0), 1), "en")
+            replay_message(replayer.frame(await store.finished_hand(warm, 0), 1), "en")
             for seed in range(hands):
                 table_id, round_no, actions = await stored_hand(store, game, seed)
                 lengths.append(actions)
                 started = time.perf_counter()
                 hand = await store.finished_hand(table_id, round_no)
-                render_replay(replayer.frame(hand, 0), "en")
+                replay_message(replayer.frame(hand, 0), "en")
                 opened.append(time.perf_counter() - started)
                 for step in (*range(1, actions + 1), *range(actions - 1, -1, -1)):
                     started = time.perf_counter()
-                    render_replay(replayer.frame(hand, step), "en")
+                    replay_message(replayer.frame(hand, step), "en")
                     stepped.append(time.perf_counter() - started)
         finally:
             await store.close()

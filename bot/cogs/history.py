@@ -25,11 +25,13 @@ from bot.i18n import text
 from bot.i18n.translator import command_text
 from bot.render import colors
 from bot.render.names import escape
-from bot.render.replay import Replayer, render_replay
+from bot.render.replay import Replayer, replay_message
 from bot.render.review import review_text
 from bot.render.stats import game_title
+from bot.render.table import RenderedMessage
 from bot.runtime.pool_terms import TIMED_OUT, ChoreFailed
 from bot.runtime.reviews import review_in_workers
+from bot.ui.layout import shown_as
 from bot.ui.replies import say, selected_values, user_language
 from games.records import HandRecord, write_machine, write_text
 from games.registry import game_names, get_game
@@ -337,29 +339,17 @@ class ReviewButton(
         )
 
 
-STEPS_ROW, HANDS_ROW = 0, 1  # the steps on one row; the other hands and the records below
-
-
-def replay_view(
-    language: str, hand: FinishedHand, step: int, *, reviewable: bool = False
-) -> discord.ui.View:
-    """The viewer's buttons; `reviewable`: the asker played this hand (a review button)."""
-    steps = len(hand.record.actions)
-    t, r = hand.table_id, hand.round_no
-    view = discord.ui.View(timeout=None)
-    for target, op, label, off in (
-        (0, "first", "⏮", step == 0),
-        (step - 1, "back", "◀", step == 0),
-        (step + 1, "fwd", "▶", step >= steps),
-        (steps, "last", "⏭", step >= steps),
-    ):
-        view.add_item(ReplayButton(t, r, target, op, label=label, disabled=off, row=STEPS_ROW))
-    for op, key in (("prevh", "replay.previous_hand"), ("nexth", "replay.next_hand")):
-        view.add_item(ReplayButton(t, r, 0, op, label=text(language, key), row=HANDS_ROW))
-    view.add_item(RecordsButton(t, r, label=text(language, "replay.records"), row=HANDS_ROW))
-    if reviewable:
-        view.add_item(ReviewButton(t, r, label=text(language, "replay.review"), row=HANDS_ROW))
-    return view
+def beside_picture(embed: discord.Embed, language: str) -> discord.Embed:
+    """The viewer's words as they go with its picture: the hands are drawn face up in it, so
+    their line of card emojis is left out (kept where the picture is not shown)."""
+    if not embed.image.url:
+        return embed
+    shown = embed.copy()
+    hands = text(language, "replay.hands")
+    for index in reversed(range(len(shown.fields))):
+        if shown.fields[index].name == hands:
+            shown.remove_field(index)
+    return shown
 
 
 class HistoryCog(commands.Cog, name="history"):
@@ -368,6 +358,7 @@ class HistoryCog(commands.Cog, name="history"):
         self._hands: OrderedDict[tuple[int, int], FinishedHand] = OrderedDict()
         self._reviewing: set[tuple[int, int, int]] = set()  # (table, hand, seat) asked now
         self.replayer = Replayer()
+        self._following: set[asyncio.Task[None]] = set()  # pictures that follow their words
 
     @app_commands.command(
         name=command_text("history", "cmd.history"),
@@ -473,13 +464,42 @@ class HistoryCog(commands.Cog, name="history"):
             return
         language = user_language(interaction)
         shown = self.replayer.frame(hand, step)
-        embed = render_replay(shown, language, _bot(interaction).decks.of(interaction.user.id))
         seat = await self._seat_of(hand, interaction.user.id)
-        view = replay_view(language, hand, shown.step, reviewable=seat is not None)
+        deck = _bot(interaction).decks.of(interaction.user.id)
+        rendered = replay_message(shown, language, deck, reviewable=seat is not None)
+        pictures = self.bot.pictures
+        message = interaction.message
+        key = message.id if not new and message is not None else None
+        # The picture if drawn already (or the message carries it), else the words now and the
+        # picture in place once drawn, if the viewer still shows that step: never a wait.
+        cards = pictures.answer(key, rendered)
+        shown_embed = beside_picture(cards.embed, language)
         if new:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+            response = await interaction.response.send_message(
+                **shown_as(rendered, shown_embed), files=cards.attachments or [], ephemeral=True
+            )
+            key = response.message_id or interaction.id
+            pictures.posted(key, rendered, cards)
         else:
-            await interaction.response.edit_message(embed=embed, view=view)
+            # Shown as V2 whatever it was: a viewer sent as an embed before turns V2 in place
+            # (an edit clearing content and embeds); one without its picture drops the old.
+            files = cards.edit_files() if cards.embed.image.url else {"attachments": []}
+            await interaction.response.edit_message(**shown_as(rendered, shown_embed), **files)
+        if cards.waiting is not None and key is not None:
+
+            async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
+                shown = beside_picture(latest.embed, language)
+                await interaction.edit_original_response(
+                    **shown_as(latest, shown), attachments=files
+                )
+
+            task = asyncio.create_task(pictures.follow_up(key, cards.waiting, edit))
+            self._following.add(task)
+            task.add_done_callback(self._following.discard)
+
+    async def cog_unload(self) -> None:
+        for task in list(self._following):
+            task.cancel()
 
     async def neighbour(
         self, interaction: discord.Interaction[Any], table_id: int, round_no: int, forward: bool

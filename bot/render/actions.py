@@ -30,6 +30,7 @@ class ButtonSpec:
     style: str = "secondary"  # primary, secondary, success, danger
     row: int = 0
     emoji: str | None = None  # a custom emoji's markup (`<:name:id>`) or a unicode emoji
+    disabled: bool = False  # shown greyed (a replay's step past its end), never clicked
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,13 +18,16 @@ from typing import Any
 
 import discord
 
+from bot.games import plugin_for
 from bot.i18n import text
 from bot.pictures.card_faces import TWO_COLOURS, Deck
+from bot.pictures.layout import EMPTY, CardRow
 from bot.render import colors
+from bot.render.actions import ButtonSpec
 from bot.render.card_text import fitting, in_deck, shown
 from bot.render.names import escape
 from bot.render.stats import game_title
-from bot.render.table import render_table
+from bot.render.table import RenderedMessage, render_table, table_text, with_cards
 from bot.snapshots import PLAYING, ROUND_OVER, LogEntry, PublicSnapshot, RoundEnd, SeatInfo
 from games.cards import Card
 from games.contract import Event, Round
@@ -47,6 +50,7 @@ class Frame:
     # at the hand's last step, per seat, the last cards its hand held (a hand is empty once
     # its last card is played, or once it went out): what it ended with
     held_last: dict[int, list[Card]] = field(default_factory=dict)
+    moved: tuple[LogEntry, ...] = ()  # what this step's action did, in public
 
     @property
     def steps(self) -> int:
@@ -98,21 +102,25 @@ class Replayer:
     def frame(self, hand: FinishedHand, step: int) -> Frame:
         record = hand.record
         step = max(0, min(step, len(record.actions)))
-        pickled, logged = self._checkpoints(hand)[step // self.EVERY]
+        # the checkpoint before the step's action (not at it): the step itself is replayed,
+        # so what it did (in public, and what a rule showed) is known at every step
+        point = (step - 1) // self.EVERY if step else 0
+        pickled, logged = self._checkpoints(hand)[point]
         round_: Round[Any, Any, Any] = pickle.loads(pickled)
         log: deque[LogEntry] = deque(logged, maxlen=LOG_SIZE)
         private: tuple[Event, ...] = ()
-        start = (step // self.EVERY) * self.EVERY
-        for index in range(start + 1, step + 1):
+        moved: deque[LogEntry] = deque()
+        for index in range(point * self.EVERY + 1, step + 1):
             seat, notation = record.actions[index - 1]
             events = round_.apply(seat, notation)
             _public(events, log)
             if index == step:
                 private = tuple(e for e in events if e.to is not None)
+                _public(events, moved)
         held_last = self._held_last.get((hand.table_id, hand.round_no), {})
         if step < len(record.actions) or not round_.finished:
             held_last = {}
-        return Frame(hand, step, round_, tuple(log), private, held_last)
+        return Frame(hand, step, round_, tuple(log), private, held_last, tuple(moved))
 
 
 def _public(events: list[Event], log: deque[LogEntry]) -> None:
@@ -193,14 +201,59 @@ def _cards_in(value: Any) -> list[str]:
 
 def render_replay(f: Frame, language: str, deck: Deck = TWO_COLOURS) -> discord.Embed:
     """The table at this step, then every hand face up and what a rule showed at this step,
-    the cards in the viewer's deck."""
+    the cards in the viewer's deck (the words of `replay_message`, without its picture)."""
     with in_deck(deck):
-        return _render(f, language)
+        embed, _ = _render(f, language)
+    embed.set_image(url=None)
+    return embed
 
 
-def _render(f: Frame, language: str) -> discord.Embed:
-    shown_table = render_table(snapshot(f), language).embed
-    embed = shown_table.copy()
+def replay_message(
+    f: Frame, language: str, deck: Deck = TWO_COLOURS, *, reviewable: bool = False
+) -> RenderedMessage:
+    """The viewer as a Components V2 message: the table as it was and every hand face up in
+    one picture across the message, the step's action in words right under it, then the rest
+    of the table's words, and the viewer's buttons in rows (the steps, then the other hands,
+    the records and, for a player of the hand (`reviewable`), the review)."""
+    with in_deck(deck):
+        embed, rows = _render(f, language)
+        cards = with_cards(embed, "replay", rows)
+    return RenderedMessage(embed, replay_buttons(language, f, reviewable), cards=cards, v2=True)
+
+
+STEPS_ROW, HANDS_ROW = 0, 1  # the steps on one row; the other hands and the records below
+
+
+def replay_buttons(language: str, f: Frame, reviewable: bool) -> tuple[ButtonSpec, ...]:
+    """The viewer's buttons: their custom ids name the hand and the step they lead to
+    (`rp:<table>:<hand>:<step>:<op>`, `rpf:` the records, `rpr:` the review), so they answer
+    after a restart."""
+    t, r, step, steps = f.hand.table_id, f.hand.round_no, f.step, f.steps
+    buttons = [
+        ButtonSpec(f"rp:{t}:{r}:{target}:{op}", label, row=STEPS_ROW, disabled=off)
+        for target, op, label, off in (
+            (0, "first", "⏮", step == 0),
+            (step - 1, "back", "◀", step == 0),
+            (step + 1, "fwd", "▶", step >= steps),
+            (steps, "last", "⏭", step >= steps),
+        )
+    ]
+    buttons += [
+        ButtonSpec(f"rp:{t}:{r}:0:{op}", text(language, key), row=HANDS_ROW)
+        for op, key in (("prevh", "replay.previous_hand"), ("nexth", "replay.next_hand"))
+    ]
+    buttons.append(ButtonSpec(f"rpf:{t}:{r}", text(language, "replay.records"), "primary", 1))
+    if reviewable:
+        buttons.append(ButtonSpec(f"rpr:{t}:{r}", text(language, "replay.review"), "success", 1))
+    return tuple(buttons)
+
+
+def _render(f: Frame, language: str) -> tuple[discord.Embed, tuple[CardRow, ...]]:
+    """The viewer's words, and the rows of its picture: the table's (as its message draws
+    them) then each hand face up under its player's name."""
+    public = snapshot(f)
+    shown_table = render_table(public, language)
+    embed = shown_table.embed.copy()
     embed.colour = colors.INFO
     embed.set_image(url=None)  # the round-end picture is the table message's, not sent here
     embed.title = text(
@@ -212,6 +265,8 @@ def _render(f: Frame, language: str) -> discord.Embed:
     names = [escape(_name(n)) for n in f.hand.names] or [
         f"#{s + 1}" for s in range(f.hand.record.n_seats)
     ]
+    drawn_names = [_name(n) for n in f.hand.names]  # drawn, so not markdown-escaped
+    rows: list[CardRow] = list(shown_table.cards.rows) if shown_table.cards else []
     hands = f.round.open_hands()
     if hands:
 
@@ -233,6 +288,7 @@ def _render(f: Frame, language: str) -> discord.Embed:
 
         value = _fit(fitting(listed, 1024))
         embed.add_field(name=text(language, "replay.hands"), value=value, inline=False)
+        rows += _hand_rows(f, hands, drawn_names, language)
     for event in f.private:
         seen = _cards_in(dict(event.data))
         if not seen or event.to is None:
@@ -243,8 +299,34 @@ def _render(f: Frame, language: str) -> discord.Embed:
             value=" ".join(shown(c.split("#")[0]) for c in seen),
             inline=False,
         )
-    embed.set_footer(text=text(language, "replay.step", step=f.step, steps=f.steps))
-    return embed
+    # The step's action in words, first of the texts: right under the picture it changed.
+    if f.step:
+        plugin = plugin_for(f.hand.record.game)
+        moved = "\n".join(plugin.log_lines(f.moved, table_text(public, language))) or "—"
+    else:
+        moved = text(language, "replay.dealt")
+    step = text(language, "replay.step", step=f.step, steps=f.steps)
+    embed.insert_field_at(0, name=step, value=_fit(fitting(lambda: moved, 1024)), inline=False)
+    return embed, tuple(rows)
+
+
+def _hand_rows(
+    f: Frame, hands: dict[int, list[Card]], names: list[str], language: str
+) -> list[CardRow]:
+    """Each hand face up: a group of its cards overlapped, its player's name under it, side
+    by side where they fit. At the last step an emptied hand shows the cards it ended with:
+    the heading says so when every hand is shown so, else the hand's caption does."""
+    held = {seat: cards or f.held_last.get(seat) or [] for seat, cards in hands.items()}
+    ended = {seat for seat, cards in hands.items() if not cards and held[seat]}
+    every = bool(ended) and ended == {seat for seat in held if held[seat]}
+    heading = text(language, "replay.hands_ended" if every else "replay.hands")
+    rows = [CardRow(heading, ())]  # a heading: the table above it
+    for seat in sorted(hands):
+        name = names[seat] if seat < len(names) else f"#{seat + 1}"
+        note = text(language, "replay.played_last") if seat in ended and not every else ""
+        shown_cards = tuple(c.name.split("#")[0] for c in held[seat]) or (EMPTY,)
+        rows.append(CardRow(name, shown_cards, note=note, flow=True))
+    return rows
 
 
 def _fit(value: str, limit: int = 1024) -> str:

@@ -280,7 +280,7 @@ def _add_fields(embed: discord.Embed, fields: list[Field]) -> None:
 
 
 def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
-    embed = discord.Embed(title=_title(snapshot, language), color=colors.TABLE)
+    embed = discord.Embed(title=_title(snapshot, language), color=colors.of_game(snapshot.game))
     view = snapshot.view
     table = table_text(snapshot, language)
     plugin = plugin_for(snapshot.game)
@@ -316,7 +316,8 @@ def _add_watchers(embed: discord.Embed, snapshot: PublicSnapshot, language: str)
 def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     finished = snapshot.status == FINISHED
     embed = discord.Embed(
-        title=_title(snapshot, language), color=colors.FINISHED if finished else colors.TABLE
+        title=_title(snapshot, language),
+        color=colors.FINISHED if finished else colors.of_game(snapshot.game),
     )
     table = table_text(snapshot, language)
     names = list(table.names)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -199,7 +200,7 @@ def _component(spec: ComponentSpec) -> dict[str, Any] | None:
         button: dict[str, Any] = {
             "type": BUTTON,
             "style": STYLES[spec.style].value,
-            "disabled": False,
+            "disabled": spec.disabled,
         }
         if spec.label:
             button["label"] = spec.label[:LABEL_LIMIT]
@@ -258,13 +259,24 @@ def _emoji_payload(markup: str) -> dict[str, Any]:
 
 def is_routed(message: discord.Message | None, component_type: object, custom_id: object) -> bool:
     """Whether discord.py hands this click to a `TableItem`: only when the message the click
-    comes from holds a component of that type and custom id (the template takes any id)."""
+    comes from holds a component of that type and custom id (the template takes any id), in
+    an action row or, in a Components V2 message, nested in its container or beside a
+    section's text."""
     if message is None or not isinstance(custom_id, str) or not custom_id:
         return False
-    for row in message.components:
-        for child in getattr(row, "children", (row,)):
-            if getattr(child, "custom_id", None) != custom_id:
-                continue
-            if getattr(child.type, "value", None) == component_type:
-                return True
+    for child in _nested(message.components):
+        if getattr(child, "custom_id", None) != custom_id:
+            continue
+        if getattr(child.type, "value", None) == component_type:
+            return True
     return False
+
+
+def _nested(components: Iterable[Any]) -> Iterator[Any]:
+    """Every component, the nested ones too (a row's, a container's, a section's accessory)."""
+    for component in components:
+        yield component
+        yield from _nested(getattr(component, "children", ()) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield accessory

@@ -31,10 +31,15 @@ def replay_button(viewer: Any, op: str) -> Any:
 
 
 def shown_step(viewer: Any) -> tuple[int, int]:
-    """ "Action 3 of 27" in the viewer's footer."""
-    footer = str(viewer.locator(".embed-footer").inner_text())
-    step, steps = footer.removeprefix("Action ").split(" of ")
-    return int(step), int(steps.split()[0])
+    """ "Action 3 of 27" over the step's move, right under the viewer's picture."""
+    found = re.search(r"Action (\d+) of (\d+)", str(viewer.inner_text()))
+    assert found is not None
+    return int(found[1]), int(found[2])
+
+
+def step_shown(viewer: Any, step: int, steps: int) -> None:
+    """Wait for the viewer to show this step."""
+    viewer.locator(".v2-text", has_text=f"Action {step} of {steps}").wait_for()
 
 
 def test_a_match_s_hand_replayed_to_its_end_both_records_downloaded_and_a_review_on_the_page(
@@ -63,16 +68,24 @@ def test_a_match_s_hand_replayed_to_its_end_both_records_downloaded_and_a_review
         viewer.wait_for()
         step, steps = shown_step(viewer)
         assert step == 0 and steps > 20  # bids, the dealer's discard, twenty cards
-        assert "Every hand, face up" in viewer.inner_text()
         assert replay_button(viewer, "back").is_disabled()
         rows = viewer.locator(".component-row")
         steps_row = rows.first.locator("button").all_inner_texts()
         assert [label.strip() for label in steps_row] == ["⏮", "◀", "▶", "⏭"]
         alice.click(replay_button(viewer, "fwd"))
-        viewer.locator(".embed-footer", has_text=f"Action 1 of {steps}").wait_for()
-        alice.screenshot("replay-viewer")  # every hand face up, the first bid made
+        step_shown(viewer, 1, steps)
+        picture = viewer.locator(".v2-gallery img[src*='replay-']")
+        picture.wait_for()
+        alice.page.wait_for_function(
+            "img => img.complete && img.naturalWidth > 0", arg=picture.element_handle()
+        )
+        assert viewer.locator(".embed").count() == 0  # a Components V2 message
+        # every hand is drawn face up in the picture, not listed again in card emojis
+        words = viewer.locator(".v2-text").all_inner_texts()
+        assert not any("Every hand, face up" in w for w in words), words
+        alice.screenshot("replay-viewer")  # the table and every hand face up, the first bid
         alice.click(replay_button(viewer, "last"))
-        viewer.locator(".embed-footer", has_text=f"Action {steps} of {steps}").wait_for()
+        step_shown(viewer, steps, steps)
         assert replay_button(viewer, "fwd").is_disabled()
         assert replay_button(viewer, "last").is_disabled()
         assert "Only you can see this" in viewer.inner_text()

@@ -9,9 +9,13 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.i18n import text
+from bot.local.layout import IS_COMPONENTS_V2
+from bot.local.limits import message_errors
 from bot.pictures.card_faces import FOUR_COLOUR_NAMES, FOUR_COLOURS
-from bot.render.replay import Replayer, frame, render_replay
+from bot.pictures.layout import PHONE_SHOWN, card_height, card_width, rows_image
+from bot.render.replay import Replayer, frame, render_replay, replay_message
 from bot.runtime.policy import policy_for
+from bot.ui.layout import layout_view
 from games.contract import RoundSetup
 from games.registry import get_game
 from storage.history import FinishedHand
@@ -63,7 +67,7 @@ def test_every_step_renders_with_every_hand_face_up(name: str) -> None:
         embed = render_replay(replayer.frame(hand, step), "fr")
         fields = [f.name for f in embed.fields]
         assert "Toutes les mains, face visible" in fields
-        assert embed.footer.text == f"Action {step} sur {len(hand.record.actions)}"
+        assert fields[0] == f"Action {step} sur {len(hand.record.actions)}"
         assert embed.image.url is None
 
 
@@ -157,3 +161,94 @@ def test_before_the_last_action_no_hand_is_marked_as_played_last() -> None:
             if f.name == "Every hand, face up"
         ]
         assert marked not in field.value
+
+
+def v2(rendered: object) -> dict[str, object]:
+    """The viewer as discord.py sends it in Components V2 (flags and components)."""
+    view = layout_view(rendered.embed, rendered.components)  # type: ignore[attr-defined]
+    return {"flags": IS_COMPONENTS_V2, "components": view.to_components()}
+
+
+@pytest.mark.parametrize("name", ["dutch", "euchre", "dame"])
+def test_the_replay_viewer_is_a_v2_message_its_picture_across_it_its_buttons_in_rows(
+    name: str,
+) -> None:
+    hand = finished(name, 9)
+    replayer = Replayer()
+    steps = len(hand.record.actions)
+    for step in (0, 1, steps // 2, steps):
+        rendered = replay_message(replayer.frame(hand, step), "en", reviewable=True)
+        assert rendered.v2 and rendered.cards is not None
+        payload = v2(rendered)
+        assert message_errors(payload, creating=True) == [], (name, step)
+        (container,) = payload["components"]  # type: ignore[misc]
+        kinds = [c["type"] for c in container["components"]]
+        gallery = kinds.index(12)
+        (item,) = container["components"][gallery]["items"]
+        assert item["media"]["url"] == f"attachment://{rendered.cards.filename}"
+        # the step's action in words, right under the picture it changed
+        moved = container["components"][gallery + 1]["content"]
+        assert moved.startswith(f"**Action {step} of {steps}**\n")
+        rows = [c for c in container["components"] if c["type"] == 1]
+        ops = [[b["custom_id"].split(":")[-1] for b in row["components"]] for row in rows]
+        assert ops[0] == ["first", "back", "fwd", "last"]
+        assert [b["disabled"] for b in rows[0]["components"]] == [
+            step == 0,
+            step == 0,
+            step == steps,
+            step == steps,
+        ]
+        assert [b["custom_id"][:4] for b in rows[1]["components"]][-2:] == ["rpf:", "rpr:"]
+
+
+@pytest.mark.parametrize("name", ["dutch", "euchre", "dame"])
+def test_the_replay_picture_shows_every_hand_face_up_under_its_players_name(name: str) -> None:
+    hand = finished(name, 9)
+    shown = Replayer().frame(hand, 1)
+    rendered = replay_message(shown, "en")
+    assert rendered.cards is not None
+    labels = [row.label for row in rendered.cards.rows]
+    assert [n for n in hand.names if n in labels] == list(hand.names)
+    _, drawn = rows_image(rendered.cards.rows)
+    held = [c.name.split("#")[0] for cards in shown.round.open_hands().values() for c in cards]
+    assert held and all(drawn.count(card) >= held.count(card) for card in set(held))
+
+
+def test_the_replays_first_step_says_the_cards_are_dealt_and_a_later_one_names_its_move() -> None:
+    hand = finished("euchre", 9)
+    replayer = Replayer()
+    first = render_replay(replayer.frame(hand, 0), "fr").fields[0]
+    assert first.value == text("fr", "replay.dealt")
+    for step in range(1, len(hand.record.actions) + 1):  # a checkpoint's step too
+        moved = render_replay(replayer.frame(hand, step), "en").fields[0].value
+        assert moved and moved not in ("—", text("en", "replay.dealt")), step
+        assert "P" in moved or "trick" in moved.lower(), (step, moved)
+
+
+@pytest.mark.parametrize("name", ["dutch", "euchre", "dame"])
+def test_at_the_last_step_the_picture_heads_the_hands_as_their_last_cards_once(name: str) -> None:
+    hand = finished(name, 9)
+    shown = Replayer().frame(hand, len(hand.record.actions))
+    rendered = replay_message(shown, "fr")
+    assert rendered.cards is not None
+    hands = [row for row in rendered.cards.rows if row.label in hand.names]
+    assert len(hands) == len(hand.names)
+    headings = [row.label for row in rendered.cards.rows if not row.cards]
+    if all(not cards for cards in shown.round.open_hands().values()):
+        # said once over the hands, not under each (captions side by side would run together)
+        assert text("fr", "replay.hands_ended") in headings
+        assert all(not row.note for row in hands)
+
+
+@pytest.mark.parametrize("name", ["dutch", "euchre", "dame"])
+def test_the_replay_picture_keeps_a_card_40_px_wide_at_a_phones_width(name: str) -> None:
+    """Shown at the message's width in a 420-px window, a card of the picture (it flows, so
+    its cards are drawn full size) is 40 px wide at least, at every few steps of the hand."""
+    hand = finished(name, 9)
+    replayer = Replayer()
+    for step in range(0, len(hand.record.actions) + 1, 7):
+        rendered = replay_message(replayer.frame(hand, step), "en")
+        assert rendered.cards is not None
+        image, _ = rows_image(rendered.cards.rows)
+        shown = card_width(card_height(rendered.cards.rows)) * PHONE_SHOWN / image.width
+        assert shown >= 40, (step, image.width)

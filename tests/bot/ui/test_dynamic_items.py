@@ -5,10 +5,12 @@ the specs, is what discord.py's own items (`TableItem` in a `View`) would send."
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
+from discord.components import _component_factory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +21,9 @@ from bot.ui.dynamic_items import (
     STYLES,
     TableItem,
     build_view,
+    is_routed,
 )
+from bot.ui.layout import layout_components
 
 
 def components(view: discord.ui.View) -> list[dict[str, Any]]:
@@ -154,3 +158,20 @@ def test_a_typical_menu_is_sent_as_discord_py_items_would_send_it() -> None:
         ["ct:12:3:m=meld"],
         ["ct:12:3:n="],
     ]
+
+
+def test_a_click_on_a_button_nested_in_a_v2_container_or_section_is_routed() -> None:
+    rows = build_view([ButtonSpec("rp:1:0:1:fwd", "▶")]).rows
+    (container,) = layout_components({"title": "Replay"}, rows)
+    section = {
+        "type": 9,
+        "components": [{"type": 10, "content": "7♥"}],
+        "accessory": {"type": 2, "style": 2, "label": "Play", "custom_id": "ct:1:1:p=7H"},
+    }
+    container["components"].append(section)
+    # a discord.Message as far as `is_routed` reads it: its components as discord.py parses them
+    shown = SimpleNamespace(components=[_component_factory(container)])
+    assert is_routed(shown, 2, "rp:1:0:1:fwd")  # type: ignore[arg-type]
+    assert is_routed(shown, 2, "ct:1:1:p=7H")  # type: ignore[arg-type]
+    assert not is_routed(shown, 2, "rp:1:0:2:fwd")  # type: ignore[arg-type]
+    assert not is_routed(shown, 3, "rp:1:0:1:fwd")  # type: ignore[arg-type]
