@@ -771,7 +771,8 @@
       if (event.source !== frame.contentWindow || event.origin !== origin) return;
       if (!event.data || event.data.type !== "cardtable-authorize") return;
       const { code } = await postJson("/page/activity/code", { user: userNumber });
-      frame.contentWindow.postMessage({ type: "cardtable-code", code, table: activity.table }, origin);
+      const { instance, channel } = activity;  // what Discord's SDK tells the Activity
+      frame.contentWindow.postMessage({ type: "cardtable-code", code, instance, channel }, origin);
     };
     window.addEventListener("message", answer);
     close.addEventListener("click", () => { window.removeEventListener("message", answer); box.remove(); });
