@@ -453,9 +453,17 @@ class CardTableBot(commands.Bot):
     async def _start_activity(self, notifier: CompositeNotifier) -> None:
         """The Activity's web server on its own port; its pages follow every change."""
         secret = self.settings.discord_client_secret
+        given = self.settings.discord_application_id
+        if given is not None and self.application_id is not None and given != self.application_id:
+            log.warning(
+                "DISCORD_APPLICATION_ID is %s but the token is application %s's: the Activity "
+                "signs in as the token's",
+                given,
+                self.application_id,
+            )
         identity = DiscordIdentity(
             discord.http.Route.BASE,  # Discord's API, or the one the bot is pointed at
-            str(self.application_id),
+            str(self.application_id or given),
             secret.get_secret_value() if secret is not None else "",
             bot_token=lambda: self.http.token,  # asks Discord about the pages' instances
         )

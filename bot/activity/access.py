@@ -1,11 +1,11 @@
 """Which table a page may open: one its Activity instance's channel holds, asked of Discord.
 
-Discord is asked before the page sees anything. A page names the SDK's instance id and channel id (and the table it shows, when it has one:
-the local table's launch, a reconnect). It is let in only when Discord answers that the
-instance runs in that channel and the viewer takes part in it. It then sees the table named,
-which must be at that channel (or its thread); else the table its viewer last launched the
-Activity for there ("Open the table", the entry point); else the one they sit at there; else
-the channel's newest. A refusal is a `TableError`, told the viewer in one sentence.
+Discord is asked before the page sees anything. A page names the SDK's instance id and channel
+id (and the table it shows, when it has one: a reconnect). It is let in only when Discord
+answers that the instance runs in that channel and the viewer takes part in it. It then sees
+the table named, which must be at that channel (or its thread); else the table its viewer last
+launched the Activity for there ("Open the table", the entry point); else the one they sit at
+there; else the channel's newest. A refusal is a `TableError`, told the viewer in one sentence.
 """
 
 from __future__ import annotations
