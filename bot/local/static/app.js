@@ -808,7 +808,8 @@
       }
     };
     for (const command of commands) {
-      if ((command.type || 1) === 1) walk(command, [command.name], [localized(command, "name")]);
+      // slash commands, and an Activity's entry point (type 4), which Discord lists with them
+      if ([1, 4].includes(command.type || 1)) walk(command, [command.name], [localized(command, "name")]);
     }
     return flat.sort((a, b) => a.shown.localeCompare(b.shown));
   }
@@ -946,6 +947,7 @@
     try {
       const answer = await postJson("/page/interactions", { user: userNumber, ...payload });
       if (!answer.answered) error.textContent = t(answer.error);
+      if (answer.activity) openActivity(answer.activity);  // the entry point launched it
       await refresh();
     } catch (failure) {
       error.textContent = failure.message;

@@ -65,7 +65,7 @@ def test_a_player_opens_the_table_as_an_activity_and_plays_from_it(
         assert not table.errors()
 
 
-def test_a_second_user_seated_nowhere_opens_the_activity_and_only_watches(
+def test_a_second_user_seated_nowhere_launches_the_activity_and_only_watches(
     browser: Any, tmp_path: Path
 ) -> None:
     with local_table(tmp_path, seed=2) as table:
@@ -74,7 +74,7 @@ def test_a_second_user_seated_nowhere_opens_the_activity_and_only_watches(
         alice.click(alice.wait_table_button("activity"))
         alice.page.frame_locator("#activity iframe").locator("#moves button").first.wait_for()
         bob = Player(browser, table, 2)  # in the channel, at no seat: he joins the instance
-        bob.click(bob.wait_table_button("activity"))
+        bob.command("launch")  # the entry point: the channel's only table, opened at once
         frame = bob.page.frame_locator("#activity iframe")
         frame.locator("#who:has-text('You are watching')").wait_for()
         assert frame.locator("#seats .seat").count() == 2
