@@ -87,7 +87,10 @@ async def answer(bot: CardTableBot, interaction: discord.Interaction[Any]) -> No
     """The entry point used in a channel: its tables offered (see the module)."""
     server = bot.activity_server
     channel_id = interaction.channel_id
-    if server is None or channel_id is None:
+    if server is None:  # turned off since the entry point was synced
+        await refuse(interaction, "activity_off")
+        return
+    if channel_id is None:
         await refuse(interaction, "activity_no_table")
         return
     service = bot.service

@@ -14,6 +14,7 @@ from bot.custom_ids import parse
 from bot.i18n import error_text
 from bot.local.records import LocalInteraction, LocalUser
 from bot.ui.custom_ids import Verb
+from bot.ui.entry_point import definition
 from tests.bot.e2e.harness import BotUnderTest, players, shown_answer
 from tests.bot.e2e.players import verb_choice
 from tests.bot.local.browser import free_port
@@ -140,7 +141,7 @@ async def test_the_entry_point_command_is_synced_with_the_activity(
     async with harness.running():
         entry = _entry_point(harness)
         assert entry["name"] == "launch" and entry["handler"] == 1  # the bot answers it
-        assert entry["name_localizations"]["fr"] == "lancer"
+        assert entry["name_localizations"]["fr"] == "ouvrir"
         assert entry["description"] and entry["description_localizations"]["fr"]
 
 
@@ -203,3 +204,15 @@ async def test_the_entry_point_speaks_the_users_language(harness: BotUnderTest) 
         assert offer["content"] == "Quelle table de ce salon ouvrez-vous ?"
         labels = [b["label"] for row in offer["components"] for b in row["components"]]
         assert labels == ["Ouvrir la table : Dutch d'Alice", "Ouvrir la table : Dutch de Carol"]
+
+
+async def test_the_entry_point_of_a_bot_whose_activity_is_off_says_so(
+    harness: BotUnderTest,
+) -> None:
+    async with harness.running():
+        assert not [c for c in harness.fake.commands.get(None, []) if c.get("type") == 4]
+        harness.fake.commands.setdefault(None, []).append({**definition(), "id": "1"})  # older
+        alice, _bob, _carol = players(harness.fake)
+        asked = await (await harness.fake.slash(alice, "launch")).wait_answered()
+        assert not asked.launched_activity
+        assert shown_answer(asked)["content"] == error_text("en", "activity_off")

@@ -46,7 +46,7 @@ async def test_the_global_sync_writes_every_command_and_the_entry_point(
 def test_the_entry_point_is_the_bots_to_answer_in_both_languages() -> None:
     entry = definition()
     assert entry["handler"] == APP_HANDLER and entry["type"] == PRIMARY_ENTRY_POINT
-    assert entry["name"] == "launch" and entry["name_localizations"] == {"fr": "lancer"}
+    assert entry["name"] == "launch" and entry["name_localizations"] == {"fr": "ouvrir"}
     assert entry["description"] == text("en", "cmd.launch.desc")
     assert entry["description_localizations"] == {"fr": text("fr", "cmd.launch.desc")}
     assert len(entry["description"]) <= 100  # Discord's limit
