@@ -112,26 +112,21 @@ async def _socket(request: web.Request) -> web.StreamResponse:
         viewer = await identity.viewer(session, request.query.get("token", ""))
     except (ValueError, NotIdentified, aiohttp.ClientError):
         raise web.HTTPUnauthorized(text="who are you, and which table?") from None
-    try:
-        table_id: int | None = await admitted_table(
-            identity, session, hub.tables, request.app[LAUNCHES_KEY], viewer, asks
-        )
-        refusal = None
-    except TableError as error:
-        table_id, refusal = None, error
-    except (NotIdentified, aiohttp.ClientError) as error:  # Discord did not answer
-        log.warning("an Activity instance could not be checked: %s", error)
-        table_id, refusal = None, TableError("activity_unknown")
     socket = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
-    await socket.prepare(request)
-    hello = {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
-    if table_id is None:
-        assert refusal is not None
-        await _refuse_entry(socket, viewer, refusal)
+    try:
+        launches = request.app[LAUNCHES_KEY]
+        table_id = await admitted_table(identity, session, hub.tables, launches, viewer, asks)
+    except (TableError, NotIdentified, aiohttp.ClientError) as error:
+        if not isinstance(error, TableError):  # Discord did not answer for the instance
+            log.warning("an Activity instance could not be checked: %s", error)
+            error = TableError("activity_unknown")
+        await socket.prepare(request)
+        await _refuse_entry(socket, viewer, error)
         return socket
+    await socket.prepare(request)
     page = Page(table_id, viewer.user_id, viewer.language, socket.send_json)
     try:
-        await socket.send_json(hello)
+        await socket.send_json(_hello(viewer))
         hub.open(page)  # before the first frame: a change meanwhile is pushed after it
         await hub.deliver(page, await hub.tables.opening_frame(table_id, viewer.user_id))
         async for message in socket:
@@ -148,13 +143,16 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     return socket
 
 
+def _hello(viewer: Viewer) -> dict[str, Any]:
+    return {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
+
+
 async def _refuse_entry(socket: web.WebSocketResponse, viewer: Viewer, error: TableError) -> None:
     """A page not let in: greeted, told why in one sentence, and closed for good."""
     log.info("an Activity page of user %s was refused: %s", viewer.user_id, error.key)
     sentence = error_text(viewer.language, error.key, **error.params)
-    hello = {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
     with contextlib.suppress(ConnectionError, RuntimeError):
-        await socket.send_json(hello)
+        await socket.send_json(_hello(viewer))
         await socket.send_json({"type": "refused", "key": error.key, "text": sentence})
     await socket.close(code=REFUSED, message=error.key.encode())
 

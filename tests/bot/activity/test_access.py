@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.activity.server import LAUNCHES_KEY, REFUSED
+from bot.activity.identity import INSTANCE_SECONDS
+from bot.activity.server import IDENTITY_KEY, LAUNCHES_KEY, REFUSED
 from bot.i18n import error_text
 from tests.bot.activity.conftest import CHANNEL, GUILD, ActivityRig, PageClient
 from tests.bot.activity.test_server import open_table
@@ -143,3 +144,35 @@ async def test_the_page_opens_the_table_its_viewer_launched_it_for(rig: Activity
     await alice.wait(lambda p: bool(p.frames))
     assert alice.latest["table"]["table"] == second != first
     assert alice.latest["me"] is None
+
+
+async def test_an_instances_answer_is_asked_again_once_it_is_old(rig: ActivityRig) -> None:
+    table_id = await open_table(rig, "dutch", ("alice", "bob"))
+    identity = rig.client.app[IDENTITY_KEY]
+    now = [1000.0]
+    identity.clock = lambda: now[0]
+    instance = rig.launch("alice")
+    await rig.open_page("alice", table_id, instance=instance)
+    now[0] += INSTANCE_SECONDS - 1
+    await rig.open_page("alice", table_id, instance=instance)
+    assert instance_questions(rig) == 1
+    now[0] += 2
+    await rig.open_page("alice", table_id, instance=instance)
+    assert instance_questions(rig) == 2
+
+
+async def test_a_table_in_a_thread_opens_from_an_instance_in_that_thread(
+    rig: ActivityRig,
+) -> None:
+    table_id = await open_table(rig, "dutch", ("alice", "bob"))
+    thread = 12
+
+    async def thread_of(asked: int) -> int | None:
+        return thread if asked == table_id else None
+
+    rig.hub.tables.thread_of = thread_of
+    alice = await rig.open_page("alice", table_id, channel_id=thread)
+    await alice.wait(lambda p: bool(p.frames))
+    assert alice.latest["table"]["table"] == table_id and alice.latest["me"] is not None
+    elsewhere = await rig.open_page("bob", table_id, channel_id=OTHER_CHANNEL)
+    assert (await refused_entry(elsewhere))["key"] == "activity_elsewhere"
