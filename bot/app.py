@@ -60,6 +60,7 @@ from bot.ui.decks import PlayerDecks
 from bot.ui.discord_notifier import DiscordNotifier
 from bot.ui.dynamic_items import TableItem
 from bot.ui.emojis import CardEmojis
+from bot.ui.entry_point import sync_with_entry_point, upsert_entry_point
 from bot.ui.guild_settings import GuildSettingsCache
 from bot.ui.layout import words_message
 from bot.ui.locations import TableLocations
@@ -354,6 +355,10 @@ class CardTableBot(commands.Bot):
                 guild = discord.Object(guild_id)
                 self.tree.copy_global_to(guild=guild)
                 await self.tree.sync(guild=guild)
+                if self.activity_server is not None:  # an entry point is global only
+                    await upsert_entry_point(self)
+            elif self.activity_server is not None:  # the Activity's entry point among them
+                await sync_with_entry_point(self, self.tree)
             else:
                 await self.tree.sync()
         except discord.Forbidden:
@@ -448,12 +453,21 @@ class CardTableBot(commands.Bot):
     async def _start_activity(self, notifier: CompositeNotifier) -> None:
         """The Activity's web server on its own port; its pages follow every change."""
         secret = self.settings.discord_client_secret
+        given = self.settings.discord_application_id
+        if given is not None and self.application_id is not None and given != self.application_id:
+            log.warning(
+                "DISCORD_APPLICATION_ID is %s but the token is application %s's: the Activity "
+                "signs in as the token's",
+                given,
+                self.application_id,
+            )
         identity = DiscordIdentity(
             discord.http.Route.BASE,  # Discord's API, or the one the bot is pointed at
-            str(self.application_id),
+            str(self.application_id or given),
             secret.get_secret_value() if secret is not None else "",
+            bot_token=lambda: self.http.token,  # asks Discord about the pages' instances
         )
-        server = ActivityServer(self.service, identity)
+        server = ActivityServer(self.service, identity, self._thread_of)
         host, port = self.settings.activity_host, self.settings.activity_port
         try:
             await server.start(host, port)
@@ -463,6 +477,9 @@ class CardTableBot(commands.Bot):
             return
         self.activity_server = server
         notifier.notifiers.append(server.notifier)
+
+    async def _thread_of(self, table_id: int) -> int | None:
+        return (await self.locations.get(table_id)).thread_id
 
     async def close(self) -> None:
         if self.activity_server is not None:

@@ -82,16 +82,21 @@ class Settings(BaseSettings):
     # Worker processes for the bot players' decisions (each process of the bot has its own).
     # Unset: the cores this process may use, less one for the event loop, at least one.
     bot_workers: int | None = Field(default=None, ge=1, le=256, alias="BOT_WORKERS")
-    # The card table as a Discord Activity (off by default): its own web server on
-    # ACTIVITY_PORT, which Discord's proxy reaches at ACTIVITY_PUBLIC_URL (HTTPS, mapped in the
-    # Developer Portal); DISCORD_CLIENT_SECRET exchanges a player's sign-in code for who they are.
+    # The card table as a Discord Activity (off by default; README "The table as a Discord
+    # Activity"). Its own web server listens on ACTIVITY_HOST:ACTIVITY_PORT.
     activity_enabled: bool = Field(default=False, alias="ACTIVITY_ENABLED")
     activity_port: int = Field(default=8766, ge=1, le=65535, alias="ACTIVITY_PORT")
     activity_host: str = Field(default="127.0.0.1", alias="ACTIVITY_HOST")
+    # The HTTPS address of that server behind a reverse proxy: the one the Developer Portal's
+    # URL mapping `/` names (Discord's proxy fetches the page from it).
     activity_public_url: str | None = Field(default=None, alias="ACTIVITY_PUBLIC_URL")
+    # The Portal's OAuth2 Client Secret: exchanges a player's sign-in code for who they are.
     discord_client_secret: SecretStr | None = Field(
         default=None, alias="DISCORD_CLIENT_SECRET", repr=False
     )
+    # Optional: the application's id (the Portal's General Information), the page's OAuth2
+    # client id. Unset: the one Discord tells the bot when it logs in (the same, for its token).
+    discord_application_id: int | None = Field(default=None, alias="DISCORD_APPLICATION_ID")
 
     @field_validator("log_level")
     @classmethod

@@ -1,8 +1,9 @@
 """`python -m benchmarks.bot.activity`: how long an Activity page waits to see a move.
 
 Opens `--tables` Dutch tables of two players on a real store in a temporary directory, the
-Activity's server on a local port (sign-in answered by the local Discord), and three open
-pages per table over real WebSockets: both players' and a watcher's. Then `--moves` times a
+Activity's server on a local port (sign-in and Activity instances answered by the local
+Discord), and three open pages per table over real WebSockets: both players' and a
+watcher's. Then `--moves` times a
 player, at a table chosen at random, sends the simple policy's move from their page; it
 prints p50/p99/max of the time from sending the move to the mover's answer, and to every page
 of that table showing the table after it. `--short` runs a few moves at a few tables.
@@ -64,12 +65,21 @@ class BenchPage:
 
 
 async def _page(
-    session: aiohttp.ClientSession, fake: LocalDiscord, base: str, name: str, table_id: int
+    session: aiohttp.ClientSession,
+    fake: LocalDiscord,
+    base: str,
+    name: str,
+    table_id: int,
+    channel_id: int,
 ) -> BenchPage:
-    code = fake.oauth.authorize(fake.user(name))
+    """The user's page, signed in, in the Activity instance they launch in the channel."""
+    user = fake.user(name)
+    code = fake.oauth.authorize(user)
     async with session.post(f"{base}/api/token", json={"code": code}) as answer:
         token = (await answer.json())["access_token"]
-    socket = await session.ws_connect(f"{base}/ws?table={table_id}&token={token}")
+    instance = fake.activities.launch(user, channel_id).instance_id
+    where = f"instance={instance}&channel={channel_id}&table={table_id}"
+    socket = await session.ws_connect(f"{base}/ws?{where}&token={token}")
     return BenchPage(socket)
 
 
@@ -94,7 +104,10 @@ async def run(tables: int, moves: int, seed: int) -> None:
         notifier = CompositeNotifier([])
         service = TableService(store, SystemClock(), notifier, lambda: next(seeds))
         identity = DiscordIdentity(
-            fake.base_url, str(fake.application_id), fake.oauth.client_secret
+            fake.base_url,
+            str(fake.application_id),
+            fake.oauth.client_secret,
+            bot_token=lambda: fake.bot_token,
         )
         server = ActivityServer(service, identity)
         notifier.notifiers.append(ActivityNotifier(server.hub))
@@ -117,12 +130,13 @@ async def run(tables: int, moves: int, seed: int) -> None:
                 await service.seating.join(opened.table_id, PlayerRef(second.id, second.name))
                 await service.seating.start(opened.table_id, host.user_id)
                 table_ids.append(opened.table_id)
+                channel = 10 + n
                 pages[opened.table_id] = {
-                    user.id: await _page(session, fake, base, user.name, opened.table_id)
+                    user.id: await _page(session, fake, base, user.name, opened.table_id, channel)
                     for user in (first, second)
                 }
                 pages[opened.table_id][0] = await _page(
-                    session, fake, base, "watcher", opened.table_id
+                    session, fake, base, "watcher", opened.table_id, channel
                 )
             for _ in range(moves):
                 table_id = rng.choice(table_ids)

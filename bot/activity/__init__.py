@@ -3,5 +3,7 @@
 `server` serves the page and one WebSocket per viewer; `hub` keeps the open pages of each
 table and pushes them a fresh frame at every change; `frames` turns the service's snapshots
 into the JSON a page receives (and nothing else does); `tables` is the one module that calls
-the table service; `identity` exchanges the SDK's OAuth2 code for the Discord user.
+the table service; `identity` exchanges the SDK's OAuth2 code for the Discord user and asks
+Discord about the page's Activity instance; `access` lets a page in only at a table of its
+instance's channel, with its viewer among the instance's users.
 """

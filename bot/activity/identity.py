@@ -1,22 +1,31 @@
-"""Who a page's viewer is: the SDK's OAuth2 code exchanged with Discord for the user.
+"""Who a page's viewer is, and which Activity instance their page runs in, asked of Discord.
 
 The page gets a code from the SDK's `authorize`; the server exchanges it at Discord's
 `POST /oauth2/token` with the application's secret (never sent to the page), then asks
-`GET /users/@me` with the access token who it belongs to. The base URL is Discord's API, or
-the local Discord's when the bot plays locally.
+`GET /users/@me` with the access token who it belongs to. The SDK's `instanceId` is asked at
+`GET /applications/{id}/activity-instances/{instance}` with the bot's token: the channel it
+was launched in and who takes part. The base URL is Discord's API, or the local Discord's
+when the bot plays locally.
 """
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 
 from bot.i18n import language_of
 
 KEPT_VIEWERS = 10_000  # access tokens remembered, the least recently used forgotten first
+KEPT_INSTANCES = 10_000  # Activity instances remembered, likewise
+# seconds an instance's answer is reused (pages of one launch connect together)
+INSTANCE_SECONDS = 10.0
+MAX_INSTANCE_ID = 100  # characters: Discord's ids are far shorter
 
 
 class NotIdentified(Exception):
@@ -32,15 +41,36 @@ class Viewer:
     language: str
 
 
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """An Activity instance as Discord answers for it: where it was launched and who is in."""
+
+    instance_id: str
+    channel_id: int | None  # None: not launched in a guild's channel (a DM, a group DM)
+    users: frozenset[int]
+
+
 class DiscordIdentity:
     """Exchanges codes and reads users; remembers each access token's user (a page's
-    connection names its token, never its user)."""
+    connection names its token, never its user), and each instance's answer briefly."""
 
-    def __init__(self, api_url: str, client_id: str, client_secret: str) -> None:
+    def __init__(
+        self,
+        api_url: str,
+        client_id: str,
+        client_secret: str,
+        bot_token: Callable[[], str | None] = lambda: None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.api_url = api_url.rstrip("/")
         self.client_id = client_id
         self.client_secret = client_secret
+        self.bot_token = bot_token  # read at each question (the bot's, once it logged in)
+        self.clock = clock
         self._viewers: OrderedDict[str, Viewer] = OrderedDict()
+        self._instances: OrderedDict[str, tuple[float, Instance | None]] = OrderedDict()
+        # (instance, user) -> when Discord was last asked about that instance for that user
+        self._asked: OrderedDict[tuple[str, int], float] = OrderedDict()
 
     async def exchange(self, session: aiohttp.ClientSession, code: str) -> tuple[str, Viewer]:
         """The access token for an authorize code, and its user."""
@@ -74,3 +104,60 @@ class DiscordIdentity:
         if len(self._viewers) > KEPT_VIEWERS:
             self._viewers.popitem(last=False)
         return viewer
+
+    async def instance(
+        self, session: aiohttp.ClientSession, instance_id: str, user_id: int
+    ) -> Instance | None:
+        """The Activity instance Discord knows by this id (None: it knows none), asked with
+        the bot's token. An answer is reused for `INSTANCE_SECONDS`, unless it lacks this user
+        (who may have just joined): then Discord is asked again, once a while per user."""
+        if not instance_id or len(instance_id) > MAX_INSTANCE_ID:
+            return None
+        now = self.clock()
+        kept = self._instances.get(instance_id)
+        if kept is not None and now - kept[0] < INSTANCE_SECONDS:
+            found = kept[1]
+            asked = self._asked.get((instance_id, user_id))
+            if found is None or user_id in found.users:
+                return found
+            if asked is not None and now - asked < INSTANCE_SECONDS:
+                return found
+        self._asked[(instance_id, user_id)] = now
+        self._asked.move_to_end((instance_id, user_id))
+        if len(self._asked) > KEPT_INSTANCES:
+            self._asked.popitem(last=False)
+        found = await self._ask_instance(session, instance_id)
+        self._instances[instance_id] = (now, found)
+        self._instances.move_to_end(instance_id)
+        if len(self._instances) > KEPT_INSTANCES:
+            self._instances.popitem(last=False)
+        return found
+
+    async def _ask_instance(
+        self, session: aiohttp.ClientSession, instance_id: str
+    ) -> Instance | None:
+        url = (
+            f"{self.api_url}/applications/{quote(self.client_id, safe='')}"
+            f"/activity-instances/{quote(instance_id, safe='')}"
+        )
+        headers = {"Authorization": f"Bot {self.bot_token() or ''}"}
+        async with session.get(url, headers=headers) as answer:
+            body: Any = await answer.json(content_type=None)
+        if answer.status == 404:
+            return None
+        if answer.status != 200 or not isinstance(body, dict):
+            raise NotIdentified(f"Discord did not answer for the instance ({answer.status})")
+        return _instance(instance_id, body)
+
+
+def _instance(instance_id: str, body: dict[str, Any]) -> Instance:
+    location = body.get("location") if isinstance(body.get("location"), dict) else {}
+    assert isinstance(location, dict)
+    channel = location.get("channel_id")
+    users = body.get("users") if isinstance(body.get("users"), list) else []
+    assert isinstance(users, list)
+    return Instance(
+        instance_id,
+        int(channel) if isinstance(channel, str | int) and str(channel).isdigit() else None,
+        frozenset(int(user) for user in users if str(user).isdigit()),
+    )

@@ -6,10 +6,12 @@ messages'."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from bot.activity.access import Launches
 from bot.activity.hub import ActivityHub, ActivityNotifier
 from bot.activity.identity import DiscordIdentity
 from bot.activity.server import create_app
@@ -24,11 +26,21 @@ log = logging.getLogger(__name__)
 class ActivityServer:
     """Serves the Activity's page and its pages' connections until closed."""
 
-    def __init__(self, service: TableService, identity: DiscordIdentity) -> None:
-        self.hub = ActivityHub(ActivityTables(service))
+    def __init__(
+        self,
+        service: TableService,
+        identity: DiscordIdentity,
+        thread_of: Callable[[int], Awaitable[int | None]] | None = None,
+    ) -> None:
+        self.hub = ActivityHub(ActivityTables(service, thread_of))
         self.notifier = ActivityNotifier(self.hub)
-        self.app = create_app(self.hub, identity)
+        self.launches = Launches()
+        self.app = create_app(self.hub, identity, self.launches)
         self._runner: web.AppRunner | None = None
+
+    def launched(self, channel_id: int, user_id: int, table_id: int) -> None:
+        """The user launched the Activity in this channel for this table: their page opens it."""
+        self.launches.launched(channel_id, user_id, table_id)
 
     async def start(self, host: str, port: int) -> None:
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)

@@ -1,9 +1,11 @@
 """The Activity's web server: the page, the token exchange, and one WebSocket per page.
 
 `GET /` the page; `POST /api/token` `{"code"}` -> `{"access_token"}` (the SDK's authorize
-code exchanged with Discord); `GET /ws?table=<id>&token=<access token>` the page's live
-connection. A connection gets the viewer's frame at once, a fresh one at every change of the
-table, and answers each move it sends: the mover's frame, or one sentence in their language.
+code exchanged with Discord); `GET /ws?instance=<id>&channel=<id>[&table=<id>]&token=<access
+token>` the page's live connection, let in by its Activity instance (bot.activity.access). A
+connection gets the viewer's frame at once, a fresh one at every change of the table, and
+answers each move it sends: the mover's frame, or one sentence in their language. A page
+refused entry gets that sentence and the close code `REFUSED` (it does not try again).
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from bot.activity.access import Launches, PageAsks, admitted_table
 from bot.activity.hub import ActivityHub, Page
-from bot.activity.identity import DiscordIdentity, NotIdentified
+from bot.activity.identity import DiscordIdentity, NotIdentified, Viewer
 from bot.activity.tables import Move
 from bot.i18n import error_text
 from bot.pictures.card_faces import BACK, face_png
@@ -31,6 +34,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 1024  # bytes: a move is far shorter
+REFUSED = 4403  # the close code of a page refused entry (its instance, channel or table)
 # how long the page shows a card a rule showed its player (a guild's default)
 REVEAL_SECONDS = float(GuildSettings.model_fields["reveal_seconds"].default)
 # the pictures the page draws cards with: every face, the joker and the back
@@ -39,13 +43,17 @@ HUB_KEY = web.AppKey("hub", ActivityHub)
 CLIENT_ID_KEY = web.AppKey("client_id", str)
 IDENTITY_KEY = web.AppKey("identity", DiscordIdentity)
 SESSION_KEY = web.AppKey("session", aiohttp.ClientSession)
+LAUNCHES_KEY = web.AppKey("launches", Launches)
 
 
-def create_app(hub: ActivityHub, identity: DiscordIdentity) -> web.Application:
+def create_app(
+    hub: ActivityHub, identity: DiscordIdentity, launches: Launches | None = None
+) -> web.Application:
     """The Activity's application (the caller runs it on its own port)."""
     app = web.Application(client_max_size=4096)
     app[HUB_KEY] = hub
     app[IDENTITY_KEY] = identity
+    app[LAUNCHES_KEY] = launches if launches is not None else Launches()
     app.router.add_get("/api/config", _config)
     app.router.add_get("/cards/{name}.png", _card)
     app.cleanup_ctx.append(_client_session)
@@ -97,23 +105,28 @@ async def _token(request: web.Request) -> web.Response:
 
 
 async def _socket(request: web.Request) -> web.StreamResponse:
-    token = request.query.get("token", "")
-    hub = request.app[HUB_KEY]
+    hub, identity = request.app[HUB_KEY], request.app[IDENTITY_KEY]
+    session = request.app[SESSION_KEY]
     try:
-        viewer = await request.app[IDENTITY_KEY].viewer(request.app[SESSION_KEY], token)
-        if "channel" in request.query:  # inside Discord: the table of the Activity's channel
-            found = hub.tables.table_in_channel(int(request.query["channel"]), viewer.user_id)
-            table_id = found if found is not None else 0
-        else:
-            table_id = int(request.query.get("table", ""))
+        asks = PageAsks.read(request.query)
+        viewer = await identity.viewer(session, request.query.get("token", ""))
     except (ValueError, NotIdentified, aiohttp.ClientError):
         raise web.HTTPUnauthorized(text="who are you, and which table?") from None
     socket = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    try:
+        launches = request.app[LAUNCHES_KEY]
+        table_id = await admitted_table(identity, session, hub.tables, launches, viewer, asks)
+    except (TableError, NotIdentified, aiohttp.ClientError) as error:
+        if not isinstance(error, TableError):  # Discord did not answer for the instance
+            log.warning("an Activity instance could not be checked: %s", error)
+            error = TableError("activity_unknown")
+        await socket.prepare(request)
+        await _refuse_entry(socket, viewer, error)
+        return socket
     await socket.prepare(request)
     page = Page(table_id, viewer.user_id, viewer.language, socket.send_json)
-    hello = {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
     try:
-        await socket.send_json(hello)
+        await socket.send_json(_hello(viewer))
         hub.open(page)  # before the first frame: a change meanwhile is pushed after it
         await hub.deliver(page, await hub.tables.opening_frame(table_id, viewer.user_id))
         async for message in socket:
@@ -128,6 +141,20 @@ async def _socket(request: web.Request) -> web.StreamResponse:
         hub.close(page)
         await socket.close()
     return socket
+
+
+def _hello(viewer: Viewer) -> dict[str, Any]:
+    return {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
+
+
+async def _refuse_entry(socket: web.WebSocketResponse, viewer: Viewer, error: TableError) -> None:
+    """A page not let in: greeted, told why in one sentence, and closed for good."""
+    log.info("an Activity page of user %s was refused: %s", viewer.user_id, error.key)
+    sentence = error_text(viewer.language, error.key, **error.params)
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await socket.send_json(_hello(viewer))
+        await socket.send_json({"type": "refused", "key": error.key, "text": sentence})
+    await socket.close(code=REFUSED, message=error.key.encode())
 
 
 async def _move(hub: ActivityHub, page: Page, data: str) -> None:

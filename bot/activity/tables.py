@@ -7,6 +7,7 @@ lock, the store first, bots and timers after).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -53,8 +54,21 @@ class Move:
 class ActivityTables:
     """The table service as the Activity sees it."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        thread_of: Callable[[int], Awaitable[int | None]] | None = None,
+    ) -> None:
         self.service = service
+        self.thread_of = thread_of  # a table's thread, when it plays in one (the bot's locations)
+
+    async def at_channel(self, table_id: int, channel_id: int) -> bool:
+        """Whether the table plays at this channel (or in its own thread, which is one)."""
+        if table_id in self.service.tables_in_channel(channel_id):
+            return True
+        if self.thread_of is None or not self.service.has_table(table_id):
+            return False
+        return await self.thread_of(table_id) == channel_id
 
     def table_in_channel(self, channel_id: int, user_id: int) -> int | None:
         """The table an Activity opened in this channel shows: the one the user sits at, else

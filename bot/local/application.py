@@ -1,8 +1,8 @@
 """The application's routes of the local Discord.
 
 They serve who the bot is, its application, the gateway's address, its slash commands (global
-and per guild) and its application emojis (bot.local.emojis keeps them and applies Discord's
-rules)."""
+and per guild, the Activity's entry point among the global ones) and its application emojis
+(bot.local.emojis keeps them and applies Discord's rules)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ class ApplicationRoutes:
             ("GET", "/gateway/bot", self._get_gateway),
             ("PUT", "/applications/{app_id}/commands", self._put_commands),
             ("GET", "/applications/{app_id}/commands", self._get_commands),
+            ("POST", "/applications/{app_id}/commands", self._upsert_command),
             ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
             ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands),
             ("GET", "/applications/{app_id}/emojis", self._list_emojis),
@@ -82,8 +83,10 @@ class ApplicationRoutes:
         self, record: RecordedRequest, request: web.Request, app_id: str, guild_id: str = ""
     ) -> Any:
         server = self._server
+        commands = list(record.payload or [])
+        _check_entry_points(commands, guild=bool(guild_id))
         stored = []
-        for command in record.payload or []:
+        for command in commands:
             entry = {
                 "id": str(server.new_id()),
                 "application_id": str(server.application_id),
@@ -100,6 +103,29 @@ class ApplicationRoutes:
             stored.append(entry)
         server.commands[int(guild_id) if guild_id else None] = stored
         return 200, stored, {}
+
+    async def _upsert_command(
+        self, record: RecordedRequest, request: web.Request, app_id: str
+    ) -> Any:
+        """One global command created, or replaced when one of its name and type exists."""
+        command = dict(record.payload or {})
+        kept = [
+            c
+            for c in self._server.commands.get(None, [])
+            if (c["name"], c.get("type", 1)) != (command.get("name"), command.get("type", 1))
+        ]
+        _check_entry_points([*kept, command], guild=False)
+        server = self._server
+        entry = {
+            "id": str(server.new_id()),
+            "application_id": str(server.application_id),
+            "version": str(server.new_id()),
+            "type": 1,
+            "options": [],
+            **command,
+        }
+        server.commands[None] = [*kept, entry]
+        return 201, entry, {}
 
     async def _get_commands(
         self, record: RecordedRequest, request: web.Request, app_id: str, guild_id: str = ""
@@ -133,6 +159,20 @@ class ApplicationRoutes:
     ) -> Any:
         _emoji_call(self._server.emojis.delete, emoji_id)
         return 204, None, {}
+
+
+ENTRY_POINT = 4  # an Activity's entry point command (PRIMARY_ENTRY_POINT)
+
+
+def _check_entry_points(commands: list[dict[str, Any]], *, guild: bool) -> None:
+    """Discord's rules: an entry point is a global command, one at most, with a handler."""
+    points = [c for c in commands if c.get("type") == ENTRY_POINT]
+    if points and guild:
+        raise RouteError(400, "Invalid Form Body: an entry point command is global only", 50035)
+    if len(points) > 1:
+        raise RouteError(400, "Invalid Form Body: one entry point command at most", 50035)
+    if any(c.get("handler") not in (1, 2) for c in points):
+        raise RouteError(400, "Invalid Form Body: an entry point command needs its handler", 50035)
 
 
 def _emoji_call(call: Callable[..., Any], *args: Any) -> Any:

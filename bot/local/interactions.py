@@ -119,6 +119,8 @@ class InteractionRoutes:
         elif kind == CALLBACK_LAUNCH_ACTIVITY:
             record.ephemeral = True  # the Activity opens for the clicker alone
             interaction.launched_activity = True
+            launched = server.activities.launch(interaction.user, interaction.channel_id)
+            interaction.activity_instance_id = launched.instance_id
         else:
             raise RouteError(400, f"unknown interaction callback type {kind}", 50035)
         body: dict[str, Any] = {
@@ -132,6 +134,10 @@ class InteractionRoutes:
         }
         if message is not None and kind != CALLBACK_DEFERRED_UPDATE:
             body["resource"] = {"type": kind, "message": message}
+        if interaction.activity_instance_id is not None:
+            body["interaction"]["activity_instance_id"] = interaction.activity_instance_id
+            instance = {"id": interaction.activity_instance_id}
+            body["resource"] = {"type": kind, "activity_instance": instance}
         interaction.answered.set()
         return 200, body, {}
 

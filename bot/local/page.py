@@ -22,7 +22,6 @@ from aiohttp import web
 from aiohttp.helpers import content_disposition_header
 from pydantic import BaseModel, Field, ValidationError
 
-from bot.custom_ids import parse
 from bot.local.guard import KEY_PARAMETER, NO_KEY, PageKey, refusal
 from bot.local.payloads import BOOLEAN, INTEGER, NUMBER, USER
 from bot.local.records import EPHEMERAL, LOADING, PUBLIC_THREAD, LocalInteraction, LocalUser
@@ -298,10 +297,14 @@ class LocalPage:
             await interaction.wait_answered(self._server.answer_deadline + 0.5)
         except AssertionError:
             return web.json_response({"answered": False, "error": "This interaction failed"})
-        if interaction.launched_activity and self.activity_url and isinstance(asked, ComponentUsed):
-            # Discord would open the Activity beside the channel: the page opens it in a frame
-            table = parse(asked.custom_id).table_id  # the bot's own button: it parses
-            activity = {"url": self.activity_url, "table": table}
+        if interaction.launched_activity and self.activity_url:
+            # Discord would open the Activity beside the channel: the page opens it in a frame,
+            # in the instance the launch started or joined (which its SDK would tell it)
+            activity = {
+                "url": self.activity_url,
+                "instance": interaction.activity_instance_id,
+                "channel": str(interaction.channel_id),
+            }
             return web.json_response({"answered": True, "activity": activity})
         return web.json_response({"answered": True})
 

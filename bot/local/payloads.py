@@ -313,7 +313,8 @@ def command_data(
     option types come from the synced definition, else from the Python values. A user option
     resolves to a member when `members` (the guild's member ids; None: everyone) has them."""
     level: list[dict[str, Any]] = list((definition or {}).get("options", []))
-    data: dict[str, Any] = {"id": command_id, "name": names[0], "type": 1}
+    command_type = int((definition or {}).get("type", 1))  # an Activity's entry point: 4
+    data: dict[str, Any] = {"id": command_id, "name": names[0], "type": command_type}
     data["guild_id"] = str(guild_id)
     holder = data
     for depth, sub in enumerate(names[1:]):

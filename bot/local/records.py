@@ -94,6 +94,7 @@ class LocalInteraction:
     custom_id: str | None = None
     callback_type: int | None = None
     launched_activity: bool = False  # answered by opening the Activity (the local page shows it)
+    activity_instance_id: str | None = None  # the instance it opened (its channel's)
     original_message_id: int | None = None
     requests: list[RecordedRequest] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)

@@ -34,6 +34,7 @@ import yarl
 from aiohttp import web
 
 from bot.local import payloads
+from bot.local.activities import LocalActivities
 from bot.local.application import ApplicationRoutes
 from bot.local.channels import ChannelLimits, ChannelRoutes
 from bot.local.emojis import ApplicationEmojis
@@ -131,8 +132,10 @@ class LocalDiscord:
             on_change=self._notify,
         )
         self.oauth = LocalOAuth(self)  # the Activity's sign-in (bot/activity/identity.py)
+        self.activities = LocalActivities(self)  # its instances, launched from channels
         for part in (
             self.oauth,
+            self.activities,
             ApplicationRoutes(self),
             ChannelRoutes(self, self.limits),
             InteractionRoutes(self),

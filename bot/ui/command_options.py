@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import AppCommandOptionType, app_commands
@@ -29,8 +29,12 @@ from discord.app_commands.translator import (
 
 from bot import logs
 from bot.i18n import language_of, text
+from bot.ui import entry_point
 from bot.ui.deliveries import SeenInteractions
 from bot.ui.replies import interaction_gone, refuse, say
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +141,12 @@ class CheckedCommandTree(app_commands.CommandTree[Any]):
             return False
         if interaction.type is not discord.InteractionType.application_command:
             return True
+        if entry_point.is_entry_point(interaction):  # not one of this tree's: answered here
+            try:
+                await entry_point.answer(cast("CardTableBot", self.client), interaction)
+            except discord.HTTPException as error:
+                log.info("could not answer the entry point: %s", error)
+            return False
         command = interaction.command
         if not isinstance(command, app_commands.Command):
             return True  # unknown to this tree: discord.py answers nothing and logs it

@@ -230,8 +230,10 @@ class TableController:
             await self.watch(interaction, table_id)
             return
         if verb is Verb.ACTIVITY:
-            if self.bot.activity_server is None:
+            server = self.bot.activity_server
+            if server is None:
                 raise TableError("bad_button")  # an old message, from before it was turned off
+            server.launched(interaction.channel_id or 0, user_id, table_id)  # the page's table
             await interaction.response.launch_activity()
             return
         if verb is Verb.HINT:

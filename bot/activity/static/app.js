@@ -75,7 +75,7 @@ async function signIn() {
     });
     const token = await exchange(code);
     await sdk.commands.authenticate({ access_token: token });
-    return { token, where: `channel=${encodeURIComponent(sdk.channelId)}` };
+    return { token, where: `instance=${encodeURIComponent(sdk.instanceId)}&channel=${encodeURIComponent(sdk.channelId)}` };
   }
   // opened by the local table: its page answers the same handshake
   const answer = await new Promise((resolve) => {
@@ -84,17 +84,23 @@ async function signIn() {
     });
     window.parent.postMessage({ type: "cardtable-authorize" }, "*");
   });
-  return { token: await exchange(answer.code), where: `table=${encodeURIComponent(answer.table)}` };
+  const where = `instance=${encodeURIComponent(answer.instance)}&channel=${encodeURIComponent(answer.channel)}`;
+  return { token: await exchange(answer.code), where };
 }
+
+const REFUSED = 4403;  // the server's close code for a page it does not let in
 
 function connect(session, attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws?${session.where}&token=${encodeURIComponent(session.token)}`);
+  // back at the table it showed: the launch that chose it may be forgotten by then
+  const shown = state.frame ? `&table=${state.frame.table.table}` : "";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws?${session.where}${shown}&token=${encodeURIComponent(session.token)}`);
   state.socket = socket;
   socket.onopen = () => { attempt = 0; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     state.socket = null;
+    if (event.code === REFUSED) { $("who").textContent = ""; return; }  // its sentence shows
     $("who").textContent = t("reconnecting");
     setTimeout(() => connect(session, attempt + 1), Math.min(8000, 250 * 2 ** attempt));
   };

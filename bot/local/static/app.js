@@ -771,7 +771,8 @@
       if (event.source !== frame.contentWindow || event.origin !== origin) return;
       if (!event.data || event.data.type !== "cardtable-authorize") return;
       const { code } = await postJson("/page/activity/code", { user: userNumber });
-      frame.contentWindow.postMessage({ type: "cardtable-code", code, table: activity.table }, origin);
+      const { instance, channel } = activity;  // what Discord's SDK tells the Activity
+      frame.contentWindow.postMessage({ type: "cardtable-code", code, instance, channel }, origin);
     };
     window.addEventListener("message", answer);
     close.addEventListener("click", () => { window.removeEventListener("message", answer); box.remove(); });
@@ -807,7 +808,8 @@
       }
     };
     for (const command of commands) {
-      if ((command.type || 1) === 1) walk(command, [command.name], [localized(command, "name")]);
+      // slash commands, and an Activity's entry point (type 4), which Discord lists with them
+      if ([1, 4].includes(command.type || 1)) walk(command, [command.name], [localized(command, "name")]);
     }
     return flat.sort((a, b) => a.shown.localeCompare(b.shown));
   }
@@ -945,6 +947,7 @@
     try {
       const answer = await postJson("/page/interactions", { user: userNumber, ...payload });
       if (!answer.answered) error.textContent = t(answer.error);
+      if (answer.activity) openActivity(answer.activity);  // the entry point launched it
       await refresh();
     } catch (failure) {
       error.textContent = failure.message;

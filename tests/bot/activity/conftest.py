@@ -189,9 +189,26 @@ class ActivityRig:
         assert answer.status == 200, await answer.text()
         return str((await answer.json())["access_token"])
 
-    async def open_page(self, name: str, table_id: int) -> PageClient:
+    def launch(self, name: str, channel_id: int = CHANNEL) -> str:
+        """The user launches the Activity in the channel (Discord's instance there, joined)."""
+        return self.fake.activities.launch(self.fake.user(name), channel_id).instance_id
+
+    async def open_page(
+        self,
+        name: str,
+        table_id: int | None,
+        *,
+        instance: str | None = None,
+        channel_id: int = CHANNEL,
+    ) -> PageClient:
+        """The user's page, in the instance given (default: the one they launch in the
+        channel), showing the table given (None: the one the server chooses)."""
         token = await self.sign_in(self.fake.user(name))
-        socket = await self.client.ws_connect(f"/ws?table={table_id}&token={token}")
+        instance_id = instance if instance is not None else self.launch(name, channel_id)
+        table = f"&table={table_id}" if table_id is not None else ""
+        socket = await self.client.ws_connect(
+            f"/ws?instance={instance_id}&channel={channel_id}{table}&token={token}"
+        )
         page = PageClient(socket)
         self.pages.append(page)
         await page.wait(lambda p: bool(p.messages))
@@ -221,7 +238,12 @@ async def rig(tmp_path: Path) -> AsyncIterator[ActivityRig]:
     hub = ActivityHub(ObservedTables(service, leaks))
     hub.listeners.append(leaks.check)
     notifier.notifiers.append(ActivityNotifier(hub))
-    identity = DiscordIdentity(fake.base_url, str(fake.application_id), fake.oauth.client_secret)
+    identity = DiscordIdentity(
+        fake.base_url,
+        str(fake.application_id),
+        fake.oauth.client_secret,
+        bot_token=lambda: fake.bot_token,
+    )
     client: TestClient[Any, Any] = TestClient(TestServer(create_app(hub, identity)))
     await client.start_server()
     built = ActivityRig(service, clock, recorded, hub, fake, client, leaks)

@@ -207,9 +207,6 @@ async def test_a_page_opened_from_a_channel_shows_the_viewers_table_there(
 ) -> None:
     first = await open_table(rig, "dutch", ("alice", "bob"))
     await open_table(rig, "dutch", ("carol", "dave"))
-    token = await rig.sign_in(rig.fake.user("alice"))
-    socket = await rig.client.ws_connect(f"/ws?channel={CHANNEL}&token={token}")
-    page = PageClient(socket)
-    rig.pages.append(page)
+    page = await rig.open_page("alice", None)
     await page.wait(lambda p: bool(p.frames))
     assert page.latest["table"]["table"] == first and page.latest["me"] is not None

@@ -63,3 +63,23 @@ def test_a_player_opens_the_table_as_an_activity_and_plays_from_it(
         assert activity.evaluate("innerWidth <= 430")
         assert activity.evaluate("document.documentElement.scrollWidth <= innerWidth")
         assert not table.errors()
+
+
+def test_a_second_user_seated_nowhere_launches_the_activity_and_only_watches(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path, seed=2) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "dutch", 1)
+        alice.click(alice.wait_table_button("activity"))
+        alice.page.frame_locator("#activity iframe").locator("#moves button").first.wait_for()
+        bob = Player(browser, table, 2)  # in the channel, at no seat: he joins the instance
+        bob.command("launch")  # the entry point: the channel's only table, opened at once
+        frame = bob.page.frame_locator("#activity iframe")
+        frame.locator("#who:has-text('You are watching')").wait_for()
+        assert frame.locator("#seats .seat").count() == 2
+        assert frame.locator("#seats .seat img").count() >= 8  # both grids, face down
+        assert frame.locator("#refusal").inner_text() == ""
+        assert frame.locator("#moves button").count() == 0
+        assert frame.locator("button.card").count() == 0  # no card to click either
+        assert not table.errors()

@@ -1,0 +1,78 @@
+"""The local Discord's Activity instances: launched from a channel, joined by who opens them.
+
+Discord runs one instance of an application's Activity per channel: the first launch (an
+interaction answered by LAUNCH_ACTIVITY) starts it with the launching user in it, a later
+launch in the same channel adds its user. `GET /applications/{id}/activity-instances/{id}`
+answers for it with the bot's token, as Discord does (404 for an instance it never started)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from bot.local.records import LocalUser, RecordedRequest
+from bot.local.rest import Route, RouteError
+
+if TYPE_CHECKING:
+    from bot.local.server import LocalDiscord
+
+
+@dataclass
+class LocalInstance:
+    """One running Activity: where it was launched and who opened it since."""
+
+    instance_id: str
+    launch_id: str
+    channel_id: int
+    guild_id: int
+    users: list[int] = field(default_factory=list)
+
+    def payload(self, application_id: int) -> dict[str, Any]:
+        return {
+            "application_id": str(application_id),
+            "instance_id": self.instance_id,
+            "launch_id": self.launch_id,
+            "location": {
+                "id": f"gc-{self.guild_id}-{self.channel_id}",
+                "kind": "gc",
+                "channel_id": str(self.channel_id),
+                "guild_id": str(self.guild_id),
+            },
+            "users": [str(user) for user in self.users],
+        }
+
+
+class LocalActivities:
+    """The running instances, by id and by channel."""
+
+    def __init__(self, server: LocalDiscord) -> None:
+        self._server = server
+        self.instances: dict[str, LocalInstance] = {}
+        self._in_channel: dict[int, str] = {}
+
+    def launch(self, user: LocalUser, channel_id: int) -> LocalInstance:
+        """The channel's instance with the user in it (started by this launch if none runs)."""
+        known = self._in_channel.get(channel_id)
+        if known is None:
+            number = self._server.new_id()
+            guild_id = self._server.guild_of_channel(channel_id)
+            known = f"i-{number}-gc-{guild_id}-{channel_id}"
+            self.instances[known] = LocalInstance(known, str(number), channel_id, guild_id)
+            self._in_channel[channel_id] = known
+        instance = self.instances[known]
+        if user.id not in instance.users:
+            instance.users.append(user.id)
+        return instance
+
+    def routes(self) -> list[Route]:
+        return [("GET", "/applications/{app_id}/activity-instances/{instance_id}", self._get)]
+
+    async def _get(
+        self, record: RecordedRequest, request: web.Request, app_id: str, instance_id: str
+    ) -> Any:
+        instance = self.instances.get(instance_id)
+        if app_id != str(self._server.application_id) or instance is None:
+            raise RouteError(404, "404: Not Found")
+        return 200, instance.payload(self._server.application_id), {}
