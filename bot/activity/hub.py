@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.activity.tables import ActivityTables
+from bot.runtime.priority import foreground
 from bot.service.errors import TableError
 from bot.service.notifier import TableNotifier
 
@@ -45,6 +46,8 @@ class ActivityHub:
         self.listeners: list[Callable[[Page, dict[str, Any]], None]] = []
         self._pushing: dict[int, asyncio.Task[None]] = {}  # table id -> its push running
         self._again: set[int] = set()  # tables changed again while their push ran
+        # table id -> each open page's frame built when it last changed (None: build it then)
+        self._built: dict[int, dict[Page, dict[str, Any] | None]] = {}
 
     def open(self, page: Page) -> None:
         self.pages.setdefault(page.table_id, set()).add(page)
@@ -68,21 +71,35 @@ class ActivityHub:
             listener(page, built)
 
     def changed(self, table_id: int) -> None:
-        """The table changed: push its pages a fresh frame in the background, at most one
+        """The table changed: push its pages a fresh frame in a task of its own, at most one
         push per table at a time (changes during one are covered by one more after it), so
-        the service's caller never waits on the pages."""
-        if table_id not in self.pages:
+        the service's caller never waits on the pages. Each page's frame is built now when
+        that needs no wait (the change was just stored and released: nothing holds the
+        table), so a page is not kept waiting for the table's lock by the moves after it."""
+        open_pages = self.pages.get(table_id)
+        if not open_pages:
             return
+        self._built[table_id] = {page: self._frame_now(page) for page in open_pages}
         if table_id in self._pushing:
             self._again.add(table_id)
             return
-        self._pushing[table_id] = asyncio.create_task(self._pushes(table_id))
+        # foreground work, wherever the change came from (a bot's move is background work):
+        # a frame is cheap to build and the page's viewer waits for it, where a table message
+        # waits anyway for Discord's edit pace
+        loop = asyncio.get_running_loop()
+        self._pushing[table_id] = loop.create_task(self._pushes(table_id), context=foreground())
+
+    def _frame_now(self, page: Page) -> dict[str, Any] | None:
+        try:
+            return self.tables.frame_now(page.table_id, page.user_id)
+        except TableError:
+            return None  # the table is gone: the push finds out
 
     async def _pushes(self, table_id: int) -> None:
         try:
             while True:
                 self._again.discard(table_id)
-                await self.push(table_id)
+                await self.push(table_id, self._built.pop(table_id, {}))
                 if table_id not in self._again:
                     return
         finally:
@@ -98,15 +115,20 @@ class ActivityHub:
             task.cancel()
         await self.idle()
 
-    async def push(self, table_id: int) -> None:
-        """A fresh frame to every open page of the table, each built for its viewer."""
+    async def push(
+        self, table_id: int, built: dict[Page, dict[str, Any] | None] | None = None
+    ) -> None:
+        """A fresh frame to every open page of the table, each built for its viewer (`built`:
+        those built already)."""
         open_pages = list(self.pages.get(table_id, ()))
+        ready = built or {}
         if open_pages:
-            await asyncio.gather(*(self._refresh(page) for page in open_pages))
+            await asyncio.gather(*(self._refresh(page, ready.get(page)) for page in open_pages))
 
-    async def _refresh(self, page: Page) -> None:
+    async def _refresh(self, page: Page, built: dict[str, Any] | None) -> None:
         try:
-            built = await self.tables.current_frame(page.table_id, page.user_id)
+            if built is None:
+                built = await self.tables.current_frame(page.table_id, page.user_id)
             await self.deliver(page, built)
         except TableError:
             self.close(page)  # the table is gone: nothing more to show

@@ -88,6 +88,17 @@ class ActivityTables:
         private = await self.service.play.follow_view(table_id, user_id)
         return frame(public, private)
 
+    def frame_now(self, table_id: int, user_id: int) -> dict[str, Any] | None:
+        """`current_frame` at once, when it needs no wait: the table is in memory and, for a
+        seated viewer, nothing is changing it. None: ask `current_frame`."""
+        if not self.service.loaded(table_id):
+            return None
+        public = self.service.public_snapshot(table_id)
+        if public.seat_of(user_id) is None:
+            return frame(public)
+        private = self.service.play.follow_view_now(table_id, user_id)
+        return None if private is None else frame(public, private)
+
     async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
         """Play a page's move as a click plays it; the frame the mover gets at once (with
         the cards the move showed them). Refused (TableError) when the page drew it from an

@@ -98,6 +98,10 @@ class ObservedTables(ActivityTables):
         self.leaks.before_building(table_id, user_id)
         return await super().current_frame(table_id, user_id)
 
+    def frame_now(self, table_id: int, user_id: int) -> dict[str, Any] | None:
+        self.leaks.before_building(table_id, user_id)
+        return super().frame_now(table_id, user_id)
+
     async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)
         return await super().act(table_id, user_id, move)

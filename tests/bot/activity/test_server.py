@@ -213,3 +213,20 @@ async def test_a_page_opened_from_a_channel_shows_the_viewers_table_there(
     rig.pages.append(page)
     await page.wait(lambda p: bool(p.frames))
     assert page.latest["table"]["table"] == first and page.latest["me"] is not None
+
+
+async def test_a_change_reaches_a_seated_players_page_while_the_next_one_holds_the_table(
+    rig: ActivityRig,
+) -> None:
+    """The page's frame is built when the change is announced: it does not wait for the
+    table's lock, which the bots' next move holds while it is being stored."""
+    table_id = await open_table(rig, "dutch", ("alice", "bob"))
+    alice = await rig.open_page("alice", table_id)
+    version = await rig.current(table_id)
+    round_no = rig.service.public_snapshot(table_id).round_no
+    assert round_no is not None
+    await rig.service.play.act(table_id, rig.player("bob").user_id, round_no, "peek 3 4")
+    async with rig.service.tables.reading(table_id):  # the next change, holding the table
+        shown = await alice.until_version(version + 1)
+    assert shown["me"] is not None and shown["me"]["seat"] == 0
+    rig.leaks.assert_clean()
