@@ -79,7 +79,8 @@ class ActivityHub:
         open_pages = self.pages.get(table_id)
         if not open_pages:
             return
-        self._built[table_id] = {page: self._frame_now(page) for page in open_pages}
+        built = self._frames_now(table_id, {page.user_id for page in open_pages})
+        self._built[table_id] = {page: built.get(page.user_id) for page in open_pages}
         if table_id in self._pushing:
             self._again.add(table_id)
             return
@@ -89,11 +90,11 @@ class ActivityHub:
         loop = asyncio.get_running_loop()
         self._pushing[table_id] = loop.create_task(self._pushes(table_id), context=foreground())
 
-    def _frame_now(self, page: Page) -> dict[str, Any] | None:
+    def _frames_now(self, table_id: int, user_ids: set[int]) -> dict[int, dict[str, Any] | None]:
         try:
-            return self.tables.frame_now(page.table_id, page.user_id)
+            return self.tables.frames_now(table_id, user_ids)
         except TableError:
-            return None  # the table is gone: the push finds out
+            return {}  # the table is gone: the push finds out
 
     async def _pushes(self, table_id: int) -> None:
         try:

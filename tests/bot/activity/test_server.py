@@ -4,9 +4,11 @@ every frame read by the leak checker; refusals; live updates; reconnecting."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
+import bot.activity.tables as activity_tables
 from bot.snapshots import FINISHED, PLAYING, ROUND_OVER
 from tests.bot.activity.conftest import CHANNEL, GUILD, ActivityRig, PageClient
 
@@ -229,4 +231,27 @@ async def test_a_change_reaches_a_seated_players_page_while_the_next_one_holds_t
     async with rig.service.tables.reading(table_id):  # the next change, holding the table
         shown = await alice.until_version(version + 1)
     assert shown["me"] is not None and shown["me"]["seat"] == 0
+    rig.leaks.assert_clean()
+
+
+async def test_the_pages_of_viewers_seated_nowhere_share_one_frame_per_change(
+    rig: ActivityRig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id = await open_table(rig, "dutch", ("alice", "bob"))
+    watchers = [await rig.open_page(name, table_id) for name in ("carol", "dave", "erin")]
+    version = await rig.current(table_id)
+    built: list[bool] = []  # for each frame built: is it the public one
+    build = activity_tables.frame
+
+    def counted(public: Any, private: Any = None, reveals: Any = ()) -> dict[str, Any]:
+        built.append(private is None)
+        return build(public, private, reveals)
+
+    monkeypatch.setattr(activity_tables, "frame", counted)
+    round_no = rig.service.public_snapshot(table_id).round_no
+    assert round_no is not None
+    await rig.service.play.act(table_id, rig.player("bob").user_id, round_no, "peek 3 4")
+    for page in watchers:
+        assert (await page.until_version(version + 1))["me"] is None
+    assert built == [True]
     rig.leaks.assert_clean()
