@@ -9,7 +9,9 @@ Each page's sends are in order and never overlap; a page that cannot take a fram
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +36,13 @@ class Page:
     send: Send
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     version: int = -1  # the table version of the last frame sent (an older one is skipped)
+    # sends a frame encoded already (a frame several pages get is encoded once for all)
+    send_text: Callable[[str], Awaitable[None]] | None = None
+
+
+def encoded(built: dict[str, Any]) -> str:
+    """A frame as a page receives it (the JSON `send` would write)."""
+    return json.dumps(built)
 
 
 class ActivityHub:
@@ -59,14 +68,18 @@ class ActivityHub:
             if not open_pages:
                 del self.pages[page.table_id]
 
-    async def deliver(self, page: Page, built: dict[str, Any]) -> None:
-        """Send one frame to one page, unless it already has a newer table."""
+    async def deliver(self, page: Page, built: dict[str, Any], text: str | None = None) -> None:
+        """Send one frame to one page (`text`: the frame encoded already), unless it already
+        has a newer table."""
         version = int(built["table"]["version"])
         async with page.lock:
             if version < page.version:
                 return
             page.version = version
-            await page.send(built)
+            if text is not None and page.send_text is not None:
+                await page.send_text(text)
+            else:
+                await page.send(built)
         for listener in self.listeners:
             listener(page, built)
 
@@ -123,14 +136,25 @@ class ActivityHub:
         those built already)."""
         open_pages = list(self.pages.get(table_id, ()))
         ready = built or {}
-        if open_pages:
-            await asyncio.gather(*(self._refresh(page, ready.get(page)) for page in open_pages))
+        # a frame several pages get (the public one of the watchers') is encoded once
+        frames = {id(frame): frame for frame in ready.values() if frame is not None}
+        shared = Counter(id(frame) for frame in ready.values() if frame is not None)
+        texts = {key: encoded(frame) for key, frame in frames.items() if shared[key] > 1}
 
-    async def _refresh(self, page: Page, built: dict[str, Any] | None) -> None:
+        def text_of(page: Page) -> str | None:
+            frame = ready.get(page)
+            return None if frame is None else texts.get(id(frame))
+
+        if open_pages:
+            await asyncio.gather(
+                *(self._refresh(page, ready.get(page), text_of(page)) for page in open_pages)
+            )
+
+    async def _refresh(self, page: Page, built: dict[str, Any] | None, text: str | None) -> None:
         try:
             if built is None:
                 built = await self.tables.current_frame(page.table_id, page.user_id)
-            await self.deliver(page, built)
+            await self.deliver(page, built, text)
         except TableError:
             self.close(page)  # the table is gone: nothing more to show
         except (ConnectionError, RuntimeError) as error:

@@ -110,7 +110,9 @@ async def _socket(request: web.Request) -> web.StreamResponse:
         raise web.HTTPUnauthorized(text="who are you, and which table?") from None
     socket = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
     await socket.prepare(request)
-    page = Page(table_id, viewer.user_id, viewer.language, socket.send_json)
+    page = Page(
+        table_id, viewer.user_id, viewer.language, socket.send_json, send_text=socket.send_str
+    )
     hello = {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
     try:
         await socket.send_json(hello)

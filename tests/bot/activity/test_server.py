@@ -3,11 +3,13 @@ every frame read by the leak checker; refusals; live updates; reconnecting."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
 
+import bot.activity.hub as hub
 import bot.activity.tables as activity_tables
 from bot.snapshots import FINISHED, PLAYING, ROUND_OVER
 from tests.bot.activity.conftest import CHANNEL, GUILD, ActivityRig, PageClient
@@ -234,7 +236,7 @@ async def test_a_change_reaches_a_seated_players_page_while_the_next_one_holds_t
     rig.leaks.assert_clean()
 
 
-async def test_the_pages_of_viewers_seated_nowhere_share_one_frame_per_change(
+async def test_the_pages_of_viewers_seated_nowhere_share_one_encoded_frame_per_change(
     rig: ActivityRig, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table_id = await open_table(rig, "dutch", ("alice", "bob"))
@@ -247,11 +249,21 @@ async def test_the_pages_of_viewers_seated_nowhere_share_one_frame_per_change(
         built.append(private is None)
         return build(public, private, reveals)
 
+    encode = hub.encoded
+    texts: list[str] = []
+
+    def kept(frame: dict[str, Any]) -> str:
+        texts.append(encode(frame))
+        return texts[-1]
+
     monkeypatch.setattr(activity_tables, "frame", counted)
+    monkeypatch.setattr(hub, "encoded", kept)
     round_no = rig.service.public_snapshot(table_id).round_no
     assert round_no is not None
     await rig.service.play.act(table_id, rig.player("bob").user_id, round_no, "peek 3 4")
     for page in watchers:
         assert (await page.until_version(version + 1))["me"] is None
-    assert built == [True]
+    assert built == [True]  # built once
+    assert len(texts) == 1  # and encoded once
+    assert all(json.loads(texts[0]) == page.latest for page in watchers)
     rig.leaks.assert_clean()
