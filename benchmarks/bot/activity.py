@@ -6,7 +6,10 @@ Discord), and three open pages per table over real WebSockets: both players' and
 watcher's. Then `--moves` times a
 player, at a table chosen at random, sends the simple policy's move from their page; it
 prints p50/p99/max of the time from sending the move to the mover's answer, and to every page
-of that table showing the table after it. `--short` runs a few moves at a few tables.
+of that table showing the table after it. Then the load run (activity_load.py): `--bot-tables`
+tables of bots moving together, without and then with a page open at each: the time from a
+move to its page showing it, the CPU per move and the message UI's click p99, compared.
+`--short` runs a few moves at a few tables.
 """
 
 from __future__ import annotations
@@ -25,11 +28,13 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from benchmarks.bot.activity_load import compare
 from benchmarks.bot.latency import latency_line
 from bot.activity.hub import ActivityNotifier, CompositeNotifier
 from bot.activity.identity import DiscordIdentity
 from bot.activity.running import ActivityServer
 from bot.local.server import LocalDiscord
+from bot.runtime import priority
 from bot.service import FINISHED, PLAYING, ROUND_OVER, PlayerRef, SystemClock, TableService
 from storage import Store
 
@@ -178,13 +183,39 @@ async def run(tables: int, moves: int, seed: int) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--tables", type=int, default=300)
-    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=1000, help="0: no moves from pages")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--bot-tables",
+        type=int,
+        default=1000,
+        help="the load run (activity_load.py): tables of one human and three bot players, "
+        "without then with a page open at each (0: no load run)",
+    )
+    parser.add_argument("--seconds", type=float, default=30.0, help="the load run's window")
+    parser.add_argument("--warmup", type=float, default=10.0, help="before the window")
+    parser.add_argument("--bots", choices=("simple", "strong"), default="simple")
+    parser.add_argument("--bot-think", type=float, default=5.0)
+    parser.add_argument("--workers", type=int, help="bot worker processes")
     parser.add_argument("--short", action="store_true", help="a few moves at a few tables")
     arguments: Any = parser.parse_args(argv)
     if arguments.short:
         arguments.tables, arguments.moves = 3, 30
-    asyncio.run(run(arguments.tables, arguments.moves, arguments.seed))
+        arguments.bot_tables, arguments.seconds, arguments.warmup = 4, 2.0, 0.5
+        arguments.bot_think, arguments.workers = 0.2, 1
+    if arguments.moves:
+        asyncio.run(run(arguments.tables, arguments.moves, arguments.seed))
+    if arguments.bot_tables:
+        priority.run(
+            compare(
+                arguments.bot_tables,
+                arguments.seconds,
+                arguments.warmup,
+                arguments.bots,
+                arguments.bot_think,
+                arguments.workers,
+            )
+        )
 
 
 if __name__ == "__main__":

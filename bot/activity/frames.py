@@ -14,8 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, SeatInfo
+from games.cards import Card
 
 _DEPTH = 32  # engine views are shallow; a deeper value is a bug, not a frame
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+# a dataclass's or named tuple's type -> the fields a frame carries (found once per type)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_LOG_KEPT = 100_000  # log entries' frames kept (a table's entries recur in each of its frames)
+_log_frames: dict[int, tuple[LogEntry, dict[str, Any]]] = {}  # id(entry) -> (entry, its frame)
 
 
 def plain(value: Any, depth: int = 0) -> Any:
@@ -23,20 +29,37 @@ def plain(value: Any, depth: int = 0) -> Any:
     dict of its fields, an enum its value; anything else unknown is its text."""
     if depth > _DEPTH:
         raise ValueError("a view nested too deep to send")
-    if value is None or isinstance(value, bool | int | float | str):
+    kind = type(value)
+    if kind in _SCALARS:
         return value
+    if kind is Card:
+        return value.name
+    if kind is list or kind is tuple:
+        return [plain(item, depth + 1) for item in value]
+    if kind is dict:
+        return {str(key): plain(item, depth + 1) for key, item in value.items()}
+    names = _FIELDS.get(kind)
+    if names is not None:
+        return {name: plain(getattr(value, name), depth + 1) for name in names}
+    return _plain_other(value, depth)
+
+
+def _plain_other(value: Any, depth: int) -> Any:
+    """`plain` of what its quick paths leave: the first value of a dataclass or named tuple
+    type (its fields are kept for the next), enums, other mappings and collections."""
+    if isinstance(value, bool | int | float | str):
+        return value  # an int or str enum: JSON writes its value
     if isinstance(value, enum.Enum):
         return plain(value.value, depth + 1)
     if hasattr(value, "rank") and hasattr(value, "suit") and hasattr(value, "code"):
-        return str(value.name)  # games.cards.Card
+        return str(value.name)  # a card of another type than games.cards.Card
+    kind = type(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            f.name: plain(getattr(value, f.name), depth + 1)
-            for f in dataclasses.fields(value)
-            if not f.name.startswith("_")
-        }
+        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value) if f.name[0] != "_")
+        return plain(value, depth)
     if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return {name: plain(getattr(value, name), depth + 1) for name in value._fields}
+        _FIELDS[kind] = tuple(value._fields)
+        return plain(value, depth)
     if isinstance(value, Mapping):
         return {str(key): plain(item, depth + 1) for key, item in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
@@ -58,12 +81,21 @@ def _seat(info: SeatInfo) -> dict[str, Any]:
 
 
 def _log(entry: LogEntry) -> dict[str, Any]:
-    return {
+    """An entry's frame, made once: a table's log entries recur in each of its snapshots (the
+    same objects), and a frame is never changed once built."""
+    kept = _log_frames.get(id(entry))
+    if kept is not None and kept[0] is entry:
+        return kept[1]
+    built = {
         "kind": entry.kind,
         "seat": entry.seat,
         "source": entry.source,
         "data": plain(entry.data),
     }
+    if len(_log_frames) >= _LOG_KEPT:
+        _log_frames.clear()
+    _log_frames[id(entry)] = (entry, built)
+    return built
 
 
 def _reveal(reveal: Reveal) -> dict[str, Any]:

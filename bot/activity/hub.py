@@ -9,12 +9,15 @@ Each page's sends are in order and never overlap; a page that cannot take a fram
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.activity.tables import ActivityTables
+from bot.runtime.priority import foreground
 from bot.service.errors import TableError
 from bot.service.notifier import TableNotifier
 
@@ -33,6 +36,13 @@ class Page:
     send: Send
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     version: int = -1  # the table version of the last frame sent (an older one is skipped)
+    # sends a frame encoded already (a frame several pages get is encoded once for all)
+    send_text: Callable[[str], Awaitable[None]] | None = None
+
+
+def encoded(built: dict[str, Any]) -> str:
+    """A frame as a page receives it (the JSON `send` would write)."""
+    return json.dumps(built)
 
 
 class ActivityHub:
@@ -45,6 +55,8 @@ class ActivityHub:
         self.listeners: list[Callable[[Page, dict[str, Any]], None]] = []
         self._pushing: dict[int, asyncio.Task[None]] = {}  # table id -> its push running
         self._again: set[int] = set()  # tables changed again while their push ran
+        # table id -> each open page's frame built when it last changed (None: build it then)
+        self._built: dict[int, dict[Page, dict[str, Any] | None]] = {}
 
     def open(self, page: Page) -> None:
         self.pages.setdefault(page.table_id, set()).add(page)
@@ -56,33 +68,52 @@ class ActivityHub:
             if not open_pages:
                 del self.pages[page.table_id]
 
-    async def deliver(self, page: Page, built: dict[str, Any]) -> None:
-        """Send one frame to one page, unless it already has a newer table."""
+    async def deliver(self, page: Page, built: dict[str, Any], text: str | None = None) -> None:
+        """Send one frame to one page (`text`: the frame encoded already), unless it already
+        has a newer table."""
         version = int(built["table"]["version"])
         async with page.lock:
             if version < page.version:
                 return
             page.version = version
-            await page.send(built)
+            if text is not None and page.send_text is not None:
+                await page.send_text(text)
+            else:
+                await page.send(built)
         for listener in self.listeners:
             listener(page, built)
 
     def changed(self, table_id: int) -> None:
-        """The table changed: push its pages a fresh frame in the background, at most one
+        """The table changed: push its pages a fresh frame in a task of its own, at most one
         push per table at a time (changes during one are covered by one more after it), so
-        the service's caller never waits on the pages."""
-        if table_id not in self.pages:
+        the service's caller never waits on the pages. Each page's frame is built now when
+        that needs no wait (the change was just stored and released: nothing holds the
+        table), so a page is not kept waiting for the table's lock by the moves after it."""
+        open_pages = self.pages.get(table_id)
+        if not open_pages:
             return
+        built = self._frames_now(table_id, {page.user_id for page in open_pages})
+        self._built[table_id] = {page: built.get(page.user_id) for page in open_pages}
         if table_id in self._pushing:
             self._again.add(table_id)
             return
-        self._pushing[table_id] = asyncio.create_task(self._pushes(table_id))
+        # foreground work, wherever the change came from (a bot's move is background work):
+        # a frame is cheap to build and the page's viewer waits for it, where a table message
+        # waits anyway for Discord's edit pace
+        loop = asyncio.get_running_loop()
+        self._pushing[table_id] = loop.create_task(self._pushes(table_id), context=foreground())
+
+    def _frames_now(self, table_id: int, user_ids: set[int]) -> dict[int, dict[str, Any] | None]:
+        try:
+            return self.tables.frames_now(table_id, user_ids)
+        except TableError:
+            return {}  # the table is gone: the push finds out
 
     async def _pushes(self, table_id: int) -> None:
         try:
             while True:
                 self._again.discard(table_id)
-                await self.push(table_id)
+                await self.push(table_id, self._built.pop(table_id, {}))
                 if table_id not in self._again:
                     return
         finally:
@@ -98,16 +129,32 @@ class ActivityHub:
             task.cancel()
         await self.idle()
 
-    async def push(self, table_id: int) -> None:
-        """A fresh frame to every open page of the table, each built for its viewer."""
+    async def push(
+        self, table_id: int, built: dict[Page, dict[str, Any] | None] | None = None
+    ) -> None:
+        """A fresh frame to every open page of the table, each built for its viewer (`built`:
+        those built already)."""
         open_pages = list(self.pages.get(table_id, ()))
-        if open_pages:
-            await asyncio.gather(*(self._refresh(page) for page in open_pages))
+        ready = built or {}
+        # a frame several pages get (the public one of the watchers') is encoded once
+        frames = {id(frame): frame for frame in ready.values() if frame is not None}
+        shared = Counter(id(frame) for frame in ready.values() if frame is not None)
+        texts = {key: encoded(frame) for key, frame in frames.items() if shared[key] > 1}
 
-    async def _refresh(self, page: Page) -> None:
+        def text_of(page: Page) -> str | None:
+            frame = ready.get(page)
+            return None if frame is None else texts.get(id(frame))
+
+        if open_pages:
+            await asyncio.gather(
+                *(self._refresh(page, ready.get(page), text_of(page)) for page in open_pages)
+            )
+
+    async def _refresh(self, page: Page, built: dict[str, Any] | None, text: str | None) -> None:
         try:
-            built = await self.tables.current_frame(page.table_id, page.user_id)
-            await self.deliver(page, built)
+            if built is None:
+                built = await self.tables.current_frame(page.table_id, page.user_id)
+            await self.deliver(page, built, text)
         except TableError:
             self.close(page)  # the table is gone: nothing more to show
         except (ConnectionError, RuntimeError) as error:

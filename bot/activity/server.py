@@ -124,7 +124,9 @@ async def _socket(request: web.Request) -> web.StreamResponse:
         await _refuse_entry(socket, viewer, error)
         return socket
     await socket.prepare(request)
-    page = Page(table_id, viewer.user_id, viewer.language, socket.send_json)
+    page = Page(
+        table_id, viewer.user_id, viewer.language, socket.send_json, send_text=socket.send_str
+    )
     try:
         await socket.send_json(_hello(viewer))
         hub.open(page)  # before the first frame: a change meanwhile is pushed after it

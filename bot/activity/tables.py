@@ -7,7 +7,7 @@ lock, the store first, bots and timers after).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +101,26 @@ class ActivityTables:
             return frame(public)
         private = await self.service.play.follow_view(table_id, user_id)
         return frame(public, private)
+
+    def frames_now(
+        self, table_id: int, user_ids: Iterable[int]
+    ) -> dict[int, dict[str, Any] | None]:
+        """`current_frame` of each viewer at once, when it needs no wait: the table is in
+        memory and, for a seated viewer, nothing is changing it (None: ask `current_frame`).
+        The public frame is built once for all the viewers seated nowhere."""
+        if not self.service.loaded(table_id):
+            return dict.fromkeys(user_ids)
+        public = self.service.public_snapshot(table_id)
+        shown: dict[str, Any] | None = None
+        built: dict[int, dict[str, Any] | None] = {}
+        for user_id in user_ids:
+            if public.seat_of(user_id) is None:
+                shown = shown or frame(public)
+                built[user_id] = shown
+            else:
+                private = self.service.play.follow_view_now(table_id, user_id)
+                built[user_id] = None if private is None else frame(public, private)
+        return built
 
     async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
         """Play a page's move as a click plays it; the frame the mover gets at once (with

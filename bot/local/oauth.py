@@ -7,6 +7,7 @@ belongs to."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -28,6 +29,18 @@ class LocalOAuth:
         self._codes: dict[str, LocalUser] = {}
         self._tokens: dict[str, LocalUser] = {}
         self.locales: dict[int, str] = {}  # user id -> Discord locale (default: en-US)
+        # told when a token is handed out: the state file keeps the tokens across restarts, as
+        # Discord does (an open Activity's page reconnects to a restarted bot with its token)
+        self.on_change: Callable[[], None] = lambda: None
+
+    @property
+    def tokens(self) -> dict[str, LocalUser]:
+        """Every access token handed out, and its user."""
+        return self._tokens
+
+    def keep(self, token: str, user: LocalUser) -> None:
+        """A token a previous run handed out (the state file's)."""
+        self._tokens[token] = user
 
     def authorize(self, user: LocalUser) -> str:
         """What the SDK's `authorize` gives the page: a code, good for one exchange."""
@@ -56,6 +69,7 @@ class LocalOAuth:
             raise RouteError(400, "invalid_grant")
         token = secrets.token_urlsafe(24)
         self._tokens[token] = user
+        self.on_change()
         body = {
             "access_token": token,
             "token_type": "Bearer",

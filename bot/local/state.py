@@ -1,7 +1,7 @@
 """What the local Discord keeps across restarts, in one JSON file next to the database.
 
 It keeps channels (threads included), messages and the files they carry, synced commands,
-application emojis and each page user's language.
+application emojis, each page user's language and the Activity's access tokens.
 
 The bot's store already survives a restart; this file makes the Discord side survive it too,
 so a restored table finds its message and the buttons already on the page keep working.
@@ -40,6 +40,7 @@ class SavedState(BaseModel):
     locales: dict[str, str] = Field(default_factory=dict)  # user name -> Discord locale
     emojis: list[dict[str, Any]] = Field(default_factory=list)  # the application's, images too
     files: dict[str, str] = Field(default_factory=dict)  # messages' attachments, base64
+    activity_tokens: dict[str, str] = Field(default_factory=dict)  # access token -> user name
 
 
 def state_path(database_path: Path) -> Path:
@@ -88,6 +89,9 @@ class StateFile:
         server.files.update(
             {address: base64.b64decode(content) for address, content in saved.files.items()}
         )
+        for token, name in saved.activity_tokens.items():
+            if name in server.users:
+                server.oauth.keep(token, server.users[name])
         for entry in saved.emojis:
             emoji = Emoji.from_saved(entry)
             server.emojis.by_id[emoji.id] = emoji
@@ -130,6 +134,7 @@ class StateFile:
                 for address, content in server.files.items()
                 if address in carried
             },
+            activity_tokens={token: user.name for token, user in server.oauth.tokens.items()},
         )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_suffix(".tmp")

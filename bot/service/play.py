@@ -217,6 +217,19 @@ class Play:
                 return None
             return _snapshot_builder.private_snapshot(table, seat, deliver=False, hide_reveals=True)
 
+    def follow_view_now(self, table_id: int, user_id: int) -> PrivateSnapshot[Any] | None:
+        """`follow_view` at once, without waiting for the table's lock, when nothing holds it:
+        every change is then stored and published, so the live table is the one last stored.
+        None when something holds it (a move being stored), when the table is not in memory
+        or when the user does not sit there: ask `follow_view` then."""
+        table = self.tables.live.get(table_id)
+        if table is None or table.closed or table.lock.locked():
+            return None
+        seat = table.seat_of(user_id)
+        if seat is None:
+            return None
+        return _snapshot_builder.private_snapshot(table, seat, deliver=False, hide_reveals=True)
+
     async def recall(
         self, table_id: int, user_id: int, round_no: int | None, reveals: Sequence[Reveal]
     ) -> tuple[Reveal | None, ...]:

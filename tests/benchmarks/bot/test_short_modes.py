@@ -86,7 +86,7 @@ def test_the_tournament_bench_short_mode_times_the_step_between_rounds(
     assert "last match to next round's tables" in printed and "is over! 🥇" in printed
 
 
-def test_the_activity_bench_short_mode_times_every_page_seeing_a_move(
+def test_the_activity_bench_short_mode_times_pages_seeing_moves_with_and_without_load(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from benchmarks.bot import activity
@@ -94,3 +94,7 @@ def test_the_activity_bench_short_mode_times_every_page_seeing_a_move(
     activity.main(["--short"])
     printed = capsys.readouterr().out
     assert "9 open pages, 30 moves" in printed and "every page" in printed
+    # the load run: the same tables of bots without pages, then with a page at each
+    assert "activity under load: 4 tables of one human and three simple bots" in printed
+    assert "  0 open pages: " in printed and "  4 open pages: " in printed
+    assert "move to its page" in printed and ", 0 never;" in printed

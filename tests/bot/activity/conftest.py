@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import count
 from pathlib import Path
@@ -97,6 +97,14 @@ class ObservedTables(ActivityTables):
     async def current_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)
         return await super().current_frame(table_id, user_id)
+
+    def frames_now(
+        self, table_id: int, user_ids: Iterable[int]
+    ) -> dict[int, dict[str, Any] | None]:
+        user_ids = list(user_ids)
+        for user_id in user_ids:
+            self.leaks.before_building(table_id, user_id)
+        return super().frames_now(table_id, user_ids)
 
     async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)

@@ -3,10 +3,14 @@ every frame read by the leak checker; refusals; live updates; reconnecting."""
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 import pytest
 
+import bot.activity.hub as hub
+import bot.activity.tables as activity_tables
 from bot.snapshots import FINISHED, PLAYING, ROUND_OVER
 from tests.bot.activity.conftest import CHANNEL, GUILD, ActivityRig, PageClient
 
@@ -210,3 +214,53 @@ async def test_a_page_opened_from_a_channel_shows_the_viewers_table_there(
     page = await rig.open_page("alice", None)
     await page.wait(lambda p: bool(p.frames))
     assert page.latest["table"]["table"] == first and page.latest["me"] is not None
+
+
+async def test_a_change_reaches_a_seated_players_page_while_the_next_one_holds_the_table(
+    rig: ActivityRig,
+) -> None:
+    """The page's frame is built when the change is announced: it does not wait for the
+    table's lock, which the bots' next move holds while it is being stored."""
+    table_id = await open_table(rig, "dutch", ("alice", "bob"))
+    alice = await rig.open_page("alice", table_id)
+    version = await rig.current(table_id)
+    round_no = rig.service.public_snapshot(table_id).round_no
+    assert round_no is not None
+    await rig.service.play.act(table_id, rig.player("bob").user_id, round_no, "peek 3 4")
+    async with rig.service.tables.reading(table_id):  # the next change, holding the table
+        shown = await alice.until_version(version + 1)
+    assert shown["me"] is not None and shown["me"]["seat"] == 0
+    rig.leaks.assert_clean()
+
+
+async def test_the_pages_of_viewers_seated_nowhere_share_one_encoded_frame_per_change(
+    rig: ActivityRig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id = await open_table(rig, "dutch", ("alice", "bob"))
+    watchers = [await rig.open_page(name, table_id) for name in ("carol", "dave", "erin")]
+    version = await rig.current(table_id)
+    built: list[bool] = []  # for each frame built: is it the public one
+    build = activity_tables.frame
+
+    def counted(public: Any, private: Any = None, reveals: Any = ()) -> dict[str, Any]:
+        built.append(private is None)
+        return build(public, private, reveals)
+
+    encode = hub.encoded
+    texts: list[str] = []
+
+    def kept(frame: dict[str, Any]) -> str:
+        texts.append(encode(frame))
+        return texts[-1]
+
+    monkeypatch.setattr(activity_tables, "frame", counted)
+    monkeypatch.setattr(hub, "encoded", kept)
+    round_no = rig.service.public_snapshot(table_id).round_no
+    assert round_no is not None
+    await rig.service.play.act(table_id, rig.player("bob").user_id, round_no, "peek 3 4")
+    for page in watchers:
+        assert (await page.until_version(version + 1))["me"] is None
+    assert built == [True]  # built once
+    assert len(texts) == 1  # and encoded once
+    assert all(json.loads(texts[0]) == page.latest for page in watchers)
+    rig.leaks.assert_clean()

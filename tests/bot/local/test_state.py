@@ -1,4 +1,5 @@
-"""The local Discord's state survives a restart: channels, messages, commands, languages."""
+"""The local Discord's state survives a restart: channels, messages, commands, languages and
+the Activity's access tokens."""
 
 from __future__ import annotations
 
@@ -31,6 +32,21 @@ def test_a_restarted_server_holds_what_the_previous_one_saved(tmp_path: Path) ->
     assert locales == {"alice": "fr"}
     assert after.new_id() > thread_id  # new messages never reuse a saved id
     assert after.guild_id == before.guild_id and after.channel_id == before.channel_id
+
+
+def test_an_activitys_access_token_still_names_its_user_after_a_restart(tmp_path: Path) -> None:
+    """As with Discord, a restarted bot does not sign an open Activity's page out: the page
+    reconnects with the token it has."""
+    path = tmp_path / "state.json"
+    before = LocalDiscord(user_names=("alice", "bob"))
+    bob = before.users["bob"]
+    before.oauth.keep("bobs-token", bob)
+    StateFile(path, before, {}).save()
+    after = LocalDiscord(user_names=("alice", "bob"))
+    StateFile(path, after, {}).load()
+    kept = after.oauth.user_of("bobs-token")
+    assert kept is not None and kept.id == bob.id and kept.name == "bob"
+    assert after.oauth.user_of("made-up") is None
 
 
 def test_a_damaged_state_file_is_set_aside_and_the_table_starts_empty(tmp_path: Path) -> None:

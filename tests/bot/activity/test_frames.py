@@ -1,0 +1,78 @@
+"""What a frame makes of each kind of value a view holds, and a log entry's part built once."""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import pytest
+
+from bot.activity.frames import _log, plain
+from bot.snapshots import LogEntry
+from games.cards import card
+
+
+class Colour(enum.Enum):
+    RED = "red"
+
+
+class Level(enum.IntEnum):
+    HIGH = 2
+
+
+class Slot(NamedTuple):
+    slot: int
+    card: object
+
+
+@dataclass(frozen=True)
+class View:
+    hand: tuple[object, ...]
+    slots: list[Slot]
+    marks: frozenset[str]
+    colour: Colour
+    level: Level
+    by_seat: dict[int, object]
+    _hidden: str = "never sent"
+    extra: object = field(default_factory=lambda: complex(1, 2))
+
+
+def test_a_view_becomes_plain_json_of_its_fields_with_cards_as_their_names() -> None:
+    view = View(
+        hand=(card("QS"), card("10H")),
+        slots=[Slot(1, card("JK")), Slot(2, None)],
+        marks=frozenset({"b", "a"}),
+        colour=Colour.RED,
+        level=Level.HIGH,
+        by_seat={0: [card("AD")], 1: ()},
+    )
+    for _ in range(2):  # the first of a type finds its fields, the next reuses them
+        assert plain(view) == {
+            "hand": ["QS", "10H"],
+            "slots": [{"slot": 1, "card": "JK"}, {"slot": 2, "card": None}],
+            "marks": ["a", "b"],
+            "colour": "red",
+            "level": 2,
+            "by_seat": {"0": ["AD"], "1": []},
+            "extra": "(1+2j)",
+        }
+    assert json.dumps(plain(view))
+
+
+def test_a_view_nested_too_deep_is_refused() -> None:
+    deep: list[object] = []
+    for _ in range(40):
+        deep = [deep]
+    with pytest.raises(ValueError, match="too deep"):
+        plain(deep)
+
+
+def test_a_log_entrys_part_is_built_once_and_a_new_entry_gets_its_own() -> None:
+    entry = LogEntry("discard", 1, {"card": card("KH")})
+    first = _log(entry)
+    assert first == {"kind": "discard", "seat": 1, "source": "engine", "data": {"card": "KH"}}
+    assert _log(entry) is first
+    other = LogEntry("discard", 1, {"card": card("KD")})
+    assert _log(other)["data"] == {"card": "KD"}
