@@ -106,7 +106,7 @@ class ActivityHub:
 
     async def _refresh(self, page: Page) -> None:
         try:
-            built = await self.tables.current_frame(page.table_id, page.user_id)
+            built = await self.tables.current_frame(page.table_id, page.user_id, page.language)
             await self.deliver(page, built)
         except TableError:
             self.close(page)  # the table is gone: nothing more to show

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.activity.frames import frame
 from bot.custom_ids import moves
+from bot.i18n import DEFAULT_LANGUAGE
 from bot.service.errors import TableError
 from bot.snapshots import PublicSnapshot
 
@@ -69,26 +70,33 @@ class ActivityTables:
         await self.service.restoring.ready(table_id)  # loaded first if the bot just restarted
         return self.service.public_snapshot(table_id)
 
-    async def opening_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
+    async def opening_frame(
+        self, table_id: int, user_id: int, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
         """The frame a page gets when it connects: a seated player's own view, with the cards
         a rule showed them while away (handed out once, as "My cards" does); the public
         table for anyone else."""
         public = await self.public(table_id)
         if public.seat_of(user_id) is None:
-            return frame(public)
+            return frame(public, language=language)
         private = await self.service.play.private_view(table_id, user_id)
-        return frame(self.service.public_snapshot(table_id), private, private.reveals)
+        public = self.service.public_snapshot(table_id)
+        return frame(public, private, private.reveals, language)
 
-    async def current_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
+    async def current_frame(
+        self, table_id: int, user_id: int, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
         """The frame pushed after a change: the viewer's view now, without handing out any
         reveal and without bringing an away seat back."""
         public = await self.public(table_id)
         if public.seat_of(user_id) is None:
-            return frame(public)
+            return frame(public, language=language)
         private = await self.service.play.follow_view(table_id, user_id)
-        return frame(public, private)
+        return frame(public, private, language=language)
 
-    async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
+    async def act(
+        self, table_id: int, user_id: int, move: Move, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
         """Play a page's move as a click plays it; the frame the mover gets at once (with
         the cards the move showed them). Refused (TableError) when the page drew it from an
         older table than the one stored now, or by the service's own checks."""
@@ -99,4 +107,5 @@ class ActivityTables:
             raise TableError("activity_stale")
         first, *then = moves(move.action)
         result = await self.service.play.act(table_id, user_id, move.round_no, first, then)
-        return frame(self.service.public_snapshot(table_id), result.private, result.reveals)
+        public = self.service.public_snapshot(table_id)
+        return frame(public, result.private, result.reveals, language)

@@ -90,17 +90,23 @@ class ObservedTables(ActivityTables):
         super().__init__(service)
         self.leaks = leaks
 
-    async def opening_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
+    async def opening_frame(
+        self, table_id: int, user_id: int, language: str = "en"
+    ) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)
-        return await super().opening_frame(table_id, user_id)
+        return await super().opening_frame(table_id, user_id, language)
 
-    async def current_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
+    async def current_frame(
+        self, table_id: int, user_id: int, language: str = "en"
+    ) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)
-        return await super().current_frame(table_id, user_id)
+        return await super().current_frame(table_id, user_id, language)
 
-    async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
+    async def act(
+        self, table_id: int, user_id: int, move: Move, language: str = "en"
+    ) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)
-        return await super().act(table_id, user_id, move)
+        return await super().act(table_id, user_id, move, language)
 
 
 class PageClient:
