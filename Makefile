@@ -42,6 +42,7 @@ screenshots: $(TEST_STAMP)
 		tests/bot/local/test_tournaments_in_browser.py tests/bot/local/test_lessons_in_browser.py \
 		tests/bot/local/test_coach_in_browser.py tests/bot/local/test_watching_in_browser.py \
 		tests/bot/local/test_seasons_in_browser.py \
+		tests/bot/local/test_activity_games_in_browser.py \
 		-p no:xdist
 
 # Scripts that print numbers, from benchmarks/ (`python -m benchmarks` lists them all).

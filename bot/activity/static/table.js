@@ -159,6 +159,8 @@ function choose(picked, last, dropping = false) {
   }
   const done = found.filter((move) => whole(move, picked));
   if (found.length === 1 && done.length === 1) { state.picked = []; state.send(done[0]); return; }
+  const instead = dropping && !done.length ? natural(picked) : null;  // a drop means one move
+  if (dropping && (done.length === 1 || instead)) { state.picked = []; state.send(done.length ? done[0] : instead); return; }
   state.picked = picked;
   draw();
 }

@@ -180,3 +180,47 @@ def test_a_hand_of_each_game_is_played_by_clicking_the_cards(
             pytest.fail("the hand does not end")
         assert not alice.page_errors
         assert not table.errors()
+
+
+def test_a_move_the_rules_refuse_is_answered_in_one_sentence(browser: Any, tmp_path: Path) -> None:
+    with local_table(tmp_path, seed=3) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "dame", 3)
+        activity = Activity(alice, table.activity_port)
+        assert activity.wait_for_turn_or_end() == "turn"
+        # before drawing, she drags a card onto the discard pile: the bot says why not
+        activity.locator("#hand-cards button.card").first.drag_to(
+            activity.locator("#middle [data-piece='pile']")
+        )
+        refusal = activity.locator("#refusal")
+        activity.page.wait_for_function("document.querySelector('#refusal').textContent !== ''")
+        assert one_sentence(refusal.inner_text()), refusal.inner_text()
+        # the next move clears it
+        activity.click("#middle [data-piece='stock']")
+        activity.page.wait_for_function("document.querySelector('#refusal').textContent === ''")
+        assert not alice.page_errors
+
+
+def test_a_move_by_one_player_shows_on_the_other_players_page(browser: Any, tmp_path: Path) -> None:
+    with local_table(tmp_path, seed=3) as table:
+        alice = Player(browser, table, 1)
+        bob = Player(browser, table, 2)
+        alice.command("dutch start")
+        bob.click(bob.wait_table_button("join"))
+        alice.click(alice.wait_table_button("start"))
+        pages = {"alice": Activity(alice, table.activity_port)}
+        pages["bob"] = Activity(bob, table.activity_port)
+        for page in pages.values():  # each peeks at two of their cards
+            page.locator("#seats-bottom button.card.playable").first.click()
+            page.locator("#seats-bottom button.card.target").first.click()
+        mover, other = (
+            (pages["alice"], pages["bob"])
+            if pages["alice"].wait_for_turn_or_end() == "turn"
+            else (pages["bob"], pages["alice"])
+        )
+        assert other.locator("#middle [data-key='held']").count() == 0
+        mover.click("#middle [data-piece='stock']")
+        # the other page shows the drawn card face down in the mover's hand, and whose turn
+        other.locator("#middle [data-key='held'] img[src='/cards/back.png']").wait_for()
+        assert other.locator("#seats-top .seat.turn").count() == 1
+        assert not alice.page_errors and not bob.page_errors
