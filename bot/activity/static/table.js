@@ -57,7 +57,7 @@ function card(name, { piece = null, size = "", label = null, key = null } = {}) 
   };
   if (!piece || !state.frame || !state.frame.me) return el("span", attributes, picture);
   const button = el("button", { ...attributes, type: "button", draggable: "true", "aria-label": alt }, picture);
-  button.addEventListener("click", () => pick(piece));
+  button.addEventListener("click", () => pick(piece, button));
   button.addEventListener("dragstart", (event) => { event.dataTransfer.setData("text/plain", piece); });
   button.addEventListener("dragover", (event) => event.preventDefault());
   button.addEventListener("drop", (event) => { event.preventDefault(); dropped(event.dataTransfer.getData("text/plain"), piece); });
@@ -137,10 +137,15 @@ function natural(picked) {
   return null;
 }
 
-function pick(piece) {
-  const picked = state.picked.includes(piece) && !piece.startsWith("card:")
-    ? state.picked.filter((p) => p !== piece) : [...state.picked, piece];
-  choose(picked, piece);
+// A click picks a piece, or puts back one already picked (a card raised in the hand).
+function pick(piece, node = null) {
+  if (node && node.classList.contains("picked")) {
+    const at = state.picked.lastIndexOf(piece);
+    state.picked = state.picked.filter((_, index) => index !== at);
+    draw();
+    return;
+  }
+  choose([...state.picked, piece], piece);
 }
 
 function dropped(source, target) {
@@ -287,18 +292,19 @@ function dameMiddle(table, view, mySeat) {
     const row = el("div", { class: "packs" });
     for (const pack of packs) {
       const piece = team === myTeam ? `pack:${pack.rank}` : null;
-      const fanned = el("div", { class: "pack", "data-piece": piece, title: `${pack.rank} · ${t("points", { n: pack.points })}` },
+      const fanned = el("div", { class: "pack", title: `${pack.rank} · ${t("points", { n: pack.points })}` },
         ...pack.cards.map((name) => card(name, { size: "small" })));
       if (piece && mine()) {
         const open = el("button", { type: "button", class: "pack-button", "data-piece": piece, "aria-label": `${t("packs", { team: pack.rank })}` }, fanned);
-        open.addEventListener("click", () => pick(piece));
+        open.addEventListener("click", () => pick(piece, open));
         open.addEventListener("dragover", (event) => event.preventDefault());
         open.addEventListener("drop", (event) => { event.preventDefault(); dropped(event.dataTransfer.getData("text/plain"), piece); });
         row.append(open);
       } else row.append(fanned);
     }
     if (!packs.length) row.append(el("span", { class: "caption" }, t("no_packs")));
-    out.push(el("div", { class: "team-packs" }, el("span", { class: "caption" }, t("packs", { team: teamName(table, team) })), row));
+    const points = view.points && view.points[team] !== undefined ? ` · ${t("points", { n: view.points[team] })}` : "";
+    out.push(el("div", { class: "team-packs" }, el("span", { class: "caption" }, t("packs", { team: teamName(table, team) }) + points), row));
   });
   return out;
 }
@@ -312,6 +318,17 @@ function headline(table, me) {
   if (me && table.to_act.includes(me.seat)) return t("your_turn");
   const names = table.to_act.map((seat) => table.seats[seat]?.name).filter(Boolean).join(", ");
   return me ? t("waiting", { name: names }) : `${t("watching")} · ${t("waiting", { name: names })}`;
+}
+
+function drawResults(table) {  // between rounds and at the end: what each seat scored
+  const last = table.last_round;
+  const results = $("results");
+  results.hidden = !(last && (table.status === "round_over" || table.status === "finished"));
+  if (results.hidden) return;
+  const rows = table.seats.map((info) => el("tr", {}, el("th", {}, info.name),
+    el("td", {}, `${last.points[info.seat] >= 0 ? "+" : ""}${last.points[info.seat]}`),
+    el("td", {}, t("points", { n: last.totals[info.seat] ?? 0 }))));
+  results.replaceChildren(el("caption", {}, t("results", { n: last.round + 1 })), ...rows);
 }
 
 function drawMoves(me) {
@@ -376,7 +393,7 @@ function animate(before) {
 export function draw() {
   if (!state.frame) return;
   const { table, me } = state.frame;
-  const view = table.view;
+  const view = table.view || (table.last_round && table.last_round.view);  // between rounds: the last, face up
   const changed = state.drawnVersion !== null && state.drawnVersion !== table.version;
   const before = changed ? positions() : null;
   const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("[data-piece], [data-move]") : null;
@@ -401,6 +418,7 @@ export function draw() {
   const cards = (me && me.view && me.view.hand) || [];
   hand.hidden = !cards.length;
   $("hand-cards").replaceChildren(...cards.map((name, index) => card(name, { piece: `card:${base(name)}`, size: "big", key: `hand:${name}:${index}` })));
+  drawResults(table);
   drawMoves(me);
   highlight();
   $("log-title").textContent = t("log");

@@ -7,6 +7,7 @@ pictures of each game at both widths (activity-<game>.png, activity-<game>-phone
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -82,6 +83,11 @@ class Activity:
             ".length"
         )
         assert outside == 0
+        backs = self.locator(".seat:not(.me) img[src='/cards/back.png']").count()
+        faces_in_hidden_hands = self.locator(".fan img:not([src='/cards/back.png'])").count()
+        assert backs > 0 and faces_in_hidden_hands == 0
+        if self.value("document.body.dataset.game") != "dutch":
+            assert self.locator("#hand-cards img[src$='.png']").count() > 0
         narrowest = self.value(
             "Math.min(...[...document.querySelectorAll('#hand-cards .card')]"
             ".map(c => c.getBoundingClientRect().width), 999)"
@@ -90,14 +96,32 @@ class Activity:
 
 
 def shoot(activity: Activity, name: str) -> None:
-    """The Activity's frame as `name`.png, under `make screenshots`."""
+    """The Activity's frame as `name`.png, under `make screenshots`, tall enough to show the
+    whole table (a phone scrolls it)."""
     if SCREENSHOTS:
+        page = activity.player.page
+        size = page.viewport_size
+        needed = int(activity.value("document.documentElement.scrollHeight"))
+        shown = int(activity.value("innerHeight"))
+        if needed > shown:
+            page.set_viewport_size(
+                {"width": size["width"], "height": size["height"] + needed - shown}
+            )
+            activity.page.wait_for_function(f"innerHeight >= {needed}")
+        page.mouse.move(0, 0)  # no card raised under the pointer
         activity.settled()
         folder = Path(SCREENSHOTS)
         folder.mkdir(parents=True, exist_ok=True)
-        activity.player.page.mouse.move(0, 0)  # no card raised under the pointer
-        frame = activity.player.page.locator("#activity iframe")
-        frame.screenshot(path=str(folder / f"{name}.png"))
+        box = page.locator("#activity iframe").bounding_box()  # whole pixels inside it
+        left, top = math.ceil(box["x"]), math.ceil(box["y"])
+        clip = {
+            "x": left,
+            "y": top,
+            "width": math.floor(box["x"] + box["width"]) - left,
+            "height": math.floor(box["y"] + box["height"]) - top,
+        }
+        page.screenshot(path=str(folder / f"{name}.png"), clip=clip)
+        page.set_viewport_size(size)
 
 
 def one_sentence(text: str) -> bool:
@@ -213,11 +237,9 @@ def test_a_move_by_one_player_shows_on_the_other_players_page(browser: Any, tmp_
         for page in pages.values():  # each peeks at two of their cards
             page.locator("#seats-bottom button.card.playable").first.click()
             page.locator("#seats-bottom button.card.target").first.click()
-        mover, other = (
-            (pages["alice"], pages["bob"])
-            if pages["alice"].wait_for_turn_or_end() == "turn"
-            else (pages["bob"], pages["alice"])
-        )
+        # the player after the dealer (Alice, the host) plays first: Bob draws
+        mover, other = pages["bob"], pages["alice"]
+        mover.locator("#middle [data-piece='stock'].playable").wait_for()
         assert other.locator("#middle [data-key='held']").count() == 0
         mover.click("#middle [data-piece='stock']")
         # the other page shows the drawn card face down in the mover's hand, and whose turn
