@@ -60,6 +60,7 @@ function receive(message) {
     document.documentElement.lang = message.language;
   } else if (message.type === "refused") {
     $("refusal").textContent = message.text;
+    $("refusal").dataset.key = message.key;
   } else if (message.type === "table") {
     if (message.me) {
       const until = Date.now() + state.revealSeconds * 1000;
@@ -74,6 +75,7 @@ function receive(message) {
 function send(action) {
   const table = state.frame.table;
   $("refusal").textContent = "";
+  $("refusal").dataset.key = "";
   state.picked = [];
   if (state.socket) state.socket.send(JSON.stringify({ act: action, round: table.round, version: table.version }));
   draw();
