@@ -41,10 +41,10 @@ screenshots: $(TEST_STAMP)
 		tests/bot/local/test_games_in_browser.py tests/bot/local/test_history_in_browser.py \
 		tests/bot/local/test_tournaments_in_browser.py tests/bot/local/test_lessons_in_browser.py \
 		tests/bot/local/test_coach_in_browser.py tests/bot/local/test_watching_in_browser.py \
-		tests/bot/local/test_seasons_in_browser.py \
-		tests/bot/local/test_my_cards_dutch_in_browser.py \
-		tests/bot/local/test_seasons_in_browser.py tests/bot/local/test_my_cards_dame_in_browser.py \
-		tests/bot/local/test_seasons_in_browser.py tests/bot/local/test_my_cards_euchre_in_browser.py \
+		tests/bot/local/test_seasons_in_browser.py tests/bot/local/test_my_cards_dutch_in_browser.py \
+		tests/bot/local/test_my_cards_dame_in_browser.py \
+		tests/bot/local/test_my_cards_euchre_in_browser.py \
+		tests/bot/local/test_activity_games_in_browser.py \
 		-p no:xdist
 
 # Scripts that print numbers, from benchmarks/ (`python -m benchmarks` lists them all).

@@ -2,8 +2,11 @@
 
 `server` serves the page and one WebSocket per viewer; `hub` keeps the open pages of each
 table and pushes them a fresh frame at every change; `frames` turns the service's snapshots
-into the JSON a page receives (and nothing else does); `tables` is the one module that calls
-the table service; `identity` exchanges the SDK's OAuth2 code for the Discord user and asks
-Discord about the page's Activity instance; `access` lets a page in only at a table of its
-instance's channel, with its viewer among the instance's users.
+into the JSON a page receives (and nothing else does), with the words of `words` (the moves'
+labels, the status and the log, worded by the game's plug-in in the viewer's language, and the
+page's own texts from the catalogs); `tables` is the one module that calls the table service;
+`identity` exchanges the SDK's OAuth2 code for the Discord user and asks Discord about the
+page's Activity instance; `access` lets a page in only at a table of its instance's channel,
+with its viewer among the instance's users. The page (`static/`) draws the table from each
+frame (`table.js`) and signs in (`app.js`).
 """

@@ -13,6 +13,8 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
+from bot.activity.words import move_labels, table_words
+from bot.i18n import DEFAULT_LANGUAGE
 from bot.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, SeatInfo
 from games.cards import Card
 
@@ -68,10 +70,11 @@ def _plain_other(value: Any, depth: int) -> Any:
     return str(value)
 
 
-def _seat(info: SeatInfo) -> dict[str, Any]:
+def _seat(info: SeatInfo, host_id: int) -> dict[str, Any]:
     return {
         "seat": info.seat,
         "name": info.name,
+        "host": info.user_id is not None and info.user_id == host_id,
         "bot": info.is_bot,
         "away": info.away,
         "left": info.left,
@@ -112,7 +115,7 @@ def public_frame(public: PublicSnapshot) -> dict[str, Any]:
         "round": public.round_no,
         "version": public.version,
         "target": public.target,
-        "seats": [_seat(info) for info in public.seats],
+        "seats": [_seat(info, public.host_id) for info in public.seats],
         "to_act": list(public.to_act),
         "totals": list(public.totals),
         "winners": list(public.winners),
@@ -149,10 +152,14 @@ def frame(
     public: PublicSnapshot,
     private: PrivateSnapshot[Any] | None = None,
     reveals: tuple[Reveal, ...] = (),
+    language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
-    """One message to one page: the table, and the viewer's own part if they sit at it."""
-    return {
-        "type": "table",
-        "table": public_frame(public),
-        "me": None if private is None else private_frame(private, reveals),
-    }
+    """One message to one page: the table, and the viewer's own part if they sit at it, with
+    the words the messages would say in the viewer's language (`bot.activity.words`)."""
+    table = public_frame(public)
+    table["words"] = table_words(public, language)
+    me = None
+    if private is not None:
+        me = private_frame(private, reveals)
+        me["labels"] = move_labels(public, private, language)
+    return {"type": "table", "table": table, "me": me}

@@ -92,8 +92,10 @@ class ActivityHub:
         open_pages = self.pages.get(table_id)
         if not open_pages:
             return
-        built = self._frames_now(table_id, {page.user_id for page in open_pages})
-        self._built[table_id] = {page: built.get(page.user_id) for page in open_pages}
+        built = self._frames_now(table_id, {(page.user_id, page.language) for page in open_pages})
+        self._built[table_id] = {
+            page: built.get((page.user_id, page.language)) for page in open_pages
+        }
         if table_id in self._pushing:
             self._again.add(table_id)
             return
@@ -103,9 +105,11 @@ class ActivityHub:
         loop = asyncio.get_running_loop()
         self._pushing[table_id] = loop.create_task(self._pushes(table_id), context=foreground())
 
-    def _frames_now(self, table_id: int, user_ids: set[int]) -> dict[int, dict[str, Any] | None]:
+    def _frames_now(
+        self, table_id: int, viewers: set[tuple[int, str]]
+    ) -> dict[tuple[int, str], dict[str, Any] | None]:
         try:
-            return self.tables.frames_now(table_id, user_ids)
+            return self.tables.frames_now(table_id, viewers)
         except TableError:
             return {}  # the table is gone: the push finds out
 
@@ -153,7 +157,7 @@ class ActivityHub:
     async def _refresh(self, page: Page, built: dict[str, Any] | None, text: str | None) -> None:
         try:
             if built is None:
-                built = await self.tables.current_frame(page.table_id, page.user_id)
+                built = await self.tables.current_frame(page.table_id, page.user_id, page.language)
             await self.deliver(page, built, text)
         except TableError:
             self.close(page)  # the table is gone: nothing more to show

@@ -1,11 +1,12 @@
 """The Activity's web server: the page, the token exchange, and one WebSocket per page.
 
-`GET /` the page; `POST /api/token` `{"code"}` -> `{"access_token"}` (the SDK's authorize
-code exchanged with Discord); `GET /ws?instance=<id>&channel=<id>[&table=<id>]&token=<access
-token>` the page's live connection, let in by its Activity instance (bot.activity.access). A
-connection gets the viewer's frame at once, a fresh one at every change of the table, and
-answers each move it sends: the mover's frame, or one sentence in their language. A page
-refused entry gets that sentence and the close code `REFUSED` (it does not try again).
+`GET /` the page; `GET /api/texts/<language>` its texts; `POST /api/token` `{"code"}` ->
+`{"access_token"}` (the SDK's authorize code exchanged with Discord);
+`GET /ws?instance=<id>&channel=<id>[&table=<id>]&token=<access token>` the page's live
+connection, let in by its Activity instance (bot.activity.access). A connection gets the
+viewer's frame at once, a fresh one at every change of the table, and answers each move it
+sends: the mover's frame, or one sentence in their language. A page refused entry gets that
+sentence and the close code `REFUSED` (it does not try again).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from bot.activity.access import Launches, PageAsks, admitted_table
 from bot.activity.hub import ActivityHub, Page
 from bot.activity.identity import DiscordIdentity, NotIdentified, Viewer
 from bot.activity.tables import Move
-from bot.i18n import error_text
+from bot.activity.words import page_texts
+from bot.i18n import LANGUAGES, error_text
 from bot.pictures.card_faces import BACK, face_png
 from bot.service.errors import TableError
 from games.cards import RANKS, SUITS
@@ -55,6 +57,7 @@ def create_app(
     app[IDENTITY_KEY] = identity
     app[LAUNCHES_KEY] = launches if launches is not None else Launches()
     app.router.add_get("/api/config", _config)
+    app.router.add_get("/api/texts/{language}", _texts)
     app.router.add_get("/cards/{name}.png", _card)
     app.cleanup_ctx.append(_client_session)
     app.router.add_get("/", _page)
@@ -77,6 +80,15 @@ async def _page(_request: web.Request) -> web.FileResponse:
 async def _config(request: web.Request) -> web.Response:
     """What the page needs before signing in: the application's id (the SDK's client id)."""
     return web.json_response({"client_id": request.app[IDENTITY_KEY].client_id})
+
+
+async def _texts(request: web.Request) -> web.Response:
+    """The page's own texts in a language (before signing in: the browser's; then the
+    viewer's come with the greeting)."""
+    language = request.match_info["language"]
+    if language not in LANGUAGES:
+        raise web.HTTPNotFound(text="no such language")
+    return web.json_response(page_texts(language))
 
 
 async def _card(request: web.Request) -> web.Response:
@@ -130,7 +142,8 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     try:
         await socket.send_json(_hello(viewer))
         hub.open(page)  # before the first frame: a change meanwhile is pushed after it
-        await hub.deliver(page, await hub.tables.opening_frame(table_id, viewer.user_id))
+        opening = await hub.tables.opening_frame(table_id, viewer.user_id, viewer.language)
+        await hub.deliver(page, opening)
         async for message in socket:
             if message.type is aiohttp.WSMsgType.TEXT:
                 await _move(hub, page, message.data)
@@ -146,7 +159,12 @@ async def _socket(request: web.Request) -> web.StreamResponse:
 
 
 def _hello(viewer: Viewer) -> dict[str, Any]:
-    return {"type": "hello", "language": viewer.language, "reveal_seconds": REVEAL_SECONDS}
+    return {
+        "type": "hello",
+        "language": viewer.language,
+        "reveal_seconds": REVEAL_SECONDS,
+        "texts": page_texts(viewer.language),
+    }
 
 
 async def _refuse_entry(socket: web.WebSocketResponse, viewer: Viewer, error: TableError) -> None:
@@ -167,11 +185,12 @@ async def _move(hub: ActivityHub, page: Page, data: str) -> None:
         except json.JSONDecodeError:
             raise TableError("bad_button") from None
         move = Move.read(message)
-        built = await hub.tables.act(page.table_id, page.user_id, move)
+        built = await hub.tables.act(page.table_id, page.user_id, move, page.language)
     except TableError as error:
         await _refuse(page, error)
         if error.key == "activity_stale":  # the page drew an older table: the current one
-            await hub.deliver(page, await hub.tables.current_frame(page.table_id, page.user_id))
+            current = await hub.tables.current_frame(page.table_id, page.user_id, page.language)
+            await hub.deliver(page, current)
         return
     await hub.deliver(page, built)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.activity.frames import frame
 from bot.custom_ids import moves
+from bot.i18n import DEFAULT_LANGUAGE
 from bot.service.errors import TableError
 from bot.snapshots import PublicSnapshot
 
@@ -83,46 +84,57 @@ class ActivityTables:
         await self.service.restoring.ready(table_id)  # loaded first if the bot just restarted
         return self.service.public_snapshot(table_id)
 
-    async def opening_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
+    async def opening_frame(
+        self, table_id: int, user_id: int, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
         """The frame a page gets when it connects: a seated player's own view, with the cards
         a rule showed them while away (handed out once, as "My cards" does); the public
         table for anyone else."""
         public = await self.public(table_id)
         if public.seat_of(user_id) is None:
-            return frame(public)
+            return frame(public, language=language)
         private = await self.service.play.private_view(table_id, user_id)
-        return frame(self.service.public_snapshot(table_id), private, private.reveals)
+        public = self.service.public_snapshot(table_id)
+        return frame(public, private, private.reveals, language)
 
-    async def current_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
+    async def current_frame(
+        self, table_id: int, user_id: int, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
         """The frame pushed after a change: the viewer's view now, without handing out any
         reveal and without bringing an away seat back."""
         public = await self.public(table_id)
         if public.seat_of(user_id) is None:
-            return frame(public)
+            return frame(public, language=language)
         private = await self.service.play.follow_view(table_id, user_id)
-        return frame(public, private)
+        return frame(public, private, language=language)
 
     def frames_now(
-        self, table_id: int, user_ids: Iterable[int]
-    ) -> dict[int, dict[str, Any] | None]:
-        """`current_frame` of each viewer at once, when it needs no wait: the table is in
-        memory and, for a seated viewer, nothing is changing it (None: ask `current_frame`).
-        The public frame is built once for all the viewers seated nowhere."""
+        self, table_id: int, viewers: Iterable[tuple[int, str]]
+    ) -> dict[tuple[int, str], dict[str, Any] | None]:
+        """`current_frame` of each viewer (user, language) at once, when it needs no wait: the
+        table is in memory and, for a seated viewer, nothing is changing it (None: ask
+        `current_frame`). The public frame is built once per language for all the viewers
+        seated nowhere."""
         if not self.service.loaded(table_id):
-            return dict.fromkeys(user_ids)
+            return dict.fromkeys(viewers)
         public = self.service.public_snapshot(table_id)
-        shown: dict[str, Any] | None = None
-        built: dict[int, dict[str, Any] | None] = {}
-        for user_id in user_ids:
+        shown: dict[str, dict[str, Any]] = {}
+        built: dict[tuple[int, str], dict[str, Any] | None] = {}
+        for user_id, language in viewers:
             if public.seat_of(user_id) is None:
-                shown = shown or frame(public)
-                built[user_id] = shown
+                if language not in shown:
+                    shown[language] = frame(public, language=language)
+                built[user_id, language] = shown[language]
             else:
                 private = self.service.play.follow_view_now(table_id, user_id)
-                built[user_id] = None if private is None else frame(public, private)
+                built[user_id, language] = (
+                    None if private is None else frame(public, private, language=language)
+                )
         return built
 
-    async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
+    async def act(
+        self, table_id: int, user_id: int, move: Move, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
         """Play a page's move as a click plays it; the frame the mover gets at once (with
         the cards the move showed them). Refused (TableError) when the page drew it from an
         older table than the one stored now, or by the service's own checks."""
@@ -133,4 +145,5 @@ class ActivityTables:
             raise TableError("activity_stale")
         first, *then = moves(move.action)
         result = await self.service.play.act(table_id, user_id, move.round_no, first, then)
-        return frame(self.service.public_snapshot(table_id), result.private, result.reveals)
+        public = self.service.public_snapshot(table_id)
+        return frame(public, result.private, result.reveals, language)

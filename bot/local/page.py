@@ -274,6 +274,7 @@ class LocalPage:
         def body() -> dict[str, Any]:
             user = self._user(request.match_info["number"])
             self._locales[user.name] = chosen.locale
+            self._server.oauth.locales[user.id] = chosen.locale  # the Activity speaks it too
             self.changed()
             return self._user_body(user)
 

@@ -90,25 +90,31 @@ class ObservedTables(ActivityTables):
         super().__init__(service)
         self.leaks = leaks
 
-    async def opening_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
+    async def opening_frame(
+        self, table_id: int, user_id: int, language: str = "en"
+    ) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)
-        return await super().opening_frame(table_id, user_id)
+        return await super().opening_frame(table_id, user_id, language)
 
-    async def current_frame(self, table_id: int, user_id: int) -> dict[str, Any]:
+    async def current_frame(
+        self, table_id: int, user_id: int, language: str = "en"
+    ) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)
-        return await super().current_frame(table_id, user_id)
+        return await super().current_frame(table_id, user_id, language)
 
     def frames_now(
-        self, table_id: int, user_ids: Iterable[int]
-    ) -> dict[int, dict[str, Any] | None]:
-        user_ids = list(user_ids)
-        for user_id in user_ids:
+        self, table_id: int, viewers: Iterable[tuple[int, str]]
+    ) -> dict[tuple[int, str], dict[str, Any] | None]:
+        viewers = list(viewers)
+        for user_id, _language in viewers:
             self.leaks.before_building(table_id, user_id)
-        return super().frames_now(table_id, user_ids)
+        return super().frames_now(table_id, viewers)
 
-    async def act(self, table_id: int, user_id: int, move: Move) -> dict[str, Any]:
+    async def act(
+        self, table_id: int, user_id: int, move: Move, language: str = "en"
+    ) -> dict[str, Any]:
         self.leaks.before_building(table_id, user_id)
-        return await super().act(table_id, user_id, move)
+        return await super().act(table_id, user_id, move, language)
 
 
 class PageClient:

@@ -30,30 +30,25 @@ def test_a_player_opens_the_table_as_an_activity_and_plays_from_it(
         alice.click(alice.wait_table_button("activity"))
         frame = alice.page.frame_locator("#activity iframe")
         frame.locator("#who:has-text('Your turn')").wait_for()
-        assert frame.locator("#seats .seat").count() == 2
-        assert frame.locator("#seats .seat img").count() >= 8  # two grids of four, face down
-        moves = frame.locator("#moves button")
-        first = moves.first.inner_text()
-        assert first.startswith("peek")
-        moves.first.click()
-        # the move is played: the peeked cards show face up for a while, no refusal
-        frame.locator(
-            "#seats img[alt$='S'], #seats img[alt$='H'], #seats img[alt$='D'], #seats img[alt$='C']"
-        ).first.wait_for()
+        assert frame.locator(".seat").count() == 2
+        assert frame.locator(".seat img[src='/cards/back.png']").count() == 8  # two grids
+        # her peek: two of her own cards, clicked; they show face up for a while
+        frame.locator("#seats-bottom button.card.playable").first.click()
+        frame.locator("#seats-bottom button.card.target").first.click()
+        face_up = frame.locator("#seats-bottom .card.revealed")
+        face_up.first.wait_for()
         assert frame.locator("#refusal").inner_text() == ""
         # her turn: she draws by clicking the stock, then discards what she drew
-        frame.locator("#moves button:text-is('draw')").wait_for()
-        frame.locator("#middle button.card").first.click()
-        discard = frame.locator("#moves button:text-is('discard')")
-        discard.wait_for()
-        discard.focus()  # with the keyboard
+        frame.locator("#middle [data-piece='stock'].playable").wait_for()
+        frame.locator("#middle [data-piece='stock']").click()
+        held = frame.locator("#middle button[data-piece='held']")
+        held.focus()  # with the keyboard: Enter picks it, the pile glows, Enter there
         alice.page.keyboard.press("Enter")
-        frame.locator("#moves button:text-is('discard')").wait_for(state="detached")
+        frame.locator("[data-piece='pile'].target").focus()
+        alice.page.keyboard.press("Enter")
+        held.wait_for(state="detached")
         assert frame.locator("#refusal").inner_text() == ""
         # the cards her peek showed turn face down once the reveal time is over
-        face_up = frame.locator(
-            "#seats img[alt$='S'], #seats img[alt$='H'], #seats img[alt$='D'], #seats img[alt$='C']"
-        )
         face_up.first.wait_for(state="detached", timeout=20_000)
         shoot(alice, "activity-desktop")
         # at phone width the table fits without scrolling sideways
