@@ -33,8 +33,9 @@ def planting(rig: ActivityRig, seated: bool) -> Builder:
         public: PublicSnapshot,
         private: PrivateSnapshot[Any] | None = None,
         reveals: tuple[Reveal, ...] = (),
+        language: str = "en",
     ) -> dict[str, Any]:
-        built = build(public, private, reveals)
+        built = build(public, private, reveals, language=language)
         if (private is not None) != seated:
             return built
         mine = private.seat if private is not None else None

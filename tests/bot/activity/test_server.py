@@ -242,9 +242,11 @@ async def test_the_pages_of_viewers_seated_nowhere_share_one_encoded_frame_per_c
     built: list[bool] = []  # for each frame built: is it the public one
     build = activity_tables.frame
 
-    def counted(public: Any, private: Any = None, reveals: Any = ()) -> dict[str, Any]:
+    def counted(
+        public: Any, private: Any = None, reveals: Any = (), language: str = "en"
+    ) -> dict[str, Any]:
         built.append(private is None)
-        return build(public, private, reveals)
+        return build(public, private, reveals, language=language)
 
     encode = hub.encoded
     texts: list[str] = []
