@@ -162,7 +162,7 @@ async def test_my_cards_and_the_table_carry_pictures_uploaded_only_when_they_cha
         hand = harness.fake.message(harness.last_private[alice.id])
         (picture,) = [a["filename"] for a in hand["attachments"]]
         assert picture.startswith("hand-")
-        assert hand["embeds"][0]["image"]["url"] == f"attachment://{picture}"
+        assert picture_url(hand) == f"attachment://{picture}"
         # Refresh: the same hand, the same picture: the message keeps it, nothing is uploaded
         snapshot = bot.service.public_snapshot(table_id)
         refresh = navigate_id(table_id, snapshot.round_no or 0, "")

@@ -19,7 +19,7 @@ from bot.ui.custom_ids import navigate_id
 from games.cards import card, shuffled, standard_deck
 from tests.bot.e2e.harness import BotUnderTest
 from tests.bot.e2e.leak_checker import card_faces
-from tests.bot.e2e.players import BUTTON, Choice, use
+from tests.bot.e2e.players import BUTTON, Choice, message_text, use
 
 SEEN = "Just seen"  # the message's field of the cards a rule showed the player
 
@@ -52,8 +52,8 @@ def _shown(harness: BotUnderTest, user: LocalUser) -> tuple[set[str], str]:
     newest = harness.newest_private(user)  # the hand moves down when the turn comes
     assert newest is not None
     message = harness.fake.message(newest)
-    words = str(message.get("embeds"))
-    return card_faces(message.get("embeds")), words
+    # a Components V2 message: its words are in text displays and sections
+    return card_faces(message_text(message)), message_text(message)
 
 
 async def _click(harness: BotUnderTest, table_id: int, user: LocalUser, move: str) -> set[str]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from bot.app import CardTableBot
 from bot.local.gateway import ShardOffline
+from bot.local.layout import is_v2
 from bot.local.records import LocalInteraction, LocalUser
 from bot.local.server import LocalDiscord
 from bot.snapshots import PLAYING
@@ -276,11 +277,17 @@ async def answered_within(interaction: LocalInteraction, seconds: float) -> bool
 
 
 def _shows_words(payload: object) -> bool:
-    """An answer with words or an embed (a deferral shows neither)."""
+    """An answer with words, an embed or a Components V2 layout (a deferral shows none)."""
     if not isinstance(payload, dict):
         return False
     data = payload.get("data", payload)
-    return isinstance(data, dict) and bool(data.get("content") or data.get("embeds"))
+    if not isinstance(data, dict):
+        return False
+    return bool(
+        data.get("content")
+        or data.get("embeds")
+        or (is_v2(data.get("flags")) and data.get("components"))
+    )
 
 
 async def _followed_up(fake: LocalDiscord, interaction: LocalInteraction, within: float) -> None:
