@@ -38,6 +38,7 @@ class BasePlugin(Generic[ViewT]):
     name: ClassVar[str]
     seat_layout: SeatLayout | None = None  # seats numbered 1, 2, … in join order
     action_styles: ClassVar[Mapping[str, str]] = {}
+    accent: ClassVar[int | None] = None  # the green baize
     button_families: ClassVar[frozenset[str]] = frozenset()  # the shared action menu decides
     target_range: ClassVar[tuple[int, int]] = (1, 10_000)  # `/<game> start target:` bounds
 

@@ -110,6 +110,12 @@ class GamePlugin(Protocol[ViewT_contra]):
         ...
 
     @property
+    def accent(self) -> int | None:
+        """The colour of a table of this game in play (0xRRGGBB): a glance tells one game's
+        table from another's in a busy channel; `None`: the green baize."""
+        ...
+
+    @property
     def button_families(self) -> Collection[str]:
         """Action families always laid out as buttons (`{"play"}`), never in a select."""
         ...

@@ -8,12 +8,14 @@ PRIVATE = 0x6A1B9A
 FINISHED = 0xF9A825
 CLOSED = 0x616161
 INFO = 0x455A64
-# A table in play, its accent by game: a glance tells a Dutch table from a Euchre one in a
-# busy channel. Teams get no colour of their own: they are named by their places (N–S),
-# never by a colour, so a colour per team would be a key nobody was taught.
-GAMES = {"dutch": TABLE, "euchre": 0x00838F, "dame": 0xAD1457}
+# A table in play takes its game's accent (the plug-in's `accent`). Teams get no colour of
+# their own: they are named by their places (N–S), never by a colour, so a colour per team
+# would be a key nobody was taught.
 
 
 def of_game(game: str) -> int:
     """The accent of a table of this game in play (green baize for a game without one)."""
-    return GAMES.get(game, TABLE)
+    from bot.games import plugin_for  # the plug-ins import this module's colours
+
+    accent = plugin_for(game).accent
+    return TABLE if accent is None else accent

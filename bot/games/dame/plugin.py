@@ -34,6 +34,7 @@ NAME = "dame"
 class DamePlugin(BasePlugin[DameView]):
     name = NAME
     target_range = (50, 10_000)
+    accent = 0xAD1457  # raspberry
     # Two partnerships facing each other: North+South, East+West.
     seat_layout = render.SEAT_LAYOUT
     action_styles: ClassVar[Mapping[str, str]] = {"draw": "primary", "announce": "danger"}

@@ -34,6 +34,7 @@ NAME = "euchre"
 class EuchrePlugin(BasePlugin[EuchreView]):
     name = NAME
     target_range = (1, 50)
+    accent = 0x00838F  # teal
     seat_layout = SeatLayout(labels=render.PLACES, teams=render.TEAMS)
     # The bids stand out: ordering up is the usual accept, going alone the bold one.
     action_styles: ClassVar[Mapping[str, str]] = {
