@@ -34,7 +34,7 @@ from benchmarks.bot.discord_path import BenchNotifier
 from benchmarks.bot.latency import latency_line, percentile
 from benchmarks.bot.set_up import HeldClock, open_tables
 from bot.activity.hub import ActivityNotifier, CompositeNotifier
-from bot.activity.identity import DiscordIdentity, NotIdentified, Viewer
+from bot.activity.identity import DiscordIdentity, Instance, NotIdentified, Viewer
 from bot.activity.running import ActivityServer
 from bot.runtime.runner import ProcessPolicyRunner
 from bot.service import SystemClock, TableService
@@ -46,17 +46,28 @@ CATCH_UP = 3.0  # seconds the pages get after the window to show its last moves
 
 
 class BenchIdentity(DiscordIdentity):
-    """Every page signs in as the human of its table: the token `bench-<user id>` (the token
-    exchange is not what is measured)."""
+    """Every page signs in as the human of its table: the token `bench-<user id>`, in the
+    instance `bench-<table id>` launched at the table's channel by its seated players (the
+    token exchange and Discord's answer for the instance are not what is measured)."""
 
-    def __init__(self) -> None:
+    def __init__(self, service: TableService) -> None:
         super().__init__("http://127.0.0.1:9", "1", "bench")
+        self.service = service
 
     async def viewer(self, session: aiohttp.ClientSession, token: str) -> Viewer:
         if not token.startswith("bench-"):
             raise NotIdentified("not a bench token")
         user_id = int(token.removeprefix("bench-"))
         return Viewer(user_id, f"B{user_id}", "en")
+
+    async def instance(
+        self, session: aiohttp.ClientSession, instance_id: str, user_id: int
+    ) -> Instance | None:
+        if not instance_id.startswith("bench-"):
+            return None
+        public = self.service.public_snapshot(int(instance_id.removeprefix("bench-")))
+        users = frozenset(seat.user_id for seat in public.seats if seat.user_id is not None)
+        return Instance(instance_id, public.channel_id, users)
 
 
 @dataclass
@@ -186,7 +197,7 @@ async def run_load(level: LoadLevel) -> LoadFigures:
         notifier = CompositeNotifier([messages])
         service = TableService(store, clock, notifier, lambda: next(seeds), policy_runner=runner)
         messages.service = service
-        server = ActivityServer(service, BenchIdentity())
+        server = ActivityServer(service, BenchIdentity(service))
         notifier.notifiers.append(TimedActivityNotifier(server, service, changes))
         bench = Bench(service, messages, 0.5, level.bot_think, 0.5)
         site_runner = web.AppRunner(server.app, access_log=None)

@@ -2,7 +2,8 @@
 
 WebSockets that note when each table version reached them. Run by
 benchmarks/bot/activity_load.py as `python -m benchmarks.bot.activity_pages PLAN RESULT`: PLAN
-is a JSON file `{"url": ws base, "pages": [[table id, token], ...]}`. It opens every page,
+is a JSON file `{"url": ws base, "pages": [[table id, token], ...]}`. It opens every page (in
+the Activity instance `bench-<table id>`, which the bench's identity answers for),
 prints `ready` once each has its first frame, and reads its standard input until it closes; then
 it writes RESULT, `{"cpu": seconds, "arrivals": [[table id, version, when], ...]}` (`when`:
 `time.perf_counter()`, the system's monotonic clock, which the bench's process reads too), and
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import sys
 import time
@@ -45,6 +47,9 @@ async def _page(
         if first:
             first = False
             opened.release()
+    if first:  # closed before its first frame: refused; the bench reads this line, not "ready"
+        print(f"page of table {table_id} refused: close code {socket.close_code}", flush=True)
+        os._exit(1)
     return socket
 
 
@@ -58,7 +63,7 @@ async def run(plan_path: Path, result_path: Path) -> None:
             asyncio.create_task(
                 _page(
                     session,
-                    f"{plan['url']}/ws?table={table_id}&token={token}",
+                    f"{plan['url']}/ws?instance=bench-{table_id}&table={table_id}&token={token}",
                     table_id,
                     arrivals,
                     opened,
