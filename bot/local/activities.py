@@ -7,7 +7,8 @@ answers for it with the bot's token, as Discord does (404 for an instance it nev
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -28,6 +29,9 @@ class LocalInstance:
     channel_id: int
     guild_id: int
     users: list[int] = field(default_factory=list)
+
+    def saved(self) -> dict[str, Any]:
+        return asdict(self)
 
     def payload(self, application_id: int) -> dict[str, Any]:
         return {
@@ -51,6 +55,14 @@ class LocalActivities:
         self._server = server
         self.instances: dict[str, LocalInstance] = {}
         self._in_channel: dict[int, str] = {}
+        # told when an instance starts or gains a user: the state file keeps them, as Discord
+        # keeps an Activity running while the bot restarts (its open pages reconnect to it)
+        self.on_change: Callable[[], None] = lambda: None
+
+    def keep(self, instance: LocalInstance) -> None:
+        """An instance a previous run started (the state file's)."""
+        self.instances[instance.instance_id] = instance
+        self._in_channel[instance.channel_id] = instance.instance_id
 
     def launch(self, user: LocalUser, channel_id: int) -> LocalInstance:
         """The channel's instance with the user in it (started by this launch if none runs)."""
@@ -61,9 +73,11 @@ class LocalActivities:
             known = f"i-{number}-gc-{guild_id}-{channel_id}"
             self.instances[known] = LocalInstance(known, str(number), channel_id, guild_id)
             self._in_channel[channel_id] = known
+            self.on_change()
         instance = self.instances[known]
         if user.id not in instance.users:
             instance.users.append(user.id)
+            self.on_change()
         return instance
 
     def routes(self) -> list[Route]:

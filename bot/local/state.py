@@ -1,7 +1,8 @@
 """What the local Discord keeps across restarts, in one JSON file next to the database.
 
 It keeps channels (threads included), messages and the files they carry, synced commands,
-application emojis, each page user's language and the Activity's access tokens.
+application emojis, each page user's language, the Activity's access tokens and its running
+instances.
 
 The bot's store already survives a restart; this file makes the Discord side survive it too,
 so a restored table finds its message and the buttons already on the page keep working.
@@ -22,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bot.local.activities import LocalInstance
 from bot.local.emojis import Emoji
 from bot.local.records import EPHEMERAL
 from bot.local.server import LocalDiscord
@@ -41,6 +43,7 @@ class SavedState(BaseModel):
     emojis: list[dict[str, Any]] = Field(default_factory=list)  # the application's, images too
     files: dict[str, str] = Field(default_factory=dict)  # messages' attachments, base64
     activity_tokens: dict[str, str] = Field(default_factory=dict)  # access token -> user name
+    activity_instances: list[dict[str, Any]] = Field(default_factory=list)  # LocalInstance's
 
 
 def state_path(database_path: Path) -> Path:
@@ -92,6 +95,9 @@ class StateFile:
         for token, name in saved.activity_tokens.items():
             if name in server.users:
                 server.oauth.keep(token, server.users[name])
+        for entry in saved.activity_instances:
+            with contextlib.suppress(TypeError):  # a damaged entry: that instance is gone
+                server.activities.keep(LocalInstance(**entry))
         for entry in saved.emojis:
             emoji = Emoji.from_saved(entry)
             server.emojis.by_id[emoji.id] = emoji
@@ -135,6 +141,7 @@ class StateFile:
                 if address in carried
             },
             activity_tokens={token: user.name for token, user in server.oauth.tokens.items()},
+            activity_instances=[i.saved() for i in server.activities.instances.values()],
         )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_suffix(".tmp")

@@ -71,6 +71,7 @@ async def _serve(settings: Settings, announce: str, seed_source: Callable[[], in
     state = StateFile(state_path(settings.database_path), server, locales)
     state.load()
     server.oauth.on_change = state.changed
+    server.activities.on_change = state.changed
     # the table as an Activity too: its own server, on the local Discord's sign-in
     activity_url = f"http://127.0.0.1:{settings.activity_port}"
     page = LocalPage(server, locales, on_change=state.changed, activity_url=activity_url)

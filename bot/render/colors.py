@@ -8,14 +8,6 @@ PRIVATE = 0x6A1B9A
 FINISHED = 0xF9A825
 CLOSED = 0x616161
 INFO = 0x455A64
-# A table in play takes its game's accent (the plug-in's `accent`). Teams get no colour of
-# their own: they are named by their places (N–S), never by a colour, so a colour per team
-# would be a key nobody was taught.
-
-
-def of_game(game: str) -> int:
-    """The accent of a table of this game in play (green baize for a game without one)."""
-    from bot.games import plugin_for  # the plug-ins import this module's colours
-
-    accent = plugin_for(game).accent
-    return TABLE if accent is None else accent
+# A table in play takes its game's accent (the plug-in's `accent`, bot.render.table.game_accent).
+# Teams get no colour of their own: they are named by their places (N–S), never by a colour,
+# so a colour per team would be a key nobody was taught.

@@ -67,6 +67,12 @@ class RenderedMessage:
     sections: tuple[SectionSpec, ...] = ()
 
 
+def game_accent(game: str) -> int:
+    """The accent of a table of this game in play: its plug-in's, else the green baize."""
+    accent = plugin_for(game).accent
+    return colors.TABLE if accent is None else accent
+
+
 def with_cards(embed: discord.Embed, kind: str, rows: tuple[CardRow, ...]) -> CardPicture | None:
     """The picture of these rows in the deck being rendered, shown as the embed's image (None,
     and no image: no rows)."""
@@ -280,7 +286,7 @@ def _add_fields(embed: discord.Embed, fields: list[Field]) -> None:
 
 
 def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
-    embed = discord.Embed(title=_title(snapshot, language), color=colors.of_game(snapshot.game))
+    embed = discord.Embed(title=_title(snapshot, language), color=game_accent(snapshot.game))
     view = snapshot.view
     table = table_text(snapshot, language)
     plugin = plugin_for(snapshot.game)
@@ -317,7 +323,7 @@ def _after_round(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     finished = snapshot.status == FINISHED
     embed = discord.Embed(
         title=_title(snapshot, language),
-        color=colors.FINISHED if finished else colors.of_game(snapshot.game),
+        color=colors.FINISHED if finished else game_accent(snapshot.game),
     )
     table = table_text(snapshot, language)
     names = list(table.names)

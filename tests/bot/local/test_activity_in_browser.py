@@ -67,13 +67,15 @@ def test_a_second_user_seated_nowhere_launches_the_activity_and_only_watches(
         alice = Player(browser, table, 1)
         open_table_with_bots(alice, "dutch", 1)
         alice.click(alice.wait_table_button("activity"))
-        alice.page.frame_locator("#activity iframe").locator("#moves button").first.wait_for()
+        alice.page.frame_locator("#activity iframe").locator(
+            "#who:has-text('Your turn')"
+        ).wait_for()
         bob = Player(browser, table, 2)  # in the channel, at no seat: he joins the instance
         bob.command("launch")  # the entry point: the channel's only table, opened at once
         frame = bob.page.frame_locator("#activity iframe")
         frame.locator("#who:has-text('You are watching')").wait_for()
-        assert frame.locator("#seats .seat").count() == 2
-        assert frame.locator("#seats .seat img").count() >= 8  # both grids, face down
+        assert frame.locator(".seats-area .seat").count() == 2
+        assert frame.locator(".seats-area .seat img").count() >= 8  # both grids, face down
         assert frame.locator("#refusal").inner_text() == ""
         assert frame.locator("#moves button").count() == 0
         assert frame.locator("button.card").count() == 0  # no card to click either

@@ -30,21 +30,24 @@ SOCKETS = """
 """
 RECONNECTING = "reconnecting"
 # what a page draws, read generically: its headline, the alt text of every card picture (a
-# hidden card's names its slot, a known one its face), the moves offered and the log
+# hidden card's says so, a known one names its face), the moves offered and the log
 DRAWN = """() => ({
   who: document.getElementById("who").textContent,
-  cards: [...document.querySelectorAll("#seats img, #middle img, #mine img")].map(i => i.alt),
-  moves: [...document.querySelectorAll("#moves button")].map(b => b.textContent),
-  log: document.querySelector("#log ol").textContent,
+  cards: [...document.querySelectorAll(".seats-area img, #middle img, #hand-cards img")]
+    .map(i => i.alt),
+  moves: [...document.querySelectorAll("#moves button")].map(b => b.dataset.move),
+  log: document.getElementById("log-lines").textContent,
 })"""
-FACE_UP = "#seats img[alt$='S'], #seats img[alt$='H'], #seats img[alt$='D'], #seats img[alt$='C']"
+FACE_UP = "#seats-bottom .card.revealed"
+STOCK = "#middle [data-piece='stock']"
+HELD = "#middle button[data-piece='held']"
 
 
 def open_activity(player: Player) -> Any:
     """Click the table's "Open the table"; the Activity's frame, once it shows the table."""
     player.click(player.wait_table_button("activity"))
     frame = player.page.frame_locator("#activity iframe")
-    frame.locator("#seats .seat").first.wait_for()
+    frame.locator(".seats-area .seat").first.wait_for()
     return frame
 
 
@@ -59,14 +62,21 @@ def drawn(player: Player, table: LocalTable) -> dict[str, Any]:
 
 
 def peek_and_wait_for_the_draw(frame: Any) -> None:
-    """Her first move from the Activity (a peek), then her turn to draw, the peeked cards
-    turned face down again."""
+    """Her first move from the Activity (a peek: two of her cards clicked), then her turn to
+    draw, the peeked cards turned face down again."""
     frame.locator("#who:has-text('Your turn')").wait_for()
-    moves = frame.locator("#moves button")
-    assert moves.first.inner_text().startswith("peek")
-    moves.first.click()
-    frame.locator("#moves button:text-is('draw')").wait_for()
-    frame.locator(FACE_UP).first.wait_for(state="detached")
+    frame.locator("#seats-bottom button.card.playable").first.click()
+    frame.locator("#seats-bottom button.card.target").first.click()
+    frame.locator(FACE_UP).first.wait_for()
+    frame.locator(f"{STOCK}.playable").wait_for()
+    frame.locator(FACE_UP).first.wait_for(state="detached", timeout=20_000)
+    assert frame.locator("#refusal").inner_text() == ""
+
+
+def draw_then_hold(frame: Any) -> None:
+    """A move from the page: she draws by clicking the stock and holds the card drawn."""
+    frame.locator(STOCK).click()
+    frame.locator(HELD).wait_for()
     assert frame.locator("#refusal").inner_text() == ""
 
 
@@ -113,9 +123,7 @@ def test_a_page_whose_connection_is_cut_mid_hand_reconnects_and_catches_up(
         fresh = open_activity(elsewhere)  # a page opened now draws the same table
         fresh.locator("#who:has-text('Your turn')").wait_for()
         assert drawn(elsewhere, table) == caught_up
-        frame.locator("#moves button:text-is('draw')").click()  # and play goes on
-        frame.locator("#moves button:text-is('discard')").first.wait_for()
-        assert frame.locator("#refusal").inner_text() == ""
+        draw_then_hold(frame)  # and play goes on
         assert alice.page_errors == [] and elsewhere.page_errors == []
 
 
@@ -135,9 +143,7 @@ def test_after_a_bot_restart_mid_hand_the_page_shows_the_same_table_and_play_goe
         table.start()  # the same database and local Discord, a new process
         frame.locator("#who:has-text('Your turn')").wait_for()
         assert drawn(alice, table) == before  # the same table: nothing lost
-        frame.locator("#moves button:text-is('draw')").click()  # a move after the restart
-        frame.locator("#moves button:text-is('discard')").first.wait_for()
-        assert frame.locator("#refusal").inner_text() == ""
+        draw_then_hold(frame)  # a move after the restart
         assert frame.locator(f"#who:has-text('{RECONNECTING}')").count() == 0
     finally:
         table.stop()

@@ -1,5 +1,5 @@
-"""The local Discord's state survives a restart: channels, messages, commands, languages and
-the Activity's access tokens."""
+"""The local Discord's state survives a restart: channels, messages, commands, languages, the
+Activity's access tokens and its running instances."""
 
 from __future__ import annotations
 
@@ -47,6 +47,23 @@ def test_an_activitys_access_token_still_names_its_user_after_a_restart(tmp_path
     kept = after.oauth.user_of("bobs-token")
     assert kept is not None and kept.id == bob.id and kept.name == "bob"
     assert after.oauth.user_of("made-up") is None
+
+
+def test_a_running_activity_instance_still_answers_after_a_restart(tmp_path: Path) -> None:
+    """An open Activity's page reconnects to a restarted bot naming its instance: Discord
+    still runs it, with the same users, in the same channel."""
+    path = tmp_path / "state.json"
+    before = LocalDiscord(user_names=("alice", "bob"))
+    alice, bob = before.users["alice"], before.users["bob"]
+    started = before.activities.launch(alice, before.channel_id)
+    before.activities.launch(bob, before.channel_id)
+    StateFile(path, before, {}).save()
+    after = LocalDiscord(user_names=("alice", "bob"))
+    StateFile(path, after, {}).load()
+    kept = after.activities.instances[started.instance_id]
+    assert kept.channel_id == before.channel_id and kept.users == [alice.id, bob.id]
+    # a later launch in that channel joins the same instance rather than starting another
+    assert after.activities.launch(bob, before.channel_id).instance_id == started.instance_id
 
 
 def test_a_damaged_state_file_is_set_aside_and_the_table_starts_empty(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 from bot.i18n import text
 from bot.render import colors
 from bot.render.replay import Replayer, snapshot
-from bot.render.table import render_table
+from bot.render.table import game_accent, render_table
 from bot.snapshots import PLAYING, ROUND_OVER
 from bot.ui.layout import layout_view
 from tests.bot.render.test_replay import finished
@@ -25,7 +25,7 @@ def test_a_table_in_play_takes_its_games_accent_one_per_game() -> None:
         rendered = render_table(public, "en")
         (container,) = layout_view(rendered.embed, rendered.components).to_components()
         accents[name] = container["accent_color"]
-        assert accents[name] == colors.of_game(name)
+        assert accents[name] == game_accent(name)
     assert len(set(accents.values())) == len(GAMES)
     assert not set(accents.values()) & OTHER_KINDS
 
@@ -51,4 +51,4 @@ def test_the_round_end_shows_every_hand_in_one_picture_the_points_right_under_it
     beside = parts[gallery + 1]["content"]
     assert beside.startswith(f"**{text('en', 'table.round_over')}**")
     assert all(player in beside for player in hand.names)
-    assert container["accent_color"] == colors.of_game(name)
+    assert container["accent_color"] == game_accent(name)
