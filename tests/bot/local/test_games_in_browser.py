@@ -42,6 +42,14 @@ def open_table_with_bots(player: Player, game: str, bot_players: int, **options:
 Moves = list[tuple[str, str]]
 # A card written as text (`K♥`, `10♦`): with pictures on, a hand or a trick never shows one.
 CARD_AS_TEXT = re.compile(r"(?<![\w])(10|[2-9JQKA])[♠♥♦♣]")
+# A card written in words ("Queen of Spades", "Valet de Trèfle", "Joker"): the hand's sections
+# name their moves beside the cards' pictures, never the cards. ("Dame de" is the game's name.)
+CARD_IN_WORDS = re.compile(
+    r"\b(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of\b"
+    r"|\bof (Spades|Hearts|Diamonds|Clubs)\b|\bJoker\b"
+    r"|\b(Deux|Trois|Quatre|Cinq|Six|Sept|Huit|Neuf|Dix|Valet|Roi|As) de "
+    r"(Pique|C(œ|oe)ur|Carreau|Trèfle)\b"
+)
 
 
 @dataclass

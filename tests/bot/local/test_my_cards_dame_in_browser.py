@@ -19,6 +19,7 @@ from tests.bot.local.browser import (
 )
 from tests.bot.local.test_games_in_browser import (
     CARD_AS_TEXT,
+    CARD_IN_WORDS,
     PHONE,
     SMALLEST_CARD,
     cards_shown_as_pictures,
@@ -28,9 +29,6 @@ from tests.bot.local.test_games_in_browser import (
 
 DESKTOP = 1180
 PREFERENCE = ("take", "meld", "add", "draw", "discard")
-CARD_WORDS = re.compile(
-    r"\b(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of\b|\bJoker\b"
-)
 ENOUGH = 2  # looks at My cards showing packs beside their buttons
 MOST_MOVES = 120
 
@@ -81,7 +79,7 @@ def check_my_cards(player: Player, width: int) -> list[dict[str, Any]]:
     shown = what_my_cards_shows(player)
     for words in shown["words"]:  # emojis are pictures: no card in the text
         assert not CARD_AS_TEXT.search(words), words
-        assert not CARD_WORDS.search(words), words
+        assert not CARD_IN_WORDS.search(words), words
     assert shown["wide"] == [] and shown["clipped"] == [], shown
     assert not shown["sideways"]
     for section in shown["sections"]:

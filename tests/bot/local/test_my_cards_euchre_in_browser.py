@@ -25,6 +25,7 @@ from tests.bot.local.browser import (
 )
 from tests.bot.local.test_games_in_browser import (
     CARD_AS_TEXT,
+    CARD_IN_WORDS,
     PHONE,
     SMALLEST_CARD,
     cards_shown_as_pictures,
@@ -34,8 +35,6 @@ from tests.bot.local.test_games_in_browser import (
 )
 
 DESKTOP = 1180
-# A card named in words, as a screen reader or a text-only deck would write it.
-CARD_IN_WORDS = re.compile(r"\b(Nine|Ten|Jack|Queen|King|Ace|Valet|Dame|Roi|As) (of|de)\b")
 CARD_MOVE = re.compile(r":p=(play|discard) (\w+)$")
 
 # Per section of the newest My cards: its button's custom id, the names of the card emojis in
