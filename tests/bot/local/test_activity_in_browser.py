@@ -80,3 +80,23 @@ def test_a_second_user_seated_nowhere_launches_the_activity_and_only_watches(
         assert frame.locator("#moves button").count() == 0
         assert frame.locator("button.card").count() == 0  # no card to click either
         assert not table.errors()
+
+
+def test_closing_the_activity_leaves_its_instance_which_ends_with_its_last_user(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path, seed=3) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "dutch", 1)
+        alice.click(alice.wait_table_button("activity"))
+        box = alice.page.locator("#activity")
+        box.frame_locator("iframe").locator("#who:has-text('Your turn')").wait_for()
+        first = box.get_attribute("data-instance")
+        with alice.page.expect_response("**/page/activity/leave") as left:
+            alice.page.get_by_role("button", name="Close the Activity").click()
+        assert left.value.json() == {"left": True}
+        box.wait_for(state="detached")
+        alice.click(alice.wait_table_button("activity"))  # she was its last user: a new one
+        box.frame_locator("iframe").locator("#who:has-text('Your turn')").wait_for()
+        assert box.get_attribute("data-instance") not in (None, first)
+        assert not table.errors()
