@@ -69,6 +69,10 @@ class BenchIdentity(DiscordIdentity):
         users = frozenset(seat.user_id for seat in public.seats if seat.user_id is not None)
         return Instance(instance_id, public.channel_id, users)
 
+    async def current(self, session: aiohttp.ClientSession, instance_id: str) -> Instance | None:
+        """The open pages' periodic check: answered as at entry."""
+        return await self.instance(session, instance_id, 0)
+
 
 @dataclass
 class Changes:

@@ -38,6 +38,7 @@ class Page:
     version: int = -1  # the table version of the last frame sent (an older one is skipped)
     # sends a frame encoded already (a frame several pages get is encoded once for all)
     send_text: Callable[[str], Awaitable[None]] | None = None
+    closed: bool = False  # closed by the server (its viewer left): sent nothing more
 
 
 def encoded(built: dict[str, Any]) -> str:
@@ -73,7 +74,7 @@ class ActivityHub:
         has a newer table."""
         version = int(built["table"]["version"])
         async with page.lock:
-            if version < page.version:
+            if page.closed or version < page.version:
                 return
             page.version = version
             if text is not None and page.send_text is not None:

@@ -126,6 +126,22 @@ class DiscordIdentity:
         self._asked.move_to_end((instance_id, user_id))
         if len(self._asked) > KEPT_INSTANCES:
             self._asked.popitem(last=False)
+        return await self._asked_now(session, instance_id, now)
+
+    async def current(self, session: aiohttp.ClientSession, instance_id: str) -> Instance | None:
+        """The instance as Discord answered for it less than `INSTANCE_SECONDS` ago: the
+        answer kept, or Discord asked now (an open page's re-check, whoever its user)."""
+        if not instance_id or len(instance_id) > MAX_INSTANCE_ID:
+            return None
+        now = self.clock()
+        kept = self._instances.get(instance_id)
+        if kept is not None and now - kept[0] < INSTANCE_SECONDS:
+            return kept[1]
+        return await self._asked_now(session, instance_id, now)
+
+    async def _asked_now(
+        self, session: aiohttp.ClientSession, instance_id: str, now: float
+    ) -> Instance | None:
         found = await self._ask_instance(session, instance_id)
         self._instances[instance_id] = (now, found)
         self._instances.move_to_end(instance_id)

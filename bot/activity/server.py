@@ -6,7 +6,8 @@
 connection, let in by its Activity instance (bot.activity.access). A connection gets the
 viewer's frame at once, a fresh one at every change of the table, and answers each move it
 sends: the mover's frame, or one sentence in their language. A page refused entry gets that
-sentence and the close code `REFUSED` (it does not try again).
+sentence and the close code `REFUSED` (it does not try again); so does an open page whose viewer
+left its instance, or whose instance ended (bot.activity.watch).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from bot.activity.access import Launches, PageAsks, admitted_table
 from bot.activity.hub import ActivityHub, Page
 from bot.activity.identity import DiscordIdentity, NotIdentified, Viewer
 from bot.activity.tables import Move
+from bot.activity.watch import Watch, Watched
 from bot.activity.words import page_texts
 from bot.i18n import LANGUAGES, error_text
 from bot.pictures.card_faces import BACK, face_png
@@ -46,20 +49,27 @@ CLIENT_ID_KEY = web.AppKey("client_id", str)
 IDENTITY_KEY = web.AppKey("identity", DiscordIdentity)
 SESSION_KEY = web.AppKey("session", aiohttp.ClientSession)
 LAUNCHES_KEY = web.AppKey("launches", Launches)
+WATCH_KEY = web.AppKey("watch", Watch)
 
 
 def create_app(
-    hub: ActivityHub, identity: DiscordIdentity, launches: Launches | None = None
+    hub: ActivityHub,
+    identity: DiscordIdentity,
+    launches: Launches | None = None,
+    period: Callable[[], Awaitable[None]] | None = None,
 ) -> web.Application:
-    """The Activity's application (the caller runs it on its own port)."""
+    """The Activity's application (the caller runs it on its own port); `period` waits
+    between two checks of the open pages' instances (default: `INSTANCE_SECONDS`)."""
     app = web.Application(client_max_size=4096)
     app[HUB_KEY] = hub
     app[IDENTITY_KEY] = identity
     app[LAUNCHES_KEY] = launches if launches is not None else Launches()
+    app[WATCH_KEY] = Watch(identity, period)
     app.router.add_get("/api/config", _config)
     app.router.add_get("/api/texts/{language}", _texts)
     app.router.add_get("/cards/{name}.png", _card)
     app.cleanup_ctx.append(_client_session)
+    app.cleanup_ctx.append(_watching)
     app.router.add_get("/", _page)
     app.router.add_post("/api/token", _token)
     app.router.add_get("/ws", _socket)
@@ -71,6 +81,15 @@ async def _client_session(app: web.Application) -> Any:
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
         app[SESSION_KEY] = session
         yield
+
+
+async def _watching(app: web.Application) -> Any:
+    """The open pages checked against their instances, once a period, while the app runs."""
+    task = asyncio.create_task(app[WATCH_KEY].run(app[SESSION_KEY]))
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def _page(_request: web.Request) -> web.FileResponse:
@@ -139,13 +158,23 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     page = Page(
         table_id, viewer.user_id, viewer.language, socket.send_json, send_text=socket.send_str
     )
+
+    async def close(key: str) -> None:
+        await _close_refused(hub, page, socket, TableError(key))
+
+    watch = request.app[WATCH_KEY]
+    watched = Watched(viewer.user_id, asks.instance_id, close)
     try:
         await socket.send_json(_hello(viewer))
         hub.open(page)  # before the first frame: a change meanwhile is pushed after it
+        watch.add(watched)
         opening = await hub.tables.opening_frame(table_id, viewer.user_id, viewer.language)
         await hub.deliver(page, opening)
         async for message in socket:
             if message.type is aiohttp.WSMsgType.TEXT:
+                if not await watch.still_in(session, watched):
+                    await watch.leave(watched)  # its viewer left the instance: no move
+                    break
                 await _move(hub, page, message.data)
     except TableError as error:
         with contextlib.suppress(ConnectionError, RuntimeError):
@@ -153,6 +182,7 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     except (ConnectionError, RuntimeError) as error:
         log.info("a page of table %s closed: %s", table_id, error)
     finally:
+        watch.discard(watched)
         hub.close(page)
         await socket.close()
     return socket
@@ -174,6 +204,17 @@ async def _refuse_entry(socket: web.WebSocketResponse, viewer: Viewer, error: Ta
     with contextlib.suppress(ConnectionError, RuntimeError):
         await socket.send_json(_hello(viewer))
         await socket.send_json({"type": "refused", "key": error.key, "text": sentence})
+    await socket.close(code=REFUSED, message=error.key.encode())
+
+
+async def _close_refused(
+    hub: ActivityHub, page: Page, socket: web.WebSocketResponse, error: TableError
+) -> None:
+    """An open page no longer let in: sent no frame more, told why, and closed for good."""
+    hub.close(page)
+    page.closed = True
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await _refuse(page, error)
     await socket.close(code=REFUSED, message=error.key.encode())
 
 

@@ -2,8 +2,9 @@
 
 Discord runs one instance of an application's Activity per channel: the first launch (an
 interaction answered by LAUNCH_ACTIVITY) starts it with the launching user in it, a later
-launch in the same channel adds its user. `GET /applications/{id}/activity-instances/{id}`
-answers for it with the bot's token, as Discord does (404 for an instance it never started)."""
+launch in the same channel adds its user. A user who closes the Activity leaves it; the last
+one leaving ends it. `GET /applications/{id}/activity-instances/{id}` answers for it with the
+bot's token, as Discord does (404 for an instance it never started, or that ended)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,24 @@ class LocalActivities:
         instance = self.instances[known]
         if user.id not in instance.users:
             instance.users.append(user.id)
+            self.on_change()
+        return instance
+
+    def leave(
+        self, user: LocalUser, channel_id: int | None = None, *, instance_id: str | None = None
+    ) -> LocalInstance | None:
+        """The user leaves the channel's instance (or the one named): the instance, which the
+        last user leaving ends (None: no such instance ran)."""
+        if instance_id is None and channel_id is not None:
+            instance_id = self._in_channel.get(channel_id)
+        instance = self.instances.get(instance_id or "")
+        if instance is None:
+            return None
+        if user.id in instance.users:
+            instance.users.remove(user.id)
+            if not instance.users:
+                del self.instances[instance.instance_id]
+                self._in_channel.pop(instance.channel_id, None)
             self.on_change()
         return instance
 

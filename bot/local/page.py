@@ -123,6 +123,7 @@ class LocalPage:
         app.router.add_post("/page/interactions", self._keyed(self._interact))
         app.router.add_post("/page/messages", self._keyed(self._write))
         app.router.add_post("/page/activity/code", self._keyed(self._activity_code))
+        app.router.add_post("/page/activity/leave", self._keyed(self._activity_leave))
         app.router.add_post("/page/users/{number}/locale", self._keyed(self._set_locale))
         app.router.add_get("/page/events", self._keyed(self._events))
         app.router.add_get("/emojis/{emoji_id:[0-9]+}.{extension:png|jpg|gif}", self._emoji)
@@ -318,6 +319,17 @@ class LocalPage:
         except (ValueError, PageError):
             return _error(400, "No such user.")
         return web.json_response({"code": self._server.oauth.authorize(user)})
+
+    async def _activity_leave(self, request: web.Request) -> web.Response:
+        """The user closed the Activity's frame: they leave its instance, as in Discord."""
+        try:
+            body = await request.json()
+            user = self._user(body.get("user") if isinstance(body, dict) else None)
+            instance = str(body.get("instance") or "")
+        except (ValueError, PageError):
+            return _error(400, "No such user.")
+        left = self._server.activities.leave(user, instance_id=instance)
+        return web.json_response({"left": left is not None})
 
     async def _write(self, request: web.Request) -> web.Response:
         """A user's own message in a channel (the bot hears it when it mentions the bot)."""

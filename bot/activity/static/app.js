@@ -80,8 +80,10 @@ function receive(message) {
 
 function send(action) {
   const table = state.frame.table;
-  $("refusal").textContent = "";
-  $("refusal").dataset.key = "";
+  if (state.socket) {  // else closed for good (its sentence stays shown), or reconnecting
+    $("refusal").textContent = "";
+    $("refusal").dataset.key = "";
+  }
   state.picked = [];
   if (state.socket) state.socket.send(JSON.stringify({ act: action, round: table.round, version: table.version }));
   draw();

@@ -45,6 +45,7 @@
       "(default)": "(par défaut)",
       "choose…": "choisir…",
       "Channels": "Salons",
+      "Close the Activity": "Fermer l'activité",
       "integer": "nombre entier",
       "number": "nombre",
       "text": "texte",
@@ -755,17 +756,24 @@
 
   // "Open the table": the Activity in a frame, as Discord opens it beside the channel; the
   // frame's sign-in (the SDK's authorize) is answered here with a code for this page's user.
+  // Closing it leaves its instance, as in Discord (the Activity's server then closes its page).
   function openActivity(activity) {
-    document.getElementById("activity")?.remove();
+    const open = document.getElementById("activity");
+    if (open) {
+      if (open.dataset.instance !== activity.instance) leaveActivity(open.dataset.instance);
+      open.remove();
+    }
     const origin = new URL(activity.url).origin;
     const frame = document.createElement("iframe");
     frame.src = `${activity.url}/`;
     frame.title = "Activity";
     const close = el("button", "activity-close", "✕");
     close.type = "button";
-    close.setAttribute("aria-label", "Close");
+    close.setAttribute("aria-label", t("Close the Activity"));
+    close.title = t("Close the Activity");
     const box = el("div", "activity");
     box.id = "activity";
+    box.dataset.instance = activity.instance;
     box.append(close, frame);
     const answer = async (event) => {
       if (event.source !== frame.contentWindow || event.origin !== origin) return;
@@ -775,9 +783,17 @@
       frame.contentWindow.postMessage({ type: "cardtable-code", code, instance, channel }, origin);
     };
     window.addEventListener("message", answer);
-    close.addEventListener("click", () => { window.removeEventListener("message", answer); box.remove(); });
+    close.addEventListener("click", () => {
+      window.removeEventListener("message", answer);
+      box.remove();
+      leaveActivity(activity.instance);
+    });
     document.body.append(box);
     frame.focus();
+  }
+
+  function leaveActivity(instance) {
+    postJson("/page/activity/leave", { user: userNumber, instance }).catch(showError);
   }
 
   function failed(article, text) {

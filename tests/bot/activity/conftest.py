@@ -117,6 +117,27 @@ class ObservedTables(ActivityTables):
         return await super().act(table_id, user_id, move, language)
 
 
+class Ticker:
+    """The period between two checks of the open pages' instances, ticked by the test: no
+    wait on the clock."""
+
+    def __init__(self) -> None:
+        self._waiting = asyncio.Event()  # the check waits for its next period
+        self._ticked = asyncio.Event()
+
+    async def wait(self) -> None:
+        self._waiting.set()
+        await self._ticked.wait()
+        self._ticked.clear()
+
+    async def tick(self) -> None:
+        """One period passes: returns once every open page was checked."""
+        await asyncio.wait_for(self._waiting.wait(), WAIT)
+        self._waiting.clear()
+        self._ticked.set()
+        await asyncio.wait_for(self._waiting.wait(), WAIT)
+
+
 class PageClient:
     """One open page: every message it was sent, in order, read in the background."""
 
@@ -173,6 +194,11 @@ class PageClient:
         )
         return before
 
+    async def ended(self) -> int | None:
+        """Once the server closed the page: its close code."""
+        await asyncio.wait_for(asyncio.shield(self._reader), WAIT)
+        return self.socket.close_code
+
     async def close(self) -> None:
         await self.socket.close()
         with contextlib.suppress(asyncio.CancelledError):
@@ -190,6 +216,7 @@ class ActivityRig:
     fake: LocalDiscord
     client: TestClient[Any, Any]
     leaks: FrameLeaks
+    ticker: Ticker
     pages: list[PageClient] = field(default_factory=list)
 
     def player(self, name: str) -> PlayerRef:
@@ -206,6 +233,10 @@ class ActivityRig:
     def launch(self, name: str, channel_id: int = CHANNEL) -> str:
         """The user launches the Activity in the channel (Discord's instance there, joined)."""
         return self.fake.activities.launch(self.fake.user(name), channel_id).instance_id
+
+    def leave(self, name: str, channel_id: int = CHANNEL) -> None:
+        """The user closes the Activity in the channel (the last one out ends its instance)."""
+        assert self.fake.activities.leave(self.fake.user(name), channel_id) is not None
 
     async def open_page(
         self,
@@ -258,9 +289,11 @@ async def rig(tmp_path: Path) -> AsyncIterator[ActivityRig]:
         fake.oauth.client_secret,
         bot_token=lambda: fake.bot_token,
     )
-    client: TestClient[Any, Any] = TestClient(TestServer(create_app(hub, identity)))
+    ticker = Ticker()
+    app = create_app(hub, identity, period=ticker.wait)
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
     await client.start_server()
-    built = ActivityRig(service, clock, recorded, hub, fake, client, leaks)
+    built = ActivityRig(service, clock, recorded, hub, fake, client, leaks, ticker)
     try:
         yield built
     finally:

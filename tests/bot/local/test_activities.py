@@ -1,6 +1,7 @@
 """The local Discord's Activity instances and entry point, as Discord serves them: one
-instance per channel, joined by each user who launches it, answered with the bot's token; an
-entry point command global only, one at most."""
+instance per channel, joined by each user who launches it, left by who closes it and ended by
+the last one out, answered with the bot's token; an entry point command global only, one at
+most."""
 
 from __future__ import annotations
 
@@ -64,6 +65,23 @@ async def test_an_instance_is_answered_only_with_the_bots_token_and_if_it_runs(
     base = f"/applications/{fake.application_id}/activity-instances"
     assert (await _get(fake, f"{base}/{running.instance_id}", token="forged"))[0] == 401
     assert (await _get(fake, f"{base}/i-never-launched"))[0] == 404
+
+
+async def test_a_user_leaves_an_instance_and_the_last_one_out_ends_it(
+    fake: LocalDiscord,
+) -> None:
+    alice, bob = fake.user("alice"), fake.user("bob")
+    first = fake.activities.launch(alice, fake.channel_id)
+    fake.activities.launch(bob, fake.channel_id)
+    path = f"/applications/{fake.application_id}/activity-instances/{first.instance_id}"
+    assert fake.activities.leave(alice, fake.channel_id) is first
+    status, body = await _get(fake, path)
+    assert (status, body["users"]) == (200, [str(bob.id)])
+    assert fake.activities.leave(bob, instance_id=first.instance_id) is first
+    assert (await _get(fake, path))[0] == 404
+    assert fake.activities.leave(bob, fake.channel_id) is None  # nothing runs there now
+    again = fake.activities.launch(alice, fake.channel_id)
+    assert again.instance_id != first.instance_id and again.users == [alice.id]
 
 
 async def test_an_entry_point_is_one_global_command(fake: LocalDiscord) -> None:

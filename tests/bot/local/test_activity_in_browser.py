@@ -1,14 +1,17 @@
 """The table as an Activity from the local table, in a real browser: Alice opens a Dutch table
 against a bot player, clicks "Open the table" and plays from the Activity's page, framed as
 Discord frames it; the page signs in through the local table's handshake; with the keyboard
-too, and at phone width. Under `make screenshots` it takes pictures of the Activity at desktop
-and phone widths."""
+too, and at phone width. Closing the frame leaves the Activity's instance; a user removed from
+it sees the page closed with one sentence. Under `make screenshots` it takes pictures of the
+Activity at desktop and phone widths."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from bot.activity.identity import INSTANCE_SECONDS
+from bot.i18n import error_text
 from tests.bot.local.browser import SCREENSHOTS, Player, local_table
 from tests.bot.local.test_games_in_browser import open_table_with_bots
 
@@ -79,4 +82,55 @@ def test_a_second_user_seated_nowhere_launches_the_activity_and_only_watches(
         assert frame.locator("#refusal").inner_text() == ""
         assert frame.locator("#moves button").count() == 0
         assert frame.locator("button.card").count() == 0  # no card to click either
+        assert not table.errors()
+
+
+def test_closing_the_activity_leaves_its_instance_which_ends_with_its_last_user(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path, seed=3) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "dutch", 1)
+        alice.click(alice.wait_table_button("activity"))
+        box = alice.page.locator("#activity")
+        box.frame_locator("iframe").locator("#who:has-text('Your turn')").wait_for()
+        first = box.get_attribute("data-instance")
+        with alice.page.expect_response("**/page/activity/leave") as left:
+            alice.page.get_by_role("button", name="Close the Activity").click()
+        assert left.value.json() == {"left": True}
+        box.wait_for(state="detached")
+        alice.click(alice.wait_table_button("activity"))  # she was its last user: a new one
+        box.frame_locator("iframe").locator("#who:has-text('Your turn')").wait_for()
+        assert box.get_attribute("data-instance") not in (None, first)
+        assert not table.errors()
+
+
+# the local page's own call when its frame closes: the user leaves the instance
+LEAVE = """(instance) => fetch("/page/activity/leave", {
+  method: "POST", headers: {"Content-Type": "application/json"},
+  body: JSON.stringify({user: 1, instance}),
+}).then((answer) => answer.json())"""
+
+
+def test_a_user_removed_from_the_instance_has_the_open_page_closed_with_one_sentence(
+    browser: Any, tmp_path: Path
+) -> None:
+    with local_table(tmp_path, seed=4) as table:
+        alice = Player(browser, table, 1)
+        open_table_with_bots(alice, "dutch", 1)
+        alice.click(alice.wait_table_button("activity"))
+        box = alice.page.locator("#activity")
+        frame = box.frame_locator("iframe")
+        frame.locator("#who:has-text('Your turn')").wait_for()
+        # removed behind the frame's back (as Discord removes a user): the frame stays open
+        instance = box.get_attribute("data-instance")
+        assert alice.page.evaluate(LEAVE, instance) == {"left": True}
+        refusal = frame.locator("#refusal[data-key='activity_not_in']")
+        refusal.wait_for(timeout=3 * INSTANCE_SECONDS * 1000)  # the server's next check
+        sentence = error_text("en", "activity_not_in")
+        assert refusal.inner_text() == sentence
+        # her cards still drawn: a peek clicked sends nothing, and the sentence stays
+        frame.locator("#seats-bottom button.card.playable").first.click()
+        frame.locator("#seats-bottom button.card.target").first.click()
+        assert refusal.inner_text() == sentence
         assert not table.errors()

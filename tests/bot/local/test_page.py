@@ -126,6 +126,23 @@ async def test_switching_language_is_kept_for_the_user(
         assert (await response.json())["me"]["locale"] == "fr"
 
 
+async def test_closing_the_activitys_frame_leaves_its_instance_for_that_user_only(
+    served: tuple[LocalDiscord, aiohttp.ClientSession],
+) -> None:
+    server, session = served
+    alice, bob = server.user("alice"), server.user("bob")
+    running = server.activities.launch(alice, server.channel_id)
+    server.activities.launch(bob, server.channel_id)
+    number = list(server.users.values()).index(alice) + 1  # as the page numbers its users
+    body = {"user": number, "instance": running.instance_id}
+    async with session.post("/page/activity/leave", json=body) as response:
+        assert await response.json() == {"left": True}
+    assert running.users == [bob.id]
+    body = {"user": number, "instance": "i-never-launched"}
+    async with session.post("/page/activity/leave", json=body) as response:
+        assert await response.json() == {"left": False}
+
+
 async def test_the_page_and_its_scripts_are_served_from_the_package(
     served: tuple[LocalDiscord, aiohttp.ClientSession],
 ) -> None:
