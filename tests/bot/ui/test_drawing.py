@@ -21,8 +21,12 @@ from bot.ui.message_pictures import DRAWERS, CardPictures, drawing_processes
 HANDS = ("7D", "8D", "9D", "10D")
 
 
-def wait_for(gate: str, value: str) -> str:
-    """Answers `value` once the test opens the FIFO `gate` for writing (a drawing under way)."""
+def wait_for(gate: str, value: str, started: str | None = None) -> str:
+    """Answers `value` once the test opens the FIFO `gate` for writing (a drawing under way);
+    first tells the test it started, through the FIFO `started`, when there is one."""
+    if started is not None:
+        with open(started, "w"):
+            pass
     with open(gate) as opened:
         opened.read()
     return value
@@ -53,13 +57,17 @@ async def test_a_drawing_s_error_reaches_its_caller_and_the_process_draws_on() -
 
 
 async def test_the_answer_of_a_drawing_given_up_is_not_handed_to_the_next(tmp_path: Path) -> None:
-    first, second = tmp_path / "first", tmp_path / "second"
-    os.mkfifo(first)
-    os.mkfifo(second)
+    first, second, started = tmp_path / "first", tmp_path / "second", tmp_path / "started"
+    for fifo in (first, second, started):
+        os.mkfifo(fifo)
     processes = DrawingProcesses(1, 10)
     try:
-        given_up = asyncio.create_task(processes.run(wait_for, str(first), "given up"))
-        await asyncio.sleep(0)  # sent to the one process, which waits at its gate
+        given_up = asyncio.create_task(
+            processes.run(wait_for, str(first), "given up", str(started))
+        )
+        # the one process holds it, waiting at its gate (cancelled before it was sent, the
+        # first drawing would never open its gate and the test would wait on it for good)
+        await asyncio.to_thread(started.read_text)
         given_up.cancel()
         following = asyncio.create_task(processes.run(wait_for, str(second), "following"))
         await asyncio.to_thread(first.write_text, "")  # the first drawing ends
