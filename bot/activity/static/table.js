@@ -2,7 +2,8 @@
 // cards (pictures the server serves; face down where hidden), the middle of the table, and
 // the viewer's own hand. A move is played by picking its pieces (a card, a slot, the pile):
 // each click narrows the legal moves, highlights what may complete them, and plays the move
-// once only one is left and it is whole. Texts come from the server's catalogs (`texts`).
+// once only one is left and it is whole. Texts come from the server's catalogs (`texts`); a
+// card in the server's words is a mark the page draws as the card's small picture (`worded`).
 
 export const state = {
   frame: null, language: "en", texts: {}, revealSeconds: 5, reveals: [], picked: [],
@@ -43,6 +44,22 @@ function spoken(name) {  // the picture's alternative text: "Q♠", "10♥", "Jo
   const card = base(name);
   if (card === "JK") return "🃏";
   return card.slice(0, -1) + (SUITS[card.slice(-1)] || "");
+}
+
+// A card in the server's words: its name between two private-use characters (the server's
+// `bot.render.card_text.marked`); `worded` draws each as an inline picture, its alt text the card.
+const MARK = /\uE000((?:10|[2-9JQKA])[SHDC]|JK|back)\uE001/g;
+export function worded(text) {
+  const nodes = [];
+  let at = 0;
+  for (const found of text.matchAll(MARK)) {
+    if (found.index > at) nodes.push(text.slice(at, found.index));
+    const face = found[1];
+    nodes.push(el("img", { class: "inline-card", src: `/cards/${face}.png`, alt: face === "back" ? t("hidden") : spoken(face), draggable: "false" }));
+    at = found.index + found[0].length;
+  }
+  if (at < text.length) nodes.push(text.slice(at));
+  return nodes;
 }
 
 // A card's picture (its back when `name` is null); a button when `piece` names what it is
@@ -336,7 +353,7 @@ function drawMoves(me) {
   const labels = (me && me.labels) || {};
   const label = (move) => labels[move] || move;
   const shown = state.picked.length ? candidates(state.picked) : legal().filter((move) => !named(move).need.length);
-  const buttons = shown.map((move) => el("button", { type: "button", class: whole(move, state.picked) && state.picked.length ? "ready" : "", "data-move": move, onclick: () => { state.picked = []; state.send(move); } }, label(move)));
+  const buttons = shown.map((move) => el("button", { type: "button", class: whole(move, state.picked) && state.picked.length ? "ready" : "", "data-move": move, onclick: () => { state.picked = []; state.send(move); } }, ...worded(label(move))));
   if (state.picked.length) buttons.push(el("button", { type: "button", class: "cancel", onclick: () => { state.picked = []; draw(); } }, t("cancel")));
   moves.replaceChildren(...buttons);
   $("hint").textContent = state.picked.length ? t("pick_more") : "";
@@ -404,7 +421,7 @@ export function draw() {
   $("who").textContent = headline(table, me);
   $("round").textContent = table.round !== null && table.round !== undefined
     ? `${t("round", { n: table.round + 1 })} · ${t("target", { n: table.target })}` : "";
-  $("say").textContent = (table.words && table.words.status) || "";
+  $("say").replaceChildren(...worded((table.words && table.words.status) || ""));
   const mySeat = me ? me.seat : 0;
   const areas = { top: [], left: [], right: [], bottom: [] };
   for (const info of table.seats) areas[position(info.seat, table.seats.length, mySeat)].push(seatBox(info, table, view, me));
@@ -422,7 +439,7 @@ export function draw() {
   drawMoves(me);
   highlight();
   $("log-title").textContent = t("log");
-  $("log-lines").replaceChildren(...((table.words && table.words.lines) || []).map((line) => el("li", {}, line)));
+  $("log-lines").replaceChildren(...((table.words && table.words.lines) || []).map((line) => el("li", {}, ...worded(line))));
   animate(before);
   if (refocus) (document.querySelector(`#table button${refocus}`) || document.querySelector("#moves button, #hand-cards button"))?.focus();
   tick();
