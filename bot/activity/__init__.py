@@ -8,5 +8,6 @@ page's own texts from the catalogs); `tables` is the one module that calls the t
 `identity` exchanges the SDK's OAuth2 code for the Discord user and asks Discord about the
 page's Activity instance; `access` lets a page in only at a table of its instance's channel,
 with its viewer among the instance's users. The page (`static/`) draws the table from each
-frame (`table.js`) and signs in (`app.js`).
+frame (`table.js`; cards in the words as pictures, from the marks the server writes), lets a
+card be dragged by mouse, pen or finger (`drag.js`, Pointer Events) and signs in (`app.js`).
 """

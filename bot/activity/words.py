@@ -2,8 +2,10 @@
 
 The page draws the table from the frame's data; what it writes (the label of each move, the
 recent log, what the table waits for) comes from the game's plug-in, worded by the same code
-the table message uses, from the same snapshot: nothing a frame did not already hold. The
-page's own texts (titles, marks, hints) are the `activity.` keys of the catalogs.
+the table message uses, from the same snapshot: nothing a frame did not already hold. Each card
+in those words is its mark (`bot.render.card_text.as_marks`), which the page draws as the
+card's picture. The page's own texts (titles, marks, hints) are the `activity.` keys of the
+catalogs.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from bot.games import plugin_for
 from bot.i18n import catalog
+from bot.render.card_text import as_marks
 from bot.render.table import table_text
 from bot.snapshots import PrivateSnapshot, PublicSnapshot
 
@@ -43,9 +46,10 @@ def table_words(public: PublicSnapshot, language: str) -> dict[str, Any]:
     plugin = plugin_for(public.game)
     table = table_text(public, language)
     status = ""
-    if public.view is not None:
-        status = plugin.status_line(public.view, table)
-    lines = plugin.log_lines(public.log, table)[-LOG_LINES:]
+    with as_marks():
+        if public.view is not None:
+            status = plugin.status_line(public.view, table)
+        lines = plugin.log_lines(public.log, table)[-LOG_LINES:]
     return {"status": plain_text(status), "lines": [plain_text(line) for line in lines]}
 
 
@@ -55,5 +59,6 @@ def move_labels(
     """Each legal move of the viewer, labelled as its button in the messages."""
     if private.view is None:
         return {}
-    label = plugin_for(public.game).action_labeler(private.view, table_text(public, language))
-    return {action: plain_text(label(action)) for action in private.legal}
+    with as_marks():
+        label = plugin_for(public.game).action_labeler(private.view, table_text(public, language))
+        return {action: plain_text(label(action)) for action in private.legal}

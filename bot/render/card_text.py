@@ -10,7 +10,9 @@ its ♥ ♠, joker and back are the two-colour deck's). A message is rendered in
 two-colour one, unless the rendering runs inside `in_deck(FOUR_COLOURS)` (a player's own
 messages, in the deck they chose); a card picture made there (`bot.render.table.with_cards`)
 is drawn in that deck too. Button and select labels are plain text, so they use `pretty`; a
-component shows the picture through its `emoji` field (`card_emoji`).
+component shows the picture through its `emoji` field (`card_emoji`). Inside `as_marks()` (the
+Activity page's words) every card, in a sentence or a label, is its name between `CARD_OPEN` and
+`CARD_CLOSE`, which the page draws as the card's picture.
 
 Pictures take ~30 characters a card where text takes 2 or 3: a part of a message that would
 pass Discord's limit with pictures is written as text instead (`fitting`), so no card is cut
@@ -37,6 +39,11 @@ JOKER_TEXT = "Joker"
 # per deck: card name, or `back`, -> `<:name:id>`
 _pictures: dict[Deck, dict[str, str]] = {TWO_COLOURS: {}, FOUR_COLOURS: {}}
 _as_text: ContextVar[bool] = ContextVar("cards_as_text", default=False)
+_as_marks: ContextVar[bool] = ContextVar("cards_as_marks", default=False)
+# A card in a text the Activity page draws: its name (or `back`) between these two characters
+# of Unicode's private use area, which no catalog text holds.
+CARD_OPEN = "\ue000"
+CARD_CLOSE = "\ue001"
 _deck: ContextVar[Deck] = ContextVar("cards_deck", default=TWO_COLOURS)
 
 
@@ -53,10 +60,10 @@ def use_pictures(markup: Mapping[str, str], four_colours: Mapping[str, str] | No
 _generation = 0  # how many times the pictures changed: what was written with the old is stale
 
 
-def writing() -> tuple[Deck, bool, int]:
-    """Everything the way cards are written depends on now (the deck, text or pictures, and
-    which pictures): a text written with cards may be remembered under it."""
-    return _deck.get(), _as_text.get(), _generation
+def writing() -> tuple[Deck, bool, bool, int]:
+    """Everything the way cards are written depends on now (the deck, text, marks or pictures,
+    and which pictures): a text written with cards may be remembered under it."""
+    return _deck.get(), _as_text.get(), _as_marks.get(), _generation
 
 
 @contextmanager
@@ -84,6 +91,27 @@ def as_text() -> Iterator[None]:
         _as_text.reset(token)
 
 
+@contextmanager
+def as_marks() -> Iterator[None]:
+    """Within this block, every card is written as its mark (`marked`): for the Activity page,
+    which draws each as its picture."""
+    token = _as_marks.set(True)
+    try:
+        yield
+    finally:
+        _as_marks.reset(token)
+
+
+def marking() -> bool:
+    """Whether cards are written as marks now (`as_marks`)."""
+    return _as_marks.get()
+
+
+def marked(name: str | None) -> str:
+    """A card's mark: `QS` -> CARD_OPEN + `QS` + CARD_CLOSE; None (the back) -> `back`."""
+    return f"{CARD_OPEN}{BACK if name is None else name}{CARD_CLOSE}"
+
+
 def fitting(build: Callable[[], str], limit: int) -> str:
     """`build()` with cards as pictures, or as text when that is longer than `limit`."""
     value = build()
@@ -95,6 +123,8 @@ def fitting(build: Callable[[], str], limit: int) -> str:
 
 def pretty(name: str | None) -> str:
     """`QS` -> `Q♠`, `JK` -> `Joker`; None (unknown to this viewer) -> the card back."""
+    if _as_marks.get():
+        return marked(name)
     if name is None:
         return CARD_BACK
     return _pretty(name)
@@ -110,7 +140,10 @@ def _pretty(name: str) -> str:
 
 
 def card_emoji(name: str | None) -> str | None:
-    """The card's emoji markup (None: the back), or None when pictures are unavailable."""
+    """The card's emoji markup (None: the back), or None when pictures are unavailable; its
+    mark inside `as_marks()`."""
+    if _as_marks.get():
+        return marked(name)
     if _as_text.get():
         return None
     return _pictures[_deck.get()].get(BACK if name is None else name)

@@ -2,11 +2,15 @@
 // cards (pictures the server serves; face down where hidden), the middle of the table, and
 // the viewer's own hand. A move is played by picking its pieces (a card, a slot, the pile):
 // each click narrows the legal moves, highlights what may complete them, and plays the move
-// once only one is left and it is whole. Texts come from the server's catalogs (`texts`).
+// once only one is left and it is whole; a card may also be dragged onto a place (drag.js).
+// Texts come from the server's catalogs (`texts`); a card in the server's words is a mark the
+// page draws as the card's small picture (`worded`).
+
+import { draggable, dragging } from "/static/drag.js";
 
 export const state = {
   frame: null, language: "en", texts: {}, revealSeconds: 5, reveals: [], picked: [],
-  send: () => {}, drawnVersion: null,
+  send: () => {}, drawnVersion: null, lifted: null,
 };
 const $ = (id) => document.getElementById(id);
 const REDUCED = matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -45,8 +49,31 @@ function spoken(name) {  // the picture's alternative text: "Q♠", "10♥", "Jo
   return card.slice(0, -1) + (SUITS[card.slice(-1)] || "");
 }
 
+// A card in the server's words: its name between two private-use characters (the server's
+// `bot.render.card_text.marked`); `worded` draws each as an inline picture, its alt text the card.
+const MARK = /\uE000((?:10|[2-9JQKA])[SHDC]|JK|back)\uE001/g;
+export function worded(text) {
+  const nodes = [];
+  let at = 0;
+  for (const found of text.matchAll(MARK)) {
+    if (found.index > at) nodes.push(text.slice(at, found.index));
+    const face = found[1];
+    nodes.push(el("img", { class: "inline-card", src: `/cards/${face}.png`, alt: face === "back" ? t("hidden") : spoken(face), draggable: "false" }));
+    at = found.index + found[0].length;
+  }
+  if (at < text.length) nodes.push(text.slice(at));
+  return nodes;
+}
+
+const DRAG = {  // what dragging a card does (drag.js)
+  lift: (piece) => { state.lifted = piece; highlight(); },
+  drop: (piece, target) => { state.lifted = null; dropped(piece, target); },
+  pick: (piece, node) => { state.lifted = null; pick(piece, node); },
+  settle: () => { state.lifted = null; highlight(); },
+};
+
 // A card's picture (its back when `name` is null); a button when `piece` names what it is
-// in the moves, so a click picks it and a drag drops it.
+// in the moves, so a click (a tap, a key) picks it and a drag drops it.
 function card(name, { piece = null, size = "", label = null, key = null } = {}) {
   const face = name ? base(name) : null;
   const alt = label || (face ? spoken(face) : t("hidden"));
@@ -56,11 +83,9 @@ function card(name, { piece = null, size = "", label = null, key = null } = {}) 
     "data-piece": piece, title: piece ? alt : null,
   };
   if (!piece || !state.frame || !state.frame.me) return el("span", attributes, picture);
-  const button = el("button", { ...attributes, type: "button", draggable: "true", "aria-label": alt }, picture);
+  const button = el("button", { ...attributes, type: "button", "aria-label": alt }, picture);
   button.addEventListener("click", () => pick(piece, button));
-  button.addEventListener("dragstart", (event) => { event.dataTransfer.setData("text/plain", piece); });
-  button.addEventListener("dragover", (event) => event.preventDefault());
-  button.addEventListener("drop", (event) => { event.preventDefault(); dropped(event.dataTransfer.getData("text/plain"), piece); });
+  draggable(button, piece, DRAG);
   return button;
 }
 
@@ -270,8 +295,6 @@ function euchreMiddle(table, view, mySeat) {
   } else if (view.turned && !view.picked_up) out.push(pile(t("turned"), card(view.turned)));
   const n = table.seats.length;
   const trick = el("div", { class: "trick", "data-piece": "trick", "aria-label": t("trick") });
-  trick.addEventListener("dragover", (event) => event.preventDefault());
-  trick.addEventListener("drop", (event) => { event.preventDefault(); dropped(event.dataTransfer.getData("text/plain"), "trick"); });
   for (const [seat, name] of view.trick) {
     trick.append(el("span", { class: `played at-${position(seat, n, mySeat)}` }, card(name), el("span", { class: "who" }, table.seats[seat]?.name || "")));
   }
@@ -297,8 +320,6 @@ function dameMiddle(table, view, mySeat) {
       if (piece && mine()) {
         const open = el("button", { type: "button", class: "pack-button", "data-piece": piece, "aria-label": `${t("packs", { team: pack.rank })}` }, fanned);
         open.addEventListener("click", () => pick(piece, open));
-        open.addEventListener("dragover", (event) => event.preventDefault());
-        open.addEventListener("drop", (event) => { event.preventDefault(); dropped(event.dataTransfer.getData("text/plain"), piece); });
         row.append(open);
       } else row.append(fanned);
     }
@@ -336,22 +357,24 @@ function drawMoves(me) {
   const labels = (me && me.labels) || {};
   const label = (move) => labels[move] || move;
   const shown = state.picked.length ? candidates(state.picked) : legal().filter((move) => !named(move).need.length);
-  const buttons = shown.map((move) => el("button", { type: "button", class: whole(move, state.picked) && state.picked.length ? "ready" : "", "data-move": move, onclick: () => { state.picked = []; state.send(move); } }, label(move)));
+  const buttons = shown.map((move) => el("button", { type: "button", class: whole(move, state.picked) && state.picked.length ? "ready" : "", "data-move": move, onclick: () => { state.picked = []; state.send(move); } }, ...worded(label(move))));
   if (state.picked.length) buttons.push(el("button", { type: "button", class: "cancel", onclick: () => { state.picked = []; draw(); } }, t("cancel")));
   moves.replaceChildren(...buttons);
   $("hint").textContent = state.picked.length ? t("pick_more") : "";
 }
 
+// What is picked glows, and where it may go; a lifted card (dragged), where it may be dropped.
 function highlight() {
-  const picked = new Set(state.picked);
+  const lifted = state.lifted && dragging() ? [state.lifted] : null;
+  const picked = new Set(lifted || state.picked);
   const targets = new Set();
-  for (const move of candidates(state.picked)) {
+  for (const move of candidates(lifted || state.picked)) {
     const { need, also } = named(move);
     for (const piece of [...need, ...also]) if (!picked.has(piece) || piece.startsWith("card:")) targets.add(piece);
   }
   const playable = new Set();  // nothing picked yet: what starts a legal move
   if (!state.picked.length) for (const move of legal()) for (const piece of named(move).need) playable.add(piece);
-  const pickedCards = counts(state.picked);
+  const pickedCards = counts(lifted ? [] : state.picked);
   for (const node of document.querySelectorAll("[data-piece]")) {
     const piece = node.dataset.piece;
     let chosen = false;
@@ -404,7 +427,7 @@ export function draw() {
   $("who").textContent = headline(table, me);
   $("round").textContent = table.round !== null && table.round !== undefined
     ? `${t("round", { n: table.round + 1 })} · ${t("target", { n: table.target })}` : "";
-  $("say").textContent = (table.words && table.words.status) || "";
+  $("say").replaceChildren(...worded((table.words && table.words.status) || ""));
   const mySeat = me ? me.seat : 0;
   const areas = { top: [], left: [], right: [], bottom: [] };
   for (const info of table.seats) areas[position(info.seat, table.seats.length, mySeat)].push(seatBox(info, table, view, me));
@@ -422,7 +445,7 @@ export function draw() {
   drawMoves(me);
   highlight();
   $("log-title").textContent = t("log");
-  $("log-lines").replaceChildren(...((table.words && table.words.lines) || []).map((line) => el("li", {}, line)));
+  $("log-lines").replaceChildren(...((table.words && table.words.lines) || []).map((line) => el("li", {}, ...worded(line))));
   animate(before);
   if (refocus) (document.querySelector(`#table button${refocus}`) || document.querySelector("#moves button, #hand-cards button"))?.focus();
   tick();

@@ -18,7 +18,16 @@ from bot.games.plugin import SeatLayout
 from bot.i18n import text
 from bot.pictures.layout import EMPTY, CardRow
 from bot.pictures.round_end import RoundEndRow
-from bot.render.card_text import NO_CARD, card_emoji, face, fitting, pretty, shown, writing
+from bot.render.card_text import (
+    NO_CARD,
+    card_emoji,
+    face,
+    fitting,
+    marking,
+    pretty,
+    shown,
+    writing,
+)
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
 from bot.render.log import burst_lines
 from bot.render.teams import team_label
@@ -48,7 +57,7 @@ def label(code: str, language: str) -> str:
     `7♠`; a joker in words, never the 🃏 emoji, which looks like another card than its
     picture."""
     name = name_of(code)
-    return text(language, "dame.joker") if name == JOKER else pretty(name)
+    return text(language, "dame.joker") if name == JOKER and not marking() else pretty(name)
 
 
 def label_all(codes: Sequence[str], language: str) -> str:

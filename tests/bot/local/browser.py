@@ -242,12 +242,22 @@ TEXT_EMOJIS = ":is(.embed, .v2-container) img.emoji"
 class Player:
     """One user's page in its own browser context (cookies and storage of its own)."""
 
-    def __init__(self, browser: Any, table: LocalTable, number: int, *, width: int = 1180) -> None:
-        """`width`: the window's, in CSS pixels (420: a phone's)."""
+    def __init__(
+        self,
+        browser: Any,
+        table: LocalTable,
+        number: int,
+        *,
+        width: int = 1180,
+        touch: bool = False,
+    ) -> None:
+        """`width`: the window's, in CSS pixels (420: a phone's); `touch`: a touch screen."""
         self.number = number
         # the README's pictures show a message with its card picture whole
         height = 1100 if SCREENSHOTS and width > 760 else 860
-        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height}, has_touch=touch
+        )
         self.page = self.context.new_page()
         self.page.set_default_timeout(STEP_TIMEOUT_MS)
         self.page_errors: list[str] = []

@@ -18,12 +18,15 @@ import pytest
 from bot.i18n import catalog
 from tests.bot.local.browser import SCREENSHOTS, Player, local_table
 from tests.bot.local.test_games_in_browser import open_table_with_bots
+from tests.bot.local.test_my_cards_euchre_in_browser import CARD_IN_WORDS
 
 WIDTHS = {"desktop": 1180, "phone": 420}
 BOTS = {"dutch": 1, "euchre": 3, "dame": 3}
 # A card written as text (`K♥`, `10♦`): the table draws every card as a picture.
 CARD_AS_TEXT = re.compile(r"(?<![\w])(10|[2-9JQKA])[♠♥♦♣]")
 TABLE_PARTS = "#seats-top, #seats-left, #seats-right, #seats-bottom, #middle, #hand"
+# what the page writes in words: the status, the move buttons and the log (folded away or not)
+WORDED_PARTS = "#say, #moves button, #log-lines li"
 MOVES_AT_MOST = 400  # one hand's own moves: far fewer
 
 
@@ -71,11 +74,15 @@ class Activity:
         self.locator(selector).first.click()
 
     def check_drawn(self) -> None:
-        """Own hand pictures loaded, hidden cards drawn as backs, no card written as text,
+        """Own hand pictures loaded, hidden cards drawn as backs, no card written as text
+        (on the table, in the move buttons, in the log: each is its picture there too),
         nothing cut off (no sideways scrolling, every card inside the window)."""
         self.settled()
         text = " ".join(self.locator(TABLE_PARTS).all_inner_texts())
+        text += " ".join(self.locator(WORDED_PARTS).all_text_contents())
         assert not CARD_AS_TEXT.search(text), text
+        assert not CARD_IN_WORDS.search(text), text
+        assert self.locator("#log-lines li").count() > 0
         assert self.value("document.documentElement.scrollWidth <= innerWidth")
         outside = self.value(
             "[...document.querySelectorAll('.card:not(.gone)')].filter(c => {"

@@ -8,6 +8,7 @@ import discord
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.render.card_text import CARD_CLOSE, CARD_OPEN
 from bot.render.names import MARKDOWN_CHARACTERS, escape
 
 # Markdown's characters, what links are made of, and letters, spaces and line ends around them.
@@ -54,6 +55,7 @@ def test_any_text_reads_as_discord_py_escapes_it(name: str) -> None:
 
 
 def discord_escaped(name: str) -> str:
+    name = name.replace(CARD_OPEN, "").replace(CARD_CLOSE, "")
     return discord.utils.escape_markdown(name).replace("<", "\\<").replace("@", "\\@")
 
 
@@ -63,6 +65,10 @@ def test_mentions_times_emojis_and_everyone_are_shown_as_written() -> None:
     assert escape("<#5> <:e:9>") == "\\<#5> \\<:e:9>"
     assert escape("@everyone") == "\\@everyone"
     assert escape("[click](http://x.example)") == "\\[click](http://x.example)"
+
+
+def test_a_name_cannot_draw_a_card_on_the_activity_page() -> None:
+    assert escape(f"Bob{CARD_OPEN}AS{CARD_CLOSE}") == "BobAS"
 
 
 def test_a_plain_name_is_itself() -> None:
