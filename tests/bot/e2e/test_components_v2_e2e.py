@@ -84,10 +84,7 @@ async def test_my_cards_stays_an_ephemeral_components_v2_message_through_a_round
 ) -> None:
     alice, bob, carol = players(harness.fake)
     async with harness.running():
-        table_id = await harness.open_table(alice)
-        await harness.press(bob, table_id, "join")
-        await harness.press(carol, table_id, "join")
-        await harness.press(alice, table_id, "start")
+        table_id = await harness.seat_players(alice, [bob, carol])
         answer = answer_message(harness.fake, await harness.my_cards(alice, table_id))
         assert answer is not None and is_ephemeral_v2(answer)
         assert answer["embeds"] == [] and not answer["content"] and choices(answer)
@@ -123,10 +120,7 @@ async def test_an_embed_my_cards_from_before_the_upgrade_answers_and_becomes_v2(
 ) -> None:
     alice, bob, carol = players(harness.fake)
     async with harness.running():
-        table_id = await harness.open_table(alice)
-        await harness.press(bob, table_id, "join")
-        await harness.press(carol, table_id, "join")
-        await harness.press(alice, table_id, "start")
+        table_id = await harness.seat_players(alice, [bob, carol])
         answer = answer_message(harness.fake, await harness.my_cards(alice, table_id))
         assert answer is not None
         as_before_the_upgrade(answer)

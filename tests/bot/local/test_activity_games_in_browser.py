@@ -17,13 +17,14 @@ import pytest
 
 from bot.i18n import catalog
 from tests.bot.local.browser import SCREENSHOTS, Player, local_table
-from tests.bot.local.test_games_in_browser import open_table_with_bots
-from tests.bot.local.test_my_cards_euchre_in_browser import CARD_IN_WORDS
+from tests.bot.local.test_games_in_browser import (
+    CARD_AS_TEXT,
+    CARD_IN_WORDS,
+    open_table_with_bots,
+)
 
 WIDTHS = {"desktop": 1180, "phone": 420}
 BOTS = {"dutch": 1, "euchre": 3, "dame": 3}
-# A card written as text (`K♥`, `10♦`): the table draws every card as a picture.
-CARD_AS_TEXT = re.compile(r"(?<![\w])(10|[2-9JQKA])[♠♥♦♣]")
 TABLE_PARTS = "#seats-top, #seats-left, #seats-right, #seats-bottom, #middle, #hand"
 # what the page writes in words: the status, the move buttons and the log (folded away or not)
 WORDED_PARTS = "#say, #moves button, #log-lines li"
@@ -93,7 +94,12 @@ class Activity:
         assert outside == 0
         backs = self.locator(".seat:not(.me) img[src='/cards/back.png']").count()
         faces_in_hidden_hands = self.locator(".fan img:not([src='/cards/back.png'])").count()
-        assert backs > 0 and faces_in_hidden_hands == 0
+        # the others' cards held, as each seat's count says (none left after a last trick)
+        held = self.value(
+            "[...document.querySelectorAll('.seat:not(.me) .hidden-hand .count')]"
+            ".reduce((n, c) => n + (parseInt(c.textContent, 10) || 0), 0)"
+        )
+        assert (backs > 0 or held == 0) and faces_in_hidden_hands == 0
         if self.value("document.body.dataset.game") != "dutch":
             assert self.locator("#hand-cards img[src$='.png']").count() > 0
         narrowest = self.value(

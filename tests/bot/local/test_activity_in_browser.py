@@ -24,15 +24,25 @@ def shoot(player: Player, name: str) -> None:
         player.page.screenshot(path=str(folder / f"{name}.png"))
 
 
+YOUR_TURN = "#who:has-text('Your turn')"
+
+
+def her_activity_at_a_dutch_table(alice: Player) -> Any:
+    """Alice opens a table of Dutch against a bot player, then its Activity from "Open the
+    table": the box the local page holds it in, once the page shows her turn."""
+    open_table_with_bots(alice, "dutch", 1)
+    alice.click(alice.wait_table_button("activity"))
+    box = alice.page.locator("#activity")
+    box.frame_locator("iframe").locator(YOUR_TURN).wait_for()
+    return box
+
+
 def test_a_player_opens_the_table_as_an_activity_and_plays_from_it(
     browser: Any, tmp_path: Path
 ) -> None:
     with local_table(tmp_path, seed=1) as table:
         alice = Player(browser, table, 1)
-        open_table_with_bots(alice, "dutch", 1)
-        alice.click(alice.wait_table_button("activity"))
-        frame = alice.page.frame_locator("#activity iframe")
-        frame.locator("#who:has-text('Your turn')").wait_for()
+        frame = her_activity_at_a_dutch_table(alice).frame_locator("iframe")
         assert frame.locator(".seat").count() == 2
         assert frame.locator(".seat img[src='/cards/back.png']").count() == 8  # two grids
         # her peek: two of her own cards, clicked; they show face up for a while
@@ -68,11 +78,7 @@ def test_a_second_user_seated_nowhere_launches_the_activity_and_only_watches(
 ) -> None:
     with local_table(tmp_path, seed=2) as table:
         alice = Player(browser, table, 1)
-        open_table_with_bots(alice, "dutch", 1)
-        alice.click(alice.wait_table_button("activity"))
-        alice.page.frame_locator("#activity iframe").locator(
-            "#who:has-text('Your turn')"
-        ).wait_for()
+        her_activity_at_a_dutch_table(alice)
         bob = Player(browser, table, 2)  # in the channel, at no seat: he joins the instance
         bob.command("launch")  # the entry point: the channel's only table, opened at once
         frame = bob.page.frame_locator("#activity iframe")
@@ -90,17 +96,14 @@ def test_closing_the_activity_leaves_its_instance_which_ends_with_its_last_user(
 ) -> None:
     with local_table(tmp_path, seed=3) as table:
         alice = Player(browser, table, 1)
-        open_table_with_bots(alice, "dutch", 1)
-        alice.click(alice.wait_table_button("activity"))
-        box = alice.page.locator("#activity")
-        box.frame_locator("iframe").locator("#who:has-text('Your turn')").wait_for()
+        box = her_activity_at_a_dutch_table(alice)
         first = box.get_attribute("data-instance")
         with alice.page.expect_response("**/page/activity/leave") as left:
             alice.page.get_by_role("button", name="Close the Activity").click()
         assert left.value.json() == {"left": True}
         box.wait_for(state="detached")
         alice.click(alice.wait_table_button("activity"))  # she was its last user: a new one
-        box.frame_locator("iframe").locator("#who:has-text('Your turn')").wait_for()
+        box.frame_locator("iframe").locator(YOUR_TURN).wait_for()
         assert box.get_attribute("data-instance") not in (None, first)
         assert not table.errors()
 
@@ -117,11 +120,8 @@ def test_a_user_removed_from_the_instance_has_the_open_page_closed_with_one_sent
 ) -> None:
     with local_table(tmp_path, seed=4) as table:
         alice = Player(browser, table, 1)
-        open_table_with_bots(alice, "dutch", 1)
-        alice.click(alice.wait_table_button("activity"))
-        box = alice.page.locator("#activity")
+        box = her_activity_at_a_dutch_table(alice)
         frame = box.frame_locator("iframe")
-        frame.locator("#who:has-text('Your turn')").wait_for()
         # removed behind the frame's back (as Discord removes a user): the frame stays open
         instance = box.get_attribute("data-instance")
         assert alice.page.evaluate(LEAVE, instance) == {"left": True}
