@@ -326,8 +326,8 @@ def test_at_phone_width_the_chat_takes_the_screen_and_the_switchers_open_from_th
         cards_shown_as_pictures(alice)
         alice.pictures_shown()
         assert drawn_width(alice, "#messages") >= PHONE - 20
-        assert drawn_width(alice, f"{HAND} img.embed-image") >= 300
-        assert shown_card_width(alice, f"{HAND} img.embed-image") >= SMALLEST_CARD
+        assert drawn_width(alice, f"{HAND} img.v2-media") >= 300
+        assert shown_card_width(alice, f"{HAND} img.v2-media") >= SMALLEST_CARD
         assert drawn_width(alice, f"{IN_PLAY} img.v2-media") >= 300
         nothing_wider = "n => n.scrollWidth <= n.clientWidth"
         assert alice.page.locator("#messages").evaluate(nothing_wider)
@@ -355,7 +355,7 @@ def fits_the_phone(player: Player) -> dict[str, float]:
     side); the drawn widths of the hand's and the table's pictures."""
     assert drawn_width(player, "#messages") >= PHONE - 20
     assert player.page.locator("#messages").evaluate("n => n.scrollWidth <= n.clientWidth")
-    mine = f"{MINE}:has(img.embed-image)"  # My cards (Refresh may not fit a wide menu)
+    mine = f"{MINE}:has(img.v2-media)"  # My cards (Refresh may not fit a wide menu)
     off_screen = player.page.locator(mine).last.evaluate(
         """(node) => [...node.querySelectorAll('button, select, .select-menu')]
             .map((control) => control.getBoundingClientRect())
@@ -364,7 +364,7 @@ def fits_the_phone(player: Player) -> dict[str, float]:
     )
     assert off_screen == 0
     return {
-        "hand": drawn_width(player, f"{mine} img.embed-image"),
+        "hand": drawn_width(player, f"{mine} img.v2-media"),
         "table": drawn_width(player, f"{IN_PLAY} img.v2-media"),
     }
 
@@ -401,7 +401,7 @@ def test_at_phone_width_a_euchre_or_dame_table_fits_the_screen_turn_after_turn(
             alice.pictures_shown()
             widths = fits_the_phone(alice)
             assert widths["hand"] >= 300 and widths["table"] >= 150, widths
-            mine = f"{MINE}:has(img.embed-image) img.embed-image"
+            mine = f"{MINE}:has(img.v2-media) img.v2-media"
             assert shown_card_width(alice, mine) >= SMALLEST_CARD
             alice.use(*choice)
             turns += 1
