@@ -3,12 +3,13 @@
 `table_line` words a table event (`LogEntry.source == "table"`), the same for every game.
 `burst_lines` is the usual way a plug-in words its engine events: one line per burst of one
 seat's doings ("**Alice**: drew …; swapped …"), from the plug-in's words for each event.
+`recent_lines` words only the end of a log, for the messages and pages that show its last lines.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from typing import cast
 
 from bot.i18n import has_key, text
@@ -20,12 +21,14 @@ Phrase = Callable[[LogEntry, Sequence[str], str], "str | None"]  # entry, names,
 SWAPPED = " ↔ "  # between the names of the seats the host swapped
 
 
-# Entries worded lately, by identity: (the entry, what it was worded under, its words). The
-# table message words the same dozen entries at every render; this keeps about 1,300 tables'
-# logs (a few MB), the oldest used forgotten first. An entry kept here cannot die, so its id
-# is never another entry's while it is here.
-_worded: OrderedDict[int, tuple[LogEntry, Hashable, str | None]] = OrderedDict()
-WORDED_KEPT = 16_384
+# Entries worded lately, by identity and way of wording: (the entry, its words). The table
+# message words the same dozen entries at every render, and an Activity page the same entries
+# with its cards marked (or in another language); with one place per entry, the two took turns
+# evicting each other. This keeps about 1,300 tables' logs in two ways (a few MB), the oldest
+# used forgotten first. An entry kept here cannot die, so its id is never another entry's
+# while it is here.
+_worded: OrderedDict[tuple[int, Hashable], tuple[LogEntry, str | None]] = OrderedDict()
+WORDED_KEPT = 32_768
 
 
 def table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
@@ -125,13 +128,14 @@ def _said(
     """`phrase(entry, names, language)`, remembered for the entry under `key`: everything the
     words read besides the entry (its cards are written as the render writes them:
     `writing()`)."""
-    found = _worded.get(id(entry))
-    if found is not None and found[0] is entry and found[1] == key:
-        _worded.move_to_end(id(entry))
-        return found[2]
+    place = (id(entry), key)
+    found = _worded.get(place)
+    if found is not None and found[0] is entry:
+        _worded.move_to_end(place)
+        return found[1]
     said = phrase(entry, names, language)
-    _worded[id(entry)] = (entry, key, said)
-    _worded.move_to_end(id(entry))
+    _worded[place] = (entry, said)
+    _worded.move_to_end(place)
     while len(_worded) > WORDED_KEPT:
         _worded.popitem(last=False)
     return said
@@ -139,3 +143,38 @@ def _said(
 
 def _tuple(names: Sequence[str]) -> tuple[str, ...]:
     return names if isinstance(names, tuple) else tuple(names)
+
+
+def recent_lines(
+    entries: Sequence[LogEntry],
+    count: int,
+    starts: Iterable[int],
+    word: Callable[[Sequence[LogEntry]], list[str]],
+) -> list[str]:
+    """The last `count` lines `word` makes of `entries`, worded from as few entries as that
+    takes. `starts` (newest first) are the indices where the words begin afresh: nothing before
+    such an entry changes the lines from it on, so `word(entries[start:])` ends with the lines
+    `word(entries)` ends with. The table message and the Activity show a log's last lines at
+    every change, and wording the whole log each time was most of a page's words."""
+    needed = count  # entries a tail needs at least (each line has one)
+    for start in starts:
+        size = len(entries) - start
+        if size < needed:
+            continue
+        if start <= 0:
+            break
+        lines = word(entries[start:])
+        if len(lines) >= count:
+            return lines[-count:]
+        # too few: as many more entries as the lines so far took, and a line's worth more
+        needed = max(size + 1, size * (count + 1) // max(len(lines), 1))
+    return word(entries)[-count:]
+
+
+def burst_starts(entries: Sequence[LogEntry], breaks: Collection[str] = ()) -> Iterable[int]:
+    """Where `burst_lines` begins afresh, newest first: a table event, or an event of a kind in
+    `breaks` (both end the burst before them and belong to no burst before)."""
+    for index in range(len(entries) - 1, 0, -1):
+        entry = entries[index]
+        if entry.source != "engine" or entry.kind in breaks:
+            yield index

@@ -65,6 +65,22 @@ def test_the_entries_remembered_are_the_latest_worded_and_no_more(
     assert all(entry is not entries[0] and entry is not entries[1] for entry in kept)
 
 
+def test_an_entry_worded_two_ways_is_remembered_both_ways() -> None:
+    """The table message and an Activity page word the same entries with their cards written
+    two ways, in turn: neither wording evicts the other."""
+    entry = LogEntry("discard", seat=0, data={"card": "7H"})
+    calls: list[str] = []
+
+    def phrase(entry: LogEntry, names: object, language: str) -> str:
+        calls.append(language)
+        return language
+
+    for _ in range(3):
+        assert log._said(phrase, entry, ("Ann",), "en", "as text") == "en"
+        assert log._said(phrase, entry, ("Ann",), "fr", "as marks") == "fr"
+    assert calls == ["en", "fr"]
+
+
 @pytest.mark.parametrize(
     ("winners", "en", "fr"),
     [
