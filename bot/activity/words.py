@@ -10,6 +10,7 @@ catalogs.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -35,6 +36,7 @@ def page_texts(language: str) -> dict[str, str]:
     }
 
 
+@functools.lru_cache(maxsize=16_384)  # a log line recurs in the frames of several changes
 def plain_text(text: str) -> str:
     """A message line as the page writes it: no markdown emphasis or escapes, no emoji ids."""
     text = _CUSTOM_EMOJI.sub(r"\1", text)
@@ -49,7 +51,7 @@ def table_words(public: PublicSnapshot, language: str) -> dict[str, Any]:
     with as_marks():
         if public.view is not None:
             status = plugin.status_line(public.view, table)
-        lines = plugin.log_lines(public.log, table)[-LOG_LINES:]
+        lines = plugin.recent_log_lines(public.log, table, LOG_LINES)
     return {"status": plain_text(status), "lines": [plain_text(line) for line in lines]}
 
 

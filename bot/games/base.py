@@ -79,6 +79,13 @@ class BasePlugin(Generic[ViewT]):
 
         return burst_lines(entries, table.names, table.language, phrase=phrase)
 
+    def recent_log_lines(
+        self, entries: Sequence[LogEntry], table: TableContext, count: int
+    ) -> list[str]:
+        """The last `count` lines of `log_lines` (a plug-in that knows where its words begin
+        afresh words only the end of the log: `bot.render.log.recent_lines`)."""
+        return self.log_lines(entries, table)[-count:]
+
     def round_end_lines(self, last: RoundEnd[ViewT], table: TableContext) -> list[str]:
         """Each seat's points in the round, and its total."""
         return [

@@ -150,6 +150,14 @@ class GamePlugin(Protocol[ViewT_contra]):
         the shared wording of table events and a burst helper)."""
         ...
 
+    def recent_log_lines(
+        self, entries: Sequence[LogEntry], table: TableContext, count: int
+    ) -> list[str]:
+        """The last `count` lines of `log_lines`, the same words, worded from as few entries
+        as the game allows (the table message and the Activity show the last few lines at
+        every change)."""
+        ...
+
     def round_end_lines(self, last: RoundEnd[ViewT_contra], table: TableContext) -> list[str]:
         """The summary of the round that just ended."""
         ...

@@ -416,7 +416,7 @@ def _add_log(embed: discord.Embed, table: TableContext, plugin: GamePlugin | Non
     def build() -> str:
         # Cards as pictures take room: the oldest lines give way first (half of them at
         # most), then the cards are written as text.
-        lines = plugin.log_lines(snapshot.log, table)[-LOG_LINES:]
+        lines = plugin.recent_log_lines(snapshot.log, table, LOG_LINES)
         while len(lines) > LOG_LINES // 2 and len("\n".join(lines)) > FIELD_VALUE:
             lines.pop(0)
         return "\n".join(lines)

@@ -70,6 +70,11 @@ class DamePlugin(BasePlugin[DameView]):
     def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table.names, table.language)
 
+    def recent_log_lines(
+        self, entries: Sequence[LogEntry], table: TableContext, count: int
+    ) -> list[str]:
+        return render.recent_log_lines(entries, table.names, table.language, count)
+
     def round_end_lines(self, last: RoundEnd[DameView], table: TableContext) -> list[str]:
         def lines() -> str:
             return "\n".join(

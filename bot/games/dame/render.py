@@ -29,7 +29,7 @@ from bot.render.card_text import (
     writing,
 )
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
-from bot.render.log import burst_lines
+from bot.render.log import burst_lines, burst_starts, recent_lines
 from bot.render.teams import team_label
 from bot.snapshots import LogEntry, Reveal
 from games.cards import card
@@ -211,8 +211,23 @@ def _phrase(entry: LogEntry, names: Sequence[str], language: str) -> str | None:
     return None
 
 
+TURN_BREAKS = frozenset({"drew", "take"})  # a turn begins with its draw: a new line
+
+
 def log_lines(entries: Sequence[LogEntry], names: Sequence[str], language: str) -> list[str]:
-    return burst_lines(entries, names, language, phrase=_phrase, breaks=("drew", "take"))
+    return burst_lines(entries, names, language, phrase=_phrase, breaks=TURN_BREAKS)
+
+
+def recent_log_lines(
+    entries: Sequence[LogEntry], names: Sequence[str], language: str, count: int
+) -> list[str]:
+    """The last `count` of `log_lines`, worded from the turns they tell."""
+    return recent_lines(
+        entries,
+        count,
+        burst_starts(entries, TURN_BREAKS),
+        lambda tail: log_lines(tail, names, language),
+    )
 
 
 # -- end of hand ----------------------------------------------------------------------------

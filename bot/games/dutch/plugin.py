@@ -64,6 +64,11 @@ class DutchPlugin(BasePlugin[DutchView]):
     def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table.names, table.language)
 
+    def recent_log_lines(
+        self, entries: Sequence[LogEntry], table: TableContext, count: int
+    ) -> list[str]:
+        return render.recent_log_lines(entries, table.names, table.language, count)
+
     def round_end_lines(self, last: RoundEnd[DutchView], table: TableContext) -> list[str]:
         return render.round_end_lines(
             last.view, table.names, last.points, last.totals, table.language

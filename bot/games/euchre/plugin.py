@@ -116,6 +116,11 @@ class EuchrePlugin(BasePlugin[EuchreView]):
     def log_lines(self, entries: Sequence[LogEntry], table: TableContext) -> list[str]:
         return render.log_lines(entries, table)
 
+    def recent_log_lines(
+        self, entries: Sequence[LogEntry], table: TableContext, count: int
+    ) -> list[str]:
+        return render.recent_log_lines(entries, table, count)
+
     def round_end_lines(self, last: RoundEnd[EuchreView], table: TableContext) -> list[str]:
         """Who made trump, tricks per team, the points in words, the totals."""
         language = table.language

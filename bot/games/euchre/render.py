@@ -10,14 +10,14 @@ discard of the dealer, so nothing here can show them on the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from bot.games.plugin import TableContext
 from bot.i18n import has_key, text
 from bot.pictures.layout import EMPTY, CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.card_text import face, pretty, shown
-from bot.render.log import table_line
+from bot.render.log import recent_lines, table_line
 from bot.snapshots import LogEntry
 from games.cards import SUIT_SYMBOLS, SUITS, card
 from games.euchre.ranking import EFFECTIVE, POWER, RANKS, SAME_COLOUR
@@ -240,6 +240,27 @@ def log_lines(entries: Sequence[LogEntry], table: TableContext) -> list[str]:
             key = f"euchre.log.{kind}"
             lines.append(text(language, key if has_key(key) else "log.unknown", kind=kind))
     return lines
+
+
+def recent_log_lines(entries: Sequence[LogEntry], table: TableContext, count: int) -> list[str]:
+    """The last `count` of `log_lines`, worded from a round's start or, in the round in play,
+    from a trick's (trump comes from the view then, and no suit was led)."""
+    return recent_lines(
+        entries, count, _fresh_starts(entries, table), lambda tail: log_lines(tail, table)
+    )
+
+
+def _fresh_starts(entries: Sequence[LogEntry], table: TableContext) -> Iterator[int]:
+    """Where `log_lines` begins afresh, newest first: a round's start; in the round in play
+    (its view at hand), the entry after a trick."""
+    current = _starts_current_round(entries)
+    in_play = isinstance(table.snapshot.view, EuchreView)
+    for index in range(len(entries) - 1, 0, -1):
+        entry = entries[index]
+        round_start = entry.source == "table" and entry.kind == "round_started"
+        after_trick = in_play and index - 1 >= current and entries[index - 1].kind == "trick"
+        if round_start or after_trick:
+            yield index
 
 
 def _starts_current_round(entries: Sequence[LogEntry]) -> int:
