@@ -128,6 +128,7 @@ class LoadFigures:
     shown: list[float]  # move to its page showing it
     unseen: int  # moves whose page never showed them
     pages_cpu: float
+    frames: int  # frames the pages were sent in the window
 
 
 def shown_after(
@@ -223,9 +224,9 @@ async def run_load(level: LoadLevel) -> LoadFigures:
             bench.measure_from = time.perf_counter()
             bench.measure_until = bench.measure_from + level.seconds
             changes.measuring = bench.measuring = True
-            cpu = time.process_time()
+            cpu, frames = time.process_time(), server.hub.frames_sent
             await asyncio.sleep(level.seconds)
-            cpu = time.process_time() - cpu
+            cpu, frames = time.process_time() - cpu, server.hub.frames_sent - frames
             changes.measuring = bench.measuring = False
             for task in players:
                 task.cancel()
@@ -249,6 +250,7 @@ async def run_load(level: LoadLevel) -> LoadFigures:
                 shown,
                 unseen,
                 pages_cpu,
+                frames,
             )
         finally:
             for task in players:
@@ -279,7 +281,8 @@ def report(level: LoadLevel, figures: LoadFigures) -> list[str]:
         if figures.shown:
             lines.append(latency_line("move to its page", figures.shown, 16))
         lines.append(
-            f"  {len(figures.shown):,} moves shown, {figures.unseen} never; the pages' process "
+            f"  {len(figures.shown):,} moves shown, {figures.unseen} never, in {figures.frames:,} "
+            f"frames ({figures.frames / moves:.2f} per move); the pages' process "
             f"used {figures.pages_cpu:.1f} s of CPU in all"
         )
     return lines

@@ -15,15 +15,13 @@ from typing import Any
 
 from bot.activity.words import move_labels, table_words
 from bot.i18n import DEFAULT_LANGUAGE
-from bot.snapshots import LogEntry, PrivateSnapshot, PublicSnapshot, Reveal, SeatInfo
+from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal, SeatInfo
 from games.cards import Card
 
 _DEPTH = 32  # engine views are shallow; a deeper value is a bug, not a frame
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 # a dataclass's or named tuple's type -> the fields a frame carries (found once per type)
 _FIELDS: dict[type, tuple[str, ...]] = {}
-_LOG_KEPT = 100_000  # log entries' frames kept (a table's entries recur in each of its frames)
-_log_frames: dict[int, tuple[LogEntry, dict[str, Any]]] = {}  # id(entry) -> (entry, its frame)
 
 
 def plain(value: Any, depth: int = 0) -> Any:
@@ -83,30 +81,13 @@ def _seat(info: SeatInfo, host_id: int) -> dict[str, Any]:
     }
 
 
-def _log(entry: LogEntry) -> dict[str, Any]:
-    """An entry's frame, made once: a table's log entries recur in each of its snapshots (the
-    same objects), and a frame is never changed once built."""
-    kept = _log_frames.get(id(entry))
-    if kept is not None and kept[0] is entry:
-        return kept[1]
-    built = {
-        "kind": entry.kind,
-        "seat": entry.seat,
-        "source": entry.source,
-        "data": plain(entry.data),
-    }
-    if len(_log_frames) >= _LOG_KEPT:
-        _log_frames.clear()
-    _log_frames[id(entry)] = (entry, built)
-    return built
-
-
 def _reveal(reveal: Reveal) -> dict[str, Any]:
     return {"kind": reveal.kind, "seat": reveal.seat, "data": plain(reveal.data)}
 
 
 def public_frame(public: PublicSnapshot) -> dict[str, Any]:
-    """What everyone at the table may see."""
+    """What everyone at the table may see. The log goes as words (`table_words`: its last
+    lines), not as entries: the page writes those lines and nothing else of it."""
     last = public.last_round
     return {
         "table": public.table_id,
@@ -122,7 +103,6 @@ def public_frame(public: PublicSnapshot) -> dict[str, Any]:
         "deadline": public.turn_deadline,
         "next_round_at": public.next_round_at,
         "view": plain(public.view),
-        "log": [_log(entry) for entry in public.log],
         "last_round": None
         if last is None
         else {

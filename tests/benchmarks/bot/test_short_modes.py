@@ -97,4 +97,4 @@ def test_the_activity_bench_short_mode_times_pages_seeing_moves_with_and_without
     # the load run: the same tables of bots without pages, then with a page at each
     assert "activity under load: 4 tables of one human and three simple bots" in printed
     assert "  0 open pages: " in printed and "  4 open pages: " in printed
-    assert "move to its page" in printed and ", 0 never;" in printed
+    assert "move to its page" in printed and ", 0 never, in " in printed

@@ -1,4 +1,4 @@
-"""What a frame makes of each kind of value a view holds, and a log entry's part built once."""
+"""What a frame makes of each kind of value a view holds."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from typing import NamedTuple
 
 import pytest
 
-from bot.activity.frames import _log, plain
-from bot.snapshots import LogEntry
+from bot.activity.frames import plain
 from games.cards import card
 
 
@@ -67,12 +66,3 @@ def test_a_view_nested_too_deep_is_refused() -> None:
         deep = [deep]
     with pytest.raises(ValueError, match="too deep"):
         plain(deep)
-
-
-def test_a_log_entrys_part_is_built_once_and_a_new_entry_gets_its_own() -> None:
-    entry = LogEntry("discard", 1, {"card": card("KH")})
-    first = _log(entry)
-    assert first == {"kind": "discard", "seat": 1, "source": "engine", "data": {"card": "KH"}}
-    assert _log(entry) is first
-    other = LogEntry("discard", 1, {"card": card("KD")})
-    assert _log(other)["data"] == {"card": "KD"}
