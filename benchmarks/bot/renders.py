@@ -6,8 +6,8 @@ Random games of each game (seeded: four players, Dutch also three, each move dra
 legal ones) are played through the table service on a fake clock. At every state: the table
 message, each player's "My cards" (in either deck and either language, in turn), every step
 of its menu, and each click's answer with the cards it showed; each is turned into what
-Discord is sent (the embed, the components, the picture's file name). The same seeds give the
-same states, so two runs render the same messages.
+Discord is sent (the V2 layout, or the embed and its components; the picture's file name).
+The same seeds give the same states, so two runs render the same messages.
 
 Prints, per game, the CPU of one render with its payload (`render_private`, `render_table`:
 the fastest of `--repeats` passes over every state, in µs), with cards written as text and as
@@ -46,7 +46,7 @@ from bot.render.table import RenderedMessage, render_table
 from bot.service import FakeClock, PlayerRef, TableError, TableService
 from bot.service.notifier import RecordingNotifier
 from bot.snapshots import PLAYING, ROUND_OVER, PrivateSnapshot, PublicSnapshot, Reveal
-from bot.ui.dynamic_items import build_view
+from bot.ui.layout import shown_as
 from storage import Store
 
 GAMES = ("dame", "dutch", "euchre")
@@ -90,11 +90,14 @@ Render = PrivateRender | TableRender
 
 
 def payload(rendered: RenderedMessage) -> str:
-    """What Discord is sent for this message, as one canonical text."""
+    """What Discord is sent for this message (its V2 layout, or its embed and buttons), as one
+    canonical text."""
+    shown = shown_as(rendered)
+    embed = shown.get("embed")
     return json.dumps(
         {
-            "embed": rendered.embed.to_dict(),
-            "components": build_view(rendered.components).to_components(),
+            "embed": None if embed is None else embed.to_dict(),
+            "components": shown["view"].to_components(),
             "cards": None if rendered.cards is None else rendered.cards.filename,
             "picture": None if rendered.picture is None else rendered.picture.filename,
         },
