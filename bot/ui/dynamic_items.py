@@ -126,7 +126,14 @@ VIEW_ITEMS = 25  # components in a message (discord.py's `View.add_item`)
 
 
 def build_view(components: tuple[ComponentSpec, ...] | list[ComponentSpec]) -> ComponentsView:
-    """A persistent view of the rendered component specs. Never beyond Discord's limits, never
+    """A persistent view of the rendered component specs (`action_rows`)."""
+    return ComponentsView(action_rows(components))
+
+
+def action_rows(
+    components: tuple[ComponentSpec, ...] | list[ComponentSpec],
+) -> list[dict[str, Any]]:
+    """The action rows of the rendered component specs. Never beyond Discord's limits, never
     an empty select (Discord refuses the whole message, and the click it answers is lost): a
     component that does not fit is left out, and logged, where discord.py's `View.add_item`
     would refuse it."""
@@ -150,7 +157,7 @@ def build_view(components: tuple[ComponentSpec, ...] | list[ComponentSpec]) -> C
             rows.append({"type": ACTION_ROW, "components": []})
             current = row
         rows[-1]["components"].append(component)
-    return ComponentsView(rows)
+    return rows
 
 
 ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3  # Discord's component types

@@ -23,7 +23,7 @@ import discord
 
 from bot.render.actions import ButtonSpec, ComponentSpec, SectionSpec
 from bot.render.table import RenderedMessage
-from bot.ui.dynamic_items import build_view, button_payload
+from bot.ui.dynamic_items import action_rows, build_view, button_payload
 
 IS_COMPONENTS_V2 = 1 << 15
 CONTAINER, TEXT_DISPLAY, MEDIA_GALLERY, SEPARATOR, SECTION, THUMBNAIL = 17, 10, 12, 14, 9, 11
@@ -55,7 +55,7 @@ def layout_view(
 ) -> LayoutComponentsView:
     """The V2 view showing this embed, its moves beside what they concern, and these buttons
     and menus."""
-    rows = build_view(components).rows
+    rows = action_rows(components)
     return LayoutComponentsView(layout_components(dict(embed.to_dict()), rows, sections))
 
 

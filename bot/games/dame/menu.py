@@ -246,7 +246,7 @@ def _top(
     if lay is not None:
         specs.append(replace(lay, row=row))
         row += 1
-    specs += [replace(spec, row=spec.row + row) for spec in block]
+    specs += [replace(spec, row=spec.row + row) if row else spec for spec in block]
     return specs
 
 

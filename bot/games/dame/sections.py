@@ -124,4 +124,4 @@ def _add_line(
 def _closed_up(components: list[ComponentSpec]) -> list[ComponentSpec]:
     """The components with no empty row between them: the rows renumbered in order."""
     rows = {row: index for index, row in enumerate(sorted({c.row for c in components}))}
-    return [replace(c, row=rows[c.row]) for c in components]
+    return [c if rows[c.row] == c.row else replace(c, row=rows[c.row]) for c in components]
