@@ -128,16 +128,27 @@ def private_frame(private: PrivateSnapshot[Any], reveals: tuple[Reveal, ...]) ->
     }
 
 
+def table_part(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """The part of a frame every viewer of the table in `language` gets: the public table and
+    its words (`bot.activity.words`). Never changed once built, so the frames of several
+    viewers share it."""
+    table = public_frame(public)
+    table["words"] = table_words(public, language)
+    return table
+
+
 def frame(
     public: PublicSnapshot,
     private: PrivateSnapshot[Any] | None = None,
     reveals: tuple[Reveal, ...] = (),
     language: str = DEFAULT_LANGUAGE,
+    table: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One message to one page: the table, and the viewer's own part if they sit at it, with
-    the words the messages would say in the viewer's language (`bot.activity.words`)."""
-    table = public_frame(public)
-    table["words"] = table_words(public, language)
+    the words the messages would say in the viewer's language (`table`: the table's part
+    built already for that language)."""
+    if table is None:
+        table = table_part(public, language)
     me = None
     if private is not None:
         me = private_frame(private, reveals)

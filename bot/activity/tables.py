@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.activity.frames import frame
+from bot.activity.frames import frame, table_part
 from bot.custom_ids import moves
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.service.errors import TableError
@@ -113,22 +113,28 @@ class ActivityTables:
     ) -> dict[tuple[int, str], dict[str, Any] | None]:
         """`current_frame` of each viewer (user, language) at once, when it needs no wait: the
         table is in memory and, for a seated viewer, nothing is changing it (None: ask
-        `current_frame`). The public frame is built once per language for all the viewers
-        seated nowhere."""
+        `current_frame`). The table's part is built once per language for every viewer, and the
+        whole public frame once per language for all the viewers seated nowhere."""
         if not self.service.loaded(table_id):
             return dict.fromkeys(viewers)
         public = self.service.public_snapshot(table_id)
+        parts: dict[str, dict[str, Any]] = {}  # language -> the table's part of its frames
         shown: dict[str, dict[str, Any]] = {}
         built: dict[tuple[int, str], dict[str, Any] | None] = {}
         for user_id, language in viewers:
+            if language not in parts:
+                parts[language] = table_part(public, language)
+            table = parts[language]
             if public.seat_of(user_id) is None:
                 if language not in shown:
-                    shown[language] = frame(public, language=language)
+                    shown[language] = frame(public, language=language, table=table)
                 built[user_id, language] = shown[language]
             else:
                 private = self.service.play.follow_view_now(table_id, user_id)
                 built[user_id, language] = (
-                    None if private is None else frame(public, private, language=language)
+                    None
+                    if private is None
+                    else frame(public, private, language=language, table=table)
                 )
         return built
 
