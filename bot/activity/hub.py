@@ -99,9 +99,9 @@ class ActivityHub:
         A change with no push under way is pushed at once, each page's frame built now: the
         change was just stored and released, nothing holds the table, so a page is not kept
         waiting for the table's lock by the moves after it. Changes while a push is under way
-        fold into one more frame, built once that push is done: a busy loop then builds one
-        frame for a burst of moves rather than one per move, none of them sent (a page that
-        skipped a version shows it with the next)."""
+        fold into one more frame, built once that push is done: a burst of moves costs one
+        frame, not one per move of which only the last would be sent (a page that skipped a
+        version shows it with the next)."""
         open_pages = self.pages.get(table_id)
         if not open_pages:
             return
