@@ -237,10 +237,14 @@ async def test_the_pages_of_viewers_seated_nowhere_share_one_encoded_frame_per_c
     build = activity_tables.frame
 
     def counted(
-        public: Any, private: Any = None, reveals: Any = (), language: str = "en"
+        public: Any,
+        private: Any = None,
+        reveals: Any = (),
+        language: str = "en",
+        table: Any = None,
     ) -> dict[str, Any]:
         built.append(private is None)
-        return build(public, private, reveals, language=language)
+        return build(public, private, reveals, language=language, table=table)
 
     encode = hub.encoded
     texts: list[str] = []
