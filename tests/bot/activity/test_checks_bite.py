@@ -34,16 +34,18 @@ def planting(rig: ActivityRig, seated: bool) -> Builder:
         private: PrivateSnapshot[Any] | None = None,
         reveals: tuple[Reveal, ...] = (),
         language: str = "en",
+        table: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        built = build(public, private, reveals, language=language)
+        built = build(public, private, reveals, language=language, table=table)
         if (private is not None) != seated:
             return built
         mine = private.seat if private is not None else None
         other = next(s for s in range(len(public.seats)) if s != mine)
         round_ = rig.service._table(public.table_id).round
         assert round_ is not None
-        built["table"]["view"]["hand_of_another"] = plain(round_.view(other).hand)
-        return built
+        # on a copy: the table's part may be shared with other viewers' frames
+        view = {**built["table"]["view"], "hand_of_another": plain(round_.view(other).hand)}
+        return {**built, "table": {**built["table"], "view": view}}
 
     return planted
 
