@@ -171,6 +171,28 @@ def recent_lines(
     return word(entries)[-count:]
 
 
+def recent_burst_lines(
+    entries: Sequence[LogEntry],
+    names: Sequence[str],
+    language: str,
+    count: int,
+    *,
+    phrase: Phrase,
+    separate: Collection[str] = (),
+    breaks: Collection[str] = (),
+) -> list[str]:
+    """The last `count` lines of `burst_lines` (the same arguments), worded from the latest
+    bursts only."""
+    return recent_lines(
+        entries,
+        count,
+        burst_starts(entries, breaks),
+        lambda tail: burst_lines(
+            tail, names, language, phrase=phrase, separate=separate, breaks=breaks
+        ),
+    )
+
+
 def burst_starts(entries: Sequence[LogEntry], breaks: Collection[str] = ()) -> Iterable[int]:
     """Where `burst_lines` begins afresh, newest first: a table event, or an event of a kind in
     `breaks` (both end the burst before them and belong to no burst before)."""

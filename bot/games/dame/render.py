@@ -29,7 +29,7 @@ from bot.render.card_text import (
     writing,
 )
 from bot.render.limits import DESCRIPTION, FIELD_VALUE
-from bot.render.log import burst_lines, burst_starts, recent_lines
+from bot.render.log import burst_lines, recent_burst_lines
 from bot.render.teams import team_label
 from bot.snapshots import LogEntry, Reveal
 from games.cards import card
@@ -222,12 +222,7 @@ def recent_log_lines(
     entries: Sequence[LogEntry], names: Sequence[str], language: str, count: int
 ) -> list[str]:
     """The last `count` of `log_lines`, worded from the turns they tell."""
-    return recent_lines(
-        entries,
-        count,
-        burst_starts(entries, TURN_BREAKS),
-        lambda tail: log_lines(tail, names, language),
-    )
+    return recent_burst_lines(entries, names, language, count, phrase=_phrase, breaks=TURN_BREAKS)
 
 
 # -- end of hand ----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from bot.i18n import has_key, text
 from bot.pictures.layout import EMPTY, CardRow
 from bot.pictures.round_end import RoundEndRow
 from bot.render.card_text import card_emoji, face, pretty, shown
-from bot.render.log import burst_lines, burst_starts, recent_lines
+from bot.render.log import burst_lines, recent_burst_lines
 from bot.snapshots import LogEntry, Reveal
 from games.cards import JOKER
 from games.dutch.views import DutchView, SlotView
@@ -80,11 +80,14 @@ def recent_log_lines(
 ) -> list[str]:
     """The last `count` of `log_lines`, worded from the turns they tell (a new turn, a table
     event begin the words afresh)."""
-    return recent_lines(
+    return recent_burst_lines(
         entries,
+        names,
+        language,
         count,
-        burst_starts(entries, TURN_BREAKS),
-        lambda tail: log_lines(tail, names, language),
+        phrase=_phrase,
+        separate=SEPARATE_EVENTS,
+        breaks=TURN_BREAKS,
     )
 
 
