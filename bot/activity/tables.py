@@ -119,22 +119,25 @@ class ActivityTables:
             return dict.fromkeys(viewers)
         public = self.service.public_snapshot(table_id)
         parts: dict[str, dict[str, Any]] = {}  # language -> the table's part of its frames
+
+        def part(language: str) -> dict[str, Any]:
+            if language not in parts:  # built when a frame needs it (none if the table is busy)
+                parts[language] = table_part(public, language)
+            return parts[language]
+
         shown: dict[str, dict[str, Any]] = {}
         built: dict[tuple[int, str], dict[str, Any] | None] = {}
         for user_id, language in viewers:
-            if language not in parts:
-                parts[language] = table_part(public, language)
-            table = parts[language]
             if public.seat_of(user_id) is None:
                 if language not in shown:
-                    shown[language] = frame(public, language=language, table=table)
+                    shown[language] = frame(public, language=language, table=part(language))
                 built[user_id, language] = shown[language]
             else:
                 private = self.service.play.follow_view_now(table_id, user_id)
                 built[user_id, language] = (
                     None
                     if private is None
-                    else frame(public, private, language=language, table=table)
+                    else frame(public, private, language=language, table=part(language))
                 )
         return built
 
