@@ -82,6 +82,7 @@ class TableController:
         self._pending_hides: dict[int, int] = {}  # private message key -> token of its hide
         self._tokens = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._pictures_following: set[asyncio.Task[None]] = set()  # of `_picture_after`
         self.seen = SeenInteractions()  # a click Discord delivers twice is handled once
         self.in_flight: dict[int, int] = {}  # user id -> their clicks being handled
         # cards a rule showed a player, in view until the reveal delay is over
@@ -532,7 +533,15 @@ class TableController:
         async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
             await interaction.edit_original_response(**shown_as(latest), attachments=files)
 
-        self._spawn(self.bot.pictures.follow_up(key, cards.waiting, edit))
+        self._spawn(
+            self.bot.pictures.follow_up(key, cards.waiting, edit), also=self._pictures_following
+        )
+
+    async def pictures_followed(self) -> None:
+        """Wait until every answer that went out before its picture was drawn has it, or gave
+        it up (tests: a drawing sends nothing until it is done, so a quiet Discord is no sign)."""
+        while self._pictures_following:
+            await asyncio.gather(*self._pictures_following, return_exceptions=True)
 
     async def _render_private(
         self,
@@ -627,10 +636,14 @@ class TableController:
         except discord.HTTPException as error:
             log.warning("could not hide revealed cards: %s", error)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(
+        self, work: Coroutine[Any, Any, None], *, also: set[asyncio.Task[None]] | None = None
+    ) -> None:
+        """Run `work` on its own, kept in `_tasks` (and in `also`) until done."""
         task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        for kept in (self._tasks,) if also is None else (self._tasks, also):
+            kept.add(task)
+            task.add_done_callback(kept.discard)
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -143,6 +143,7 @@ class BotUnderTest:
                     await self.pacing_clock.advance(1.0)
                     await self.fake.settle(quiet=EDIT_DELAY)
             await self.bot.notifier.drain()
+            await self.bot.tables.pictures_followed()
         await self.fake.settle(quiet=EDIT_DELAY)
 
     # -- the table ------------------------------------------------------------------------
