@@ -36,7 +36,7 @@ from bot.cogs.history import (
     ReplayButton,
     ReviewButton,
 )
-from bot.cogs.leaderboard import LeaderboardCog
+from bot.cogs.leaderboard import LeaderboardCog, SeatStatsButton
 from bot.cogs.privacy import ForgetButton, PrivacyCog
 from bot.cogs.settings import SettingsCog
 from bot.cogs.tournament import TournamentButton, TournamentCog
@@ -223,6 +223,7 @@ class CardTableBot(commands.Bot):
             ReplayButton,
             RecordsButton,
             ReviewButton,
+            SeatStatsButton,
             TournamentButton,
         )
         await self.tree.set_translator(CatalogTranslator())

@@ -105,6 +105,14 @@ def review_id(table_id: int, round_no: int) -> str:
     return f"rpr:{table_id}:{round_no}"
 
 
+def seat_stats_id(table_id: int, seat: int) -> str:
+    """The button beside a seat of the table message: the statistics here of whoever sits
+    there, for the one who clicks (`bot.cogs.leaderboard.SeatStatsButton`). The seat, not
+    the member, is named, so the id carries no user id and a seat taken since is read as it
+    stands."""
+    return f"pst:{table_id}:{seat}"
+
+
 def play_id(table_id: int, round_no: int, notation: str) -> str:
     return _custom_id(table_id, round_no, PLAY + notation)
 

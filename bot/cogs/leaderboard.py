@@ -1,8 +1,12 @@
-"""`/leaderboard [game] [order]` and `/stats [member]`, per guild, from the store."""
+"""`/leaderboard`, `/stats` and the statistics button beside each seat of a table message.
+
+All per guild, from the store: `/leaderboard [game] [order]`, `/stats [member]`, and the seat's
+button, a seated player's statistics in the table's game."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+import logging
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -18,13 +22,16 @@ from bot.render.stats import (
     leaderboard_embed,
     stats_embed,
 )
-from bot.ui.replies import refuse, user_language
+from bot.ui.replies import refuse, tell, user_language
 from games.registry import game_names
+from storage.errors import StoreError
 from storage.models import LeaderboardOrder
 from storage.seasons import season_at
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
+
+log = logging.getLogger(__name__)
 
 LEADERBOARD_SIZE = 10
 
@@ -155,5 +162,59 @@ class LeaderboardCog(commands.Cog):
         )
         await interaction.followup.send(
             embed=stats_embed(language, who.display_name, stats, recent),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+class SeatStatsButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"pst:(?P<table>[0-9]{1,12}):(?P<seat>[0-9]{1,2})",
+):
+    """The button beside a seat of a table message: the statistics in this server, in the
+    table's game, of the member who sits there, for the one who clicks (ephemeral)."""
+
+    def __init__(self, table_id: int, seat: int) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            custom_id=f"pst:{table_id}:{seat}", emoji="📊"
+        )
+        super().__init__(button)
+        self.table_id, self.seat = table_id, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> SeatStatsButton:
+        return cls(int(match["table"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = cast("CardTableBot", interaction.client)
+        try:
+            table = await bot.store.get_table(self.table_id)
+            seats = await bot.store.get_seats(self.table_id)
+        except StoreError as error:
+            log.info("seat stats of table %s: %s", self.table_id, error)
+            await tell(interaction, "error.no_table")
+            return
+        if interaction.guild_id is None or table.guild_id != interaction.guild_id:
+            await tell(interaction, "error.bad_button")
+            return
+        seat = seats[self.seat] if self.seat < len(seats) else None
+        if seat is None:
+            await tell(interaction, "error.seat_changed")
+            return
+        if seat.is_bot:
+            await tell(interaction, "stats.bot_seat", name=seat.display_name)
+            return
+        if seat.user_id is None:  # a member who had their data erased
+            await tell(interaction, "stats.erased_seat")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        stats = await bot.store.player_stats(table.guild_id, seat.user_id, table.game)
+        recent = await bot.store.recent_matches(table.guild_id, seat.user_id, MATCHES_READ)
+        recent = [summary for summary in recent if summary.game == table.game]
+        language = user_language(interaction)
+        await interaction.followup.send(
+            embed=stats_embed(language, seat.display_name, stats, recent),
+            ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

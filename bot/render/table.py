@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 import discord
 
-from bot.custom_ids import Verb, review_id, verb_id
+from bot.custom_ids import Verb, review_id, seat_stats_id, verb_id
 from bot.games import plugin_for
 from bot.games.plugin import Field, GamePlugin, SeatLayout, TableContext
 from bot.i18n import text
@@ -65,6 +65,10 @@ class RenderedMessage:
     # Moves laid beside what they concern (V2 only): a section each, after the picture; the
     # buttons in them are not in `components` too.
     sections: tuple[SectionSpec, ...] = ()
+    # The table's seats, a section each under the heading with the button of the player's
+    # statistics beside (V2). Their lines are the embed's description too, which a V2
+    # layout showing them as sections leaves out of the heading.
+    seats: tuple[SectionSpec, ...] = ()
 
 
 def game_accent(game: str) -> int:
@@ -291,9 +295,12 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
     table = table_text(snapshot, language)
     plugin = plugin_for(snapshot.game)
     cards = None
+    seats: tuple[SectionSpec, ...] = ()
     if view is not None:
         cards = with_cards(embed, "table", plugin.table_picture(view, table))
-        describe(embed, "\n".join(plugin.seat_lines(view, table)))
+        lines = plugin.seat_lines(view, table)
+        describe(embed, "\n".join(lines))
+        seats = seat_sections(snapshot, lines)
         _add_fields(embed, plugin.piece_fields(view, table))
         status = plugin.status_line(view, table)
         if snapshot.turn_deadline is not None:
@@ -310,7 +317,29 @@ def _playing(snapshot: PublicSnapshot, language: str) -> RenderedMessage:
         _button(snapshot, Verb.LEAVE, "button.leave", "secondary", language),
         _button(snapshot, Verb.WATCH, "button.watch", "secondary", language),
     )
-    return RenderedMessage(embed, components, cards=cards)
+    return RenderedMessage(embed, components, cards=cards, seats=seats)
+
+
+STATS_EMOJI, BOT_EMOJI = "📊", "🤖"
+
+
+def seat_sections(snapshot: PublicSnapshot, lines: list[str]) -> tuple[SectionSpec, ...]:
+    """Each seat's line beside its button: a member's statistics here, or a greyed robot for
+    a bot player (who keeps none). None when the lines are not one a seat."""
+    if len(lines) != len(snapshot.seats):
+        return ()
+    return tuple(
+        SectionSpec(
+            line,
+            ButtonSpec(
+                seat_stats_id(snapshot.table_id, seat),
+                "",
+                emoji=BOT_EMOJI if info.is_bot else STATS_EMOJI,
+                disabled=info.is_bot,
+            ),
+        )
+        for seat, (line, info) in enumerate(zip(lines, snapshot.seats, strict=True))
+    )
 
 
 def _add_watchers(embed: discord.Embed, snapshot: PublicSnapshot, language: str) -> None:

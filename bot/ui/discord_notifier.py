@@ -72,6 +72,7 @@ def digest(rendered: RenderedMessage) -> str:
     payload = {
         "embed": rendered.embed.to_dict(),
         "components": [repr(c) for c in rendered.components],
+        "seats": [repr(s) for s in rendered.seats],
     }
     return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 

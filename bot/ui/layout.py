@@ -52,35 +52,52 @@ def layout_view(
     embed: discord.Embed,
     components: tuple[ComponentSpec, ...] | list[ComponentSpec],
     sections: tuple[SectionSpec, ...] | list[SectionSpec] = (),
+    seats: tuple[SectionSpec, ...] | list[SectionSpec] = (),
 ) -> LayoutComponentsView:
-    """The V2 view showing this embed, its moves beside what they concern, and these buttons
-    and menus."""
+    """The V2 view showing this embed, its seats, its moves beside what they concern, and
+    these buttons and menus."""
     rows = action_rows(components)
-    return LayoutComponentsView(layout_components(dict(embed.to_dict()), rows, sections))
+    return LayoutComponentsView(layout_components(dict(embed.to_dict()), rows, sections, seats))
 
 
 def layout_message(
     embed: discord.Embed,
     components: tuple[ComponentSpec, ...] | list[ComponentSpec],
     sections: tuple[SectionSpec, ...] | list[SectionSpec] = (),
+    seats: tuple[SectionSpec, ...] | list[SectionSpec] = (),
 ) -> dict[str, Any]:
     """The keyword arguments of a send or an edit that shows the message in V2: the view, and
     neither content nor embed (an edit of a message sent with them clears them: Discord sets
     the V2 flag on an edit only so)."""
-    return {"view": layout_view(embed, components, sections), "embed": None, "content": None}
+    view = layout_view(embed, components, sections, seats)
+    return {"view": view, "embed": None, "content": None}
 
 
 def layout_components(
     embed: dict[str, Any],
     rows: list[dict[str, Any]],
     sections: tuple[SectionSpec, ...] | list[SectionSpec] = (),
+    seats: tuple[SectionSpec, ...] | list[SectionSpec] = (),
 ) -> list[dict[str, Any]]:
-    """The V2 components of an embed (as `Embed.to_dict` writes it), its sections and its
-    action rows. Sections that would take the message past Discord's 40 components give their
-    buttons back to rows of five, the last sections first, so every move stays offered."""
-    head, body, small = _texts(embed)
-    children: list[dict[str, Any]] = []
+    """The V2 components of an embed (as `Embed.to_dict` writes it), its seats, its sections
+    and its action rows. The seats (whose lines are the embed's description) are sections
+    under the heading while the message keeps room for every move beside them, else the
+    description stays, their lines without their buttons. Sections that would take the
+    message past Discord's 40 components give their buttons back to rows of five, the last
+    sections first, so every move stays offered."""
+    image = (embed.get("image") or {}).get("url")
     thumbnail = (embed.get("thumbnail") or {}).get("url")
+    rows = list(rows)
+    # Container, heading, gallery, body, small print, separator; then the rows with every
+    # move's button in them (the most the moves can take), and three for each seat.
+    fixed = 1 + 1 + bool(image) + bool(embed.get("fields")) + bool(embed.get("footer")) + 1
+    fixed += 2 if thumbnail else 0
+    worst = _count(rows + _rows_of([section.button for section in sections]))
+    seated = bool(seats) and fixed + worst + 3 * len(seats) <= COMPONENTS
+    if seated:  # the description is the seats' lines: shown beside their buttons instead
+        embed = {key: value for key, value in embed.items() if key != "description"}
+    head, body, small = _texts(embed, sum(len(seat.text) for seat in seats) if seated else 0)
+    children: list[dict[str, Any]] = []
     if head and thumbnail:  # the thumbnail beside the heading, as in an embed
         children.append(
             {
@@ -91,12 +108,12 @@ def layout_components(
         )
     elif head:
         children.append(_text(head))
-    image = (embed.get("image") or {}).get("url")
+    if seated:
+        children.extend(_section(seat) for seat in seats)
     if image:
         children.append({"type": MEDIA_GALLERY, "items": [{"media": {"url": image}}]})
     if body:
         children.append(_text(body))
-    rows = list(rows)
     shown, rows = _fitting_sections(list(sections), rows, _count(children) + 1 + 1 + bool(small))
     children.extend(_section(section) for section in shown)
     if small:
@@ -155,10 +172,11 @@ def _text(content: str) -> dict[str, Any]:
     return {"type": TEXT_DISPLAY, "content": content}
 
 
-def _texts(embed: dict[str, Any]) -> tuple[str, str, str]:
+def _texts(embed: dict[str, Any], beside: int = 0) -> tuple[str, str, str]:
     """The heading (author, title, description), the body (the fields, each its name in bold
-    over its value) and the small print (the footer), within `TEXT` characters in all: the
-    body gives way first, from its first fields (a table's log comes last and matters most)."""
+    over its value) and the small print (the footer), within `TEXT` characters in all with
+    `beside` more (the seats' lines): the body gives way first, from its first fields (a
+    table's log comes last and matters most)."""
     head_parts = []
     author = (embed.get("author") or {}).get("name")
     if author:
@@ -174,12 +192,12 @@ def _texts(embed: dict[str, Any]) -> tuple[str, str, str]:
     ]
     footer = (embed.get("footer") or {}).get("text")
     small = f"-# {footer}" if footer else ""
-    room = TEXT - len(head) - len(small)
+    room = TEXT - len(head) - len(small) - beside
     while fields and len("\n\n".join(fields)) > room:
         fields.pop(0)
     body = "\n\n".join(fields)
-    if len(head) + len(small) > TEXT:  # an over-long description: cut, never refused
-        head = head[: max(0, TEXT - len(small) - len(ELLIPSIS))] + ELLIPSIS
+    if len(head) + len(small) + beside > TEXT:  # an over-long description: cut, never refused
+        head = head[: max(0, TEXT - len(small) - beside - len(ELLIPSIS))] + ELLIPSIS
     return head, body, small
 
 
@@ -189,7 +207,7 @@ def shown_as(rendered: RenderedMessage, embed: discord.Embed | None = None) -> d
     buttons."""
     shown = rendered.embed if embed is None else embed
     if rendered.v2:
-        return layout_message(shown, rendered.components, rendered.sections)
+        return layout_message(shown, rendered.components, rendered.sections, rendered.seats)
     return {"embed": shown, "view": build_view(rendered.components)}
 
 

@@ -5,6 +5,7 @@ nor embeds), as the local server checks them; and the layout shows what the embe
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -83,7 +84,12 @@ def assert_within_limits(rendered: RenderedMessage, where: str, *, ephemeral: bo
             assert bool(int(data["flags"]) & EPHEMERAL) == ephemeral, where
         assert v2_message_errors(data) == [], where
         assert message_errors(data, creating=kind == SEND) == [], where
-        assert sent_ids(data) == offered(rendered), where
+        shown = sent_ids(data)
+        seats = sorted(seat.button.custom_id for seat in rendered.seats)
+        # every move, and the seats' buttons all or none (their lines stay either way)
+        assert shown in (offered(rendered), sorted(offered(rendered) + seats)), where
+        for seat in rendered.seats:
+            assert seat.text in json.dumps(data, ensure_ascii=False), where
 
 
 def menu_steps(
