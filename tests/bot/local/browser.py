@@ -12,7 +12,6 @@ import os
 import queue
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -23,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from storage.pg_server import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -41,6 +42,10 @@ HOW_TO_ENABLE = (
     "its path) to run them"
 )
 STARTED = "locally at http://127.0.0.1:"
+# What the table prints when a port it was given was taken meanwhile (by another test's server):
+# the table is started again on other ports.
+PAGE_PORT_TAKEN = "is in use"  # and it stops
+ACTIVITY_PORT_TAKEN = "the Activity is off"  # and it plays on without it
 SCREENSHOTS = os.environ.get("CARDTABLE_SCREENSHOTS")  # a folder: save the README's pictures
 # How long one step (a click's answer, a bot's move, a picture) may take before the test fails.
 # A passing run never waits it out; 10 s was outrun at load averages of 10-17 on two cores,
@@ -65,10 +70,8 @@ def browser_or_skip() -> Any:
     return sync_api
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+class PortTaken(Exception):
+    """The table could not listen on a port it was given: another process took it."""
 
 
 @dataclass
@@ -91,6 +94,7 @@ class LocalTable:
     key: str = ""  # this run's secret, from the address the table printed at start
     arrived: threading.Condition = field(default_factory=threading.Condition)  # a new line
     ended: bool = False  # the output is over (the process closed it)
+    reader: threading.Thread | None = None  # reads the output as it comes
 
     @property
     def url(self) -> str:
@@ -100,7 +104,20 @@ class LocalTable:
         """The printed address (with the run's secret), plus `query`."""
         return f"{self.url}/?key={self.key}" + (f"&{query}" if query else "")
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 30.0, tries: int = 3) -> None:
+        """Start the table and wait for its address; on a port taken meanwhile, start it
+        again on new ports (`tries` times in all)."""
+        for _ in range(tries - 1):
+            try:
+                self._start_once(timeout)
+            except PortTaken:
+                self.port, self.activity_port = free_port(), free_port()
+                continue
+            return
+        self._start_once(timeout)
+
+    def _start_once(self, timeout: float) -> None:
+        self.output, self.ended, self.key = [], False, ""
         env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
         env.update(
             PYTHONPATH=str(ROOT),
@@ -131,18 +148,28 @@ class LocalTable:
                 self.ended = True  # no line waited for comes any more
                 self.arrived.notify_all()
 
-        threading.Thread(target=pump, args=(self.process.stdout,), daemon=True).start()
+        self.reader = threading.Thread(target=pump, args=(self.process.stdout,), daemon=True)
+        self.reader.start()
         while True:
             try:
                 line = lines.get(timeout=timeout)
             except queue.Empty:
                 raise AssertionError(f"the local table did not start: {self.output}") from None
             if line is None:
-                raise AssertionError(f"the local table stopped: {''.join(self.output)}")
+                console = "".join(self.output)
+                if PAGE_PORT_TAKEN in console or ACTIVITY_PORT_TAKEN in console:
+                    self.process.wait()
+                    self.process = None
+                    raise PortTaken(console)
+                raise AssertionError(f"the local table stopped: {console}")
             if STARTED in line:
                 found = re.search(r"[?&]key=([A-Za-z0-9_-]+)", line)
                 assert found, f"the printed address has no key: {line}"
                 self.key = found.group(1)
+                if any(ACTIVITY_PORT_TAKEN in seen for seen in self.output):
+                    self.stop()  # the Activity's port was taken: it is off in this run
+                    self.reader.join(timeout=15)  # its last lines are not the next run's
+                    raise PortTaken("".join(self.output))
                 return
 
     def _program(self) -> list[str]:
@@ -183,6 +210,10 @@ def local_table(folder: Path, *, seed: int | None = None) -> Iterator[LocalTable
     table.start()
     try:
         yield table
+    except BaseException as error:  # what the table said (its warnings) tells why
+        table.stop()
+        error.add_note("the local table's console:\n" + "".join(table.output[-60:]))
+        raise
     finally:
         table.stop()
     assert not table.errors(), "the local table logged errors:\n" + "".join(table.output)
@@ -403,6 +434,22 @@ class Player:
             self.page.screenshot(path=str(folder / f"{name}.png"))
             self.page.set_viewport_size(size)
 
+    def screenshot_message(self, selector: str, name: str, *, height: int = 1700) -> None:
+        """Save the page as `name`.png under `make screenshots`, the last message `selector`
+        finds at its top (`height`: the window's for this picture, tall enough for the whole
+        message: on a phone a table message is taller than the screen)."""
+        if SCREENSHOTS:
+            self.page.mouse.move(0, 0)
+            size = self.page.viewport_size
+            self.page.set_viewport_size({"width": size["width"], "height": height})
+            self.pictures_shown()
+            message = self.page.locator(selector).last
+            message.evaluate("shown => shown.scrollIntoView({block: 'start'})")
+            folder = Path(SCREENSHOTS)
+            folder.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(folder / f"{name}.png"))
+            self.page.set_viewport_size(size)
+
     def pictures_shown(self) -> None:
         """Wait until every picture on the page (card emojis) has loaded: a broken one fails."""
         self.page.wait_for_function(
@@ -447,29 +494,23 @@ class Player:
         """Wait until the newest `message` (`IN_PLAY`, `ENDED`, `HAND`) shows its card
         picture, loaded (an embed's `attachment://` file), and with `emojis` its cards as
         emojis too; its drawn size and how many emojis it shows."""
-        self.page.wait_for_function(
+        # One look, waited for: the message can be replaced between two looks.
+        found = self.page.wait_for_function(
             """([selector, emojis, picture, texts]) => {
                 const all = document.querySelectorAll(selector);
                 const node = all.length ? all[all.length - 1] : null;
                 const image = node === null ? null : node.querySelector(picture);
                 const loaded = image !== null && image.complete && image.naturalWidth > 0;
-                return loaded && (!emojis || node.querySelector(texts) !== null);
+                if (!loaded || (emojis && node.querySelector(texts) === null)) return false;
+                return {
+                    width: image.naturalWidth,
+                    height: image.naturalHeight,
+                    emojis: node.querySelectorAll(texts).length,
+                };
             }""",
             arg=[message, emojis, PICTURE, TEXT_EMOJIS],
         )
-        return dict(
-            self.page.locator(message).last.evaluate(
-                """(node, [picture, texts]) => {
-                    const image = node.querySelector(picture);
-                    return {
-                        width: image.naturalWidth,
-                        height: image.naturalHeight,
-                        emojis: node.querySelectorAll(texts).length,
-                    };
-                }""",
-                [PICTURE, TEXT_EMOJIS],
-            )
-        )
+        return {key: int(value) for key, value in found.json_value().items()}
 
     def close(self) -> None:
         self.context.close()

@@ -6,7 +6,6 @@ that is no valid time does not break the page."""
 from __future__ import annotations
 
 import logging
-import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,7 +14,7 @@ from aiohttp import web
 
 from bot.local.page import LocalPage
 from bot.local.server import LocalDiscord, running_client
-from tests.bot.local.browser import async_chromium
+from tests.bot.local.browser import async_chromium, free_port
 from tests.bot.local.test_select_menus_in_browser import command, settled
 from tests.bot.local.test_server import tiny_bot
 
@@ -42,12 +41,6 @@ ATTACK = """async ([target, channel]) => {
       { op: 2, d: { token: "local-token", intents: 0, properties: {} } }),
   ];
 }"""
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
@@ -79,7 +72,7 @@ async def hostile_site() -> AsyncIterator[str]:
     app.router.add_get("/", blank)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    port = _free_port()
+    port = free_port()
     await web.TCPSite(runner, "127.0.0.1", port).start()
     try:
         yield f"http://127.0.0.1:{port}/"

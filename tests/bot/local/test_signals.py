@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.bot.local.browser import ROOT, STARTED
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.bot.local.browser import ROOT, STARTED, free_port
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
@@ -29,7 +22,7 @@ def test_the_local_table_stops_on_a_signal_even_with_sigint_ignored(
     env.update(
         PYTHONPATH=str(ROOT),
         DATABASE_PATH=str(tmp_path / "cardtable.sqlite3"),
-        LOCAL_PORT=str(_free_port()),
+        LOCAL_PORT=str(free_port()),
         LOG_LEVEL="WARNING",
     )
     process = subprocess.Popen(
