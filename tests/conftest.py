@@ -5,24 +5,18 @@ skipped where PostgreSQL is not installed, failed instead when CARDTABLE_REQUIRE
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.bot.local.browser import HOW_TO_ENABLE
-from tests.postgres_server import REQUIRE_POSTGRES, SKIP_REASON, PostgresServer, find_binaries
+from tests.postgres_server import SKIP_REASON, PostgresServer, binaries_or_skip
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
-    binaries = find_binaries()
-    if binaries is None:
-        if os.environ.get(REQUIRE_POSTGRES):
-            pytest.fail(f"{REQUIRE_POSTGRES} is set but no PostgreSQL binaries were found")
-        pytest.skip(SKIP_REASON)
-    server = PostgresServer(binaries)
+    server = PostgresServer(binaries_or_skip())
     server.start()
     try:
         yield server

@@ -9,17 +9,35 @@ import os
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from storage.pg_server import PostgresServer as _Server
 from storage.pg_server import find_binaries, free_port
 
-__all__ = ["REQUIRE_POSTGRES", "SKIP_REASON", "PostgresServer", "find_binaries", "free_port"]
+__all__ = [
+    "REQUIRE_POSTGRES",
+    "SKIP_REASON",
+    "PostgresServer",
+    "binaries_or_skip",
+    "find_binaries",
+    "free_port",
+]
 
 REQUIRE_POSTGRES = "CARDTABLE_REQUIRE_POSTGRES"  # set (by .ci/run): a skip becomes a failure
 SKIP_REASON = (
     "PostgreSQL tests skipped: install PostgreSQL's server binaries (Debian: apt-get install "
     "postgresql) or set PG_BIN to the folder holding pg_ctl"
 )
+
+
+def binaries_or_skip() -> Path:
+    """The folder of PostgreSQL's binaries; without them, skip (fail when required: CI)."""
+    binaries = find_binaries()
+    if binaries is None:
+        if os.environ.get(REQUIRE_POSTGRES):
+            pytest.fail(f"{REQUIRE_POSTGRES} is set but no PostgreSQL binaries were found")
+        pytest.skip(SKIP_REASON)
+    return binaries
 
 
 # Quick: the tests kill the bot, never the server, and a COMMIT is still acknowledged only

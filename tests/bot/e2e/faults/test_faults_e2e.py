@@ -17,7 +17,7 @@ from tests.bot.e2e.faults import postgres, scenarios
 from tests.bot.e2e.faults.run import RECOVERY_TARGET, FaultRow
 from tests.bot.e2e.faults.shards import shard_stopped
 from tests.bot.e2e.harness import BotUnderTest
-from tests.postgres_server import SKIP_REASON
+from tests.postgres_server import binaries_or_skip
 
 SHORT = 2.0  # seconds each fault holds in the tests
 RETRY_AFTER = 1.0  # seconds the storms' 429s ask the bot to wait (scenarios._rest_storm)
@@ -113,8 +113,7 @@ async def test_a_postgresql_fault_loses_no_acknowledged_move_and_play_recovers(
     faulty: Faulty, fault: str
 ) -> None:
     """The server killed mid-transaction, connections cut, every query slow."""
-    if not postgres.available():
-        pytest.skip(SKIP_REASON)
+    binaries_or_skip()
     faulty.held(await postgres.POSTGRES_SCENARIOS[fault](faulty.harness, SHORT))
 
 
@@ -122,8 +121,7 @@ async def test_a_postgresql_fault_loses_no_acknowledged_move_and_play_recovers(
 async def test_a_stuck_shard_loses_no_move_and_answers_again_once_continued(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    if not postgres.available():
-        pytest.skip(SKIP_REASON)
+    binaries_or_skip()
     caplog.set_level(logging.WARNING)
     row = await shard_stopped(SHORT)
     assert row.clicks > 0, "no click was made during the fault"
