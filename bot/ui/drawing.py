@@ -38,8 +38,10 @@ MAX_ANSWER = 256 * 1024 * 1024  # an answer announcing more is garbage (a pictur
 # an answer's first byte: bytes (a picture, sent as they are), another result (pickled), the
 # drawing's error (pickled), or an error that does not pickle (its text)
 BYTES, DONE, FAILED, UNPICKLABLE = b"\x03", b"\x00", b"\x01", b"\x02"
-DRAW_SECONDS = 5.0  # asked -> drawn, at most: then the message goes without it (a drawing
-# takes milliseconds, a first one a process's start too: seconds on a loaded machine)
+DRAW_SECONDS = 5.0  # asked -> drawn, at most, for a message to wait: then it goes without it
+# and the picture follows once drawn (a drawing takes milliseconds, a first one a process's
+# start too: seconds on a loaded machine, where the processes run below the bot's priority)
+GIVE_UP_SECONDS = 60.0  # asked -> drawn, at most: a picture not drawn by then is given up
 
 
 def _frame(payload: bytes) -> bytes:
@@ -104,8 +106,20 @@ class CannotStart(Exception):
     """No drawing process could be started here (the caller draws in a thread instead)."""
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time process `pid` has used (Linux); None where it cannot be read."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class DrawingLate(TimeoutError):
-    """A drawing not answered within its deadline (`DRAW_SECONDS` from asking)."""
+    """A drawing not answered within its deadline (`GIVE_UP_SECONDS` from asking)."""
 
 
 class DrawingProcess:
@@ -146,6 +160,8 @@ class DrawingProcess:
         self.gone = False
         self.job: asyncio.Future[Any] | None = None  # the drawing under way
         self._hang: asyncio.TimerHandle | None = None  # fires if it is still on it then
+        self._cpu_at_start: float | None = None  # its CPU seconds when the drawing began
+        self._cpu: float | None = None  # … when last looked at
         # the answers are read for every caller, whoever's work started the process
         foreground().run(loop.add_reader, mine.fileno(), self._readable)
 
@@ -155,14 +171,32 @@ class DrawingProcess:
 
     def send(self, job: bytes, future: asyncio.Future[Any], hang: float) -> None:
         """Start a drawing (the process is idle); `future` gets its result or error. Still on
-        it `hang` seconds later, the process is taken for hung: killed, the drawing failed."""
+        it `hang` seconds later, the process is taken for hung (killed, the drawing failed),
+        unless it is only waiting for the CPU (`_starved`)."""
         self.job = future
-        self._hang = self._loop.call_later(hang, self._hung)
+        self._cpu = self._cpu_at_start = cpu_seconds(self.pid)
+        self._hang = self._loop.call_later(hang, self._hung, hang)
         self._outbox.send(_frame(job))
 
-    def _hung(self) -> None:
+    def _hung(self, hang: float) -> None:
+        if self._starved(hang):
+            self._hang = self._loop.call_later(hang, self._hung, hang)
+            return
         log.warning("drawing process %s hung on a drawing: replaced", self.pid)
         self._lose()
+
+    def _starved(self, hang: float) -> bool:
+        """Slow, not hung: on a loaded machine the process (below the bot's priority) gets
+        the CPU a little at a time, its start and first drawing (~0.7 s of CPU) then taking
+        longer than `hang`, and killing it for that meant a new start, killed again: no
+        picture at all. It is let be while it got some CPU since the last look, and less than
+        `hang` seconds of it on this drawing (else it loops). Stopped, deadlocked or swapping,
+        it got none. Where the CPU time cannot be read, it is taken for hung."""
+        now, before = cpu_seconds(self.pid), self._cpu
+        self._cpu = now
+        if now is None or before is None or self._cpu_at_start is None:
+            return False
+        return now > before and now - self._cpu_at_start < hang
 
     def _readable(self) -> None:
         try:
@@ -199,10 +233,7 @@ class DrawingProcess:
         self._idle()
 
     def _lose(self) -> None:
-        job, self.job = self.job, None
-        self.kill()
-        if job is not None and not job.done():
-            job.set_exception(BrokenProcessPool("a drawing process died in the middle of a job"))
+        self.kill("a drawing process died in the middle of a job")
         self._idle()
 
     def _disarm(self) -> None:
@@ -210,17 +241,20 @@ class DrawingProcess:
             self._hang.cancel()
             self._hang = None
 
-    def kill(self) -> None:
+    def kill(self, why: str) -> None:
+        """Kill the process; the drawing under way, if any, fails (`BrokenProcessPool(why)`)."""
+        job, self.job = self.job, None
         self._disarm()
-        if self.gone:
-            return
-        self.gone = True
-        self._loop.remove_reader(self._socket.fileno())
-        self._outbox.close()
-        self._socket.close()
-        if self._process.is_alive():
-            self._process.kill()
-        self._process.join(0)  # reaped now if it is gone already (a zombie otherwise)
+        if not self.gone:
+            self.gone = True
+            self._loop.remove_reader(self._socket.fileno())
+            self._outbox.close()
+            self._socket.close()
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join(0)  # reaped now if it is gone already (a zombie otherwise)
+        if job is not None and not job.done():
+            job.set_exception(BrokenProcessPool(why))
 
 
 class DrawingProcesses:
@@ -230,16 +264,17 @@ class DrawingProcesses:
     A process that dies (or answers garbage) fails its drawing with `BrokenProcessPool`, as the
     pool did, and is replaced by a new one at the next drawing. Every drawing has a deadline,
     as every job sent to a child of the bot has (`bot.runtime.pool`): its caller waits
-    `DRAW_SECONDS` at most from asking (then `DrawingLate`: the message goes without the
-    picture), and a process still on one drawing `HANG_SECONDS` after it began it (stopped,
-    looping, swapping) is taken for hung, killed and replaced like a dead one."""
+    `GIVE_UP_SECONDS` at most from asking (then `DrawingLate`: the picture is given up; a
+    message waits for it less, `DRAW_SECONDS`), and a process still on one drawing
+    `HANG_SECONDS` after it began it (stopped, looping, swapping) is taken for hung, killed
+    and replaced like a dead one."""
 
     def __init__(
         self,
         size: int,
         niceness: int,
         *,
-        deadline: float = DRAW_SECONDS,
+        deadline: float = GIVE_UP_SECONDS,
         hang: float = HANG_SECONDS,
     ) -> None:
         self.loop = asyncio.get_running_loop()
@@ -296,8 +331,9 @@ class DrawingProcesses:
         return None
 
     def close(self) -> None:
+        """Kill the processes: the drawings under way fail, those waiting are cancelled."""
         for process in self._processes:
-            process.kill()
+            process.kill("the drawing processes were closed")
         self._processes.clear()
         for _job, future in self._waiting:
             future.cancel()

@@ -8,6 +8,7 @@ import asyncio
 import os
 import signal
 import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -32,9 +33,28 @@ def wait_for(gate: str, value: str, started: str | None = None) -> str:
     return value
 
 
+def sip(cpu: float, value: str) -> str:
+    """Answers `value` once it used `cpu` seconds of CPU, a few milliseconds at a time with
+    rests between (a process getting a small share of a loaded machine's CPU)."""
+    end = time.process_time() + cpu
+    while time.process_time() < end:
+        burst = time.process_time() + 0.005
+        while time.process_time() < burst:
+            pass
+        time.sleep(0.045)
+    return value
+
+
+def spin() -> None:
+    """Never answers: uses the CPU for good (a drawing in an endless loop)."""
+    while True:
+        pass
+
+
 async def test_a_picture_is_drawn_with_no_thread_of_the_bot_s_process_taking_part() -> None:
     threads = set(threading.enumerate())
     pictures = CardPictures()
+    pictures.deadline = float("inf")  # a loaded machine may start its drawing slowly
     hands = [CardPicture("hand", (CardRow("Ann", ("QH", card, None)),)) for card in HANDS]
     pngs = await asyncio.gather(*(pictures.draw(hand) for hand in hands))
     assert all(png is not None and png.startswith(b"\x89PNG") for png in pngs)
@@ -150,3 +170,49 @@ async def test_a_drawing_answered_after_its_deadline_is_given_up_and_its_process
         assert await processes.run(os.getpid) == slow  # its answer, not the late one's
     finally:
         processes.close()
+
+
+async def test_a_drawing_process_slowed_by_a_loaded_machine_is_not_taken_for_hung() -> None:
+    """On a loaded machine a drawing process (below the bot's priority) gets the CPU a little
+    at a time: still on its drawing `hang` seconds later but getting some CPU, and less than
+    `hang` seconds of it, it is let finish (killed, its start was paid again and again, and
+    no picture ever came)."""
+    processes = DrawingProcesses(1, 10)
+    try:
+        slow = await processes.run(os.getpid)
+        assert await processes.run(sip, 0.0, "warm") == "warm"  # this module imported there
+        processes.deadline, processes.hang = 60.0, 0.5
+        assert await processes.run(sip, 0.25, "drawn") == "drawn"  # ~2.5 s of sips
+        assert processes.pids() == [slow]
+    finally:
+        processes.close()
+
+
+async def test_a_drawing_process_in_an_endless_loop_is_replaced_once_it_used_hang_of_cpu() -> None:
+    """Getting the CPU is no excuse for ever: a process on one drawing that used `hang`
+    seconds of CPU on it loops, and is killed and replaced."""
+    processes = DrawingProcesses(1, 10)
+    try:
+        looping = await processes.run(os.getpid)
+        processes.deadline, processes.hang = 60.0, 0.3
+        with pytest.raises(BrokenProcessPool):
+            await processes.run(spin)
+        assert await processes.run(os.getpid) != looping
+    finally:
+        processes.close()
+
+
+async def test_closing_the_processes_fails_the_drawing_under_way_at_once(tmp_path: Path) -> None:
+    """A drawing under way when the processes close fails then, as one waiting is cancelled
+    (it waited for its deadline before, a minute)."""
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    processes = DrawingProcesses(1, 10)
+    under_way = asyncio.create_task(processes.run(wait_for, str(gate), "never"))
+    waiting = asyncio.create_task(processes.run(os.getpid))
+    await asyncio.sleep(0)  # both asked: the first one sent to the process
+    processes.close()
+    with pytest.raises(BrokenProcessPool):
+        await asyncio.wait_for(under_way, 10)
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
