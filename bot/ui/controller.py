@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import time
@@ -82,13 +83,18 @@ class TableController:
         self._pending_hides: dict[int, int] = {}  # private message key -> token of its hide
         self._tokens = 0
         self._tasks: set[asyncio.Task[None]] = set()
-        self._pictures_following: set[asyncio.Task[None]] = set()  # of `_picture_after`
+        # pictures edited in once drawn (`_picture_after`, the follower's late ones)
+        self._pictures_following: set[asyncio.Task[None]] = set()
         self.seen = SeenInteractions()  # a click Discord delivers twice is handled once
         self.in_flight: dict[int, int] = {}  # user id -> their clicks being handled
         # cards a rule showed a player, in view until the reveal delay is over
         self.reveals = RevealHolds(bot.clock, lambda *args: self.service.play.recall(*args))
         self.follower = HandFollower(
-            bot, self._spawn, self.reveals, before_moving=bot.notifier.mentions_sent
+            bot,
+            self._spawn,
+            self.reveals,
+            before_moving=bot.notifier.mentions_sent,
+            spawn_picture=functools.partial(self._spawn, also=self._pictures_following),
         )
         self.lessons = LessonGuide(bot)  # guided hands: `/<game> learn` (bot/ui/lessons.py)
 
@@ -526,7 +532,8 @@ class TableController:
     def _picture_after(
         self, interaction: discord.Interaction[Any], key: int, cards: Prepared
     ) -> None:
-        """The answer went out before its hand's picture was drawn: it follows, in place."""
+        """The answer (or an edit) went out before its hand's picture was drawn: it follows,
+        in place."""
         if cards.waiting is None:
             return
 
@@ -631,6 +638,7 @@ class TableController:
         files = cards.edit_files()
         try:
             await interaction.edit_original_response(**shown_as(rendered, cards.embed), **files)
+            self._picture_after(interaction, key, cards)  # drawn late: it follows
         except discord.NotFound:
             log.info("revealed cards not hidden: their message is gone")  # moved, deleted
         except discord.HTTPException as error:

@@ -38,7 +38,7 @@ from bot.service.errors import TableError
 from bot.snapshots import CLOSED, PLAYING, ROUND_OVER, PublicSnapshot
 from bot.ui.coalescer import EditCoalescer, RetryLater
 from bot.ui.layout import shown_as
-from bot.ui.message_pictures import EditFiles, drawn_in_thread
+from bot.ui.message_pictures import EditFiles, Prepared, drawn_in_thread
 from bot.ui.pacer import CLICKED, EDITS_PER_WINDOW, WINDOW_SECONDS, ChannelPacer
 from storage.models import TurnMention
 
@@ -417,6 +417,7 @@ class DiscordNotifier:
         self._note_pictured(table_id, message.id, rendered)
         await self.bot.locations.set_message(table_id, message.id)
         self.note_sent(table_id, rendered)
+        self._picture_late(table_id, cards)
         return message
 
     async def _edit(self, table_id: int) -> None:
@@ -484,7 +485,16 @@ class DiscordNotifier:
                 self._attach_picture(table_id, channel_id, message, location.message_id, rendered)
             )
         self._sent[table_id] = fingerprint
+        self._picture_late(table_id, cards)
         return True
+
+    def _picture_late(self, table_id: int, cards: Prepared) -> None:
+        """The message went without its cards' picture, still being drawn: it is not shown as
+        it should be, and is edited again (in its turn) once the picture is drawn."""
+        if cards.waiting is None:
+            return
+        self._sent.pop(table_id, None)
+        self.bot.pictures.when_drawn(cards.waiting, lambda: self.coalescer.mark(table_id))
 
     async def _attach_picture(
         self,

@@ -28,10 +28,12 @@ import discord
 from bot.games import plugin_for
 from bot.render.actions import under
 from bot.render.private import render_private
+from bot.render.table import RenderedMessage
 from bot.render.watching import render_watcher
 from bot.service.errors import TableError
 from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal, WatcherSnapshot
 from bot.ui.layout import shown_as
+from bot.ui.message_pictures import Prepared
 from bot.ui.reveals import RevealHolds
 
 if TYPE_CHECKING:
@@ -113,9 +115,12 @@ class HandFollower:
         spawn: Callable[[Coroutine[Any, Any, None]], None],
         reveals: RevealHolds | None = None,
         before_moving: Callable[[int], Awaitable[None]] | None = None,
+        spawn_picture: Callable[[Coroutine[Any, Any, None]], None] | None = None,
     ) -> None:
         self.bot = bot
         self._spawn = spawn
+        # a picture drawn late, to edit in: a task of its own kind (tests wait for them all)
+        self._spawn_picture = spawn_picture or spawn
         # awaited before a hand moves to the bottom: the turn's mention goes out first
         self._before_moving = before_moving
         # the cards in view by a rule: the controller's (shared with its answers), else own
@@ -366,10 +371,8 @@ class HandFollower:
             cards = await self.bot.pictures.complete(followed.message_key, rendered)
             files = cards.edit_files()
             showing = shown_as(rendered, cards.embed)
-            if followed.message is not None:
-                await followed.message.edit(**showing, **files)
-            else:
-                await followed.interaction.edit_original_response(**showing, **files)
+            await _edit(followed.message, followed.interaction, **showing, **files)
+            self._picture_follows(followed, followed.message_key, cards)
         except discord.HTTPException as error:
             log.info("stopped following a private message of table %s: %s", table_id, error)
             self._drop(key, followed)
@@ -396,6 +399,7 @@ class HandFollower:
             await followed.interaction.edit_original_response(
                 **shown_as(rendered, cards.embed), **files
             )
+            self._picture_follows(followed, followed.message_key, cards)
         except discord.HTTPException as error:
             log.info("stopped following a watcher's message of table %s: %s", table_id, error)
             self._drop(key, followed)
@@ -476,6 +480,7 @@ class HandFollower:
             await _delete(sent)
             return
         old, followed.message, followed.message_key = followed.message, sent, sent.id
+        self._picture_follows(followed, sent.id, cards)
         followed.posted = True
         if old is not None:
             await _delete(old)
@@ -484,6 +489,18 @@ class HandFollower:
                 await followed.interaction.delete_original_response()
             except discord.HTTPException as error:
                 log.info("an old private message could not be deleted: %s", error)
+
+    def _picture_follows(self, followed: Followed, key: int, cards: Prepared) -> None:
+        """The message (`key`) went without its cards' picture, still being drawn: it is
+        edited in once drawn, if the message still shows those cards."""
+        if cards.waiting is None:
+            return
+        message, interaction = followed.message, followed.interaction
+
+        async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
+            await _edit(message, interaction, **shown_as(latest), attachments=files)
+
+        self._spawn_picture(self.bot.pictures.follow_up(key, cards.waiting, edit))
 
     async def _retire(self, followed: Followed) -> None:
         """Delete a hand moved to the bottom that a newer message of the player replaced
@@ -506,6 +523,16 @@ class HandFollower:
             del users[user_id]
             if not users:
                 del self._followed[table_id]
+
+
+async def _edit(
+    message: discord.WebhookMessage | None, interaction: discord.Interaction[Any], **fields: Any
+) -> None:
+    """Edit a followed message: the follow-up it was moved to, else the interaction's own."""
+    if message is not None:
+        await message.edit(**fields)
+    else:
+        await interaction.edit_original_response(**fields)
 
 
 async def _delete(message: discord.WebhookMessage) -> None:

@@ -7,13 +7,16 @@ A picture is drawn with Pillow in a process of its own (`bot/ui/drawing.py`), ne
 event loop nor in a thread of the bot's process, whose share of the interpreter's lock made
 every click wait (docs/performance.md). It is kept by its file name (which names its content)
 in a bounded cache, and only a changed picture is uploaded. No message waits for its picture
-longer than `DRAW_SECONDS` from asking: then it goes with its text alone.
+longer than `DRAW_SECONDS` from asking: then it goes with its text alone, and the picture,
+drawn on (given up at `GIVE_UP_SECONDS`), follows once drawn.
 
 A click's answer never waits for a drawing: it goes out with the picture when it is drawn
 already, else without it, and the picture follows in a second edit once drawn (`answer` then
 `follow_up`), drawn before the pictures of table messages and followed hands. The table
 message and the messages that follow the game wait for the drawing (`complete`), off the
-click's path, and one edit carries text and picture together.
+click's path, and one edit carries text and picture together; a picture late for it follows
+as an answer's does (a followed hand's, `follow_up`), or is shown by the table message's next
+edit, asked for once it is drawn (`when_drawn`: its edits keep the channel's pace).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict, TypeVar
 
@@ -35,7 +39,7 @@ import discord
 
 from bot.pictures.layout import CardPicture, rows_png
 from bot.render.table import RenderedMessage
-from bot.ui.drawing import DRAW_SECONDS, CannotStart, DrawingProcesses
+from bot.ui.drawing import DRAW_SECONDS, GIVE_UP_SECONDS, CannotStart, DrawingProcesses
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -75,7 +79,7 @@ class CardPictures:
         self.enabled = enabled  # off: messages carry no card picture (cards as text)
         self._draw = draw or _in_process
         self._drawn: OrderedDict[str, bytes] = OrderedDict()
-        self._drawing: dict[str, asyncio.Future[bytes | None]] = {}
+        self._drawing: dict[str, asyncio.Task[bytes | None]] = {}  # under way, by file
         self._drawers = _Drawers(DRAWERS)
         self._carried: OrderedDict[int, str] = OrderedDict()  # message -> its picture's file
         self._waiting: dict[int, RenderedMessage] = {}  # message -> an answer awaiting its picture
@@ -92,20 +96,34 @@ class CardPictures:
             self._drawn.move_to_end(picture.filename)
         return png
 
-    async def draw(self, picture: CardPicture, *, urgent: bool = False) -> bytes | None:
-        """The picture's PNG, drawn off the event loop once (None: it could not be drawn);
-        `urgent` ones (a click's answer's) are drawn before the others waiting."""
+    async def draw(
+        self, picture: CardPicture, *, urgent: bool = False, patient: bool = False
+    ) -> bytes | None:
+        """The picture's PNG, drawn off the event loop once; None if it could not be drawn,
+        or is not drawn within `deadline` of asking (it is drawn on, up to `GIVE_UP_SECONDS`:
+        `when_drawn`) unless `patient`. `urgent` ones (a click's answer's) are drawn before
+        the others waiting."""
         png = self.drawn(picture)
         if png is not None:
             return png
         name = picture.filename
-        pending = self._drawing.get(name)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
-        self._drawing[name] = future
+        drawing = self._drawing.get(name)
+        if drawing is None:
+            drawing = asyncio.get_running_loop().create_task(self._drawn_anew(picture, urgent))
+            self._drawing[name] = drawing
+        if patient:
+            return await asyncio.shield(drawing)
         try:
-            async with asyncio.timeout(self.deadline):  # its turn and its drawing together
+            return await asyncio.wait_for(asyncio.shield(drawing), self.deadline)
+        except TimeoutError:  # a slow or hung drawing process: the message goes without it
+            self.late += 1
+            log.warning("card picture %s not drawn within %ss", name, self.deadline)
+            return None
+
+    async def _drawn_anew(self, picture: CardPicture, urgent: bool) -> bytes | None:
+        name = picture.filename
+        try:
+            async with asyncio.timeout(GIVE_UP_SECONDS):  # its turn and its drawing together
                 await self._drawers.acquire(urgent)
                 try:
                     png = await self._draw(picture)
@@ -115,17 +133,33 @@ class CardPictures:
             self._drawn[name] = png
             while len(self._drawn) > DRAWN:
                 self._drawn.popitem(last=False)
-        except TimeoutError:  # a hung or slow drawing process: the message goes without it
-            self.late += 1
-            log.warning("card picture %s not drawn within %ss", name, self.deadline)
-            png = None
+            return png
+        except TimeoutError:
+            log.warning("card picture %s given up: not drawn within %ss", name, GIVE_UP_SECONDS)
+            return None
+        except BrokenProcessPool:  # its process died or hung: replaced, the picture lost
+            log.warning("card picture %s lost with its drawing process", name)
+            return None
         except Exception:  # a picture is a bonus: the message goes out without it
             log.exception("could not draw the card picture %s", name)
-            png = None
+            return None
         finally:
             del self._drawing[name]
-            future.set_result(png)
-        return png
+
+    def when_drawn(self, picture: CardPicture, then: Callable[[], object]) -> None:
+        """Call `then()` once the picture is drawn: soon if it is drawn already (meanwhile),
+        never if it is given up."""
+        drawing = self._drawing.get(picture.filename)
+        if drawing is None:
+            if self.drawn(picture) is not None:
+                asyncio.get_running_loop().call_soon(then)
+            return
+
+        def done(task: asyncio.Task[bytes | None]) -> None:
+            if not task.cancelled() and task.result() is not None:
+                then()
+
+        drawing.add_done_callback(done)
 
     # -- what an edit sends ----------------------------------------------------------------
     def answer(self, key: int | None, rendered: RenderedMessage) -> Prepared:
@@ -150,7 +184,9 @@ class CardPictures:
         return Prepared(_without_image(rendered.embed), self._drop(key), waiting=picture)
 
     async def complete(self, key: int | None, rendered: RenderedMessage) -> Prepared:
-        """An edit off the click's path: waits for the picture, so one edit carries it."""
+        """An edit off the click's path: waits for the picture, so one edit carries it. Not
+        drawn by its deadline, the text goes alone and `waiting` names the picture, still
+        being drawn: the caller has it follow (`follow_up`, or `when_drawn`)."""
         picture = rendered.cards
         if (
             self.enabled
@@ -160,8 +196,8 @@ class CardPictures:
         ):
             await self.draw(picture)
         prepared = self.answer(key, rendered)
-        if prepared.waiting is not None:  # it could not be drawn: the text alone
-            return replace(prepared, waiting=None)
+        if prepared.waiting is not None and prepared.waiting.filename not in self._drawing:
+            return replace(prepared, waiting=None)  # it could not be drawn: the text alone
         return prepared
 
     async def follow_up(
@@ -170,11 +206,11 @@ class CardPictures:
         picture: CardPicture,
         edit: Callable[[RenderedMessage, list[discord.File]], Awaitable[Any]],
     ) -> None:
-        """Once drawn, the picture an answer went out without, if the message still shows
-        what that answer showed (a newer answer brings its own)."""
+        """Once drawn, the picture an answer (or an edit given it late) went out without, if
+        the message still shows what that answer showed (a newer answer brings its own)."""
         if self._superseded(key, picture):
             return  # a newer answer replaced it before its turn to be drawn came
-        png = await self.draw(picture, urgent=True)
+        png = await self.draw(picture, urgent=True, patient=True)
         if self._superseded(key, picture):
             return
         latest = self._waiting.pop(key)

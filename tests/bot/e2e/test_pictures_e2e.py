@@ -17,9 +17,11 @@ from PIL import Image
 from bot.local.emojis import EmojiRefused
 from bot.local.records import LocalInteraction
 from bot.pictures.card_faces import FOUR_COLOURS
+from bot.pictures.layout import CardPicture
 from bot.pictures.round_end import cards_in
 from bot.snapshots import PLAYING, ROUND_OVER
 from bot.ui.custom_ids import navigate_id
+from bot.ui.discord_notifier import turn_of
 from bot.ui.emojis import EMOJIS, FOUR_COLOUR_PICTURES, PICTURES, emoji_name
 from bot.ui.message_pictures import drawing_processes, in_drawing_process
 from tests.bot.e2e.harness import BotUnderTest, players
@@ -209,3 +211,41 @@ async def test_a_table_started_while_the_drawing_processes_hang_shows_its_moves(
             assert bot.pictures.late >= 1
         finally:
             processes.close()  # the stopped ones are killed
+
+
+async def test_pictures_drawn_after_their_deadline_reach_the_table_and_the_hands_in_place(
+    harness: BotUnderTest,
+) -> None:
+    """Drawing slower than a message waits for it (0.05 s here, 5 s in production; a loaded
+    machine): the table message and a followed hand go with their text alone, then each
+    shows its picture once drawn, with no move of anyone's (before, they stayed without it
+    until the next change)."""
+    alice, bob, carol = players(harness.fake)
+    async with harness.running() as bot:
+        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        for user in (alice, bob, carol):
+            await harness.my_cards(user, table_id)  # their hands follow the game
+        draw = bot.pictures._draw
+
+        async def slow(picture: CardPicture) -> bytes:
+            await asyncio.sleep(0.3)  # always past the deadline: a loaded machine only adds
+            return await draw(picture)
+
+        bot.pictures._draw = slow  # type: ignore[method-assign]
+        bot.pictures.deadline = 0.05
+        bot.pictures._drawn.clear()  # every picture drawn anew: none is drawn in time
+        moves = 0
+        while bot.pictures.late < 2 or turn_of(bot.service.public_snapshot(table_id)) is None:
+            await harness.step(table_id)
+            moves += 1
+            assert moves < 20, "the pictures were never late"
+        while bot.pictures._drawing:  # the drawings under way end (each in 0.3 s)
+            await asyncio.gather(*bot.pictures._drawing.values())
+            await harness.settle()
+        await harness.assert_table_message_converged(table_id)  # its picture included
+        for user in (alice, bob, carol):
+            message_id = harness.newest_private(user)
+            assert message_id is not None
+            hand = harness.fake.message(message_id)
+            (attached,) = [a["filename"] for a in hand["attachments"]]
+            assert picture_url(hand) == f"attachment://{attached}", user.name

@@ -27,6 +27,7 @@ def rendered(rows: tuple[CardRow, ...] = HAND) -> RenderedMessage:
 
 async def test_a_picture_is_drawn_in_a_drawing_process_once_and_then_reused() -> None:
     pictures = CardPictures()
+    pictures.deadline = float("inf")  # a loaded machine may start its drawing slowly
     assert pictures._draw is ui_pictures._in_process  # the bot's pictures: never in its process
     first = rendered()
     assert first.cards is not None
@@ -160,6 +161,7 @@ async def test_a_drawing_process_that_dies_loses_its_picture_only_and_is_replace
     with pytest.raises(BrokenProcessPool):  # a process dies in the middle of a drawing
         await in_drawing_process(os._exit, 1)
     pictures = CardPictures()  # the next picture is drawn by new processes
+    pictures.deadline = float("inf")  # new processes may start slowly on a loaded machine
     assert await pictures.draw(CardPicture("hand", HAND)) is not None
 
 
@@ -200,11 +202,72 @@ async def test_a_table_message_waits_no_longer_than_the_deadline_for_a_hung_draw
         pictures.deadline = 0.2
         table = rendered((CardRow("Table", ("7D", "8D")),))
         prepared = await pictures.complete(1, table)
-        assert prepared.attachments is None and prepared.waiting is None
+        assert prepared.attachments is None and prepared.waiting == table.cards  # drawn on
         assert prepared.embed.image.url is None  # the text alone
         assert pictures.late == 1 and pictures.draws == 0
     finally:
-        processes.close()  # the stopped ones are killed
+        processes.close()  # the stopped ones are killed: the drawing fails
+    assert await pictures.draw(table.cards, patient=True) is None
+    assert pictures.draws == 0
+
+
+async def test_a_picture_late_for_a_table_edit_is_drawn_on_and_the_next_edit_carries_it() -> None:
+    """The edit goes with its text alone at the deadline; the drawing is not dropped (nor
+    started again): once drawn, `when_drawn` says so, and the next edit carries it."""
+    gate = asyncio.Event()
+    started: list[str] = []
+
+    async def slow(picture: CardPicture) -> bytes:
+        started.append(picture.filename)
+        await gate.wait()
+        return picture.png()
+
+    pictures = CardPictures(draw=slow)
+    pictures.deadline = 0.05  # the production deadline, shorter for the test
+    table = rendered((CardRow("Table", ("7D", "8D")),))
+    late = await pictures.complete(1, table)
+    assert late.waiting == table.cards and late.embed.image.url is None
+    assert late.attachments is None and pictures.late == 1
+    drawn = asyncio.Event()
+    pictures.when_drawn(table.cards, drawn.set)
+    assert (await pictures.complete(1, table)).waiting == table.cards  # late again, same drawing
+    gate.set()
+    await drawn.wait()
+    again = await pictures.complete(1, table)
+    assert again.attachments is not None and again.embed.image.url is not None
+    assert started == [table.cards.filename] and pictures.draws == 1
+    told: list[str] = []  # asked once it is drawn: told at once
+    pictures.when_drawn(table.cards, lambda: told.append("drawn"))
+    await asyncio.sleep(0)  # the callback's turn of the loop, not a wait for time
+    assert told == ["drawn"]
+
+
+async def test_a_hand_s_picture_late_for_its_edit_follows_in_place() -> None:
+    """A followed hand's edit went without its picture at the deadline: the picture is
+    edited in once drawn, with what the message shows by then."""
+    gate = asyncio.Event()
+
+    async def slow(picture: CardPicture) -> bytes:
+        await gate.wait()
+        return picture.png()
+
+    pictures = CardPictures(draw=slow)
+    pictures.deadline = 0.05
+    hand = rendered()
+    late = await pictures.complete(7, hand)
+    assert late.waiting is not None
+    edits: list[list[str]] = []
+
+    async def edit(latest: RenderedMessage, files: list[discord.File]) -> None:
+        edits.append([f.filename for f in files])
+
+    pictures.deadline = 0.0  # the follow-up waits for the drawing itself, not a deadline
+    following = asyncio.create_task(pictures.follow_up(7, late.waiting, edit))
+    await asyncio.sleep(0)
+    assert edits == []
+    gate.set()
+    await following
+    assert edits == [[late.waiting.filename]]
 
 
 def test_an_edit_sends_files_only_when_there_are_new_ones() -> None:
