@@ -29,13 +29,32 @@ SWAPPED = " ↔ "  # between the names of the seats the host swapped
 # while it is here.
 _worded: OrderedDict[tuple[int, Hashable], tuple[LogEntry, str | None]] = OrderedDict()
 WORDED_KEPT = 32_768
+# A way of wording (the phrase, the names, the language, how cards are written) -> its token:
+# the words of an entry are found under the token, a plain object whose hash costs nothing,
+# where hashing the whole way again for each entry of a log took a third of its words.
+_ways: dict[Hashable, object] = {}
+WAYS_KEPT = 16_384  # then forgotten all at once: an entry worded since is worded again once
+
+
+def way(*parts: Hashable) -> object:
+    """The token of a way of wording, the same object for equal parts (while remembered)."""
+    token = _ways.get(parts)
+    if token is None:
+        if len(_ways) >= WAYS_KEPT:
+            _ways.clear()  # the words under the old tokens are never found again, just aged out
+        token = _ways[parts] = object()
+    return token
 
 
 def table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
     """`names`: the seats' names, already escaped; a name the entry carries (who joined, left,
     opened the table: it may no longer be seated) is the person's own and is escaped here."""
-    key = (table_line, _tuple(names), language)
-    return cast(str, _said(_table_line, entry, names, language, key))
+    return table_line_in(entry, names, language, way(table_line, _tuple(names), language))
+
+
+def table_line_in(entry: LogEntry, names: Sequence[str], language: str, words: object) -> str:
+    """`table_line`, its way of wording (`way`) found already."""
+    return cast(str, _said(_table_line, entry, names, language, words))
 
 
 def _table_line(entry: LogEntry, names: Sequence[str], language: str) -> str:
@@ -89,11 +108,14 @@ def burst_lines(
     lines: list[str] = []
     current_seat: int | None = None
     phrases: list[str] = []
+    names = _tuple(names)
+    said_way = way(phrase, names, language, writing())  # found once for all the entries
+    table_way = way(table_line, names, language)
+    separator = text(language, "log.separator")
 
     def flush() -> None:
         if phrases and current_seat is not None:
             name = names[current_seat] if 0 <= current_seat < len(names) else "?"
-            separator = text(language, "log.separator")
             lines.append(text(language, "log.burst", name=name, doings=separator.join(phrases)))
         phrases.clear()
 
@@ -101,12 +123,12 @@ def burst_lines(
         if entry.source != "engine":
             flush()
             current_seat = None
-            lines.append(table_line(entry, names, language))
+            lines.append(table_line_in(entry, names, language, table_way))
             continue
         if entry.kind in breaks:
             flush()
             current_seat = None
-        said = _said(phrase, entry, names, language, (phrase, _tuple(names), language, writing()))
+        said = _said(phrase, entry, names, language, said_way)
         if said is None:
             continue
         if entry.seat is None or entry.kind in separate:
@@ -127,7 +149,7 @@ def _said(
 ) -> str | None:
     """`phrase(entry, names, language)`, remembered for the entry under `key`: everything the
     words read besides the entry (its cards are written as the render writes them:
-    `writing()`)."""
+    `writing()`), best a `way` token."""
     place = (id(entry), key)
     found = _worded.get(place)
     if found is not None and found[0] is entry:
