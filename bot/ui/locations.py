@@ -53,14 +53,22 @@ class TableLocations:
         return found
 
     async def set_message(self, table_id: int, message_id: int) -> None:
-        location = await self.get(table_id)
+        await self.get(table_id)
         await self._store.update_table(table_id, message_id=message_id)
-        self._keep(table_id, replace(location, message_id=message_id))
+        self._changed(table_id, message_id=message_id)
 
     async def set_thread(self, table_id: int, thread_id: int) -> None:
-        location = await self.get(table_id)
+        await self.get(table_id)
         await self._store.update_table(table_id, thread_id=thread_id)
-        self._keep(table_id, replace(location, thread_id=thread_id))
+        self._changed(table_id, thread_id=thread_id)
+
+    def _changed(self, table_id: int, **changes: int) -> None:
+        """One field of the location kept, on the location as it is now: the other field may
+        have been set while the store was written (the table's message posted as its lesson's
+        thread was set), and a location read before the write would lose it."""
+        location = self._known.get(table_id)
+        if location is not None:
+            self._keep(table_id, replace(location, **changes))
 
     def forget(self, table_id: int) -> None:
         self._known.pop(table_id, None)
