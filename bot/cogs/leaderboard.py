@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.custom_ids import seat_stats_id
 from bot.i18n import text
 from bot.i18n.translator import command_text
 from bot.render.seasons import ALL_TIME, season_name, with_season_line
@@ -175,7 +176,7 @@ class SeatStatsButton(
 
     def __init__(self, table_id: int, seat: int) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            custom_id=f"pst:{table_id}:{seat}", emoji="📊"
+            custom_id=seat_stats_id(table_id, seat), emoji="📊"
         )
         super().__init__(button)
         self.table_id, self.seat = table_id, seat

@@ -1,28 +1,17 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
 
 from bot.app import CardTableBot
 from bot.render.stats import leaderboard_embed, stats_embed
-from bot.service import PlayerRef, RecordingNotifier
+from bot.service import PlayerRef
 from storage.models import GameStats, LeaderboardRow, MatchSummary, PlayerStats
-from tests.bot.bots import offline_bot
 from tests.bot.ui.fakes import FakeInteraction
 
 GUILD, CHANNEL, HOST, GUEST = 1, 10, 101, 102
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
-    async with offline_bot(tmp_path) as made:
-        made.service.notifier = RecordingNotifier()
-        yield made
 
 
 async def run(

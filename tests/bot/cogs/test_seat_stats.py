@@ -4,8 +4,6 @@ table of another server each answered in one sentence."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -14,19 +12,11 @@ import pytest
 from bot.app import CardTableBot
 from bot.cogs.leaderboard import SeatStatsButton
 from bot.custom_ids import seat_stats_id
-from bot.service import PlayerRef, RecordingNotifier
+from bot.service import PlayerRef
 from storage.models import PlayerStats
-from tests.bot.bots import offline_bot
 from tests.bot.ui.fakes import FakeInteraction
 
 GUILD, CHANNEL, HOST, GUEST = 1, 10, 101, 102
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[CardTableBot]:
-    async with offline_bot(tmp_path) as made:
-        made.service.notifier = RecordingNotifier()
-        yield made
 
 
 async def a_table_with_a_bot(bot: CardTableBot) -> int:
