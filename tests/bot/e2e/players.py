@@ -18,6 +18,7 @@ from bot.render.actions import under
 
 BUTTON = 2
 SELECT = 3
+WORDS_TIMEOUT = 30.0  # seconds: a loaded machine may take long to answer; a hang still fails
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +235,18 @@ def answer_text(fake: LocalDiscord, interaction: LocalInteraction) -> str:
             parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
         parts += layout_lines(data)
     return "\n".join(p for p in parts if p)
+
+
+async def answered_text(fake: LocalDiscord, interaction: LocalInteraction) -> str:
+    """`answer_text` once the interaction has an answer with words: a deferred answer (the
+    bot "thinking" while it reads the store) has none until its follow-up comes, however
+    late."""
+    await fake.wait_for(
+        lambda: bool(answer_text(fake, interaction)),
+        timeout=WORDS_TIMEOUT,
+        what=f"an answer with words to {interaction.describe()}",
+    )
+    return answer_text(fake, interaction)
 
 
 def message_text(message: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ from tests.bot.e2e.players import (
     Choice,
     Chooser,
     answer_text,
+    answered_text,
     choices,
     message_text,
     pick_at_random,
@@ -87,9 +88,7 @@ async def test_one_player_and_three_bots_play_a_whole_match_and_no_card_leaks(
         assert all(r.status != 400 for r in harness.fake.requests)
 
         board = await harness.fake.slash(alice, "leaderboard", game="euchre")
-        await board.wait_answered()
-        await harness.settle()
-        shown = answer_text(harness.fake, board)
+        shown = await answered_text(harness.fake, board)
         (row,) = await bot.store.leaderboard(harness.fake.guild_id, "euchre", min_matches=1)
         assert (row.user_id, row.matches, row.wins) == (alice.id, 1, int(0 in snapshot.winners))
         assert "Euchre" in shown and row.display_name in shown
@@ -148,9 +147,7 @@ async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sen
         seat_of = {harness.user_of_seat(table_id, s).id: s for s in range(4)}
         assert wins == {user_id: int(s in snapshot.winners) for user_id, s in seat_of.items()}
         board = await harness.fake.slash(users[3], "leaderboard", game="euchre")
-        await board.wait_answered()
-        await harness.settle()
-        shown = answer_text(harness.fake, board)
+        shown = await answered_text(harness.fake, board)
         positions = [shown.index(row.display_name) for row in rows]
         assert positions == sorted(positions)
 
@@ -162,8 +159,7 @@ async def test_four_players_choose_seats_play_a_match_and_bad_clicks_get_one_sen
         won = me in snapshot.winners
         score = f"{snapshot.totals[me]}–{snapshot.totals[(me + 1) % 4]}"
         asked = await harness.fake.slash(users[2], "stats", member=users[0])
-        await asked.wait_answered()
-        await harness.settle()
+        await answered_text(harness.fake, asked)
         (answer,) = [r for r in asked.requests if r.shows_message]
         (embed,) = answer.payload.get("data", answer.payload)["embeds"]
         fields = {f["name"]: f["value"] for f in embed["fields"]}
