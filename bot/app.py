@@ -21,9 +21,12 @@ import yarl
 from discord.ext import commands
 
 from bot import logs, reconnect
+from bot.activity.bridge import ProcessSettings
 from bot.activity.hub import CompositeNotifier
 from bot.activity.identity import DiscordIdentity
+from bot.activity.process import ActivityProcess
 from bot.activity.running import ActivityServer
+from bot.activity.tables import ActivityTables
 from bot.clock import Clock, SystemClock
 from bot.cogs.admin import AdminCog
 from bot.cogs.deck import DeckCog
@@ -166,7 +169,8 @@ class CardTableBot(commands.Bot):
         self.health = HealthCheck()
         self.identify_spacing = reconnect.IdentifySpacing()
         self.operations: OperationsServer | None = None
-        self.activity_server: ActivityServer | None = None  # the Activity's server, when enabled
+        # the Activity's server (in its own process, or in this one), when enabled
+        self.activity_server: ActivityServer | ActivityProcess | None = None
         self._pictures_task: asyncio.Task[None] | None = None
         self._told_broken: set[asyncio.Task[None]] = set()  # broken tables' messages, editing
 
@@ -462,13 +466,26 @@ class CardTableBot(commands.Bot):
                 given,
                 self.application_id,
             )
-        identity = DiscordIdentity(
-            discord.http.Route.BASE,  # Discord's API, or the one the bot is pointed at
-            str(self.application_id or given),
-            secret.get_secret_value() if secret is not None else "",
-            bot_token=lambda: self.http.token,  # asks Discord about the pages' instances
-        )
-        server = ActivityServer(self.service, identity, self._thread_of)
+        api_url = discord.http.Route.BASE  # Discord's API, or the one the bot is pointed at
+        client_id = str(self.application_id or given)
+        client_secret = secret.get_secret_value() if secret is not None else ""
+        tables = ActivityTables(self.service, self._thread_of)
+        server: ActivityServer | ActivityProcess
+        if self.settings.activity_own_process:
+            settings = ProcessSettings(
+                api_url,
+                client_id,
+                client_secret,
+                self.http.token,
+                self.settings.log_level,
+                self.settings.log_format,
+            )
+            server = ActivityProcess(tables, settings)
+        else:
+            identity = DiscordIdentity(
+                api_url, client_id, client_secret, bot_token=lambda: self.http.token
+            )
+            server = ActivityServer(tables, identity)
         host, port = self.settings.activity_host, self.settings.activity_port
         try:
             await server.start(host, port)

@@ -87,6 +87,9 @@ class Settings(BaseSettings):
     activity_enabled: bool = Field(default=False, alias="ACTIVITY_ENABLED")
     activity_port: int = Field(default=8766, ge=1, le=65535, alias="ACTIVITY_PORT")
     activity_host: str = Field(default="127.0.0.1", alias="ACTIVITY_HOST")
+    # The server in a process of its own: the pages' frames are built and sent there, off the
+    # thread that answers the clicks (false: in the bot's process).
+    activity_own_process: bool = Field(default=True, alias="ACTIVITY_OWN_PROCESS")
     # The HTTPS address of that server behind a reverse proxy: the one the Developer Portal's
     # URL mapping `/` names (Discord's proxy fetches the page from it).
     activity_public_url: str | None = Field(default=None, alias="ACTIVITY_PUBLIC_URL")

@@ -33,6 +33,7 @@ from benchmarks.bot.latency import latency_line
 from bot.activity.hub import ActivityNotifier, CompositeNotifier
 from bot.activity.identity import DiscordIdentity
 from bot.activity.running import ActivityServer
+from bot.activity.tables import ActivityTables
 from bot.local.server import LocalDiscord
 from bot.runtime import priority
 from bot.service import FINISHED, PLAYING, ROUND_OVER, PlayerRef, SystemClock, TableService
@@ -114,7 +115,7 @@ async def run(tables: int, moves: int, seed: int) -> None:
             fake.oauth.client_secret,
             bot_token=lambda: fake.bot_token,
         )
-        server = ActivityServer(service, identity)
+        server = ActivityServer(ActivityTables(service), identity)
         notifier.notifiers.append(ActivityNotifier(server.hub))
         runner = web.AppRunner(server.app, access_log=None)
         await runner.setup()
@@ -197,6 +198,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--bots", choices=("simple", "strong"), default="simple")
     parser.add_argument("--bot-think", type=float, default=5.0)
     parser.add_argument("--workers", type=int, help="bot worker processes")
+    parser.add_argument(
+        "--own-process",
+        action="store_true",
+        help="the load run's Activity server in a process of its own (the bot's default)",
+    )
     parser.add_argument("--short", action="store_true", help="a few moves at a few tables")
     arguments: Any = parser.parse_args(argv)
     if arguments.short:
@@ -214,6 +220,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 arguments.bots,
                 arguments.bot_think,
                 arguments.workers,
+                arguments.own_process,
             )
         )
 

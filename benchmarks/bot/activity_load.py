@@ -18,10 +18,13 @@ import asyncio
 import bisect
 import itertools
 import json
+import os
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,14 +36,18 @@ from benchmarks.bot.clicks import Bench
 from benchmarks.bot.discord_path import BenchNotifier
 from benchmarks.bot.latency import latency_line, percentile
 from benchmarks.bot.set_up import HeldClock, open_tables
-from bot.activity.hub import ActivityNotifier, CompositeNotifier
+from bot.activity.bridge import ProcessSettings
+from bot.activity.hub import ChangesNotifier, CompositeNotifier
 from bot.activity.identity import DiscordIdentity, Instance, NotIdentified, Viewer
+from bot.activity.process import ActivityProcess
 from bot.activity.running import ActivityServer
+from bot.activity.tables import ActivityTables
 from bot.runtime.runner import ProcessPolicyRunner
 from bot.service import SystemClock, TableService
 from storage import Store
 
 GAMES = ["dutch", "euchre", "dame"]
+WHERE = {False: "in the bot's process", True: "in a process of its own"}
 READY_WAIT = 300.0  # seconds the pages may take to open before the run fails
 CATCH_UP = 3.0  # seconds the pages get after the window to show its last moves
 
@@ -83,11 +90,14 @@ class Changes:
     announced: list[tuple[int, int, float]] = field(default_factory=list)  # table, version, when
 
 
-class TimedActivityNotifier(ActivityNotifier):
-    """The Activity's notifier, noting when each change is announced, and its version."""
+class TimedActivityNotifier(ChangesNotifier):
+    """The Activity's notifier (its server's, or its process's), noting when each change is
+    announced, and its version."""
 
-    def __init__(self, server: ActivityServer, service: TableService, changes: Changes) -> None:
-        super().__init__(server.hub)
+    def __init__(
+        self, changed: Callable[[int], None], service: TableService, changes: Changes
+    ) -> None:
+        super().__init__(changed)
         self.service = service
         self.changes = changes
 
@@ -95,7 +105,100 @@ class TimedActivityNotifier(ActivityNotifier):
         if self.changes.measuring:
             version = self.service.public_snapshot(table_id).version
             self.changes.announced.append((table_id, version, time.perf_counter()))
-        await super().table_changed(table_id)
+        self.changed(table_id)
+
+
+class InProcessActivity:
+    """The Activity's server in the bench's (the bot's) process, on a local port."""
+
+    def __init__(self, service: TableService) -> None:
+        self.server = ActivityServer(ActivityTables(service), BenchIdentity(service))
+        self.changed = self.server.hub.changed
+        self._runner = web.AppRunner(self.server.app, access_log=None)
+
+    async def start(self, _instances: dict[str, dict[str, Any]], _folder: Path) -> int:
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=4096)
+        await site.start()
+        return int(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+
+    def sent(self) -> int:
+        """Frames sent to the pages so far."""
+        return self.server.hub.frames_sent
+
+    def cpu(self) -> float:
+        return 0.0  # its CPU is the bot's
+
+    async def close(self) -> None:
+        await self._runner.cleanup()
+        await self.server.close()
+
+
+class OwnProcessActivity:
+    """The Activity's server in a process of its own (as the bot runs it by default), which
+    asks a Discord of the bench's, in a third process, who each page is."""
+
+    def __init__(self, service: TableService) -> None:
+        self.process: ActivityProcess | None = None
+        self.service = service
+        self._discord: Any = None
+
+    async def start(self, instances: dict[str, dict[str, Any]], folder: Path) -> int:
+        plan = folder / "instances.json"
+        plan.write_text(json.dumps(instances))
+        self._discord = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "benchmarks.bot.activity_discord",
+            str(plan),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert self._discord.stdout is not None
+        discord_port = int(await asyncio.wait_for(self._discord.stdout.readline(), READY_WAIT))
+        settings = ProcessSettings(
+            f"http://127.0.0.1:{discord_port}", "1", "bench", "bench", "WARNING", "text"
+        )
+        self.process = ActivityProcess(ActivityTables(self.service), settings)
+        with socket.socket() as probe:  # a free port for the process to listen on
+            probe.bind(("127.0.0.1", 0))
+            port = int(probe.getsockname()[1])
+        await self.process.start("127.0.0.1", port)
+        return port
+
+    def changed(self, table_id: int) -> None:
+        if self.process is not None:  # nothing to tell before it started
+            self.process.changed(table_id)
+
+    def sent(self) -> int:
+        """Changes sent to the process so far (it builds the frames)."""
+        return self.process.changes_sent if self.process is not None else 0
+
+    def cpu(self) -> float:
+        """The process's CPU time so far (user and system), from the kernel's accounts."""
+        pid = self.process.pid if self.process is not None else None
+        if pid is None:
+            return 0.0
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    async def close(self) -> None:
+        if self.process is not None:
+            await self.process.close()
+        if self._discord is not None:
+            assert self._discord.stdin is not None
+            self._discord.stdin.close()
+            await self._discord.wait()
+
+
+def _instances(service: TableService, tables: Iterable[int]) -> dict[str, dict[str, Any]]:
+    """The Activity instance of each table, as the bench's Discord answers for it."""
+    found: dict[str, dict[str, Any]] = {}
+    for table_id in tables:
+        public = service.public_snapshot(table_id)
+        users = [seat.user_id for seat in public.seats if seat.user_id is not None]
+        found[f"bench-{table_id}"] = {"channel": public.channel_id, "users": users}
+    return found
 
 
 def count_moves(store: Store, changes: Changes) -> None:
@@ -117,6 +220,7 @@ class LoadLevel:
     bots: str
     bot_think: float
     workers: int | None
+    own_process: bool = False  # the Activity's server in a process of its own
 
 
 @dataclass
@@ -128,7 +232,8 @@ class LoadFigures:
     shown: list[float]  # move to its page showing it
     unseen: int  # moves whose page never showed them
     pages_cpu: float
-    frames: int  # frames the pages were sent in the window
+    frames: int  # frames the pages were sent in the window (own process: changes sent it)
+    activity_cpu: float  # the Activity's own process's CPU in the window (0: in the bot's)
 
 
 def shown_after(
@@ -202,18 +307,14 @@ async def run_load(level: LoadLevel) -> LoadFigures:
         notifier = CompositeNotifier([messages])
         service = TableService(store, clock, notifier, lambda: next(seeds), policy_runner=runner)
         messages.service = service
-        server = ActivityServer(service, BenchIdentity(service))
-        notifier.notifiers.append(TimedActivityNotifier(server, service, changes))
+        activity = (OwnProcessActivity if level.own_process else InProcessActivity)(service)
+        notifier.notifiers.append(TimedActivityNotifier(activity.changed, service, changes))
         bench = Bench(service, messages, 0.5, level.bot_think, 0.5)
-        site_runner = web.AppRunner(server.app, access_log=None)
         players: list[asyncio.Task[None]] = []
         pages: Any = None
         try:
             await open_tables(bench, 0, GAMES, 0.0, 0, level.bot_tables, level.bots)
-            await site_runner.setup()
-            site = web.TCPSite(site_runner, "127.0.0.1", 0, backlog=4096)
-            await site.start()
-            port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            port = await activity.start(_instances(service, bench.tables), folder)
             if level.pages:
                 plan = [(t.table_id, f"bench-{t.host_id}") for t in bench.tables.values()]
                 pages = await _open_pages(f"http://127.0.0.1:{port}", plan, folder)
@@ -224,9 +325,10 @@ async def run_load(level: LoadLevel) -> LoadFigures:
             bench.measure_from = time.perf_counter()
             bench.measure_until = bench.measure_from + level.seconds
             changes.measuring = bench.measuring = True
-            cpu, frames = time.process_time(), server.hub.frames_sent
+            cpu, frames, its_cpu = time.process_time(), activity.sent(), activity.cpu()
             await asyncio.sleep(level.seconds)
-            cpu, frames = time.process_time() - cpu, server.hub.frames_sent - frames
+            cpu, frames = time.process_time() - cpu, activity.sent() - frames
+            its_cpu = activity.cpu() - its_cpu
             changes.measuring = bench.measuring = False
             for task in players:
                 task.cancel()
@@ -251,6 +353,7 @@ async def run_load(level: LoadLevel) -> LoadFigures:
                 unseen,
                 pages_cpu,
                 frames,
+                its_cpu,
             )
         finally:
             for task in players:
@@ -259,8 +362,7 @@ async def run_load(level: LoadLevel) -> LoadFigures:
             if pages is not None:
                 pages.kill()
                 await pages.wait()
-            await site_runner.cleanup()
-            await server.close()
+            await activity.close()
             await messages.close()
             await service.close()
             await store.close()
@@ -280,11 +382,17 @@ def report(level: LoadLevel, figures: LoadFigures) -> list[str]:
     if figures.pages:
         if figures.shown:
             lines.append(latency_line("move to its page", figures.shown, 16))
+        sent = "changes sent to its process" if level.own_process else "frames"
         lines.append(
             f"  {len(figures.shown):,} moves shown, {figures.unseen} never, in {figures.frames:,} "
-            f"frames ({figures.frames / moves:.2f} per move); the pages' process "
+            f"{sent} ({figures.frames / moves:.2f} per move); the pages' process "
             f"used {figures.pages_cpu:.1f} s of CPU in all"
         )
+        if level.own_process:
+            lines.append(
+                f"  the Activity's own process: {figures.activity_cpu * 1e3 / moves:.3f} ms of CPU "
+                f"per move ({figures.activity_cpu / level.seconds:.0%} of a core)"
+            )
     return lines
 
 
@@ -295,14 +403,16 @@ async def compare(
     bots: str,
     bot_think: float,
     workers: int | None,
+    own_process: bool = False,
 ) -> None:
     """The same tables without pages, then with a page open at each."""
     print(
         f"activity under load: {bot_tables:,} tables of one human and three {bots} bots "
         f"({', '.join(GAMES)} in turn), the human clicking {bot_think} s (± 50%) after their "
-        f"turn comes; {warmup:.0f} s warm-up, {seconds:.0f} s measured",
+        f"turn comes; {warmup:.0f} s warm-up, {seconds:.0f} s measured; the Activity's server "
+        f"{WHERE[own_process]}",
         flush=True,
     )
     for pages in (False, True):
-        level = LoadLevel(bot_tables, pages, seconds, warmup, bots, bot_think, workers)
+        level = LoadLevel(bot_tables, pages, seconds, warmup, bots, bot_think, workers, own_process)
         print(*report(level, await run_load(level)), sep="\n", flush=True)

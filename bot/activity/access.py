@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import aiohttp
 
 from bot.activity.identity import DiscordIdentity, Viewer
-from bot.activity.tables import ActivityTables
+from bot.activity.tables import PageTables
 from bot.service.errors import TableError
 
 KEPT_LAUNCHES = 10_000  # (channel, user) launches remembered, the oldest forgotten first
@@ -62,7 +62,7 @@ class Launches:
 async def admitted_table(
     identity: DiscordIdentity,
     session: aiohttp.ClientSession,
-    tables: ActivityTables,
+    tables: PageTables,
     launches: Launches,
     viewer: Viewer,
     asks: PageAsks,
@@ -85,7 +85,7 @@ async def admitted_table(
     launched = launches.table(channel, viewer.user_id)
     if launched is not None and await tables.at_channel(launched, channel):
         return launched
-    found = tables.table_in_channel(channel, viewer.user_id)
+    found = await tables.table_in_channel(channel, viewer.user_id)
     if found is None:
         raise TableError("activity_no_table")
     return found

@@ -17,14 +17,14 @@ from typing import Any
 
 import orjson
 
-from bot.activity.tables import ActivityTables
+from bot.activity.tables import PageTables
 from bot.runtime.priority import foreground
 from bot.service.errors import TableError
 from bot.service.notifier import TableNotifier
 
 log = logging.getLogger(__name__)
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]  # a frame's JSON text to one page
 # seconds a folded frame waits for a table being changed, and how many times, before it
 # waits for the table's lock instead
 BUSY_WAIT = 0.01
@@ -41,8 +41,6 @@ class Page:
     send: Send
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     version: int = -1  # the table version of the last frame sent (an older one is skipped)
-    # sends a frame encoded already (a frame several pages get is encoded once for all)
-    send_text: Callable[[str], Awaitable[None]] | None = None
     closed: bool = False  # closed by the server (its viewer left): sent nothing more
 
 
@@ -55,10 +53,11 @@ def encoded(built: dict[str, Any]) -> str:
 class ActivityHub:
     """Every open page of this process, by table."""
 
-    def __init__(self, tables: ActivityTables) -> None:
+    def __init__(self, tables: PageTables) -> None:
         self.tables = tables
         self.pages: dict[int, set[Page]] = {}
-        # called with (page, frame) after each frame is sent (tests check what pages saw)
+        # called with (page, frame as the page read it) after each frame is sent (tests
+        # check what pages saw)
         self.listeners: list[Callable[[Page, dict[str, Any]], None]] = []
         self._pushing: dict[int, asyncio.Task[None]] = {}  # table id -> its push running
         self._again: set[int] = set()  # tables changed again while their push ran
@@ -68,13 +67,15 @@ class ActivityHub:
 
     def open(self, page: Page) -> None:
         self.pages.setdefault(page.table_id, set()).add(page)
+        self.tables.page_opened(page.table_id, page.user_id)
 
     def close(self, page: Page) -> None:
         open_pages = self.pages.get(page.table_id)
-        if open_pages is not None:
+        if open_pages is not None and page in open_pages:
             open_pages.discard(page)
             if not open_pages:
                 del self.pages[page.table_id]
+            self.tables.page_closed(page.table_id, page.user_id)
 
     async def deliver(self, page: Page, built: dict[str, Any], text: str | None = None) -> None:
         """Send one frame to one page (`text`: the frame encoded already), unless it already
@@ -85,12 +86,13 @@ class ActivityHub:
                 return
             page.version = version
             self.frames_sent += 1
-            if page.send_text is not None:
-                await page.send_text(encoded(built) if text is None else text)
-            else:
-                await page.send(built)
-        for listener in self.listeners:
-            listener(page, built)
+            if text is None:
+                text = encoded(built)
+            await page.send(text)
+        if self.listeners:
+            read = orjson.loads(text)  # decoded once, whatever the number of listeners
+            for listener in self.listeners:
+                listener(page, read)
 
     def changed(self, table_id: int) -> None:
         """The table changed: push its pages a fresh frame in a task of its own, so the
@@ -191,23 +193,32 @@ class ActivityHub:
             self.close(page)
 
 
-class ActivityNotifier:
-    """The service's notifier for the Activity: every stored change reaches the open pages."""
+class ChangesNotifier:
+    """The service's notifier for the Activity: every stored change is passed on to `changed`
+    (the hub's, or the bot's side of the Activity's own process)."""
 
-    def __init__(self, hub: ActivityHub) -> None:
-        self.hub = hub
+    def __init__(self, changed: Callable[[int], None]) -> None:
+        self.changed = changed
 
     async def table_changed(self, table_id: int) -> None:
-        self.hub.changed(table_id)
+        self.changed(table_id)
 
     async def round_started(self, table_id: int) -> None:
-        self.hub.changed(table_id)
+        self.changed(table_id)
 
     async def turn_reminder(self, table_id: int, seat: int) -> None:
         return None  # the page shows whose turn it is at every frame
 
     async def table_closed(self, table_id: int) -> None:
-        self.hub.changed(table_id)
+        self.changed(table_id)
+
+
+class ActivityNotifier(ChangesNotifier):
+    """The notifier of the open pages of this process: every stored change reaches them."""
+
+    def __init__(self, hub: ActivityHub) -> None:
+        super().__init__(hub.changed)
+        self.hub = hub
 
 
 class CompositeNotifier:

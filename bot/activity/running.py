@@ -1,13 +1,12 @@
-"""The Activity's web server beside the bot, built on the bot's table service.
+"""The Activity's web server on its own port, on the tables it is given.
 
-It listens on its own port, and its notifier is told of every stored change next to the Discord
-messages'."""
+In the bot's process its tables are the service's (`ActivityTables`) and its notifier is told
+of every stored change next to the Discord messages'; in the Activity's own process
+(`bot.activity.remote`) they come over the bridge."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from aiohttp import web
 
@@ -15,10 +14,7 @@ from bot.activity.access import Launches
 from bot.activity.hub import ActivityHub, ActivityNotifier
 from bot.activity.identity import DiscordIdentity
 from bot.activity.server import create_app
-from bot.activity.tables import ActivityTables
-
-if TYPE_CHECKING:
-    from bot.service.service import TableService
+from bot.activity.tables import PageTables
 
 log = logging.getLogger(__name__)
 
@@ -26,13 +22,8 @@ log = logging.getLogger(__name__)
 class ActivityServer:
     """Serves the Activity's page and its pages' connections until closed."""
 
-    def __init__(
-        self,
-        service: TableService,
-        identity: DiscordIdentity,
-        thread_of: Callable[[int], Awaitable[int | None]] | None = None,
-    ) -> None:
-        self.hub = ActivityHub(ActivityTables(service, thread_of))
+    def __init__(self, tables: PageTables, identity: DiscordIdentity) -> None:
+        self.hub = ActivityHub(tables)
         self.notifier = ActivityNotifier(self.hub)
         self.launches = Launches()
         self.app = create_app(self.hub, identity, self.launches)

@@ -24,7 +24,7 @@ import aiohttp
 from aiohttp import web
 
 from bot.activity.access import Launches, PageAsks, admitted_table
-from bot.activity.hub import ActivityHub, Page
+from bot.activity.hub import ActivityHub, Page, encoded
 from bot.activity.identity import DiscordIdentity, NotIdentified, Viewer
 from bot.activity.tables import Move
 from bot.activity.watch import Watch, Watched
@@ -155,9 +155,7 @@ async def _socket(request: web.Request) -> web.StreamResponse:
         await _refuse_entry(socket, viewer, error)
         return socket
     await socket.prepare(request)
-    page = Page(
-        table_id, viewer.user_id, viewer.language, socket.send_json, send_text=socket.send_str
-    )
+    page = Page(table_id, viewer.user_id, viewer.language, socket.send_str)
 
     async def close(key: str) -> None:
         await _close_refused(hub, page, socket, TableError(key))
@@ -239,4 +237,4 @@ async def _move(hub: ActivityHub, page: Page, data: str) -> None:
 async def _refuse(page: Page, error: TableError) -> None:
     sentence = error_text(page.language, error.key, **error.params)
     async with page.lock:
-        await page.send({"type": "refused", "key": error.key, "text": sentence})
+        await page.send(encoded({"type": "refused", "key": error.key, "text": sentence}))

@@ -5,6 +5,10 @@ A page is let in when Discord answers that its viewer takes part in its instance
 channel's, are removed) or the instance may end. So before a page's move is played its instance
 is asked again (an answer younger than `INSTANCE_SECONDS` serves), and every `INSTANCE_SECONDS`
 each instance with open pages is asked once, however many pages share it: an idle page goes too.
+The questions of one check are spread over half that period (longer when there are more
+instances than `CHECKS_PER_SECOND` allows), not asked all at once: a thousand at once held up
+every page's frames behind them for a few hundred milliseconds, ten times a minute, and Discord
+allows a bot some fifty requests a second in all.
 A page whose viewer is no longer in it, or whose instance ended, is told so in one sentence and
 closed. When Discord cannot be asked (a network error, a 5xx) the pages stay open and a warning
 is logged: nobody is put out for Discord's outage.
@@ -15,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 
 import aiohttp
@@ -27,6 +31,17 @@ log = logging.getLogger(__name__)
 LEFT = "activity_not_in"  # the sentence a page whose viewer left is closed with
 # what a failed question to Discord raises: the page is kept
 UNANSWERED = (NotIdentified, aiohttp.ClientError, TimeoutError)
+# instances asked per second at most by the checks: under Discord's fifty requests a second
+# for the whole bot, the rest left to the table messages
+CHECKS_PER_SECOND = 20.0
+
+Pause = Callable[[float], Coroutine[None, None, None]]
+
+
+def spread_over(instances: int) -> float:
+    """The seconds a periodic check spreads its questions over: half the period, or as long
+    as `CHECKS_PER_SECOND` takes for this many instances."""
+    return max(INSTANCE_SECONDS / 2, instances / CHECKS_PER_SECOND)
 
 
 @dataclass(eq=False)
@@ -49,10 +64,14 @@ class Watch:
         self,
         identity: DiscordIdentity,
         period: Callable[[], Awaitable[None]] | None = None,
+        pause: Pause = asyncio.sleep,
     ) -> None:
         self.identity = identity
-        # waits between two checks of every open page (tests: a tick of their own)
-        self.period = period if period is not None else _every_instance_period
+        # waits between two checks of every open page (tests: a tick of their own, and the
+        # questions of a check asked at once); the check itself takes `spread_over` seconds
+        self.period = period if period is not None else _half_a_period
+        self.spread = period is None
+        self.pause = pause  # between two questions of a check spread out
         self.pages: set[Watched] = set()
 
     def add(self, watched: Watched) -> None:
@@ -80,14 +99,19 @@ class Watch:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await watched.close(LEFT)
 
-    async def check(self, session: aiohttp.ClientSession) -> None:
-        """Every open page checked: each instance asked once, the pages it lacks closed."""
+    async def check(self, session: aiohttp.ClientSession, spread: float = 0.0) -> None:
+        """Every open page checked: each instance asked once, the pages it lacks closed; the
+        questions started one by one over `spread` seconds (0: all at once)."""
         sharing: dict[str, list[Watched]] = {}
         for watched in list(self.pages):
             sharing.setdefault(watched.instance_id, []).append(watched)
-        await asyncio.gather(
-            *(self._check(session, instance_id, pages) for instance_id, pages in sharing.items())
-        )
+        gap = spread / len(sharing) if sharing else 0.0
+        asked: list[asyncio.Task[None]] = []
+        for instance_id, pages in sharing.items():
+            if asked and gap > 0:
+                await self.pause(gap)
+            asked.append(asyncio.create_task(self._check(session, instance_id, pages)))
+        await asyncio.gather(*asked)
 
     async def _check(
         self, session: aiohttp.ClientSession, instance_id: str, pages: list[Watched]
@@ -106,10 +130,11 @@ class Watch:
         while True:
             await self.period()
             try:
-                await self.check(session)
+                instances = len({watched.instance_id for watched in self.pages})
+                await self.check(session, spread_over(instances) if self.spread else 0.0)
             except Exception:
                 log.exception("the Activity's pages could not be checked")
 
 
-async def _every_instance_period() -> None:
-    await asyncio.sleep(INSTANCE_SECONDS)
+async def _half_a_period() -> None:
+    await asyncio.sleep(INSTANCE_SECONDS / 2)

@@ -98,3 +98,16 @@ def test_the_activity_bench_short_mode_times_pages_seeing_moves_with_and_without
     assert "activity under load: 4 tables of one human and three simple bots" in printed
     assert "  0 open pages: " in printed and "  4 open pages: " in printed
     assert "move to its page" in printed and ", 0 never, in " in printed
+
+
+def test_the_activity_bench_short_mode_with_the_activity_in_its_own_process(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks.bot import activity
+
+    activity.main(["--short", "--own-process"])
+    printed = capsys.readouterr().out
+    assert "the Activity's server in a process of its own" in printed
+    assert "  0 open pages: " in printed and "  4 open pages: " in printed
+    assert "move to its page" in printed and ", 0 never, in " in printed
+    assert "changes sent to its process" in printed and "the Activity's own process: " in printed

@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.activity.hub import ActivityHub, ActivityNotifier, CompositeNotifier, Page
+from bot.activity.hub import ActivityHub, ActivityNotifier, CompositeNotifier, Page, encoded
 from bot.activity.identity import DiscordIdentity
 from bot.activity.server import create_app
 from bot.activity.tables import ActivityTables, Move
@@ -30,6 +30,16 @@ from tests.bot.e2e.leak_checker import card_faces
 GUILD = 1
 CHANNEL = 10
 WAIT = 10.0  # seconds a test waits for a frame before failing
+
+
+def as_read(built: dict[str, Any] | None) -> Any:
+    """A frame as its page reads it (its views are sent encoded already: `view_json`)."""
+    return None if built is None else json.loads(encoded(built))
+
+
+def all_read(frames: dict[Any, dict[str, Any] | None]) -> dict[Any, Any]:
+    """`as_read` of each frame."""
+    return {key: as_read(built) for key, built in frames.items()}
 
 
 @dataclass

@@ -18,7 +18,7 @@ from bot.service.errors import TableError
 from bot.snapshots import PrivateSnapshot, PublicSnapshot, Reveal
 from tests.bot.activity import conftest
 from tests.bot.activity import test_server as refusals
-from tests.bot.activity.conftest import WAIT, ActivityRig
+from tests.bot.activity.conftest import WAIT, ActivityRig, as_read
 from tests.bot.activity.test_server import open_table
 
 Builder = Callable[..., dict[str, Any]]
@@ -44,7 +44,10 @@ def planting(rig: ActivityRig, seated: bool) -> Builder:
         round_ = rig.service._table(public.table_id).round
         assert round_ is not None
         # on a copy: the table's part may be shared with other viewers' frames
-        view = {**built["table"]["view"], "hand_of_another": plain(round_.view(other).hand)}
+        view = {
+            **as_read(built)["table"]["view"],
+            "hand_of_another": plain(round_.view(other).hand),
+        }
         return {**built, "table": {**built["table"], "view": view}}
 
     return planted

@@ -3,6 +3,7 @@ the table's last version, even when the table was being changed when that frame 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot.activity import hub as hub_module
@@ -17,6 +18,12 @@ class CountedTables:
         self.busy = False  # a move is being stored: frames need the table's lock
         self.built = 0
         self.waited = 0
+
+    def page_opened(self, table_id: int, user_id: int) -> None:
+        pass
+
+    def page_closed(self, table_id: int, user_id: int) -> None:
+        pass
 
     def _frame(self) -> dict[str, Any]:
         return {"type": "table", "table": {"version": self.version}, "me": None}
@@ -34,8 +41,8 @@ class CountedTables:
 
 
 def open_page(hub: ActivityHub, seen: list[int]) -> None:
-    async def send(frame: dict[str, Any]) -> None:
-        seen.append(frame["table"]["version"])
+    async def send(text: str) -> None:
+        seen.append(json.loads(text)["table"]["version"])
 
     hub.open(Page(1, 7, "en", send))
 

@@ -5,12 +5,15 @@ nothing."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from bot.activity.identity import INSTANCE_SECONDS
+from bot.activity.identity import INSTANCE_SECONDS, Instance
 from bot.activity.server import IDENTITY_KEY, REFUSED
+from bot.activity.watch import CHECKS_PER_SECOND, Watch, Watched, spread_over
 from bot.i18n import error_text
-from tests.bot.activity.conftest import ActivityRig, PageClient
+from tests.bot.activity.conftest import CHANNEL, ActivityRig, PageClient
 from tests.bot.activity.test_access import INSTANCE_ROUTE, instance_questions
 from tests.bot.activity.test_server import open_table
 
@@ -127,3 +130,46 @@ async def test_a_discord_outage_keeps_the_pages_open_and_their_moves_played(
     assert not alice.socket.closed
     warned = [r for r in caplog.records if r.levelname == "WARNING"]
     assert any("could not be checked again" in r.getMessage() for r in warned)
+
+
+class AnsweringIdentity:
+    """Discord answering every instance with its one user in it, the questions counted."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    async def current(self, _session: object, instance_id: str) -> Instance:
+        self.asked.append(instance_id)
+        return Instance(instance_id, CHANNEL, frozenset({int(instance_id)}))
+
+
+async def test_a_check_of_many_instances_spreads_its_questions_over_its_time() -> None:
+    """A check asks its instances one after another, evenly over the time it is given (a
+    thousand questions at once held the pages' frames up), and keeps every page in."""
+    identity = AnsweringIdentity()
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        await asyncio.sleep(0)  # the question started before it is asked meanwhile
+        assert len(identity.asked) == len(pauses)
+
+    watch = Watch(identity, period=None, pause=pause)  # type: ignore[arg-type]
+    closed: list[str] = []
+
+    async def close(key: str) -> None:
+        closed.append(key)
+
+    for user in range(1, 5):
+        watch.add(Watched(user, str(user), close))
+    await watch.check(None, spread=2.0)  # type: ignore[arg-type]
+    assert sorted(identity.asked) == ["1", "2", "3", "4"]
+    assert pauses == [0.5, 0.5, 0.5] and not closed
+
+
+def test_the_checks_keep_under_discords_requests_a_second() -> None:
+    """Half the instance period for a few instances; for many, as long as asking them at
+    `CHECKS_PER_SECOND` takes (Discord allows a bot about fifty requests a second in all)."""
+    assert spread_over(3) == INSTANCE_SECONDS / 2
+    assert spread_over(1000) == 1000 / CHECKS_PER_SECOND > INSTANCE_SECONDS
+    assert CHECKS_PER_SECOND < 50
