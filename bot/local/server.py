@@ -60,6 +60,10 @@ log = logging.getLogger("bot.local")
 
 GUILD_MESSAGES_INTENT = 1 << 9
 MESSAGE_CONTENT_INTENT = 1 << 15
+# How long a client may take to be ready: only a failure shows past it, and a loaded machine
+# (the Activity's process importing beside the tests) has taken more than 5 s.
+READY_SECONDS = 60.0
+CLOSE_SECONDS = 5.0  # how long its close is awaited before its task is cancelled
 
 
 _POINTED_AT: list[LocalDiscord] = []  # the servers discord.py is pointed at, newest last
@@ -564,9 +568,11 @@ async def running_local_discord(**kwargs: Any) -> AsyncIterator[LocalDiscord]:
 
 
 @contextlib.asynccontextmanager
-async def running_client(client: discord.Client, *, timeout: float = 5.0) -> AsyncIterator[None]:
+async def running_client(
+    client: discord.Client, *, timeout: float = READY_SECONDS
+) -> AsyncIterator[None]:
     """Run `client` against the server (already `pointed_at`) until the block ends; close it.
-    It logs in with that server's bot token."""
+    It logs in with that server's bot token; `timeout` bounds its start, not its close."""
     assert _POINTED_AT, "point discord.py at a LocalDiscord first (`pointed_at`)"
     client._connection.guild_ready_timeout = 0.01  # one guild: no reason to wait for more
     token = _POINTED_AT[-1].bot_token
@@ -585,7 +591,7 @@ async def running_client(client: discord.Client, *, timeout: float = 5.0) -> Asy
     finally:
         await client.close()
         try:
-            await asyncio.wait_for(task, timeout)
+            await asyncio.wait_for(task, CLOSE_SECONDS)
         except (TimeoutError, asyncio.CancelledError):
             task.cancel()
 
