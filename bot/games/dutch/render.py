@@ -370,7 +370,8 @@ def table_rows(view: DutchView, names: Sequence[str], language: str) -> tuple[Ca
         (names[seat] if seat < len(names) else "?", grid) for seat, grid in enumerate(view.grids)
     ]
     discard = (view.discard_top,) if view.discard_top else (EMPTY,)
-    stock = text(language, "table.stock_count", count=view.stock)
+    # the stock's count beside the discard, named: a bare "40 cards" read as the discard's
+    stock = text(language, "picture.stock", count=view.stock)
     if max((len(grid) for grid in view.grids), default=0) <= ROW_SLOTS:
         rows = [_grid_row(name, grid) for name, grid in seated]
         return (*rows, CardRow(text(language, "table.discard"), discard, note=stock))

@@ -120,6 +120,18 @@ def test_the_table_pictures_every_grid_face_down_and_the_discard() -> None:
     assert discard.cards == (top,) and cards_in(rendered.cards.png()) == [top]
 
 
+def test_the_table_picture_names_the_stock_whose_count_it_writes_beside_the_discard() -> None:
+    round_ = new_round(n_seats=3, seed=2)
+    play(round_, 12, seed=2)
+    stock = round_.public_view().stock
+    notes = {}
+    for language in ("en", "fr"):
+        picture = render_table(public(round_), language).cards
+        assert picture is not None
+        notes[language] = picture.rows[-1].note
+    assert notes == {"en": f"Stock: {stock} cards", "fr": f"Pioche : {stock} cartes"}
+
+
 def test_a_four_colour_players_message_shows_the_four_colour_deck_and_the_table_two(
     pictures: None,
 ) -> None:
