@@ -222,7 +222,10 @@ async def test_pictures_drawn_after_their_deadline_reach_the_table_and_the_hands
     until the next change)."""
     alice, bob, carol = players(harness.fake)
     async with harness.running() as bot:
-        table_id = await harness.seat_players(alice, [bob, carol], target=10)
+        # a match of many rounds: how many pictures are late by a move depends on how the
+        # table's edits coalesce (a loaded machine coalesces more), and a one-round match
+        # could end before two were
+        table_id = await harness.seat_players(alice, [bob, carol], target=100)
         for user in (alice, bob, carol):
             await harness.my_cards(user, table_id)  # their hands follow the game
         draw = bot.pictures._draw
@@ -238,7 +241,7 @@ async def test_pictures_drawn_after_their_deadline_reach_the_table_and_the_hands
         while bot.pictures.late < 2 or turn_of(bot.service.public_snapshot(table_id)) is None:
             await harness.step(table_id)
             moves += 1
-            assert moves < 20, "the pictures were never late"
+            assert moves < 100, "the pictures were never late"
         while bot.pictures._drawing:  # the drawings under way end (each in 0.3 s)
             await asyncio.gather(*bot.pictures._drawing.values())
             await harness.settle()
