@@ -419,32 +419,24 @@ class Player:
             button.click()
         self.settled()
 
-    def screenshot(self, name: str, *, height: int | None = None) -> None:
+    def screenshot(
+        self, name: str, *, height: int | None = None, at_top: str | None = None
+    ) -> None:
         """Save the page as `name`.png under `make screenshots` (`height`: a taller page for
-        this picture, the newest message at its bottom)."""
+        this picture), the newest message at its bottom, or the last one `at_top` finds at
+        its top (on a phone a table message is taller than the screen)."""
         if SCREENSHOTS:
             self.page.mouse.move(0, 0)
             size = self.page.viewport_size
             if height is not None:
                 self.page.set_viewport_size({"width": size["width"], "height": height})
             self.pictures_shown()
-            self.newest_in_view()
-            folder = Path(SCREENSHOTS)
-            folder.mkdir(parents=True, exist_ok=True)
-            self.page.screenshot(path=str(folder / f"{name}.png"))
-            self.page.set_viewport_size(size)
-
-    def screenshot_message(self, selector: str, name: str, *, height: int = 1700) -> None:
-        """Save the page as `name`.png under `make screenshots`, the last message `selector`
-        finds at its top (`height`: the window's for this picture, tall enough for the whole
-        message: on a phone a table message is taller than the screen)."""
-        if SCREENSHOTS:
-            self.page.mouse.move(0, 0)
-            size = self.page.viewport_size
-            self.page.set_viewport_size({"width": size["width"], "height": height})
-            self.pictures_shown()
-            message = self.page.locator(selector).last
-            message.evaluate("shown => shown.scrollIntoView({block: 'start'})")
+            if at_top is None:
+                self.newest_in_view()
+            else:
+                self.page.locator(at_top).last.evaluate(
+                    "shown => shown.scrollIntoView({block: 'start'})"
+                )
             folder = Path(SCREENSHOTS)
             folder.mkdir(parents=True, exist_ok=True)
             self.page.screenshot(path=str(folder / f"{name}.png"))

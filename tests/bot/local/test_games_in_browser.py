@@ -416,7 +416,7 @@ def test_at_phone_width_a_euchre_or_dame_table_fits_the_screen_turn_after_turn(
             widths = fits_the_phone(alice)
             assert widths["hand"] >= 300 and widths["table"] >= 150, widths
             if turns == 1 and game == "dame":  # the README's table message on a phone
-                alice.screenshot_message(f"{TABLE}:has(.v2-container)", "phone-table")
+                alice.screenshot("phone-table", height=1700, at_top=f"{TABLE}:has(.v2-container)")
             mine = f"{MINE}:has(img.v2-media) img.v2-media"
             assert shown_card_width(alice, mine) >= SMALLEST_CARD
             # the move read again just before it is made: My cards may have been drawn anew
