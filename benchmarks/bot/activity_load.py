@@ -18,8 +18,6 @@ import asyncio
 import bisect
 import itertools
 import json
-import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -44,7 +42,9 @@ from bot.activity.running import ActivityServer
 from bot.activity.tables import ActivityTables
 from bot.runtime.runner import ProcessPolicyRunner
 from bot.service import SystemClock, TableService
+from bot.ui.drawing import cpu_seconds
 from storage import Store
+from storage.pg_server import free_port
 
 GAMES = ["dutch", "euchre", "dame"]
 WHERE = {False: "in the bot's process", True: "in a process of its own"}
@@ -160,9 +160,7 @@ class OwnProcessActivity:
             f"http://127.0.0.1:{discord_port}", "1", "bench", "bench", "WARNING", "text"
         )
         self.process = ActivityProcess(ActivityTables(self.service), settings)
-        with socket.socket() as probe:  # a free port for the process to listen on
-            probe.bind(("127.0.0.1", 0))
-            port = int(probe.getsockname()[1])
+        port = free_port()  # for the process to listen on
         await self.process.start("127.0.0.1", port)
         return port
 
@@ -179,8 +177,10 @@ class OwnProcessActivity:
         pid = self.process.pid if self.process is not None else None
         if pid is None:
             return 0.0
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        used = cpu_seconds(pid)
+        if used is None:
+            raise OSError(f"the CPU time of process {pid} cannot be read (Linux's /proc)")
+        return used
 
     async def close(self) -> None:
         if self.process is not None:
