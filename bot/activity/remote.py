@@ -109,17 +109,20 @@ class RemoteTables:
         found = await self._ask("table_in_channel", channel_id, user_id)
         return None if found is None else int(found)
 
+    async def _frame(self, language: str, question: str, *args: Any) -> dict[str, Any]:
+        """The frame of what the bot answers the viewer sees (`Seen`), built here."""
+        seen: Seen = await self._ask(question, *args)
+        return seen.frame(language)
+
     async def opening_frame(
         self, table_id: int, user_id: int, language: str = DEFAULT_LANGUAGE
     ) -> dict[str, Any]:
-        seen: Seen = await self._ask("opening", table_id, user_id)
-        return seen.frame(language)
+        return await self._frame(language, "opening", table_id, user_id)
 
     async def current_frame(
         self, table_id: int, user_id: int, language: str = DEFAULT_LANGUAGE
     ) -> dict[str, Any]:
-        seen: Seen = await self._ask("current", table_id, user_id)
-        return seen.frame(language)
+        return await self._frame(language, "current", table_id, user_id)
 
     def frames_now(
         self, table_id: int, viewers: Iterable[tuple[int, str]]
@@ -130,8 +133,7 @@ class RemoteTables:
     async def act(
         self, table_id: int, user_id: int, move: Move, language: str = DEFAULT_LANGUAGE
     ) -> dict[str, Any]:
-        seen: Seen = await self._ask("act", table_id, user_id, move)
-        return seen.frame(language)
+        return await self._frame(language, "act", table_id, user_id, move)
 
 
 async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
